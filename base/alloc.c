@@ -1,0 +1,71 @@
+/* The allocation hook (pf_set_allocator) and the aligned malloc/free it defaults to. */
+#include "alloc.h"
+
+#include "physflow/base.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PF_ALIGN 64
+
+static void *default_alloc(size_t size, size_t alignment, void *ctx)
+{
+    (void)ctx;
+    void *p = NULL;
+    return posix_memalign(&p, alignment, size) == 0 ? p : NULL;
+}
+
+static void default_free(void *ptr, void *ctx)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static pf_alloc_fn hook_alloc = default_alloc;
+static pf_free_fn hook_free = default_free;
+static void *hook_ctx;
+
+void pf_set_allocator(pf_alloc_fn alloc, pf_free_fn free_fn, void *ctx)
+{
+    if (alloc && free_fn) {
+        hook_alloc = alloc;
+        hook_free = free_fn;
+        hook_ctx = ctx;
+    } else {
+        hook_alloc = default_alloc;
+        hook_free = default_free;
+        hook_ctx = NULL;
+    }
+}
+
+void *pf_malloc(size_t size)
+{
+    if (size == 0) return NULL;
+    return hook_alloc((size + PF_ALIGN - 1) / PF_ALIGN * PF_ALIGN, PF_ALIGN, hook_ctx);
+}
+
+void *pf_calloc(size_t n, size_t size)
+{
+    if (n == 0 || size == 0 || n > SIZE_MAX / size) return NULL;
+    void *p = pf_malloc(n * size);
+    if (p) memset(p, 0, n * size);
+    return p;
+}
+
+void *pf_realloc(void *ptr, size_t old_size, size_t new_size)
+{
+    if (new_size == 0) {
+        pf_free(ptr);
+        return NULL;
+    }
+    void *p = pf_malloc(new_size);
+    if (p && ptr) memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+    if (p) pf_free(ptr);
+    return p;
+}
+
+void pf_free(void *ptr)
+{
+    if (ptr) hook_free(ptr, hook_ctx);
+}

@@ -1,0 +1,15 @@
+/* Private allocation entry points: every PhysFlow allocation goes through the host-replaceable hook. */
+#ifndef PF_BASE_ALLOC_H
+#define PF_BASE_ALLOC_H
+
+#include <stddef.h>
+
+/* 64-byte aligned (a cache line) so per-worker data never shares a line. NULL on failure or size 0. */
+void *pf_malloc(size_t size);
+/* As pf_malloc, zero-filled; n * size is checked for overflow. */
+void *pf_calloc(size_t n, size_t size);
+/* Grows or shrinks a block from pf_malloc, keeping min(old_size, new_size) bytes. */
+void *pf_realloc(void *ptr, size_t old_size, size_t new_size);
+void pf_free(void *ptr);
+
+#endif

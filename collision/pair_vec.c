@@ -1,0 +1,36 @@
+/* Growable pair arrays (see pair_vec.h). */
+#include "pair_vec.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+int pf_pair_vec_reserve(pf_pair_vec *v, size_t cap)
+{
+    if (cap <= v->cap) return PF_OK;
+    size_t grown = v->cap ? v->cap * 2 : 1024;
+    if (grown < cap) grown = cap;
+    pf_pair *p = pf_realloc(v->data, v->n * sizeof *p, grown * sizeof *p);
+    if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu pairs", grown);
+    v->data = p;
+    v->cap = grown;
+    return PF_OK;
+}
+
+int pf_pair_vec_push(pf_pair_vec *v, uint32_t i, uint32_t j)
+{
+    if (v->n == v->cap) {
+        int rc = pf_pair_vec_reserve(v, v->n + 1);
+        if (rc) return rc;
+    }
+    v->data[v->n].i = i;
+    v->data[v->n].j = j;
+    v->n++;
+    return PF_OK;
+}
+
+void pf_pair_vec_free(pf_pair_vec *v)
+{
+    pf_free(v->data);
+    v->data = NULL;
+    v->n = v->cap = 0;
+}

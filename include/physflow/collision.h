@@ -1,0 +1,84 @@
+/* PhysFlow collision: broad phases (AABBs in, unique overlapping pairs out), their counters and method names.
+ * Usable alone: depends on no other PhysFlow module. Queries, range queries and the narrow phase have headers
+ * of their own beside this one. */
+#ifndef PHYSFLOW_COLLISION_H
+#define PHYSFLOW_COLLISION_H
+
+#include "physflow/base.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An axis-aligned bounding box, closed: two boxes that touch (max == min on an axis) overlap.
+typedef struct pf_aabb {
+    double min[3]; ///< lower corner (any unit; all boxes of one call share it)
+    double max[3]; ///< upper corner; min[k] <= max[k] is required
+} pf_aabb;
+
+/// A pair of overlapping boxes by index into the input array, with i < j.
+typedef struct pf_pair {
+    uint32_t i;
+    uint32_t j;
+} pf_pair;
+
+/// Broad-phase methods. Every method reports exactly the pairs `brute` reports (kd-tree-1 aside).
+typedef enum pf_broadphase_method {
+    PF_BP_BRUTE = 0,   ///< all-pairs test: the oracle
+    PF_BP_KD,          ///< linear kd-tree (paper 000), unique exact-AABB pairs (the paper's kd-tree-2)
+    PF_BP_KD_RAW,      ///< linear kd-tree, raw candidates with duplicates, no exact test (the paper's kd-tree-1)
+    PF_BP_GRID,        ///< uniform hash grid (paper 001 §2.1)
+    PF_BP_SAP,         ///< sweep and prune on one axis, kept sorted across calls by insertion sort
+    PF_BP_HHASH,       ///< hierarchical hash (paper 001 §3)
+    PF_BP_MLHASH,      ///< multilevel hash of Eitz & Lixu (paper 001 §2.2)
+    PF_BP_BULLET_DBVT, ///< peer: Bullet btDbvtBroadphase (meson option peers)
+    PF_BP_BULLET_SAP,  ///< peer: Bullet bt32BitAxisSweep3
+    PF_BP_CGAL,        ///< peer: CGAL box_self_intersection_d
+    PF_BP_METHOD_COUNT
+} pf_broadphase_method;
+
+/// Counters of one pf_broadphase_pairs call.
+typedef struct pf_broadphase_stats {
+    uint64_t candidates; ///< candidate pairs examined before the exact AABB test (duplicates included)
+    uint64_t pairs;      ///< pairs reported
+    size_t bytes;        ///< bytes of working memory held by the broad phase beyond the input boxes
+} pf_broadphase_stats;
+
+/// Settings of a broad phase. Get defaults from pf_broadphase_default_def() and change what you need.
+typedef struct pf_broadphase_def {
+    pf_broadphase_method method; ///< default PF_BP_KD
+    int threads;                 ///< OpenMP threads for the parallel parts; default 1; output does not depend on it
+    int kd_split;                ///< kd: split each box at most once per axis (paper 000 §4); default 1
+    double cell_size;            ///< grid: cell edge; <= 0 (default) picks one from the boxes
+} pf_broadphase_def;
+
+typedef struct pf_broadphase pf_broadphase;
+
+PF_API pf_broadphase_def pf_broadphase_default_def(void);
+
+/// Creates a broad phase; it keeps its buffers (and, for sap, its order) from one call to the next.
+/// Returns PF_ENOTSUP for a peer method that was not built.
+PF_API int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out);
+PF_API void pf_broadphase_destroy(pf_broadphase *bp);
+
+/// Finds the overlapping pairs among `n` boxes. On success `*pairs` points to `*npairs` pairs, each i < j, in
+/// an order that depends on the boxes only (never on thread count), owned by `bp` and valid until its next
+/// call. Boxes with NaN or infinite coordinates or min > max are refused with PF_EINVAL and a message naming
+/// the box index. `stats` may be NULL.
+PF_API int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs,
+                               size_t *npairs, pf_broadphase_stats *stats);
+
+/// "brute", "kd", "kd-raw", "grid", "sap", "hhash", "mlhash", "bullet-dbvt", "bullet-sap", "cgal".
+PF_API const char *pf_broadphase_method_name(pf_broadphase_method m);
+/// Parses a method name; PF_EINVAL for an unknown one.
+PF_API int pf_broadphase_method_parse(const char *name, pf_broadphase_method *out);
+/// 1 when the method is built into this library (peers depend on the build), else 0.
+PF_API int pf_broadphase_method_available(pf_broadphase_method m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+/* Small command-line helpers shared by the physflow subcommands: number lists and strict number parsing. */
+#ifndef PF_TOOLS_CLI_ARGS_H
+#define PF_TOOLS_CLI_ARGS_H
+
+#include <stddef.h>
+
+/* Parses "1,2,8" into out[0..*n). Returns 0, or -1 (message on stderr naming `opt`) on a malformed list,
+ * a value outside [lo, hi] or more than `cap` values. */
+int cli_int_list(const char *opt, const char *text, long lo, long hi, long *out, size_t cap, size_t *n);
+/* Splits "a,b,c" into pointers into a copy held in `buf` (size `bufsize`). Returns 0 or -1. */
+int cli_str_list(const char *opt, const char *text, char *buf, size_t bufsize, char **out, size_t cap,
+                 size_t *n);
+/* Strict whole-string numbers; -1 with a message on stderr when `text` is not one, or out of [lo, hi]. */
+int cli_long(const char *opt, const char *text, long lo, long hi, long *out);
+int cli_double(const char *opt, const char *text, double lo, double hi, double *out);
+
+#endif

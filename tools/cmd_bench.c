@@ -1,0 +1,32 @@
+/* physflow bench NAME: the table of benchmarks. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} benches[] = {
+    {"tasks", bench_tasks, "runtime replay overhead per task and METG (Task Bench stencil) per executor"},
+    {"broadphase", bench_broadphase, "falling spheres (paper 000): broad phases, ms per step, pairs, memory"},
+    {"splitting", bench_splitting, "paper 000 Table 1: kd-tree with and without box splitting"},
+    {"hashing", bench_hashing, "paper 001: hierarchical vs multilevel hash vs kd-tree"},
+    {"rangequery", bench_rangequery, "paper 003: b(N), r(N), s(N), q(N, n) of range-query methods"},
+};
+
+int cmd_bench(int argc, char **argv)
+{
+    size_t count = sizeof benches / sizeof benches[0];
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fprintf(out, "usage: physflow bench NAME [options]   (every bench accepts --csv FILE)\n\n");
+        for (size_t k = 0; k < count; k++) fprintf(out, "  %-12s %s\n", benches[k].name, benches[k].what);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t k = 0; k < count; k++)
+        if (!strcmp(argv[1], benches[k].name)) return benches[k].fn(argc - 1, argv + 1);
+    fprintf(stderr, "physflow: unknown benchmark '%s' (see 'physflow bench --help')\n", argv[1]);
+    return 2;
+}
