@@ -69,3 +69,16 @@ void pf_free(void *ptr)
 {
     if (ptr) hook_free(ptr, hook_ctx);
 }
+
+int pf_array_reserve(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return PF_OK;
+    size_t grown = *cap ? *cap * 2 : 16;
+    if (grown < need) grown = need;
+    if (grown > SIZE_MAX / elem) return PF_ENOMEM;
+    void *p = pf_realloc(*arr, *cap * elem, grown * elem);
+    if (!p) return PF_ENOMEM;
+    *arr = p;
+    *cap = grown;
+    return PF_OK;
+}

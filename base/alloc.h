@@ -12,4 +12,9 @@ void *pf_calloc(size_t n, size_t size);
 void *pf_realloc(void *ptr, size_t old_size, size_t new_size);
 void pf_free(void *ptr);
 
+
+/* Grows an array of `elem`-byte items so it holds at least `need` (capacity doubles). PF_OK or PF_ENOMEM. */
+int pf_array_reserve(void **arr, size_t *cap, size_t need, size_t elem);
+#define PF_ARRAY_RESERVE(arr, cap, need) pf_array_reserve((void **)&(arr), &(cap), (need), sizeof *(arr))
+
 #endif

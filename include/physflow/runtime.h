@@ -1,0 +1,165 @@
+/* PhysFlow runtime: record tasks with declared data accesses into a graph, partition it across a pinned
+ * worker team, compile per-worker programs that synchronise only where data flows, and replay them
+ * (paper 004 §3.1-3.2). */
+#ifndef PHYSFLOW_RUNTIME_H
+#define PHYSFLOW_RUNTIME_H
+
+#include "physflow/base.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Handle of a registered datum inside one graph (an index; valid for the graph's lifetime).
+typedef uint32_t pf_data_id;
+/// Handle of a recorded task inside one graph.
+typedef uint32_t pf_task_id;
+
+/// How a task accesses a datum.
+typedef enum pf_access_mode {
+    PF_READ = 1,      ///< reads the datum's current value
+    PF_WRITE = 2,     ///< overwrites the datum (its old value is not read)
+    PF_READWRITE = 3, ///< reads and modifies the datum
+    PF_CUMUL = 4      ///< adds into the datum through its reducer: the task sees a private buffer holding the
+                      ///< reducer's identity; a reducer task later combines the buffers into the datum in
+                      ///< recording order (paper 004 figure 3b), so the result never depends on scheduling
+} pf_access_mode;
+
+/// A reducer for cumulative writes: `init` sets a buffer to the identity, `combine` folds `src` into `dst`.
+/// Both receive the datum's size in bytes. Combination happens in recording order, one buffer at a time:
+/// datum = combine(...combine(combine(datum, buf_first), buf_second)..., buf_last).
+typedef struct pf_reducer {
+    void (*init)(void *buf, size_t size, void *ctx);
+    void (*combine)(void *dst, const void *src, size_t size, void *ctx);
+    void *ctx; ///< passed to both; must outlive the graph
+} pf_reducer;
+
+/// The reducer that sums arrays of double (identity 0.0, combine dst[i] += src[i]).
+PF_API pf_reducer pf_reducer_sum_f64(void);
+
+/// What a task body receives.
+typedef struct pf_task_ctx {
+    void *const *data; ///< data[k] is the memory of the task's k-th access (a private buffer for PF_CUMUL)
+    const void *args;  ///< the task's arguments, copied at record time (NULL when none)
+    int worker;        ///< index of the worker running the task, 0..workers-1 (0 for the seq executor)
+} pf_task_ctx;
+
+typedef void (*pf_task_fn)(const pf_task_ctx *ctx);
+
+/// One access of a task: a datum and a mode. A task names each datum at most once.
+typedef struct pf_access {
+    pf_data_id data;
+    pf_access_mode mode;
+} pf_access;
+
+/// A task to record. The runtime copies `args` (args_size bytes) and `accesses`; `name` must be a string that
+/// outlives the graph (a literal, typically): it names the task in traces.
+typedef struct pf_task_def {
+    pf_task_fn fn;             ///< the body; required
+    const char *name;          ///< shown in traces; default "task"
+    const void *args;          ///< copied at record time; may be NULL when args_size is 0
+    size_t args_size;          ///< bytes of args
+    const pf_access *accesses; ///< the data the body touches and how
+    uint32_t naccesses;        ///< at most PF_MAX_ACCESSES
+    double cost;               ///< estimated cost in ns, used until a measured one exists; <= 0 means 1000
+} pf_task_def;
+
+#define PF_MAX_ACCESSES 64
+
+/// Executors. All run the same recorded graph and leave bitwise the same data.
+typedef enum pf_executor {
+    PF_EXEC_SEQ = 0,  ///< reference: recording order on the calling thread
+    PF_EXEC_STATIC,   ///< paper 004: partitioned per-worker programs with signal/wait, replayed
+    PF_EXEC_BARRIER,  ///< the graph level by level, an OpenMP barrier between levels (baseline)
+    PF_EXEC_OMPTASKS, ///< every task an OpenMP task with depend clauses (work-stealing baseline)
+    PF_EXEC_COUNT
+} pf_executor;
+
+/// Partitioners used by the static executor.
+typedef enum pf_partitioner {
+    PF_PART_OWNER = 0, ///< owner-compute: a task goes with the object whose data it writes
+    PF_PART_COUNT
+} pf_partitioner;
+
+/// "seq", "static", "barrier", "omptasks".
+PF_API const char *pf_executor_name(pf_executor e);
+/// Parses an executor name; PF_EINVAL for an unknown one.
+PF_API int pf_executor_parse(const char *name, pf_executor *out);
+/// "owner".
+PF_API const char *pf_partitioner_name(pf_partitioner p);
+PF_API int pf_partitioner_parse(const char *name, pf_partitioner *out);
+
+/// Settings of a runtime (the worker team). Get defaults from pf_runtime_default_def().
+typedef struct pf_runtime_def {
+    int workers;              ///< worker count K >= 1; default 1. Worker 0 is the thread that calls pf_graph_run
+    pf_executor executor;     ///< default PF_EXEC_STATIC
+    pf_partitioner partitioner; ///< default PF_PART_OWNER
+    int bind;                 ///< 1 (default): pin worker k to core k mod cores with hwloc; 0: leave threads free
+    int bind_caller;          ///< 1 (default): pin the calling thread (worker 0) as well
+    int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
+    int quiet;                ///< 1: no message on stderr when binding is refused; default 0
+} pf_runtime_def;
+
+typedef struct pf_runtime pf_runtime;
+typedef struct pf_graph pf_graph;
+
+PF_API pf_runtime_def pf_runtime_default_def(void);
+/// Creates a runtime and starts its K-1 worker threads (they sleep until a graph runs).
+PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
+PF_API void pf_runtime_destroy(pf_runtime *rt);
+PF_API int pf_runtime_workers(const pf_runtime *rt);
+/// Changes the executor or partitioner used by later runs (a graph recompiles on its next run if needed).
+PF_API int pf_runtime_set_executor(pf_runtime *rt, pf_executor e);
+PF_API int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p);
+
+/// Creates an empty graph. A graph records data and tasks; nothing runs while recording.
+PF_API int pf_graph_create(pf_graph **out);
+PF_API void pf_graph_destroy(pf_graph *g);
+
+/// Registers `size` bytes at `ptr` as a datum owned by object `owner` (any number naming the object; tasks
+/// that write an object's data run where the object lives). `reducer` is required for data that receive
+/// PF_CUMUL accesses (it is copied), else may be NULL. The memory must stay valid while the graph runs.
+PF_API int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_reducer *reducer,
+                         pf_data_id *out);
+
+/// Records a task. Returns PF_ESTATE on a compiled graph: call pf_graph_invalidate first.
+PF_API int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out);
+
+/// Makes a compiled graph editable again; its next run re-analyses and recompiles it.
+PF_API int pf_graph_invalidate(pf_graph *g);
+
+/// Runs the graph once with the runtime's executor: analyses, partitions and compiles it first if it was
+/// never compiled, was invalidated, or was compiled for another worker count or partitioner; otherwise
+/// replays the compiled programs with no analysis and no allocation.
+PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
+
+/// Counters of a graph (for tools and tests).
+typedef struct pf_graph_stats {
+    uint32_t tasks;     ///< recorded tasks
+    uint32_t reducers;  ///< reducer tasks inserted for cumulative groups
+    uint32_t edges;     ///< dependency edges (after removing duplicates)
+    uint32_t data;      ///< registered data
+    uint32_t cross_edges; ///< edges between tasks of different workers in the last compilation
+    uint32_t waits;     ///< wait operations in the compiled programs (after pruning implied waits)
+    uint32_t levels;    ///< depth of the graph (levels of the barrier executor)
+    uint64_t compiles;  ///< how many times the graph was (re)compiled
+    uint64_t runs;      ///< how many times it ran
+} pf_graph_stats;
+PF_API int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out);
+
+/// Worker of a task in the last static compilation (-1 when never compiled).
+PF_API int pf_graph_task_worker(const pf_graph *g, pf_task_id t);
+
+/// Tracing: after pf_runtime_trace_start, every run records per-worker spans (tasks, waits, reducers) until
+/// pf_runtime_trace_write saves them as Chrome trace-event JSON (Perfetto, chrome://tracing) and stops.
+/// Free when off.
+PF_API int pf_runtime_trace_start(pf_runtime *rt);
+PF_API int pf_runtime_trace_write(pf_runtime *rt, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

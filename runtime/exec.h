@@ -1,0 +1,25 @@
+/* The executors: each runs the analysed (and, for static, compiled) graph once. */
+#ifndef PF_RUNTIME_EXEC_H
+#define PF_RUNTIME_EXEC_H
+
+#include "graph.h"
+#include "team.h"
+#include "trace.h"
+
+typedef struct pf_exec_ctx {
+    pf_graph *g;
+    pf_trace *trace; /* NULL when off */
+    int measure;     /* record each node's time as its measured cost */
+    int workers;
+    uint32_t spin;
+} pf_exec_ctx;
+
+void pf_exec_seq(const pf_exec_ctx *c);
+void pf_exec_static(pf_team *team, const pf_exec_ctx *c);
+void pf_exec_barrier(const pf_exec_ctx *c);
+void pf_exec_omptasks(const pf_exec_ctx *c);
+
+/* Runs a node with timing: records its cost when measuring and its span when tracing. */
+void pf_exec_node_instrumented(const pf_exec_ctx *c, pf_node *n, int worker);
+
+#endif

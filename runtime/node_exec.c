@@ -1,0 +1,21 @@
+/* Running one node: reducers fold their group's buffers in recording order (paper 004 figure 3b); tasks with
+ * cumulative accesses get their private buffers reset to the reducer's identity first. */
+#include "graph.h"
+
+void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker)
+{
+    if (n->kind == PF_NODE_REDUCER) {
+        const pf_datum *d = &g->data[n->datum];
+        for (uint32_t k = 0; k < n->nptrs; k++) d->reducer.combine(d->ptr, n->ptrs[k], d->size, d->reducer.ctx);
+        return;
+    }
+    const pf_task *t = &g->tasks[n->task];
+    const pf_access *acc = &g->accesses[t->acc_off];
+    for (uint32_t k = 0; k < t->nacc; k++) {
+        if (acc[k].mode != PF_CUMUL) continue;
+        const pf_datum *d = &g->data[acc[k].data];
+        d->reducer.init(n->ptrs[k], d->size, d->reducer.ctx);
+    }
+    pf_task_ctx ctx = {n->ptrs, n->args, worker};
+    n->fn(&ctx);
+}

@@ -1,0 +1,182 @@
+/* The runtime: worker team, settings, and pf_graph_run, which analyses/partitions/compiles a graph when needed
+ * and then hands it to the chosen executor. */
+#include "exec.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <string.h>
+#include <unistd.h>
+
+struct pf_runtime {
+    pf_runtime_def def;
+    pf_team *team;
+    pf_trace *trace; /* NULL when tracing is off */
+    uint32_t spin;
+};
+
+static const char *const executor_names[PF_EXEC_COUNT] = {"seq", "static", "barrier", "omptasks"};
+static const char *const partitioner_names[PF_PART_COUNT] = {"owner"};
+
+const char *pf_executor_name(pf_executor e)
+{
+    return (unsigned)e < PF_EXEC_COUNT ? executor_names[e] : "?";
+}
+
+int pf_executor_parse(const char *name, pf_executor *out)
+{
+    PF_CHECK_ARG(name && out);
+    for (int e = 0; e < PF_EXEC_COUNT; e++)
+        if (!strcmp(name, executor_names[e])) {
+            *out = (pf_executor)e;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "unknown executor '%s' (seq, static, barrier, omptasks)", name);
+}
+
+const char *pf_partitioner_name(pf_partitioner p)
+{
+    return (unsigned)p < PF_PART_COUNT ? partitioner_names[p] : "?";
+}
+
+int pf_partitioner_parse(const char *name, pf_partitioner *out)
+{
+    PF_CHECK_ARG(name && out);
+    for (int p = 0; p < PF_PART_COUNT; p++)
+        if (!strcmp(name, partitioner_names[p])) {
+            *out = (pf_partitioner)p;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "unknown partitioner '%s' (owner)", name);
+}
+
+pf_runtime_def pf_runtime_default_def(void)
+{
+    return (pf_runtime_def){
+        .workers = 1,
+        .executor = PF_EXEC_STATIC,
+        .partitioner = PF_PART_OWNER,
+        .bind = 1,
+        .bind_caller = 1,
+        .spin_ns = 20000,
+        .quiet = 0,
+    };
+}
+
+int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
+{
+    PF_CHECK_ARG(def && out);
+    if (def->workers < 1 || def->workers > 4096)
+        return pf_error(PF_EINVAL, "pf_runtime_create: workers must be in [1, 4096], got %d", def->workers);
+    if ((unsigned)def->executor >= PF_EXEC_COUNT || (unsigned)def->partitioner >= PF_PART_COUNT)
+        return pf_error(PF_EINVAL, "pf_runtime_create: invalid executor or partitioner");
+    if (def->spin_ns < 0) return pf_error(PF_EINVAL, "pf_runtime_create: spin_ns must be >= 0");
+    pf_runtime *rt = pf_calloc(1, sizeof *rt);
+    if (!rt) return pf_error(PF_ENOMEM, "out of memory creating a runtime");
+    rt->def = *def;
+    rt->spin = pf_spin_iterations(def->spin_ns);
+    /* More workers than CPUs: a spinning waiter would hold the CPU its signaller needs, so sleep early. */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0 && def->workers > cpus && rt->spin > 64) rt->spin = 64;
+    rt->team = pf_team_create(def->workers, def->bind, def->bind_caller, rt->spin, def->quiet);
+    if (!rt->team) {
+        pf_free(rt);
+        return PF_ENOMEM;
+    }
+    *out = rt;
+    return PF_OK;
+}
+
+void pf_runtime_destroy(pf_runtime *rt)
+{
+    if (!rt) return;
+    pf_team_destroy(rt->team);
+    pf_trace_destroy(rt->trace);
+    pf_free(rt);
+}
+
+int pf_runtime_workers(const pf_runtime *rt)
+{
+    return rt ? rt->def.workers : 0;
+}
+
+int pf_runtime_set_executor(pf_runtime *rt, pf_executor e)
+{
+    PF_CHECK_ARG(rt && (unsigned)e < PF_EXEC_COUNT);
+    rt->def.executor = e;
+    return PF_OK;
+}
+
+int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p)
+{
+    PF_CHECK_ARG(rt && (unsigned)p < PF_PART_COUNT);
+    rt->def.partitioner = p;
+    return PF_OK;
+}
+
+int pf_runtime_trace_start(pf_runtime *rt)
+{
+    PF_CHECK_ARG(rt);
+    pf_trace_destroy(rt->trace);
+    rt->trace = pf_trace_create(rt->def.workers);
+    return rt->trace ? PF_OK : pf_error(PF_ENOMEM, "out of memory starting a trace");
+}
+
+int pf_runtime_trace_write(pf_runtime *rt, const char *path)
+{
+    PF_CHECK_ARG(rt && path);
+    if (!rt->trace) return pf_error(PF_ESTATE, "pf_runtime_trace_write: tracing was not started");
+    int rc = pf_trace_write_json(rt->trace, path);
+    pf_trace_destroy(rt->trace);
+    rt->trace = NULL;
+    return rc;
+}
+
+/* Analysis, partition and programs, each rebuilt only when what it depends on changed. */
+static int prepare(pf_graph *g, pf_runtime *rt)
+{
+    int rebuilt = 0;
+    uint64_t t0 = rt->trace ? pf_now_ns() : 0;
+    if (!g->analysed) {
+        pf_graph_free_programs(g);
+        int rc = pf_graph_analyse(g);
+        if (rc) return rc;
+        g->measure_next = 1;
+        rebuilt = 1;
+    }
+    if (rt->def.executor == PF_EXEC_STATIC &&
+        (g->compiled_workers != rt->def.workers || g->compiled_partitioner != rt->def.partitioner)) {
+        int rc = pf_partition_owner(g, rt->def.workers);
+        if (!rc) rc = pf_graph_compile_programs(g, rt->def.workers);
+        if (rc) return rc;
+        g->compiled_partitioner = rt->def.partitioner;
+        rebuilt = 1;
+    }
+    if (rebuilt) {
+        g->compiles++;
+        if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_COMPILE, "compile", t0, pf_now_ns());
+    }
+    return PF_OK;
+}
+
+int pf_graph_run(pf_graph *g, pf_runtime *rt)
+{
+    PF_CHECK_ARG(g && rt);
+    int rc = prepare(g, rt);
+    if (rc) return rc;
+    g->stamp++;
+    g->runs++;
+    pf_exec_ctx c = {
+        .g = g, .trace = rt->trace, .measure = g->measure_next, .workers = rt->def.workers, .spin = rt->spin};
+    g->measure_next = 0;
+    uint64_t t0 = rt->trace ? pf_now_ns() : 0;
+    switch (rt->def.executor) {
+    case PF_EXEC_SEQ: pf_exec_seq(&c); break;
+    case PF_EXEC_STATIC: pf_exec_static(rt->team, &c); break;
+    case PF_EXEC_BARRIER: pf_exec_barrier(&c); break;
+    case PF_EXEC_OMPTASKS: pf_exec_omptasks(&c); break;
+    default: return pf_error(PF_EINVAL, "invalid executor");
+    }
+    if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, pf_now_ns());
+    return PF_OK;
+}

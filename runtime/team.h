@@ -1,0 +1,25 @@
+/* The worker team: K-1 threads pinned one per core with hwloc, plus the calling thread as worker 0. */
+#ifndef PF_RUNTIME_TEAM_H
+#define PF_RUNTIME_TEAM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef void (*pf_team_job)(void *ctx, int worker);
+
+typedef struct pf_team pf_team;
+
+/* Starts workers-1 threads (binding them when `bind`); they sleep until pf_team_run. Returns NULL on failure
+ * (message set). `spin` is the number of relax iterations a wait spins before sleeping. */
+pf_team *pf_team_create(int workers, int bind, int bind_caller, uint32_t spin, int quiet);
+void pf_team_destroy(pf_team *t);
+int pf_team_workers(const pf_team *t);
+uint32_t pf_team_spin(const pf_team *t);
+
+/* Runs job(ctx, w) on every worker w (the caller is worker 0) and returns when all have finished. */
+void pf_team_run(pf_team *t, pf_team_job job, void *ctx);
+
+/* Relax iterations that take about `ns` nanoseconds on this machine (measured once). */
+uint32_t pf_spin_iterations(int ns);
+
+#endif

@@ -1,0 +1,20 @@
+/* Per-worker trace lanes, written as Chrome trace-event JSON. Only touched when tracing is on. */
+#ifndef PF_RUNTIME_TRACE_H
+#define PF_RUNTIME_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PF_TRACE_TASK, PF_TRACE_REDUCER, PF_TRACE_WAIT, PF_TRACE_RUN, PF_TRACE_COMPILE };
+
+typedef struct pf_trace pf_trace;
+
+pf_trace *pf_trace_create(int workers);
+void pf_trace_destroy(pf_trace *t);
+/* Appends a span to worker w's lane (drops it when out of memory). */
+void pf_trace_add(pf_trace *t, int w, int kind, const char *name, uint64_t t0, uint64_t t1);
+int pf_trace_write_json(const pf_trace *t, const char *path);
+
+uint64_t pf_now_ns(void);
+
+#endif
