@@ -1,37 +1,66 @@
-/* Dependency analysis per datum (paper 004 §3.1-3.2): read-after-write, write-after-read and write-after-write
- * edges; groups of cumulative writers closed by a reducer node that becomes the datum's writer. */
+/* Dependency analysis per datum (paper 004 §3.1-3.3): read-after-write, write-after-read and write-after-write
+ * edges; groups of cumulative writers closed by a reducer node that becomes the datum's writer; loop markers
+ * as control nodes, loop-carried edges found by a second pass over each body, and the state after a loop
+ * merged from its entry, its breaks and its end (a loop may run zero times or stop at a break). */
 #include "graph.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* A singly linked list cell in a pool: the readers of a datum since its last write, or its open cumulative
- * group (node + access index). */
+/* A cell of an immutable singly linked list in a pool. Lists are only ever prepended to, so an old head still
+ * names the old list: saving a datum's state is saving two heads. */
 typedef struct link {
     uint32_t node;
-    uint32_t access; /* global access index (cumulative groups) */
     uint32_t next;
 } link;
 
+typedef struct touch {
+    uint32_t datum;
+    uint32_t writers, readers; /* the datum's lists when the loop first touched it (or at a break) */
+} touch;
+
+typedef struct loop_frame {
+    uint32_t loop;
+    touch *entry; /* data touched in the body, with their state at loop entry */
+    size_t nentry, cap_entry;
+    touch *breaks; /* states saved at conditional breaks */
+    size_t nbreaks, cap_breaks;
+} loop_frame;
+
 typedef struct analysis {
     pf_graph *g;
-    uint32_t *last_writer; /* per datum */
-    uint32_t *readers;     /* per datum: head of the reader list */
-    uint32_t *group_head;  /* per datum: head of the open cumulative group (newest first) */
+    uint32_t *writers;    /* per datum: possible last writers (one, except after a loop) */
+    uint32_t *readers;    /* per datum: readers since the last write */
+    uint32_t *group_head; /* per datum: open cumulative group (nodes, newest first) */
+    uint32_t *group_acc;  /* per datum: the group's global access indices (parallel list) */
     uint32_t *group_len;
+    uint32_t *open_groups; /* data whose group may be open, in opening order */
+    size_t nopen;
+    uint32_t *touch_depth; /* per datum: deepest open loop frame that recorded its entry state, +1 */
     link *pool;
     size_t npool, cap_pool;
-    uint32_t *mark;       /* per node: the node currently collecting preds that already lists it */
-    size_t *buf_off;      /* per access: offset of its private buffer in bufmem */
-    uint32_t *ptr_off;    /* per node: offset of its ptrs in g->ptrs */
+    uint32_t *mark;      /* per node: the node currently collecting preds that already lists it */
+    size_t *buf_off;     /* per access: offset of its private buffer in bufmem */
+    uint32_t *reducer_of; /* per access: the reducer that combines its buffer (cumulative accesses) */
+    uint32_t *ptr_off;   /* per node: offset of its ptrs in g->ptrs */
+    loop_frame *stack;
+    size_t depth, cap_stack;
+    uint64_t *carried; /* (node << 32 | pred) pairs found by the second passes */
+    size_t ncarried, cap_carried;
+    /* second pass overlay: per datum, lists as the next iteration sees them */
+    uint32_t *ov_stamp, *ov_writers, *ov_readers;
+    uint32_t pass;
 } analysis;
 
-static int push_link(analysis *a, uint32_t *head, uint32_t node, uint32_t access)
+#define TAGGED 0x80000000u /* a node of the simulated next iteration, in the second pass */
+
+static int push(analysis *a, uint32_t *head, uint32_t node)
 {
     if (PF_ARRAY_RESERVE(a->pool, a->cap_pool, a->npool + 1)) return PF_ENOMEM;
-    a->pool[a->npool] = (link){node, access, *head};
+    a->pool[a->npool] = (link){node, *head};
     *head = (uint32_t)a->npool++;
     return PF_OK;
 }
@@ -39,12 +68,19 @@ static int push_link(analysis *a, uint32_t *head, uint32_t node, uint32_t access
 /* Adds edge pred -> node (the newest node) unless already present. */
 static int add_pred(analysis *a, uint32_t node, uint32_t pred)
 {
-    if (pred == PF_NONE || a->mark[pred] == node) return PF_OK;
+    if (a->mark[pred] == node) return PF_OK;
     a->mark[pred] = node;
     pf_graph *g = a->g;
     if (PF_ARRAY_RESERVE(g->preds, g->cap_preds, g->npreds + 1)) return PF_ENOMEM;
     g->preds[g->npreds++] = pred;
     g->nodes[node].npred++;
+    return PF_OK;
+}
+
+static int add_list_preds(analysis *a, uint32_t node, uint32_t head)
+{
+    for (uint32_t l = head; l != PF_NONE; l = a->pool[l].next)
+        if (add_pred(a, node, a->pool[l].node)) return PF_ENOMEM;
     return PF_OK;
 }
 
@@ -55,6 +91,7 @@ static int new_node(analysis *a, pf_node init, uint32_t *id)
     init.pred_off = (uint32_t)g->npreds;
     init.npred = 0;
     init.worker = -1;
+    init.ctx = a->depth ? a->stack[a->depth - 1].loop + 1 : 0;
     *id = (uint32_t)g->nnodes;
     g->nodes[g->nnodes++] = init;
     a->mark[*id] = PF_NONE;
@@ -71,32 +108,68 @@ static int reserve_ptrs(analysis *a, uint32_t node, uint32_t count)
     return PF_OK;
 }
 
+/* Records, for every open loop that has not seen datum d yet, d's state at that loop's entry. */
+static int touch_datum(analysis *a, uint32_t d)
+{
+    for (size_t k = a->touch_depth[d]; k < a->depth; k++) {
+        loop_frame *f = &a->stack[k];
+        if (PF_ARRAY_RESERVE(f->entry, f->cap_entry, f->nentry + 1)) return PF_ENOMEM;
+        f->entry[f->nentry++] = (touch){d, a->writers[d], a->readers[d]};
+    }
+    if (a->touch_depth[d] < a->depth) a->touch_depth[d] = (uint32_t)a->depth;
+    return PF_OK;
+}
+
+/* A write by `node`: it waits for the possible last writers and the readers, then is the only writer. */
+static int write_datum(analysis *a, uint32_t node, uint32_t d)
+{
+    if (touch_datum(a, d) || add_list_preds(a, node, a->writers[d]) || add_list_preds(a, node, a->readers[d]))
+        return PF_ENOMEM;
+    a->writers[d] = PF_NONE;
+    a->readers[d] = PF_NONE;
+    return push(a, &a->writers[d], node);
+}
+
+static int read_datum(analysis *a, uint32_t node, uint32_t d)
+{
+    if (touch_datum(a, d) || add_list_preds(a, node, a->writers[d])) return PF_ENOMEM;
+    return push(a, &a->readers[d], node);
+}
+
 /* Closes the open cumulative group of datum d with a reducer node: it waits for the group's writers, for the
- * datum's previous writer and for the readers of its old value, and becomes the datum's writer. */
+ * datum's previous writers and for the readers of its old value, and becomes the datum's writer. */
 static int close_group(analysis *a, uint32_t d)
 {
     pf_graph *g = a->g;
     uint32_t r;
     if (new_node(a, (pf_node){.kind = PF_NODE_REDUCER, .task = PF_NONE, .datum = d, .object = g->data[d].owner,
-                              .cost_meas = -1.0},
+                              .loop = PF_NONE, .cost_meas = -1.0},
                  &r))
         return PF_ENOMEM;
     g->nreducers++;
     uint32_t n = a->group_len[d];
     if (reserve_ptrs(a, r, n)) return PF_ENOMEM;
-    /* The list is newest first: fill the buffers from the back so they end up in recording order. */
+    /* The lists are newest first: fill the buffers from the back so they end up in recording order. */
     uint32_t k = n;
-    for (uint32_t l = a->group_head[d]; l != PF_NONE; l = a->pool[l].next) {
-        g->ptrs[a->ptr_off[r] + --k] = (void *)(uintptr_t)a->pool[l].access; /* fixed up in finish() */
+    for (uint32_t l = a->group_head[d], m = a->group_acc[d]; l != PF_NONE; l = a->pool[l].next, m = a->pool[m].next) {
+        uint32_t access = a->pool[m].node;
+        g->ptrs[a->ptr_off[r] + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
+        a->reducer_of[access] = r;
         if (add_pred(a, r, a->pool[l].node)) return PF_ENOMEM;
     }
-    if (add_pred(a, r, a->last_writer[d])) return PF_ENOMEM;
-    for (uint32_t l = a->readers[d]; l != PF_NONE; l = a->pool[l].next)
-        if (add_pred(a, r, a->pool[l].node)) return PF_ENOMEM;
-    a->last_writer[d] = r;
-    a->readers[d] = PF_NONE;
-    a->group_head[d] = PF_NONE;
+    a->group_head[d] = a->group_acc[d] = PF_NONE;
     a->group_len[d] = 0;
+    return write_datum(a, r, d);
+}
+
+/* Loop markers and breaks close every open group: a reducer never straddles a loop boundary. */
+static int close_all_groups(analysis *a)
+{
+    for (size_t k = 0; k < a->nopen; k++) {
+        uint32_t d = a->open_groups[k];
+        if (a->group_head[d] != PF_NONE && close_group(a, d)) return PF_ENOMEM;
+    }
+    a->nopen = 0;
     return PF_OK;
 }
 
@@ -118,7 +191,8 @@ static int add_task(analysis *a, uint32_t t)
     if (object == PF_NONE && task->nacc > 0) object = g->data[acc[0].data].owner;
 
     uint32_t id;
-    if (new_node(a, (pf_node){.kind = PF_NODE_TASK, .fn = task->fn, .task = t, .datum = PF_NONE, .object = object},
+    if (new_node(a, (pf_node){.kind = PF_NODE_TASK, .fn = task->fn, .task = t, .datum = PF_NONE, .object = object,
+                              .loop = PF_NONE},
                  &id))
         return PF_ENOMEM;
     g->task_node[t] = id;
@@ -129,22 +203,19 @@ static int add_task(analysis *a, uint32_t t)
         uint32_t global = task->acc_off + k;
         switch (acc[k].mode) {
         case PF_READ:
-            if (add_pred(a, id, a->last_writer[d]) || push_link(a, &a->readers[d], id, global)) return PF_ENOMEM;
+            if (read_datum(a, id, d)) return PF_ENOMEM;
             break;
         case PF_WRITE:
         case PF_READWRITE:
-            if (add_pred(a, id, a->last_writer[d])) return PF_ENOMEM;
-            for (uint32_t l = a->readers[d]; l != PF_NONE; l = a->pool[l].next)
-                if (add_pred(a, id, a->pool[l].node)) return PF_ENOMEM;
-            a->last_writer[d] = id;
-            a->readers[d] = PF_NONE;
+            if (write_datum(a, id, d)) return PF_ENOMEM;
             break;
         case PF_CUMUL:
             /* Writes a private buffer: no edge now; the reducer orders it. */
             g->nodes[id].has_cumul = 1;
             a->buf_off[global] = g->bufmem_size;
             g->bufmem_size += (g->data[d].size + 63) & ~(size_t)63;
-            if (push_link(a, &a->group_head[d], id, global)) return PF_ENOMEM;
+            if (a->group_len[d] == 0) a->open_groups[a->nopen++] = d;
+            if (push(a, &a->group_head[d], id) || push(a, &a->group_acc[d], global)) return PF_ENOMEM;
             a->group_len[d]++;
             break;
         }
@@ -152,7 +223,242 @@ static int add_task(analysis *a, uint32_t t)
     return PF_OK;
 }
 
-/* Resolves pointers (datum memory, private buffers, arguments) and computes levels. */
+/* ---- second pass: the edges from one iteration into the next ---- */
+
+static void overlay(analysis *a, uint32_t d)
+{
+    if (a->ov_stamp[d] == a->pass) return;
+    a->ov_stamp[d] = a->pass;
+    a->ov_writers[d] = a->writers[d];
+    a->ov_readers[d] = a->readers[d];
+}
+
+static int add_carried(analysis *a, uint32_t node, uint32_t pred)
+{
+    if (PF_ARRAY_RESERVE(a->carried, a->cap_carried, a->ncarried + 1)) return PF_ENOMEM;
+    a->carried[a->ncarried++] = (uint64_t)node << 32 | pred;
+    return PF_OK;
+}
+
+/* Carried edges into `node` from the untagged (previous-iteration) body nodes of a list. */
+static int carried_from_list(analysis *a, uint32_t node, uint32_t head, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t l = head; l != PF_NONE; l = a->pool[l].next) {
+        uint32_t p = a->pool[l].node;
+        if (!(p & TAGGED) && p > lo && p <= hi && add_carried(a, node, p)) return PF_ENOMEM;
+    }
+    return PF_OK;
+}
+
+static int pass2_access(analysis *a, uint32_t node, uint32_t d, int writes, uint32_t lo, uint32_t hi)
+{
+    overlay(a, d);
+    if (carried_from_list(a, node, a->ov_writers[d], lo, hi)) return PF_ENOMEM;
+    if (!writes) return push(a, &a->ov_readers[d], node | TAGGED);
+    if (carried_from_list(a, node, a->ov_readers[d], lo, hi)) return PF_ENOMEM;
+    a->ov_readers[d] = PF_NONE;
+    a->ov_writers[d] = PF_NONE;
+    return push(a, &a->ov_writers[d], node | TAGGED);
+}
+
+/* Replays the body (begin, end] once more from the state at its end: an edge to a node of the first replay
+ * is loop-carried. A cumulative writer also waits for the previous iteration's reducer of its buffer. */
+static int carried_pass(analysis *a, uint32_t begin, uint32_t end)
+{
+    pf_graph *g = a->g;
+    a->pass++;
+    for (uint32_t i = begin + 1; i <= end; i++) {
+        const pf_node *n = &g->nodes[i];
+        if (n->kind == PF_NODE_REDUCER) {
+            if (pass2_access(a, i, n->datum, 1, begin, end)) return PF_ENOMEM;
+            continue;
+        }
+        const pf_task *t = &g->tasks[n->task];
+        for (uint32_t k = 0; k < t->nacc; k++) {
+            const pf_access *acc = &g->accesses[t->acc_off + k];
+            if (acc->mode == PF_CUMUL) {
+                if (add_carried(a, i, a->reducer_of[t->acc_off + k])) return PF_ENOMEM;
+            } else if (pass2_access(a, i, acc->data, acc->mode != PF_READ, begin, end)) {
+                return PF_ENOMEM;
+            }
+        }
+    }
+    return PF_OK;
+}
+
+/* ---- loop markers ---- */
+
+static int merge_list(analysis *a, uint32_t *into, uint32_t from)
+{
+    for (uint32_t l = from; l != PF_NONE; l = a->pool[l].next)
+        if (push(a, into, a->pool[l].node)) return PF_ENOMEM;
+    return PF_OK;
+}
+
+static int control_node(analysis *a, uint32_t t, int kind, uint32_t *id)
+{
+    pf_graph *g = a->g;
+    const pf_task *task = &g->tasks[t];
+    if (close_all_groups(a)) return PF_ENOMEM;
+    if (new_node(a, (pf_node){.kind = (uint8_t)kind, .task = t, .datum = PF_NONE, .object = PF_NONE,
+                              .loop = task->loop, .args = task->args_size ? g->args + task->args_off : NULL},
+                 id))
+        return PF_ENOMEM;
+    g->task_node[t] = *id;
+    if (task->cond_fn && read_datum(a, *id, task->cond_data)) return PF_ENOMEM;
+    return PF_OK;
+}
+
+static int add_marker(analysis *a, uint32_t t)
+{
+    pf_graph *g = a->g;
+    const pf_task *task = &g->tasks[t];
+    pf_loop *L = &g->loops[task->loop];
+    uint32_t id;
+    if (task->item == PF_ITEM_BEGIN) {
+        if (control_node(a, t, PF_NODE_BEGIN, &id)) return PF_ENOMEM;
+        L->begin_node = id;
+        if (PF_ARRAY_RESERVE(a->stack, a->cap_stack, a->depth + 1)) return PF_ENOMEM;
+        a->stack[a->depth++] = (loop_frame){.loop = task->loop};
+        return PF_OK;
+    }
+    loop_frame *f = &a->stack[a->depth - 1];
+    if (task->item == PF_ITEM_BREAK) {
+        if (control_node(a, t, PF_NODE_BREAK, &id)) return PF_ENOMEM;
+        /* The loop may stop here: save the state of everything the body touched so far. */
+        for (size_t k = 0; k < f->nentry; k++) {
+            uint32_t d = f->entry[k].datum;
+            if (PF_ARRAY_RESERVE(f->breaks, f->cap_breaks, f->nbreaks + 1)) return PF_ENOMEM;
+            f->breaks[f->nbreaks++] = (touch){d, a->writers[d], a->readers[d]};
+        }
+        return PF_OK;
+    }
+    /* END */
+    if (control_node(a, t, PF_NODE_END, &id)) return PF_ENOMEM;
+    L->end_node = id;
+    if (carried_pass(a, L->begin_node, L->end_node)) return PF_ENOMEM;
+    /* After the loop a datum's last writer may be the body's, the one before the loop (zero iterations) or
+     * the one at a break: later accesses wait for all of them. */
+    for (size_t k = 0; k < f->nbreaks; k++) {
+        const touch *b = &f->breaks[k];
+        if (merge_list(a, &a->writers[b->datum], b->writers) || merge_list(a, &a->readers[b->datum], b->readers))
+            return PF_ENOMEM;
+    }
+    for (size_t k = 0; k < f->nentry; k++) {
+        const touch *e = &f->entry[k];
+        if (merge_list(a, &a->writers[e->datum], e->writers) || merge_list(a, &a->readers[e->datum], e->readers))
+            return PF_ENOMEM;
+        a->touch_depth[e->datum] = (uint32_t)a->depth - 1;
+    }
+    pf_free(f->entry);
+    pf_free(f->breaks);
+    a->depth--;
+    return PF_OK;
+}
+
+/* ---- finishing: pointers, carried edges into the pred lists, segments and levels ---- */
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Rebuilds the pred lists with the carried edges (flagged) appended to each node's forward ones. */
+static int merge_carried(analysis *a)
+{
+    pf_graph *g = a->g;
+    if (a->ncarried == 0) return PF_OK;
+    qsort(a->carried, a->ncarried, sizeof *a->carried, cmp_u64);
+    size_t total = g->npreds + a->ncarried;
+    uint32_t *preds = pf_malloc(total * sizeof *preds);
+    if (!preds) return PF_ENOMEM;
+    size_t out = 0, c = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        pf_node *n = &g->nodes[i];
+        uint32_t off = (uint32_t)out;
+        for (uint32_t k = 0; k < n->npred; k++) preds[out++] = g->preds[n->pred_off + k];
+        for (; c < a->ncarried && (a->carried[c] >> 32) == i; c++) {
+            uint32_t p = (uint32_t)a->carried[c] | PF_PRED_CARRIED;
+            if (out > off && preds[out - 1] == p) continue; /* sorted: duplicates are adjacent */
+            preds[out++] = p;
+        }
+        n->pred_off = off;
+        n->npred = (uint32_t)out - off;
+    }
+    pf_free(g->preds);
+    g->preds = preds;
+    g->npreds = out;
+    g->cap_preds = total;
+    return PF_OK;
+}
+
+static int is_work(const pf_node *n)
+{
+    return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
+}
+
+/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor. */
+static int build_levels(pf_graph *g)
+{
+    size_t n = g->nnodes;
+    uint32_t *level = pf_calloc(n + 1, sizeof *level);
+    uint32_t *cursor = pf_calloc(n + 1, sizeof *cursor);
+    g->node_segment = pf_malloc((n + 1) * sizeof *g->node_segment);
+    g->segments = pf_malloc((n + 1) * sizeof *g->segments);
+    g->level_off = pf_calloc(n + 2, sizeof *g->level_off);
+    g->level_nodes = pf_malloc((n + 1) * sizeof *g->level_nodes);
+    if (!level || !cursor || !g->node_segment || !g->segments || !g->level_off || !g->level_nodes) {
+        pf_free(level);
+        pf_free(cursor);
+        return PF_ENOMEM;
+    }
+    uint32_t nseg = 0, nlev = 0, fill = 0;
+    for (size_t i = 0; i < n;) {
+        if (!is_work(&g->nodes[i])) {
+            g->node_segment[i++] = PF_NONE;
+            continue;
+        }
+        size_t end = i;
+        while (end < n && is_work(&g->nodes[end])) end++;
+        uint32_t depth = 0;
+        for (size_t j = i; j < end; j++) {
+            const pf_node *nd = &g->nodes[j];
+            uint32_t lv = 0;
+            for (uint32_t k = 0; k < nd->npred; k++) {
+                uint32_t p = g->preds[nd->pred_off + k];
+                if ((p & PF_PRED_CARRIED) || p < i) continue; /* earlier segments are complete */
+                PF_ASSERT(p < j);
+                if (level[p] + 1 > lv) lv = level[p] + 1;
+            }
+            level[j] = lv;
+            if (lv + 1 > depth) depth = lv + 1;
+            g->node_segment[j] = nseg;
+        }
+        /* counting sort of the segment's nodes by level, stable in node order */
+        for (uint32_t l = 0; l < depth; l++) cursor[l] = 0;
+        for (size_t j = i; j < end; j++) cursor[level[j]]++;
+        for (uint32_t l = 0, pos = fill; l < depth; l++) {
+            uint32_t c = cursor[l];
+            g->level_off[nlev + l] = pos;
+            cursor[l] = pos;
+            pos += c;
+        }
+        for (size_t j = i; j < end; j++) g->level_nodes[cursor[level[j]]++] = (uint32_t)j;
+        g->segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
+        fill += (uint32_t)(end - i);
+        nlev += depth;
+        i = end;
+    }
+    g->level_off[nlev] = fill;
+    g->nlevels = nlev;
+    g->nsegments = nseg;
+    pf_free(level);
+    pf_free(cursor);
+    return PF_OK;
+}
+
+/* Resolves pointers (datum memory, private buffers, arguments). */
 static int finish(analysis *a)
 {
     pf_graph *g = a->g;
@@ -162,11 +468,12 @@ static int finish(analysis *a)
     }
     for (size_t i = 0; i < g->nnodes; i++) {
         pf_node *n = &g->nodes[i];
-        n->ptrs = g->ptrs + a->ptr_off[i];
+        n->ptrs = n->nptrs ? g->ptrs + a->ptr_off[i] : NULL;
         if (n->kind == PF_NODE_REDUCER) {
             for (uint32_t k = 0; k < n->nptrs; k++) n->ptrs[k] = g->bufmem + a->buf_off[(uintptr_t)n->ptrs[k]];
             continue;
         }
+        if (n->kind != PF_NODE_TASK) continue;
         const pf_task *t = &g->tasks[n->task];
         n->args = t->args_size ? g->args + t->args_off : NULL;
         for (uint32_t k = 0; k < t->nacc; k++) {
@@ -175,69 +482,58 @@ static int finish(analysis *a)
                                                : g->data[acc->data].ptr;
         }
     }
-    /* Levels: longest path from a source; nodes are in topological order. */
-    uint32_t nlevels = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        pf_node *n = &g->nodes[i];
-        uint32_t lv = 0;
-        for (uint32_t k = 0; k < n->npred; k++) {
-            uint32_t p = g->preds[n->pred_off + k];
-            PF_ASSERT(p < i);
-            if (g->nodes[p].level + 1 > lv) lv = g->nodes[p].level + 1;
-        }
-        n->level = lv;
-        if (lv + 1 > nlevels) nlevels = lv + 1;
-    }
-    g->nlevels = g->nnodes ? nlevels : 0;
-    g->level_off = pf_calloc(g->nlevels + 2, sizeof *g->level_off);
-    g->level_nodes = pf_malloc((g->nnodes + 1) * sizeof *g->level_nodes);
-    if (!g->level_off || !g->level_nodes) return PF_ENOMEM;
-    for (size_t i = 0; i < g->nnodes; i++) g->level_off[g->nodes[i].level + 1]++;
-    for (uint32_t l = 0; l < g->nlevels; l++) g->level_off[l + 1] += g->level_off[l];
-    uint32_t *fill = pf_malloc((g->nlevels + 1) * sizeof *fill);
-    if (!fill) return PF_ENOMEM;
-    memcpy(fill, g->level_off, g->nlevels * sizeof *fill);
-    for (size_t i = 0; i < g->nnodes; i++) g->level_nodes[fill[g->nodes[i].level]++] = (uint32_t)i;
-    pf_free(fill);
-    return PF_OK;
+    if (merge_carried(a)) return PF_ENOMEM;
+    g->iter_scratch = pf_calloc(g->nloops + 1, sizeof *g->iter_scratch);
+    if (!g->iter_scratch) return PF_ENOMEM;
+    return build_levels(g);
 }
 
 static void free_scratch(analysis *a)
 {
-    pf_free(a->last_writer);
-    pf_free(a->readers);
-    pf_free(a->group_head);
-    pf_free(a->group_len);
-    pf_free(a->pool);
-    pf_free(a->mark);
-    pf_free(a->buf_off);
-    pf_free(a->ptr_off);
+    for (size_t k = 0; k < a->depth; k++) {
+        pf_free(a->stack[k].entry);
+        pf_free(a->stack[k].breaks);
+    }
+    void *bufs[] = {a->writers, a->readers,  a->group_head, a->group_acc, a->group_len, a->open_groups,
+                    a->touch_depth, a->pool, a->mark, a->buf_off, a->reducer_of, a->ptr_off,
+                    a->stack, a->carried, a->ov_stamp, a->ov_writers, a->ov_readers};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
 }
 
 int pf_graph_analyse(pf_graph *g)
 {
     pf_graph_free_analysis(g);
+    if (g->open_loop != PF_NONE)
+        return pf_error(PF_ESTATE, "the graph has an open loop: call pf_graph_loop_end before running it");
     size_t nd = g->ndata ? g->ndata : 1;
     size_t max_nodes = g->ntasks + g->naccesses + 1; /* each reducer closes a group of >= 1 access */
     analysis a = {.g = g};
-    a.last_writer = pf_malloc(nd * sizeof *a.last_writer);
+    a.writers = pf_malloc(nd * sizeof *a.writers);
     a.readers = pf_malloc(nd * sizeof *a.readers);
     a.group_head = pf_malloc(nd * sizeof *a.group_head);
+    a.group_acc = pf_malloc(nd * sizeof *a.group_acc);
     a.group_len = pf_calloc(nd, sizeof *a.group_len);
+    a.open_groups = pf_malloc((g->naccesses + 1) * sizeof *a.open_groups);
+    a.touch_depth = pf_calloc(nd, sizeof *a.touch_depth);
+    a.ov_stamp = pf_calloc(nd, sizeof *a.ov_stamp);
+    a.ov_writers = pf_malloc(nd * sizeof *a.ov_writers);
+    a.ov_readers = pf_malloc(nd * sizeof *a.ov_readers);
     a.mark = pf_malloc(max_nodes * sizeof *a.mark);
     a.buf_off = pf_malloc((g->naccesses + 1) * sizeof *a.buf_off);
+    a.reducer_of = pf_malloc((g->naccesses + 1) * sizeof *a.reducer_of);
     a.ptr_off = pf_malloc(max_nodes * sizeof *a.ptr_off);
     g->task_node = pf_malloc((g->ntasks + 1) * sizeof *g->task_node);
     int rc = PF_ENOMEM;
-    if (!a.last_writer || !a.readers || !a.group_head || !a.group_len || !a.mark || !a.buf_off || !a.ptr_off ||
-        !g->task_node)
+    if (!a.writers || !a.readers || !a.group_head || !a.group_acc || !a.group_len || !a.open_groups ||
+        !a.touch_depth || !a.ov_stamp || !a.ov_writers || !a.ov_readers || !a.mark || !a.buf_off ||
+        !a.reducer_of || !a.ptr_off || !g->task_node)
         goto done;
-    for (size_t d = 0; d < nd; d++) a.last_writer[d] = a.readers[d] = a.group_head[d] = PF_NONE;
-    for (size_t t = 0; t < g->ntasks; t++)
-        if (add_task(&a, (uint32_t)t)) goto done;
-    for (size_t d = 0; d < g->ndata; d++)
-        if (a.group_head[d] != PF_NONE && close_group(&a, (uint32_t)d)) goto done;
-    if (finish(&a)) goto done;
+    for (size_t d = 0; d < nd; d++) a.writers[d] = a.readers[d] = a.group_head[d] = a.group_acc[d] = PF_NONE;
+    for (size_t t = 0; t < g->ntasks; t++) {
+        int r = g->tasks[t].item == PF_ITEM_TASK ? add_task(&a, (uint32_t)t) : add_marker(&a, (uint32_t)t);
+        if (r) goto done;
+    }
+    if (close_all_groups(&a) || finish(&a)) goto done;
     g->analysed = 1;
     rc = PF_OK;
 done:
@@ -251,13 +547,9 @@ done:
 
 void pf_graph_free_analysis(pf_graph *g)
 {
-    pf_free(g->nodes);
-    pf_free(g->preds);
-    pf_free(g->task_node);
-    pf_free(g->ptrs);
-    pf_free(g->bufmem);
-    pf_free(g->level_nodes);
-    pf_free(g->level_off);
+    void *bufs[] = {g->nodes, g->preds, g->task_node, g->ptrs, g->bufmem, g->level_nodes,
+                    g->level_off, g->segments, g->node_segment, g->iter_scratch};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
     g->nodes = NULL;
     g->preds = NULL;
     g->task_node = NULL;
@@ -265,9 +557,12 @@ void pf_graph_free_analysis(pf_graph *g)
     g->bufmem = NULL;
     g->level_nodes = NULL;
     g->level_off = NULL;
+    g->segments = NULL;
+    g->node_segment = NULL;
+    g->iter_scratch = NULL;
     g->nnodes = g->cap_nodes = g->npreds = g->cap_preds = g->nptrs = g->cap_ptrs = 0;
     g->bufmem_size = 0;
-    g->nlevels = g->nreducers = 0;
+    g->nlevels = g->nreducers = g->nsegments = 0;
     g->analysed = 0;
 }
 

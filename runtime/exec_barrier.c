@@ -1,5 +1,6 @@
-/* The barrier executor: the graph level by level, an OpenMP barrier between levels — the synchronisation-heavy
- * baseline of paper 004 figure 2 (left). */
+/* The barrier executor: each segment of the graph level by level with an OpenMP barrier between levels — the
+ * synchronisation-heavy baseline of paper 004 figure 2 (left); loops run as host-side loops, one thread
+ * deciding each condition between barriers. */
 #include "exec.h"
 
 #include <omp.h>
@@ -8,18 +9,31 @@ void pf_exec_barrier(const pf_exec_ctx *c)
 {
     pf_graph *g = c->g;
     const int instrumented = c->trace || c->measure;
+    size_t next[2]; /* control decisions, double-buffered: a thread may read one while the next is written */
 #pragma omp parallel num_threads(c->workers)
     {
-        int w = omp_get_thread_num();
-        for (uint32_t l = 0; l < g->nlevels; l++) {
-            const int lo = (int)g->level_off[l], hi = (int)g->level_off[l + 1];
+        const int w = omp_get_thread_num();
+        unsigned step = 0;
+        for (size_t i = 0; i < g->nnodes;) {
+            const pf_node *n = &g->nodes[i];
+            if (n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER) {
+                const pf_segment *s = &g->segments[g->node_segment[i]];
+                for (uint32_t l = s->level_begin; l < s->level_end; l++) {
+                    const int lo = (int)g->level_off[l], hi = (int)g->level_off[l + 1];
 #pragma omp for schedule(static)
-            for (int i = lo; i < hi; i++) {
-                pf_node *n = &g->nodes[g->level_nodes[i]];
-                if (instrumented)
-                    pf_exec_node_instrumented(c, n, w);
-                else
-                    pf_node_exec(g, n, w);
+                    for (int k = lo; k < hi; k++) {
+                        pf_node *nd = &g->nodes[g->level_nodes[k]];
+                        if (instrumented)
+                            pf_exec_node_instrumented(c, nd, w);
+                        else
+                            pf_node_exec(g, nd, w);
+                    }
+                }
+                i = s->node_end;
+            } else {
+#pragma omp single
+                next[step & 1] = pf_control_next(g, i);
+                i = next[step++ & 1];
             }
         }
     }

@@ -1,5 +1,5 @@
 /* The omptasks executor: every node an OpenMP task whose depend clauses are the graph's edges — the dynamic
- * work-stealing baseline. */
+ * work-stealing baseline. Loop control waits for the iteration's tasks (a taskwait) before deciding. */
 #include "exec.h"
 
 #include <omp.h>
@@ -12,17 +12,25 @@ void pf_exec_omptasks(const pf_exec_ctx *c)
     (void)tok;
 #pragma omp parallel num_threads(c->workers)
 #pragma omp single
-    for (size_t i = 0; i < g->nnodes; i++) {
+    for (size_t i = 0; i < g->nnodes;) {
         pf_node *n = &g->nodes[i];
+        if (n->kind != PF_NODE_TASK && n->kind != PF_NODE_REDUCER) {
+#pragma omp taskwait
+            i = pf_control_next(g, i);
+            continue;
+        }
+        /* Forward edges only: loop-carried ones point to tasks finished before the last taskwait. */
         const uint32_t *p = &g->preds[n->pred_off];
-        const int np = (int)n->npred;
-        (void)np; /* used only inside the depend iterator, which gcc 12 does not count as a use */
-#pragma omp task depend(iterator(int it = 0 : np), in : tok[p[it]]) depend(out : tok[i]) firstprivate(n)
+        int np = 0;
+        while (np < (int)n->npred && !(p[np] & PF_PRED_CARRIED)) np++;
+        const size_t self = i;
+#pragma omp task depend(iterator(int it = 0 : np), in : tok[p[it]]) depend(out : tok[self]) firstprivate(n)
         {
             if (instrumented)
                 pf_exec_node_instrumented(c, n, omp_get_thread_num());
             else
                 pf_node_exec(g, n, omp_get_thread_num());
         }
+        i++;
     }
 }

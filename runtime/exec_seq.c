@@ -1,12 +1,21 @@
-/* The seq executor: every node in graph order on the calling thread — the reference for all others. */
+/* The seq executor: every node in graph order on the calling thread, loops interpreted in place — the
+ * reference for all other executors. */
 #include "exec.h"
 
 void pf_exec_seq(const pf_exec_ctx *c)
 {
     pf_graph *g = c->g;
-    if (c->trace || c->measure) {
-        for (size_t i = 0; i < g->nnodes; i++) pf_exec_node_instrumented(c, &g->nodes[i], 0);
-        return;
+    const int instrumented = c->trace || c->measure;
+    for (size_t i = 0; i < g->nnodes;) {
+        pf_node *n = &g->nodes[i];
+        if (n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER) {
+            if (instrumented)
+                pf_exec_node_instrumented(c, n, 0);
+            else
+                pf_node_exec(g, n, 0);
+            i++;
+        } else {
+            i = pf_control_next(g, i);
+        }
     }
-    for (size_t i = 0; i < g->nnodes; i++) pf_node_exec(g, &g->nodes[i], 0);
 }

@@ -1,46 +1,96 @@
-/* The static executor (paper 004 §3.2): each worker replays its compiled program; a wait op blocks until the
- * awaited node of another worker has published this run's stamp; a node that is awaited signals after it runs.
+/* The static executor (paper 004 §3.2-3.3): each worker replays its compiled program. A wait blocks until the
+ * awaited flag reaches the waiter's own count of the context's executions (minus one when loop-carried); an
+ * awaited node publishes its count after it runs; loop control is evaluated by every participating worker.
  * No global barrier inside a run. */
 #include "exec.h"
 
 #include "sync.h"
 
-static void run_program(const pf_exec_ctx *c, int w)
+static inline void publish(pf_flag *f, uint32_t value)
 {
-    pf_graph *g = c->g;
-    const pf_program *prog = &g->programs[w];
-    const uint32_t stamp = g->stamp;
-    pf_node *nodes = g->nodes;
-    for (uint32_t i = 0; i < prog->nops; i++) {
-        uint32_t op = prog->ops[i];
-        if (op & PF_OP_WAIT) {
-            pf_flag *f = nodes[op & ~PF_OP_WAIT].flag;
-            pf_wait_stamp(&f->done, &f->waiters, stamp, c->spin);
-            continue;
-        }
-        pf_node *n = &nodes[op];
-        pf_node_exec(g, n, w);
-        if (n->signals) pf_signal_stamp(&n->flag->done, &n->flag->waiters, stamp);
-    }
+    if (f) pf_signal_stamp(&f->done, &f->waiters, value);
 }
 
-static void run_program_instrumented(const pf_exec_ctx *c, int w)
+/* Leaves loop l: the exit flag carries the count of the loop's enclosing context. */
+static inline void exit_loop(pf_graph *g, const pf_op *op, uint32_t *cnt, uint32_t l, uint32_t it)
+{
+    pf_loop *L = &g->loops[l];
+    atomic_store_explicit(&L->last_iterations, it, memory_order_relaxed);
+    publish(op->exit_flag, cnt[L->parent == PF_NONE ? 0 : L->parent + 1]);
+}
+
+static void run_program(const pf_exec_ctx *c, int w, int instrumented)
 {
     pf_graph *g = c->g;
-    const pf_program *prog = &g->programs[w];
-    const uint32_t stamp = g->stamp;
-    for (uint32_t i = 0; i < prog->nops; i++) {
-        uint32_t op = prog->ops[i];
-        if (op & PF_OP_WAIT) {
-            pf_flag *f = g->nodes[op & ~PF_OP_WAIT].flag;
-            uint64_t t0 = pf_now_ns();
-            pf_wait_stamp(&f->done, &f->waiters, stamp, c->spin);
-            if (c->trace) pf_trace_add(c->trace, w, PF_TRACE_WAIT, "wait", t0, pf_now_ns());
-            continue;
+    pf_program *prog = &g->programs[w];
+    const pf_op *ops = prog->ops;
+    uint32_t *cnt = prog->cnt, *it = prog->it;
+    cnt[0]++;
+    for (uint32_t pc = 0; pc < prog->nops;) {
+        const pf_op *op = &ops[pc];
+        switch (op->kind) {
+        case PF_OP_RUN: {
+            pf_node *n = &g->nodes[op->node];
+            if (instrumented)
+                pf_exec_node_instrumented(c, n, w);
+            else
+                pf_node_exec(g, n, w);
+            publish(op->flag, cnt[op->ctx]);
+            pc++;
+            break;
         }
-        pf_node *n = &g->nodes[op];
-        pf_exec_node_instrumented(c, n, w);
-        if (n->signals) pf_signal_stamp(&n->flag->done, &n->flag->waiters, stamp);
+        case PF_OP_WAIT: {
+            uint64_t t0 = c->trace ? pf_now_ns() : 0;
+            pf_wait_stamp(&op->flag->done, &op->flag->waiters, cnt[op->ctx] - op->delta, c->spin);
+            if (c->trace) pf_trace_add(c->trace, w, PF_TRACE_WAIT, "wait", t0, pf_now_ns());
+            pc++;
+            break;
+        }
+        case PF_OP_BEGIN: {
+            const pf_node *n = &g->nodes[op->node];
+            uint32_t l = n->loop;
+            int go = pf_loop_continues(g, n, 0);
+            publish(op->flag, cnt[op->ctx]);
+            if (go) {
+                it[l] = 1;
+                cnt[l + 1]++;
+                pc++;
+            } else {
+                exit_loop(g, op, cnt, l, 0);
+                pc = op->jump;
+            }
+            break;
+        }
+        case PF_OP_END: {
+            const pf_node *n = &g->nodes[op->node];
+            uint32_t l = n->loop;
+            int go = pf_loop_continues(g, n, it[l]);
+            publish(op->flag, cnt[op->ctx]);
+            if (go) {
+                it[l]++;
+                cnt[l + 1]++;
+                pc = op->jump;
+            } else {
+                exit_loop(g, op, cnt, l, it[l]);
+                pc++;
+            }
+            break;
+        }
+        default: { /* PF_OP_BREAK */
+            const pf_node *n = &g->nodes[op->node];
+            uint32_t l = n->loop;
+            int take = pf_break_taken(g, n);
+            publish(op->flag, cnt[op->ctx]);
+            if (take) {
+                for (uint32_t s = 0; s < op->nskip; s++) publish(g->skips[op->skip_off + s], cnt[op->ctx]);
+                exit_loop(g, op, cnt, l, it[l]);
+                pc = op->jump;
+            } else {
+                pc++;
+            }
+            break;
+        }
+        }
     }
 }
 
@@ -48,9 +98,9 @@ static void static_job(void *ctx, int w)
 {
     const pf_exec_ctx *c = ctx;
     if (c->trace || c->measure)
-        run_program_instrumented(c, w);
+        run_program(c, w, 1);
     else
-        run_program(c, w);
+        run_program(c, w, 0);
 }
 
 void pf_exec_static(pf_team *team, const pf_exec_ctx *c)

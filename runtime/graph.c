@@ -12,6 +12,7 @@ int pf_graph_create(pf_graph **out)
     PF_CHECK_ARG(out);
     pf_graph *g = pf_calloc(1, sizeof *g);
     if (!g) return pf_error(PF_ENOMEM, "out of memory creating a graph");
+    g->open_loop = PF_NONE;
     *out = g;
     return PF_OK;
 }
@@ -25,6 +26,7 @@ void pf_graph_destroy(pf_graph *g)
     pf_free(g->tasks);
     pf_free(g->accesses);
     pf_free(g->args);
+    pf_free(g->loops);
     pf_free(g);
 }
 
@@ -63,43 +65,143 @@ static int check_accesses(const pf_graph *g, const pf_task_def *def)
     return PF_OK;
 }
 
+/* Appends a task or loop marker; its args and accesses are copied. */
+static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t loop, pf_cond_fn cond_fn,
+                       uint32_t cond_data, uint32_t *out)
+{
+    if (g->analysed)
+        return pf_error(PF_ESTATE, "the graph is compiled; call pf_graph_invalidate before recording more");
+    int rc = check_accesses(g, d);
+    if (rc) return rc;
+    if (g->ntasks >= PF_MAX_TASKS) return pf_error(PF_ENOMEM, "too many tasks in one graph");
+    size_t args_off = (g->nargs + 15) & ~(size_t)15; /* keep arguments 16-byte aligned */
+    if (PF_ARRAY_RESERVE(g->tasks, g->cap_tasks, g->ntasks + 1) ||
+        PF_ARRAY_RESERVE(g->accesses, g->cap_accesses, g->naccesses + d->naccesses) ||
+        PF_ARRAY_RESERVE(g->args, g->cap_args, args_off + d->args_size))
+        return pf_error(PF_ENOMEM, "out of memory recording task '%s'", d->name);
+    if (d->args_size) {
+        memcpy(g->args + args_off, d->args, d->args_size);
+        g->nargs = args_off + d->args_size;
+    }
+    memcpy(g->accesses + g->naccesses, d->accesses, d->naccesses * sizeof *d->accesses);
+    g->tasks[g->ntasks] = (pf_task){
+        .item = item,
+        .loop = loop,
+        .cond_fn = cond_fn,
+        .cond_data = cond_data,
+        .fn = d->fn,
+        .name = d->name,
+        .args_off = args_off,
+        .args_size = d->args_size,
+        .acc_off = (uint32_t)g->naccesses,
+        .nacc = d->naccesses,
+        .cost_est = (d->cost > 0 && isfinite(d->cost)) ? d->cost : 1000.0,
+        .cost_meas = -1.0,
+    };
+    g->naccesses += d->naccesses;
+    *out = (uint32_t)g->ntasks++;
+    return PF_OK;
+}
+
 int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
 {
     PF_CHECK_ARG(g && def && def->fn);
     PF_CHECK_ARG(def->naccesses <= PF_MAX_ACCESSES && (def->naccesses == 0 || def->accesses));
     PF_CHECK_ARG(def->args_size == 0 || def->args);
-    if (g->analysed)
-        return pf_error(PF_ESTATE, "pf_graph_task: the graph is compiled; call pf_graph_invalidate first");
     pf_task_def d = *def;
     if (!d.name) d.name = "task";
-    int rc = check_accesses(g, &d);
+    uint32_t id;
+    int rc = record_item(g, &d, PF_ITEM_TASK, g->open_loop, NULL, PF_NONE, &id);
     if (rc) return rc;
-    if (g->ntasks >= (PF_OP_WAIT >> 1))
-        return pf_error(PF_ENOMEM, "pf_graph_task: too many tasks");
-    size_t args_off = (g->nargs + 15) & ~(size_t)15; /* keep arguments 16-byte aligned */
-    if (PF_ARRAY_RESERVE(g->tasks, g->cap_tasks, g->ntasks + 1) ||
-        PF_ARRAY_RESERVE(g->accesses, g->cap_accesses, g->naccesses + d.naccesses) ||
-        PF_ARRAY_RESERVE(g->args, g->cap_args, args_off + d.args_size))
-        return pf_error(PF_ENOMEM, "out of memory recording task '%s'", d.name);
-    if (d.args_size) {
-        memcpy(g->args + args_off, d.args, d.args_size);
-        g->nargs = args_off + d.args_size;
-    }
-    memcpy(g->accesses + g->naccesses, d.accesses, d.naccesses * sizeof *d.accesses);
-    g->tasks[g->ntasks] = (pf_task){
-        .fn = d.fn,
-        .name = d.name,
-        .args_off = args_off,
-        .args_size = d.args_size,
-        .acc_off = (uint32_t)g->naccesses,
-        .nacc = d.naccesses,
-        .cost_est = (d.cost > 0 && isfinite(d.cost)) ? d.cost : 1000.0,
-        .cost_meas = -1.0,
-    };
-    g->naccesses += d.naccesses;
-    if (out) *out = (pf_task_id)g->ntasks;
-    g->ntasks++;
+    g->real_tasks++;
+    if (out) *out = id;
     return PF_OK;
+}
+
+/* A marker's task record: a read of the condition datum when there is one, so the ordinary analysis orders it
+ * after the datum's writer and before its next writer (paper 004 §3.3: the condition is shared data). */
+static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn cond, uint32_t datum,
+                         const void *args, size_t args_size, const char *name)
+{
+    pf_access acc = {datum, PF_READ};
+    pf_task_def d = {.name = name, .args = args, .args_size = args_size, .accesses = cond ? &acc : NULL,
+                     .naccesses = cond ? 1 : 0, .cost = 10};
+    uint32_t id;
+    int rc = record_item(g, &d, item, loop, cond, cond ? datum : PF_NONE, &id);
+    if (rc) return rc;
+    if (item == PF_ITEM_BEGIN) g->loops[loop].begin_task = id;
+    if (item == PF_ITEM_END) g->loops[loop].end_task = id;
+    return PF_OK;
+}
+
+int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
+{
+    PF_CHECK_ARG(g && def);
+    if (def->max_iterations < 1) return pf_error(PF_EINVAL, "pf_graph_loop_begin: max_iterations must be >= 1");
+    if (def->kind == PF_LOOP_WHILE) {
+        if (!def->cond || def->cond_data >= g->ndata)
+            return pf_error(PF_EINVAL, "pf_graph_loop_begin: a while loop needs a condition and a valid datum");
+    } else if (def->kind != PF_LOOP_COUNT) {
+        return pf_error(PF_EINVAL, "pf_graph_loop_begin: invalid loop kind %d", (int)def->kind);
+    }
+    PF_CHECK_ARG(def->cond_args_size == 0 || def->cond_args);
+    if (g->analysed)
+        return pf_error(PF_ESTATE, "the graph is compiled; call pf_graph_invalidate before recording more");
+    if (g->nloops >= 0xfffe) return pf_error(PF_ENOMEM, "too many loops in one graph");
+    if (PF_ARRAY_RESERVE(g->loops, g->cap_loops, g->nloops + 1))
+        return pf_error(PF_ENOMEM, "out of memory recording a loop");
+    uint32_t l = (uint32_t)g->nloops;
+    g->loops[l] = (pf_loop){.kind = def->kind,
+                            .count = def->count,
+                            .max_iter = def->max_iterations,
+                            .parent = g->open_loop,
+                            .begin_task = PF_NONE,
+                            .end_task = PF_NONE};
+    g->nloops++;
+    int is_while = def->kind == PF_LOOP_WHILE;
+    int rc = record_marker(g, PF_ITEM_BEGIN, l, is_while ? def->cond : NULL, is_while ? def->cond_data : PF_NONE,
+                           is_while ? def->cond_args : NULL, is_while ? def->cond_args_size : 0, "loop begin");
+    if (rc) {
+        g->nloops--;
+        return rc;
+    }
+    g->open_loop = l;
+    if (out) *out = l;
+    return PF_OK;
+}
+
+int pf_graph_loop_break(pf_graph *g, pf_data_id datum, pf_cond_fn cond, const void *args, size_t args_size)
+{
+    PF_CHECK_ARG(g && cond && datum < g->ndata && (args_size == 0 || args));
+    if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_break: no loop is open");
+    return record_marker(g, PF_ITEM_BREAK, g->open_loop, cond, datum, args, args_size, "loop break");
+}
+
+int pf_graph_loop_end(pf_graph *g)
+{
+    PF_CHECK_ARG(g);
+    if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_end: no loop is open");
+    uint32_t l = g->open_loop;
+    const pf_task *b = &g->tasks[g->loops[l].begin_task];
+    /* The end marker tests the same condition as the begin marker. Its arguments are copied out first:
+     * recording may move the argument arena. */
+    unsigned char *args = NULL;
+    if (b->args_size) {
+        args = pf_malloc(b->args_size);
+        if (!args) return pf_error(PF_ENOMEM, "out of memory recording a loop end");
+        memcpy(args, g->args + b->args_off, b->args_size);
+    }
+    int rc = record_marker(g, PF_ITEM_END, l, b->cond_fn, b->cond_data, args, b->args_size, "loop end");
+    pf_free(args);
+    if (rc) return rc;
+    g->open_loop = g->loops[l].parent;
+    return PF_OK;
+}
+
+uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop)
+{
+    if (!g || loop >= g->nloops) return 0;
+    return atomic_load_explicit(&((pf_graph *)g)->loops[loop].last_iterations, memory_order_relaxed);
 }
 
 int pf_graph_invalidate(pf_graph *g)
@@ -114,7 +216,8 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
 {
     PF_CHECK_ARG(g && out);
     *out = (pf_graph_stats){
-        .tasks = (uint32_t)g->ntasks,
+        .tasks = g->real_tasks,
+        .loops = (uint32_t)g->nloops,
         .reducers = g->analysed ? g->nreducers : 0,
         .edges = g->analysed ? (uint32_t)g->npreds : 0,
         .data = (uint32_t)g->ndata,
@@ -129,6 +232,7 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
 
 int pf_graph_task_worker(const pf_graph *g, pf_task_id t)
 {
-    if (!g || t >= g->ntasks || !g->analysed || g->compiled_workers == 0) return -1;
+    if (!g || t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || !g->analysed || g->compiled_workers == 0)
+        return -1;
     return g->nodes[g->task_node[t]].worker;
 }

@@ -17,8 +17,16 @@ typedef struct pf_datum {
     pf_reducer reducer;
 } pf_datum;
 
-/* A recorded task, as the user gave it. */
+/* What a recorded entry is: a task, or a loop marker (paper 004 §3.3). */
+enum { PF_ITEM_TASK = 0, PF_ITEM_BEGIN, PF_ITEM_END, PF_ITEM_BREAK };
+
+/* A recorded task or loop marker, as the user gave it. Markers keep their condition here: cond_fn reads
+ * cond_data with the copied args (args_off/args_size). */
 typedef struct pf_task {
+    uint8_t item;
+    uint32_t loop;      /* markers: their loop */
+    pf_cond_fn cond_fn; /* WHILE begin/end and breaks; NULL for counted loops */
+    uint32_t cond_data;
     pf_task_fn fn;
     const char *name;
     size_t args_off; /* into graph.args, PF_NONE-sized offset when no args */
@@ -29,13 +37,29 @@ typedef struct pf_task {
     double cost_meas; /* measured ns (kept across invalidations), < 0 when never measured */
 } pf_task;
 
+/* A dynamic loop: begin / end / conditional-break markers delimit a body that is redeployed while the
+ * condition holds, never more than max_iter times per entry (paper 004 §3.3). */
+typedef struct pf_loop {
+    pf_loop_kind kind;
+    uint32_t count;     /* PF_LOOP_COUNT: iterations per entry */
+    uint32_t max_iter;  /* bound on iterations per entry, for every kind */
+    uint32_t parent;    /* enclosing loop, or PF_NONE */
+    uint32_t begin_task, end_task; /* recording: marker task ids (end PF_NONE while open) */
+    uint32_t begin_node, end_node; /* analysis: marker node ids */
+    _Atomic uint32_t last_iterations; /* iterations of the latest entry (all executors) */
+} pf_loop;
+
 /* Completion flag of a node, written only by the node's worker (see sync.h). */
 typedef struct pf_flag {
     _Atomic uint32_t done;    /* the run stamp of the last completed execution */
     _Atomic uint32_t waiters; /* 1 while a remote worker sleeps on `done` */
 } pf_flag;
 
-enum { PF_NODE_TASK = 0, PF_NODE_REDUCER = 1 };
+enum { PF_NODE_TASK = 0, PF_NODE_REDUCER = 1, PF_NODE_BEGIN, PF_NODE_END, PF_NODE_BREAK };
+
+/* A pred entry with this bit is loop-carried: it names the pred's execution in the previous iteration. */
+#define PF_PRED_CARRIED 0x80000000u
+#define PF_PRED_NODE(p) ((p) & ~PF_PRED_CARRIED)
 
 /* A node of the analysed graph: a recorded task or a reducer task, listed in an order that is topological
  * (the recording order with each reducer placed where its cumulative group closes). */
@@ -47,26 +71,50 @@ typedef struct pf_node {
     uint32_t nptrs;       /* tasks: accesses; reducers: buffers in the group */
     uint8_t kind;
     uint8_t has_cumul;    /* tasks: at least one PF_CUMUL access (buffers to reset first) */
-    uint8_t signals;      /* static: some successor runs on another worker */
-    pf_flag *flag;        /* static: this node's completion flag */
     /* cold: analysis and compilation */
-    uint32_t task;        /* task id, or PF_NONE for a reducer */
+    uint32_t task;        /* task id (also for loop markers), or PF_NONE for a reducer */
+    uint32_t ctx;         /* innermost loop whose iterations repeat this node, +1; 0 = top level */
+    uint32_t loop;        /* control nodes: their loop */
     uint32_t datum;       /* reducers: the datum they write */
     uint32_t object;      /* owner-compute object */
     uint32_t pred_off;    /* into graph.preds */
     uint32_t npred;
     uint32_t level;       /* longest path from a source (barrier executor) */
-    int32_t worker;       /* static: worker in the last compilation */
-    uint32_t pos;         /* static: position among its worker's RUN ops */
+    int32_t worker;       /* static: worker in the last compilation (tasks and reducers) */
     double cost_meas;     /* reducers: measured ns, < 0 when never measured (tasks keep theirs in pf_task) */
 } pf_node;
 
-/* A compiled per-worker program: ops are node ids; a wait op has PF_OP_WAIT set. */
-#define PF_OP_WAIT 0x80000000u
+typedef struct pf_segment {
+    uint32_t node_begin, node_end;   /* node ids [begin, end) */
+    uint32_t level_begin, level_end; /* level ids [begin, end) */
+} pf_segment;
+
+/* A compiled per-worker program (paper 004 figure 3a, figure 4): RUN ops for the worker's nodes, WAIT ops
+ * before the first node needing a result of another worker, and the replicated loop-control ops. */
+enum { PF_OP_RUN, PF_OP_WAIT, PF_OP_BEGIN, PF_OP_END, PF_OP_BREAK };
+
+typedef struct pf_op {
+    uint8_t kind;
+    uint8_t delta;   /* WAIT: 1 when loop-carried (the previous iteration's execution) */
+    uint16_t ctx;    /* RUN/control: the node's context; WAIT: the context whose counter gives the target */
+    uint32_t node;
+    uint32_t jump;   /* BEGIN, BREAK: the op after the loop; END: the first op of the body */
+    uint32_t skip_off, nskip; /* BREAK: flags to publish when the break skips the rest of the body */
+    pf_flag *flag;      /* WAIT: the awaited flag; others: this op's flag when someone awaits it, else NULL */
+    pf_flag *exit_flag; /* control ops: the loop's exit flag on this worker when awaited, else NULL */
+} pf_op;
+
+/* Execution counters (per worker, since compilation): cnt[0] counts runs, cnt[L+1] the iterations of loop L;
+ * a flag holds the counter value of its node's context at its last execution, so a waiter's target is its
+ * own copy of that counter — every worker that runs part of a loop takes the same decisions. */
 typedef struct pf_program {
-    uint32_t *ops;
+    pf_op *ops;
     uint32_t nops;
+    uint32_t *cnt; /* nloops + 1 */
+    uint32_t *it;  /* per loop: iteration within the current entry */
 } pf_program;
+
+#define PF_MAX_TASKS 0x7fffffffu
 
 struct pf_graph {
     /* recording */
@@ -78,6 +126,10 @@ struct pf_graph {
     size_t naccesses, cap_accesses;
     unsigned char *args;
     size_t nargs, cap_args;
+    pf_loop *loops;
+    size_t nloops, cap_loops;
+    uint32_t open_loop;  /* innermost loop being recorded, or PF_NONE */
+    uint32_t real_tasks; /* recorded tasks, markers excluded */
 
     /* analysis (valid when analysed) */
     int analysed;
@@ -90,9 +142,15 @@ struct pf_graph {
     size_t nptrs, cap_ptrs;
     unsigned char *bufmem; /* private buffers of cumulative accesses */
     size_t bufmem_size;
+    /* barrier executor: maximal runs of task/reducer nodes between control nodes ("segments"), each cut
+     * into levels by its internal edges; level_nodes lists node ids by (segment, level) */
     uint32_t nlevels;
-    uint32_t *level_nodes; /* node ids sorted by level (stable) */
-    uint32_t *level_off;   /* nlevels + 1 offsets into level_nodes */
+    uint32_t *level_nodes;
+    uint32_t *level_off; /* nlevels + 1 offsets into level_nodes */
+    pf_segment *segments;
+    uint32_t nsegments;
+    uint32_t *node_segment; /* per node: its segment (task/reducer nodes) */
+    uint32_t *iter_scratch; /* per loop: iteration within the entry (seq, barrier, omptasks) */
     uint32_t nreducers;
 
     /* compilation for the static executor (valid when compiled_workers > 0) */
@@ -101,10 +159,11 @@ struct pf_graph {
     pf_program *programs;
     pf_flag *flags;
     size_t flags_size;
+    pf_flag **skips; /* backing of BREAK ops' skip lists */
+    size_t nskips;
     uint32_t cross_edges, waits;
     int measure_next; /* time every node on the next run, for the partitioner */
 
-    uint32_t stamp; /* run stamp: incremented before each run; flags compare against it */
     uint64_t compiles, runs;
 };
 
@@ -133,6 +192,53 @@ static inline void pf_node_exec(const pf_graph *g, const pf_node *n, int worker)
         n->fn(&ctx);
     } else {
         pf_node_exec_slow(g, n, worker);
+    }
+}
+
+/* Whether a loop runs another iteration after `done` iterations of its current entry (begin: done = 0). */
+static inline int pf_loop_continues(const pf_graph *g, const pf_node *ctl, uint32_t done)
+{
+    const pf_loop *L = &g->loops[ctl->loop];
+    if (done >= L->max_iter) return 0;
+    if (L->kind == PF_LOOP_COUNT) return done < L->count;
+    const pf_task *t = &g->tasks[ctl->task];
+    return t->cond_fn(g->data[t->cond_data].ptr, ctl->args) != 0;
+}
+
+/* Whether a conditional break fires. */
+static inline int pf_break_taken(const pf_graph *g, const pf_node *ctl)
+{
+    const pf_task *t = &g->tasks[ctl->task];
+    return t->cond_fn(g->data[t->cond_data].ptr, ctl->args) != 0;
+}
+
+/* Where the sequential interpretation goes after control node `i`: the shared rule of the seq, barrier and
+ * omptasks executors (iteration counts in g->iter_scratch). */
+static inline size_t pf_control_next(pf_graph *g, size_t i)
+{
+    const pf_node *n = &g->nodes[i];
+    pf_loop *L = &g->loops[n->loop];
+    uint32_t *it = &g->iter_scratch[n->loop];
+    switch (n->kind) {
+    case PF_NODE_BEGIN:
+        *it = 0;
+        if (pf_loop_continues(g, n, 0)) {
+            *it = 1;
+            return i + 1;
+        }
+        atomic_store_explicit(&L->last_iterations, 0, memory_order_relaxed);
+        return L->end_node + 1;
+    case PF_NODE_END:
+        if (pf_loop_continues(g, n, *it)) {
+            ++*it;
+            return L->begin_node + 1;
+        }
+        atomic_store_explicit(&L->last_iterations, *it, memory_order_relaxed);
+        return i + 1;
+    default: /* PF_NODE_BREAK */
+        if (!pf_break_taken(g, n)) return i + 1;
+        atomic_store_explicit(&L->last_iterations, *it, memory_order_relaxed);
+        return L->end_node + 1;
     }
 }
 

@@ -164,7 +164,6 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     PF_CHECK_ARG(g && rt);
     int rc = prepare(g, rt);
     if (rc) return rc;
-    g->stamp++;
     g->runs++;
     pf_exec_ctx c = {
         .g = g, .trace = rt->trace, .measure = g->measure_next, .workers = rt->def.workers, .spin = rt->spin};

@@ -72,7 +72,7 @@ bench_csv *bench_csv_open(const char *path, int argc, char **argv)
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(csv->f, "# machine: %s\n# date: %s\n# command:", machine, date);
+    fprintf(csv->f, "# machine: %s\n# date: %s\n# command: physflow bench", machine, date);
     for (int k = 0; k < argc; k++) fprintf(csv->f, " %s", argv[k]);
     fprintf(csv->f, "\nbench,case,method,workers,metric,value\n");
     return csv;

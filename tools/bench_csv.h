@@ -7,7 +7,8 @@
 
 typedef struct bench_csv bench_csv;
 
-/* Opens `path` for writing (NULL path: returns a sink that drops rows, so callers need no branches).
+/* argc/argv are the benchmark's own (argv[0] = its name): the command line is recorded as "physflow bench ...".
+ * Opens `path` for writing (NULL path: returns a sink that drops rows, so callers need no branches).
  * Writes to a temporary file renamed over `path` on close, so an interrupted run never leaves half a file.
  * Returns NULL with a message on stderr when the file cannot be created. */
 bench_csv *bench_csv_open(const char *path, int argc, char **argv);

@@ -128,6 +128,43 @@ PF_API int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, co
 /// Records a task. Returns PF_ESTATE on a compiled graph: call pf_graph_invalidate first.
 PF_API int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out);
 
+/// Handle of a dynamic loop inside one graph.
+typedef uint32_t pf_loop_id;
+
+/// A loop condition: returns nonzero for "true". `datum` is the condition datum's memory, `args` the copied
+/// arguments. It runs on every worker that runs part of the loop body, so it must only read.
+typedef int (*pf_cond_fn)(const void *datum, const void *args);
+
+/// How a dynamic loop decides to run another iteration (paper 004 §3.3).
+typedef enum pf_loop_kind {
+    PF_LOOP_COUNT = 0, ///< a per-partition iteration counter: `count` iterations per entry, no synchronisation
+    PF_LOOP_WHILE = 1  ///< a shared condition datum: iterates while cond(datum) is true, tested at the begin
+                       ///< marker and at the end of every iteration; the datum is read like any other datum,
+                       ///< so every partition running part of the body waits for its writer
+} pf_loop_kind;
+
+/// A dynamic loop. Tasks recorded between pf_graph_loop_begin and pf_graph_loop_end form its body, which is
+/// redeployed each iteration. Loops nest.
+typedef struct pf_loop_def {
+    pf_loop_kind kind;      ///< default PF_LOOP_COUNT
+    uint32_t count;         ///< PF_LOOP_COUNT: iterations per entry
+    pf_data_id cond_data;   ///< PF_LOOP_WHILE: the condition datum
+    pf_cond_fn cond;        ///< PF_LOOP_WHILE: continue while cond(datum, args) != 0
+    const void *cond_args;  ///< copied at record time
+    size_t cond_args_size;
+    uint32_t max_iterations; ///< always bounds the loop (>= 1 required): iterations per entry never exceed it
+} pf_loop_def;
+
+/// Opens a loop; the tasks recorded until the matching pf_graph_loop_end form its body.
+PF_API int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out);
+/// Records a conditional break in the innermost open loop: when cond(datum, args) is true, the rest of the
+/// iteration is skipped and the loop exits. `datum` is read like any other datum.
+PF_API int pf_graph_loop_break(pf_graph *g, pf_data_id datum, pf_cond_fn cond, const void *args, size_t args_size);
+/// Closes the innermost open loop.
+PF_API int pf_graph_loop_end(pf_graph *g);
+/// Iterations the loop ran in its latest entry (0 before its first run).
+PF_API uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop);
+
 /// Makes a compiled graph editable again; its next run re-analyses and recompiles it.
 PF_API int pf_graph_invalidate(pf_graph *g);
 
@@ -138,7 +175,8 @@ PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
 
 /// Counters of a graph (for tools and tests).
 typedef struct pf_graph_stats {
-    uint32_t tasks;     ///< recorded tasks
+    uint32_t tasks;     ///< recorded tasks (loop markers excluded)
+    uint32_t loops;     ///< recorded loops
     uint32_t reducers;  ///< reducer tasks inserted for cumulative groups
     uint32_t edges;     ///< dependency edges (after removing duplicates)
     uint32_t data;      ///< registered data
