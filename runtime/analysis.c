@@ -530,6 +530,10 @@ int pf_graph_analyse(pf_graph *g)
         goto done;
     for (size_t d = 0; d < nd; d++) a.writers[d] = a.readers[d] = a.group_head[d] = a.group_acc[d] = PF_NONE;
     for (size_t t = 0; t < g->ntasks; t++) {
+        if (g->tasks[t].removed) {
+            g->task_node[t] = PF_NONE;
+            continue;
+        }
         int r = g->tasks[t].item == PF_ITEM_TASK ? add_task(&a, (uint32_t)t) : add_marker(&a, (uint32_t)t);
         if (r) goto done;
     }

@@ -40,7 +40,7 @@ int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_
     if (PF_ARRAY_RESERVE(g->data, g->cap_data, g->ndata + 1))
         return pf_error(PF_ENOMEM, "out of memory registering a datum");
     pf_datum *d = &g->data[g->ndata];
-    *d = (pf_datum){.ptr = ptr, .size = size, .owner = owner, .has_reducer = reducer != NULL};
+    *d = (pf_datum){.ptr = ptr, .size = size, .owner = owner, .has_reducer = reducer != NULL, .reducer_worker = -1};
     if (reducer) d->reducer = *reducer;
     *out = (pf_data_id)g->ndata++;
     return PF_OK;
@@ -97,6 +97,7 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
         .nacc = d->naccesses,
         .cost_est = (d->cost > 0 && isfinite(d->cost)) ? d->cost : 1000.0,
         .cost_meas = -1.0,
+        .worker = -1,
     };
     g->naccesses += d->naccesses;
     *out = (uint32_t)g->ntasks++;
@@ -232,7 +233,28 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
 
 int pf_graph_task_worker(const pf_graph *g, pf_task_id t)
 {
-    if (!g || t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || !g->analysed || g->compiled_workers == 0)
+    if (!g || t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || g->tasks[t].removed || !g->analysed ||
+        g->compiled_workers == 0)
         return -1;
     return g->nodes[g->task_node[t]].worker;
+}
+
+int pf_graph_task_remove(pf_graph *g, pf_task_id t)
+{
+    PF_CHECK_ARG(g);
+    if (t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || g->tasks[t].removed)
+        return pf_error(PF_EINVAL, "pf_graph_task_remove: %u is not a recorded task", t);
+    if (g->analysed)
+        return pf_error(PF_ESTATE, "pf_graph_task_remove: the graph is compiled; call pf_graph_invalidate first");
+    g->tasks[t].removed = 1;
+    g->real_tasks--;
+    g->removed_since++;
+    return PF_OK;
+}
+
+int pf_graph_last_update(const pf_graph *g, pf_graph_update *out)
+{
+    PF_CHECK_ARG(g && out);
+    *out = g->last_update;
+    return PF_OK;
 }

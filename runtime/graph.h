@@ -15,6 +15,7 @@ typedef struct pf_datum {
     uint32_t owner;
     int has_reducer;
     pf_reducer reducer;
+    int32_t reducer_worker; /* placement of this datum's reducers, kept across updates; -1 when none */
 } pf_datum;
 
 /* What a recorded entry is: a task, or a loop marker (paper 004 §3.3). */
@@ -35,6 +36,8 @@ typedef struct pf_task {
     uint32_t nacc;
     double cost_est;
     double cost_meas; /* measured ns (kept across invalidations), < 0 when never measured */
+    int32_t worker;   /* placement, kept across updates so existing tasks never move; -1 when new */
+    uint8_t removed;  /* removed by pf_graph_task_remove: skipped by the analysis */
 } pf_task;
 
 /* A dynamic loop: begin / end / conditional-break markers delimit a body that is redeployed while the
@@ -165,6 +168,11 @@ struct pf_graph {
     int measure_next; /* time every node on the next run, for the partitioner */
 
     uint64_t compiles, runs;
+    int placed_workers;             /* worker count of the kept placement (0: none) */
+    pf_partitioner placed_partitioner;
+    uint32_t removed_since;         /* tasks removed since the last placement */
+    pf_graph_update last_update;    /* counters of the latest (re)placement */
+    uint32_t pending_moved;         /* tasks moved by pf_graph_rebalance, reported with the next update */
 };
 
 /* The cost the partitioner uses for a node: measured when known, else estimated. */
@@ -174,8 +182,15 @@ double pf_node_cost(const pf_graph *g, const pf_node *n);
 int pf_graph_analyse(pf_graph *g);
 void pf_graph_free_analysis(pf_graph *g);
 
-/* partition_owner.c: fills node.worker for `workers` workers. */
+/* partition.c: places every work node (node.worker) for `workers` workers. When the graph was compiled before
+ * for the same workers and partitioner, placed tasks keep their worker and only new nodes are placed
+ * (paper 004 §3.2, "limit partitioning changes"); otherwise everything is partitioned afresh. */
+int pf_partition(pf_graph *g, int workers, pf_partitioner p);
+/* partition_owner.c, partition_metis.c: fresh partitions. */
 int pf_partition_owner(pf_graph *g, int workers);
+int pf_partition_metis(pf_graph *g, int workers);
+/* Per-worker sums of node costs (out[workers]). */
+void pf_worker_loads(const pf_graph *g, int workers, double *out);
 
 /* compile.c: builds the per-worker programs (needs node.worker). */
 int pf_graph_compile_programs(pf_graph *g, int workers);

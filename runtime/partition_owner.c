@@ -27,8 +27,11 @@ int pf_partition_owner(pf_graph *g, int workers)
     object_cost *oc = pf_malloc((n + 1) * sizeof *oc);
     if (!oc) return pf_error(PF_ENOMEM, "out of memory partitioning");
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (g->nodes[i].object != PF_NONE) oc[m++] = (object_cost){g->nodes[i].object, pf_node_cost(g, &g->nodes[i])};
+    for (size_t i = 0; i < n; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if ((nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) && nd->object != PF_NONE)
+            oc[m++] = (object_cost){nd->object, pf_node_cost(g, nd)};
+    }
     qsort(oc, m, sizeof *oc, by_object);
     size_t u = 0; /* unique objects, costs summed */
     double total = 0;
@@ -50,6 +53,10 @@ int pf_partition_owner(pf_graph *g, int workers)
     uint32_t free_tasks = 0;
     for (size_t i = 0; i < n; i++) {
         pf_node *node = &g->nodes[i];
+        if (node->kind != PF_NODE_TASK && node->kind != PF_NODE_REDUCER) {
+            node->worker = -1; /* loop control is replicated, not placed */
+            continue;
+        }
         if (node->object == PF_NONE) { /* a task with no data: spread round-robin */
             node->worker = (int32_t)(free_tasks++ % (uint32_t)workers);
             continue;

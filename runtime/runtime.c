@@ -16,7 +16,7 @@ struct pf_runtime {
 };
 
 static const char *const executor_names[PF_EXEC_COUNT] = {"seq", "static", "barrier", "omptasks"};
-static const char *const partitioner_names[PF_PART_COUNT] = {"owner"};
+static const char *const partitioner_names[PF_PART_COUNT] = {"owner", "metis"};
 
 const char *pf_executor_name(pf_executor e)
 {
@@ -47,7 +47,7 @@ int pf_partitioner_parse(const char *name, pf_partitioner *out)
             *out = (pf_partitioner)p;
             return PF_OK;
         }
-    return pf_error(PF_EINVAL, "unknown partitioner '%s' (owner)", name);
+    return pf_error(PF_EINVAL, "unknown partitioner '%s' (owner, metis)", name);
 }
 
 pf_runtime_def pf_runtime_default_def(void)
@@ -132,30 +132,52 @@ int pf_runtime_trace_write(pf_runtime *rt, const char *path)
     return rc;
 }
 
-/* Analysis, partition and programs, each rebuilt only when what it depends on changed. */
+/* Analysis, placement and programs, each rebuilt only when what it depends on changed. */
 static int prepare(pf_graph *g, pf_runtime *rt)
 {
-    int rebuilt = 0;
-    uint64_t t0 = rt->trace ? pf_now_ns() : 0;
-    if (!g->analysed) {
+    int static_exec = rt->def.executor == PF_EXEC_STATIC;
+    int need_analysis = !g->analysed;
+    int need_programs = static_exec && (need_analysis || g->compiled_workers != rt->def.workers ||
+                                        g->compiled_partitioner != rt->def.partitioner);
+    if (!need_analysis && !need_programs) return PF_OK;
+    uint64_t t0 = pf_now_ns();
+    if (need_analysis) {
         pf_graph_free_programs(g);
         int rc = pf_graph_analyse(g);
         if (rc) return rc;
         g->measure_next = 1;
-        rebuilt = 1;
     }
-    if (rt->def.executor == PF_EXEC_STATIC &&
-        (g->compiled_workers != rt->def.workers || g->compiled_partitioner != rt->def.partitioner)) {
-        int rc = pf_partition_owner(g, rt->def.workers);
+    if (need_programs) {
+        int rc = pf_partition(g, rt->def.workers, rt->def.partitioner);
         if (!rc) rc = pf_graph_compile_programs(g, rt->def.workers);
         if (rc) return rc;
         g->compiled_partitioner = rt->def.partitioner;
-        rebuilt = 1;
+        g->last_update.moved += g->pending_moved;
+        g->pending_moved = 0;
     }
-    if (rebuilt) {
-        g->compiles++;
-        if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_COMPILE, "compile", t0, pf_now_ns());
-    }
+    uint64_t t1 = pf_now_ns();
+    g->last_update.ms = (double)(t1 - t0) * 1e-6;
+    g->compiles++;
+    if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_COMPILE, "compile", t0, t1);
+    return PF_OK;
+}
+
+int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
+{
+    PF_CHECK_ARG(g && rt && out);
+    pf_executor saved = rt->def.executor;
+    rt->def.executor = PF_EXEC_STATIC;
+    int rc = prepare(g, rt);
+    rt->def.executor = saved;
+    if (rc) return rc;
+    double *load = pf_calloc((size_t)rt->def.workers, sizeof *load);
+    if (!load) return pf_error(PF_ENOMEM, "out of memory");
+    pf_worker_loads(g, rt->def.workers, load);
+    double m = 0;
+    for (int w = 0; w < rt->def.workers; w++)
+        if (load[w] > m) m = load[w];
+    pf_free(load);
+    *out = m;
     return PF_OK;
 }
 

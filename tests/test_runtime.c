@@ -113,11 +113,12 @@ static void random_graph_free(random_graph *rg)
 }
 
 /* Runs the graph `runs` times from its initial data with the given executor and workers; returns the data. */
-static double *run_config(random_graph *rg, pf_executor e, int workers, int runs)
+static double *run_config(random_graph *rg, pf_executor e, pf_partitioner part, int workers, int runs)
 {
     pf_runtime_def def = pf_runtime_default_def();
     def.workers = workers;
     def.executor = e;
+    def.partitioner = part;
     def.quiet = 1;
     pf_runtime *rt;
     ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
@@ -135,13 +136,17 @@ START_TEST(random_dags_match_seq)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         random_graph rg;
         random_graph_build(&rg, seed * 7919, 300 + seed * 50, 20 + seed * 4, 3 + seed * 2);
-        double *ref = run_config(&rg, PF_EXEC_SEQ, 1, 3);
-        for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        double *ref = run_config(&rg, PF_EXEC_SEQ, PF_PART_OWNER, 1, 3);
+        /* the static executor once per partitioner; the others ignore the partitioner */
+        for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT + 1; e++)
             for (size_t w = 0; w < sizeof worker_counts / sizeof *worker_counts; w++) {
-                double *got = run_config(&rg, (pf_executor)e, worker_counts[w], 3);
+                pf_executor ex = e == PF_EXEC_COUNT ? PF_EXEC_STATIC : (pf_executor)e;
+                pf_partitioner part = e == PF_EXEC_COUNT ? PF_PART_METIS : PF_PART_OWNER;
+                double *got = run_config(&rg, ex, part, worker_counts[w], 3);
                 ck_assert_msg(memcmp(ref, got, rg.ndata * VEC * sizeof(double)) == 0,
-                              "seed %llu: executor %s with %d workers differs from seq",
-                              (unsigned long long)seed, pf_executor_name((pf_executor)e), worker_counts[w]);
+                              "seed %llu: executor %s (%s) with %d workers differs from seq",
+                              (unsigned long long)seed, pf_executor_name(ex), pf_partitioner_name(part),
+                              worker_counts[w]);
                 free(got);
             }
         pf_graph_stats st;

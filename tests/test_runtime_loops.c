@@ -24,11 +24,13 @@ static uint32_t rnd_next(rnd *r)
     return (uint32_t)(r->s >> 33);
 }
 
-static pf_runtime *make_rt(pf_executor e, int workers)
+/* Executor "index" PF_EXEC_COUNT means static with the METIS partitioner. */
+static pf_runtime *make_rt(int e, int workers)
 {
     pf_runtime_def def = pf_runtime_default_def();
     def.workers = workers;
-    def.executor = e;
+    def.executor = e == PF_EXEC_COUNT ? PF_EXEC_STATIC : (pf_executor)e;
+    def.partitioner = e == PF_EXEC_COUNT ? PF_PART_METIS : PF_PART_OWNER;
     def.quiet = 1;
     pf_runtime *rt = NULL;
     ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
@@ -196,7 +198,12 @@ static void program_build(program *p, uint64_t seed, size_t nwork, size_t nobjec
     ck_assert_uint_lt(p->next_counter, p->ndata);
 }
 
-static double *program_run(program *p, pf_executor e, int workers, int runs)
+static const char *config_name(int e)
+{
+    return e == PF_EXEC_COUNT ? "static+metis" : pf_executor_name((pf_executor)e);
+}
+
+static double *program_run(program *p, int e, int workers, int runs)
 {
     pf_runtime *rt = make_rt(e, workers);
     memcpy(p->data, p->init, p->ndata * VEC * sizeof(double));
@@ -218,12 +225,12 @@ START_TEST(random_loop_programs_match_seq)
         double *ref = program_run(&p, PF_EXEC_SEQ, 1, 3);
         pf_graph_get_stats(p.g, &st);
         loops_seen += (int)st.loops;
-        for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        for (int e = PF_EXEC_STATIC; e <= PF_EXEC_COUNT; e++)
             for (size_t w = 0; w < 4; w++) {
-                double *got = program_run(&p, (pf_executor)e, worker_counts[w], 3);
+                double *got = program_run(&p, e, worker_counts[w], 3);
                 ck_assert_msg(memcmp(ref, got, p.ndata * VEC * sizeof(double)) == 0,
                               "seed %llu: %s with %d workers differs from seq", (unsigned long long)seed,
-                              pf_executor_name((pf_executor)e), worker_counts[w]);
+                              config_name(e), worker_counts[w]);
                 free(got);
             }
         free(ref);
@@ -269,13 +276,13 @@ static void small_add(small *s, pf_data_id d)
 static void small_check(small *s, pf_loop_id loop, double counter, double inner, uint32_t iterations)
 {
     static const int wc[] = {1, 2, 3};
-    for (int e = 0; e < PF_EXEC_COUNT; e++)
+    for (int e = 0; e <= PF_EXEC_COUNT; e++)
         for (int w = 0; w < 3; w++) {
-            pf_runtime *rt = make_rt((pf_executor)e, wc[w]);
+            pf_runtime *rt = make_rt(e, wc[w]);
             s->counter = s->flag = s->inner_count = 0;
             ck_assert_int_eq(pf_graph_run(s->g, rt), PF_OK);
             ck_assert_msg(s->counter == counter && s->inner_count == inner, "%s/%d: counter %g inner %g",
-                          pf_executor_name((pf_executor)e), wc[w], s->counter, s->inner_count);
+                          config_name(e), wc[w], s->counter, s->inner_count);
             ck_assert_uint_eq(pf_graph_loop_iterations(s->g, loop), iterations);
             pf_runtime_destroy(rt);
         }
@@ -398,15 +405,15 @@ START_TEST(cg_matches_seq_and_direct_solve)
     ck_assert_msg(err <= 1e-6 * norm, "CG differs from the direct solve by %g (|x| %g)", err, norm);
 
     static const int wc[] = {1, 2, 3, 8};
-    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+    for (int e = PF_EXEC_STATIC; e <= PF_EXEC_COUNT; e++)
         for (int w = 0; w < 4; w++) {
             cg_set *p = cg_set_create(1, BLOCKS, BN, 17, 1e-10, 500, 0);
-            rt = make_rt((pf_executor)e, wc[w]);
+            rt = make_rt(e, wc[w]);
             ck_assert_int_eq(cg_set_run(p, rt), PF_OK);
             ck_assert_int_eq(cg_set_run(p, rt), PF_OK); /* a replay solves again from scratch */
             cg_set_solution(p, 0, x);
-            ck_assert_msg(memcmp(x, xref, sizeof x) == 0, "%s/%d: CG solution differs from seq",
-                          pf_executor_name((pf_executor)e), wc[w]);
+            ck_assert_msg(memcmp(x, xref, sizeof x) == 0, "%s/%d: CG solution differs from seq", config_name(e),
+                          wc[w]);
             ck_assert_uint_eq(cg_set_iterations(p, 0), iters);
             pf_runtime_destroy(rt);
             cg_set_destroy(p);

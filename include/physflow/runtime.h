@@ -81,6 +81,7 @@ typedef enum pf_executor {
 /// Partitioners used by the static executor.
 typedef enum pf_partitioner {
     PF_PART_OWNER = 0, ///< owner-compute: a task goes with the object whose data it writes
+    PF_PART_METIS,     ///< METIS k-way on the task graph: vertex weight = task cost, edge weight = bytes
     PF_PART_COUNT
 } pf_partitioner;
 
@@ -88,7 +89,7 @@ typedef enum pf_partitioner {
 PF_API const char *pf_executor_name(pf_executor e);
 /// Parses an executor name; PF_EINVAL for an unknown one.
 PF_API int pf_executor_parse(const char *name, pf_executor *out);
-/// "owner".
+/// "owner", "metis".
 PF_API const char *pf_partitioner_name(pf_partitioner p);
 PF_API int pf_partitioner_parse(const char *name, pf_partitioner *out);
 
@@ -172,6 +173,32 @@ PF_API int pf_graph_invalidate(pf_graph *g);
 /// never compiled, was invalidated, or was compiled for another worker count or partitioner; otherwise
 /// replays the compiled programs with no analysis and no allocation.
 PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
+
+/// Removes a recorded task from an editable graph (after pf_graph_invalidate). Its id stays reserved. The
+/// next run re-analyses the graph; tasks that remain keep their worker.
+PF_API int pf_graph_task_remove(pf_graph *g, pf_task_id t);
+
+/// What the latest placement did. After pf_graph_invalidate and more recording (or removals), the next run
+/// places only the new tasks: existing ones keep their worker (paper 004 §3.2), so `moved` stays 0 unless the
+/// worker count or partitioner changed or pf_graph_rebalance moved objects.
+typedef struct pf_graph_update {
+    uint32_t added;   ///< tasks placed for the first time
+    uint32_t removed; ///< tasks removed since the previous placement
+    uint32_t moved;   ///< tasks whose worker changed
+    int full;         ///< 1 when the graph was partitioned afresh (first run, new worker count or partitioner)
+    double ms;        ///< time of the whole update: analysis, placement and compilation
+} pf_graph_update;
+PF_API int pf_graph_last_update(const pf_graph *g, pf_graph_update *out);
+
+/// Rebalancing by object (paper 004 §3.2: "reassigning the partition related to this object"): moves whole
+/// objects — their tasks and the ownership of their data — from the most loaded workers to the least loaded
+/// ones, by measured cost, while that lowers the largest load. Applies to the static executor's placement at
+/// the graph's next run. `moved_objects` and `moved_tasks` may be NULL.
+PF_API int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uint32_t *moved_tasks);
+
+/// The largest per-worker sum of task costs (measured when known, else estimated) in the current placement:
+/// the makespan estimate partitioners minimise. Compiles the graph first if needed.
+PF_API int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
 
 /// Counters of a graph (for tools and tests).
 typedef struct pf_graph_stats {

@@ -1,0 +1,94 @@
+/* Rebalancing by object (paper 004 §3.2): whole objects move from the most loaded worker to the least loaded
+ * one, by measured cost, while a move lowers the larger of the two loads. */
+#include "graph.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <stdlib.h>
+
+typedef struct obj_load {
+    uint32_t object;
+    int32_t worker;
+    double cost;
+} obj_load;
+
+static int by_object_worker(const void *a, const void *b)
+{
+    const obj_load *x = a, *y = b;
+    if (x->object != y->object) return x->object < y->object ? -1 : 1;
+    return (x->worker > y->worker) - (x->worker < y->worker);
+}
+
+int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uint32_t *moved_tasks)
+{
+    PF_CHECK_ARG(g && rt);
+    double makespan;
+    int rc = pf_graph_estimated_makespan(g, rt, &makespan); /* makes sure a placement exists */
+    if (rc) return rc;
+    int k = pf_runtime_workers(rt);
+    size_t n = g->nnodes;
+    obj_load *ol = pf_malloc((n + 1) * sizeof *ol);
+    double *load = pf_calloc((size_t)k, sizeof *load);
+    if (!ol || !load) {
+        pf_free(ol);
+        pf_free(load);
+        return pf_error(PF_ENOMEM, "out of memory rebalancing");
+    }
+    /* (object, worker) groups with their costs */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if ((nd->kind != PF_NODE_TASK && nd->kind != PF_NODE_REDUCER) || nd->object == PF_NONE) continue;
+        ol[m++] = (obj_load){nd->object, nd->worker, pf_node_cost(g, nd)};
+    }
+    qsort(ol, m, sizeof *ol, by_object_worker);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (u > 0 && ol[u - 1].object == ol[i].object && ol[u - 1].worker == ol[i].worker)
+            ol[u - 1].cost += ol[i].cost;
+        else
+            ol[u++] = ol[i];
+    }
+    pf_worker_loads(g, k, load);
+    uint32_t objects = 0, tasks = 0;
+    for (size_t step = 0; step < u; step++) {
+        int hi = 0, lo = 0;
+        for (int w = 1; w < k; w++) {
+            if (load[w] > load[hi]) hi = w;
+            if (load[w] < load[lo]) lo = w;
+        }
+        /* the largest group on `hi` whose move still lowers max(load[hi], load[lo]) */
+        size_t best = u;
+        for (size_t i = 0; i < u; i++)
+            if (ol[i].worker == hi && ol[i].cost < load[hi] - load[lo] && (best == u || ol[i].cost > ol[best].cost))
+                best = i;
+        if (best == u) break;
+        load[hi] -= ol[best].cost;
+        load[lo] += ol[best].cost;
+        for (size_t i = 0; i < n; i++) {
+            pf_node *nd = &g->nodes[i];
+            if (nd->object != ol[best].object || nd->worker != hi) continue;
+            if (nd->kind == PF_NODE_TASK) {
+                g->tasks[nd->task].worker = lo;
+                tasks++;
+            } else if (nd->kind == PF_NODE_REDUCER) {
+                g->data[nd->datum].reducer_worker = lo;
+            } else {
+                continue;
+            }
+            nd->worker = lo;
+        }
+        ol[best].worker = lo;
+        objects++;
+    }
+    pf_free(ol);
+    pf_free(load);
+    if (tasks) { /* recompile with the kept (now moved) placement at the next run */
+        pf_graph_free_programs(g);
+        g->pending_moved += tasks;
+    }
+    if (moved_objects) *moved_objects = objects;
+    if (moved_tasks) *moved_tasks = tasks;
+    return PF_OK;
+}

@@ -1,0 +1,232 @@
+/* Graph updates and partitioners (paper 004 §3.2): across a random sequence of additions and removals no
+ * existing task changes worker, and results stay those of the seq executor; METIS and rebalancing by object
+ * beat plain owner-compute on an unbalanced graph. */
+#include "check_main.h"
+
+#include "physflow/runtime.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC 4
+
+static uint32_t rnd_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+typedef struct body_args {
+    uint32_t id;
+    uint32_t nacc;
+    uint8_t modes[4];
+} body_args;
+
+static void body(const pf_task_ctx *ctx)
+{
+    const body_args *a = ctx->args;
+    double acc = 1.0 + a->id * 0.37;
+    for (uint32_t k = 0; k < a->nacc; k++)
+        if (a->modes[k] == PF_READ || a->modes[k] == PF_READWRITE)
+            for (int j = 0; j < VEC; j++) acc = acc * 0.999 + ((const double *)ctx->data[k])[j];
+    for (uint32_t k = 0; k < a->nacc; k++) {
+        double *d = ctx->data[k];
+        for (int j = 0; j < VEC; j++) {
+            if (a->modes[k] == PF_WRITE) d[j] = acc + j;
+            if (a->modes[k] == PF_READWRITE) d[j] = d[j] * 0.5 + acc * 1e-3;
+            if (a->modes[k] == PF_CUMUL) d[j] += acc * 1e-3;
+        }
+    }
+}
+
+enum { OBJECTS = 60, PER_OBJECT = 2, NDATA = OBJECTS * PER_OBJECT };
+
+typedef struct world {
+    pf_graph *g;
+    double data[NDATA * VEC], init[NDATA * VEC];
+    uint32_t next_id;
+    uint64_t seed;
+} world;
+
+/* A task over 1-3 data of up to two objects below `objects`. */
+static pf_task_id add_task(world *w, uint32_t objects)
+{
+    static const pf_access_mode modes[] = {PF_READ, PF_WRITE, PF_READWRITE, PF_CUMUL};
+    body_args a = {.id = w->next_id++, .nacc = 1 + rnd_next(&w->seed) % 3};
+    pf_access acc[4];
+    uint32_t obj[2] = {rnd_next(&w->seed) % objects, rnd_next(&w->seed) % objects};
+    for (uint32_t k = 0; k < a.nacc; k++) {
+        uint32_t d;
+        int dup;
+        do {
+            d = obj[rnd_next(&w->seed) % 2] * PER_OBJECT + rnd_next(&w->seed) % PER_OBJECT;
+            dup = 0;
+            for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
+        } while (dup && k < 2);
+        if (dup) break;
+        acc[k] = (pf_access){d, modes[rnd_next(&w->seed) % 4]};
+        a.modes[k] = (uint8_t)acc[k].mode;
+        a.nacc = k + 1;
+    }
+    pf_task_id id;
+    ck_assert_int_eq(pf_graph_task(w->g, &(pf_task_def){.fn = body, .name = "t", .args = &a, .args_size = sizeof a,
+                                                         .accesses = acc, .naccesses = a.nacc},
+                                   &id),
+                     PF_OK);
+    return id;
+}
+
+static void world_init(world *w, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->seed = seed;
+    for (int i = 0; i < NDATA * VEC; i++) w->init[i] = rnd_next(&w->seed) % 100 / 3.0;
+    ck_assert_int_eq(pf_graph_create(&w->g), PF_OK);
+    pf_reducer sum = pf_reducer_sum_f64();
+    for (uint32_t d = 0; d < NDATA; d++) {
+        pf_data_id id;
+        ck_assert_int_eq(pf_graph_data(w->g, &w->data[d * VEC], VEC * sizeof(double), d / PER_OBJECT, &sum, &id),
+                         PF_OK);
+    }
+}
+
+static void run_from_init(world *w, pf_runtime *rt, double *out)
+{
+    memcpy(w->data, w->init, sizeof w->data);
+    ck_assert_int_eq(pf_graph_run(w->g, rt), PF_OK);
+    memcpy(out, w->data, sizeof w->data);
+}
+
+static pf_runtime *make_rt(pf_executor e, pf_partitioner p, int workers)
+{
+    pf_runtime_def def = pf_runtime_default_def();
+    def.workers = workers;
+    def.executor = e;
+    def.partitioner = p;
+    def.quiet = 1;
+    pf_runtime *rt;
+    ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+    return rt;
+}
+
+START_TEST(updates_never_move_existing_tasks)
+{
+    enum { MAXT = 2000 };
+    static const int wc[] = {2, 3};
+    for (int part = 0; part < PF_PART_COUNT; part++)
+        for (int wi = 0; wi < 2; wi++) {
+            world *w = malloc(sizeof *w);
+            world_init(w, 99 + (uint64_t)part * 7 + (uint64_t)wi);
+            pf_runtime *rt = make_rt(PF_EXEC_STATIC, (pf_partitioner)part, wc[wi]);
+            pf_runtime *seq = make_rt(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+            static int live[MAXT], before[MAXT];
+            uint32_t ntasks = 0;
+            for (int k = 0; k < 150; k++) live[add_task(w, 40)] = 1, ntasks++;
+            double got[NDATA * VEC], ref[NDATA * VEC];
+            run_from_init(w, rt, got);
+            for (int step = 0; step < 25; step++) {
+                for (uint32_t t = 0; t < ntasks; t++) before[t] = live[t] ? pf_graph_task_worker(w->g, t) : -1;
+                ck_assert_int_eq(pf_graph_invalidate(w->g), PF_OK);
+                uint32_t removed = rnd_next(&w->seed) % 8, added = rnd_next(&w->seed) % 20;
+                for (uint32_t r = 0, done = 0; r < 50 && done < removed; r++) {
+                    uint32_t t = rnd_next(&w->seed) % ntasks;
+                    if (!live[t]) continue;
+                    ck_assert_int_eq(pf_graph_task_remove(w->g, t), PF_OK);
+                    live[t] = 0;
+                    done++;
+                    if (done == removed) break;
+                }
+                uint32_t really_removed = 0;
+                for (uint32_t t = 0; t < ntasks; t++) really_removed += before[t] >= 0 && !live[t];
+                /* new tasks reach objects 40..59 too, which had no task yet */
+                for (uint32_t a = 0; a < added; a++) live[add_task(w, OBJECTS)] = 1;
+                ntasks += added;
+                run_from_init(w, rt, got);
+                pf_graph_update up;
+                ck_assert_int_eq(pf_graph_last_update(w->g, &up), PF_OK);
+                ck_assert_int_eq(up.full, 0);
+                ck_assert_uint_eq(up.moved, 0);
+                ck_assert_uint_eq(up.added, added);
+                ck_assert_uint_eq(up.removed, really_removed);
+                for (uint32_t t = 0; t < ntasks; t++) {
+                    if (!live[t]) {
+                        ck_assert_int_eq(pf_graph_task_worker(w->g, t), -1);
+                        continue;
+                    }
+                    if (t < ntasks - added && before[t] >= 0)
+                        ck_assert_msg(pf_graph_task_worker(w->g, t) == before[t],
+                                      "%s/%d step %d: task %u moved from worker %d to %d",
+                                      pf_partitioner_name((pf_partitioner)part), wc[wi], step, t, before[t],
+                                      pf_graph_task_worker(w->g, t));
+                }
+                run_from_init(w, seq, ref);
+                ck_assert_msg(memcmp(got, ref, sizeof got) == 0, "step %d: static differs from seq", step);
+            }
+            pf_runtime_destroy(rt);
+            pf_runtime_destroy(seq);
+            pf_graph_destroy(w->g);
+            free(w);
+        }
+}
+END_TEST
+
+static void heavy(const pf_task_ctx *ctx)
+{
+    *(double *)ctx->data[0] += 1;
+}
+
+START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
+{
+    /* objects 0 and 1 carry 8 tasks each, objects 2..7 one task each, all of equal cost: owner-compute cuts the
+     * object sequence into [0] and [1..7] = 8 vs 14 */
+    static double cells[64];
+    pf_graph *g;
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    int c = 0;
+    for (uint32_t obj = 0; obj < 8; obj++) {
+        int tasks = obj < 2 ? 8 : 1;
+        for (int k = 0; k < tasks; k++, c++) {
+            pf_data_id d;
+            ck_assert_int_eq(pf_graph_data(g, &cells[c], sizeof(double), obj, NULL, &d), PF_OK);
+            pf_access a = {d, PF_READWRITE};
+            ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost = 1000},
+                                           NULL),
+                             PF_OK);
+        }
+    }
+    double owner, metis, rebalanced;
+    pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_OWNER, 2);
+    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &owner), PF_OK);
+    ck_assert(owner == 14000.0);
+    uint32_t objects = 0, tasks = 0;
+    ck_assert_int_eq(pf_graph_rebalance(g, rt, &objects, &tasks), PF_OK);
+    ck_assert_uint_gt(objects, 0);
+    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &rebalanced), PF_OK);
+    ck_assert_msg(rebalanced < owner, "rebalanced %g, owner-compute %g", rebalanced, owner);
+    ck_assert(rebalanced == 11000.0); /* an even split is reachable: 8 + 3 x 1 on each side */
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+    pf_graph_update up;
+    pf_graph_last_update(g, &up);
+    ck_assert_uint_eq(up.moved, tasks);
+    pf_runtime_destroy(rt);
+
+    ck_assert_int_eq(pf_graph_invalidate(g), PF_OK);
+    rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, 2);
+    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &metis), PF_OK);
+    ck_assert_msg(metis < owner, "metis %g, owner-compute %g", metis, owner);
+    pf_runtime_destroy(rt);
+    pf_graph_destroy(g);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("runtime_update");
+    TCase *tc = tcase_create("update");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, updates_never_move_existing_tasks);
+    tcase_add_test(tc, metis_and_rebalancing_beat_owner_compute_when_unbalanced);
+    suite_add_tcase(s, tc);
+    return s;
+}
