@@ -10,6 +10,7 @@ static const struct {
     const char *what;
 } benches[] = {
     {"tasks", bench_tasks, "runtime replay overhead per task and METG (Task Bench stencil) per executor"},
+    {"loops", bench_loops, "CG solves as dynamic loops per executor; graph update against rebuild"},
     {"broadphase", bench_broadphase, "falling spheres (paper 000): broad phases, ms per step, pairs, memory"},
     {"splitting", bench_splitting, "paper 000 Table 1: kd-tree with and without box splitting"},
     {"hashing", bench_hashing, "paper 001: hierarchical vs multilevel hash vs kd-tree"},

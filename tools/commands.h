@@ -10,6 +10,7 @@ int cmd_bench(int argc, char **argv);
 
 /* physflow bench NAME ... */
 int bench_tasks(int argc, char **argv);
+int bench_loops(int argc, char **argv);
 int bench_broadphase(int argc, char **argv);
 int bench_splitting(int argc, char **argv);
 int bench_hashing(int argc, char **argv);

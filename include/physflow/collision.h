@@ -21,8 +21,8 @@ typedef struct pf_aabb {
 
 /// A pair of overlapping boxes by index into the input array, with i < j.
 typedef struct pf_pair {
-    uint32_t i;
-    uint32_t j;
+    uint32_t i; ///< index of the first box (always the smaller one)
+    uint32_t j; ///< index of the second box, j > i
 } pf_pair;
 
 /// Broad-phase methods. Every method reports exactly the pairs `brute` reports (kd-tree-1 aside).
@@ -44,7 +44,12 @@ typedef enum pf_broadphase_method {
 typedef struct pf_broadphase_stats {
     uint64_t candidates; ///< candidate pairs examined before the exact AABB test (duplicates included)
     uint64_t pairs;      ///< pairs reported
-    size_t bytes;        ///< bytes of working memory held by the broad phase beyond the input boxes
+    size_t bytes;        ///< bytes of working memory held by the broad phase beyond the input boxes (the output
+                         ///< pairs included)
+    uint64_t records;    ///< entries the method sorted or binned: kd = sub-boxes after splitting (paper 000 §4,
+                         ///< between n and 8n), grid = (box, cell) entries, sap = n; 0 for brute
+    double cell_volume;  ///< kd: summed volume of the records' enclosing cells, in the boxes' unit cubed (paper
+                         ///< 000 Table 1's V_n); 0 for the other methods
 } pf_broadphase_stats;
 
 /// Settings of a broad phase. Get defaults from pf_broadphase_default_def() and change what you need.

@@ -1,0 +1,152 @@
+/* The public broad-phase interface: definitions, lifecycle, box validation, dispatch to the method backends, and
+ * method names. */
+#include "broadphase_backend.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+struct pf_broadphase {
+    pf_broadphase_def def;
+    const pf_bp_backend *backend;
+    void *state;
+    pf_pair_vec out;
+};
+
+static const struct {
+    const char *name;
+    const pf_bp_backend *backend;
+} methods[PF_BP_METHOD_COUNT] = {
+    [PF_BP_BRUTE] = {"brute", &pf_bp_brute_backend},
+    [PF_BP_KD] = {"kd", &pf_bp_kd_backend},
+    [PF_BP_KD_RAW] = {"kd-raw", &pf_bp_kd_raw_backend},
+    [PF_BP_GRID] = {"grid", &pf_bp_grid_backend},
+    [PF_BP_SAP] = {"sap", &pf_bp_sap_backend},
+    [PF_BP_HHASH] = {"hhash", &pf_bp_hhash_backend},
+    [PF_BP_MLHASH] = {"mlhash", &pf_bp_mlhash_backend},
+    [PF_BP_BULLET_DBVT] = {"bullet-dbvt", &pf_bp_bullet_dbvt_backend},
+    [PF_BP_BULLET_SAP] = {"bullet-sap", &pf_bp_bullet_sap_backend},
+    [PF_BP_CGAL] = {"cgal", &pf_bp_cgal_backend},
+};
+
+pf_broadphase_def pf_broadphase_default_def(void)
+{
+    pf_broadphase_def def;
+    memset(&def, 0, sizeof def);
+    def.method = PF_BP_KD;
+    def.threads = 1;
+    def.kd_split = 1;
+    def.cell_size = 0.0;
+    return def;
+}
+
+const char *pf_broadphase_method_name(pf_broadphase_method m)
+{
+    if ((unsigned)m >= PF_BP_METHOD_COUNT) return "?";
+    return methods[m].name;
+}
+
+int pf_broadphase_method_parse(const char *name, pf_broadphase_method *out)
+{
+    PF_CHECK_ARG(name != NULL);
+    PF_CHECK_ARG(out != NULL);
+    for (int m = 0; m < PF_BP_METHOD_COUNT; m++)
+        if (!strcmp(name, methods[m].name)) {
+            *out = (pf_broadphase_method)m;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "unknown broad-phase method '%s'", name);
+}
+
+int pf_broadphase_method_available(pf_broadphase_method m)
+{
+    if ((unsigned)m >= PF_BP_METHOD_COUNT) return 0;
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = m;
+    void *state = NULL;
+    const pf_bp_backend *b = methods[m].backend;
+    if (!b->create || b->create(&def, &state) != PF_OK) return 0;
+    if (b->destroy) b->destroy(state);
+    return 1;
+}
+
+int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out)
+{
+    PF_CHECK_ARG(def != NULL);
+    PF_CHECK_ARG(out != NULL);
+    *out = NULL;
+    if ((unsigned)def->method >= PF_BP_METHOD_COUNT)
+        return pf_error(PF_EINVAL, "unknown broad-phase method %d", (int)def->method);
+    if (def->threads < 1 || def->threads > 1024)
+        return pf_error(PF_EINVAL, "threads must be in [1, 1024], got %d", def->threads);
+    if (!(def->cell_size >= 0.0 || def->cell_size < 0.0) || isinf(def->cell_size))
+        return pf_error(PF_EINVAL, "cell_size must be finite");
+    pf_broadphase *bp = pf_calloc(1, sizeof *bp);
+    if (!bp) return pf_error(PF_ENOMEM, "out of memory for a broad phase");
+    bp->def = *def;
+    bp->backend = methods[def->method].backend;
+    int rc = bp->backend->create ? bp->backend->create(&bp->def, &bp->state) : PF_ENOTSUP;
+    if (rc) {
+        if (rc == PF_ENOTSUP && !bp->backend->create)
+            pf_error(PF_ENOTSUP, "broad phase %s is not built", pf_broadphase_method_name(def->method));
+        pf_free(bp);
+        return rc;
+    }
+    *out = bp;
+    return PF_OK;
+}
+
+void pf_broadphase_destroy(pf_broadphase *bp)
+{
+    if (!bp) return;
+    if (bp->backend->destroy) bp->backend->destroy(bp->state);
+    pf_pair_vec_free(&bp->out);
+    pf_free(bp);
+}
+
+/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. */
+static int validate_boxes(const pf_aabb *boxes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pf_aabb *b = &boxes[i];
+        for (int a = 0; a < 3; a++) {
+            if (!isfinite(b->min[a]) || !isfinite(b->max[a]))
+                return pf_error(PF_EINVAL, "box %zu: coordinate %c is not finite (min %g, max %g)", i, "xyz"[a],
+                                b->min[a], b->max[a]);
+            if (b->min[a] > b->max[a])
+                return pf_error(PF_EINVAL, "box %zu: min %c = %g is greater than max %c = %g", i, "xyz"[a],
+                                b->min[a], "xyz"[a], b->max[a]);
+        }
+    }
+    return PF_OK;
+}
+
+int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs, size_t *npairs,
+                        pf_broadphase_stats *stats)
+{
+    PF_CHECK_ARG(bp != NULL);
+    PF_CHECK_ARG(pairs != NULL);
+    PF_CHECK_ARG(npairs != NULL);
+    PF_CHECK_ARG(boxes != NULL || n == 0);
+    *pairs = NULL;
+    *npairs = 0;
+    pf_broadphase_stats local;
+    memset(&local, 0, sizeof local);
+    if (stats) *stats = local;
+    if (n > (size_t)UINT32_MAX) return pf_error(PF_EINVAL, "too many boxes: %zu (at most 2^32 - 1)", n);
+    int rc = validate_boxes(boxes, n);
+    if (rc) return rc;
+    bp->out.n = 0;
+    if (n > 0) {
+        rc = bp->backend->pairs(bp->state, &bp->def, boxes, n, &bp->out, &local);
+        if (rc) return rc;
+    }
+    local.pairs = bp->out.n;
+    local.bytes += bp->out.cap * sizeof(pf_pair) + sizeof *bp;
+    if (stats) *stats = local;
+    *pairs = bp->out.data;
+    *npairs = bp->out.n;
+    return PF_OK;
+}

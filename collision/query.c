@@ -1,0 +1,370 @@
+/* Queries against a built structure (paper 001 §3.3): boxes and moving segments against a spatial hash of
+ * boxes, and radius neighbour search among particles with a uniform hash or a kd tree. */
+#include "physflow/query.h"
+#include "physflow/rangequery.h"
+
+#include "id_buffer.h"
+#include "spatial_hash.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pf_query_index {
+    pf_query_def def;
+    pf_shash hash;
+    pf_aabb *boxes; /* the index's copy */
+    size_t n, cap;
+    int built;
+};
+
+static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash"};
+static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute"};
+
+const char *pf_query_method_name(pf_query_method m)
+{
+    return (unsigned)m < PF_QUERY_METHOD_COUNT ? query_names[m] : "unknown";
+}
+
+int pf_query_method_parse(const char *name, pf_query_method *out)
+{
+    if (!name || !out) return pf_error(PF_EINVAL, "pf_query_method_parse: NULL argument");
+    for (int m = 0; m < PF_QUERY_METHOD_COUNT; m++)
+        if (!strcmp(name, query_names[m])) {
+            *out = (pf_query_method)m;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "unknown query structure '%s' (hhash, mlhash, uhash)", name);
+}
+
+const char *pf_neighbor_method_name(pf_neighbor_method m)
+{
+    return (unsigned)m < PF_NEIGHBORS_METHOD_COUNT ? neighbor_names[m] : "unknown";
+}
+
+pf_query_def pf_query_default_def(void)
+{
+    return (pf_query_def){.method = PF_QUERY_HHASH, .cell_size = 0};
+}
+
+int pf_query_index_create(const pf_query_def *def, pf_query_index **out)
+{
+    if (!out) return pf_error(PF_EINVAL, "pf_query_index_create: out is NULL");
+    *out = NULL;
+    if (!def) return pf_error(PF_EINVAL, "pf_query_index_create: def is NULL");
+    if ((unsigned)def->method >= PF_QUERY_METHOD_COUNT)
+        return pf_error(PF_EINVAL, "query index: unknown method %d", (int)def->method);
+    if (!isfinite(def->cell_size)) return pf_error(PF_EINVAL, "query index: cell_size must be finite");
+    pf_query_index *ix = pf_calloc(1, sizeof *ix);
+    if (!ix) return pf_error(PF_ENOMEM, "out of memory for a query index");
+    ix->def = *def;
+    *out = ix;
+    return PF_OK;
+}
+
+void pf_query_index_destroy(pf_query_index *ix)
+{
+    if (!ix) return;
+    pf_shash_free(&ix->hash);
+    pf_free(ix->boxes);
+    pf_free(ix);
+}
+
+static int check_box(const pf_aabb *b, const char *what, size_t i)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(b->min[k]) || !isfinite(b->max[k]) || b->min[k] > b->max[k])
+            return pf_error(PF_EINVAL, "%s %zu: coordinates must be finite with min <= max (axis %d: %g > %g?)",
+                            what, i, k, b->min[k], b->max[k]);
+    return PF_OK;
+}
+
+int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
+{
+    if (!ix || (!boxes && n)) return pf_error(PF_EINVAL, "pf_query_index_build: NULL argument");
+    ix->built = 0;
+    for (size_t i = 0; i < n; i++) {
+        int rc = check_box(&boxes[i], "box", i);
+        if (rc) return rc;
+    }
+    if (n > ix->cap) {
+        pf_free(ix->boxes);
+        ix->boxes = pf_malloc(n * sizeof *ix->boxes);
+        if (!ix->boxes) {
+            ix->cap = 0;
+            return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
+        }
+        ix->cap = n;
+    }
+    if (n) memcpy(ix->boxes, boxes, n * sizeof *boxes);
+    ix->n = n;
+    int kind = ix->def.method == PF_QUERY_HHASH ? PF_SHASH_HIER
+               : ix->def.method == PF_QUERY_MLHASH ? PF_SHASH_MULTI
+                                                   : PF_SHASH_UNIFORM;
+    double cell = ix->def.cell_size;
+    if (kind == PF_SHASH_UNIFORM && !(cell > 0)) {
+        /* default: the largest box edge, so that no box covers more than 2 cells per axis */
+        cell = 0;
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++) cell = fmax(cell, boxes[i].max[k] - boxes[i].min[k]);
+        if (!(cell > 0)) cell = 1;
+    }
+    int rc = pf_shash_build(&ix->hash, kind, ix->boxes, n, cell);
+    ix->built = rc == PF_OK;
+    return rc;
+}
+
+size_t pf_query_index_bytes(const pf_query_index *ix)
+{
+    return ix ? sizeof *ix + ix->cap * sizeof *ix->boxes + pf_shash_bytes(&ix->hash) : 0;
+}
+
+/* Candidates of the structure for `q`, then the exact test `keep`, compacting in place. */
+static int search(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out,
+                  int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx)
+{
+    if (!ix->built) return pf_error(PF_ESTATE, "query index: no successful build yet");
+    int rc = pf_idbuf_marks(out, ix->n);
+    if (rc) return rc;
+    pf_idbuf_begin(out);
+    rc = pf_shash_query(&ix->hash, q, out);
+    if (rc) return rc;
+    size_t m = 0;
+    for (size_t k = 0; k < out->n; k++)
+        if (keep(&ix->boxes[out->ids[k]], ctx)) out->ids[m++] = out->ids[k];
+    out->n = m;
+    return PF_OK;
+}
+
+static int keep_overlap(const pf_aabb *box, const void *ctx)
+{
+    return pf_shash_box_overlap(box, ctx);
+}
+
+int pf_query_aabb(const pf_query_index *ix, const pf_aabb *box, pf_id_buffer *out)
+{
+    if (!ix || !box || !out) return pf_error(PF_EINVAL, "pf_query_aabb: NULL argument");
+    int rc = check_box(box, "query box", 0);
+    if (rc) return rc;
+    return search(ix, box, out, keep_overlap, box);
+}
+
+typedef struct sweep {
+    pf_aabb bounds; /* AABB of the motion */
+    double a[3], d[3], hw;
+} sweep;
+
+/* Exact test of a cube of half-edge hw moving from a to a + d against `box`: the segment against the box grown
+ * by hw (slab method), on top of the overlap with the motion's AABB. */
+static int keep_sweep(const pf_aabb *box, const void *ctx)
+{
+    const sweep *s = ctx;
+    if (!pf_shash_box_overlap(box, &s->bounds)) return 0;
+    double t0 = 0, t1 = 1;
+    for (int k = 0; k < 3; k++) {
+        double lo = box->min[k] - s->hw, hi = box->max[k] + s->hw;
+        if (s->d[k] == 0) {
+            if (s->a[k] < lo || s->a[k] > hi) return 0;
+            continue;
+        }
+        double ta = (lo - s->a[k]) / s->d[k], tb = (hi - s->a[k]) / s->d[k];
+        if (ta > tb) {
+            double t = ta;
+            ta = tb;
+            tb = t;
+        }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+        if (t0 > t1) return 0;
+    }
+    return 1;
+}
+
+int pf_query_segment(const pf_query_index *ix, const double a[3], const double b[3], double half_width,
+                     pf_id_buffer *out)
+{
+    if (!ix || !a || !b || !out) return pf_error(PF_EINVAL, "pf_query_segment: NULL argument");
+    if (!(half_width >= 0) || isinf(half_width))
+        return pf_error(PF_EINVAL, "pf_query_segment: half_width must be finite and >= 0, got %g", half_width);
+    sweep s;
+    s.hw = half_width;
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(a[k]) || !isfinite(b[k]))
+            return pf_error(PF_EINVAL, "pf_query_segment: non-finite segment end (axis %d)", k);
+        s.a[k] = a[k];
+        s.d[k] = b[k] - a[k];
+        s.bounds.min[k] = fmin(a[k], b[k]) - half_width;
+        s.bounds.max[k] = fmax(a[k], b[k]) + half_width;
+    }
+    return search(ix, &s.bounds, out, keep_sweep, &s);
+}
+
+/* ---- radius neighbour search (paper 001 §2.1 uniform hash, §4.1 kd tree comparison) ---- */
+
+struct pf_neighbors {
+    size_t n;
+    size_t *start; /* n + 1 offsets */
+    uint32_t *ids;
+    size_t total;
+};
+
+pf_neighbor_def pf_neighbor_default_def(void)
+{
+    return (pf_neighbor_def){.method = PF_NEIGHBORS_UHASH, .radius = 1};
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_ids(uint32_t *v, size_t m)
+{
+    if (m > 24) {
+        qsort(v, m, sizeof *v, cmp_u32);
+        return;
+    }
+    for (size_t k = 1; k < m; k++) {
+        uint32_t x = v[k];
+        size_t t = k;
+        for (; t > 0 && v[t - 1] > x; t--) v[t] = v[t - 1];
+        v[t] = x;
+    }
+}
+
+static inline int within(const double *p, const double *q, double r2)
+{
+    double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+    return dx * dx + dy * dy + dz * dz <= r2;
+}
+
+/* Appends the candidates of `b` that are within the radius of particle i to the lists. */
+static int append_list(pf_neighbors *nb, size_t *cap, size_t i, const double *xyz, const uint32_t *cand, size_t m,
+                       double r2)
+{
+    size_t first = nb->total;
+    for (size_t k = 0; k < m; k++) {
+        uint32_t j = cand[k];
+        if (j == i || !within(xyz + 3 * i, xyz + 3 * (size_t)j, r2)) continue;
+        if (nb->total == *cap) {
+            size_t c = *cap ? 2 * *cap : 4096;
+            uint32_t *p = pf_realloc(nb->ids, *cap * sizeof *p, c * sizeof *p);
+            if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu neighbours", c);
+            nb->ids = p;
+            *cap = c;
+        }
+        nb->ids[nb->total++] = j;
+    }
+    sort_ids(nb->ids + first, nb->total - first);
+    nb->start[i + 1] = nb->total;
+    return PF_OK;
+}
+
+static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const double *xyz, size_t n)
+{
+    double r = def->radius, r2 = r * r;
+    size_t cap = 0;
+    int rc = PF_OK;
+    pf_id_buffer buf = {0};
+    nb->start[0] = 0;
+    if (def->method == PF_NEIGHBORS_BRUTE) {
+        uint32_t *all = pf_malloc((n ? n : 1) * sizeof *all);
+        if (!all) return pf_error(PF_ENOMEM, "out of memory for %zu ids", n);
+        for (size_t i = 0; i < n; i++) all[i] = (uint32_t)i;
+        for (size_t i = 0; i < n && !rc; i++) rc = append_list(nb, &cap, i, xyz, all, n, r2);
+        pf_free(all);
+        return rc;
+    }
+    if (def->method == PF_NEIGHBORS_UHASH) {
+        /* paper 001 §2.1: points hashed into cells of edge r; the search box [p - r, p + r] covers the cell
+         * of p and its 26 neighbours */
+        pf_aabb *pts = pf_malloc((n ? n : 1) * sizeof *pts);
+        pf_shash hash = {0};
+        if (!pts) return pf_error(PF_ENOMEM, "out of memory for %zu points", n);
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++) pts[i].min[k] = pts[i].max[k] = xyz[3 * i + (size_t)k];
+        rc = pf_shash_build(&hash, PF_SHASH_UNIFORM, pts, n, r);
+        if (!rc) rc = pf_idbuf_marks(&buf, n);
+        for (size_t i = 0; i < n && !rc; i++) {
+            pf_aabb q;
+            for (int k = 0; k < 3; k++) q.min[k] = xyz[3 * i + (size_t)k] - r, q.max[k] = xyz[3 * i + (size_t)k] + r;
+            pf_idbuf_begin(&buf);
+            rc = pf_shash_query(&hash, &q, &buf);
+            if (!rc) rc = append_list(nb, &cap, i, xyz, buf.ids, buf.n, r2);
+        }
+        pf_shash_free(&hash);
+        pf_free(pts);
+        pf_idbuf_release(&buf);
+        return rc;
+    }
+    pf_rangequery_def rd = pf_rangequery_default_def();
+    rd.method = PF_RQ_KDTREE;
+    pf_rangequery *rq = NULL;
+    rc = pf_rangequery_create(&rd, &rq);
+    if (!rc) rc = pf_rangequery_build(rq, xyz, n);
+    for (size_t i = 0; i < n && !rc; i++) {
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; k++) lo[k] = xyz[3 * i + (size_t)k] - r, hi[k] = xyz[3 * i + (size_t)k] + r;
+        rc = pf_rangequery_find(rq, lo, hi, &buf);
+        if (!rc) rc = append_list(nb, &cap, i, xyz, buf.ids, buf.n, r2);
+    }
+    pf_rangequery_destroy(rq);
+    pf_idbuf_release(&buf);
+    return rc;
+}
+
+int pf_neighbors_create(const pf_neighbor_def *def, const double *xyz, size_t n, pf_neighbors **out)
+{
+    if (!out) return pf_error(PF_EINVAL, "pf_neighbors_create: out is NULL");
+    *out = NULL;
+    if (!def || (!xyz && n)) return pf_error(PF_EINVAL, "pf_neighbors_create: NULL argument");
+    if ((unsigned)def->method >= PF_NEIGHBORS_METHOD_COUNT)
+        return pf_error(PF_EINVAL, "neighbour search: unknown method %d", (int)def->method);
+    if (!(def->radius > 0) || isinf(def->radius))
+        return pf_error(PF_EINVAL, "neighbour search: radius must be finite and > 0, got %g", def->radius);
+    if (n >= UINT32_MAX) return pf_error(PF_EINVAL, "neighbour search: too many points (%zu)", n);
+    for (size_t i = 0; i < 3 * n; i++)
+        if (!isfinite(xyz[i])) return pf_error(PF_EINVAL, "neighbour search: point %zu is not finite", i / 3);
+    pf_neighbors *nb = pf_calloc(1, sizeof *nb);
+    if (!nb) return pf_error(PF_ENOMEM, "out of memory for neighbour lists");
+    nb->n = n;
+    nb->start = pf_calloc(n + 1, sizeof *nb->start);
+    int rc = nb->start ? neighbors_fill(nb, def, xyz, n) : pf_error(PF_ENOMEM, "out of memory for %zu lists", n);
+    if (rc) {
+        pf_neighbors_destroy(nb);
+        return rc;
+    }
+    *out = nb;
+    return PF_OK;
+}
+
+void pf_neighbors_destroy(pf_neighbors *nb)
+{
+    if (!nb) return;
+    pf_free(nb->start);
+    pf_free(nb->ids);
+    pf_free(nb);
+}
+
+int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **ids, size_t *count)
+{
+    if (!nb || !ids || !count) return pf_error(PF_EINVAL, "pf_neighbors_of: NULL argument");
+    if (i >= nb->n) return pf_error(PF_EINVAL, "pf_neighbors_of: particle %zu out of range (%zu)", i, nb->n);
+    *ids = nb->ids + nb->start[i];
+    *count = nb->start[i + 1] - nb->start[i];
+    return PF_OK;
+}
+
+size_t pf_neighbors_total(const pf_neighbors *nb)
+{
+    return nb ? nb->total : 0;
+}
+
+size_t pf_neighbors_bytes(const pf_neighbors *nb)
+{
+    return nb ? sizeof *nb + (nb->n + 1) * sizeof *nb->start + nb->total * sizeof *nb->ids : 0;
+}

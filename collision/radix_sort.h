@@ -1,0 +1,22 @@
+/* LSD radix sort of (64-bit key, 32-bit value) records, 11-bit digits, constant digits skipped, OpenMP. */
+#ifndef PF_COLLISION_RADIX_SORT_H
+#define PF_COLLISION_RADIX_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reusable scratch of the sort (per-thread digit histograms). */
+typedef struct pf_radix_scratch {
+    uint32_t *hist; /* threads x 6 x 2048 counters */
+    int threads;
+} pf_radix_scratch;
+
+/* Sorts keys[0..n) with vals alongside, stably (ties keep their input order, so the result depends on the input
+ * only, never on `threads`). keys2/vals2 are buffers of n entries. The sorted records end in (keys, vals) or in
+ * (keys2, vals2): returns 0 for the first, 1 for the second. PF_ENOMEM (negative) when scratch can't grow. */
+int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
+                    pf_radix_scratch *scratch);
+void pf_radix_scratch_free(pf_radix_scratch *scratch);
+size_t pf_radix_scratch_bytes(const pf_radix_scratch *scratch);
+
+#endif

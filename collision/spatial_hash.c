@@ -1,0 +1,526 @@
+/* Hierarchical, multilevel and uniform spatial hashes over boxes (paper 001 §2.1, §2.2, §3). */
+#include "spatial_hash.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Paper 001 eq. 1/3: XOR of the cell coordinates times large primes. The class number is mixed in so that the
+ * cells of different classes get different keys in the single table (the paper's "one table per class");
+ * keys are 64-bit with no modulo (the paper's n = infinity, §4.3). */
+static inline uint64_t cell_hash(int c, uint64_t x, uint64_t y, uint64_t z)
+{
+    return (x * UINT64_C(0x9E3779B97F4A7C15)) ^ (y * UINT64_C(0xC2B2AE3D27D4EB4F)) ^
+           (z * UINT64_C(0x165667B19E3779F9)) ^ ((uint64_t)(c + 4096) * UINT64_C(0xD6E8FEB86659FD93));
+}
+
+/* Cell coordinate of a relative coordinate (>= 0). Monotone in `rel`, so two closed boxes that overlap always
+ * share a cell, whatever the rounding. */
+static inline uint64_t cell_coord(double rel, double size)
+{
+    return (uint64_t)floor(rel / size);
+}
+
+/* Paper 001 eq. 2: s = 2^ceil(log2 l). */
+static int ceil_log2(double l)
+{
+    int e;
+    double m = frexp(l, &e);
+    return m == 0.5 ? e - 1 : e;
+}
+
+/* Finest class allowed: 2^40 cells along the widest axis at most, so cell coordinates fit comfortably in 64
+ * bits and extreme size ratios cannot create absurd numbers of classes. Coarser cells only add candidates. */
+#define PF_SHASH_MAX_DEPTH 40
+
+static int grow_per_object(pf_shash *s, size_t n)
+{
+    if (n <= s->cap_n) return PF_OK;
+    pf_free(s->level);
+    pf_free(s->by_level);
+    s->level = pf_malloc(n * sizeof *s->level);
+    s->by_level = pf_malloc(n * sizeof *s->by_level);
+    if (!s->level || !s->by_level) {
+        s->cap_n = 0;
+        return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
+    }
+    s->cap_n = n;
+    return PF_OK;
+}
+
+static int add_entry(pf_shash *s, size_t *nent, uint32_t cell, uint32_t id)
+{
+    if (*nent == s->ent_cap) {
+        size_t cap = s->ent_cap ? 2 * s->ent_cap : 4096;
+        uint32_t *c = pf_realloc(s->ent_cell, s->ent_cap * sizeof *c, cap * sizeof *c);
+        if (!c) return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
+        s->ent_cell = c;
+        uint32_t *d = pf_realloc(s->ent_id, s->ent_cap * sizeof *d, cap * sizeof *d);
+        if (!d) return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
+        s->ent_id = d;
+        s->ent_cap = cap;
+    }
+    s->ent_cell[*nent] = cell;
+    s->ent_id[*nent] = id;
+    (*nent)++;
+    return PF_OK;
+}
+
+/* Range of cells of `level` that the relative box [lo, hi] covers. */
+static inline void level_range(const pf_shash *s, int level, const double lo[3], const double hi[3],
+                               uint64_t rlo[3], uint64_t rhi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        rlo[k] = cell_coord(lo[k], s->size[level]);
+        rhi[k] = cell_coord(hi[k], s->size[level]);
+    }
+}
+
+static inline void rel_box(const pf_shash *s, const pf_aabb *b, double lo[3], double hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = b->min[k] - s->origin[k];
+        hi[k] = b->max[k] - s->origin[k];
+    }
+}
+
+static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double uniform_cell)
+{
+    if (kind == PF_SHASH_UNIFORM) {
+        s->nlevels = 1;
+        s->cexp[0] = 0;
+        s->size[0] = uniform_cell;
+        for (int k = 0; k < 3; k++)
+            if (s->extent[k] / uniform_cell > 0x1p40)
+                return pf_error(PF_EINVAL, "uniform hash: cell size %g gives more than 2^40 cells on axis %d",
+                                uniform_cell, k);
+        for (size_t i = 0; i < n; i++) {
+            double lo[3], hi[3], cells = 1;
+            rel_box(s, &boxes[i], lo, hi);
+            for (int k = 0; k < 3; k++)
+                cells *= (double)(cell_coord(hi[k], uniform_cell) - cell_coord(lo[k], uniform_cell) + 1);
+            if (cells > 0x1p24)
+                return pf_error(PF_EINVAL, "uniform hash: box %zu covers %.3g cells of size %g (limit 2^24)", i,
+                                cells, uniform_cell);
+            s->level[i] = 0;
+        }
+        return PF_OK;
+    }
+    double span = fmax(s->extent[0], fmax(s->extent[1], s->extent[2]));
+    int ctop = span > 0 ? ceil_log2(span) : 0;
+    int cmin = ctop - PF_SHASH_MAX_DEPTH;
+    size_t hist[PF_SHASH_MAX_DEPTH + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        double lo[3], hi[3];
+        rel_box(s, &boxes[i], lo, hi);
+        double l = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+        int c = l > 0 ? ceil_log2(l) : cmin;
+        if (c < cmin) c = cmin;
+        if (c > ctop) c = ctop;
+        s->level[i] = (uint8_t)(ctop - c); /* temporarily: depth below the top */
+        hist[ctop - c]++;
+    }
+    /* Paper 001 §3.1: the smallest class is the particles' size, and nothing is smaller. Here the finest
+     * classes are merged up to the class of the 10th-percentile box (a tail of tiny or zero-size boxes would
+     * otherwise add levels that every top-down key and descent walks through); coarser cells stay correct. */
+    int floor_depth = PF_SHASH_MAX_DEPTH;
+    for (size_t below = 0; floor_depth > 0; floor_depth--) {
+        below += hist[floor_depth];
+        if (below * 10 >= n) break;
+    }
+    unsigned char present[PF_SHASH_MAX_DEPTH + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (s->level[i] > floor_depth) s->level[i] = (uint8_t)floor_depth;
+        present[s->level[i]] = 1;
+    }
+    int map[PF_SHASH_MAX_DEPTH + 1];
+    s->nlevels = 0;
+    for (int d = 0; d <= PF_SHASH_MAX_DEPTH; d++) {
+        if (!present[d]) continue;
+        map[d] = s->nlevels;
+        s->cexp[s->nlevels] = ctop - d;
+        s->size[s->nlevels] = ldexp(1.0, ctop - d);
+        s->nlevels++;
+    }
+    for (size_t i = 0; i < n; i++) s->level[i] = (uint8_t)map[s->level[i]];
+    return PF_OK;
+}
+
+int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double uniform_cell)
+{
+    s->kind = kind;
+    s->n = n;
+    s->boxes = boxes;
+    s->nlevels = 0;
+    memset(s->level_start, 0, sizeof s->level_start);
+    int rc = pf_hash_table_clear(&s->table, 4 * n + 16);
+    if (rc) return rc;
+    if (n == 0) return PF_OK;
+    if (n >= PF_HASH_NONE) return pf_error(PF_EINVAL, "too many boxes: %zu", n);
+    rc = grow_per_object(s, n);
+    if (rc) return rc;
+
+    for (int k = 0; k < 3; k++) {
+        double lo = boxes[0].min[k], hi = boxes[0].max[k];
+        for (size_t i = 1; i < n; i++) {
+            lo = fmin(lo, boxes[i].min[k]);
+            hi = fmax(hi, boxes[i].max[k]);
+        }
+        s->origin[k] = lo;
+        s->extent[k] = hi - lo;
+    }
+    rc = choose_levels(s, kind, boxes, n, uniform_cell);
+    if (rc) return rc;
+
+    /* boxes grouped by level (counting sort, ascending ids within a level) */
+    size_t count[PF_SHASH_MAX_LEVELS + 1] = {0};
+    for (size_t i = 0; i < n; i++) count[s->level[i] + 1]++;
+    for (int l = 0; l < s->nlevels; l++) count[l + 1] += count[l];
+    memcpy(s->level_start, count, sizeof count);
+    for (size_t i = 0; i < n; i++) s->by_level[count[s->level[i]]++] = (uint32_t)i;
+
+    size_t nent = 0;
+    for (size_t i = 0; i < n; i++) {
+        int L = s->level[i];
+        double lo[3], hi[3];
+        uint64_t rlo[3], rhi[3];
+        rel_box(s, &boxes[i], lo, hi);
+        level_range(s, L, lo, hi, rlo, rhi);
+        for (uint64_t z = rlo[2]; z <= rhi[2]; z++)
+            for (uint64_t y = rlo[1]; y <= rhi[1]; y++)
+                for (uint64_t x = rlo[0]; x <= rhi[0]; x++) {
+                    uint32_t cell;
+                    if (kind == PF_SHASH_HIER) {
+                        /* paper 001 Listing 1: additive top-down key (eq. 4); every ancestor cell on the
+                         * way gets hasChildren */
+                        uint64_t key = 0;
+                        for (int k = 0; k <= L; k++) {
+                            int d = s->cexp[k] - s->cexp[L];
+                            key += cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
+                            rc = pf_hash_table_insert(&s->table, key, &cell);
+                            if (rc) return rc;
+                            if (k < L) s->table.cells[cell].has_children = 1;
+                        }
+                    } else {
+                        rc = pf_hash_table_insert(&s->table, cell_hash(s->cexp[L], x, y, z), &cell);
+                        if (rc) return rc;
+                    }
+                    s->table.cells[cell].count++;
+                    rc = add_entry(s, &nent, cell, (uint32_t)i);
+                    if (rc) return rc;
+                }
+    }
+    return pf_hash_table_fill(&s->table, s->ent_cell, s->ent_id, nent);
+}
+
+void pf_shash_free(pf_shash *s)
+{
+    pf_hash_table_free(&s->table);
+    pf_free(s->level);
+    pf_free(s->by_level);
+    pf_free(s->ent_cell);
+    pf_free(s->ent_id);
+    memset(s, 0, sizeof *s);
+}
+
+size_t pf_shash_bytes(const pf_shash *s)
+{
+    return pf_hash_table_bytes(&s->table) + s->cap_n * (sizeof *s->level + sizeof *s->by_level) +
+           s->ent_cap * 2 * sizeof(uint32_t);
+}
+
+/* ---- queries ---- */
+
+typedef struct query_ctx {
+    const pf_shash *s;
+    pf_id_buffer *b;
+    int scanned_from; /* levels >= this were pushed whole by the guard below */
+    int last;         /* deepest level the descent may reach */
+    uint64_t rlo[PF_SHASH_MAX_LEVELS][3], rhi[PF_SHASH_MAX_LEVELS][3];
+} query_ctx;
+
+static int push_cell(query_ctx *q, const pf_hash_cell *c)
+{
+    const uint32_t *ids = q->s->table.ids + c->start;
+    q->b->candidates += c->count;
+    for (uint32_t k = 0; k < c->count; k++) {
+        int rc = pf_idbuf_push_unique(q->b, ids[k]);
+        if (rc) return rc;
+    }
+    return PF_OK;
+}
+
+/* Pushes every box of levels >= `from`: the guard for queries that would enumerate more cells than there are
+ * boxes to find (huge query boxes, extreme class ratios). */
+static int push_levels_from(query_ctx *q, int from)
+{
+    if (from >= q->scanned_from) return PF_OK;
+    const pf_shash *s = q->s;
+    for (size_t k = s->level_start[from]; k < s->level_start[q->scanned_from]; k++) {
+        q->b->candidates++;
+        int rc = pf_idbuf_push_unique(q->b, s->by_level[k]);
+        if (rc) return rc;
+    }
+    q->scanned_from = from;
+    return PF_OK;
+}
+
+static inline double range_cells(const uint64_t lo[3], const uint64_t hi[3])
+{
+    return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+}
+
+/* Paper 001 Listing 2, as a descent: retrieve the ids of the cell, and go down into the child cells that the
+ * query overlaps only when the cell's hasChildren is set. */
+static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint64_t z)
+{
+    const pf_shash *s = q->s;
+    const pf_hash_cell *c = pf_hash_table_find(&s->table, key);
+    if (!c) return PF_OK;
+    int rc = push_cell(q, c);
+    if (rc || !c->has_children || L + 1 > q->last || L + 1 >= q->scanned_from) return rc;
+    int C = L + 1, d = s->cexp[L] - s->cexp[C];
+    uint64_t lo[3], hi[3], p[3] = {x, y, z};
+    for (int k = 0; k < 3; k++) {
+        uint64_t a = p[k] << d, b = ((p[k] + 1) << d) - 1;
+        lo[k] = a > q->rlo[C][k] ? a : q->rlo[C][k];
+        hi[k] = b < q->rhi[C][k] ? b : q->rhi[C][k];
+        if (lo[k] > hi[k]) return PF_OK;
+    }
+    if (range_cells(lo, hi) > (double)(s->n - s->level_start[C])) return push_levels_from(q, C);
+    for (uint64_t cz = lo[2]; cz <= hi[2]; cz++)
+        for (uint64_t cy = lo[1]; cy <= hi[1]; cy++)
+            for (uint64_t cx = lo[0]; cx <= hi[0]; cx++) {
+                rc = visit(q, C, key + cell_hash(s->cexp[C], cx, cy, cz), cx, cy, cz);
+                if (rc) return rc;
+            }
+    return PF_OK;
+}
+
+/* Searches the cells of one level in the given range (multilevel and uniform hashes: no pruning). */
+static int scan_level(query_ctx *q, int L)
+{
+    const pf_shash *s = q->s;
+    if (range_cells(q->rlo[L], q->rhi[L]) > (double)(s->level_start[L + 1] - s->level_start[L])) {
+        for (size_t k = s->level_start[L]; k < s->level_start[L + 1]; k++) {
+            q->b->candidates++;
+            int rc = pf_idbuf_push_unique(q->b, s->by_level[k]);
+            if (rc) return rc;
+        }
+        return PF_OK;
+    }
+    for (uint64_t z = q->rlo[L][2]; z <= q->rhi[L][2]; z++)
+        for (uint64_t y = q->rlo[L][1]; y <= q->rhi[L][1]; y++)
+            for (uint64_t x = q->rlo[L][0]; x <= q->rhi[L][0]; x++) {
+                const pf_hash_cell *c = pf_hash_table_find(&s->table, cell_hash(s->cexp[L], x, y, z));
+                if (!c) continue;
+                int rc = push_cell(q, c);
+                if (rc) return rc;
+            }
+    return PF_OK;
+}
+
+static int top_down(query_ctx *q, int last);
+
+static void ctx_ranges(query_ctx *q, const double lo[3], const double hi[3], int from, int to)
+{
+    for (int L = from; L < to; L++) level_range(q->s, L, lo, hi, q->rlo[L], q->rhi[L]);
+}
+
+int pf_shash_query(const pf_shash *s, const pf_aabb *box, pf_id_buffer *b)
+{
+    if (s->n == 0) return PF_OK;
+    double lo[3], hi[3];
+    rel_box(s, box, lo, hi);
+    for (int k = 0; k < 3; k++) {
+        if (hi[k] < 0 || lo[k] > s->extent[k] || isnan(lo[k]) || isnan(hi[k])) return PF_OK;
+        /* clamping is monotone: it keeps every overlap with the stored boxes */
+        if (lo[k] < 0) lo[k] = 0;
+        if (hi[k] > s->extent[k]) hi[k] = s->extent[k];
+    }
+    query_ctx q; /* not zero-initialised: only the ranges of the levels searched are read */
+    q.s = s, q.b = b, q.scanned_from = s->nlevels, q.last = s->nlevels - 1;
+    ctx_ranges(&q, lo, hi, 0, s->nlevels);
+    if (s->kind != PF_SHASH_HIER) {
+        for (int L = 0; L < s->nlevels; L++) {
+            int rc = scan_level(&q, L);
+            if (rc) return rc;
+        }
+        return PF_OK;
+    }
+    return top_down(&q, s->nlevels - 1);
+}
+
+/* In the all-pairs search, a pair of classes at most 2^PF_SHASH_NEAR apart is found by the larger box's
+ * descent (hasChildren pruning, a bounded number of child cells per level); a pair further apart by the
+ * smaller box's top-down search of the larger classes (paper 001 Listing 2 stopped early), since a large box
+ * over a dense crowd of much smaller ones would visit every populated cell beneath it. */
+#define PF_SHASH_NEAR 2
+
+static int top_down(query_ctx *q, int last)
+{
+    const pf_shash *s = q->s;
+    q->last = last;
+    if (range_cells(q->rlo[0], q->rhi[0]) > (double)s->n) return push_levels_from(q, 0);
+    for (uint64_t z = q->rlo[0][2]; z <= q->rhi[0][2]; z++)
+        for (uint64_t y = q->rlo[0][1]; y <= q->rhi[0][1]; y++)
+            for (uint64_t x = q->rlo[0][0]; x <= q->rhi[0][0]; x++) {
+                int rc = visit(q, 0, cell_hash(s->cexp[0], x, y, z), x, y, z);
+                if (rc) return rc;
+            }
+    return PF_OK;
+}
+
+/* Candidates of box i for the all-pairs search. hier: the far larger classes top-down, then a descent from
+ * the box's own cells into the near smaller classes; multi and uniform: its own class and the larger ones,
+ * every cell. */
+static int object_candidates(const pf_shash *s, uint32_t i, pf_id_buffer *b)
+{
+    int L = s->level[i];
+    double lo[3], hi[3];
+    rel_box(s, &s->boxes[i], lo, hi);
+    query_ctx q;
+    q.s = s, q.b = b, q.scanned_from = s->nlevels, q.last = s->nlevels - 1;
+    if (s->kind != PF_SHASH_HIER) {
+        ctx_ranges(&q, lo, hi, 0, L + 1);
+        for (int l = 0; l <= L; l++) {
+            int rc = scan_level(&q, l);
+            if (rc) return rc;
+        }
+        return PF_OK;
+    }
+    int kcut = 0, mlast = L;
+    while (s->cexp[kcut] - s->cexp[L] > PF_SHASH_NEAR) kcut++;
+    while (mlast + 1 < s->nlevels && s->cexp[L] - s->cexp[mlast + 1] <= PF_SHASH_NEAR) mlast++;
+    if (kcut > 0) {
+        ctx_ranges(&q, lo, hi, 0, kcut);
+        int rc = top_down(&q, kcut - 1);
+        if (rc) return rc;
+    }
+    ctx_ranges(&q, lo, hi, L, mlast + 1);
+    q.last = mlast;
+    for (uint64_t z = q.rlo[L][2]; z <= q.rhi[L][2]; z++)
+        for (uint64_t y = q.rlo[L][1]; y <= q.rhi[L][1]; y++)
+            for (uint64_t x = q.rlo[L][0]; x <= q.rhi[L][0]; x++) {
+                uint64_t key = 0;
+                for (int k = 0; k <= L; k++) {
+                    int d = s->cexp[k] - s->cexp[L];
+                    key += cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
+                }
+                int rc = visit(&q, L, key, x, y, z);
+                if (rc) return rc;
+            }
+    return PF_OK;
+}
+
+/* Which side of a pair reports it (each pair exactly once): equal classes, the lower id; hier, the larger box
+ * for near classes and the smaller box for far ones (see PF_SHASH_NEAR); multi, the smaller box, whose search
+ * upwards finds the larger one. */
+static inline int reports(const pf_shash *s, uint32_t i, uint32_t j)
+{
+    int li = s->level[i], lj = s->level[j];
+    if (li == lj) return j > i;
+    if (s->kind != PF_SHASH_HIER) return lj < li;
+    int near = abs(s->cexp[li] - s->cexp[lj]) <= PF_SHASH_NEAR;
+    return li < lj ? near : !near;
+}
+
+static int pairs_chunk(const pf_shash *s, size_t begin, size_t end, pf_id_buffer *b, pf_pair_vec *out,
+                       uint64_t *candidates)
+{
+    for (size_t i = begin; i < end; i++) {
+        pf_idbuf_begin(b);
+        int rc = object_candidates(s, (uint32_t)i, b);
+        if (rc) return rc;
+        *candidates += b->candidates;
+        const pf_aabb *bi = &s->boxes[i];
+        for (size_t k = 0; k < b->n; k++) {
+            uint32_t j = b->ids[k];
+            if (j == i || !reports(s, (uint32_t)i, j) || !pf_shash_box_overlap(bi, &s->boxes[j])) continue;
+            rc = j > i ? pf_pair_vec_push(out, (uint32_t)i, j) : pf_pair_vec_push(out, j, (uint32_t)i);
+            if (rc) return rc;
+        }
+    }
+    return PF_OK;
+}
+
+int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pair_vec *out,
+                   uint64_t *candidates)
+{
+    size_t n = s->n;
+    *candidates = 0;
+    if (n == 0) return PF_OK;
+    if (threads < 1) threads = 1;
+    /* a fixed number of chunks per thread count keeps each chunk's output a pure function of the boxes */
+    size_t nchunks = threads == 1 ? 1 : (size_t)threads * 16;
+    if (nchunks > n) nchunks = n;
+    if (ws->nbufs < threads) {
+        pf_id_buffer *p = pf_realloc(ws->bufs, (size_t)ws->nbufs * sizeof *p, (size_t)threads * sizeof *p);
+        if (!p) return pf_error(PF_ENOMEM, "out of memory for %d query buffers", threads);
+        memset(p + ws->nbufs, 0, (size_t)(threads - ws->nbufs) * sizeof *p);
+        ws->bufs = p;
+        ws->nbufs = threads;
+    }
+    if (ws->nchunks < nchunks) {
+        pf_pair_vec *p = pf_realloc(ws->chunks, ws->nchunks * sizeof *p, nchunks * sizeof *p);
+        if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu pair chunks", nchunks);
+        memset(p + ws->nchunks, 0, (nchunks - ws->nchunks) * sizeof *p);
+        ws->chunks = p;
+        ws->nchunks = nchunks;
+    }
+    for (int t = 0; t < threads; t++) {
+        int rc = pf_idbuf_marks(&ws->bufs[t], n);
+        if (rc) return rc;
+    }
+    if (nchunks == 1) {
+        ws->chunks[0].n = 0;
+        int rc = pairs_chunk(s, 0, n, &ws->bufs[0], out, candidates);
+        return rc;
+    }
+    int rc = PF_OK;
+    uint64_t cand = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : cand)
+    for (size_t c = 0; c < nchunks; c++) {
+        pf_pair_vec *v = &ws->chunks[c];
+        v->n = 0;
+        uint64_t cc = 0;
+        int r = pairs_chunk(s, c * n / nchunks, (c + 1) * n / nchunks, &ws->bufs[omp_get_thread_num()], v, &cc);
+        cand += cc;
+        if (r) {
+#pragma omp critical(pf_shash_pairs_rc)
+            rc = r;
+        }
+    }
+    if (rc) return rc;
+    *candidates = cand;
+    size_t total = out->n;
+    for (size_t c = 0; c < nchunks; c++) total += ws->chunks[c].n;
+    rc = pf_pair_vec_reserve(out, total);
+    if (rc) return rc;
+    for (size_t c = 0; c < nchunks; c++) {
+        memcpy(out->data + out->n, ws->chunks[c].data, ws->chunks[c].n * sizeof *out->data);
+        out->n += ws->chunks[c].n;
+    }
+    return PF_OK;
+}
+
+size_t pf_shash_pairs_ws_bytes(const pf_shash_pairs_ws *ws)
+{
+    size_t bytes = 0;
+    for (int t = 0; t < ws->nbufs; t++) bytes += ws->bufs[t].cap * 4 + ws->bufs[t].mark_n * 4;
+    for (size_t c = 0; c < ws->nchunks; c++) bytes += ws->chunks[c].cap * sizeof(pf_pair);
+    return bytes;
+}
+
+void pf_shash_pairs_ws_free(pf_shash_pairs_ws *ws)
+{
+    for (int t = 0; t < ws->nbufs; t++) pf_idbuf_release(&ws->bufs[t]);
+    for (size_t c = 0; c < ws->nchunks; c++) pf_pair_vec_free(&ws->chunks[c]);
+    pf_free(ws->bufs);
+    pf_free(ws->chunks);
+    memset(ws, 0, sizeof *ws);
+}

@@ -1,0 +1,424 @@
+/* Check suite of the broad phases: every method against the brute-force oracle on varied box sets, kd-raw's
+ * candidates against the true pairs, thread-count independence, input validation. */
+#include "check_main.h"
+
+#include "physflow/collision.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- deterministic box sets ---- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    return x;
+}
+
+static double rng_unit(uint64_t *s)
+{
+    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void cube_box(pf_aabb *b, double x, double y, double z, double half)
+{
+    b->min[0] = x - half;
+    b->min[1] = y - half;
+    b->min[2] = z - half;
+    b->max[0] = x + half;
+    b->max[1] = y + half;
+    b->max[2] = z + half;
+}
+
+typedef enum { SET_UNIFORM, SET_CLUSTERED, SET_POLY, SET_FLAT, SET_DEGENERATE, SET_FAR, SET_COUNT } set_kind;
+static const char *set_names[SET_COUNT] = {"uniform", "clustered", "polydisperse", "flat", "degenerate", "far"};
+
+static pf_aabb *make_set(set_kind kind, size_t n, uint64_t seed)
+{
+    pf_aabb *b = calloc(n, sizeof *b);
+    uint64_t s = seed * 2654435761u + 12345;
+    double half = 0.5 * cbrt(0.2 / (double)n); /* about 1.5 overlaps per box */
+    for (size_t i = 0; i < n; i++) {
+        double x = rng_unit(&s), y = rng_unit(&s), z = rng_unit(&s);
+        switch (kind) {
+        case SET_UNIFORM: cube_box(&b[i], x, y, z, half); break;
+        case SET_FAR: cube_box(&b[i], 1e6 + x, -1e6 + y, 1e6 + z, half); break;
+        case SET_CLUSTERED: {
+            /* eight tight clusters */
+            uint64_t c = rng_next(&s) % 8;
+            double cx = 0.1 + 0.1 * (double)c, cy = 0.9 - 0.1 * (double)c, cz = 0.5;
+            cube_box(&b[i], cx + 0.05 * (x - 0.5), cy + 0.05 * (y - 0.5), cz + 0.05 * (z - 0.5), half * 0.3);
+            break;
+        }
+        case SET_POLY: {
+            /* sizes log-uniform over three orders of magnitude; anisotropic */
+            double h = half * 0.05 * pow(1000.0, rng_unit(&s));
+            b[i].min[0] = x - h * (0.5 + rng_unit(&s));
+            b[i].min[1] = y - h * (0.5 + rng_unit(&s));
+            b[i].min[2] = z - h * (0.5 + rng_unit(&s));
+            b[i].max[0] = x + h * (0.5 + rng_unit(&s));
+            b[i].max[1] = y + h * (0.5 + rng_unit(&s));
+            b[i].max[2] = z + h * (0.5 + rng_unit(&s));
+            break;
+        }
+        case SET_FLAT: {
+            double h = cbrt(0.2 / (double)n) * 2.0;
+            cube_box(&b[i], x, y, 0.0, h);
+            b[i].min[2] = b[i].max[2] = 0.25;
+            break;
+        }
+        case SET_DEGENERATE: {
+            uint64_t k = rng_next(&s) % 5;
+            if (k == 0) { /* identical boxes */
+                cube_box(&b[i], 0.5, 0.5, 0.5, 0.01);
+            } else if (k == 1) { /* points, some repeated */
+                double px = (double)(rng_next(&s) % 16) / 16.0;
+                cube_box(&b[i], px, px, 0.25, 0.0);
+            } else if (k == 2) { /* unit lattice of touching cubes */
+                uint64_t c = rng_next(&s) % 64;
+                double e = 1.0 / 8.0;
+                b[i].min[0] = (double)(c % 4) * e;
+                b[i].min[1] = (double)(c / 4 % 4) * e;
+                b[i].min[2] = (double)(c / 16) * e;
+                for (int a = 0; a < 3; a++) b[i].max[a] = b[i].min[a] + e;
+            } else if (k == 3) { /* zero-thickness slabs */
+                b[i].min[0] = x * 0.5;
+                b[i].max[0] = b[i].min[0] + 0.1;
+                b[i].min[1] = b[i].max[1] = 0.5;
+                b[i].min[2] = z;
+                b[i].max[2] = z + 0.05;
+            } else {
+                cube_box(&b[i], x, y, z, half);
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    return b;
+}
+
+/* ---- helpers ---- */
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+    const pf_pair *a = pa, *b = pb;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    return 0;
+}
+
+/* Runs a method; returns a sorted malloc'd copy (or NULL with *rc = PF_ENOTSUP when not built). */
+static pf_pair *run_method(pf_broadphase_method m, int threads, int split, const pf_aabb *boxes, size_t n,
+                           size_t *np, int sort, int *rc_out)
+{
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = m;
+    def.threads = threads;
+    def.kd_split = split;
+    pf_broadphase *bp = NULL;
+    int rc = pf_broadphase_create(&def, &bp);
+    *rc_out = rc;
+    if (rc == PF_ENOTSUP) return NULL;
+    ck_assert_msg(rc == PF_OK, "create %s: %s", pf_broadphase_method_name(m), pf_last_error());
+    const pf_pair *p = NULL;
+    pf_broadphase_stats st;
+    rc = pf_broadphase_pairs(bp, boxes, n, &p, np, &st);
+    ck_assert_msg(rc == PF_OK, "%s: %s", pf_broadphase_method_name(m), pf_last_error());
+    ck_assert_uint_eq(st.pairs, *np);
+    pf_pair *copy = malloc((*np + 1) * sizeof *copy);
+    if (*np) memcpy(copy, p, *np * sizeof *copy);
+    if (sort) qsort(copy, *np, sizeof *copy, pair_cmp);
+    pf_broadphase_destroy(bp);
+    return copy;
+}
+
+static const pf_broadphase_method exact_methods[] = {PF_BP_KD, PF_BP_GRID, PF_BP_SAP, PF_BP_HHASH, PF_BP_MLHASH};
+
+static void check_against_brute(set_kind kind, size_t n, uint64_t seed)
+{
+    pf_aabb *boxes = make_set(kind, n, seed);
+    size_t nref = 0;
+    int rc;
+    pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, n, &nref, 1, &rc);
+    /* Check writes a record per assertion: loops count failures and assert once */
+    size_t bad = 0;
+    for (size_t k = 0; k < nref; k++) bad += ref[k].i >= ref[k].j;
+    ck_assert_uint_eq(bad, 0);
+    ck_assert_msg(nref > 0 || n < 2, "%s: oracle found no pairs; the set is not a useful test", set_names[kind]);
+    for (size_t mi = 0; mi < sizeof exact_methods / sizeof exact_methods[0]; mi++) {
+        for (int split = 0; split <= 1; split++) {
+            pf_broadphase_method m = exact_methods[mi];
+            if (!split && m != PF_BP_KD) continue;
+            size_t np = 0;
+            pf_pair *got = run_method(m, 1, split, boxes, n, &np, 1, &rc);
+            if (!got) continue; /* not built */
+            ck_assert_msg(np == nref, "%s on %s (n=%zu, split %d): %zu pairs, brute %zu", pf_broadphase_method_name(m),
+                          set_names[kind], n, split, np, nref);
+            size_t k = 0;
+            while (k < np && got[k].i == ref[k].i && got[k].j == ref[k].j) k++;
+            ck_assert_msg(k == np, "%s on %s: pair %zu is (%u, %u), brute (%u, %u)", pf_broadphase_method_name(m),
+                          set_names[kind], k, got[k].i, got[k].j, ref[k].i, ref[k].j);
+            free(got);
+        }
+    }
+    /* kd-raw: every true pair among the candidates (duplicates allowed) */
+    size_t nraw = 0;
+    pf_pair *raw = run_method(PF_BP_KD_RAW, 1, 1, boxes, n, &nraw, 1, &rc);
+    size_t r = 0;
+    size_t missing = 0, first_missing = 0;
+    for (size_t k = 0; k < nref; k++) {
+        while (r < nraw && pair_cmp(&raw[r], &ref[k]) < 0) r++;
+        if (!(r < nraw && pair_cmp(&raw[r], &ref[k]) == 0) && !missing++) first_missing = k;
+    }
+    ck_assert_msg(missing == 0, "kd-raw on %s misses %zu pairs, first (%u, %u)", set_names[kind], missing,
+                  ref[first_missing].i, ref[first_missing].j);
+    for (size_t k = 0; k < nraw; k++) bad += raw[k].i >= raw[k].j;
+    ck_assert_uint_eq(bad, 0);
+    free(raw);
+    free(ref);
+    free(boxes);
+}
+
+START_TEST(test_against_brute)
+{
+    set_kind kind = (set_kind)(_i % SET_COUNT);
+    size_t sizes[] = {1, 2, 17, 300, 2500};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (sizes[k] < 17 && kind != SET_DEGENERATE && kind != SET_UNIFORM) continue;
+        if (sizes[k] < 17) {
+            /* tiny sets: the oracle may find nothing; compare anyway */
+            pf_aabb *boxes = make_set(kind, sizes[k], 7);
+            size_t nref = 0, np = 0;
+            int rc;
+            pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, sizes[k], &nref, 1, &rc);
+            for (size_t mi = 0; mi < sizeof exact_methods / sizeof exact_methods[0]; mi++) {
+                pf_pair *got = run_method(exact_methods[mi], 1, 1, boxes, sizes[k], &np, 1, &rc);
+                if (!got) continue;
+                ck_assert_uint_eq(np, nref);
+                ck_assert(np == 0 || memcmp(got, ref, np * sizeof *got) == 0);
+                free(got);
+            }
+            free(ref);
+            free(boxes);
+            continue;
+        }
+        check_against_brute(kind, sizes[k], 1 + k);
+    }
+}
+END_TEST
+
+/* Same output, same order, for 1 and 2 threads (sets big enough for the parallel paths to run). */
+START_TEST(test_thread_independence)
+{
+    const pf_broadphase_method methods[] = {PF_BP_BRUTE, PF_BP_KD, PF_BP_KD_RAW, PF_BP_GRID, PF_BP_SAP,
+                                            PF_BP_HHASH, PF_BP_MLHASH};
+    set_kind kinds[] = {SET_UNIFORM, SET_CLUSTERED};
+    for (size_t s = 0; s < 2; s++) {
+        size_t n = 20000;
+        pf_aabb *boxes = make_set(kinds[s], n, 99);
+        for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
+            if (methods[mi] == PF_BP_BRUTE && s == 1) continue;
+            size_t n1 = 0, n2 = 0;
+            int rc;
+            pf_pair *p1 = run_method(methods[mi], 1, 1, boxes, n, &n1, 0, &rc);
+            if (!p1) continue;
+            pf_pair *p2 = run_method(methods[mi], 2, 1, boxes, n, &n2, 0, &rc);
+            ck_assert_msg(n1 == n2, "%s: %zu pairs with 1 thread, %zu with 2", pf_broadphase_method_name(methods[mi]),
+                          n1, n2);
+            ck_assert_msg(n1 == 0 || memcmp(p1, p2, n1 * sizeof *p1) == 0, "%s: order differs with 2 threads",
+                          pf_broadphase_method_name(methods[mi]));
+            free(p1);
+            free(p2);
+        }
+        free(boxes);
+    }
+}
+END_TEST
+
+/* A broad phase reused across calls (sap's insertion sort, buffers kept) stays exact as boxes move. */
+START_TEST(test_reuse_across_steps)
+{
+    size_t n = 3000;
+    pf_aabb *boxes = make_set(SET_UNIFORM, n, 5);
+    const pf_broadphase_method methods[] = {PF_BP_KD, PF_BP_GRID, PF_BP_SAP};
+    pf_broadphase *bp[3];
+    for (int m = 0; m < 3; m++) {
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = methods[m];
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp[m]), PF_OK);
+    }
+    uint64_t s = 77;
+    for (int step = 0; step < 6; step++) {
+        size_t cur = step == 3 ? n - 100 : n; /* one step with fewer boxes */
+        size_t nref;
+        int rc;
+        pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, cur, &nref, 1, &rc);
+        for (int m = 0; m < 3; m++) {
+            const pf_pair *p;
+            size_t np;
+            ck_assert_int_eq(pf_broadphase_pairs(bp[m], boxes, cur, &p, &np, NULL), PF_OK);
+            pf_pair *c = malloc((np + 1) * sizeof *c);
+            memcpy(c, p, np * sizeof *c);
+            qsort(c, np, sizeof *c, pair_cmp);
+            ck_assert_uint_eq(np, nref);
+            ck_assert(np == 0 || memcmp(c, ref, np * sizeof *c) == 0);
+            free(c);
+        }
+        free(ref);
+        for (size_t i = 0; i < n; i++) { /* small random motion */
+            double d[3] = {0.01 * (rng_unit(&s) - 0.5), 0.01 * (rng_unit(&s) - 0.5), 0.01 * (rng_unit(&s) - 0.5)};
+            for (int a = 0; a < 3; a++) {
+                boxes[i].min[a] += d[a];
+                boxes[i].max[a] += d[a];
+            }
+        }
+    }
+    for (int m = 0; m < 3; m++) pf_broadphase_destroy(bp[m]);
+    free(boxes);
+}
+END_TEST
+
+/* A grid with a fixed small cell size sends large boxes to its all-pairs list: still exact. */
+START_TEST(test_grid_cell_size)
+{
+    size_t n = 1500;
+    pf_aabb *boxes = make_set(SET_POLY, n, 3);
+    size_t nref;
+    int rc;
+    pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, n, &nref, 1, &rc);
+    double cells[] = {1e-3, 0.05, 2.0};
+    for (int k = 0; k < 3; k++) {
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = PF_BP_GRID;
+        def.cell_size = cells[k];
+        pf_broadphase *bp;
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+        const pf_pair *p;
+        size_t np;
+        ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, n, &p, &np, NULL), PF_OK);
+        pf_pair *c = malloc((np + 1) * sizeof *c);
+        memcpy(c, p, np * sizeof *c);
+        qsort(c, np, sizeof *c, pair_cmp);
+        ck_assert_uint_eq(np, nref);
+        ck_assert(np == 0 || memcmp(c, ref, np * sizeof *c) == 0);
+        free(c);
+        pf_broadphase_destroy(bp);
+    }
+    free(ref);
+    free(boxes);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    const pf_broadphase_method methods[] = {PF_BP_BRUTE, PF_BP_KD, PF_BP_KD_RAW, PF_BP_GRID, PF_BP_SAP};
+    for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = methods[mi];
+        pf_broadphase *bp;
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+        pf_aabb boxes[5];
+        for (int i = 0; i < 5; i++) cube_box(&boxes[i], i * 0.5, 0, 0, 0.3);
+        const pf_pair *p;
+        size_t np = 99;
+        for (int bad = 0; bad < 4; bad++) {
+            pf_aabb saved = boxes[3];
+            if (bad == 0) boxes[3].min[1] = NAN;
+            if (bad == 1) boxes[3].max[2] = INFINITY;
+            if (bad == 2) boxes[3].min[0] = -INFINITY;
+            if (bad == 3) boxes[3].min[2] = boxes[3].max[2] + 1.0;
+            ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, 5, &p, &np, NULL), PF_EINVAL);
+            ck_assert_msg(strstr(pf_last_error(), "box 3") != NULL, "message '%s' does not name box 3",
+                          pf_last_error());
+            ck_assert_uint_eq(np, 0);
+            boxes[3] = saved;
+        }
+        /* still usable afterwards; the empty set gives no pairs */
+        ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, 5, &p, &np, NULL), PF_OK);
+        if (methods[mi] != PF_BP_KD_RAW) ck_assert_uint_eq(np, 4); /* kd-raw: candidates, no exact test */
+        pf_broadphase_stats st;
+        ck_assert_int_eq(pf_broadphase_pairs(bp, NULL, 0, &p, &np, &st), PF_OK);
+        ck_assert_uint_eq(np, 0);
+        ck_assert_uint_eq(st.pairs, 0);
+        pf_broadphase_destroy(bp);
+    }
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.threads = 0;
+    pf_broadphase *bp = NULL;
+    ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_EINVAL);
+    ck_assert_ptr_null(bp);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+    for (int m = 0; m < PF_BP_METHOD_COUNT; m++) {
+        pf_broadphase_method back;
+        ck_assert_int_eq(pf_broadphase_method_parse(pf_broadphase_method_name((pf_broadphase_method)m), &back),
+                         PF_OK);
+        ck_assert_int_eq((int)back, m);
+    }
+    pf_broadphase_method x;
+    ck_assert_int_eq(pf_broadphase_method_parse("octree", &x), PF_EINVAL);
+    ck_assert_int_eq(pf_broadphase_method_available(PF_BP_KD), 1);
+    ck_assert_int_eq(pf_broadphase_method_available(PF_BP_BRUTE), 1);
+    ck_assert_int_eq(pf_broadphase_method_available(PF_BP_METHOD_COUNT), 0);
+}
+END_TEST
+
+/* kd's counters: records between n and 8n (paper 000 §4.1), n without splitting; candidates >= pairs. */
+START_TEST(test_kd_counters)
+{
+    size_t n = 5000;
+    pf_aabb *boxes = make_set(SET_UNIFORM, n, 11);
+    for (int split = 0; split <= 1; split++) {
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.kd_split = split;
+        pf_broadphase *bp;
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+        const pf_pair *p;
+        size_t np;
+        pf_broadphase_stats st;
+        ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, n, &p, &np, &st), PF_OK);
+        if (split) {
+            ck_assert_uint_ge(st.records, n);
+            ck_assert_uint_le(st.records, 8 * n);
+        } else {
+            ck_assert_uint_eq(st.records, n);
+        }
+        ck_assert_uint_ge(st.candidates, st.pairs);
+        ck_assert(st.bytes > 0);
+        ck_assert(st.cell_volume > 0.0);
+        pf_broadphase_destroy(bp);
+    }
+    free(boxes);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("collision_broadphase");
+    TCase *tc = tcase_create("oracle");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_against_brute, 0, SET_COUNT);
+    tcase_add_test(tc, test_reuse_across_steps);
+    tcase_add_test(tc, test_grid_cell_size);
+    suite_add_tcase(s, tc);
+    TCase *th = tcase_create("threads");
+    tcase_set_timeout(th, 120);
+    tcase_add_test(th, test_thread_independence);
+    suite_add_tcase(s, th);
+    TCase *api = tcase_create("api");
+    tcase_add_test(api, test_bad_input);
+    tcase_add_test(api, test_names);
+    tcase_add_test(api, test_kd_counters);
+    suite_add_tcase(s, api);
+    return s;
+}

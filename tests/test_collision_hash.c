@@ -1,0 +1,230 @@
+/* Check suite of the hierarchical and multilevel hash broad phases: equal to an all-pairs oracle on varied
+ * inputs, and the same output for 1 and 2 threads. */
+#include "check_main.h"
+
+#include "collision/broadphase_backend.h"
+#include "physflow/collision.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static double urand(rng *r)
+{
+    r->s += UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t z = r->s;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
+}
+
+static void box_at(pf_aabb *b, const double c[3], const double half[3])
+{
+    for (int k = 0; k < 3; k++) {
+        b->min[k] = c[k] - half[k];
+        b->max[k] = c[k] + half[k];
+    }
+}
+
+enum { UNIFORM, CLUSTERED, POLYDISPERSE, FLAT, IDENTICAL, ZERO_SIZE, TOUCHING, FAR, MIXED_DEGENERATE, NKINDS };
+static const char *kind_name[NKINDS] = {"uniform",   "clustered", "polydisperse", "flat",
+                                        "identical", "zero-size", "touching",     "far", "mixed-degenerate"};
+
+static pf_aabb *make_boxes(int kind, size_t n, uint64_t seed)
+{
+    rng r = {seed};
+    pf_aabb *b = malloc(n * sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        double c[3], h[3];
+        switch (kind) {
+        case UNIFORM:
+            for (int k = 0; k < 3; k++) c[k] = 100 * urand(&r), h[k] = 0.5 + 3 * urand(&r);
+            break;
+        case CLUSTERED: {
+            int cl = (int)(urand(&r) * 5);
+            for (int k = 0; k < 3; k++)
+                c[k] = 200.0 * cl + 10 * (urand(&r) - 0.5) * (urand(&r) + 0.1), h[k] = 0.1 + urand(&r);
+            break;
+        }
+        case POLYDISPERSE: /* sizes over 3 orders of magnitude, flat-ish boxes too */
+            for (int k = 0; k < 3; k++) c[k] = 1000 * urand(&r);
+            for (int k = 0; k < 3; k++) h[k] = 0.05 * pow(1000.0, urand(&r)) * (k == 2 ? urand(&r) : 1);
+            break;
+        case FLAT:
+            for (int k = 0; k < 2; k++) c[k] = 8192 * urand(&r), h[k] = 4 + 60 * urand(&r) * urand(&r);
+            c[2] = 0, h[2] = 0;
+            break;
+        case IDENTICAL:
+            for (int k = 0; k < 3; k++) c[k] = 1.5, h[k] = 0.25;
+            break;
+        case ZERO_SIZE: /* points on a coarse lattice: many exact coincidences */
+            for (int k = 0; k < 3; k++) c[k] = floor(urand(&r) * 6), h[k] = 0;
+            break;
+        case TOUCHING: /* unit cubes on a lattice: neighbours touch exactly */
+            c[0] = (double)(i % 12) + 0.5, c[1] = (double)(i / 12 % 12) + 0.5, c[2] = (double)(i / 144) + 0.5;
+            for (int k = 0; k < 3; k++) h[k] = 0.5;
+            break;
+        case FAR:
+            for (int k = 0; k < 3; k++) c[k] = 1e12 + 50 * urand(&r), h[k] = 0.2 + 2 * urand(&r);
+            c[1] = -3e9 + 50 * urand(&r);
+            break;
+        default: { /* MIXED_DEGENERATE: zero-size, huge and tiny boxes together */
+            double u = urand(&r);
+            for (int k = 0; k < 3; k++) c[k] = 64 * urand(&r);
+            for (int k = 0; k < 3; k++) h[k] = u < 0.3 ? 0 : u < 0.35 ? 20 : 1e-6 + urand(&r);
+            break;
+        }
+        }
+        box_at(&b[i], c, h);
+    }
+    return b;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pf_pair *p = a, *q = b;
+    if (p->i != q->i) return p->i < q->i ? -1 : 1;
+    return p->j < q->j ? -1 : p->j > q->j;
+}
+
+static int overlap(const pf_aabb *a, const pf_aabb *b)
+{
+    for (int k = 0; k < 3; k++)
+        if (a->min[k] > b->max[k] || b->min[k] > a->max[k]) return 0;
+    return 1;
+}
+
+static pf_pair *oracle(const pf_aabb *b, size_t n, size_t *np)
+{
+    size_t cap = 1024, m = 0;
+    pf_pair *p = malloc(cap * sizeof *p);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (overlap(&b[i], &b[j])) {
+                if (m == cap) p = realloc(p, (cap *= 2) * sizeof *p);
+                p[m++] = (pf_pair){(uint32_t)i, (uint32_t)j};
+            }
+    *np = m;
+    return p;
+}
+
+/* Runs a backend directly (the dispatcher's validation is not under test here). */
+static void run_backend(const pf_bp_backend *be, pf_broadphase_method m, int threads, const pf_aabb *b, size_t n,
+                        pf_pair_vec *out, pf_broadphase_stats *st)
+{
+    pf_broadphase_def def = {.method = m, .threads = threads, .kd_split = 1, .cell_size = 0};
+    void *state = NULL;
+    ck_assert_int_eq(be->create(&def, &state), PF_OK);
+    memset(st, 0, sizeof *st);
+    out->n = 0;
+    ck_assert_int_eq(be->pairs(state, &def, b, n, out, st), PF_OK);
+    be->destroy(state);
+}
+
+static void check_method(const pf_bp_backend *be, pf_broadphase_method m, int kind, size_t n)
+{
+    pf_aabb *b = make_boxes(kind, n, 1234 + (uint64_t)kind);
+    size_t ne;
+    pf_pair *expect = oracle(b, n, &ne);
+    pf_pair_vec v1 = {0}, v2 = {0};
+    pf_broadphase_stats s1, s2;
+    run_backend(be, m, 1, b, n, &v1, &s1);
+    run_backend(be, m, 2, b, n, &v2, &s2);
+    /* thread count changes nothing, not even the order */
+    ck_assert_uint_eq(v1.n, v2.n);
+    ck_assert_int_eq(memcmp(v1.data, v2.data, v1.n * sizeof *v1.data), 0);
+    ck_assert_uint_eq(s1.candidates, s2.candidates);
+    for (size_t k = 0; k < v1.n; k++) ck_assert_uint_lt(v1.data[k].i, v1.data[k].j);
+    qsort(v1.data, v1.n, sizeof *v1.data, cmp_pair);
+    ck_assert_msg(v1.n == ne, "%s on %s: %zu pairs, brute %zu", pf_broadphase_method_name(m), kind_name[kind],
+                  v1.n, ne);
+    ck_assert_msg(memcmp(v1.data, expect, ne * sizeof *expect) == 0, "%s on %s: pairs differ from brute",
+                  pf_broadphase_method_name(m), kind_name[kind]);
+    ck_assert_uint_ge(s1.candidates, ne);
+    ck_assert_uint_gt(s1.bytes, 0);
+    pf_pair_vec_free(&v1);
+    pf_pair_vec_free(&v2);
+    free(expect);
+    free(b);
+}
+
+static const size_t sizes[NKINDS] = {3000, 2500, 2500, 3000, 300, 1500, 1728, 2000, 2000};
+
+START_TEST(hhash_equals_brute)
+{
+    check_method(&pf_bp_hhash_backend, PF_BP_HHASH, _i, sizes[_i]);
+}
+END_TEST
+
+START_TEST(mlhash_equals_brute)
+{
+    check_method(&pf_bp_mlhash_backend, PF_BP_MLHASH, _i, sizes[_i]);
+}
+END_TEST
+
+START_TEST(single_and_tiny_inputs)
+{
+    const pf_bp_backend *be[2] = {&pf_bp_hhash_backend, &pf_bp_mlhash_backend};
+    pf_broadphase_method m[2] = {PF_BP_HHASH, PF_BP_MLHASH};
+    for (int t = 0; t < 2; t++) {
+        pf_aabb b[2] = {{{0, 0, 0}, {1, 1, 1}}, {{1, 1, 1}, {2, 2, 2}}};
+        pf_pair_vec v = {0};
+        pf_broadphase_stats st;
+        run_backend(be[t], m[t], 1, b, 1, &v, &st);
+        ck_assert_uint_eq(v.n, 0);
+        run_backend(be[t], m[t], 2, b, 2, &v, &st); /* corner contact */
+        ck_assert_uint_eq(v.n, 1);
+        ck_assert_uint_eq(v.data[0].i, 0);
+        ck_assert_uint_eq(v.data[0].j, 1);
+        b[1].min[0] = nextafter(1.0, 2.0);
+        run_backend(be[t], m[t], 1, b, 2, &v, &st);
+        ck_assert_uint_eq(v.n, 0);
+        pf_pair_vec_free(&v);
+    }
+}
+END_TEST
+
+/* Reusing one backend state across calls with changing inputs gives fresh results each time. */
+START_TEST(state_reuse)
+{
+    const pf_bp_backend *be = _i ? &pf_bp_mlhash_backend : &pf_bp_hhash_backend;
+    pf_broadphase_def def = {.method = _i ? PF_BP_MLHASH : PF_BP_HHASH, .threads = 2, .kd_split = 1};
+    void *state = NULL;
+    ck_assert_int_eq(be->create(&def, &state), PF_OK);
+    for (int round = 0; round < 4; round++) {
+        int kind = (int[]){UNIFORM, POLYDISPERSE, FLAT, CLUSTERED}[round];
+        size_t n = 500 + 300 * (size_t)round;
+        pf_aabb *b = make_boxes(kind, n, 99 + (uint64_t)round);
+        size_t ne;
+        pf_pair *expect = oracle(b, n, &ne);
+        pf_pair_vec v = {0};
+        pf_broadphase_stats st = {0};
+        ck_assert_int_eq(be->pairs(state, &def, b, n, &v, &st), PF_OK);
+        qsort(v.data, v.n, sizeof *v.data, cmp_pair);
+        ck_assert_uint_eq(v.n, ne);
+        ck_assert_int_eq(memcmp(v.data, expect, ne * sizeof *expect), 0);
+        pf_pair_vec_free(&v);
+        free(expect);
+        free(b);
+    }
+    be->destroy(state);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("collision_hash");
+    TCase *tc = tcase_create("equals_brute");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, hhash_equals_brute, 0, NKINDS);
+    tcase_add_loop_test(tc, mlhash_equals_brute, 0, NKINDS);
+    tcase_add_test(tc, single_and_tiny_inputs);
+    tcase_add_loop_test(tc, state_reuse, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}
