@@ -30,29 +30,33 @@ typedef struct loop_frame {
     size_t nbreaks, cap_breaks;
 } loop_frame;
 
-typedef struct analysis {
+/* The analysis state, kept with the graph after an analysis so that tasks appended later are analysed alone:
+ * per-datum lists describe the state at the end of the analysed tasks. */
+typedef struct pf_analysis {
     pf_graph *g;
     uint32_t *writers;    /* per datum: possible last writers (one, except after a loop) */
     uint32_t *readers;    /* per datum: readers since the last write */
     uint32_t *group_head; /* per datum: open cumulative group (nodes, newest first) */
     uint32_t *group_acc;  /* per datum: the group's global access indices (parallel list) */
     uint32_t *group_len;
-    uint32_t *open_groups; /* data whose group may be open, in opening order */
-    size_t nopen;
     uint32_t *touch_depth; /* per datum: deepest open loop frame that recorded its entry state, +1 */
+    uint32_t *ov_stamp, *ov_writers, *ov_readers; /* second pass overlay (per datum) */
+    size_t cap_data;
+    uint32_t *open_groups; /* data whose group may be open, in opening order (per access capacity) */
+    size_t nopen;
+    size_t *buf_off;      /* per access: offset of its private buffer in the increment's chunk */
+    uint32_t *reducer_of; /* per access: the reducer that combines its buffer (cumulative accesses) */
+    size_t cap_acc;
+    uint32_t *mark;       /* per node: the node currently collecting preds that already lists it */
+    size_t cap_mark;
     link *pool;
     size_t npool, cap_pool;
-    uint32_t *mark;      /* per node: the node currently collecting preds that already lists it */
-    size_t *buf_off;     /* per access: offset of its private buffer in bufmem */
-    uint32_t *reducer_of; /* per access: the reducer that combines its buffer (cumulative accesses) */
-    uint32_t *ptr_off;   /* per node: offset of its ptrs in g->ptrs */
     loop_frame *stack;
     size_t depth, cap_stack;
-    uint64_t *carried; /* (node << 32 | pred) pairs found by the second passes */
+    uint64_t *carried; /* (node << 32 | pred) pairs found by the second passes of this increment */
     size_t ncarried, cap_carried;
-    /* second pass overlay: per datum, lists as the next iteration sees them */
-    uint32_t *ov_stamp, *ov_writers, *ov_readers;
     uint32_t pass;
+    const unsigned char *args_base; /* g->args when node argument pointers were resolved */
 } analysis;
 
 #define TAGGED 0x80000000u /* a node of the simulated next iteration, in the second pass */
@@ -102,7 +106,7 @@ static int reserve_ptrs(analysis *a, uint32_t node, uint32_t count)
 {
     pf_graph *g = a->g;
     if (PF_ARRAY_RESERVE(g->ptrs, g->cap_ptrs, g->nptrs + count)) return PF_ENOMEM;
-    a->ptr_off[node] = (uint32_t)g->nptrs;
+    g->nodes[node].ptr_off = (uint32_t)g->nptrs;
     g->nodes[node].nptrs = count;
     g->nptrs += count;
     return PF_OK;
@@ -153,7 +157,7 @@ static int close_group(analysis *a, uint32_t d)
     uint32_t k = n;
     for (uint32_t l = a->group_head[d], m = a->group_acc[d]; l != PF_NONE; l = a->pool[l].next, m = a->pool[m].next) {
         uint32_t access = a->pool[m].node;
-        g->ptrs[a->ptr_off[r] + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
+        g->ptrs[g->nodes[r].ptr_off + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
         a->reducer_of[access] = r;
         if (add_pred(a, r, a->pool[l].node)) return PF_ENOMEM;
     }
@@ -192,7 +196,7 @@ static int add_task(analysis *a, uint32_t t)
 
     uint32_t id;
     if (new_node(a, (pf_node){.kind = PF_NODE_TASK, .fn = task->fn, .task = t, .datum = PF_NONE, .object = object,
-                              .loop = PF_NONE},
+                              .loop = PF_NONE, .args = task->args_size ? g->args + task->args_off : NULL},
                  &id))
         return PF_ENOMEM;
     g->task_node[t] = id;
@@ -364,32 +368,39 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Rebuilds the pred lists with the carried edges (flagged) appended to each node's forward ones. */
-static int merge_carried(analysis *a)
+/* Rebuilds the pred lists of nodes from `from` on with this increment's carried edges (flagged) appended to
+ * each node's forward ones. Carried edges link nodes of one loop body, and loops are never appended to, so
+ * only the increment's nodes get any. */
+static int merge_carried(analysis *a, size_t from)
 {
     pf_graph *g = a->g;
     if (a->ncarried == 0) return PF_OK;
     qsort(a->carried, a->ncarried, sizeof *a->carried, cmp_u64);
-    size_t total = g->npreds + a->ncarried;
-    uint32_t *preds = pf_malloc(total * sizeof *preds);
-    if (!preds) return PF_ENOMEM;
-    size_t out = 0, c = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
+    size_t base = from < g->nnodes ? g->nodes[from].pred_off : g->npreds;
+    size_t tail = g->npreds - base + a->ncarried;
+    uint32_t *old = pf_malloc((g->npreds - base + 1) * sizeof *old);
+    if (!old || PF_ARRAY_RESERVE(g->preds, g->cap_preds, base + tail)) {
+        pf_free(old);
+        return PF_ENOMEM;
+    }
+    memcpy(old, g->preds + base, (g->npreds - base) * sizeof *old);
+    size_t out = base, c = 0;
+    for (size_t i = from; i < g->nnodes; i++) {
         pf_node *n = &g->nodes[i];
         uint32_t off = (uint32_t)out;
-        for (uint32_t k = 0; k < n->npred; k++) preds[out++] = g->preds[n->pred_off + k];
+        for (uint32_t k = 0; k < n->npred; k++) g->preds[out++] = old[n->pred_off - base + k];
         for (; c < a->ncarried && (a->carried[c] >> 32) == i; c++) {
             uint32_t p = (uint32_t)a->carried[c] | PF_PRED_CARRIED;
-            if (out > off && preds[out - 1] == p) continue; /* sorted: duplicates are adjacent */
-            preds[out++] = p;
+            if (out > off && g->preds[out - 1] == p) continue; /* sorted: duplicates are adjacent */
+            g->preds[out++] = p;
         }
         n->pred_off = off;
         n->npred = (uint32_t)out - off;
     }
-    pf_free(g->preds);
-    g->preds = preds;
+    PF_ASSERT(c == a->ncarried);
     g->npreds = out;
-    g->cap_preds = total;
+    a->ncarried = 0;
+    pf_free(old);
     return PF_OK;
 }
 
@@ -398,23 +409,45 @@ static int is_work(const pf_node *n)
     return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
 }
 
-/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor. */
-static int build_levels(pf_graph *g)
+/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor, rebuilt from
+ * the segment that holds node `from` (appended nodes may extend the last one). */
+static int build_levels(pf_graph *g, size_t from)
 {
     size_t n = g->nnodes;
-    uint32_t *level = pf_calloc(n + 1, sizeof *level);
-    uint32_t *cursor = pf_calloc(n + 1, sizeof *cursor);
-    g->node_segment = pf_malloc((n + 1) * sizeof *g->node_segment);
-    g->segments = pf_malloc((n + 1) * sizeof *g->segments);
-    g->level_off = pf_calloc(n + 2, sizeof *g->level_off);
-    g->level_nodes = pf_malloc((n + 1) * sizeof *g->level_nodes);
-    if (!level || !cursor || !g->node_segment || !g->segments || !g->level_off || !g->level_nodes) {
+    if (n + 2 > g->cap_levels) {
+        size_t cap = (n + 2) * 2;
+        uint32_t *ln = pf_realloc(g->level_nodes, g->cap_levels * sizeof *ln, cap * sizeof *ln);
+        if (ln) g->level_nodes = ln;
+        uint32_t *lo = ln ? pf_realloc(g->level_off, g->cap_levels * sizeof *lo, cap * sizeof *lo) : NULL;
+        if (lo) g->level_off = lo;
+        pf_segment *sg = lo ? pf_realloc(g->segments, g->cap_levels * sizeof *sg, cap * sizeof *sg) : NULL;
+        if (sg) g->segments = sg;
+        uint32_t *ns = sg ? pf_realloc(g->node_segment, g->cap_levels * sizeof *ns, cap * sizeof *ns) : NULL;
+        if (!ns) return PF_ENOMEM;
+        g->node_segment = ns;
+        g->cap_levels = cap;
+    }
+    uint32_t nseg = 0, nlev = 0, fill = 0;
+    size_t i = 0;
+    if (from > 0 && g->nsegments > 0) {
+        /* restart at the last kept segment when the appended nodes continue it */
+        const pf_segment *last = &g->segments[g->nsegments - 1];
+        int continues = last->node_end == from && from < n && is_work(&g->nodes[from]);
+        nseg = continues ? g->nsegments - 1 : g->nsegments;
+        const pf_segment *keep_end = continues ? last : NULL;
+        nlev = keep_end ? keep_end->level_begin : g->nlevels;
+        fill = g->level_off[nlev];
+        i = keep_end ? keep_end->node_begin : from;
+    }
+    uint32_t *level = pf_malloc((n - i + 1) * sizeof *level);
+    uint32_t *cursor = pf_malloc((n - i + 1) * sizeof *cursor);
+    if (!level || !cursor) {
         pf_free(level);
         pf_free(cursor);
         return PF_ENOMEM;
     }
-    uint32_t nseg = 0, nlev = 0, fill = 0;
-    for (size_t i = 0; i < n;) {
+    const size_t first = i;
+    while (i < n) {
         if (!is_work(&g->nodes[i])) {
             g->node_segment[i++] = PF_NONE;
             continue;
@@ -429,22 +462,22 @@ static int build_levels(pf_graph *g)
                 uint32_t p = g->preds[nd->pred_off + k];
                 if ((p & PF_PRED_CARRIED) || p < i) continue; /* earlier segments are complete */
                 PF_ASSERT(p < j);
-                if (level[p] + 1 > lv) lv = level[p] + 1;
+                if (level[p - first] + 1 > lv) lv = level[p - first] + 1;
             }
-            level[j] = lv;
+            level[j - first] = lv;
             if (lv + 1 > depth) depth = lv + 1;
             g->node_segment[j] = nseg;
         }
         /* counting sort of the segment's nodes by level, stable in node order */
         for (uint32_t l = 0; l < depth; l++) cursor[l] = 0;
-        for (size_t j = i; j < end; j++) cursor[level[j]]++;
+        for (size_t j = i; j < end; j++) cursor[level[j - first]]++;
         for (uint32_t l = 0, pos = fill; l < depth; l++) {
             uint32_t c = cursor[l];
             g->level_off[nlev + l] = pos;
             cursor[l] = pos;
             pos += c;
         }
-        for (size_t j = i; j < end; j++) g->level_nodes[cursor[level[j]]++] = (uint32_t)j;
+        for (size_t j = i; j < end; j++) g->level_nodes[cursor[level[j - first]]++] = (uint32_t)j;
         g->segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
         fill += (uint32_t)(end - i);
         nlev += depth;
@@ -458,46 +491,128 @@ static int build_levels(pf_graph *g)
     return PF_OK;
 }
 
-/* Resolves pointers (datum memory, private buffers, arguments). */
-static int finish(analysis *a)
+/* Resolves the increment's pointers (datum memory, private buffers, arguments), its carried edges, levels. */
+static int finish(analysis *a, size_t from)
 {
     pf_graph *g = a->g;
+    unsigned char *chunk = NULL;
     if (g->bufmem_size) {
-        g->bufmem = pf_calloc(1, g->bufmem_size);
-        if (!g->bufmem) return PF_ENOMEM;
+        chunk = pf_calloc(1, g->bufmem_size);
+        if (!chunk || PF_ARRAY_RESERVE(g->buf_chunks, g->cap_buf_chunks, g->nbuf_chunks + 1)) {
+            pf_free(chunk);
+            return PF_ENOMEM;
+        }
+        g->buf_chunks[g->nbuf_chunks++] = chunk;
+        g->bufmem_size = 0;
     }
-    for (size_t i = 0; i < g->nnodes; i++) {
+    if (a->args_base && a->args_base != g->args) { /* the argument arena moved: re-aim the kept nodes */
+        for (size_t i = 0; i < from; i++)
+            if (g->nodes[i].args) g->nodes[i].args = g->args + ((const unsigned char *)g->nodes[i].args - a->args_base);
+    }
+    a->args_base = g->args;
+    for (size_t i = from; i < g->nnodes; i++) {
         pf_node *n = &g->nodes[i];
-        n->ptrs = n->nptrs ? g->ptrs + a->ptr_off[i] : NULL;
+        void **ptrs = g->ptrs + n->ptr_off;
         if (n->kind == PF_NODE_REDUCER) {
-            for (uint32_t k = 0; k < n->nptrs; k++) n->ptrs[k] = g->bufmem + a->buf_off[(uintptr_t)n->ptrs[k]];
+            for (uint32_t k = 0; k < n->nptrs; k++) ptrs[k] = chunk + a->buf_off[(uintptr_t)ptrs[k]];
             continue;
         }
         if (n->kind != PF_NODE_TASK) continue;
         const pf_task *t = &g->tasks[n->task];
-        n->args = t->args_size ? g->args + t->args_off : NULL;
         for (uint32_t k = 0; k < t->nacc; k++) {
             const pf_access *acc = &g->accesses[t->acc_off + k];
-            n->ptrs[k] = acc->mode == PF_CUMUL ? (void *)(g->bufmem + a->buf_off[t->acc_off + k])
-                                               : g->data[acc->data].ptr;
+            ptrs[k] = acc->mode == PF_CUMUL ? (void *)(chunk + a->buf_off[t->acc_off + k]) : g->data[acc->data].ptr;
         }
     }
-    if (merge_carried(a)) return PF_ENOMEM;
-    g->iter_scratch = pf_calloc(g->nloops + 1, sizeof *g->iter_scratch);
-    if (!g->iter_scratch) return PF_ENOMEM;
-    return build_levels(g);
+    if (merge_carried(a, from)) return PF_ENOMEM;
+    uint32_t *it = pf_realloc(g->iter_scratch, 0, (g->nloops + 1) * sizeof *it);
+    if (!it) return PF_ENOMEM;
+    g->iter_scratch = it;
+    return build_levels(g, from);
 }
 
-static void free_scratch(analysis *a)
+/* Grows the per-datum, per-access and per-node scratch to the graph's current sizes. */
+static int ensure_capacity(analysis *a)
 {
+    pf_graph *g = a->g;
+    size_t nd = g->ndata + 1;
+    if (nd > a->cap_data) {
+        size_t cap = nd * 2, old = a->cap_data;
+        uint32_t **lists[] = {&a->writers, &a->readers, &a->group_head, &a->group_acc, &a->group_len,
+                              &a->touch_depth, &a->ov_stamp, &a->ov_writers, &a->ov_readers};
+        for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
+            uint32_t *p = pf_realloc(*lists[k], old * sizeof *p, cap * sizeof *p);
+            if (!p) return PF_ENOMEM;
+            *lists[k] = p;
+            for (size_t d = old; d < cap; d++) p[d] = k < 4 || k >= 7 ? PF_NONE : 0;
+        }
+        for (size_t d = old; d < cap; d++) a->ov_stamp[d] = 0;
+        a->cap_data = cap;
+    }
+    size_t nacc = g->naccesses + 1;
+    if (nacc > a->cap_acc) {
+        size_t cap = nacc * 2, old = a->cap_acc;
+        size_t *bo = pf_realloc(a->buf_off, old * sizeof *bo, cap * sizeof *bo);
+        if (bo) a->buf_off = bo;
+        uint32_t *ro = bo ? pf_realloc(a->reducer_of, old * sizeof *ro, cap * sizeof *ro) : NULL;
+        if (ro) a->reducer_of = ro;
+        uint32_t *og = ro ? pf_realloc(a->open_groups, old * sizeof *og, cap * sizeof *og) : NULL;
+        if (!og) return PF_ENOMEM;
+        a->open_groups = og;
+        a->cap_acc = cap;
+    }
+    /* each new task adds itself and at most one reducer per access */
+    size_t nodes = g->nnodes + (g->ntasks - g->analysed_tasks) + (g->naccesses + 1);
+    if (nodes > a->cap_mark) {
+        size_t cap = nodes * 2;
+        uint32_t *m = pf_realloc(a->mark, a->cap_mark * sizeof *m, cap * sizeof *m);
+        if (!m) return PF_ENOMEM;
+        a->mark = m;
+        a->cap_mark = cap;
+    }
+    if (g->ntasks + 1 > g->cap_task_node) {
+        size_t cap = (g->ntasks + 1) * 2;
+        uint32_t *tn = pf_realloc(g->task_node, g->cap_task_node * sizeof *tn, cap * sizeof *tn);
+        if (!tn) return PF_ENOMEM;
+        g->task_node = tn;
+        g->cap_task_node = cap;
+    }
+    return PF_OK;
+}
+
+static void free_state(analysis *a)
+{
+    if (!a) return;
     for (size_t k = 0; k < a->depth; k++) {
         pf_free(a->stack[k].entry);
         pf_free(a->stack[k].breaks);
     }
-    void *bufs[] = {a->writers, a->readers,  a->group_head, a->group_acc, a->group_len, a->open_groups,
-                    a->touch_depth, a->pool, a->mark, a->buf_off, a->reducer_of, a->ptr_off,
-                    a->stack, a->carried, a->ov_stamp, a->ov_writers, a->ov_readers};
+    void *bufs[] = {a->writers, a->readers, a->group_head, a->group_acc, a->group_len, a->touch_depth,
+                    a->ov_stamp, a->ov_writers, a->ov_readers, a->open_groups, a->buf_off, a->reducer_of,
+                    a->mark, a->pool, a->stack, a->carried};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+    pf_free(a);
+}
+
+/* Analyses the task records from g->analysed_tasks on, continuing the kept state. */
+static int analyse_from(pf_graph *g)
+{
+    analysis *a = g->an;
+    size_t from = g->nnodes;
+    if (ensure_capacity(a)) return PF_ENOMEM;
+    for (size_t t = g->analysed_tasks; t < g->ntasks; t++) {
+        if (g->tasks[t].removed) {
+            g->task_node[t] = PF_NONE;
+            continue;
+        }
+        int r = g->tasks[t].item == PF_ITEM_TASK ? add_task(a, (uint32_t)t) : add_marker(a, (uint32_t)t);
+        if (r) return PF_ENOMEM;
+    }
+    if (close_all_groups(a) || finish(a, from)) return PF_ENOMEM;
+    g->analysed_tasks = g->ntasks;
+    g->first_new_node = from;
+    g->analysed = 1;
+    return PF_OK;
 }
 
 int pf_graph_analyse(pf_graph *g)
@@ -505,68 +620,58 @@ int pf_graph_analyse(pf_graph *g)
     pf_graph_free_analysis(g);
     if (g->open_loop != PF_NONE)
         return pf_error(PF_ESTATE, "the graph has an open loop: call pf_graph_loop_end before running it");
-    size_t nd = g->ndata ? g->ndata : 1;
-    size_t max_nodes = g->ntasks + g->naccesses + 1; /* each reducer closes a group of >= 1 access */
-    analysis a = {.g = g};
-    a.writers = pf_malloc(nd * sizeof *a.writers);
-    a.readers = pf_malloc(nd * sizeof *a.readers);
-    a.group_head = pf_malloc(nd * sizeof *a.group_head);
-    a.group_acc = pf_malloc(nd * sizeof *a.group_acc);
-    a.group_len = pf_calloc(nd, sizeof *a.group_len);
-    a.open_groups = pf_malloc((g->naccesses + 1) * sizeof *a.open_groups);
-    a.touch_depth = pf_calloc(nd, sizeof *a.touch_depth);
-    a.ov_stamp = pf_calloc(nd, sizeof *a.ov_stamp);
-    a.ov_writers = pf_malloc(nd * sizeof *a.ov_writers);
-    a.ov_readers = pf_malloc(nd * sizeof *a.ov_readers);
-    a.mark = pf_malloc(max_nodes * sizeof *a.mark);
-    a.buf_off = pf_malloc((g->naccesses + 1) * sizeof *a.buf_off);
-    a.reducer_of = pf_malloc((g->naccesses + 1) * sizeof *a.reducer_of);
-    a.ptr_off = pf_malloc(max_nodes * sizeof *a.ptr_off);
-    g->task_node = pf_malloc((g->ntasks + 1) * sizeof *g->task_node);
-    int rc = PF_ENOMEM;
-    if (!a.writers || !a.readers || !a.group_head || !a.group_acc || !a.group_len || !a.open_groups ||
-        !a.touch_depth || !a.ov_stamp || !a.ov_writers || !a.ov_readers || !a.mark || !a.buf_off ||
-        !a.reducer_of || !a.ptr_off || !g->task_node)
-        goto done;
-    for (size_t d = 0; d < nd; d++) a.writers[d] = a.readers[d] = a.group_head[d] = a.group_acc[d] = PF_NONE;
-    for (size_t t = 0; t < g->ntasks; t++) {
-        if (g->tasks[t].removed) {
-            g->task_node[t] = PF_NONE;
-            continue;
-        }
-        int r = g->tasks[t].item == PF_ITEM_TASK ? add_task(&a, (uint32_t)t) : add_marker(&a, (uint32_t)t);
-        if (r) goto done;
-    }
-    if (close_all_groups(&a) || finish(&a)) goto done;
-    g->analysed = 1;
-    rc = PF_OK;
-done:
-    free_scratch(&a);
-    if (rc) {
+    g->an = pf_calloc(1, sizeof *g->an);
+    if (!g->an) return pf_error(PF_ENOMEM, "out of memory analysing a graph");
+    g->an->g = g;
+    if (analyse_from(g)) {
         pf_graph_free_analysis(g);
-        return pf_error(rc, "out of memory analysing a graph of %zu tasks", g->ntasks);
+        return pf_error(PF_ENOMEM, "out of memory analysing a graph of %zu tasks", g->ntasks);
     }
+    g->appended = 0;
+    return PF_OK;
+}
+
+int pf_graph_can_append(const pf_graph *g)
+{
+    return g->an && g->nnodes > 0 && g->removed_since == 0 && g->open_loop == PF_NONE;
+}
+
+int pf_graph_analyse_append(pf_graph *g)
+{
+    PF_ASSERT(pf_graph_can_append(g));
+    if (analyse_from(g)) {
+        pf_graph_free_analysis(g);
+        return pf_error(PF_ENOMEM, "out of memory analysing appended tasks");
+    }
+    g->appended = 1;
     return PF_OK;
 }
 
 void pf_graph_free_analysis(pf_graph *g)
 {
-    void *bufs[] = {g->nodes, g->preds, g->task_node, g->ptrs, g->bufmem, g->level_nodes,
+    free_state(g->an);
+    g->an = NULL;
+    for (size_t k = 0; k < g->nbuf_chunks; k++) pf_free(g->buf_chunks[k]);
+    void *bufs[] = {g->nodes, g->preds, g->task_node, g->ptrs, g->buf_chunks, g->level_nodes,
                     g->level_off, g->segments, g->node_segment, g->iter_scratch};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
     g->nodes = NULL;
     g->preds = NULL;
     g->task_node = NULL;
     g->ptrs = NULL;
-    g->bufmem = NULL;
+    g->buf_chunks = NULL;
     g->level_nodes = NULL;
     g->level_off = NULL;
     g->segments = NULL;
     g->node_segment = NULL;
     g->iter_scratch = NULL;
     g->nnodes = g->cap_nodes = g->npreds = g->cap_preds = g->nptrs = g->cap_ptrs = 0;
+    g->nbuf_chunks = g->cap_buf_chunks = g->cap_task_node = g->cap_levels = 0;
     g->bufmem_size = 0;
     g->nlevels = g->nreducers = g->nsegments = 0;
+    g->analysed_tasks = 0;
+    g->first_new_node = 0;
+    g->appended = 0;
     g->analysed = 0;
 }
 

@@ -1,12 +1,46 @@
 /* Compilation into per-worker programs (paper 004 §3.2-3.3, figures 3a and 4): each worker runs its nodes in
  * graph order; a wait precedes the first node that needs a result of another worker; loop control is
- * replicated on every worker that runs part of the body; an awaited node publishes its execution count. */
+ * replicated on every worker that runs part of the body; an awaited node publishes its execution count.
+ * Nodes appended to an analysed graph are compiled alone, onto the end of the programs. */
 #include "graph.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
 #include <string.h>
+
+/* One replica of a node on one worker: its place in that worker's run order and its flag. */
+typedef struct replica {
+    uint32_t worker;
+    uint32_t pos;
+    pf_flag *flag;
+} replica;
+
+/* What compiling the next appended nodes needs to know of the programs built so far. */
+typedef struct pf_compiler {
+    pf_graph *g;
+    size_t k;
+    uint8_t *part;       /* part[L * k + w]: worker w runs part of loop L's body */
+    pf_flag **exit_flag; /* exit_flag[L * k + w] */
+    uint32_t *begin_op, *end_op; /* [L * k + w]: op index of the loop's begin / end on w */
+    size_t cap_loops;    /* loops the four arrays above hold */
+    uint32_t *rep_off;   /* per node: first replica; rep_off[n + 1] - rep_off[n] replicas */
+    size_t cap_rep_off;
+    replica *reps;
+    size_t nreps, cap_reps;
+    uint32_t *count;     /* per worker: replicas placed (the next position) */
+    int64_t *seen;       /* seen[w * k + b]: highest pos of b already awaited in w's current segment */
+    size_t *cap_ops;     /* per worker */
+} compiler;
+
+static void free_compiler(compiler *cc)
+{
+    if (!cc) return;
+    void *bufs[] = {cc->part, cc->exit_flag, cc->begin_op, cc->end_op, cc->rep_off,
+                    cc->reps, cc->count, cc->seen, cc->cap_ops};
+    for (size_t b = 0; b < sizeof bufs / sizeof *bufs; b++) pf_free(bufs[b]);
+    pf_free(cc);
+}
 
 void pf_graph_free_programs(pf_graph *g)
 {
@@ -18,36 +52,18 @@ void pf_graph_free_programs(pf_graph *g)
         }
         pf_free(g->programs);
     }
-    pf_free(g->flags);
+    for (size_t c = 0; c < g->nflag_chunks; c++) pf_free(g->flag_chunks[c]);
+    pf_free(g->flag_chunks);
     pf_free(g->skips);
+    free_compiler(g->cc);
+    g->cc = NULL;
     g->programs = NULL;
-    g->flags = NULL;
+    g->flag_chunks = NULL;
     g->skips = NULL;
-    g->flags_size = g->nskips = 0;
+    g->nflag_chunks = g->cap_flag_chunks = g->nskips = g->cap_skips = 0;
     g->compiled_workers = 0;
     g->cross_edges = g->waits = 0;
 }
-
-/* One replica of a node on one worker: its place in that worker's run order and its flag. */
-typedef struct replica {
-    uint32_t worker;
-    uint32_t pos;
-    pf_flag *flag;
-} replica;
-
-typedef struct compiler {
-    pf_graph *g;
-    size_t k;
-    uint8_t *part;      /* part[L * k + w]: worker w runs part of loop L's body */
-    uint32_t *rep_off;  /* per node: first replica; rep_off[n + 1] - rep_off[n] replicas */
-    replica *reps;
-    pf_flag **exit_flag; /* exit_flag[L * k + w] */
-    uint8_t *awaited;    /* per flag index: some wait targets it */
-    int64_t *seen;       /* seen[w * k + b]: highest pos of b already awaited in w's current segment */
-    pf_op **ops;         /* per worker, growing */
-    size_t *nops, *cap_ops;
-    uint32_t *begin_op, *end_op; /* [L * k + w]: op index of the loop's begin / end on w */
-} compiler;
 
 static uint32_t loop_parent_ctx(const pf_graph *g, uint32_t loop)
 {
@@ -68,6 +84,7 @@ static uint32_t ctx_depth(const pf_graph *g, uint32_t ctx)
 /* The innermost context containing both. */
 static uint32_t common_ctx(const pf_graph *g, uint32_t a, uint32_t b)
 {
+    if (a == b) return a;
     uint32_t da = ctx_depth(g, a), db = ctx_depth(g, b);
     for (; da > db; da--) a = loop_parent_ctx(g, a - 1);
     for (; db > da; db--) b = loop_parent_ctx(g, b - 1);
@@ -85,30 +102,69 @@ static uint32_t child_loop_of(const pf_graph *g, uint32_t c, uint32_t inner)
     return inner - 1;
 }
 
-static int emit(compiler *cc, size_t w, pf_op op)
+static int is_work(const pf_node *n)
 {
-    if (PF_ARRAY_RESERVE(cc->ops[w], cc->cap_ops[w], cc->nops[w] + 1)) return PF_ENOMEM;
-    cc->ops[w][cc->nops[w]++] = op;
+    return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
+}
+
+static int emit(pf_graph *g, compiler *cc, size_t w, pf_op op)
+{
+    pf_program *p = &g->programs[w];
+    size_t cap = cc->cap_ops[w];
+    if (PF_ARRAY_RESERVE(p->ops, cap, (size_t)p->nops + 1)) return PF_ENOMEM;
+    cc->cap_ops[w] = cap;
+    p->ops[p->nops++] = op;
     return PF_OK;
 }
 
-static size_t flag_index(const compiler *cc, const pf_flag *f)
+/* Grows the per-loop arrays and every worker's loop counters (kept: they count executions since the first
+ * compilation) to the graph's loop count. */
+static int grow_loops(pf_graph *g, compiler *cc)
 {
-    return (size_t)(f - cc->g->flags);
+    size_t nl = g->nloops, k = cc->k;
+    if (nl <= cc->cap_loops && cc->part) return PF_OK;
+    size_t cap = nl * 2 + 1, old = cc->cap_loops;
+    uint8_t *part = pf_realloc(cc->part, old * k, cap * k);
+    if (part) cc->part = part;
+    pf_flag **ef = part ? pf_realloc(cc->exit_flag, old * k * sizeof *ef, cap * k * sizeof *ef) : NULL;
+    if (ef) cc->exit_flag = ef;
+    uint32_t *bo = ef ? pf_realloc(cc->begin_op, old * k * sizeof *bo, cap * k * sizeof *bo) : NULL;
+    if (bo) cc->begin_op = bo;
+    uint32_t *eo = bo ? pf_realloc(cc->end_op, old * k * sizeof *eo, cap * k * sizeof *eo) : NULL;
+    if (!eo) return PF_ENOMEM;
+    cc->end_op = eo;
+    memset(cc->part + old * k, 0, (cap - old) * k);
+    memset(cc->exit_flag + old * k, 0, (cap - old) * k * sizeof *ef);
+    for (size_t w = 0; w < k; w++) {
+        pf_program *p = &g->programs[w];
+        uint32_t *cnt = pf_realloc(p->cnt, (old + 1) * sizeof *cnt, (cap + 1) * sizeof *cnt);
+        if (cnt) p->cnt = cnt;
+        uint32_t *it = cnt ? pf_realloc(p->it, (old + 1) * sizeof *it, (cap + 1) * sizeof *it) : NULL;
+        if (!it) return PF_ENOMEM;
+        p->it = it;
+        if (!p->cnt || old == 0) p->cnt[0] = 0;
+        for (size_t l = old + 1; l <= cap; l++) p->cnt[l] = p->it[l] = 0;
+        if (old == 0) p->it[0] = 0;
+    }
+    cc->cap_loops = cap;
+    return PF_OK;
 }
 
-/* Participation: a worker runs part of a loop when it runs a work node anywhere inside it. */
-static void mark_participants(compiler *cc)
+/* Participation: a worker runs part of a loop when it runs a work node anywhere inside it. Appended nodes
+ * are outside every kept loop, so only their own (new) loops gain participants. */
+static void mark_participants(pf_graph *g, compiler *cc, size_t from)
 {
-    pf_graph *g = cc->g;
     size_t k = cc->k;
-    for (size_t i = 0; i < g->nnodes; i++) {
+    uint32_t first_loop = PF_NONE;
+    for (size_t i = from; i < g->nnodes; i++) {
         const pf_node *n = &g->nodes[i];
-        if (n->kind != PF_NODE_TASK && n->kind != PF_NODE_REDUCER) continue;
+        if (n->kind == PF_NODE_BEGIN && first_loop == PF_NONE) first_loop = n->loop;
+        if (!is_work(n)) continue;
         for (uint32_t c = n->ctx; c; c = loop_parent_ctx(g, c - 1)) cc->part[(c - 1) * k + (size_t)n->worker] = 1;
     }
+    if (first_loop == PF_NONE) return;
     /* A loop with no work still runs its control somewhere: on worker 0, and so in its ancestors too. */
-    for (size_t l = 0; l < g->nloops; l++) {
+    for (size_t l = first_loop; l < g->nloops; l++) {
         int any = 0;
         for (size_t w = 0; w < k; w++) any |= cc->part[l * k + w];
         if (!any)
@@ -116,78 +172,93 @@ static void mark_participants(compiler *cc)
     }
 }
 
-/* Replicas and flag slots: one block of flags per worker, padded to cache lines, so one worker's signals never
- * share a line with another's. */
-static int place_replicas(compiler *cc)
+/* Replicas of the nodes from `from` on, and a new chunk of flags for them and for the new loops' exits: one
+ * block per worker, padded to cache lines, so one worker's signals never share a line with another's. */
+static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first_new_loop)
 {
-    pf_graph *g = cc->g;
     size_t k = cc->k, n = g->nnodes;
-    size_t nrep = 0;
-    for (size_t i = 0; i < n; i++) {
+    if (PF_ARRAY_RESERVE(cc->rep_off, cc->cap_rep_off, n + 1)) return PF_ENOMEM;
+    size_t nrep = cc->nreps;
+    for (size_t i = from; i < n; i++) {
         const pf_node *nd = &g->nodes[i];
         cc->rep_off[i] = (uint32_t)nrep;
-        if (nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) {
+        if (is_work(nd)) {
             nrep++;
         } else {
             for (size_t w = 0; w < k; w++) nrep += cc->part[nd->loop * k + w];
         }
     }
     cc->rep_off[n] = (uint32_t)nrep;
-    cc->reps = pf_malloc((nrep + 1) * sizeof *cc->reps);
-    uint32_t *count = pf_calloc(k, sizeof *count);
-    if (!cc->reps || !count) {
-        pf_free(count);
-        return PF_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
-        replica *r = &cc->reps[cc->rep_off[i]];
-        if (nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) {
-            *r = (replica){(uint32_t)nd->worker, count[nd->worker]++, NULL};
-        } else {
-            for (size_t w = 0; w < k; w++)
-                if (cc->part[nd->loop * k + w]) *r++ = (replica){(uint32_t)w, count[w]++, NULL};
-        }
-    }
-    size_t per_line = 64 / sizeof(pf_flag), total = 0;
-    size_t *base = pf_malloc(k * sizeof *base);
-    if (!base) {
-        pf_free(count);
-        return PF_ENOMEM;
-    }
-    for (size_t w = 0; w < k; w++) {
-        size_t slots = count[w];
-        for (size_t l = 0; l < g->nloops; l++) slots += cc->part[l * k + w]; /* exit flags */
-        base[w] = total;
-        total += (slots + per_line - 1) / per_line * per_line + per_line;
-    }
-    g->flags = pf_calloc(total, sizeof *g->flags);
-    g->flags_size = total;
-    cc->awaited = pf_calloc(total, 1);
-    if (!g->flags || !cc->awaited) {
-        pf_free(count);
+    if (PF_ARRAY_RESERVE(cc->reps, cc->cap_reps, nrep + 1)) return PF_ENOMEM;
+    size_t *slots = pf_calloc(k, sizeof *slots), *base = pf_calloc(k, sizeof *base);
+    if (!slots || !base) {
+        pf_free(slots);
         pf_free(base);
         return PF_ENOMEM;
     }
-    for (size_t r = 0; r < nrep; r++) cc->reps[r].flag = &g->flags[base[cc->reps[r].worker] + cc->reps[r].pos];
-    for (size_t w = 0; w < k; w++) {
-        size_t next = base[w] + count[w];
-        for (size_t l = 0; l < g->nloops; l++)
-            if (cc->part[l * k + w]) cc->exit_flag[l * k + w] = &g->flags[next++];
+    for (size_t i = from; i < n; i++) {
+        const pf_node *nd = &g->nodes[i];
+        replica *r = &cc->reps[cc->rep_off[i]];
+        if (is_work(nd)) {
+            *r = (replica){(uint32_t)nd->worker, cc->count[nd->worker]++, NULL};
+            slots[nd->worker]++;
+        } else {
+            for (size_t w = 0; w < k; w++)
+                if (cc->part[nd->loop * k + w]) {
+                    *r++ = (replica){(uint32_t)w, cc->count[w]++, NULL};
+                    slots[w]++;
+                }
+        }
     }
-    pf_free(count);
+    for (size_t l = first_new_loop; l < g->nloops; l++)
+        for (size_t w = 0; w < k; w++) slots[w] += cc->part[l * k + w];
+    size_t per_line = 64 / sizeof(pf_flag), total = 0;
+    for (size_t w = 0; w < k; w++) {
+        base[w] = total;
+        total += (slots[w] + per_line - 1) / per_line * per_line + per_line;
+    }
+    pf_flag *chunk = pf_calloc(total, sizeof *chunk);
+    if (!chunk || PF_ARRAY_RESERVE(g->flag_chunks, g->cap_flag_chunks, g->nflag_chunks + 1)) {
+        pf_free(chunk);
+        pf_free(slots);
+        pf_free(base);
+        return PF_ENOMEM;
+    }
+    g->flag_chunks[g->nflag_chunks++] = chunk;
+    for (size_t r = cc->nreps; r < nrep; r++) {
+        pf_flag *f = &chunk[base[cc->reps[r].worker]++];
+        f->op = PF_NONE;
+        f->worker = (uint16_t)cc->reps[r].worker;
+        cc->reps[r].flag = f;
+    }
+    for (size_t l = first_new_loop; l < g->nloops; l++)
+        for (size_t w = 0; w < k; w++)
+            if (cc->part[l * k + w]) {
+                pf_flag *f = &chunk[base[w]++];
+                f->op = PF_NONE;
+                f->worker = (uint16_t)w;
+                cc->exit_flag[l * k + w] = f;
+            }
+    cc->nreps = nrep;
+    pf_free(slots);
     pf_free(base);
     return PF_OK;
 }
 
-/* Waits that node i's replica on worker w needs before it runs. */
-static int emit_waits(compiler *cc, size_t i, size_t w, uint32_t my_pos)
+/* Marks a flag awaited; a node flag's publishing op starts publishing it. */
+static void await_flag(pf_graph *g, pf_flag *f)
 {
-    pf_graph *g = cc->g;
+    if (f->awaited) return;
+    f->awaited = 1;
+    if (f->op != PF_NONE) g->programs[f->worker].ops[f->op].flag = f;
+}
+
+/* Waits that node i's replica on worker w needs before it runs. */
+static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
+{
     size_t k = cc->k;
     const pf_node *n = &g->nodes[i];
-    (void)my_pos;
-    size_t first = cc->nops[w];
+    size_t first = g->programs[w].nops;
     for (uint32_t e = 0; e < n->npred; e++) {
         uint32_t pe = g->preds[n->pred_off + e];
         uint32_t p = PF_PRED_NODE(pe);
@@ -203,144 +274,156 @@ static int emit_waits(compiler *cc, size_t i, size_t w, uint32_t my_pos)
             if (pn->ctx == c) {
                 target = rp->flag;
             } else { /* the pred is inside a loop nested in c: its worker's exit of that loop covers it */
-                uint32_t l = child_loop_of(g, c, pn->ctx);
-                target = cc->exit_flag[l * k + rp->worker];
+                target = cc->exit_flag[child_loop_of(g, c, pn->ctx) * k + rp->worker];
                 PF_ASSERT(target);
             }
             int64_t *seen = &cc->seen[w * k + rp->worker];
             if (plain && (int64_t)rp->pos <= *seen) continue; /* an earlier wait on that worker covers it */
             int dup = 0;
-            for (size_t o = first; o < cc->nops[w] && !dup; o++) {
-                const pf_op *op = &cc->ops[w][o];
+            for (size_t o = first; o < g->programs[w].nops && !dup; o++) {
+                const pf_op *op = &g->programs[w].ops[o];
                 dup = op->flag == target && op->ctx == c && op->delta == carried;
             }
             if (dup) continue;
             if (plain) *seen = rp->pos;
-            cc->awaited[flag_index(cc, target)] = 1;
+            await_flag(g, target);
             g->waits++;
-            if (emit(cc, w, (pf_op){.kind = PF_OP_WAIT, .delta = carried, .ctx = (uint16_t)c, .flag = target}))
+            if (emit(g, cc, w, (pf_op){.kind = PF_OP_WAIT, .delta = carried, .ctx = (uint16_t)c, .flag = target}))
                 return PF_ENOMEM;
         }
     }
     return PF_OK;
 }
 
-static int build_programs(compiler *cc)
+static int build_programs(pf_graph *g, compiler *cc, size_t from)
 {
-    pf_graph *g = cc->g;
     size_t k = cc->k;
-    for (size_t i = 0; i < g->nnodes; i++) {
+    for (size_t e = 0; e < k * k; e++) cc->seen[e] = -1;
+    for (size_t i = from; i < g->nnodes; i++) {
         const pf_node *n = &g->nodes[i];
         for (uint32_t r = cc->rep_off[i]; r < cc->rep_off[i + 1]; r++) {
             const replica *rp = &cc->reps[r];
             size_t w = rp->worker;
-            if (emit_waits(cc, i, w, rp->pos)) return PF_ENOMEM;
-            pf_op op = {.ctx = (uint16_t)n->ctx, .node = (uint32_t)i, .flag = rp->flag};
+            if (emit_waits(g, cc, i, w)) return PF_ENOMEM;
+            pf_op op = {.ctx = (uint16_t)n->ctx, .node = (uint32_t)i};
             switch (n->kind) {
             case PF_NODE_BEGIN:
                 op.kind = PF_OP_BEGIN;
-                cc->begin_op[n->loop * k + w] = (uint32_t)cc->nops[w];
+                cc->begin_op[n->loop * k + w] = g->programs[w].nops;
                 break;
             case PF_NODE_END:
                 op.kind = PF_OP_END;
-                cc->end_op[n->loop * k + w] = (uint32_t)cc->nops[w];
+                cc->end_op[n->loop * k + w] = g->programs[w].nops;
                 break;
             case PF_NODE_BREAK: op.kind = PF_OP_BREAK; break;
             default: op.kind = PF_OP_RUN; break;
             }
-            if (op.kind != PF_OP_RUN) /* a new iteration or entry: earlier waits no longer cover */
+            if (op.kind != PF_OP_RUN) { /* a new iteration or entry: earlier waits no longer cover */
                 for (size_t b = 0; b < k; b++) cc->seen[w * k + b] = -1;
-            if (emit(cc, w, op)) return PF_ENOMEM;
+                op.exit_flag = cc->exit_flag[n->loop * k + w]; /* exits are always published */
+            }
+            rp->flag->op = g->programs[w].nops;
+            if (rp->flag->awaited) op.flag = rp->flag;
+            if (emit(g, cc, w, op)) return PF_ENOMEM;
         }
     }
     return PF_OK;
 }
 
-/* Jumps, published flags (only awaited ones) and the skip lists of breaks. */
-static int link_programs(compiler *cc)
+/* Jumps of the new control ops and the skip lists of new breaks. */
+static int link_programs(pf_graph *g, compiler *cc, const uint32_t *first_op)
 {
-    pf_graph *g = cc->g;
     size_t k = cc->k;
-    size_t nskips = 0, cap_skips = 0;
     for (size_t w = 0; w < k; w++) {
-        for (size_t o = 0; o < cc->nops[w]; o++) {
-            pf_op *op = &cc->ops[w][o];
-            if (op->kind == PF_OP_WAIT) continue;
-            if (op->flag && !cc->awaited[flag_index(cc, op->flag)]) op->flag = NULL;
-            if (op->kind == PF_OP_RUN) continue;
+        pf_program *prog = &g->programs[w];
+        for (size_t o = first_op[w]; o < prog->nops; o++) {
+            pf_op *op = &prog->ops[o];
+            if (op->kind == PF_OP_WAIT || op->kind == PF_OP_RUN) continue;
             uint32_t l = g->nodes[op->node].loop;
-            pf_flag *ef = cc->exit_flag[l * k + w];
-            op->exit_flag = ef && cc->awaited[flag_index(cc, ef)] ? ef : NULL;
             uint32_t end = cc->end_op[l * k + w];
             op->jump = op->kind == PF_OP_END ? cc->begin_op[l * k + w] + 1 : end + 1;
             if (op->kind != PF_OP_BREAK) continue;
-            /* A taken break skips the rest of the iteration: publish what awaited flags of this loop's level
-             * the skipped ops would have published, so waiters see a completed iteration. */
-            op->skip_off = (uint32_t)nskips;
+            /* A taken break skips the rest of the iteration: publish what the skipped ops of this loop's level
+             * would have published (awaited flags and child-loop exits), so waiters see a completed iteration. */
+            op->skip_off = (uint32_t)g->nskips;
             for (size_t q = o + 1; q <= end; q++) {
-                const pf_op *s = &cc->ops[w][q];
+                const pf_op *s = &prog->ops[q];
                 if (s->kind == PF_OP_WAIT) continue;
                 const pf_node *sn = &g->nodes[s->node];
                 pf_flag *f[2] = {NULL, NULL};
-                if (sn->ctx == l + 1 && s->flag && cc->awaited[flag_index(cc, s->flag)]) f[0] = s->flag;
-                if (s->kind == PF_OP_BEGIN && loop_parent_ctx(g, sn->loop) == l + 1) { /* a skipped child loop */
-                    pf_flag *cf = cc->exit_flag[sn->loop * k + w];
-                    if (cf && cc->awaited[flag_index(cc, cf)]) f[1] = cf;
-                }
+                if (sn->ctx == l + 1 && s->flag) f[0] = s->flag;
+                if (s->kind == PF_OP_BEGIN && loop_parent_ctx(g, sn->loop) == l + 1) f[1] = s->exit_flag;
                 for (int j = 0; j < 2; j++) {
                     if (!f[j]) continue;
-                    if (PF_ARRAY_RESERVE(g->skips, cap_skips, nskips + 1)) return PF_ENOMEM;
-                    g->skips[nskips++] = f[j];
+                    if (PF_ARRAY_RESERVE(g->skips, g->cap_skips, g->nskips + 1)) return PF_ENOMEM;
+                    g->skips[g->nskips++] = f[j];
                 }
             }
-            op->nskip = (uint32_t)nskips - op->skip_off;
+            op->nskip = (uint32_t)g->nskips - op->skip_off;
         }
-        g->programs[w].ops = cc->ops[w];
-        g->programs[w].nops = (uint32_t)cc->nops[w];
-        cc->ops[w] = NULL;
     }
-    g->nskips = nskips;
     return PF_OK;
+}
+
+/* Compiles the nodes from `from` on (all of them for a fresh compilation). */
+static int compile_from(pf_graph *g, size_t from, uint32_t first_new_loop)
+{
+    compiler *cc = g->cc;
+    size_t k = cc->k;
+    uint32_t *first_op = pf_malloc(k * sizeof *first_op);
+    if (!first_op) return PF_ENOMEM;
+    for (size_t w = 0; w < k; w++) first_op[w] = g->programs[w].nops;
+    int rc = PF_ENOMEM;
+    if (grow_loops(g, cc)) goto done;
+    mark_participants(g, cc, from);
+    if (place_replicas(g, cc, from, first_new_loop) || build_programs(g, cc, from) ||
+        link_programs(g, cc, first_op))
+        goto done;
+    rc = PF_OK;
+done:
+    pf_free(first_op);
+    return rc;
 }
 
 int pf_graph_compile_programs(pf_graph *g, int workers)
 {
     pf_graph_free_programs(g);
-    size_t n = g->nnodes, k = (size_t)workers, nl = g->nloops;
-    compiler cc = {.g = g, .k = k};
-    cc.part = pf_calloc(nl * k + 1, 1);
-    cc.rep_off = pf_malloc((n + 1) * sizeof *cc.rep_off);
-    cc.exit_flag = pf_calloc(nl * k + 1, sizeof *cc.exit_flag);
-    cc.seen = pf_malloc(k * k * sizeof *cc.seen);
-    cc.ops = pf_calloc(k, sizeof *cc.ops);
-    cc.nops = pf_calloc(k, sizeof *cc.nops);
-    cc.cap_ops = pf_calloc(k, sizeof *cc.cap_ops);
-    cc.begin_op = pf_calloc(nl * k + 1, sizeof *cc.begin_op);
-    cc.end_op = pf_calloc(nl * k + 1, sizeof *cc.end_op);
+    size_t k = (size_t)workers;
+    compiler *cc = pf_calloc(1, sizeof *cc);
+    g->cc = cc;
     g->programs = pf_calloc(k, sizeof *g->programs);
     int rc = PF_ENOMEM;
-    if (!cc.part || !cc.rep_off || !cc.exit_flag || !cc.seen || !cc.ops || !cc.nops || !cc.cap_ops ||
-        !cc.begin_op || !cc.end_op || !g->programs)
-        goto done;
+    if (!cc || !g->programs) goto done;
+    cc->g = g;
+    cc->k = k;
+    cc->count = pf_calloc(k, sizeof *cc->count);
+    cc->seen = pf_malloc(k * k * sizeof *cc->seen);
+    cc->cap_ops = pf_calloc(k, sizeof *cc->cap_ops);
+    if (!cc->count || !cc->seen || !cc->cap_ops) goto done;
     g->compiled_workers = workers;
-    for (size_t w = 0; w < k; w++) {
-        g->programs[w].cnt = pf_calloc(nl + 1, sizeof(uint32_t));
-        g->programs[w].it = pf_calloc(nl + 1, sizeof(uint32_t));
-        if (!g->programs[w].cnt || !g->programs[w].it) goto done;
-    }
-    for (size_t e = 0; e < k * k; e++) cc.seen[e] = -1;
-    mark_participants(&cc);
-    if (place_replicas(&cc) || build_programs(&cc) || link_programs(&cc)) goto done;
+    if (compile_from(g, 0, 0)) goto done;
     rc = PF_OK;
 done:
-    if (cc.ops)
-        for (size_t w = 0; w < k; w++) pf_free(cc.ops[w]);
-    void *bufs[] = {cc.part, cc.rep_off, cc.reps, cc.exit_flag, cc.awaited, cc.seen,
-                    cc.ops, cc.nops, cc.cap_ops, cc.begin_op, cc.end_op};
-    for (size_t b = 0; b < sizeof bufs / sizeof *bufs; b++) pf_free(bufs[b]);
     if (rc) {
         pf_graph_free_programs(g);
         return pf_error(rc, "out of memory compiling a graph for %d workers", workers);
+    }
+    return PF_OK;
+}
+
+int pf_graph_compile_append(pf_graph *g)
+{
+    PF_ASSERT(g->cc && g->compiled_workers > 0);
+    uint32_t first_new_loop = (uint32_t)g->nloops;
+    for (size_t i = g->first_new_node; i < g->nnodes; i++)
+        if (g->nodes[i].kind == PF_NODE_BEGIN) {
+            first_new_loop = g->nodes[i].loop;
+            break;
+        }
+    int workers = g->compiled_workers;
+    if (compile_from(g, g->first_new_node, first_new_loop)) {
+        pf_graph_free_programs(g);
+        return pf_error(PF_ENOMEM, "out of memory compiling appended tasks for %d workers", workers);
     }
     return PF_OK;
 }

@@ -208,8 +208,8 @@ uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop)
 int pf_graph_invalidate(pf_graph *g)
 {
     PF_CHECK_ARG(g);
-    pf_graph_free_programs(g);
-    pf_graph_free_analysis(g);
+    /* The analysis and programs stay: if only tasks are appended, the next run extends them. */
+    g->analysed = 0;
     return PF_OK;
 }
 

@@ -52,10 +52,14 @@ typedef struct pf_loop {
     _Atomic uint32_t last_iterations; /* iterations of the latest entry (all executors) */
 } pf_loop;
 
-/* Completion flag of a node, written only by the node's worker (see sync.h). */
+/* Completion flag of a node replica (or of a worker's exit from a loop), written only by its worker. */
 typedef struct pf_flag {
-    _Atomic uint32_t done;    /* the run stamp of the last completed execution */
+    _Atomic uint32_t done;    /* the context count of the last completed execution (see pf_program) */
     _Atomic uint32_t waiters; /* 1 while a remote worker sleeps on `done` */
+    uint32_t op;              /* compile time: the op that publishes it, in `worker`'s program (PF_NONE: exit) */
+    uint16_t worker;
+    uint8_t awaited;          /* compile time: some wait targets it */
+    uint8_t pad;
 } pf_flag;
 
 enum { PF_NODE_TASK = 0, PF_NODE_REDUCER = 1, PF_NODE_BEGIN, PF_NODE_END, PF_NODE_BREAK };
@@ -70,7 +74,8 @@ typedef struct pf_node {
     /* hot: read on every replay */
     pf_task_fn fn;        /* tasks */
     const void *args;     /* tasks: copied arguments */
-    void **ptrs;          /* tasks: per access, datum memory or private buffer; reducers: group buffers */
+    uint32_t ptr_off;     /* into graph.ptrs: tasks, per access, datum memory or private buffer; reducers,
+                           * the group's buffers */
     uint32_t nptrs;       /* tasks: accesses; reducers: buffers in the group */
     uint8_t kind;
     uint8_t has_cumul;    /* tasks: at least one PF_CUMUL access (buffers to reset first) */
@@ -134,17 +139,21 @@ struct pf_graph {
     uint32_t open_loop;  /* innermost loop being recorded, or PF_NONE */
     uint32_t real_tasks; /* recorded tasks, markers excluded */
 
-    /* analysis (valid when analysed) */
+    /* analysis (valid when analysed; kept while the graph is edited, so appended tasks are analysed alone) */
     int analysed;
+    struct pf_analysis *an; /* per-datum state at the end of the analysed tasks */
+    size_t analysed_tasks;  /* task records the analysis has seen */
     pf_node *nodes;
     size_t nnodes, cap_nodes;
     uint32_t *preds;
     size_t npreds, cap_preds;
     uint32_t *task_node; /* task id -> node index */
-    void **ptrs;         /* backing of node.ptrs */
+    size_t cap_task_node;
+    void **ptrs;         /* backing of the nodes' pointer lists */
     size_t nptrs, cap_ptrs;
-    unsigned char *bufmem; /* private buffers of cumulative accesses */
-    size_t bufmem_size;
+    unsigned char **buf_chunks; /* private buffers of cumulative accesses, one chunk per analysis increment */
+    size_t nbuf_chunks, cap_buf_chunks;
+    size_t bufmem_size;  /* bytes of the increment being analysed */
     /* barrier executor: maximal runs of task/reducer nodes between control nodes ("segments"), each cut
      * into levels by its internal edges; level_nodes lists node ids by (segment, level) */
     uint32_t nlevels;
@@ -153,17 +162,21 @@ struct pf_graph {
     pf_segment *segments;
     uint32_t nsegments;
     uint32_t *node_segment; /* per node: its segment (task/reducer nodes) */
+    size_t cap_levels;      /* capacity of the four arrays above, in nodes */
     uint32_t *iter_scratch; /* per loop: iteration within the entry (seq, barrier, omptasks) */
     uint32_t nreducers;
+    int appended;           /* the last analysis only appended nodes from first_new_node on */
+    size_t first_new_node;
 
     /* compilation for the static executor (valid when compiled_workers > 0) */
     int compiled_workers;
     pf_partitioner compiled_partitioner;
+    struct pf_compiler *cc; /* replicas, participation and loop ops, kept for appending */
     pf_program *programs;
-    pf_flag *flags;
-    size_t flags_size;
+    pf_flag **flag_chunks;  /* one chunk per compilation increment; flags never move */
+    size_t nflag_chunks, cap_flag_chunks;
     pf_flag **skips; /* backing of BREAK ops' skip lists */
-    size_t nskips;
+    size_t nskips, cap_skips;
     uint32_t cross_edges, waits;
     int measure_next; /* time every node on the next run, for the partitioner */
 
@@ -178,8 +191,11 @@ struct pf_graph {
 /* The cost the partitioner uses for a node: measured when known, else estimated. */
 double pf_node_cost(const pf_graph *g, const pf_node *n);
 
-/* analysis.c: builds nodes, edges, private buffers and levels from the recorded tasks. */
+/* analysis.c: builds nodes, edges, private buffers and levels from the recorded tasks; pf_graph_analyse_append
+ * continues a kept analysis with the tasks recorded since (only possible when none was removed). */
 int pf_graph_analyse(pf_graph *g);
+int pf_graph_analyse_append(pf_graph *g);
+int pf_graph_can_append(const pf_graph *g);
 void pf_graph_free_analysis(pf_graph *g);
 
 /* partition.c: places every work node (node.worker) for `workers` workers. When the graph was compiled before
@@ -192,8 +208,10 @@ int pf_partition_metis(pf_graph *g, int workers);
 /* Per-worker sums of node costs (out[workers]). */
 void pf_worker_loads(const pf_graph *g, int workers, double *out);
 
-/* compile.c: builds the per-worker programs (needs node.worker). */
+/* compile.c: builds the per-worker programs (needs node.worker); pf_graph_compile_append extends them with
+ * the nodes from g->first_new_node on. */
 int pf_graph_compile_programs(pf_graph *g, int workers);
+int pf_graph_compile_append(pf_graph *g);
 void pf_graph_free_programs(pf_graph *g);
 
 /* node_exec.c: runs a reducer, or a task after resetting its private cumulative buffers. */
@@ -203,7 +221,7 @@ void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker);
 static inline void pf_node_exec(const pf_graph *g, const pf_node *n, int worker)
 {
     if (n->kind == PF_NODE_TASK && !n->has_cumul) {
-        pf_task_ctx ctx = {n->ptrs, n->args, worker};
+        pf_task_ctx ctx = {g->ptrs + n->ptr_off, n->args, worker};
         n->fn(&ctx);
     } else {
         pf_node_exec_slow(g, n, worker);

@@ -4,9 +4,10 @@
 
 void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker)
 {
+    void *const *ptrs = g->ptrs + n->ptr_off;
     if (n->kind == PF_NODE_REDUCER) {
         const pf_datum *d = &g->data[n->datum];
-        for (uint32_t k = 0; k < n->nptrs; k++) d->reducer.combine(d->ptr, n->ptrs[k], d->size, d->reducer.ctx);
+        for (uint32_t k = 0; k < n->nptrs; k++) d->reducer.combine(d->ptr, ptrs[k], d->size, d->reducer.ctx);
         return;
     }
     const pf_task *t = &g->tasks[n->task];
@@ -14,8 +15,8 @@ void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker)
     for (uint32_t k = 0; k < t->nacc; k++) {
         if (acc[k].mode != PF_CUMUL) continue;
         const pf_datum *d = &g->data[acc[k].data];
-        d->reducer.init(n->ptrs[k], d->size, d->reducer.ctx);
+        d->reducer.init(ptrs[k], d->size, d->reducer.ctx);
     }
-    pf_task_ctx ctx = {n->ptrs, n->args, worker};
+    pf_task_ctx ctx = {ptrs, n->args, worker};
     n->fn(&ctx);
 }

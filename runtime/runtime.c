@@ -132,24 +132,37 @@ int pf_runtime_trace_write(pf_runtime *rt, const char *path)
     return rc;
 }
 
-/* Analysis, placement and programs, each rebuilt only when what it depends on changed. */
+/* Analysis, placement and programs, each rebuilt only when what it depends on changed. Tasks appended to an
+ * analysed graph (nothing removed) are analysed, placed and compiled alone, so an update costs what it adds. */
 static int prepare(pf_graph *g, pf_runtime *rt)
 {
     int static_exec = rt->def.executor == PF_EXEC_STATIC;
     int need_analysis = !g->analysed;
-    int need_programs = static_exec && (need_analysis || g->compiled_workers != rt->def.workers ||
-                                        g->compiled_partitioner != rt->def.partitioner);
+    int programs_stale = g->compiled_workers != rt->def.workers || g->compiled_partitioner != rt->def.partitioner;
+    int need_programs = static_exec && (need_analysis || programs_stale);
     if (!need_analysis && !need_programs) return PF_OK;
     uint64_t t0 = pf_now_ns();
+    int appended = 0;
     if (need_analysis) {
-        pf_graph_free_programs(g);
-        int rc = pf_graph_analyse(g);
+        int rc;
+        if (pf_graph_can_append(g)) {
+            rc = pf_graph_analyse_append(g);
+            appended = !rc;
+        } else {
+            pf_graph_free_programs(g);
+            rc = pf_graph_analyse(g);
+        }
         if (rc) return rc;
         g->measure_next = 1;
+        if (!static_exec) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
     }
     if (need_programs) {
         int rc = pf_partition(g, rt->def.workers, rt->def.partitioner);
-        if (!rc) rc = pf_graph_compile_programs(g, rt->def.workers);
+        if (rc) return rc;
+        if (appended && !programs_stale)
+            rc = pf_graph_compile_append(g);
+        else
+            rc = pf_graph_compile_programs(g, rt->def.workers);
         if (rc) return rc;
         g->compiled_partitioner = rt->def.partitioner;
         g->last_update.moved += g->pending_moved;

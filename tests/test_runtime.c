@@ -176,14 +176,19 @@ START_TEST(replays_equal_fresh_compilations)
     double *replayed = malloc(rg.ndata * VEC * sizeof(double));
     memcpy(replayed, rg.data, rg.ndata * VEC * sizeof(double));
 
-    memcpy(rg.data, rg.init, rg.ndata * VEC * sizeof(double));
+    /* the same steps, each with a graph recorded, analysed and compiled from scratch */
+    double *state = malloc(rg.ndata * VEC * sizeof(double));
+    memcpy(state, rg.init, rg.ndata * VEC * sizeof(double));
     for (int k = 0; k < 100; k++) {
-        ck_assert_int_eq(pf_graph_invalidate(rg.g), PF_OK);
-        ck_assert_int_eq(pf_graph_run(rg.g, rt), PF_OK);
+        random_graph fresh;
+        random_graph_build(&fresh, 4242, 400, 30, 8);
+        memcpy(fresh.data, state, rg.ndata * VEC * sizeof(double));
+        ck_assert_int_eq(pf_graph_run(fresh.g, rt), PF_OK);
+        memcpy(state, fresh.data, rg.ndata * VEC * sizeof(double));
+        random_graph_free(&fresh);
     }
-    pf_graph_get_stats(rg.g, &st);
-    ck_assert_uint_eq(st.compiles, 101);
-    ck_assert(memcmp(replayed, rg.data, rg.ndata * VEC * sizeof(double)) == 0);
+    ck_assert(memcmp(replayed, state, rg.ndata * VEC * sizeof(double)) == 0);
+    free(state);
     free(replayed);
     pf_runtime_destroy(rt);
     random_graph_free(&rg);

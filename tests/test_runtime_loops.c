@@ -242,6 +242,42 @@ START_TEST(random_loop_programs_match_seq)
 }
 END_TEST
 
+START_TEST(appended_loop_programs_match_seq)
+{
+    /* a program recorded in four pieces, run after each piece: the later pieces (with their loops) are
+     * analysed and compiled onto the kept programs; the result must equal seq on the whole program */
+    static const int worker_counts[] = {2, 3};
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (int e = PF_EXEC_STATIC; e <= PF_EXEC_COUNT; e++)
+            for (int w = 0; w < 2; w++) {
+                program p;
+                program_build(&p, seed * 7727, 24, 5, 0);
+                pf_runtime *rt = make_rt(e, worker_counts[w]);
+                for (int piece = 0; piece < 4; piece++) {
+                    if (piece > 0) ck_assert_int_eq(pf_graph_invalidate(p.g), PF_OK);
+                    gen_body(&p, 0, 12);
+                    memcpy(p.data, p.init, p.ndata * VEC * sizeof(double));
+                    ck_assert_int_eq(pf_graph_run(p.g, rt), PF_OK);
+                }
+                pf_graph_stats st;
+                pf_graph_get_stats(p.g, &st);
+                ck_assert_uint_eq(st.compiles, 4);
+                double *got = malloc(p.ndata * VEC * sizeof(double));
+                memcpy(got, p.data, p.ndata * VEC * sizeof(double));
+                pf_runtime_destroy(rt);
+                double *ref = program_run(&p, PF_EXEC_SEQ, 1, 1);
+                ck_assert_msg(memcmp(ref, got, p.ndata * VEC * sizeof(double)) == 0,
+                              "seed %llu: %s with %d workers after appends differs from seq", (unsigned long long)seed,
+                              config_name(e), worker_counts[w]);
+                free(ref);
+                free(got);
+                pf_graph_destroy(p.g);
+                free(p.data);
+                free(p.init);
+            }
+}
+END_TEST
+
 /* ---------- edge cases: zero iterations, break at the first iteration, the bound, nesting ---------- */
 
 static void add_one(const pf_task_ctx *ctx)
@@ -453,6 +489,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("loops");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, random_loop_programs_match_seq);
+    tcase_add_test(tc, appended_loop_programs_match_seq);
     tcase_add_test(tc, while_false_at_begin_runs_zero_times);
     tcase_add_test(tc, break_at_first_iteration);
     tcase_add_test(tc, loops_stop_at_their_bound);

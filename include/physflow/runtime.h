@@ -166,12 +166,15 @@ PF_API int pf_graph_loop_end(pf_graph *g);
 /// Iterations the loop ran in its latest entry (0 before its first run).
 PF_API uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop);
 
-/// Makes a compiled graph editable again; its next run re-analyses and recompiles it.
+/// Makes a compiled graph editable again (record more tasks, remove some). Its next run brings it up to date:
+/// when tasks were only appended, they alone are analysed, placed and compiled onto the end of the kept
+/// programs (the cost grows with the change, not the graph); after a removal the graph is re-analysed and
+/// recompiled whole. Either way existing tasks keep their worker.
 PF_API int pf_graph_invalidate(pf_graph *g);
 
 /// Runs the graph once with the runtime's executor: analyses, partitions and compiles it first if it was
-/// never compiled, was invalidated, or was compiled for another worker count or partitioner; otherwise
-/// replays the compiled programs with no analysis and no allocation.
+/// never compiled, was invalidated (see pf_graph_invalidate), or was compiled for another worker count or
+/// partitioner; otherwise replays the compiled programs with no analysis and no allocation.
 PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
 
 /// Removes a recorded task from an editable graph (after pf_graph_invalidate). Its id stays reserved. The
