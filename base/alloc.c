@@ -59,6 +59,10 @@ void *pf_realloc(void *ptr, size_t old_size, size_t new_size)
         pf_free(ptr);
         return NULL;
     }
+    /* With the default hooks, libc's realloc grows large blocks in place (mremap): no copy and no fresh
+     * page faults, which dominate when a graph of many tasks is recorded. Such blocks keep malloc's 16-byte
+     * alignment rather than 64; cache-line-sensitive data (flags, lanes) is never grown this way. */
+    if (hook_alloc == default_alloc) return realloc(ptr, new_size);
     void *p = pf_malloc(new_size);
     if (p && ptr) memcpy(p, ptr, old_size < new_size ? old_size : new_size);
     if (p) pf_free(ptr);

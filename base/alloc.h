@@ -8,7 +8,8 @@
 void *pf_malloc(size_t size);
 /* As pf_malloc, zero-filled; n * size is checked for overflow. */
 void *pf_calloc(size_t n, size_t size);
-/* Grows or shrinks a block from pf_malloc, keeping min(old_size, new_size) bytes. */
+/* Grows or shrinks a block from pf_malloc, keeping min(old_size, new_size) bytes. The result is only
+ * guaranteed 16-byte alignment. */
 void *pf_realloc(void *ptr, size_t old_size, size_t new_size);
 void pf_free(void *ptr);
 
