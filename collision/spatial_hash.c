@@ -491,8 +491,8 @@ int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pai
         int r = pairs_chunk(s, c * n / nchunks, (c + 1) * n / nchunks, &ws->bufs[omp_get_thread_num()], v, &cc);
         cand += cc;
         if (r) {
-#pragma omp critical(pf_shash_pairs_rc)
-            rc = r;
+#pragma omp atomic write
+            rc = r; /* any failure code will do: they are all out-of-memory */
         }
     }
     if (rc) return rc;
