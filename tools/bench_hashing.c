@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "cli_args.h"
 
 #include "physflow/collision.h"
@@ -29,26 +30,6 @@ static const char *const PAPER_3D_CLAIM =
     "hierarchical hash about 25% faster than multilevel hash for the whole collision step; memory overhead <= 20%";
 static const double PAPER_3D_SPEEDUP = 1.25;
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static double urand(rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
-}
-
 /* ---- 2D broad phase (paper 001 §4.1, figure 4) ---- */
 
 typedef struct scene2d {
@@ -59,25 +40,25 @@ typedef struct scene2d {
 
 static int scene2d_make(scene2d *s, size_t n, size_t m, uint64_t seed)
 {
-    rng r = {seed};
+    bench_rng r = {seed};
     s->n = n, s->m = m;
     s->objects = malloc(n * sizeof *s->objects);
     s->seg = malloc(m * sizeof *s->seg);
     if (!s->objects || !s->seg) return -1;
     const double side = 8192; /* 2^13 */
     for (size_t i = 0; i < n; i++) {
-        double u = urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8;
+        double u = bench_urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8;
         for (int k = 0; k < 2; k++) {
-            double c = side * urand(&r), h = 0.5 * avg * (0.5 + urand(&r)); /* edge avg x [0.5, 1.5) */
+            double c = side * bench_urand(&r), h = 0.5 * avg * (0.5 + bench_urand(&r)); /* edge avg x [0.5, 1.5) */
             s->objects[i].min[k] = c - h;
             s->objects[i].max[k] = c + h;
         }
         s->objects[i].min[2] = s->objects[i].max[2] = 0; /* 2D: z = 0 thickness */
     }
     for (size_t q = 0; q < m; q++) {
-        double len = 16 * urand(&r), ang = 6.283185307179586 * urand(&r);
-        s->seg[q][0][0] = side * urand(&r);
-        s->seg[q][0][1] = side * urand(&r);
+        double len = 16 * bench_urand(&r), ang = 6.283185307179586 * bench_urand(&r);
+        s->seg[q][0][0] = side * bench_urand(&r);
+        s->seg[q][0][1] = side * bench_urand(&r);
         s->seg[q][1][0] = s->seg[q][0][0] + len * cos(ang);
         s->seg[q][1][1] = s->seg[q][0][1] + len * sin(ang);
         s->seg[q][0][2] = s->seg[q][1][2] = 0;
@@ -101,9 +82,9 @@ static int run_queries(pf_query_method method, const scene2d *s, int reps, run2d
     if (pf_query_index_create(&def, &ix) || pf_id_buffer_create(&buf)) goto fail;
     out->build_ms = out->query_ms = INFINITY;
     for (int rep = 0; rep < reps; rep++) {
-        double t0 = now_ms();
+        double t0 = (bench_now_s() * 1e3);
         if (pf_query_index_build(ix, s->objects, s->n)) goto fail;
-        double t1 = now_ms();
+        double t1 = (bench_now_s() * 1e3);
         uint64_t hits = 0, cand = 0, hit_particles = 0;
         for (size_t q = 0; q < s->m; q++) {
             if (pf_query_segment(ix, s->seg[q][0], s->seg[q][1], 0.0, buf)) goto fail;
@@ -113,7 +94,7 @@ static int run_queries(pf_query_method method, const scene2d *s, int reps, run2d
             hit_particles += k > 0;
             cand += pf_id_buffer_candidates(buf);
         }
-        double t2 = now_ms();
+        double t2 = (bench_now_s() * 1e3);
         if (t1 - t0 + t2 - t1 < out->build_ms + out->query_ms) out->build_ms = t1 - t0, out->query_ms = t2 - t1;
         out->hits = hits, out->candidates = cand, out->particles_hit = hit_particles;
     }
@@ -142,9 +123,9 @@ static int run_allpairs(pf_broadphase_method m, const pf_aabb *boxes, size_t n, 
     for (int rep = 0; rep < reps; rep++) {
         const pf_pair *p;
         pf_broadphase_stats st;
-        double t0 = now_ms();
+        double t0 = (bench_now_s() * 1e3);
         rc = pf_broadphase_pairs(bp, boxes, n, &p, pairs, &st);
-        double t = now_ms() - t0;
+        double t = (bench_now_s() * 1e3) - t0;
         if (rc) {
             fprintf(stderr, "physflow: bench hashing: %s: %s\n", pf_broadphase_method_name(m), pf_last_error());
             pf_broadphase_destroy(bp);
@@ -269,7 +250,7 @@ static const double P_RADIUS = 0.0078125; /* particles of size 2^-6: radius 2^-7
 
 static int scene3d_make(scene3d *s, size_t ns, size_t np, uint64_t seed)
 {
-    rng r = {seed};
+    bench_rng r = {seed};
     s->ns = ns, s->np = np;
     s->sc = malloc(3 * ns * sizeof *s->sc);
     s->sr = malloc(ns * sizeof *s->sr);
@@ -279,14 +260,14 @@ static int scene3d_make(scene3d *s, size_t ns, size_t np, uint64_t seed)
     s->boxes = malloc((ns + np) * sizeof *s->boxes);
     if (!s->sc || !s->sr || !s->x || !s->v || !s->x1 || !s->boxes) return -1;
     for (size_t i = 0; i < ns; i++) {
-        s->sr[i] = 0.5 * pow(2.0, -4 + 2 * urand(&r)); /* diameters 2^-4 .. 2^-2 */
+        s->sr[i] = 0.5 * pow(2.0, -4 + 2 * bench_urand(&r)); /* diameters 2^-4 .. 2^-2 */
         for (int k = 0; k < 3; k++) {
-            s->sc[3 * i + (size_t)k] = urand(&r);
+            s->sc[3 * i + (size_t)k] = bench_urand(&r);
             s->boxes[i].min[k] = s->sc[3 * i + (size_t)k] - s->sr[i];
             s->boxes[i].max[k] = s->sc[3 * i + (size_t)k] + s->sr[i];
         }
     }
-    for (size_t i = 0; i < 3 * np; i++) s->x[i] = P_RADIUS + (1 - 2 * P_RADIUS) * urand(&r);
+    for (size_t i = 0; i < 3 * np; i++) s->x[i] = P_RADIUS + (1 - 2 * P_RADIUS) * bench_urand(&r);
     return 0;
 }
 
@@ -386,9 +367,9 @@ static int bench_3d(size_t np, int steps, bench_csv *csv, double *ratio)
         size_t cap = 0;
         int rc = scene3d_make(&s, ns, np, 42) ? -1 : 0;
         if (!rc) rc = pf_query_index_create(&def, &ix) || pf_id_buffer_create(&buf);
-        double t0 = now_ms();
+        double t0 = (bench_now_s() * 1e3);
         for (int st = 0; st < steps && !rc; st++) rc = step3d(&s, ix, buf, dt, &ids, &cap);
-        double total = now_ms() - t0;
+        double total = (bench_now_s() * 1e3) - t0;
         free(ids);
         if (rc) {
             fprintf(stderr, "physflow: bench hashing: 3D %s: %s\n", pf_query_method_name(methods[k]), pf_last_error());

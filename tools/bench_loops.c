@@ -1,6 +1,7 @@
 /* physflow bench loops: conjugate-gradient solves as dynamic loops in the task graph (paper 004 §3.3), per
  * executor and worker count, and the cost of a graph update against a full rebuild (paper 004 §3.2). */
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "cg_tasks.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -10,22 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_LIST 32
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static pf_runtime *make_runtime(int workers, pf_executor e)
 {
@@ -43,12 +30,11 @@ static double time_set(cg_set *s, pf_runtime *rt, int reps)
     double t[32];
     if (cg_set_run(s, rt) != PF_OK) return -1;
     for (int k = 0; k < reps; k++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         cg_set_run(s, rt);
-        t[k] = now_s() - t0;
+        t[k] = bench_now_s() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    return t[reps / 2];
+    return bench_median(t, (size_t)reps);
 }
 
 /* ---------- update vs rebuild ---------- */
@@ -108,16 +94,16 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
     for (int r = 0; r < reps; r++) {
         upd_graph *u = calloc(1, sizeof *u);
         u->seed = 12345 + (uint64_t)r;
-        double t0 = now_s();
+        double t0 = bench_now_s();
         upd_build(u, tasks);
         pf_graph_estimated_makespan(u->g, rt, &makespan); /* analyse, place and compile */
-        rebuild[r] = now_s() - t0;
+        rebuild[r] = bench_now_s() - t0;
         int extra = (int)(tasks * share + 0.5);
-        t0 = now_s();
+        t0 = bench_now_s();
         pf_graph_invalidate(u->g);
         for (int k = 0; k < extra; k++) upd_task(u, k % 2 ? UPD_OBJECTS : 2 * UPD_OBJECTS);
         pf_graph_estimated_makespan(u->g, rt, &makespan);
-        update[r] = now_s() - t0;
+        update[r] = bench_now_s() - t0;
         pf_graph_update up;
         pf_graph_last_update(u->g, &up);
         moved += up.moved;
@@ -125,9 +111,7 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
         pf_graph_destroy(u->g);
         free(u);
     }
-    qsort(rebuild, (size_t)reps, sizeof(double), cmp_double);
-    qsort(update, (size_t)reps, sizeof(double), cmp_double);
-    double rb = rebuild[reps / 2] * 1e3, ud = update[reps / 2] * 1e3;
+    double rb = bench_median(rebuild, (size_t)reps) * 1e3, ud = bench_median(update, (size_t)reps) * 1e3;
     bench_csv_row(csv, "loops", case_name, "static", workers, "update_ms", ud);
     bench_csv_row(csv, "loops", case_name, "static", workers, "rebuild_ms", rb);
     printf("%-13s %8d %10.3f %10.3f %9.1f%% %8u %8u\n", case_name, workers, ud, rb, 100 * ud / rb, added, moved);
@@ -148,8 +132,8 @@ int bench_loops(int argc, char **argv)
 {
     long threads[MAX_LIST] = {1, 2};
     size_t nthreads = 2;
-    char exbuf[256], *exnames[8];
-    size_t nex = 0;
+    pf_executor execs[8] = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
+    size_t nexec = 4;
     const char *csv_path = NULL;
     long n = 2000, solves = 64;
     int quick = 0;
@@ -161,7 +145,7 @@ int bench_loops(int argc, char **argv)
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
         } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (cli_str_list("--executors", argv[++i], exbuf, sizeof exbuf, exnames, 8, &nex)) return 2;
+            if (bench_parse_executors("--executors", argv[++i], execs, 8, &nexec)) return 2;
         } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
             if (cli_long("--n", argv[++i], 2, 10000000, &n)) return 2;
         } else if (!strcmp(argv[i], "--solves") && i + 1 < argc) {
@@ -190,16 +174,6 @@ int bench_loops(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-    }
-    pf_executor execs[8] = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
-    size_t nexec = 4;
-    if (nex) {
-        nexec = nex;
-        for (size_t k = 0; k < nex; k++)
-            if (pf_executor_parse(exnames[k], &execs[k])) {
-                fprintf(stderr, "physflow bench loops: %s\n", pf_last_error());
-                return 2;
-            }
     }
     bench_csv *csv = bench_csv_open(csv_path, argc, argv);
     if (!csv) return 1;

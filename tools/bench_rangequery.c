@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "cli_args.h"
 
 #include "physflow/query.h"
@@ -24,35 +25,15 @@ static const char *const PAPER_COSTS[PF_RQ_METHOD_COUNT] = {
     "b=r=O(N+M) q=O(J + n)",
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static double urand(rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
-}
-
 /* `count` query boxes in the unit cube, each expected to hold about `target` of the n uniform points. */
 static double *make_queries(size_t count, size_t n, double target, uint64_t seed)
 {
-    rng r = {seed};
+    bench_rng r = {seed};
     double *q = malloc(6 * count * sizeof *q), h = 0.5 * cbrt(target / (double)n);
     if (!q) return NULL;
     for (size_t k = 0; k < count; k++)
         for (int a = 0; a < 3; a++) {
-            double c = h + (1 - 2 * h) * urand(&r);
+            double c = h + (1 - 2 * h) * bench_urand(&r);
             q[6 * k + (size_t)a] = c - h;
             q[6 * k + 3 + (size_t)a] = c + h;
         }
@@ -63,14 +44,14 @@ static int time_queries(const pf_rangequery *rq, const double *q, size_t count, 
                         uint64_t *found)
 {
     *found = 0;
-    double t0 = now_ms();
+    double t0 = (bench_now_s() * 1e3);
     for (size_t k = 0; k < count; k++) {
         if (pf_rangequery_find(rq, q + 6 * k, q + 6 * k + 3, buf)) return -1;
         size_t m;
         pf_id_buffer_ids(buf, &m);
         *found += m;
     }
-    *ms = now_ms() - t0;
+    *ms = (bench_now_s() * 1e3) - t0;
     return 0;
 }
 
@@ -147,10 +128,10 @@ int bench_rangequery(int argc, char **argv)
             fprintf(stderr, "physflow: bench rangequery: out of memory\n");
             rc = -1;
         }
-        rng r = {100 + t};
+        bench_rng r = {100 + t};
         for (size_t i = 0; !rc && i < 3 * n; i++) {
-            p[i] = urand(&r);
-            moved[i] = p[i] + 0.02 * (urand(&r) - 0.5);
+            p[i] = bench_urand(&r);
+            moved[i] = p[i] + 0.02 * (bench_urand(&r) - 0.5);
         }
         char cname[64];
         snprintf(cname, sizeof cname, "uniform:%zu", n);
@@ -160,13 +141,13 @@ int bench_rangequery(int argc, char **argv)
             pf_rangequery_def def = pf_rangequery_default_def();
             def.method = (pf_rangequery_method)m;
             pf_rangequery *rq = NULL;
-            double t0 = now_ms();
+            double t0 = (bench_now_s() * 1e3);
             if (pf_rangequery_create(&def, &rq) || pf_rangequery_build(rq, p, n)) rc = -1;
-            double b_ms = now_ms() - t0;
+            double b_ms = (bench_now_s() * 1e3) - t0;
             size_t bytes = pf_rangequery_bytes(rq);
-            t0 = now_ms();
+            t0 = (bench_now_s() * 1e3);
             if (!rc && pf_rangequery_rebuild(rq, moved)) rc = -1;
-            double r_ms = now_ms() - t0;
+            double r_ms = (bench_now_s() * 1e3) - t0;
             double q_ms = 0, q1k_ms = 0;
             uint64_t f16 = 0, f1k = 0;
             if (!rc) rc = time_queries(rq, q16, (size_t)nq, buf, &q_ms, &f16);

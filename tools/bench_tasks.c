@@ -1,6 +1,7 @@
 /* physflow bench tasks: replay overhead per empty task (chain, independent) and a METG sweep on Task Bench's
  * 1-D stencil (Slaughter et al., SC'20), per executor and worker count. */
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -11,22 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_LIST 32
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median seconds per run over `reps` runs after `warmup` runs. */
 static double time_runs(pf_graph *g, pf_runtime *rt, int warmup, int reps)
@@ -35,12 +22,11 @@ static double time_runs(pf_graph *g, pf_runtime *rt, int warmup, int reps)
     double t[64];
     if (reps > 64) reps = 64;
     for (int k = 0; k < reps; k++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         pf_graph_run(g, rt);
-        t[k] = now_s() - t0;
+        t[k] = bench_now_s() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    return t[reps / 2];
+    return bench_median(t, (size_t)reps);
 }
 
 static pf_runtime *make_runtime(int workers, pf_executor e)
@@ -101,10 +87,10 @@ static void calibrate(void)
 {
     uint64_t iters = 1000;
     for (;;) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         volatile double sink = busy(1.0, iters);
         (void)sink;
-        double dt = now_s() - t0;
+        double dt = bench_now_s() - t0;
         if (dt > 0.05) {
             spin_ns_per_iter = dt * 1e9 / (double)iters;
             return;
@@ -179,8 +165,8 @@ int bench_tasks(int argc, char **argv)
 {
     long threads[MAX_LIST] = {1, 2};
     size_t nthreads = 2;
-    char exbuf[256], *exnames[8];
-    size_t nex = 0;
+    pf_executor execs[8] = {PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
+    size_t nexec = 3;
     const char *csv_path = NULL;
     long ntasks = 20000;
     int quick = 0;
@@ -191,7 +177,7 @@ int bench_tasks(int argc, char **argv)
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
         } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (cli_str_list("--executors", argv[++i], exbuf, sizeof exbuf, exnames, 8, &nex)) return 2;
+            if (bench_parse_executors("--executors", argv[++i], execs, 8, &nexec)) return 2;
         } else if (!strcmp(argv[i], "--ntasks") && i + 1 < argc) {
             if (cli_long("--ntasks", argv[++i], 10, 10000000, &ntasks)) return 2;
         } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
@@ -203,16 +189,6 @@ int bench_tasks(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-    }
-    pf_executor execs[8] = {PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
-    size_t nexec = 3;
-    if (nex) {
-        nexec = nex;
-        for (size_t k = 0; k < nex; k++)
-            if (pf_executor_parse(exnames[k], &execs[k])) {
-                fprintf(stderr, "physflow bench tasks: %s\n", pf_last_error());
-                return 2;
-            }
     }
     bench_csv *csv = bench_csv_open(csv_path, argc, argv);
     if (!csv) return 1;
