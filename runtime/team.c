@@ -16,8 +16,7 @@ struct pf_team {
     int workers;
     uint32_t spin;
     int bind_caller;
-    int caller_bound;
-    pthread_t caller;
+    hwloc_cpuset_t caller_saved; /* the caller's own binding, restored after each run */
     pthread_t *threads;
     hwloc_topology_t topo;
     int topo_ok;
@@ -165,6 +164,7 @@ void pf_team_destroy(pf_team *t)
         for (int w = 1; w < t->workers; w++) pthread_join(t->threads[w], NULL);
     }
     pf_free(t->threads);
+    if (t->caller_saved) hwloc_bitmap_free(t->caller_saved);
     if (t->topo_ok) hwloc_topology_destroy(t->topo);
     pf_free(t);
 }
@@ -179,15 +179,31 @@ uint32_t pf_team_spin(const pf_team *t)
     return t->spin;
 }
 
+/* The caller is worker 0 only while a run lasts: its own binding comes back afterwards, so threads it starts
+ * later (an OpenMP pool, the host's own) do not inherit a single core. */
+static void bind_caller(pf_team *t)
+{
+    if (!t->bind_caller || !t->topo_ok) return;
+    if (!t->caller_saved) t->caller_saved = hwloc_bitmap_alloc();
+    if (t->caller_saved && hwloc_get_cpubind(t->topo, t->caller_saved, HWLOC_CPUBIND_THREAD) == 0)
+        bind_self(t, 0);
+    else if (t->caller_saved) {
+        hwloc_bitmap_free(t->caller_saved);
+        t->caller_saved = NULL;
+    }
+}
+
+static void unbind_caller(pf_team *t)
+{
+    if (t->bind_caller && t->caller_saved) hwloc_set_cpubind(t->topo, t->caller_saved, HWLOC_CPUBIND_THREAD);
+}
+
 void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
 {
-    if (t->bind_caller && (!t->caller_bound || !pthread_equal(t->caller, pthread_self()))) {
-        bind_self(t, 0);
-        t->caller = pthread_self();
-        t->caller_bound = 1;
-    }
+    bind_caller(t);
     if (t->workers == 1) {
         job(ctx, 0);
+        unbind_caller(t);
         return;
     }
     t->job = job;
@@ -197,4 +213,5 @@ void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
     start_generation(t);
     job(ctx, 0);
     pf_wait_stamp(&t->done_stamp, &t->done_waiters, want, t->spin);
+    unbind_caller(t);
 }

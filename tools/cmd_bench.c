@@ -15,6 +15,7 @@ static const struct {
     {"splitting", bench_splitting, "paper 000 Table 1: kd-tree with and without box splitting"},
     {"hashing", bench_hashing, "paper 001: hierarchical vs multilevel hash vs kd-tree"},
     {"rangequery", bench_rangequery, "paper 003: b(N), r(N), s(N), q(N, n) of range-query methods"},
+    {"scaling", bench_scaling, "paper 004 §4: physics scene ms per step per executor and worker count, speedup"},
 };
 
 int cmd_bench(int argc, char **argv)

@@ -15,5 +15,6 @@ int bench_broadphase(int argc, char **argv);
 int bench_splitting(int argc, char **argv);
 int bench_hashing(int argc, char **argv);
 int bench_rangequery(int argc, char **argv);
+int bench_scaling(int argc, char **argv);
 
 #endif

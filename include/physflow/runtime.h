@@ -99,7 +99,8 @@ typedef struct pf_runtime_def {
     pf_executor executor;     ///< default PF_EXEC_STATIC
     pf_partitioner partitioner; ///< default PF_PART_OWNER
     int bind;                 ///< 1 (default): pin worker k to core k mod cores with hwloc; 0: leave threads free
-    int bind_caller;          ///< 1 (default): pin the calling thread (worker 0) as well
+    int bind_caller;          ///< 1 (default): pin the calling thread (worker 0) too, for the duration of each
+                              ///< run; its own binding is restored when the run returns
     int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
     int quiet;                ///< 1: no message on stderr when binding is refused; default 0
 } pf_runtime_def;

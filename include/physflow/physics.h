@@ -1,0 +1,165 @@
+/* PhysFlow physics: a world of deformable objects (particles, mass-spring, hexahedral FEM) with fixed points and
+ * interaction springs, integrated by explicit or implicit Euler whose every operation is a recorded runtime task
+ * (paper 004 §2.1, §3; SOFA vocabulary). */
+#ifndef PHYSFLOW_PHYSICS_H
+#define PHYSFLOW_PHYSICS_H
+
+#include "physflow/base.h"
+#include "physflow/runtime.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Handle of an object inside one world: objects are numbered 0, 1, ... in creation order and never removed.
+typedef uint32_t pf_object_id;
+
+/// Time integration of a solver group.
+typedef enum pf_solver_kind {
+    PF_SOLVER_IMPLICIT_EULER = 0, ///< Baraff & Witkin 1998 (SOFA EulerImplicitSolver) solved by matrix-free CG
+    PF_SOLVER_EXPLICIT_EULER = 1  ///< symplectic Euler: v += dt f/m, then x += dt v
+} pf_solver_kind;
+
+/// Solver settings of an object. Objects linked by interaction force fields form one solver group, which uses
+/// the settings of its lowest-numbered object. Get defaults from pf_solver_default_def().
+typedef struct pf_solver_def {
+    pf_solver_kind kind;       ///< default PF_SOLVER_IMPLICIT_EULER
+    double rayleigh_mass;      ///< Rayleigh mass damping coefficient rM, in 1/s; default 0
+    double rayleigh_stiffness; ///< Rayleigh stiffness damping coefficient rK, in s; default 0
+    uint32_t cg_iterations;    ///< CGLinearSolver `iterations`: most CG iterations per step (>= 1); default 25
+    double cg_tolerance;       ///< CGLinearSolver `tolerance`: stop when |r|/|b| <= tolerance (dimensionless);
+                               ///< default 1e-9
+    double cg_threshold;       ///< CGLinearSolver `threshold`: stop when |p·Ap| < threshold (units of the
+                               ///< system, kg·m²/s² for a velocity unknown); default 1e-9
+} pf_solver_def;
+
+PF_API pf_solver_def pf_solver_default_def(void);
+
+/// Settings of a world. Get defaults from pf_world_default_def().
+typedef struct pf_world_def {
+    double gravity[3];          ///< m/s²; default (0, 0, -9.81)
+    double dt;                  ///< time step in s (> 0); default 0.01
+    int workers;                ///< runtime workers K >= 1; default 1
+    pf_executor executor;       ///< runtime executor; default PF_EXEC_STATIC
+    pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
+    int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
+    int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
+} pf_world_def;
+
+typedef struct pf_world pf_world;
+
+PF_API pf_world_def pf_world_default_def(void);
+/// Creates a world and the runtime (worker team) it owns. The caller owns *out.
+PF_API int pf_world_create(const pf_world_def *def, pf_world **out);
+PF_API void pf_world_destroy(pf_world *w);
+/// The runtime the world owns (valid until pf_world_destroy).
+PF_API pf_runtime *pf_world_runtime(pf_world *w);
+/// Executor and partitioner of later steps (the recorded graph is kept; the runtime recompiles if needed).
+PF_API int pf_world_set_executor(pf_world *w, pf_executor e);
+PF_API int pf_world_set_partitioner(pf_world *w, pf_partitioner p);
+
+/// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
+/// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
+/// Either explicit positions or a regular grid (SOFA RegularGridTopology). Get defaults from
+/// pf_object_default_def().
+typedef struct pf_object_def {
+    uint32_t points;          ///< number of points; ignored when `grid` is set
+    const double *positions;  ///< 3*points initial positions in m (copied); NULL: all at the origin
+    const double *velocities; ///< 3*points initial velocities in m/s (copied); NULL: at rest
+    int grid[3];              ///< points per axis of a regular grid (all >= 1, point (i,j,k) has index
+                              ///< i + n0*(j + n1*k)); all 0 (default): no grid
+    double grid_min[3];       ///< m: the grid's corner of smallest coordinates
+    double grid_max[3];       ///< m: the opposite corner (grid_max > grid_min on every axis with n > 1)
+    double vertex_mass;       ///< kg per point (> 0); default 1; ignored when total_mass > 0
+    double total_mass;        ///< kg, spread evenly over the points; default 0 (use vertex_mass)
+    pf_solver_def solver;     ///< time integration; see pf_solver_def for how groups choose theirs
+} pf_object_def;
+
+PF_API pf_object_def pf_object_default_def(void);
+/// Adds an object; *out receives its id.
+PF_API int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out);
+
+/// A spring between point `a` and point `b` (SOFA StiffSpringForceField): f_a = k (l - l0) u + d ((v_b - v_a)·u) u,
+/// f_b = -f_a, with u the unit vector from a to b.
+typedef struct pf_spring {
+    uint32_t a, b;      ///< point indices (for interaction springs: a in the first object, b in the second)
+    double stiffness;   ///< k in N/m (>= 0)
+    double damping;     ///< d in N·s/m (>= 0)
+    double rest_length; ///< l0 in m; < 0: the distance between the points when the spring is added
+} pf_spring;
+
+/// Adds springs inside object o (a mass-spring model).
+PF_API int pf_world_add_springs(pf_world *w, pf_object_id o, const pf_spring *springs, uint32_t n);
+/// Regular-grid mass-spring generator (SOFA RegularGridSpringForceField): springs along the grid lines and
+/// across the diagonals of every grid face, rest length = initial distance. The object must be a grid.
+/// `count` (may be NULL) receives the number of springs added.
+PF_API int pf_world_add_grid_springs(pf_world *w, pf_object_id o, double stiffness, double damping,
+                                     uint32_t *count);
+/// Interaction springs between object `oa` (spring.a) and object `ob` (spring.b), oa != ob. Linked objects are
+/// solved together (one solver group, one CG loop: strong coupling, paper 004 §2.1).
+PF_API int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
+                                            uint32_t n);
+
+/// Hexahedral FEM formulation (SOFA HexahedronFEMForceField `method`).
+typedef enum pf_fem_method {
+    PF_FEM_LINEAR = 0, ///< small displacements: f = -K (x - x0)
+    PF_FEM_LARGE = 1   ///< corotational: per element a rotation R from its current edges, f = -R^T K (R x - x0)
+} pf_fem_method;
+
+/// Hexahedral FEM on the cells of an object's regular grid (trilinear elements, 2x2x2 Gauss quadrature,
+/// isotropic linear elasticity). Get defaults from pf_hexa_fem_default_def().
+typedef struct pf_hexa_fem_def {
+    double young_modulus; ///< E in Pa (> 0); default 5000
+    double poisson_ratio; ///< nu, dimensionless, in [0, 0.5); default 0.45
+    pf_fem_method method; ///< default PF_FEM_LARGE
+} pf_hexa_fem_def;
+
+PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
+/// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions).
+PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def);
+
+/// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
+PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
+/// Box region (SOFA BoxROI): the points of object o inside box = {xmin, ymin, zmin, xmax, ymax, zmax} (m,
+/// bounds included), in increasing order. Writes at most `cap` indices to `out` (may be NULL when cap is 0) and
+/// the total count to *count.
+PF_API int pf_world_box_select(const pf_world *w, pf_object_id o, const double box[6], uint32_t *out, uint32_t cap,
+                               uint32_t *count);
+/// Fixes every point of object o inside the box; *count (may be NULL) receives how many.
+PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], uint32_t *count);
+
+/// Advances the world by `steps` time steps. The first step (and the first after a structural change: a new
+/// object, force field or constraint) records the step's tasks into the runtime graph; later steps replay it.
+/// PF_ENUMERIC when a state became NaN or infinite.
+PF_API int pf_world_step(pf_world *w, uint32_t steps);
+
+/// Number of objects.
+PF_API uint32_t pf_world_objects(const pf_world *w);
+/// Positions (3*points, m) / velocities (m/s) of object o, and its point count; NULL for an invalid id. The
+/// memory stays valid until the world is destroyed; it changes with each step.
+PF_API const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points);
+PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points);
+
+/// FNV-1a 64-bit over every object's x bytes then v bytes, objects in id order: equal hashes mean bitwise
+/// equal states.
+PF_API uint64_t pf_world_state_hash(const pf_world *w);
+
+/// Counters of a world.
+typedef struct pf_world_stats {
+    uint32_t objects;           ///< objects in the world
+    uint32_t groups;            ///< solver groups in the recorded graph
+    uint32_t tasks;             ///< tasks recorded for one step (loop bodies counted once)
+    uint32_t records;           ///< how many times the step was recorded
+    uint64_t steps;             ///< steps run
+    uint32_t cg_iterations;     ///< CG iterations of the latest step, summed over implicit groups
+    uint32_t cg_iterations_max; ///< the largest of one group in the latest step
+} pf_world_stats;
+PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

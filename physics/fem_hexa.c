@@ -1,0 +1,199 @@
+/* Hexahedral FEM on a regular grid (SOFA HexahedronFEMForceField): trilinear elements, linear ("small") and
+ * corotational ("large") formulations, forces f(x) and the matrix-free product df = K dx for implicit Euler. */
+#include "world.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Element stiffness of an a x b x c box: sum over the 2x2x2 Gauss points of B^T D B det(J). */
+static void box_stiffness(double a, double b, double c, double E, double nu, double ke[576])
+{
+    double lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
+    double D[6][6] = {{0}};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) D[i][j] = lambda;
+        D[i][i] = lambda + 2 * mu;
+        D[i + 3][i + 3] = mu;
+    }
+    memset(ke, 0, 576 * sizeof *ke);
+    double g = 1.0 / sqrt(3.0), detj = a * b * c / 8.0;
+    for (int gp = 0; gp < 8; gp++) {
+        double xi[3] = {(gp & 1) ? g : -g, (gp & 2) ? g : -g, (gp & 4) ? g : -g};
+        double B[6][24] = {{0}};
+        for (int k = 0; k < 8; k++) {
+            double s[3] = {(k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0};
+            double dx = s[0] * (1 + s[1] * xi[1]) * (1 + s[2] * xi[2]) / 8.0 * 2.0 / a;
+            double dy = s[1] * (1 + s[0] * xi[0]) * (1 + s[2] * xi[2]) / 8.0 * 2.0 / b;
+            double dz = s[2] * (1 + s[0] * xi[0]) * (1 + s[1] * xi[1]) / 8.0 * 2.0 / c;
+            int col = 3 * k;
+            B[0][col] = dx;
+            B[1][col + 1] = dy;
+            B[2][col + 2] = dz;
+            B[3][col] = dy;
+            B[3][col + 1] = dx;
+            B[4][col + 1] = dz;
+            B[4][col + 2] = dy;
+            B[5][col] = dz;
+            B[5][col + 2] = dx;
+        }
+        double DB[6][24];
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 24; j++) {
+                double s = 0;
+                for (int m = 0; m < 6; m++) s += D[i][m] * B[m][j];
+                DB[i][j] = s;
+            }
+        for (int i = 0; i < 24; i++)
+            for (int j = 0; j < 24; j++) {
+                double s = 0;
+                for (int m = 0; m < 6; m++) s += B[m][i] * DB[m][j];
+                ke[i * 24 + j] += s * detj;
+            }
+    }
+}
+
+int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def)
+{
+    memset(fem, 0, sizeof *fem);
+    int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
+    if (n0 < 2 || n1 < 2 || n2 < 2)
+        return pf_error(PF_EINVAL, "hexahedral FEM needs a grid of at least 2 points per axis, got %dx%dx%d", n0, n1,
+                        n2);
+    fem->method = def->method;
+    fem->nelem = (uint32_t)((n0 - 1) * (n1 - 1) * (n2 - 1));
+    fem->elem = pf_malloc((size_t)fem->nelem * 8 * sizeof *fem->elem);
+    fem->rest = pf_malloc((size_t)fem->nelem * 24 * sizeof *fem->rest);
+    fem->rot = pf_calloc((size_t)fem->nelem * 9, sizeof *fem->rot);
+    if (!fem->elem || !fem->rest || !fem->rot) {
+        pf_hexa_fem_free(fem);
+        return pf_error(PF_ENOMEM, "out of memory for %u hexahedra", fem->nelem);
+    }
+    uint32_t e = 0;
+    for (int k = 0; k + 1 < n2; k++)
+        for (int j = 0; j + 1 < n1; j++)
+            for (int i = 0; i + 1 < n0; i++, e++)
+                for (int c = 0; c < 8; c++)
+                    fem->elem[8 * e + c] =
+                        (uint32_t)((i + (c & 1)) + n0 * ((j + (c >> 1 & 1)) + n1 * (k + (c >> 2 & 1))));
+    for (e = 0; e < fem->nelem; e++) {
+        const uint32_t *el = fem->elem + 8 * e;
+        for (int c = 0; c < 8; c++)
+            for (int d = 0; d < 3; d++) fem->rest[24 * e + 3 * c + d] = o->x[3 * el[c] + d] - o->x[3 * el[0] + d];
+        double *R = fem->rot + 9 * e;
+        R[0] = R[4] = R[8] = 1.0;
+    }
+    /* all cells of a regular grid are the same axis-aligned box: one stiffness for all */
+    const double *r = fem->rest;
+    box_stiffness(r[3 * 1 + 0], r[3 * 2 + 1], r[3 * 4 + 2], def->young_modulus, def->poisson_ratio, fem->ke);
+    return PF_OK;
+}
+
+void pf_hexa_fem_free(pf_hexa_fem *fem)
+{
+    pf_free(fem->elem);
+    pf_free(fem->rest);
+    pf_free(fem->rot);
+    fem->elem = NULL;
+    fem->rest = fem->rot = NULL;
+}
+
+/* out = ke u (ke symmetric: column sweeps, which vectorise without reassociating sums) */
+static inline void ke_mul(const double *restrict ke, const double *restrict u, double *restrict out)
+{
+    for (int i = 0; i < 24; i++) out[i] = 0;
+    for (int j = 0; j < 24; j++) {
+        const double uj = u[j], *col = ke + 24 * j;
+        for (int i = 0; i < 24; i++) out[i] += col[i] * uj;
+    }
+}
+
+static void normalize(double v[3])
+{
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+}
+
+/* SOFA's "large" frame: first axis along the averaged xi edges, third normal to the xi and eta edges. */
+static void element_frame(const double *xe, double R[9])
+{
+    double ex[3] = {0, 0, 0}, ey[3] = {0, 0, 0};
+    static const int xs[4] = {0, 2, 4, 6}, ys[4] = {0, 1, 4, 5};
+    for (int m = 0; m < 4; m++)
+        for (int d = 0; d < 3; d++) {
+            ex[d] += xe[3 * (xs[m] | 1) + d] - xe[3 * xs[m] + d];
+            ey[d] += xe[3 * (ys[m] | 2) + d] - xe[3 * ys[m] + d];
+        }
+    normalize(ex);
+    double ez[3] = {ex[1] * ey[2] - ex[2] * ey[1], ex[2] * ey[0] - ex[0] * ey[2], ex[0] * ey[1] - ex[1] * ey[0]};
+    normalize(ez);
+    double eyo[3] = {ez[1] * ex[2] - ez[2] * ex[1], ez[2] * ex[0] - ez[0] * ex[2], ez[0] * ex[1] - ez[1] * ex[0]};
+    memcpy(R, ex, sizeof ex);
+    memcpy(R + 3, eyo, sizeof eyo);
+    memcpy(R + 6, ez, sizeof ez);
+}
+
+void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
+{
+    double xe[24], u[24], fl[24];
+    for (uint32_t e = 0; e < fem->nelem; e++) {
+        const uint32_t *el = fem->elem + 8 * e;
+        const double *rest = fem->rest + 24 * e;
+        for (int c = 0; c < 8; c++)
+            for (int d = 0; d < 3; d++) xe[3 * c + d] = x[3 * el[c] + d] - x[3 * el[0] + d];
+        if (fem->method == PF_FEM_LARGE) {
+            double *R = fem->rot + 9 * e;
+            element_frame(xe, R);
+            for (int c = 0; c < 8; c++) {
+                const double *p = xe + 3 * c;
+                for (int d = 0; d < 3; d++)
+                    u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2] - rest[3 * c + d];
+            }
+            ke_mul(fem->ke, u, fl);
+            for (int c = 0; c < 8; c++) {
+                const double *q = fl + 3 * c;
+                double *fo = f + 3 * el[c];
+                for (int d = 0; d < 3; d++) fo[d] -= R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2];
+            }
+        } else {
+            for (int i = 0; i < 24; i++) u[i] = xe[i] - rest[i];
+            ke_mul(fem->ke, u, fl);
+            for (int c = 0; c < 8; c++)
+                for (int d = 0; d < 3; d++) f[3 * el[c] + d] -= fl[3 * c + d];
+        }
+    }
+}
+
+void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact)
+{
+    double u[24], fl[24];
+    for (uint32_t e = 0; e < fem->nelem; e++) {
+        const uint32_t *el = fem->elem + 8 * e;
+        if (fem->method == PF_FEM_LARGE) {
+            /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
+            const double *R = fem->rot + 9 * e;
+            for (int c = 0; c < 8; c++) {
+                const double *p = dx + 3 * el[c];
+                for (int d = 0; d < 3; d++) u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2];
+            }
+            ke_mul(fem->ke, u, fl);
+            for (int c = 0; c < 8; c++) {
+                const double *q = fl + 3 * c;
+                double *fo = df + 3 * el[c];
+                for (int d = 0; d < 3; d++) fo[d] -= kfact * (R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2]);
+            }
+        } else {
+            for (int c = 0; c < 8; c++)
+                for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * el[c] + d];
+            ke_mul(fem->ke, u, fl);
+            for (int c = 0; c < 8; c++)
+                for (int d = 0; d < 3; d++) df[3 * el[c] + d] -= kfact * fl[3 * c + d];
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
+ * write into both objects' f (paper 004 §3.1-3.2, figure 2: "interaction force"). */
+#include "world.h"
+
+#include "base/error.h"
+
+#include <string.h>
+
+typedef struct object_force_args {
+    pf_object *o;
+    double g[3];
+    int jac;
+} object_force_args;
+
+static void t_object_force(const pf_task_ctx *c)
+{
+    const object_force_args *a = c->args;
+    pf_object *o = a->o;
+    const double *x = c->data[0], *v = c->data[1];
+    double *f = c->data[2];
+    double mg[3] = {o->mass * a->g[0], o->mass * a->g[1], o->mass * a->g[2]};
+    for (uint32_t i = 0; i < o->n; i++) {
+        f[3 * i] = mg[0];
+        f[3 * i + 1] = mg[1];
+        f[3 * i + 2] = mg[2];
+    }
+    for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_force(&o->springs[k], x, x, v, v, f, f, a->jac);
+    for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_force(&o->fem[k], x, f);
+}
+
+typedef struct inter_force_args {
+    const pf_springset *s;
+    int jac;
+} inter_force_args;
+
+static void t_inter_force(const pf_task_ctx *c)
+{
+    const inter_force_args *a = c->args;
+    pf_springs_force(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], c->data[5], a->jac);
+}
+
+double pf_object_force_cost(const pf_object *o)
+{
+    double c = 2.0 * o->n;
+    for (uint32_t k = 0; k < o->nsprings; k++) c += 15.0 * o->springs[k].n;
+    for (uint32_t k = 0; k < o->nfem; k++) c += 600.0 * o->fem[k].nelem;
+    return c;
+}
+
+int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
+{
+    int rc = PF_OK;
+    for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
+        pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[PF_MAX_ACCESSES] = {{o->dx, PF_READ}, {o->dv_, PF_READ}, {o->df, PF_WRITE}};
+        uint32_t na = 3;
+        if (3 + o->nsprings + o->nfem > PF_MAX_ACCESSES)
+            return pf_error(PF_EINVAL, "object %u has too many force fields", o->id);
+        for (uint32_t s = 0; s < o->nsprings; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_WRITE};
+        for (uint32_t s = 0; s < o->nfem; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_WRITE};
+        object_force_args args = {o, {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, want_jac};
+        rc = pf_graph_task(w->g,
+                           &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, pf_object_force_cost(o)},
+                           NULL);
+    }
+    for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
+        const pf_springset *s = &w->inter[gr->inter[k]];
+        const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+        pf_access acc[] = {{a->dx, PF_READ}, {b->dx, PF_READ}, {a->dv_, PF_READ}, {b->dv_, PF_READ},
+                           {a->df, PF_CUMUL}, {b->df, PF_CUMUL}, {s->djac, PF_WRITE}};
+        inter_force_args args = {s, want_jac};
+        rc = pf_graph_task(w->g, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, 7,
+                                                20.0 * s->n + 2.0 * (a->n + b->n)},
+                           NULL);
+    }
+    return rc;
+}

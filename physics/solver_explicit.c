@@ -1,0 +1,36 @@
+/* Explicit symplectic Euler (paper 004 algorithm 1): forces, then per object v += dt f/m and x += dt v, with
+ * fixed points held still. */
+#include "world.h"
+
+typedef struct integrate_args {
+    const pf_object *o;
+    double h;
+} integrate_args;
+
+static void t_integrate(const pf_task_ctx *c)
+{
+    const integrate_args *a = c->args;
+    const pf_object *o = a->o;
+    const double *f = c->data[0];
+    double *v = c->data[1], *x = c->data[2];
+    double hm = a->h / o->mass;
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
+    for (uint32_t k = 0; k < o->nfixed; k++) {
+        size_t i = 3 * (size_t)o->fixed_list[k];
+        v[i] = v[i + 1] = v[i + 2] = 0;
+    }
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += a->h * v[i];
+}
+
+int pf_record_explicit(pf_world *w, pf_group *gr)
+{
+    int rc = pf_record_forces(w, gr, 0);
+    for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[] = {{o->df, PF_READ}, {o->dv_, PF_READWRITE}, {o->dx, PF_READWRITE}};
+        integrate_args args = {o, w->def.dt};
+        rc = pf_graph_task(w->g, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, 3, 2.0 * o->n},
+                           NULL);
+    }
+    return rc;
+}

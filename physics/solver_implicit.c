@@ -1,0 +1,318 @@
+/* Implicit Euler (Baraff & Witkin 1998, SOFA EulerImplicitSolver) with Rayleigh damping, solved by a matrix-free
+ * conjugate gradient (SOFA CGLinearSolver) whose iterations are a runtime dynamic loop with conditional breaks on
+ * the residual and on the denominator (paper 004 §3.3). One loop per solver group.
+ *
+ * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
+ *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
+ * Fixed points are projected out of b and of every product A p. */
+#include "world.h"
+
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { RR = 0, PQ = 8, RN = 16 }; /* offsets into pf_group.scal: rr = {r.r, tol^2 b.b, previous r.r} */
+
+typedef struct obj_args {
+    const pf_object *o;
+    double h, mfact, kfact, bfact; /* bfact = h (h + rK): K v's factor in b */
+    double rm;
+    int linked;
+} obj_args;
+
+static void project(const pf_object *o, double *vec)
+{
+    for (uint32_t k = 0; k < o->nfixed; k++) {
+        size_t i = 3 * (size_t)o->fixed_list[k];
+        vec[i] = vec[i + 1] = vec[i + 2] = 0;
+    }
+}
+
+/* df += kfact K dx over the object's internal force fields */
+static void internal_dforce(const pf_object *o, const double *dx, double *df, double kfact)
+{
+    for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_dforce(&o->springs[k], dx, dx, df, df, kfact);
+    for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_dforce(&o->fem[k], dx, df, kfact);
+}
+
+static double dot(const double *a, const double *b, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* CG start on one object's block: project b, dv = 0, r = b, p = 0, rr += b.b */
+static void cg_start(const pf_object *o, double *b, double *dv, double *r, double *p, double *rr)
+{
+    size_t n3 = 3 * (size_t)o->n;
+    project(o, b);
+    memset(dv, 0, n3 * sizeof *dv);
+    memcpy(r, b, n3 * sizeof *r);
+    memset(p, 0, n3 * sizeof *p);
+    rr[0] += dot(b, b, n3);
+}
+
+/* data: f, v, b, then when not linked dv, r, p, rr */
+static void t_rhs(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    const pf_object *o = a->o;
+    const double *f = c->data[0], *v = c->data[1];
+    double *b = c->data[2];
+    double hm = a->h * a->rm * o->mass;
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
+    internal_dforce(o, v, b, a->bfact);
+    if (!a->linked) cg_start(o, b, c->data[3], c->data[4], c->data[5], c->data[6]);
+}
+
+typedef struct inter_args {
+    const pf_springset *s;
+    double fact;
+} inter_args;
+
+/* data: in_a, in_b, out_a (cumulative), out_b (cumulative) */
+static void t_inter_df(const pf_task_ctx *c)
+{
+    const inter_args *a = c->args;
+    pf_springs_dforce(a->s, c->data[0], c->data[1], c->data[2], c->data[3], a->fact);
+}
+
+/* data: b, dv, r, p, rr */
+static void t_cg_init(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    cg_start(a->o, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4]);
+}
+
+static void t_cg_reset(const pf_task_ctx *c)
+{
+    memset(c->data[0], 0, 3 * sizeof(double));
+    *(double *)c->data[1] = 0;
+    *(double *)c->data[2] = 0;
+}
+
+static void t_cg_limits(const pf_task_ctx *c)
+{
+    double *rr = c->data[0], tol = *(const double *)c->args;
+    rr[1] = tol * tol * rr[0];
+}
+
+/* p = r + beta p (beta = r.r / previous r.r, 0 at the first iteration), q = A p; when not linked, q projected
+ * and pq += p.q. data: r, rr, p, q, then pq when not linked */
+static void t_cg_matvec(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    const pf_object *o = a->o;
+    const double *r = c->data[0], *rr = c->data[1];
+    double *p = c->data[2], *q = c->data[3];
+    size_t n3 = 3 * (size_t)o->n;
+    double beta = rr[2] > 0 ? rr[0] / rr[2] : 0.0, mm = a->mfact * o->mass;
+    for (size_t i = 0; i < n3; i++) {
+        p[i] = r[i] + beta * p[i];
+        q[i] = mm * p[i];
+    }
+    internal_dforce(o, p, q, a->kfact);
+    if (!a->linked) {
+        project(o, q);
+        *(double *)c->data[4] += dot(p, q, n3);
+    }
+}
+
+/* data: q, p, pq */
+static void t_cg_project(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    double *q = c->data[0];
+    project(a->o, q);
+    *(double *)c->data[2] += dot(c->data[1], q, 3 * (size_t)a->o->n);
+}
+
+/* alpha = rr / pq, dv += alpha p, r -= alpha q, rn += r.r. data: p, q, rr, pq, dv, r, rn */
+static void t_cg_update(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    const double *p = c->data[0], *q = c->data[1];
+    double alpha = ((const double *)c->data[2])[0] / *(const double *)c->data[3];
+    double *dv = c->data[4], *r = c->data[5], s = 0;
+    for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) {
+        dv[i] += alpha * p[i];
+        r[i] -= alpha * q[i];
+        s += r[i] * r[i];
+    }
+    *(double *)c->data[6] += s;
+}
+
+/* previous rr = rr, rr = rn; rn and pq back to 0 for the next cumulative writes. data: rr, rn, pq */
+static void t_cg_next(const pf_task_ctx *c)
+{
+    double *rr = c->data[0], *rn = c->data[1], *pq = c->data[2];
+    rr[2] = rr[0];
+    rr[0] = *rn;
+    *rn = 0;
+    *pq = 0;
+}
+
+/* v += dv, x += h v. data: dv, v, x */
+static void t_integrate(const pf_task_ctx *c)
+{
+    const obj_args *a = c->args;
+    const double *dv = c->data[0];
+    double *v = c->data[1], *x = c->data[2];
+    for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) v[i] += dv[i];
+    project(a->o, v);
+    for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) x[i] += a->h * v[i];
+}
+
+static int residual_small(const void *datum, const void *args)
+{
+    (void)args;
+    const double *rr = datum;
+    return rr[0] <= rr[1];
+}
+
+static int denominator_small(const void *datum, const void *args)
+{
+    return fabs(*(const double *)datum) < *(const double *)args;
+}
+
+/* the accesses of an object's force-field caches, read by df */
+static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
+{
+    for (uint32_t s = 0; s < o->nsprings && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_READ};
+    for (uint32_t s = 0; s < o->nfem && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_READ};
+    return na;
+}
+
+static double df_cost(const pf_object *o)
+{
+    double c = 3.0 * o->n;
+    for (uint32_t k = 0; k < o->nsprings; k++) c += 6.0 * o->springs[k].n;
+    for (uint32_t k = 0; k < o->nfem; k++) c += 400.0 * o->fem[k].nelem;
+    return c;
+}
+
+#define TRY(call)                                                                                            \
+    do {                                                                                                     \
+        int rc_ = (call);                                                                                    \
+        if (rc_ != PF_OK) return rc_;                                                                        \
+    } while (0)
+
+static int task(pf_graph *g, pf_task_fn fn, const char *name, const void *args, size_t size, const pf_access *acc,
+                uint32_t na, double cost)
+{
+    return pf_graph_task(g, &(pf_task_def){fn, name, args, size, acc, na, cost}, NULL);
+}
+
+/* Interaction df of the whole group: out += fact K (in_b - in_a) as cumulative writes. `which` picks the vectors:
+ * 0: v -> b, 1: p -> q. */
+static int record_inter_df(pf_world *w, const pf_group *gr, double fact, int which)
+{
+    for (uint32_t k = 0; k < gr->ninter; k++) {
+        const pf_springset *s = &w->inter[gr->inter[k]];
+        const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+        pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ}, {which ? b->dp : b->dv_, PF_READ},
+                           {which ? a->dq : a->db, PF_CUMUL}, {which ? b->dq : b->db, PF_CUMUL},
+                           {s->djac, PF_READ}};
+        inter_args args = {s, fact};
+        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, 5,
+                 10.0 * s->n + 3.0 * (a->n + b->n)));
+    }
+    return PF_OK;
+}
+
+int pf_record_implicit(pf_world *w, pf_group *gr)
+{
+    pf_graph *g = w->g;
+    const pf_solver_def *sv = &w->obj[gr->first]->solver;
+    double h = w->def.dt;
+    obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
+                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, 0};
+    pf_reducer sum = pf_reducer_sum_f64();
+    pf_data_id drr, dpq, drn;
+    TRY(pf_graph_data(g, gr->scal + RR, 3 * sizeof(double), gr->first, &sum, &drr));
+    TRY(pf_graph_data(g, gr->scal + PQ, sizeof(double), gr->first, &sum, &dpq));
+    TRY(pf_graph_data(g, gr->scal + RN, sizeof(double), gr->first, &sum, &drn));
+
+    pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
+    TRY(task(g, t_cg_reset, "cg reset", NULL, 0, reset, 3, 20));
+    TRY(pf_record_forces(w, gr, 1));
+
+    /* right-hand side, and the CG start of unlinked objects in the same task */
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[PF_MAX_ACCESSES] = {{o->df, PF_READ}, {o->dv_, PF_READ}, {o->db, PF_WRITE}};
+        uint32_t na = 3;
+        if (!o->linked) {
+            pf_access more[] = {{o->ddv, PF_WRITE}, {o->dr, PF_WRITE}, {o->dp, PF_WRITE}, {drr, PF_CUMUL}};
+            memcpy(acc + na, more, sizeof more);
+            na += 4;
+        }
+        na = cache_reads(o, acc, na);
+        obj_args args = base;
+        args.o = o;
+        args.linked = o->linked;
+        TRY(task(g, t_rhs, "rhs", &args, sizeof args, acc, na, df_cost(o) + 6.0 * o->n));
+    }
+    TRY(record_inter_df(w, gr, base.bfact, 0));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        if (!o->linked) continue;
+        pf_access acc[] = {{o->db, PF_READWRITE}, {o->ddv, PF_WRITE}, {o->dr, PF_WRITE}, {o->dp, PF_WRITE},
+                           {drr, PF_CUMUL}};
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_cg_init, "cg init", &args, sizeof args, acc, 5, 6.0 * o->n));
+    }
+    pf_access lim[] = {{drr, PF_READWRITE}};
+    TRY(task(g, t_cg_limits, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
+
+    /* paper 004 figure 4: a loop bounded by its counter, left early by breaks on shared scalars */
+    TRY(pf_graph_loop_begin(g,
+                            &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
+                                           .max_iterations = sv->cg_iterations},
+                            &gr->loop));
+    TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
+        uint32_t na = 4;
+        if (!o->linked) acc[na++] = (pf_access){dpq, PF_CUMUL};
+        na = cache_reads(o, acc, na);
+        obj_args args = base;
+        args.o = o;
+        args.linked = o->linked;
+        TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
+    }
+    TRY(record_inter_df(w, gr, base.kfact, 1));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        if (!o->linked) continue;
+        pf_access acc[] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, 3, 3.0 * o->n));
+    }
+    TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
+                           {o->ddv, PF_READWRITE}, {o->dr, PF_READWRITE}, {drn, PF_CUMUL}};
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_cg_update, "cg update", &args, sizeof args, acc, 7, 9.0 * o->n));
+    }
+    pf_access nx[] = {{drr, PF_READWRITE}, {drn, PF_READWRITE}, {dpq, PF_READWRITE}};
+    TRY(task(g, t_cg_next, "cg next", NULL, 0, nx, 3, 20));
+    TRY(pf_graph_loop_end(g));
+
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj[gr->objs[k]];
+        pf_access acc[] = {{o->ddv, PF_READ}, {o->dv_, PF_READWRITE}, {o->dx, PF_READWRITE}};
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_integrate, "integrate", &args, sizeof args, acc, 3, 3.0 * o->n));
+    }
+    return PF_OK;
+}

@@ -1,0 +1,503 @@
+/* The physics world: objects and their force fields and constraints, solver groups, and the step loop that
+ * records the step's tasks once and replays them (paper 004 §3.1-3.2). */
+#include "world.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+pf_solver_def pf_solver_default_def(void)
+{
+    return (pf_solver_def){.kind = PF_SOLVER_IMPLICIT_EULER,
+                           .rayleigh_mass = 0,
+                           .rayleigh_stiffness = 0,
+                           .cg_iterations = 25,
+                           .cg_tolerance = 1e-9,
+                           .cg_threshold = 1e-9};
+}
+
+pf_world_def pf_world_default_def(void)
+{
+    return (pf_world_def){.gravity = {0, 0, -9.81},
+                          .dt = 0.01,
+                          .workers = 1,
+                          .executor = PF_EXEC_STATIC,
+                          .partitioner = PF_PART_OWNER,
+                          .bind = 1,
+                          .quiet = 0};
+}
+
+pf_object_def pf_object_default_def(void)
+{
+    return (pf_object_def){.vertex_mass = 1.0, .solver = pf_solver_default_def()};
+}
+
+pf_hexa_fem_def pf_hexa_fem_default_def(void)
+{
+    return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
+}
+
+int pf_world_create(const pf_world_def *def, pf_world **out)
+{
+    PF_CHECK_ARG(def && out);
+    *out = NULL;
+    PF_CHECK_ARG(def->dt > 0 && isfinite(def->dt));
+    PF_CHECK_ARG(isfinite(def->gravity[0]) && isfinite(def->gravity[1]) && isfinite(def->gravity[2]));
+    PF_CHECK_ARG(def->workers >= 1);
+    pf_world *w = pf_calloc(1, sizeof *w);
+    if (!w) return pf_error(PF_ENOMEM, "out of memory for a world");
+    w->def = *def;
+    pf_runtime_def rd = pf_runtime_default_def();
+    rd.workers = def->workers;
+    rd.executor = def->executor;
+    rd.partitioner = def->partitioner;
+    rd.bind = def->bind;
+    rd.quiet = def->quiet;
+    int rc = pf_runtime_create(&rd, &w->rt);
+    if (rc != PF_OK) {
+        pf_free(w);
+        return rc;
+    }
+    w->dirty = 1;
+    *out = w;
+    return PF_OK;
+}
+
+static void free_groups(pf_world *w)
+{
+    for (uint32_t k = 0; k < w->ngroups; k++) {
+        pf_free(w->groups[k].objs);
+        pf_free(w->groups[k].inter);
+        pf_free(w->groups[k].scal);
+    }
+    pf_free(w->groups);
+    w->groups = NULL;
+    w->ngroups = 0;
+}
+
+void pf_world_destroy(pf_world *w)
+{
+    if (!w) return;
+    pf_graph_destroy(w->g);
+    free_groups(w);
+    for (uint32_t i = 0; i < w->nobj; i++) {
+        pf_object *o = w->obj[i];
+        double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q};
+        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
+        pf_free(o->fixed);
+        pf_free(o->fixed_list);
+        for (uint32_t k = 0; k < o->nsprings; k++) pf_springset_free(&o->springs[k]);
+        pf_free(o->springs);
+        for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
+        pf_free(o->fem);
+        pf_free(o);
+    }
+    pf_free(w->obj);
+    for (uint32_t k = 0; k < w->ninter; k++) pf_springset_free(&w->inter[k]);
+    pf_free(w->inter);
+    pf_runtime_destroy(w->rt);
+    pf_free(w);
+}
+
+pf_runtime *pf_world_runtime(pf_world *w)
+{
+    return w ? w->rt : NULL;
+}
+
+int pf_world_set_executor(pf_world *w, pf_executor e)
+{
+    PF_CHECK_ARG(w);
+    return pf_runtime_set_executor(w->rt, e);
+}
+
+int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
+{
+    PF_CHECK_ARG(w);
+    return pf_runtime_set_partitioner(w->rt, p);
+}
+
+static int check_solver(const pf_solver_def *s)
+{
+    PF_CHECK_ARG(s->kind == PF_SOLVER_IMPLICIT_EULER || s->kind == PF_SOLVER_EXPLICIT_EULER);
+    PF_CHECK_ARG(s->rayleigh_mass >= 0 && isfinite(s->rayleigh_mass));
+    PF_CHECK_ARG(s->rayleigh_stiffness >= 0 && isfinite(s->rayleigh_stiffness));
+    PF_CHECK_ARG(s->cg_iterations >= 1);
+    PF_CHECK_ARG(s->cg_tolerance >= 0 && isfinite(s->cg_tolerance));
+    PF_CHECK_ARG(s->cg_threshold >= 0 && isfinite(s->cg_threshold));
+    return PF_OK;
+}
+
+int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out)
+{
+    PF_CHECK_ARG(w && def);
+    int rc = check_solver(&def->solver);
+    if (rc) return rc;
+    int has_grid = def->grid[0] || def->grid[1] || def->grid[2];
+    uint64_t n = def->points;
+    if (has_grid) {
+        for (int d = 0; d < 3; d++) {
+            PF_CHECK_ARG(def->grid[d] >= 1 && def->grid[d] <= (1 << 20));
+            PF_CHECK_ARG(isfinite(def->grid_min[d]) && isfinite(def->grid_max[d]));
+            PF_CHECK_ARG(def->grid[d] == 1 || def->grid_max[d] > def->grid_min[d]);
+        }
+        n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
+    }
+    PF_CHECK_ARG(n >= 1 && n <= (1u << 28));
+    PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
+    if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
+    pf_object *o = pf_calloc(1, sizeof *o);
+    if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
+    o->id = w->nobj;
+    o->n = (uint32_t)n;
+    o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
+    o->solver = def->solver;
+    double **vecs[] = {&o->x, &o->v, &o->f, &o->dv, &o->b, &o->r, &o->p, &o->q};
+    int fail = 0;
+    for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) fail |= !(*vecs[k] = pf_calloc(3 * n, sizeof(double)));
+    fail |= !(o->fixed = pf_calloc(n, 1));
+    if (fail) {
+        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(*vecs[k]);
+        pf_free(o->fixed);
+        pf_free(o);
+        return pf_error(PF_ENOMEM, "out of memory for an object of %llu points", (unsigned long long)n);
+    }
+    if (has_grid) {
+        memcpy(o->grid, def->grid, sizeof o->grid);
+        for (int k = 0; k < def->grid[2]; k++)
+            for (int j = 0; j < def->grid[1]; j++)
+                for (int i = 0; i < def->grid[0]; i++) {
+                    int ijk[3] = {i, j, k};
+                    double *p = o->x + 3 * ((size_t)i + (size_t)def->grid[0] * ((size_t)j + (size_t)def->grid[1] * k));
+                    for (int d = 0; d < 3; d++)
+                        p[d] = def->grid[d] == 1 ? def->grid_min[d]
+                                                 : def->grid_min[d] + (def->grid_max[d] - def->grid_min[d]) * ijk[d] /
+                                                                          (double)(def->grid[d] - 1);
+                }
+    } else if (def->positions) {
+        memcpy(o->x, def->positions, 3 * n * sizeof(double));
+    }
+    if (def->velocities) memcpy(o->v, def->velocities, 3 * n * sizeof(double));
+    w->obj[w->nobj++] = o;
+    w->dirty = 1;
+    if (out) *out = o->id;
+    return PF_OK;
+}
+
+static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb)
+{
+    PF_CHECK_ARG(s || n == 0);
+    for (uint32_t k = 0; k < n; k++) {
+        if (s[k].a >= na || s[k].b >= nb)
+            return pf_error(PF_EINVAL, "spring %u: point index out of range (%u, %u)", k, s[k].a, s[k].b);
+        if (!(s[k].stiffness >= 0 && isfinite(s[k].stiffness) && s[k].damping >= 0 && isfinite(s[k].damping) &&
+              isfinite(s[k].rest_length)))
+            return pf_error(PF_EINVAL, "spring %u: stiffness and damping must be finite and >= 0", k);
+    }
+    return PF_OK;
+}
+
+int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    int rc = check_springs(springs, n, o->n, o->n);
+    if (rc) return rc;
+    if (PF_ARRAY_RESERVE(o->springs, o->cap_springs, o->nsprings + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    rc = pf_springset_init(&o->springs[o->nsprings], id, id, springs, n, o->x, o->x);
+    if (rc) return rc;
+    o->nsprings++;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
+    PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
+    int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
+    /* lines along the 3 axes and both diagonals of the faces of the 3 planes */
+    static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
+                                  {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
+    size_t cap = (size_t)o->n * 9;
+    pf_spring *s = pf_malloc(cap * sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory for grid springs");
+    uint32_t m = 0;
+    for (int k = 0; k < n2; k++)
+        for (int j = 0; j < n1; j++)
+            for (int i = 0; i < n0; i++)
+                for (int t = 0; t < 9; t++) {
+                    int a = i + off[t][0], b = j + off[t][1], c = k + off[t][2];
+                    if (a < 0 || a >= n0 || b < 0 || b >= n1 || c < 0 || c >= n2) continue;
+                    s[m++] = (pf_spring){(uint32_t)(i + n0 * (j + n1 * k)), (uint32_t)(a + n0 * (b + n1 * c)),
+                                         stiffness, damping, -1.0};
+                }
+    int rc = pf_world_add_springs(w, id, s, m);
+    pf_free(s);
+    if (rc == PF_OK && count) *count = m;
+    return rc;
+}
+
+int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
+                                     uint32_t n)
+{
+    PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
+    int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
+    if (rc) return rc;
+    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    rc = pf_springset_init(&w->inter[w->ninter], oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x);
+    if (rc) return rc;
+    w->ninter++;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
+{
+    PF_CHECK_ARG(w && def && id < w->nobj);
+    PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
+    PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
+    PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
+    pf_object *o = w->obj[id];
+    if (PF_ARRAY_RESERVE(o->fem, o->cap_fem, o->nfem + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = pf_hexa_fem_init(&o->fem[o->nfem], o, def);
+    if (rc) return rc;
+    o->nfem++;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
+{
+    PF_CHECK_ARG(w && id < w->nobj && (points || n == 0));
+    pf_object *o = w->obj[id];
+    for (uint32_t k = 0; k < n; k++)
+        if (points[k] >= o->n) return pf_error(PF_EINVAL, "fixed point %u out of range (%u points)", points[k], o->n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = points[k];
+        if (o->fixed[i]) continue;
+        if (PF_ARRAY_RESERVE(o->fixed_list, o->cap_fixed, o->nfixed + 1)) return pf_error(PF_ENOMEM, "out of memory");
+        o->fixed[i] = 1;
+        o->fixed_list[o->nfixed++] = i;
+        o->v[3 * i] = o->v[3 * i + 1] = o->v[3 * i + 2] = 0;
+    }
+    w->dirty = 1;
+    return PF_OK;
+}
+
+int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
+                        uint32_t *count)
+{
+    PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
+    const pf_object *o = w->obj[id];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < o->n; i++) {
+        const double *p = o->x + 3 * (size_t)i;
+        if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
+            continue;
+        if (m < cap) out[m] = i;
+        m++;
+    }
+    *count = m;
+    return PF_OK;
+}
+
+int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t *count)
+{
+    uint32_t m;
+    int rc = pf_world_box_select(w, id, box, NULL, 0, &m);
+    if (rc) return rc;
+    uint32_t *idx = pf_malloc((size_t)(m ? m : 1) * sizeof *idx);
+    if (!idx) return pf_error(PF_ENOMEM, "out of memory");
+    pf_world_box_select(w, id, box, idx, m, &m);
+    rc = pf_world_fix_points(w, id, idx, m);
+    pf_free(idx);
+    if (rc == PF_OK && count) *count = m;
+    return rc;
+}
+
+/* ---- solver groups: objects linked by interaction force fields share one solver (paper 004 §2.1) ---- */
+
+static uint32_t find(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+static int build_groups(pf_world *w)
+{
+    free_groups(w);
+    uint32_t N = w->nobj;
+    uint32_t *parent = pf_malloc((size_t)N * sizeof *parent), *gid = pf_malloc((size_t)N * sizeof *gid);
+    int rc = PF_OK;
+    if (!parent || !gid) {
+        rc = pf_error(PF_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < N; i++) parent[i] = i;
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        uint32_t a = find(parent, w->inter[k].oa), b = find(parent, w->inter[k].ob);
+        if (a != b) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
+    }
+    uint32_t ng = 0;
+    for (uint32_t i = 0; i < N; i++) gid[i] = find(parent, i) == i ? ng++ : UINT32_MAX;
+    w->groups = pf_calloc(ng ? ng : 1, sizeof *w->groups);
+    if (!w->groups) {
+        rc = pf_error(PF_ENOMEM, "out of memory");
+        goto done;
+    }
+    w->ngroups = ng;
+    for (uint32_t i = 0; i < N; i++) {
+        pf_object *o = w->obj[i];
+        o->group = gid[find(parent, i)];
+        o->linked = 0;
+        w->groups[o->group].nobjs++;
+    }
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        w->groups[w->obj[w->inter[k].oa]->group].ninter++;
+        w->obj[w->inter[k].oa]->linked = w->obj[w->inter[k].ob]->linked = 1;
+    }
+    for (uint32_t gi = 0; gi < ng; gi++) {
+        pf_group *gr = &w->groups[gi];
+        gr->objs = pf_malloc((size_t)gr->nobjs * sizeof *gr->objs);
+        gr->inter = pf_malloc((size_t)(gr->ninter ? gr->ninter : 1) * sizeof *gr->inter);
+        gr->scal = pf_calloc(24, sizeof(double));
+        if (!gr->objs || !gr->inter || !gr->scal) {
+            rc = pf_error(PF_ENOMEM, "out of memory");
+            goto done;
+        }
+        gr->nobjs = gr->ninter = 0;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        pf_group *gr = &w->groups[w->obj[i]->group];
+        if (gr->nobjs == 0) gr->first = i;
+        gr->objs[gr->nobjs++] = i;
+    }
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        pf_group *gr = &w->groups[w->obj[w->inter[k].oa]->group];
+        gr->inter[gr->ninter++] = k;
+    }
+    for (uint32_t gi = 0; gi < ng; gi++)
+        w->groups[gi].implicit = w->obj[w->groups[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
+done:
+    pf_free(parent);
+    pf_free(gid);
+    return rc;
+}
+
+/* Registers every object's vectors (owner = the object) and force-field caches, then records each group. */
+static int record(pf_world *w)
+{
+    pf_graph_destroy(w->g);
+    w->g = NULL;
+    int rc = build_groups(w);
+    if (rc) return rc;
+    if ((rc = pf_graph_create(&w->g))) return rc;
+    pf_reducer sum = pf_reducer_sum_f64();
+    for (uint32_t i = 0; i < w->nobj && !rc; i++) {
+        pf_object *o = w->obj[i];
+        size_t bytes = 3 * (size_t)o->n * sizeof(double);
+        /* f, b and q receive cumulative writes from interaction force fields */
+        struct {
+            double *p;
+            pf_data_id *id;
+            int cumul;
+        } v[] = {{o->x, &o->dx, 0}, {o->v, &o->dv_, 0}, {o->f, &o->df, 1},  {o->dv, &o->ddv, 0},
+                 {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
+        for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
+            rc = pf_graph_data(w->g, v[k].p, bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+        for (uint32_t k = 0; k < o->nsprings && !rc; k++)
+            rc = pf_graph_data(w->g, o->springs[k].jac, 6 * (size_t)o->springs[k].n * sizeof(double) + 8, i, NULL,
+                               &o->springs[k].djac);
+        for (uint32_t k = 0; k < o->nfem && !rc; k++)
+            rc = pf_graph_data(w->g, o->fem[k].rot, 9 * (size_t)o->fem[k].nelem * sizeof(double), i, NULL,
+                               &o->fem[k].drot);
+    }
+    for (uint32_t k = 0; k < w->ninter && !rc; k++)
+        rc = pf_graph_data(w->g, w->inter[k].jac, 6 * (size_t)w->inter[k].n * sizeof(double) + 8, w->inter[k].oa,
+                           NULL, &w->inter[k].djac);
+    for (uint32_t gi = 0; gi < w->ngroups && !rc; gi++)
+        rc = w->groups[gi].implicit ? pf_record_implicit(w, &w->groups[gi]) : pf_record_explicit(w, &w->groups[gi]);
+    if (rc) return rc;
+    pf_graph_stats st;
+    pf_graph_get_stats(w->g, &st);
+    w->tasks = st.tasks;
+    w->records++;
+    w->dirty = 0;
+    return PF_OK;
+}
+
+int pf_world_step(pf_world *w, uint32_t steps)
+{
+    PF_CHECK_ARG(w);
+    int rc;
+    if (w->dirty && (rc = record(w))) {
+        w->dirty = 1;
+        return rc;
+    }
+    for (uint32_t s = 0; s < steps; s++) {
+        if ((rc = pf_graph_run(w->g, w->rt))) return rc;
+        w->steps++;
+    }
+    for (uint32_t i = 0; i < w->nobj; i++) {
+        const pf_object *o = w->obj[i];
+        for (size_t k = 0; k < 3 * (size_t)o->n; k++)
+            if (!isfinite(o->x[k]) || !isfinite(o->v[k]))
+                return pf_error(PF_ENUMERIC, "object %u: the state is no longer finite (point %zu) after step %llu", i,
+                                k / 3, (unsigned long long)w->steps);
+    }
+    return PF_OK;
+}
+
+uint32_t pf_world_objects(const pf_world *w)
+{
+    return w ? w->nobj : 0;
+}
+
+const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
+{
+    if (!w || o >= w->nobj) return NULL;
+    if (points) *points = w->obj[o]->n;
+    return w->obj[o]->x;
+}
+
+const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
+{
+    if (!w || o >= w->nobj) return NULL;
+    if (points) *points = w->obj[o]->n;
+    return w->obj[o]->v;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t pf_world_state_hash(const pf_world *w)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; w && i < w->nobj; i++) {
+        h = fnv1a(h, w->obj[i]->x, 3 * (size_t)w->obj[i]->n * sizeof(double));
+        h = fnv1a(h, w->obj[i]->v, 3 * (size_t)w->obj[i]->n * sizeof(double));
+    }
+    return h;
+}
+
+int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
+{
+    PF_CHECK_ARG(w && out);
+    *out = (pf_world_stats){.objects = w->nobj, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
+                            .records = w->records, .steps = w->steps};
+    for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {
+        if (!w->groups[gi].implicit) continue;
+        uint32_t it = pf_graph_loop_iterations(w->g, w->groups[gi].loop);
+        out->cg_iterations += it;
+        if (it > out->cg_iterations_max) out->cg_iterations_max = it;
+    }
+    return PF_OK;
+}

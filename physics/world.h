@@ -1,0 +1,103 @@
+/* Private layout of the physics world: objects with their state vectors and force fields, interactions, solver
+ * groups, and the force-field / solver entry points the step recorder calls. */
+#ifndef PF_PHYSICS_WORLD_H
+#define PF_PHYSICS_WORLD_H
+
+#include "physflow/physics.h"
+
+#include <stdint.h>
+
+/* A set of springs, inside one object (oa == ob) or between two. `jac` caches, per spring, the symmetric 3x3
+ * block K = df_a/dx_b (6 values: xx yy zz xy yz zx), computed with the forces and read by df (Baraff-Witkin §5). */
+typedef struct pf_springset {
+    uint32_t oa, ob;
+    uint32_t n;
+    pf_spring *s;
+    double *jac;
+    pf_data_id djac;
+} pf_springset;
+
+/* Hexahedral FEM over a regular grid: every element shares one 24x24 stiffness `ke` (same box, same material). */
+typedef struct pf_hexa_fem {
+    pf_fem_method method;
+    uint32_t nelem;
+    uint32_t *elem;  /* 8 point indices per element; node k at grid offset (k&1, k>>1&1, k>>2&1) */
+    double ke[576];  /* element stiffness (positive), rows/cols: node*3 + axis */
+    double *rest;    /* 24 per element: rest positions relative to node 0 */
+    double *rot;     /* 9 per element: current rotation (rows = element frame axes), "large" only */
+    pf_data_id drot;
+} pf_hexa_fem;
+
+typedef struct pf_object {
+    uint32_t id, n;
+    int grid[3];
+    double mass; /* per point, kg */
+    pf_solver_def solver;
+    /* state and solver work vectors, 3n each (paper 004 §3.1: the data of the task graph) */
+    double *x, *v, *f, *dv, *b, *r, *p, *q;
+    uint8_t *fixed;
+    uint32_t *fixed_list, nfixed;
+    size_t cap_fixed;
+    pf_springset *springs; /* internal spring sets */
+    uint32_t nsprings;
+    size_t cap_springs;
+    pf_hexa_fem *fem;
+    uint32_t nfem;
+    size_t cap_fem;
+    /* set while recording */
+    uint32_t group;
+    int linked; /* has interaction force fields */
+    pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
+} pf_object;
+
+typedef struct pf_group {
+    uint32_t first;   /* lowest object id: the group's settings */
+    uint32_t *objs, nobjs;
+    uint32_t *inter, ninter;
+    double *scal;     /* rr[3] = {r.r, tol^2 b.b, previous r.r}, pq[1], rn[1]; each on its own cache line */
+    pf_loop_id loop;
+    int implicit;
+} pf_group;
+
+struct pf_world {
+    pf_world_def def;
+    pf_runtime *rt;
+    pf_graph *g;
+    pf_object **obj;
+    uint32_t nobj;
+    size_t cap_obj;
+    pf_springset *inter;
+    uint32_t ninter;
+    size_t cap_inter;
+    pf_group *groups;
+    uint32_t ngroups;
+    int dirty;
+    uint32_t tasks, records;
+    uint64_t steps;
+};
+
+/* springs.c */
+void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                      const double *vb, double *fa, double *fb, int want_jac);
+/* df_a += kfact K (dx_b - dx_a), df_b -= the same */
+void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
+                       double kfact);
+int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
+                      const double *xa, const double *xb);
+void pf_springset_free(pf_springset *s);
+
+/* fem_hexa.c */
+int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def);
+void pf_hexa_fem_free(pf_hexa_fem *fem);
+void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f);
+void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact);
+
+/* solver_explicit.c / solver_implicit.c: record one group's step */
+int pf_record_explicit(pf_world *w, pf_group *gr);
+int pf_record_implicit(pf_world *w, pf_group *gr);
+/* the per-object force task and the interaction force task, shared by both solvers */
+int pf_record_forces(pf_world *w, pf_group *gr, int want_jac);
+/* estimated ns of an object's force task (the runtime replaces it with measured costs) */
+double pf_object_force_cost(const pf_object *o);
+
+#endif
