@@ -84,9 +84,18 @@ static pf_graph *overhead_graph(int chain, size_t ntasks, padded *cells)
 
 static double spin_ns_per_iter; /* calibrated once */
 
+/* A dependent chain of G ns. The fences keep the out-of-order core from overlapping one task's chain with the
+ * next task's (independent) one, which would make short tasks look shorter than their grain. */
 static double busy(double x, uint64_t iters)
 {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_lfence();
+#endif
     for (uint64_t i = 0; i < iters; i++) x = x * 0.999999 + 1e-9;
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("" : "+x"(x));
+    __builtin_ia32_lfence();
+#endif
     return x;
 }
 
