@@ -409,8 +409,8 @@ static int is_work(const pf_node *n)
     return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
 }
 
-/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor, rebuilt from
- * the segment that holds node `from` (appended nodes may extend the last one). */
+/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor, for the nodes
+ * from `from` on. */
 static int build_levels(pf_graph *g, size_t from)
 {
     size_t n = g->nnodes;
@@ -427,17 +427,15 @@ static int build_levels(pf_graph *g, size_t from)
         g->node_segment = ns;
         g->cap_levels = cap;
     }
+    /* Appended nodes start a segment of their own: the kept levels stay valid, and the barrier executor
+     * merely puts one more barrier between the old nodes and the new. */
     uint32_t nseg = 0, nlev = 0, fill = 0;
     size_t i = 0;
-    if (from > 0 && g->nsegments > 0) {
-        /* restart at the last kept segment when the appended nodes continue it */
-        const pf_segment *last = &g->segments[g->nsegments - 1];
-        int continues = last->node_end == from && from < n && is_work(&g->nodes[from]);
-        nseg = continues ? g->nsegments - 1 : g->nsegments;
-        const pf_segment *keep_end = continues ? last : NULL;
-        nlev = keep_end ? keep_end->level_begin : g->nlevels;
-        fill = g->level_off[nlev];
-        i = keep_end ? keep_end->node_begin : from;
+    if (from > 0) {
+        nseg = g->nsegments;
+        nlev = g->nlevels;
+        fill = nlev ? g->level_off[nlev] : 0;
+        i = from;
     }
     uint32_t *level = pf_malloc((n - i + 1) * sizeof *level);
     uint32_t *cursor = pf_malloc((n - i + 1) * sizeof *cursor);
@@ -671,6 +669,7 @@ void pf_graph_free_analysis(pf_graph *g)
     g->nlevels = g->nreducers = g->nsegments = 0;
     g->analysed_tasks = 0;
     g->first_new_node = 0;
+    g->placed_nodes = 0;
     g->appended = 0;
     g->analysed = 0;
 }

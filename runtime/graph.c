@@ -22,6 +22,7 @@ void pf_graph_destroy(pf_graph *g)
     if (!g) return;
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
+    pf_placement_free(g->placement);
     pf_free(g->data);
     pf_free(g->tasks);
     pf_free(g->accesses);

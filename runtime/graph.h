@@ -186,6 +186,8 @@ struct pf_graph {
     uint32_t removed_since;         /* tasks removed since the last placement */
     pf_graph_update last_update;    /* counters of the latest (re)placement */
     uint32_t pending_moved;         /* tasks moved by pf_graph_rebalance, reported with the next update */
+    struct pf_placement *placement; /* objects' workers and workers' loads, kept for appended updates */
+    size_t placed_nodes;            /* nodes the placement covers (0 after a re-analysis renumbered them) */
 };
 
 /* The cost the partitioner uses for a node: measured when known, else estimated. */
@@ -205,6 +207,7 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p);
 /* partition_owner.c, partition_metis.c: fresh partitions. */
 int pf_partition_owner(pf_graph *g, int workers);
 int pf_partition_metis(pf_graph *g, int workers);
+void pf_placement_free(struct pf_placement *pl);
 /* Per-worker sums of node costs (out[workers]). */
 void pf_worker_loads(const pf_graph *g, int workers, double *out);
 

@@ -21,40 +21,109 @@ void pf_worker_loads(const pf_graph *g, int workers, double *out)
     }
 }
 
-/* object -> worker, open addressing (objects are arbitrary 32-bit ids) */
+/* object -> worker, open addressing (objects are arbitrary 32-bit ids), growing as objects arrive */
 typedef struct object_map {
     uint32_t *key;
     int32_t *val;
-    size_t cap;
+    size_t cap, n;
 } object_map;
 
-static int map_init(object_map *m, size_t n)
+static int map_alloc(object_map *m, size_t cap)
 {
-    m->cap = 16;
-    while (m->cap < 2 * n + 2) m->cap *= 2;
-    m->key = pf_malloc(m->cap * sizeof *m->key);
-    m->val = pf_malloc(m->cap * sizeof *m->val);
+    m->cap = cap;
+    m->n = 0;
+    m->key = pf_malloc(cap * sizeof *m->key);
+    m->val = pf_malloc(cap * sizeof *m->val);
     if (!m->key || !m->val) return PF_ENOMEM;
-    memset(m->key, 0xff, m->cap * sizeof *m->key);
+    memset(m->key, 0xff, cap * sizeof *m->key);
     return PF_OK;
-}
-
-static int32_t *map_slot(object_map *m, uint32_t key, int insert)
-{
-    size_t h = (key * 2654435761u) & (m->cap - 1);
-    while (m->key[h] != PF_NONE && m->key[h] != key) h = (h + 1) & (m->cap - 1);
-    if (m->key[h] == PF_NONE) {
-        if (!insert) return NULL;
-        m->key[h] = key;
-        m->val[h] = -1;
-    }
-    return &m->val[h];
 }
 
 static void map_free(object_map *m)
 {
     pf_free(m->key);
     pf_free(m->val);
+    m->key = NULL;
+    m->val = NULL;
+    m->cap = m->n = 0;
+}
+
+static int32_t *map_find(object_map *m, uint32_t key)
+{
+    size_t h = (key * 2654435761u) & (m->cap - 1);
+    while (m->key[h] != PF_NONE && m->key[h] != key) h = (h + 1) & (m->cap - 1);
+    return m->key[h] == key ? &m->val[h] : NULL;
+}
+
+/* The slot of `key`, inserted (value -1) when absent; NULL when out of memory. */
+static int32_t *map_slot(object_map *m, uint32_t key)
+{
+    int32_t *v = map_find(m, key);
+    if (v) return v;
+    if (2 * (m->n + 1) > m->cap) {
+        object_map bigger;
+        if (map_alloc(&bigger, m->cap * 2)) {
+            map_free(&bigger);
+            return NULL;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->key[i] != PF_NONE) *map_slot(&bigger, m->key[i]) = m->val[i];
+        map_free(m);
+        *m = bigger;
+    }
+    size_t h = (key * 2654435761u) & (m->cap - 1);
+    while (m->key[h] != PF_NONE) h = (h + 1) & (m->cap - 1);
+    m->key[h] = key;
+    m->val[h] = -1;
+    m->n++;
+    return &m->val[h];
+}
+
+/* What placing a new node needs of the placed ones, kept between updates so that an update touches only the
+ * new nodes: where each object lives, each worker's load, the total cost. */
+typedef struct pf_placement {
+    object_map objects;
+    double *load;
+    double total;
+    int workers;
+} pf_placement;
+
+void pf_placement_free(pf_placement *pl)
+{
+    if (!pl) return;
+    map_free(&pl->objects);
+    pf_free(pl->load);
+    pf_free(pl);
+}
+
+/* Adds the placed work nodes from `from` on: an object lives where its first placed node is. */
+static int placement_add(pf_graph *g, pf_placement *pl, size_t from)
+{
+    for (size_t i = from; i < g->nnodes; i++) {
+        const pf_node *n = &g->nodes[i];
+        if (!is_work(n) || n->worker < 0) continue;
+        double c = pf_node_cost(g, n);
+        pl->load[n->worker] += c;
+        pl->total += c;
+        if (n->object == PF_NONE) continue;
+        int32_t *slot = map_slot(&pl->objects, n->object);
+        if (!slot) return PF_ENOMEM;
+        if (*slot < 0) *slot = n->worker;
+    }
+    return PF_OK;
+}
+
+static pf_placement *placement_build(pf_graph *g, int workers)
+{
+    pf_placement *pl = pf_calloc(1, sizeof *pl);
+    if (!pl) return NULL;
+    pl->workers = workers;
+    pl->load = pf_calloc((size_t)workers, sizeof *pl->load);
+    if (!pl->load || map_alloc(&pl->objects, 64) || placement_add(g, pl, 0)) {
+        pf_placement_free(pl);
+        return NULL;
+    }
+    return pl;
 }
 
 static int least_loaded(const double *load, int workers)
@@ -81,47 +150,37 @@ static int greedy_worker(const pf_graph *g, const pf_node *n, const double *load
     return best;
 }
 
-/* Places the nodes that have no worker yet, keeping every other one. */
-static int place_new(pf_graph *g, int workers, pf_partitioner p, uint32_t *added)
+/* Places the nodes from `from` on that have no worker yet, keeping every other one. */
+static int place_new(pf_graph *g, pf_placement *pl, size_t from, pf_partitioner p, uint32_t *added)
 {
-    double *load = pf_calloc((size_t)workers, sizeof *load);
+    int workers = pl->workers;
     uint32_t *votes = pf_calloc((size_t)workers, sizeof *votes);
-    object_map map = {0};
-    int rc = PF_ENOMEM;
-    if (!load || !votes || map_init(&map, g->nnodes)) goto done;
-    pf_worker_loads(g, workers, load);
-    double total = 0;
-    for (size_t i = 0; i < g->nnodes; i++)
-        if (is_work(&g->nodes[i])) total += pf_node_cost(g, &g->nodes[i]);
-    /* an object lives where its first placed node is */
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
-        if (!is_work(n) || n->worker < 0 || n->object == PF_NONE) continue;
-        int32_t *slot = map_slot(&map, n->object, 1);
-        if (*slot < 0) *slot = n->worker;
-    }
-    for (size_t i = 0; i < g->nnodes; i++) {
+    if (!votes) return PF_ENOMEM;
+    double total = pl->total;
+    for (size_t i = from; i < g->nnodes; i++)
+        if (is_work(&g->nodes[i]) && g->nodes[i].worker < 0) total += pf_node_cost(g, &g->nodes[i]);
+    int rc = PF_OK;
+    for (size_t i = from; i < g->nnodes && !rc; i++) {
         pf_node *n = &g->nodes[i];
         if (!is_work(n) || n->worker >= 0) continue;
         if (p == PF_PART_METIS) {
-            n->worker = greedy_worker(g, n, load, workers, total / workers, votes);
+            n->worker = greedy_worker(g, n, pl->load, workers, total / workers, votes);
         } else {
-            int32_t *slot = n->object != PF_NONE ? map_slot(&map, n->object, 1) : NULL;
-            if (slot && *slot >= 0) {
-                n->worker = *slot;
-            } else { /* a new object: the least loaded worker */
-                n->worker = least_loaded(load, workers);
-                if (slot) *slot = n->worker;
-            }
+            int32_t *slot = n->object != PF_NONE ? map_find(&pl->objects, n->object) : NULL;
+            n->worker = slot && *slot >= 0 ? *slot : least_loaded(pl->load, workers);
         }
-        load[n->worker] += pf_node_cost(g, n);
         if (n->kind == PF_NODE_TASK) (*added)++;
+        /* account for it at once, so the rest of its object follows it */
+        double c = pf_node_cost(g, n);
+        pl->load[n->worker] += c;
+        pl->total += c;
+        if (n->object != PF_NONE) {
+            int32_t *slot = map_slot(&pl->objects, n->object);
+            if (!slot) rc = PF_ENOMEM;
+            else if (*slot < 0) *slot = n->worker;
+        }
     }
-    rc = PF_OK;
-done:
-    pf_free(load);
     pf_free(votes);
-    map_free(&map);
     return rc;
 }
 
@@ -129,8 +188,16 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p)
 {
     pf_graph_update up = {.removed = g->removed_since};
     int stable = g->placed_workers == workers && g->placed_partitioner == p;
+    /* after appends, the kept nodes kept their workers too: only the nodes since the last placement matter */
+    size_t from = stable && g->placement && g->placement->workers == workers && g->placed_nodes <= g->nnodes
+                      ? g->placed_nodes
+                      : 0;
+    if (from == 0) {
+        pf_placement_free(g->placement);
+        g->placement = NULL;
+    }
     if (stable) {
-        for (size_t i = 0; i < g->nnodes; i++) {
+        for (size_t i = from; i < g->nnodes; i++) {
             pf_node *n = &g->nodes[i];
             if (n->kind == PF_NODE_TASK)
                 n->worker = g->tasks[n->task].worker;
@@ -140,15 +207,18 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p)
                 n->worker = -1;
             if (n->worker >= workers) n->worker = -1;
         }
-        int rc = place_new(g, workers, p, &up.added);
+        if (!g->placement && !(g->placement = placement_build(g, workers)))
+            return pf_error(PF_ENOMEM, "out of memory placing tasks");
+        int rc = place_new(g, g->placement, from, p, &up.added);
         if (rc) return pf_error(rc, "out of memory placing new tasks");
     } else {
         up.full = 1;
         int rc = p == PF_PART_METIS ? pf_partition_metis(g, workers) : pf_partition_owner(g, workers);
         if (rc) return rc;
+        if (!(g->placement = placement_build(g, workers))) return pf_error(PF_ENOMEM, "out of memory placing tasks");
     }
     /* keep the placement for the next update; count what changed */
-    for (size_t i = 0; i < g->nnodes; i++) {
+    for (size_t i = from; i < g->nnodes; i++) {
         const pf_node *n = &g->nodes[i];
         if (n->kind == PF_NODE_TASK) {
             pf_task *t = &g->tasks[n->task];
@@ -165,6 +235,7 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p)
     }
     g->placed_workers = workers;
     g->placed_partitioner = p;
+    g->placed_nodes = g->nnodes;
     g->removed_since = 0;
     g->last_update = up;
     return PF_OK;

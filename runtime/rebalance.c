@@ -86,6 +86,9 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
     pf_free(load);
     if (tasks) { /* recompile with the kept (now moved) placement at the next run */
         pf_graph_free_programs(g);
+        pf_placement_free(g->placement);
+        g->placement = NULL;
+        g->placed_nodes = 0;
         g->pending_moved += tasks;
     }
     if (moved_objects) *moved_objects = objects;

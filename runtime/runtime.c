@@ -57,7 +57,7 @@ pf_runtime_def pf_runtime_default_def(void)
         .executor = PF_EXEC_STATIC,
         .partitioner = PF_PART_OWNER,
         .bind = 1,
-        .bind_caller = 1,
+        .bind_caller = 0,
         .spin_ns = 20000,
         .quiet = 0,
     };
@@ -203,12 +203,26 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     pf_exec_ctx c = {
         .g = g, .trace = rt->trace, .measure = g->measure_next, .workers = rt->def.workers, .spin = rt->spin};
     g->measure_next = 0;
+    if (c.measure) /* the executors add up each node's executions */
+        for (size_t i = 0; i < g->nnodes; i++) {
+            pf_node *n = &g->nodes[i];
+            if (n->kind == PF_NODE_TASK)
+                g->tasks[n->task].cost_meas = 0;
+            else if (n->kind == PF_NODE_REDUCER)
+                n->cost_meas = 0;
+        }
     uint64_t t0 = rt->trace ? pf_now_ns() : 0;
     switch (rt->def.executor) {
     case PF_EXEC_SEQ: pf_exec_seq(&c); break;
     case PF_EXEC_STATIC: pf_exec_static(rt->team, &c); break;
-    case PF_EXEC_BARRIER: pf_exec_barrier(&c); break;
-    case PF_EXEC_OMPTASKS: pf_exec_omptasks(&c); break;
+    case PF_EXEC_BARRIER:
+        pf_team_release_caller(rt->team); /* the OpenMP pool must not inherit worker 0's core */
+        pf_exec_barrier(&c);
+        break;
+    case PF_EXEC_OMPTASKS:
+        pf_team_release_caller(rt->team);
+        pf_exec_omptasks(&c);
+        break;
     default: return pf_error(PF_EINVAL, "invalid executor");
     }
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, pf_now_ns());

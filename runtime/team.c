@@ -16,7 +16,9 @@ struct pf_team {
     int workers;
     uint32_t spin;
     int bind_caller;
-    hwloc_cpuset_t caller_saved; /* the caller's own binding, restored after each run */
+    int caller_bound;
+    pthread_t caller;
+    hwloc_cpuset_t caller_saved; /* the caller's own binding, restored by pf_team_release_caller */
     pthread_t *threads;
     hwloc_topology_t topo;
     int topo_ok;
@@ -164,6 +166,7 @@ void pf_team_destroy(pf_team *t)
         for (int w = 1; w < t->workers; w++) pthread_join(t->threads[w], NULL);
     }
     pf_free(t->threads);
+    pf_team_release_caller(t);
     if (t->caller_saved) hwloc_bitmap_free(t->caller_saved);
     if (t->topo_ok) hwloc_topology_destroy(t->topo);
     pf_free(t);
@@ -179,23 +182,27 @@ uint32_t pf_team_spin(const pf_team *t)
     return t->spin;
 }
 
-/* The caller is worker 0 only while a run lasts: its own binding comes back afterwards, so threads it starts
- * later (an OpenMP pool, the host's own) do not inherit a single core. */
+/* The caller is worker 0: bound at its first run and kept there (rebinding per run would let it wander off
+ * its caches between runs); its own binding comes back with pf_team_release_caller — before an OpenMP region,
+ * whose pool threads would otherwise inherit a single core — and when the team is destroyed. */
 static void bind_caller(pf_team *t)
 {
     if (!t->bind_caller || !t->topo_ok) return;
+    pthread_t self = pthread_self();
+    if (t->caller_bound && pthread_equal(t->caller, self)) return;
+    pf_team_release_caller(t); /* another thread runs graphs now */
     if (!t->caller_saved) t->caller_saved = hwloc_bitmap_alloc();
-    if (t->caller_saved && hwloc_get_cpubind(t->topo, t->caller_saved, HWLOC_CPUBIND_THREAD) == 0)
-        bind_self(t, 0);
-    else if (t->caller_saved) {
-        hwloc_bitmap_free(t->caller_saved);
-        t->caller_saved = NULL;
-    }
+    if (!t->caller_saved || hwloc_get_cpubind(t->topo, t->caller_saved, HWLOC_CPUBIND_THREAD) != 0) return;
+    bind_self(t, 0);
+    t->caller = self;
+    t->caller_bound = 1;
 }
 
-static void unbind_caller(pf_team *t)
+void pf_team_release_caller(pf_team *t)
 {
-    if (t->bind_caller && t->caller_saved) hwloc_set_cpubind(t->topo, t->caller_saved, HWLOC_CPUBIND_THREAD);
+    if (!t->caller_bound) return;
+    hwloc_set_thread_cpubind(t->topo, t->caller, t->caller_saved, 0);
+    t->caller_bound = 0;
 }
 
 void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
@@ -203,7 +210,6 @@ void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
     bind_caller(t);
     if (t->workers == 1) {
         job(ctx, 0);
-        unbind_caller(t);
         return;
     }
     t->job = job;
@@ -213,5 +219,4 @@ void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
     start_generation(t);
     job(ctx, 0);
     pf_wait_stamp(&t->done_stamp, &t->done_waiters, want, t->spin);
-    unbind_caller(t);
 }

@@ -19,6 +19,9 @@ uint32_t pf_team_spin(const pf_team *t);
 /* Runs job(ctx, w) on every worker w (the caller is worker 0) and returns when all have finished. */
 void pf_team_run(pf_team *t, pf_team_job job, void *ctx);
 
+/* Gives the calling thread (worker 0) its own binding back; the next run binds it again. */
+void pf_team_release_caller(pf_team *t);
+
 /* Relax iterations that take about `ns` nanoseconds on this machine (measured once). */
 uint32_t pf_spin_iterations(int ns);
 

@@ -99,8 +99,10 @@ typedef struct pf_runtime_def {
     pf_executor executor;     ///< default PF_EXEC_STATIC
     pf_partitioner partitioner; ///< default PF_PART_OWNER
     int bind;                 ///< 1 (default): pin worker k to core k mod cores with hwloc; 0: leave threads free
-    int bind_caller;          ///< 1 (default): pin the calling thread (worker 0) too, for the duration of each
-                              ///< run; its own binding is restored when the run returns
+    int bind_caller;          ///< 1: pin the thread that runs graphs (worker 0) to the first core too, from its
+                              ///< first run until the runtime is destroyed (or an OpenMP executor runs), which
+                              ///< restore its own binding. Default 0: it is the host's thread, left where the
+                              ///< system schedules it (beside K-1 pinned workers it settles on the free core)
     int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
     int quiet;                ///< 1: no message on stderr when binding is refused; default 0
 } pf_runtime_def;
