@@ -2,6 +2,7 @@
  * graphs; replays equal fresh compilations; cross-worker reads see the writer's data; reducers fold in
  * recording order. */
 #include "check_main.h"
+#include "random_body.h"
 
 #include "physflow/runtime.h"
 
@@ -10,56 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VEC 4 /* doubles per datum */
 
 /* ---------- a random graph generator ---------- */
-
-typedef struct rnd {
-    uint64_t s;
-} rnd;
-
-static uint32_t rnd_next(rnd *r)
-{
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(r->s >> 33);
-}
-
-typedef struct body_args {
-    uint32_t id;
-    uint32_t nacc;
-    uint8_t modes[8];
-} body_args;
-
-/* An order-sensitive floating-point body: the result depends on the exact values read, so a task that runs
- * before its inputs are ready or while another writes them leaves different bits. It works a little (a few
- * hundred ns) to give races room to show. */
-static void random_body(const pf_task_ctx *ctx)
-{
-    const body_args *a = ctx->args;
-    double acc = 1.0 + a->id * 0.37;
-    for (uint32_t k = 0; k < a->nacc; k++) {
-        if (a->modes[k] != PF_READ && a->modes[k] != PF_READWRITE) continue;
-        const double *d = ctx->data[k];
-        for (int j = 0; j < VEC; j++) acc = acc * 0.999 + d[j] * 1.0001;
-    }
-    for (int it = 0; it < 40; it++) acc = acc * 0.9999999 + 1e-7 * it;
-    for (uint32_t k = 0; k < a->nacc; k++) {
-        double *d = ctx->data[k];
-        switch (a->modes[k]) {
-        case PF_WRITE:
-            for (int j = 0; j < VEC; j++) d[j] = acc + j * 0.25;
-            break;
-        case PF_READWRITE:
-            for (int j = 0; j < VEC; j++) d[j] = d[j] * 0.5 + acc / (j + 1);
-            break;
-        case PF_CUMUL:
-            for (int j = 0; j < VEC; j++) d[j] += acc * (j + 1) * 1e-3;
-            break;
-        default:
-            break;
-        }
-    }
-}
 
 typedef struct random_graph {
     pf_graph *g;

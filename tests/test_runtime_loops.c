@@ -3,6 +3,7 @@
  * iteration and at the bound; nesting; a task-graph conjugate gradient against a dense direct solve;
  * independent loops never wait for each other. */
 #include "check_main.h"
+#include "random_body.h"
 #include "cg_tasks.h"
 
 #include "physflow/runtime.h"
@@ -12,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VEC 4
-
-typedef struct rnd {
-    uint64_t s;
-} rnd;
-
-static uint32_t rnd_next(rnd *r)
-{
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(r->s >> 33);
-}
 
 /* Executor "index" PF_EXEC_COUNT means static with the METIS partitioner. */
 static pf_runtime *make_rt(int e, int workers)
@@ -38,40 +28,6 @@ static pf_runtime *make_rt(int e, int workers)
 }
 
 /* ---------- random programs with loops ---------- */
-
-typedef struct body_args {
-    uint32_t id;
-    uint32_t nacc;
-    uint8_t modes[8];
-} body_args;
-
-static void random_body(const pf_task_ctx *ctx)
-{
-    const body_args *a = ctx->args;
-    double acc = 1.0 + a->id * 0.37;
-    for (uint32_t k = 0; k < a->nacc; k++) {
-        if (a->modes[k] != PF_READ && a->modes[k] != PF_READWRITE) continue;
-        const double *d = ctx->data[k];
-        for (int j = 0; j < VEC; j++) acc = acc * 0.999 + d[j] * 1.0001;
-    }
-    for (int it = 0; it < 40; it++) acc = acc * 0.9999999 + 1e-7 * it;
-    for (uint32_t k = 0; k < a->nacc; k++) {
-        double *d = ctx->data[k];
-        switch (a->modes[k]) {
-        case PF_WRITE:
-            for (int j = 0; j < VEC; j++) d[j] = fmod(acc + j * 0.25, 1000.0);
-            break;
-        case PF_READWRITE:
-            for (int j = 0; j < VEC; j++) d[j] = fmod(d[j] * 0.5 + acc / (j + 1), 1000.0);
-            break;
-        case PF_CUMUL:
-            for (int j = 0; j < VEC; j++) d[j] += fmod(acc * (j + 1), 10.0) * 1e-3;
-            break;
-        default:
-            break;
-        }
-    }
-}
 
 static void set_zero(const pf_task_ctx *ctx)
 {

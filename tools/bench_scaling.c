@@ -1,6 +1,7 @@
 /* physflow bench scaling: median ms per step of a physics scene per executor and worker count, and the speedup
  * against seq at 1 worker (paper 004 §4, figures 5 and 7). Setup and the recording step are excluded. */
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "physics_scenes.h"
@@ -8,22 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_LIST 32
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median ms of `steps` single steps after `warmup` steps (the first records and compiles); < 0 on failure. */
 static double time_scene(const char *scene, pf_executor e, int workers, long steps, long warmup, int bind)
@@ -44,13 +31,12 @@ static double time_scene(const char *scene, pf_executor e, int workers, long ste
     if (t) {
         long k = 0;
         for (; k < steps; k++) {
-            double t0 = now_s();
+            double t0 = bench_now_s();
             if (pf_world_step(w, 1) != PF_OK) break;
-            t[k] = (now_s() - t0) * 1e3;
+            t[k] = (bench_now_s() - t0) * 1e3;
         }
         if (k == steps) {
-            qsort(t, (size_t)steps, sizeof *t, cmp_double);
-            med = t[steps / 2];
+            med = bench_median(t, (size_t)steps);
         } else {
             fprintf(stderr, "physflow bench scaling: %s\n", pf_last_error());
         }
@@ -77,8 +63,7 @@ int bench_scaling(int argc, char **argv)
     long threads[MAX_LIST] = {1}, steps = 30;
     size_t nthreads = 0, nex = 4;
     int bind = 1;
-    char exbuf[256];
-    char *exnames[8] = {"seq", "static", "barrier", "omptasks"};
+    pf_executor ex[8] = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -86,7 +71,7 @@ int bench_scaling(int argc, char **argv)
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
         } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (cli_str_list("--executors", argv[++i], exbuf, sizeof exbuf, exnames, 8, &nex)) return 2;
+            if (bench_parse_executors("--executors", argv[++i], ex, 8, &nex)) return 2;
         } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
             if (cli_long("--steps", argv[++i], 1, 100000, &steps)) return 2;
         } else if (!strcmp(argv[i], "--no-bind")) {
@@ -109,12 +94,6 @@ int bench_scaling(int argc, char **argv)
         fprintf(stderr, "physflow bench scaling: unknown scene '%s' (known: %s)\n", scene, scene_names());
         return 2;
     }
-    pf_executor ex[8];
-    for (size_t k = 0; k < nex; k++)
-        if (pf_executor_parse(exnames[k], &ex[k])) {
-            fprintf(stderr, "physflow bench scaling: %s\n", pf_last_error());
-            return 2;
-        }
     bench_csv *csv = bench_csv_open(csv_path, argc, argv);
     if (!csv) return 1;
     const long warmup = 3;
