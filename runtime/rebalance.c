@@ -1,10 +1,12 @@
 /* Rebalancing by object (paper 004 §3.2): whole objects move from the most loaded worker to the least loaded
- * one, by measured cost, while a move lowers the larger of the two loads. */
+ * one, by measured cost, while a move lowers the larger of the two loads; each move takes the object that
+ * brings the two loads closest. */
 #include "graph.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct obj_load {
@@ -58,11 +60,14 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
             if (load[w] > load[hi]) hi = w;
             if (load[w] < load[lo]) lo = w;
         }
-        /* the largest group on `hi` whose move still lowers max(load[hi], load[lo]) */
+        /* the group on `hi` whose move leaves the two loads closest (|gap - 2 cost| smallest); any group
+         * lighter than the gap lowers max(load[hi], load[lo]) */
+        double gap = load[hi] - load[lo];
         size_t best = u;
-        for (size_t i = 0; i < u; i++)
-            if (ol[i].worker == hi && ol[i].cost < load[hi] - load[lo] && (best == u || ol[i].cost > ol[best].cost))
-                best = i;
+        for (size_t i = 0; i < u; i++) {
+            if (ol[i].worker != hi || ol[i].cost <= 0 || ol[i].cost >= gap) continue;
+            if (best == u || fabs(gap - 2 * ol[i].cost) < fabs(gap - 2 * ol[best].cost)) best = i;
+        }
         if (best == u) break;
         load[hi] -= ol[best].cost;
         load[lo] += ol[best].cost;
