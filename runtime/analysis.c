@@ -629,14 +629,45 @@ int pf_graph_analyse(pf_graph *g)
     return PF_OK;
 }
 
+/* Appending continues the kept analysis; removals become no-op nodes, until they are half the graph (then a
+ * full analysis compacts it). */
 int pf_graph_can_append(const pf_graph *g)
 {
-    return g->an && g->nnodes > 0 && g->removed_since == 0 && g->open_loop == PF_NONE;
+    return g->an && g->nnodes > 0 && g->open_loop == PF_NONE && 2 * (g->ndead + g->nremoved_list) < g->nnodes;
+}
+
+/* A removed task's node stays where it is as a no-op: every edge through it stays valid (its data keep their
+ * values) and nothing is re-analysed. Its private buffers leave their reducers' lists, so the fold is the one
+ * a graph recorded without the task would do. */
+static void kill_removed(pf_graph *g)
+{
+    analysis *a = g->an;
+    for (size_t r = 0; r < g->nremoved_list; r++) {
+        uint32_t t = g->removed_list[r];
+        if (t >= g->analysed_tasks || g->task_node[t] == PF_NONE) continue; /* never analysed */
+        pf_node *n = &g->nodes[g->task_node[t]];
+        const pf_task *task = &g->tasks[t];
+        for (uint32_t k = 0; k < task->nacc; k++) {
+            if (g->accesses[task->acc_off + k].mode != PF_CUMUL) continue;
+            pf_node *red = &g->nodes[a->reducer_of[task->acc_off + k]];
+            void *buf = g->ptrs[n->ptr_off + k];
+            void **list = g->ptrs + red->ptr_off;
+            uint32_t out = 0;
+            for (uint32_t j = 0; j < red->nptrs; j++)
+                if (list[j] != buf) list[out++] = list[j];
+            red->nptrs = out;
+        }
+        n->dead = 1;
+        g->ndead++;
+        g->task_node[t] = PF_NONE;
+    }
+    g->nremoved_list = 0;
 }
 
 int pf_graph_analyse_append(pf_graph *g)
 {
     PF_ASSERT(pf_graph_can_append(g));
+    kill_removed(g);
     if (analyse_from(g)) {
         pf_graph_free_analysis(g);
         return pf_error(PF_ENOMEM, "out of memory analysing appended tasks");
@@ -670,6 +701,8 @@ void pf_graph_free_analysis(pf_graph *g)
     g->analysed_tasks = 0;
     g->first_new_node = 0;
     g->placed_nodes = 0;
+    g->nremoved_list = 0;
+    g->ndead = 0;
     g->appended = 0;
     g->analysed = 0;
 }

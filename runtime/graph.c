@@ -23,6 +23,7 @@ void pf_graph_destroy(pf_graph *g)
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
     pf_placement_free(g->placement);
+    pf_free(g->removed_list);
     pf_free(g->data);
     pf_free(g->tasks);
     pf_free(g->accesses);
@@ -247,7 +248,11 @@ int pf_graph_task_remove(pf_graph *g, pf_task_id t)
         return pf_error(PF_EINVAL, "pf_graph_task_remove: %u is not a recorded task", t);
     if (g->analysed)
         return pf_error(PF_ESTATE, "pf_graph_task_remove: the graph is compiled; call pf_graph_invalidate first");
+    if (PF_ARRAY_RESERVE(g->removed_list, g->cap_removed_list, g->nremoved_list + 1))
+        return pf_error(PF_ENOMEM, "out of memory removing a task");
+    g->removed_list[g->nremoved_list++] = t;
     g->tasks[t].removed = 1;
+    g->tasks[t].cost_meas = 0;
     g->real_tasks--;
     g->removed_since++;
     return PF_OK;

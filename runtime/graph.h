@@ -79,6 +79,7 @@ typedef struct pf_node {
     uint32_t nptrs;       /* tasks: accesses; reducers: buffers in the group */
     uint8_t kind;
     uint8_t has_cumul;    /* tasks: at least one PF_CUMUL access (buffers to reset first) */
+    uint8_t dead;         /* tasks: removed since the analysis; runs as a no-op that keeps its place */
     /* cold: analysis and compilation */
     uint32_t task;        /* task id (also for loop markers), or PF_NONE for a reducer */
     uint32_t ctx;         /* innermost loop whose iterations repeat this node, +1; 0 = top level */
@@ -184,6 +185,9 @@ struct pf_graph {
     int placed_workers;             /* worker count of the kept placement (0: none) */
     pf_partitioner placed_partitioner;
     uint32_t removed_since;         /* tasks removed since the last placement */
+    uint32_t *removed_list;         /* the tasks removed since the last analysis */
+    size_t nremoved_list, cap_removed_list;
+    size_t ndead;                   /* nodes of removed tasks kept as no-ops */
     pf_graph_update last_update;    /* counters of the latest (re)placement */
     uint32_t pending_moved;         /* tasks moved by pf_graph_rebalance, reported with the next update */
     struct pf_placement *placement; /* objects' workers and workers' loads, kept for appended updates */
@@ -223,7 +227,7 @@ void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker);
 /* Runs one node on `worker`; the common case (a task with no cumulative access) is a direct call. */
 static inline void pf_node_exec(const pf_graph *g, const pf_node *n, int worker)
 {
-    if (n->kind == PF_NODE_TASK && !n->has_cumul) {
+    if (n->kind == PF_NODE_TASK && !n->has_cumul && !n->dead) {
         pf_task_ctx ctx = {g->ptrs + n->ptr_off, n->args, worker};
         n->fn(&ctx);
     } else {

@@ -10,6 +10,7 @@ void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker)
         for (uint32_t k = 0; k < n->nptrs; k++) d->reducer.combine(d->ptr, ptrs[k], d->size, d->reducer.ctx);
         return;
     }
+    if (n->dead) return; /* a removed task: its data keep their values, its place keeps the order */
     const pf_task *t = &g->tasks[n->task];
     const pf_access *acc = &g->accesses[t->acc_off];
     for (uint32_t k = 0; k < t->nacc; k++) {

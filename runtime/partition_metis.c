@@ -57,11 +57,10 @@ int pf_partition_metis(pf_graph *g, int workers)
         g->nodes[i].worker = -1;
         if (is_work(nd)) ne += nd->npred;
     }
-    if (workers == 1 || nv <= workers) { /* nothing to cut: round-robin (or everything on worker 0) */
-        for (size_t i = 0; i < n; i++)
-            if (vid[i] >= 0) g->nodes[i].worker = (int32_t)(vid[i] % workers);
+    if (workers == 1 || nv < 16 * workers) {
+        /* too small for METIS to coarsen (it complains on stdout): owner-compute places such graphs well */
         pf_free(vid);
-        return PF_OK;
+        return pf_partition_owner(g, workers);
     }
     wedge *edges = pf_malloc((2 * ne + 1) * sizeof *edges);
     idx_t *xadj = pf_calloc((size_t)nv + 1, sizeof *xadj);
@@ -120,6 +119,11 @@ int pf_partition_metis(pf_graph *g, int workers)
                       workers);
         goto done;
     }
+    for (idx_t v = 0; v < nv; v++)
+        if (part[v] < 0 || part[v] >= workers) {
+            rc = pf_error(PF_EINVAL, "METIS_PartGraphKway returned part %ld for %d parts", (long)part[v], workers);
+            goto done;
+        }
     for (size_t i = 0; i < n; i++)
         if (vid[i] >= 0) g->nodes[i].worker = (int32_t)part[vid[i]];
     rc = PF_OK;
