@@ -502,7 +502,7 @@ int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pai
     rc = pf_pair_vec_reserve(out, total);
     if (rc) return rc;
     for (size_t c = 0; c < nchunks; c++) {
-        memcpy(out->data + out->n, ws->chunks[c].data, ws->chunks[c].n * sizeof *out->data);
+        if (ws->chunks[c].n) memcpy(out->data + out->n, ws->chunks[c].data, ws->chunks[c].n * sizeof *out->data);
         out->n += ws->chunks[c].n;
     }
     return PF_OK;

@@ -85,7 +85,7 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
         memcpy(g->args + args_off, d->args, d->args_size);
         g->nargs = args_off + d->args_size;
     }
-    memcpy(g->accesses + g->naccesses, d->accesses, d->naccesses * sizeof *d->accesses);
+    if (d->naccesses) memcpy(g->accesses + g->naccesses, d->accesses, d->naccesses * sizeof *d->accesses);
     g->tasks[g->ntasks] = (pf_task){
         .item = item,
         .loop = loop,

@@ -34,7 +34,7 @@ static uint32_t *sorted_ids(const pf_id_buffer *b, size_t *n)
 {
     const uint32_t *ids = pf_id_buffer_ids(b, n);
     uint32_t *v = malloc((*n + 1) * sizeof *v);
-    memcpy(v, ids, *n * sizeof *v);
+    if (*n) memcpy(v, ids, *n * sizeof *v);
     qsort(v, *n, sizeof *v, cmp_u32);
     return v;
 }
