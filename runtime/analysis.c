@@ -625,7 +625,6 @@ int pf_graph_analyse(pf_graph *g)
         pf_graph_free_analysis(g);
         return pf_error(PF_ENOMEM, "out of memory analysing a graph of %zu tasks", g->ntasks);
     }
-    g->appended = 0;
     return PF_OK;
 }
 
@@ -672,7 +671,6 @@ int pf_graph_analyse_append(pf_graph *g)
         pf_graph_free_analysis(g);
         return pf_error(PF_ENOMEM, "out of memory analysing appended tasks");
     }
-    g->appended = 1;
     return PF_OK;
 }
 
@@ -703,7 +701,6 @@ void pf_graph_free_analysis(pf_graph *g)
     g->placed_nodes = 0;
     g->nremoved_list = 0;
     g->ndead = 0;
-    g->appended = 0;
     g->analysed = 0;
 }
 

@@ -166,8 +166,7 @@ struct pf_graph {
     size_t cap_levels;      /* capacity of the four arrays above, in nodes */
     uint32_t *iter_scratch; /* per loop: iteration within the entry (seq, barrier, omptasks) */
     uint32_t nreducers;
-    int appended;           /* the last analysis only appended nodes from first_new_node on */
-    size_t first_new_node;
+    size_t first_new_node;  /* the first node of the latest analysis increment */
 
     /* compilation for the static executor (valid when compiled_workers > 0) */
     int compiled_workers;

@@ -177,11 +177,6 @@ int pf_team_workers(const pf_team *t)
     return t->workers;
 }
 
-uint32_t pf_team_spin(const pf_team *t)
-{
-    return t->spin;
-}
-
 /* The caller is worker 0: bound at its first run and kept there (rebinding per run would let it wander off
  * its caches between runs); its own binding comes back with pf_team_release_caller — before an OpenMP region,
  * whose pool threads would otherwise inherit a single core — and when the team is destroyed. */

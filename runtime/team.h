@@ -14,7 +14,6 @@ typedef struct pf_team pf_team;
 pf_team *pf_team_create(int workers, int bind, int bind_caller, uint32_t spin, int quiet);
 void pf_team_destroy(pf_team *t);
 int pf_team_workers(const pf_team *t);
-uint32_t pf_team_spin(const pf_team *t);
 
 /* Runs job(ctx, w) on every worker w (the caller is worker 0) and returns when all have finished. */
 void pf_team_run(pf_team *t, pf_team_job job, void *ctx);
