@@ -2,6 +2,8 @@
  * records the step's tasks once and replays them (paper 004 §3.1-3.2). */
 #include "world.h"
 
+#include "surface.h"
+
 #include "base/alloc.h"
 #include "base/error.h"
 
@@ -97,6 +99,8 @@ void pf_world_destroy(pf_world *w)
     pf_free(w->obj);
     for (uint32_t k = 0; k < w->ninter; k++) pf_springset_free(&w->inter[k]);
     pf_free(w->inter);
+    for (uint32_t k = 0; k < w->nsurf; k++) pf_surface_free(w->surf[k]);
+    pf_free(w->surf);
     pf_runtime_destroy(w->rt);
     pf_free(w);
 }
@@ -165,6 +169,8 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     }
     if (has_grid) {
         memcpy(o->grid, def->grid, sizeof o->grid);
+        memcpy(o->grid_min, def->grid_min, sizeof o->grid_min);
+        memcpy(o->grid_max, def->grid_max, sizeof o->grid_max);
         for (int k = 0; k < def->grid[2]; k++)
             for (int j = 0; j < def->grid[1]; j++)
                 for (int i = 0; i < def->grid[0]; i++) {
@@ -202,6 +208,7 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
 {
     PF_CHECK_ARG(w && id < w->nobj);
     pf_object *o = w->obj[id];
+    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
     int rc = check_springs(springs, n, o->n, o->n);
     if (rc) return rc;
     if (PF_ARRAY_RESERVE(o->springs, o->cap_springs, o->nsprings + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -245,6 +252,8 @@ int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id 
                                      uint32_t n)
 {
     PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
+    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
     int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
     if (rc) return rc;
     if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -400,6 +409,7 @@ static int record(pf_world *w)
     for (uint32_t i = 0; i < w->nobj && !rc; i++) {
         pf_object *o = w->obj[i];
         size_t bytes = 3 * (size_t)o->n * sizeof(double);
+        size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
         /* f, b and q receive cumulative writes from interaction force fields */
         struct {
             double *p;
@@ -408,7 +418,7 @@ static int record(pf_world *w)
         } v[] = {{o->x, &o->dx, 0}, {o->v, &o->dv_, 0}, {o->f, &o->df, 1},  {o->dv, &o->ddv, 0},
                  {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
         for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
-            rc = pf_graph_data(w->g, v[k].p, bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+            rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
         for (uint32_t k = 0; k < o->nsprings && !rc; k++)
             rc = pf_graph_data(w->g, o->springs[k].jac, 6 * (size_t)o->springs[k].n * sizeof(double) + 8, i, NULL,
                                &o->springs[k].djac);
@@ -482,7 +492,7 @@ uint64_t pf_world_state_hash(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint32_t i = 0; w && i < w->nobj; i++) {
-        h = fnv1a(h, w->obj[i]->x, 3 * (size_t)w->obj[i]->n * sizeof(double));
+        h = fnv1a(h, w->obj[i]->x, (3 * (size_t)w->obj[i]->n + w->obj[i]->xextra) * sizeof(double));
         h = fnv1a(h, w->obj[i]->v, 3 * (size_t)w->obj[i]->n * sizeof(double));
     }
     return h;
