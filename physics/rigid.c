@@ -176,18 +176,34 @@ void pf_rigid_matvec(const pf_object *o, double mfact, const double *p, double *
 
 /* Turns the body over one step. Without torque the angular momentum L = I_w omega is what the motion conserves,
  * not omega: as an asymmetric body turns, I_w = R I_body R^T changes and omega precesses. So L is taken at the
- * start orientation (plus the torque impulse h tau for the explicit solver), the orientation advances by the
- * exponential map of omega' h with omega' = I_w^-1 L (renormalised quaternion), and omega is set back from the
- * same L at the new orientation: L is carried exactly up to rounding, and the gyroscopic term omega x I_w omega
- * never has to appear as a force. */
+ * start orientation (plus the torque impulse h tau for the explicit solver) and held through the step; the
+ * orientation advances by the exponential map of omega_m h, and omega is set back from the same L at the new
+ * orientation: L is carried exactly up to rounding, and the gyroscopic term omega x I_w omega never has to appear
+ * as a force. omega_m is the angular velocity at the half-turned orientation, omega_m = I_w(exp(omega_m h/2) q)^-1 L
+ * (the implicit midpoint rule on the rotation group, found by fixed-point iteration, which contracts by ~h |omega|
+ * per pass): unlike the explicit choice omega_m = I_w(q)^-1 L, which gains energy steadily (+50% over 1000 steps
+ * of h |omega| = 0.04 for a box of moments 1 : 2.6 : 4.2), the symmetric step keeps the kinetic energy bounded. */
 static void rotate(const pf_object *o, double h, const double *torque, double *omega, double *x)
 {
-    double Iw[9], Iw_inv[9], L[3], wm[3];
+    double Iw[9], Iw_inv[9], L[3], wm[3], q[4];
     pf_rigid_world_inertia(o, x, Iw, Iw_inv);
     pf_mat3_vec(Iw, omega, L);
     if (torque)
         for (int a = 0; a < 3; a++) L[a] += h * torque[a];
     pf_mat3_vec(Iw_inv, L, wm);
+    double ww = wm[0] * wm[0] + wm[1] * wm[1] + wm[2] * wm[2];
+    for (int it = 0; it < 50; it++) {
+        memcpy(q, x + PF_RIGID_QUAT, sizeof q);
+        pf_quat_integrate(q, wm, 0.5 * h);
+        double R[9], Ih_inv[9], next[3];
+        pf_quat_to_mat(q, R);
+        pf_mat3_rotate_tensor(R, o->inertia_inv, Ih_inv);
+        pf_mat3_vec(Ih_inv, L, next);
+        double d = 0;
+        for (int a = 0; a < 3; a++) d += (next[a] - wm[a]) * (next[a] - wm[a]);
+        memcpy(wm, next, sizeof wm);
+        if (d <= 1e-30 * ww) break;
+    }
     pf_quat_integrate(x + PF_RIGID_QUAT, wm, h);
     pf_rigid_world_inertia(o, x, Iw, Iw_inv);
     pf_mat3_vec(Iw_inv, L, omega);
