@@ -608,6 +608,242 @@ START_TEST(test_rigid_static)
 }
 END_TEST
 
+/* ---------- deformable grids ---------- */
+
+/* A deformable grid (FEM lattice) around an icosphere, hanging from its top lattice layer. */
+static pf_object_id hanging_grid(pf_world *w, mesh *m, pf_surface_id *sid)
+{
+    pf_deformable_grid_def gd = pf_deformable_grid_default_def();
+    gd.mesh_positions = m->pos;
+    gd.mesh_vertices = m->nv;
+    gd.mesh_indices = m->tri;
+    gd.mesh_triangles = m->nt;
+    gd.n[0] = 3, gd.n[1] = 3, gd.n[2] = 4;
+    gd.total_mass = 2;
+    gd.fem.young_modulus = 2e3;
+    gd.fem.poisson_ratio = 0.3;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_deformable_grid(w, &gd, &id, sid), PF_OK);
+    return id;
+}
+
+static mesh ball_at(double z)
+{
+    mesh m = icosphere(0.3, 2);
+    for (uint32_t i = 0; i < m.nv; i++) m.pos[3 * i + 2] += z;
+    return m;
+}
+
+/* The embedded vertices follow the lattice: after 40 steps of sagging, each equals the trilinear interpolation
+ * (recomputed here from the rest lattice) of the lattice points; the lattice behaves bitwise as the same lattice
+ * without a surface (a surface adds no force). */
+START_TEST(test_deformable_grid_hanging)
+{
+    mesh m = ball_at(1.0);
+    pf_world *w = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
+    pf_surface_id sid;
+    pf_object_id id = hanging_grid(w, &m, &sid);
+    uint32_t n;
+    const double *x = pf_world_positions(w, id, &n);
+    ck_assert_uint_eq(n, 36);
+    double lo[3], hi[3];
+    memcpy(lo, x, sizeof lo);
+    memcpy(hi, x + 3 * (n - 1), sizeof hi);
+    for (int a = 0; a < 3; a++) ck_assert(lo[a] < -0.299 + (a == 2) && hi[a] > 0.299 + (a == 2)); /* holds the mesh */
+    double top[6] = {-10, -10, hi[2] - 1e-9, 10, 10, 10};
+    uint32_t nfix;
+    ck_assert_int_eq(pf_world_fix_box(w, id, top, &nfix), PF_OK);
+    ck_assert_uint_eq(nfix, 9);
+
+    /* the same lattice, alone */
+    pf_world *w2 = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
+    pf_object_def od = pf_object_default_def();
+    od.grid[0] = 3, od.grid[1] = 3, od.grid[2] = 4;
+    memcpy(od.grid_min, lo, sizeof lo);
+    memcpy(od.grid_max, hi, sizeof hi);
+    od.total_mass = 2;
+    pf_object_id id2;
+    ck_assert_int_eq(pf_world_add_object(w2, &od, &id2), PF_OK);
+    pf_hexa_fem_def fd = pf_hexa_fem_default_def();
+    fd.young_modulus = 2e3;
+    fd.poisson_ratio = 0.3;
+    ck_assert_int_eq(pf_world_add_hexa_fem(w2, id2, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_fix_box(w2, id2, top, &nfix), PF_OK);
+    ck_assert(pf_world_state_hash(w) == pf_world_state_hash(w2));
+
+    ck_assert_int_eq(pf_world_step(w, 40), PF_OK);
+    ck_assert_int_eq(pf_world_step(w2, 40), PF_OK);
+    ck_assert(pf_world_state_hash(w) == pf_world_state_hash(w2));
+
+    x = pf_world_positions(w, id, &n);
+    uint32_t nv;
+    const double *p = pf_world_surface_positions(w, sid, &nv);
+    ck_assert_uint_eq(nv, m.nv);
+    double moved = 0;
+    for (uint32_t i = 0; i < nv; i++) {
+        const double *r = m.pos + 3 * i;
+        int c[3];
+        double u[3];
+        for (int a = 0; a < 3; a++) {
+            double t = (r[a] - lo[a]) / (hi[a] - lo[a]) * (od.grid[a] - 1);
+            c[a] = (int)t;
+            if (c[a] > od.grid[a] - 2) c[a] = od.grid[a] - 2;
+            u[a] = t - c[a];
+        }
+        double e[3] = {0, 0, 0};
+        for (int k = 0; k < 8; k++) {
+            int di = k & 1, dj = k >> 1 & 1, dk = k >> 2 & 1;
+            double wk = (di ? u[0] : 1 - u[0]) * (dj ? u[1] : 1 - u[1]) * (dk ? u[2] : 1 - u[2]);
+            const double *xp = x + 3 * ((c[0] + di) + 3 * ((c[1] + dj) + 3 * (c[2] + dk)));
+            for (int a = 0; a < 3; a++) e[a] += wk * xp[a];
+        }
+        for (int a = 0; a < 3; a++) ck_assert_double_eq_tol(p[3 * i + a], e[a], 1e-12);
+        moved = fmax(moved, fabs(p[3 * i + 2] - r[2]));
+    }
+    ck_assert_msg(moved > 1e-3, "the embedded ball did not move (%g m)", moved);
+    pf_world_destroy(w);
+    pf_world_destroy(w2);
+    free(m.pos);
+    free(m.tri);
+}
+END_TEST
+
+/* ---------- determinism ---------- */
+
+/* A scene of rigid bodies (implicit, explicit, static) and deformable grids (FEM implicit hanging, mass-spring
+ * explicit falling) leaves after 30 steps the state hash of the seq executor for every executor and 1-3 workers. */
+static uint64_t bodies_hash(pf_executor e, pf_partitioner part, int workers)
+{
+    pf_world *w = make_world(0.01, -9.81, e, workers);
+    ck_assert_int_eq(pf_world_set_partitioner(w, part), PF_OK);
+    mesh m = ball_at(1.0);
+    pf_surface_id sid;
+    pf_object_id g = hanging_grid(w, &m, &sid);
+    double top[6] = {-10, -10, 1.3, 10, 10, 10};
+    ck_assert_int_eq(pf_world_fix_box(w, g, top, NULL), PF_OK);
+    for (uint32_t i = 0; i < m.nv; i++) m.pos[3 * i] += 2;
+    pf_deformable_grid_def gd = pf_deformable_grid_default_def();
+    gd.mesh_positions = m.pos;
+    gd.mesh_vertices = m.nv;
+    gd.mesh_indices = m.tri;
+    gd.mesh_triangles = m.nt;
+    gd.model = PF_GRID_SPRINGS;
+    gd.stiffness = 10;
+    gd.damping = 0.1;
+    gd.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    ck_assert_int_eq(pf_world_add_deformable_grid(w, &gd, NULL, NULL), PF_OK);
+    pf_object_id a = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, &sid);
+    tumbling_box(w, PF_SOLVER_EXPLICIT_EULER, NULL);
+    pf_object_id s = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, NULL);
+    uint32_t both[2] = {0, 1};
+    ck_assert_int_eq(pf_world_fix_points(w, s, both, 2), PF_OK);
+    pf_rigid_def rd = pf_rigid_default_def();
+    rd.shape = PF_RIGID_MESH;
+    rd.mesh_positions = m.pos;
+    rd.mesh_vertices = m.nv;
+    rd.mesh_indices = m.tri;
+    rd.mesh_triangles = m.nt;
+    rd.angular_velocity[0] = 3;
+    rd.angular_velocity[1] = -1;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
+    (void)a;
+    ck_assert_int_eq(pf_world_step(w, 30), PF_OK);
+    pf_world_stats st;
+    pf_world_get_stats(w, &st);
+    ck_assert_uint_eq(st.groups, 6);
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    free(m.pos);
+    free(m.tri);
+    return h;
+}
+
+START_TEST(test_bodies_hash_every_executor)
+{
+    uint64_t ref = bodies_hash(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        for (int workers = 1; workers <= 3; workers++)
+            for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
+                uint64_t h = bodies_hash((pf_executor)e, (pf_partitioner)p, workers);
+                ck_assert_msg(h == ref, "%s/%s with %d workers: hash %016llx, seq %016llx",
+                              pf_executor_name((pf_executor)e), pf_partitioner_name((pf_partitioner)p), workers,
+                              (unsigned long long)h, (unsigned long long)ref);
+            }
+}
+END_TEST
+
+/* The orientation is part of the state hash: two bodies that differ only by their orientation hash apart. */
+START_TEST(test_hash_covers_orientation)
+{
+    uint64_t h[2];
+    for (int k = 0; k < 2; k++) {
+        pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
+        pf_rigid_def rd = pf_rigid_default_def();
+        rd.orientation[0] = k ? 0 : 1;
+        rd.orientation[3] = k ? 1 : 0;
+        ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
+        h[k] = pf_world_state_hash(w);
+        pf_world_destroy(w);
+    }
+    ck_assert(h[0] != h[1]);
+}
+END_TEST
+
+/* Invalid definitions return PF_EINVAL. */
+START_TEST(test_bodies_invalid_arguments)
+{
+    pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
+    pf_rigid_def rd = pf_rigid_default_def();
+    pf_object_id r, g;
+    rd.orientation[0] = 0;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
+    rd = pf_rigid_default_def();
+    rd.half_extents[1] = 0;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
+    rd = pf_rigid_default_def();
+    rd.shape = PF_RIGID_MESH; /* no mesh */
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {1}}, &r), PF_EINVAL);
+    rd = pf_rigid_default_def();
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(w, r, NULL), PF_EINVAL);
+    pf_spring sp = {0, 1, 1, 0, -1};
+    ck_assert_int_eq(pf_world_add_springs(w, r, &sp, 1), PF_EINVAL);
+    pf_object_def od = pf_object_default_def();
+    od.grid[0] = od.grid[1] = od.grid[2] = 2;
+    od.grid_max[0] = od.grid_max[1] = od.grid_max[2] = 1;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &g), PF_OK);
+    double p[3] = {0.5, 0.5, 0.5};
+    uint32_t pts[1] = {8}, tri[3] = {0, 0, 1};
+    pf_surface_def sd = pf_surface_default_def();
+    sd.vertices = 1;
+    sd.points = pts; /* out of range */
+    ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_EINVAL);
+    pts[0] = 7;
+    sd.indices = tri;
+    sd.triangles = 1; /* vertex 1 out of range */
+    ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_EINVAL);
+    sd = pf_surface_default_def();
+    sd.mapping = PF_SURFACE_RIGID; /* on a grid */
+    sd.vertices = 1;
+    sd.positions = p;
+    ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_EINVAL);
+    sd.mapping = PF_SURFACE_TRILINEAR; /* on a rigid body */
+    ck_assert_int_eq(pf_world_add_surface(w, r, &sd, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_ptr_null(pf_world_surface_positions(w, 5, NULL));
+    ck_assert_uint_eq(pf_world_surfaces(w), 1);
+    pf_deformable_grid_def gd = pf_deformable_grid_default_def();
+    gd.mesh_positions = p;
+    gd.mesh_vertices = 1;
+    gd.margin = 0; /* a single point: no box */
+    ck_assert_int_eq(pf_world_add_deformable_grid(w, &gd, &g, NULL), PF_EINVAL);
+    ck_assert_uint_eq(pf_world_objects(w), 2);
+    pf_world_destroy(w);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_bodies");
@@ -630,5 +866,12 @@ Suite *make_suite(void)
     tcase_add_test(rb, test_rigid_principal_spin);
     tcase_add_test(rb, test_rigid_static);
     suite_add_tcase(s, rb);
+    TCase *gr = tcase_create("grids");
+    tcase_set_timeout(gr, 120);
+    tcase_add_test(gr, test_deformable_grid_hanging);
+    tcase_add_test(gr, test_bodies_hash_every_executor);
+    tcase_add_test(gr, test_hash_covers_orientation);
+    tcase_add_test(gr, test_bodies_invalid_arguments);
+    suite_add_tcase(s, gr);
     return s;
 }
