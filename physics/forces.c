@@ -2,6 +2,8 @@
  * write into both objects' f (paper 004 §3.1-3.2, figure 2: "interaction force"). */
 #include "world.h"
 
+#include "rigid.h"
+
 #include "base/error.h"
 
 #include <string.h>
@@ -18,6 +20,10 @@ static void t_object_force(const pf_task_ctx *c)
     pf_object *o = a->o;
     const double *x = c->data[0], *v = c->data[1];
     double *f = c->data[2];
+    if (o->kind == PF_OBJECT_RIGID) {
+        pf_rigid_force(o, a->g, f);
+        return;
+    }
     double mg[3] = {o->mass * a->g[0], o->mass * a->g[1], o->mass * a->g[2]};
     for (uint32_t i = 0; i < o->n; i++) {
         f[3 * i] = mg[0];

@@ -53,6 +53,7 @@ static int register_data(pf_world *w)
         pf_object *o = w->obj[i];
         if (!o->registered) {
             size_t bytes = 3 * (size_t)o->n * sizeof(double);
+            size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
             /* f, b and q may take cumulative writes (force fields that add into them) */
             struct {
                 double *p;
@@ -61,7 +62,7 @@ static int register_data(pf_world *w)
             } v[] = {{o->x, &o->dx, 0}, {o->v, &o->dv_, 0}, {o->f, &o->df, 1},  {o->dv, &o->ddv, 0},
                      {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
             for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
-                rc = pf_graph_data(w->g, v[k].p, bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+                rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
             o->registered = !rc;
         }
         for (; o->nreg_springs < o->nsprings && !rc; o->nreg_springs++) {

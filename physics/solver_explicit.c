@@ -2,6 +2,8 @@
  * fixed points held still. */
 #include "world.h"
 
+#include "rigid.h"
+
 typedef struct integrate_args {
     const pf_object *o;
     double h;
@@ -13,6 +15,10 @@ static void t_integrate(const pf_task_ctx *c)
     const pf_object *o = a->o;
     const double *f = c->data[0];
     double *v = c->data[1], *x = c->data[2];
+    if (o->kind == PF_OBJECT_RIGID) {
+        pf_rigid_integrate_explicit(o, a->h, f, v, x);
+        return;
+    }
     double hm = a->h / o->mass;
     pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];

@@ -7,6 +7,8 @@
  * Fixed points are projected out of b and of every product A p. */
 #include "world.h"
 
+#include "rigid.h"
+
 #include "base/error.h"
 
 #include <math.h>
@@ -63,8 +65,12 @@ static void t_rhs(const pf_task_ctx *c)
     double *b = c->data[2];
     if (a->linked) pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     double hm = a->h * a->rm * o->mass;
-    for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
-    internal_dforce(o, v, b, a->bfact);
+    if (o->kind == PF_OBJECT_RIGID)
+        pf_rigid_rhs(o, a->h, a->rm, f, v, b); /* M holds I_w; no internal stiffness */
+    else {
+        for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
+        internal_dforce(o, v, b, a->bfact);
+    }
     if (!a->linked) cg_start(o, b, c->data[3], c->data[4], c->data[5], c->data[6]);
 }
 
@@ -115,7 +121,10 @@ static void t_cg_matvec(const pf_task_ctx *c)
         p[i] = r[i] + beta * p[i];
         q[i] = mm * p[i];
     }
-    internal_dforce(o, p, q, a->kfact);
+    if (o->kind == PF_OBJECT_RIGID)
+        pf_rigid_matvec(o, a->mfact, p, q);
+    else
+        internal_dforce(o, p, q, a->kfact);
     if (!a->linked) {
         project(o, q);
         *(double *)c->data[4] += dot(p, q, n3);
@@ -163,6 +172,10 @@ static void t_integrate(const pf_task_ctx *c)
     const obj_args *a = c->args;
     const double *dv = c->data[0];
     double *v = c->data[1], *x = c->data[2];
+    if (a->o->kind == PF_OBJECT_RIGID) {
+        pf_rigid_integrate_implicit(a->o, a->h, dv, v, x);
+        return;
+    }
     for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) v[i] += dv[i];
     project(a->o, v);
     for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) x[i] += a->h * v[i];
@@ -180,9 +193,10 @@ static int denominator_small(const void *datum, const void *args)
     return fabs(*(const double *)datum) < *(const double *)args;
 }
 
-/* the accesses of an object's force-field caches, read by df */
+/* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
 static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
 {
+    if (o->kind == PF_OBJECT_RIGID && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
     for (uint32_t s = 0; s < o->nsprings && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_READ};
     for (uint32_t s = 0; s < o->nfem && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_READ};
     return na;

@@ -2,6 +2,8 @@
  * records the step's tasks once and replays them (paper 004 §3.1-3.2). */
 #include "world.h"
 
+#include "surface.h"
+
 #include "base/alloc.h"
 #include "base/error.h"
 
@@ -104,6 +106,8 @@ void pf_world_destroy(pf_world *w)
         pf_free(w->inter[k]);
     }
     pf_free(w->inter);
+    for (uint32_t k = 0; k < w->nsurf; k++) pf_surface_free(w->surf[k]);
+    pf_free(w->surf);
     pf_runtime_destroy(w->rt);
     pf_free(w);
 }
@@ -172,6 +176,8 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     }
     if (has_grid) {
         memcpy(o->grid, def->grid, sizeof o->grid);
+        memcpy(o->grid_min, def->grid_min, sizeof o->grid_min);
+        memcpy(o->grid_max, def->grid_max, sizeof o->grid_max);
         for (int k = 0; k < def->grid[2]; k++)
             for (int j = 0; j < def->grid[1]; j++)
                 for (int i = 0; i < def->grid[0]; i++) {
@@ -209,6 +215,7 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
 {
     PF_CHECK_ARG(w && id < w->nobj);
     pf_object *o = w->obj[id];
+    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
     int rc = check_springs(springs, n, o->n, o->n);
     if (rc) return rc;
     if (PF_ARRAY_RESERVE(o->springs, o->cap_springs, o->nsprings + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -253,6 +260,8 @@ int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id 
                                      uint32_t n, pf_interaction_id *out)
 {
     PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
+    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
     int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
     if (rc) return rc;
     if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
@@ -432,7 +441,7 @@ uint64_t pf_world_state_hash(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint32_t i = 0; w && i < w->nobj; i++) {
-        h = fnv1a(h, w->obj[i]->x, 3 * (size_t)w->obj[i]->n * sizeof(double));
+        h = fnv1a(h, w->obj[i]->x, (3 * (size_t)w->obj[i]->n + w->obj[i]->xextra) * sizeof(double));
         h = fnv1a(h, w->obj[i]->v, 3 * (size_t)w->obj[i]->n * sizeof(double));
     }
     return h;

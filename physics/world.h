@@ -42,10 +42,17 @@ typedef struct pf_hexa_fem {
     pf_data_id drot;
 } pf_hexa_fem;
 
+/* What an object's points mean: deformable points, or a rigid body (rigid.h: 2 points, linear and angular). */
+typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1 } pf_object_kind;
+
 typedef struct pf_object {
     uint32_t id, n;
+    pf_object_kind kind;
+    uint32_t xextra; /* doubles in x after the 3n point values (a rigid's orientation, rigid.h) */
     int grid[3];
-    double mass; /* per point, kg */
+    double grid_min[3], grid_max[3]; /* the grid's rest box (trilinear surfaces locate their vertices in it) */
+    double mass; /* per point, kg (a rigid: its total mass) */
+    double inertia[9], inertia_inv[9]; /* a rigid: body-frame inertia tensor about the com (kg·m²), inverse */
     pf_solver_def solver;
     /* state and solver work vectors, 3n each (paper 004 §3.1: the data of the task graph) */
     double *x, *v, *f, *dv, *b, *r, *p, *q;
@@ -102,6 +109,9 @@ struct pf_world {
     double **retired; /* CG scalars of groups removed from the graph, freed once it has been re-analysed */
     uint32_t nretired;
     size_t cap_retired;
+    struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
+    uint32_t nsurf;
+    size_t cap_surf;
     int dirty;
     uint32_t tasks, records;
     uint64_t steps;

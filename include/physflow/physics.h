@@ -154,8 +154,8 @@ PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint
 /// either may be NULL to keep it. Fixed points keep zero velocity. The recorded graph is kept.
 PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, const double *v);
 
-/// FNV-1a 64-bit over every object's x bytes then v bytes, objects in id order: equal hashes mean bitwise
-/// equal states.
+/// FNV-1a 64-bit over every object's x bytes (for a rigid body including its orientation quaternion) then v
+/// bytes, objects in id order: equal hashes mean bitwise equal states.
 PF_API uint64_t pf_world_state_hash(const pf_world *w);
 
 /// What the latest structural update did: the step after a change (object, force field, constraint,
@@ -186,6 +186,137 @@ typedef struct pf_world_stats {
     uint32_t cg_iterations_max; ///< the largest of one group in the latest step
 } pf_world_stats;
 PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
+
+/* ==================================== Bodies: rigid bodies, surfaces, deformable grids ==================================
+ * (paper 004 §4.2: rigid bodies and deformable models of several kinds, each seen by collision through a surface
+ * mesh that its object carries through a mapping, SOFA's IdentityMapping / BarycentricMapping / RigidMapping). */
+
+/// Mass properties of a solid: mass, centre of mass and inertia tensor about the centre of mass.
+typedef struct pf_mass_properties {
+    double mass;       ///< kg
+    double com[3];     ///< centre of mass, m, in the frame of the input
+    double inertia[9]; ///< inertia tensor about the com (row-major, symmetric), kg·m², axes of the input frame
+} pf_mass_properties;
+
+/// Mass properties of the solid bounded by a closed triangle mesh of uniform density (kg/m³), by the divergence
+/// theorem (Eberly, "Polyhedral Mass Properties (Revisited)"). Triangles must be counter-clockwise seen from
+/// outside (outward normals); PF_EINVAL when the enclosed volume is not positive (open or inside-out mesh).
+PF_API int pf_mesh_mass_properties(const double *positions, uint32_t vertices, const uint32_t *indices,
+                                   uint32_t triangles, double density, pf_mass_properties *out);
+
+/// Shape of a rigid body: it gives the mass (from the density) and the inertia tensor.
+typedef enum pf_rigid_shape {
+    PF_RIGID_BOX = 0,    ///< box of `half_extents` centred on the com, axes of the body frame
+    PF_RIGID_SPHERE = 1, ///< ball of `radius`
+    PF_RIGID_MESH = 2    ///< the solid enclosed by a closed triangle mesh (pf_mesh_mass_properties)
+} pf_rigid_shape;
+
+/// A rigid body (6 degrees of freedom). Get defaults from pf_rigid_default_def().
+/// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
+/// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
+/// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
+/// holds its translation, 1 alone its rotation). Gravity acts on the com.
+typedef struct pf_rigid_def {
+    double position[3];         ///< centre of mass in the world, m; default 0
+    double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
+                                ///< default (1, 0, 0, 0)
+    double velocity[3];         ///< linear velocity of the com, m/s; default 0
+    double angular_velocity[3]; ///< world frame, rad/s; default 0
+    double mass;                ///< kg; > 0: scales the shape's inertia to this mass; default 0: density x volume
+    double density;             ///< kg/m³ (> 0), used when mass is 0; default 1000
+    pf_rigid_shape shape;       ///< default PF_RIGID_BOX
+    double half_extents[3];     ///< box, m (> 0); default (0.5, 0.5, 0.5)
+    double radius;              ///< sphere, m (> 0); default 0.5
+    const double *mesh_positions;  ///< mesh: 3*mesh_vertices positions in the body's model frame, m; the body
+                                   ///< frame is the model frame moved to the mesh's com (axes unchanged)
+    uint32_t mesh_vertices;        ///< mesh: vertex count
+    const uint32_t *mesh_indices;  ///< mesh: 3*mesh_triangles vertex indices, counter-clockwise from outside
+    uint32_t mesh_triangles;       ///< mesh: triangle count
+    pf_solver_def solver;          ///< time integration (pf_solver_def)
+} pf_rigid_def;
+
+PF_API pf_rigid_def pf_rigid_default_def(void);
+/// Adds a rigid body; *out receives its object id. A mesh shape does not attach a surface by itself: pass the
+/// same mesh, placed in the world, to pf_world_add_surface with PF_SURFACE_RIGID.
+PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out);
+
+/// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
+PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
+                                double velocity[3], double angular_velocity[3]);
+/// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
+/// orientation (may be NULL) of a rigid body.
+PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
+                                  double world[9]);
+
+/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
+typedef uint32_t pf_surface_id;
+
+/// How a surface's vertices follow their object's state.
+typedef enum pf_surface_mapping {
+    PF_SURFACE_IDENTITY = 0,  ///< vertex i is object point points[i] (mass-spring and FEM objects)
+    PF_SURFACE_TRILINEAR = 1, ///< vertex = trilinear interpolation of the 8 points of the grid cell holding it
+                              ///< at rest (deformable grid, SOFA BarycentricMapping on a sparse grid)
+    PF_SURFACE_RIGID = 2      ///< vertex = com + R local (rigid body, SOFA RigidMapping)
+} pf_surface_mapping;
+
+/// A triangle surface carried by an object. Get defaults from pf_surface_default_def().
+typedef struct pf_surface_def {
+    pf_surface_mapping mapping; ///< default PF_SURFACE_IDENTITY; TRILINEAR needs a grid object, RIGID a rigid one
+    uint32_t vertices;          ///< vertex count (>= 1)
+    const uint32_t *points;     ///< IDENTITY: the object point of each vertex; otherwise unused
+    const double *positions;    ///< TRILINEAR, RIGID: 3*vertices world positions in m at the object's current
+                                ///< state (a grid object at rest); copied. Unused by IDENTITY
+    const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
+    uint32_t triangles;         ///< triangle count (0: a point set)
+} pf_surface_def;
+
+PF_API pf_surface_def pf_surface_default_def(void);
+/// Attaches a surface to object o; *out (may be NULL) receives its id. A surface adds no force and no task: it
+/// is what collision and output read, and where contact forces enter the object (paper 004 §4.2).
+PF_API int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out);
+/// Attaches the boundary surface of a grid object (IDENTITY mapping onto its boundary points): two triangles per
+/// boundary cell face, outward normals; a flat grid (one axis of 1 point) gives its sheet, normal along that axis.
+PF_API int pf_world_add_grid_surface(pf_world *w, pf_object_id o, pf_surface_id *out);
+/// Number of surfaces.
+PF_API uint32_t pf_world_surfaces(const pf_world *w);
+/// The object carrying surface s, its vertex and triangle counts (each may be NULL).
+PF_API int pf_world_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object, uint32_t *vertices,
+                                 uint32_t *triangles);
+/// Current vertex positions (3 per vertex, m) / velocities (m/s) of surface s, computed from its object's state
+/// on each call; NULL for an invalid id. The memory is the surface's, valid until the next call for s.
+PF_API const double *pf_world_surface_positions(pf_world *w, pf_surface_id s, uint32_t *vertices);
+PF_API const double *pf_world_surface_velocities(pf_world *w, pf_surface_id s, uint32_t *vertices);
+/// Triangles (3 vertex indices each) of surface s; NULL for an invalid id.
+PF_API const uint32_t *pf_world_surface_triangles(const pf_world *w, pf_surface_id s, uint32_t *triangles);
+
+/// Force model of a deformable grid's lattice.
+typedef enum pf_grid_model {
+    PF_GRID_SPRINGS = 0, ///< pf_world_add_grid_springs(stiffness, damping)
+    PF_GRID_FEM = 1      ///< pf_world_add_hexa_fem(fem)
+} pf_grid_model;
+
+/// A deformable grid (SOFA SparseGridTopology "deformable grid", paper 004 §4.2): a coarse lattice object sized
+/// to a surface mesh's bounding box, which carries the mesh through the TRILINEAR mapping. Get defaults from
+/// pf_deformable_grid_def().
+typedef struct pf_deformable_grid_def {
+    const double *mesh_positions; ///< 3*mesh_vertices world positions of the embedded mesh, m
+    uint32_t mesh_vertices;
+    const uint32_t *mesh_indices; ///< 3*mesh_triangles vertex indices
+    uint32_t mesh_triangles;
+    int n[3];                     ///< lattice points per axis (>= 2); default (4, 4, 4)
+    double margin;                ///< the lattice box is the mesh's bounding box grown by margin x its diagonal
+                                  ///< on every side (>= 0); default 1e-3
+    double total_mass;            ///< kg (> 0), spread over the lattice points; default 1
+    pf_grid_model model;          ///< default PF_GRID_FEM
+    pf_hexa_fem_def fem;          ///< PF_GRID_FEM; default pf_hexa_fem_default_def()
+    double stiffness, damping;    ///< PF_GRID_SPRINGS: N/m, N·s/m (>= 0); default 100, 0
+    pf_solver_def solver;         ///< time integration
+} pf_deformable_grid_def;
+
+PF_API pf_deformable_grid_def pf_deformable_grid_default_def(void);
+/// Adds the lattice object (*object) and its embedded surface (*surface, may be NULL).
+PF_API int pf_world_add_deformable_grid(pf_world *w, const pf_deformable_grid_def *def, pf_object_id *object,
+                                        pf_surface_id *surface);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,235 @@
+/* Rigid bodies (6 DOF, paper 004 §4.2): creation from a shape (box, sphere, closed mesh) with its mass
+ * properties, and the per-object pieces the explicit and implicit solvers call for them (rigid.h). */
+#include "rigid.h"
+
+#include "rotation.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+pf_rigid_def pf_rigid_default_def(void)
+{
+    return (pf_rigid_def){.orientation = {1, 0, 0, 0},
+                          .density = 1000,
+                          .shape = PF_RIGID_BOX,
+                          .half_extents = {0.5, 0.5, 0.5},
+                          .radius = 0.5,
+                          .solver = pf_solver_default_def()};
+}
+
+static int finite_n(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* mass, com (body model frame) and inertia about the com of the shape at density rho */
+static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_properties *mp)
+{
+    memset(mp, 0, sizeof *mp);
+    if (d->shape == PF_RIGID_BOX) {
+        const double *e = d->half_extents;
+        PF_CHECK_ARG(e[0] > 0 && e[1] > 0 && e[2] > 0 && finite_n(e, 3));
+        mp->mass = rho * 8 * e[0] * e[1] * e[2];
+        mp->inertia[0] = mp->mass / 3 * (e[1] * e[1] + e[2] * e[2]);
+        mp->inertia[4] = mp->mass / 3 * (e[2] * e[2] + e[0] * e[0]);
+        mp->inertia[8] = mp->mass / 3 * (e[0] * e[0] + e[1] * e[1]);
+        return PF_OK;
+    }
+    if (d->shape == PF_RIGID_SPHERE) {
+        PF_CHECK_ARG(d->radius > 0 && isfinite(d->radius));
+        double r = d->radius;
+        mp->mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
+        mp->inertia[0] = mp->inertia[4] = mp->inertia[8] = 0.4 * mp->mass * r * r;
+        return PF_OK;
+    }
+    PF_CHECK_ARG(d->shape == PF_RIGID_MESH);
+    PF_CHECK_ARG(d->mesh_positions && d->mesh_indices);
+    return pf_mesh_mass_properties(d->mesh_positions, d->mesh_vertices, d->mesh_indices, d->mesh_triangles, rho, mp);
+}
+
+int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
+{
+    PF_CHECK_ARG(w && def);
+    PF_CHECK_ARG(finite_n(def->position, 3) && finite_n(def->velocity, 3) && finite_n(def->angular_velocity, 3));
+    PF_CHECK_ARG(finite_n(def->orientation, 4));
+    double q[4] = {def->orientation[0], def->orientation[1], def->orientation[2], def->orientation[3]};
+    if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "rigid body: the orientation quaternion is zero");
+    PF_CHECK_ARG(def->mass >= 0 && isfinite(def->mass));
+    PF_CHECK_ARG(def->mass > 0 || (def->density > 0 && isfinite(def->density)));
+    pf_mass_properties mp;
+    int rc = shape_properties(def, def->mass > 0 ? 1.0 : def->density, &mp);
+    if (rc) return rc;
+    if (def->mass > 0) { /* the shape's distribution scaled to the given mass */
+        for (int i = 0; i < 9; i++) mp.inertia[i] *= def->mass / mp.mass;
+        mp.mass = def->mass;
+    }
+    double inv[9];
+    if (!(mp.inertia[0] > 0 && mp.inertia[4] > 0 && mp.inertia[8] > 0) || !(pf_mat3_inverse(mp.inertia, inv) > 0))
+        return pf_error(PF_EINVAL, "rigid body: the inertia tensor is not positive definite");
+
+    pf_object_def od = pf_object_default_def();
+    double x[6] = {def->position[0], def->position[1], def->position[2], 0, 0, 0};
+    double v[6] = {def->velocity[0], def->velocity[1], def->velocity[2],
+                   def->angular_velocity[0], def->angular_velocity[1], def->angular_velocity[2]};
+    od.points = 2;
+    od.positions = x;
+    od.velocities = v;
+    od.vertex_mass = mp.mass;
+    od.solver = def->solver;
+    double *xq = pf_calloc(PF_RIGID_XLEN, sizeof *xq);
+    if (!xq) return pf_error(PF_ENOMEM, "out of memory for a rigid body");
+    pf_object_id id;
+    if ((rc = pf_world_add_object(w, &od, &id))) {
+        pf_free(xq);
+        return rc;
+    }
+    pf_object *o = w->obj[id];
+    memcpy(xq, o->x, 6 * sizeof *xq);
+    memcpy(xq + PF_RIGID_QUAT, q, sizeof q);
+    pf_free(o->x);
+    o->x = xq;
+    o->xextra = PF_RIGID_XLEN - 6;
+    o->kind = PF_OBJECT_RIGID;
+    memcpy(o->inertia, mp.inertia, sizeof o->inertia);
+    memcpy(o->inertia_inv, inv, sizeof o->inertia_inv);
+    if (out) *out = id;
+    return PF_OK;
+}
+
+static const pf_object *rigid_object(const pf_world *w, pf_object_id id)
+{
+    return w && id < w->nobj && w->obj[id]->kind == PF_OBJECT_RIGID ? w->obj[id] : NULL;
+}
+
+int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
+                         double velocity[3], double angular_velocity[3])
+{
+    const pf_object *o = rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    if (position) memcpy(position, o->x, 3 * sizeof(double));
+    if (orientation) memcpy(orientation, o->x + PF_RIGID_QUAT, 4 * sizeof(double));
+    if (velocity) memcpy(velocity, o->v, 3 * sizeof(double));
+    if (angular_velocity) memcpy(angular_velocity, o->v + 3, 3 * sizeof(double));
+    return PF_OK;
+}
+
+int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9], double world[9])
+{
+    const pf_object *o = rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    if (mass) *mass = o->mass;
+    if (body) memcpy(body, o->inertia, sizeof o->inertia);
+    if (world) {
+        double inv[9];
+        pf_rigid_world_inertia(o, o->x, world, inv);
+    }
+    return PF_OK;
+}
+
+void pf_rigid_rotation(const double *x, double R[9])
+{
+    pf_quat_to_mat(x + PF_RIGID_QUAT, R);
+}
+
+void pf_rigid_world_inertia(const pf_object *o, const double *x, double Iw[9], double Iw_inv[9])
+{
+    double R[9];
+    pf_rigid_rotation(x, R);
+    pf_mat3_rotate_tensor(R, o->inertia, Iw);
+    pf_mat3_rotate_tensor(R, o->inertia_inv, Iw_inv);
+}
+
+void pf_rigid_force(const pf_object *o, const double g[3], double *f)
+{
+    for (int a = 0; a < 3; a++) {
+        f[a] = o->mass * g[a];
+        f[3 + a] = 0;
+    }
+}
+
+void pf_rigid_rhs(const pf_object *o, double h, double rm, const double *f, const double *v, double *b)
+{
+    double Iw[9], Iw_inv[9], L[3];
+    pf_rigid_world_inertia(o, o->x, Iw, Iw_inv);
+    pf_mat3_vec(Iw, v + 3, L);
+    for (int a = 0; a < 3; a++) {
+        b[a] = h * f[a] - h * rm * o->mass * v[a];
+        b[3 + a] = h * f[3 + a] - h * rm * L[a];
+    }
+}
+
+void pf_rigid_matvec(const pf_object *o, double mfact, const double *p, double *q)
+{
+    double Iw[9], Iw_inv[9], ip[3];
+    pf_rigid_world_inertia(o, o->x, Iw, Iw_inv);
+    pf_mat3_vec(Iw, p + 3, ip);
+    for (int a = 0; a < 3; a++) {
+        q[a] = mfact * o->mass * p[a];
+        q[3 + a] = mfact * ip[a];
+    }
+}
+
+/* Turns the body over one step. Without torque the angular momentum L = I_w omega is what the motion conserves,
+ * not omega: as an asymmetric body turns, I_w = R I_body R^T changes and omega precesses. So L is taken at the
+ * start orientation (plus the torque impulse h tau for the explicit solver) and held through the step; the
+ * orientation advances by the exponential map of omega_m h, and omega is set back from the same L at the new
+ * orientation: L is carried exactly up to rounding, and the gyroscopic term omega x I_w omega never has to appear
+ * as a force. omega_m is the angular velocity at the half-turned orientation, omega_m = I_w(exp(omega_m h/2) q)^-1 L
+ * (the implicit midpoint rule on the rotation group, found by fixed-point iteration, which contracts by ~h |omega|
+ * per pass): unlike the explicit choice omega_m = I_w(q)^-1 L, which gains energy steadily (+50% over 1000 steps
+ * of h |omega| = 0.04 for a box of moments 1 : 2.6 : 4.2), the symmetric step keeps the kinetic energy bounded. */
+static void rotate(const pf_object *o, double h, const double *torque, double *omega, double *x)
+{
+    double Iw[9], Iw_inv[9], L[3], wm[3], q[4];
+    pf_rigid_world_inertia(o, x, Iw, Iw_inv);
+    pf_mat3_vec(Iw, omega, L);
+    if (torque)
+        for (int a = 0; a < 3; a++) L[a] += h * torque[a];
+    pf_mat3_vec(Iw_inv, L, wm);
+    double ww = wm[0] * wm[0] + wm[1] * wm[1] + wm[2] * wm[2];
+    for (int it = 0; it < 50; it++) {
+        memcpy(q, x + PF_RIGID_QUAT, sizeof q);
+        pf_quat_integrate(q, wm, 0.5 * h);
+        double R[9], Ih_inv[9], next[3];
+        pf_quat_to_mat(q, R);
+        pf_mat3_rotate_tensor(R, o->inertia_inv, Ih_inv);
+        pf_mat3_vec(Ih_inv, L, next);
+        double d = 0;
+        for (int a = 0; a < 3; a++) d += (next[a] - wm[a]) * (next[a] - wm[a]);
+        memcpy(wm, next, sizeof wm);
+        if (d <= 1e-30 * ww) break;
+    }
+    pf_quat_integrate(x + PF_RIGID_QUAT, wm, h);
+    pf_rigid_world_inertia(o, x, Iw, Iw_inv);
+    pf_mat3_vec(Iw_inv, L, omega);
+}
+
+/* the com's move; a fixed point 0 holds the translation, a fixed point 1 the rotation */
+static void advance(const pf_object *o, double h, const double *torque, double *v, double *x)
+{
+    if (o->fixed[0]) v[0] = v[1] = v[2] = 0;
+    if (o->fixed[1])
+        v[3] = v[4] = v[5] = 0;
+    else
+        rotate(o, h, torque, v + 3, x);
+    for (int a = 0; a < 3; a++) x[a] += h * v[a];
+}
+
+void pf_rigid_integrate_explicit(const pf_object *o, double h, const double *f, double *v, double *x)
+{
+    for (int a = 0; a < 3; a++) v[a] += h * f[a] / o->mass;
+    advance(o, h, f + 3, v, x);
+}
+
+void pf_rigid_integrate_implicit(const pf_object *o, double h, const double *dv, double *v, double *x)
+{
+    for (int a = 0; a < 3; a++) v[a] += dv[a];
+    if (!o->fixed[1])
+        for (int a = 3; a < 6; a++) v[a] += dv[a];
+    advance(o, h, NULL, v, x);
+}

@@ -1,0 +1,323 @@
+/* Surfaces carried by objects through the IDENTITY, TRILINEAR and RIGID mappings (surface.h), and the public
+ * functions that attach and read them. */
+#include "surface.h"
+
+#include "rigid.h"
+#include "rotation.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+pf_surface_def pf_surface_default_def(void)
+{
+    return (pf_surface_def){.mapping = PF_SURFACE_IDENTITY};
+}
+
+void pf_surface_free(pf_surface *s)
+{
+    if (!s) return;
+    pf_free(s->tri);
+    pf_free(s->idx);
+    pf_free(s->wt);
+    pf_free(s->local);
+    pf_free(s->pos);
+    pf_free(s->vel);
+    pf_free(s);
+}
+
+static int check_def(const pf_object *o, const pf_surface_def *d)
+{
+    PF_CHECK_ARG(d->vertices >= 1 && d->vertices <= (1u << 28) && d->triangles <= (1u << 28));
+    PF_CHECK_ARG(d->indices || d->triangles == 0);
+    for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
+        if (d->indices[k] >= d->vertices)
+            return pf_error(PF_EINVAL, "surface triangle %zu: vertex %u out of range (%u vertices)", k / 3,
+                            d->indices[k], d->vertices);
+    switch (d->mapping) {
+    case PF_SURFACE_IDENTITY:
+        if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "an identity surface needs an object of points");
+        PF_CHECK_ARG(d->points);
+        for (uint32_t i = 0; i < d->vertices; i++)
+            if (d->points[i] >= o->n)
+                return pf_error(PF_EINVAL, "surface vertex %u: object point %u out of range (%u points)", i,
+                                d->points[i], o->n);
+        return PF_OK;
+    case PF_SURFACE_TRILINEAR:
+        if (o->kind != PF_OBJECT_POINTS || o->grid[0] < 2 || o->grid[1] < 2 || o->grid[2] < 2)
+            return pf_error(PF_EINVAL, "a trilinear surface needs a grid object with >= 2 points per axis");
+        break;
+    case PF_SURFACE_RIGID:
+        if (o->kind != PF_OBJECT_RIGID) return pf_error(PF_EINVAL, "a rigid surface needs a rigid body");
+        break;
+    default:
+        return pf_error(PF_EINVAL, "unknown surface mapping %d", (int)d->mapping);
+    }
+    PF_CHECK_ARG(d->positions);
+    for (size_t k = 0; k < 3 * (size_t)d->vertices; k++)
+        if (!isfinite(d->positions[k])) return pf_error(PF_EINVAL, "surface vertex %zu is not finite", k / 3);
+    return PF_OK;
+}
+
+/* Trilinear weights of vertex p in the grid's rest box: the cell holding it (the nearest cell for a point
+ * outside the box, whose weights then extrapolate), node k at offset (k&1, k>>1&1, k>>2&1) as in the FEM. */
+static void locate(const pf_object *o, const double p[3], uint32_t idx[8], double wt[8])
+{
+    int c[3];
+    double u[3];
+    for (int d = 0; d < 3; d++) {
+        double t = (p[d] - o->grid_min[d]) / (o->grid_max[d] - o->grid_min[d]) * (o->grid[d] - 1);
+        double cf = floor(t);
+        if (cf < 0) cf = 0;
+        if (cf > o->grid[d] - 2) cf = o->grid[d] - 2;
+        c[d] = (int)cf;
+        u[d] = t - cf;
+    }
+    for (int k = 0; k < 8; k++) {
+        int b[3] = {k & 1, k >> 1 & 1, k >> 2 & 1};
+        double w = 1;
+        for (int d = 0; d < 3; d++) w *= b[d] ? u[d] : 1 - u[d];
+        wt[k] = w;
+        idx[k] = (uint32_t)(c[0] + b[0]) +
+                 (uint32_t)o->grid[0] * ((uint32_t)(c[1] + b[1]) + (uint32_t)o->grid[1] * (uint32_t)(c[2] + b[2]));
+    }
+}
+
+int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **out)
+{
+    PF_CHECK_ARG(o && d && out);
+    *out = NULL;
+    int rc = check_def(o, d);
+    if (rc) return rc;
+    size_t nv = d->vertices, nt = d->triangles;
+    pf_surface *s = pf_calloc(1, sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory for a surface");
+    s->object = o->id;
+    s->mapping = d->mapping;
+    s->nv = d->vertices;
+    s->nt = d->triangles;
+    size_t per = d->mapping == PF_SURFACE_TRILINEAR ? 8 : 1;
+    int fail = !(s->tri = pf_malloc((nt ? 3 * nt : 1) * sizeof *s->tri)) || !(s->pos = pf_calloc(3 * nv, sizeof(double))) ||
+               !(s->vel = pf_calloc(3 * nv, sizeof(double)));
+    if (d->mapping == PF_SURFACE_RIGID)
+        fail = fail || !(s->local = pf_malloc(3 * nv * sizeof(double)));
+    else
+        fail = fail || !(s->idx = pf_malloc(per * nv * sizeof *s->idx)) ||
+               (per == 8 && !(s->wt = pf_malloc(8 * nv * sizeof(double))));
+    if (fail) {
+        pf_surface_free(s);
+        return pf_error(PF_ENOMEM, "out of memory for a surface of %zu vertices", nv);
+    }
+    if (nt) memcpy(s->tri, d->indices, 3 * nt * sizeof *s->tri);
+    if (d->mapping == PF_SURFACE_IDENTITY) memcpy(s->idx, d->points, nv * sizeof *s->idx);
+    for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_TRILINEAR; i++)
+        locate(o, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);
+    if (d->mapping == PF_SURFACE_RIGID) {
+        double R[9];
+        pf_rigid_rotation(o->x, R);
+        for (size_t i = 0; i < nv; i++) { /* local = R^T (p - com) */
+            const double *p = d->positions + 3 * i;
+            for (int a = 0; a < 3; a++)
+                s->local[3 * i + a] = R[a] * (p[0] - o->x[0]) + R[3 + a] * (p[1] - o->x[1]) + R[6 + a] * (p[2] - o->x[2]);
+        }
+    }
+    *out = s;
+    return PF_OK;
+}
+
+pf_surface_point pf_surface_vertex(uint32_t v)
+{
+    return (pf_surface_point){{v, v, v}, {1, 0, 0}};
+}
+
+pf_surface_point pf_surface_triangle_point(const pf_surface *s, uint32_t t, const double bary[3])
+{
+    const uint32_t *v = s->tri + 3 * (size_t)t;
+    return (pf_surface_point){{v[0], v[1], v[2]}, {bary[0], bary[1], bary[2]}};
+}
+
+/* IDENTITY / TRILINEAR: the point as a weighted sum of object points (up to 3 x 8 terms; zero weights skipped) */
+static uint32_t linear_terms(const pf_surface *s, const pf_surface_point *pt, uint32_t idx[24], double w[24])
+{
+    uint32_t m = 0;
+    for (int k = 0; k < 3; k++) {
+        if (pt->w[k] == 0) continue;
+        size_t v = pt->v[k];
+        if (s->mapping == PF_SURFACE_IDENTITY) {
+            idx[m] = s->idx[v];
+            w[m++] = pt->w[k];
+            continue;
+        }
+        for (int c = 0; c < 8; c++) {
+            idx[m] = s->idx[8 * v + c];
+            w[m++] = pt->w[k] * s->wt[8 * v + c];
+        }
+    }
+    return m;
+}
+
+/* RIGID: the arm r = R sum_k w[k] local[v[k]] from the com to the point, at the orientation in x */
+static void rigid_arm(const pf_surface *s, const double *x, const pf_surface_point *pt, double r[3])
+{
+    double l[3] = {0, 0, 0}, R[9];
+    for (int k = 0; k < 3; k++)
+        for (int a = 0; a < 3; a++) l[a] += pt->w[k] * s->local[3 * (size_t)pt->v[k] + a];
+    pf_rigid_rotation(x, R);
+    pf_mat3_vec(R, l, r);
+}
+
+/* out = J q for a state-like vector q (x for positions: its point 0 is the com) */
+static void map_vector(const pf_surface *s, const double *x, const pf_surface_point *pt, const double *q, int affine,
+                       double out[3])
+{
+    if (s->mapping == PF_SURFACE_RIGID) {
+        double r[3], wr[3];
+        rigid_arm(s, x, pt, r);
+        if (affine) { /* position: com + r */
+            for (int a = 0; a < 3; a++) out[a] = q[a] + r[a];
+            return;
+        }
+        pf_cross(q + 3, r, wr);
+        for (int a = 0; a < 3; a++) out[a] = q[a] + wr[a];
+        return;
+    }
+    uint32_t idx[24];
+    double w[24];
+    uint32_t m = linear_terms(s, pt, idx, w);
+    out[0] = out[1] = out[2] = 0;
+    for (uint32_t k = 0; k < m; k++)
+        for (int a = 0; a < 3; a++) out[a] += w[k] * q[3 * (size_t)idx[k] + a];
+}
+
+void pf_surface_point_position(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                               double out[3])
+{
+    (void)o;
+    map_vector(s, x, pt, x, 1, out);
+}
+
+void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                            const double *dq, double out[3])
+{
+    (void)o;
+    map_vector(s, x, pt, dq, 0, out);
+}
+
+void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                          const double f[3], double *fobj)
+{
+    (void)o;
+    if (s->mapping == PF_SURFACE_RIGID) {
+        double r[3], t[3];
+        rigid_arm(s, x, pt, r);
+        pf_cross(r, f, t);
+        for (int a = 0; a < 3; a++) {
+            fobj[a] += f[a];
+            fobj[3 + a] += t[a];
+        }
+        return;
+    }
+    uint32_t idx[24];
+    double w[24];
+    uint32_t m = linear_terms(s, pt, idx, w);
+    for (uint32_t k = 0; k < m; k++)
+        for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+}
+
+void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                           const double K[9], double kfact, const double *dq, double *dfobj)
+{
+    double dx[3], df[3];
+    pf_surface_point_apply(s, o, x, pt, dq, dx);
+    pf_mat3_vec(K, dx, df);
+    for (int a = 0; a < 3; a++) df[a] *= kfact;
+    pf_surface_add_force(s, o, x, pt, df, dfobj);
+}
+
+const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x)
+{
+    for (uint32_t i = 0; i < s->nv; i++) {
+        pf_surface_point pt = pf_surface_vertex(i);
+        pf_surface_point_position(s, o, x, &pt, s->pos + 3 * (size_t)i);
+    }
+    return s->pos;
+}
+
+const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v)
+{
+    for (uint32_t i = 0; i < s->nv; i++) {
+        pf_surface_point pt = pf_surface_vertex(i);
+        pf_surface_point_apply(s, o, x, &pt, v, s->vel + 3 * (size_t)i);
+    }
+    return s->vel;
+}
+
+/* ---- public API ---- */
+
+pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s)
+{
+    return w && s < w->nsurf ? w->surf[s] : NULL;
+}
+
+int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
+{
+    if (PF_ARRAY_RESERVE(w->surf, w->cap_surf, w->nsurf + 1)) {
+        pf_surface_free(s);
+        return pf_error(PF_ENOMEM, "out of memory for a surface");
+    }
+    if (out) *out = w->nsurf;
+    w->surf[w->nsurf++] = s;
+    return PF_OK;
+}
+
+int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out)
+{
+    PF_CHECK_ARG(w && def && o < w->nobj);
+    pf_surface *s;
+    int rc = pf_surface_create(w->obj[o], def, &s);
+    return rc ? rc : pf_world_take_surface(w, s, out);
+}
+
+uint32_t pf_world_surfaces(const pf_world *w)
+{
+    return w ? w->nsurf : 0;
+}
+
+int pf_world_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *object, uint32_t *vertices,
+                          uint32_t *triangles)
+{
+    const pf_surface *s = pf_world_surface(w, id);
+    if (!s) return pf_error(PF_EINVAL, "no surface %u", id);
+    if (object) *object = s->object;
+    if (vertices) *vertices = s->nv;
+    if (triangles) *triangles = s->nt;
+    return PF_OK;
+}
+
+const double *pf_world_surface_positions(pf_world *w, pf_surface_id id, uint32_t *vertices)
+{
+    pf_surface *s = pf_world_surface(w, id);
+    if (!s) return NULL;
+    if (vertices) *vertices = s->nv;
+    const pf_object *o = w->obj[s->object];
+    return pf_surface_positions(s, o, o->x);
+}
+
+const double *pf_world_surface_velocities(pf_world *w, pf_surface_id id, uint32_t *vertices)
+{
+    pf_surface *s = pf_world_surface(w, id);
+    if (!s) return NULL;
+    if (vertices) *vertices = s->nv;
+    const pf_object *o = w->obj[s->object];
+    return pf_surface_velocities(s, o, o->x, o->v);
+}
+
+const uint32_t *pf_world_surface_triangles(const pf_world *w, pf_surface_id id, uint32_t *triangles)
+{
+    const pf_surface *s = pf_world_surface(w, id);
+    if (!s) return NULL;
+    if (triangles) *triangles = s->nt;
+    return s->tri;
+}

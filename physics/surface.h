@@ -1,0 +1,70 @@
+/* Surfaces carried by objects through a mapping (SOFA IdentityMapping, BarycentricMapping on a grid, RigidMapping):
+ * the vertex positions and velocities follow the object's state x, v, and a force applied on the surface goes back
+ * onto the object's force vector through the transposed Jacobian (virtual work: f · J dq = (J^T f) · dq).
+ *
+ * Every function takes the object and its vectors explicitly (x of the full size, with a rigid body's
+ * orientation), so a task may call it on the data the runtime hands it. A point on the surface is a vertex or a
+ * barycentric point of a triangle (pf_surface_point). The mappings:
+ *   IDENTITY   vertex i = x[idx[i]]                          J constant (a selection)
+ *   TRILINEAR  vertex i = sum_k wt[8i+k] x[idx[8i+k]]        J constant (weights fixed at rest)
+ *   RIGID      vertex i = com + R local[i]                   J dq = dq_lin + dq_ang x (R local): J depends on R */
+#ifndef PF_PHYSICS_SURFACE_H
+#define PF_PHYSICS_SURFACE_H
+
+#include "world.h"
+
+typedef struct pf_surface {
+    uint32_t object;
+    pf_surface_mapping mapping;
+    uint32_t nv, nt;
+    uint32_t *tri;     /* 3 per triangle */
+    uint32_t *idx;     /* IDENTITY: 1 object point per vertex; TRILINEAR: 8 lattice points per vertex */
+    double *wt;        /* TRILINEAR: 8 weights per vertex (sum 1) */
+    double *local;     /* RIGID: 3 per vertex, body frame, relative to the com */
+    double *pos, *vel; /* 3 per vertex: written by pf_surface_positions / pf_surface_velocities */
+} pf_surface;
+
+/* A point of the surface: sum_k w[k] vertex v[k]. */
+typedef struct pf_surface_point {
+    uint32_t v[3];
+    double w[3];
+} pf_surface_point;
+
+/* Builds a surface (allocating it) after checking the definition against the object; the caller frees it. */
+int pf_surface_create(const pf_object *o, const pf_surface_def *def, pf_surface **out);
+void pf_surface_free(pf_surface *s);
+
+/* the point of vertex v */
+pf_surface_point pf_surface_vertex(uint32_t v);
+/* the point of triangle t at barycentric coordinates bary (sum 1) */
+pf_surface_point pf_surface_triangle_point(const pf_surface *s, uint32_t t, const double bary[3]);
+
+/* s->pos = every vertex's position from x (returned) */
+const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x);
+/* s->vel = every vertex's velocity from x and v (returned) */
+const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v);
+
+/* position of a point from x */
+void pf_surface_point_position(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                               double out[3]);
+/* J dq at a point: the point's velocity for dq = v, its displacement for a small dq = dx (rigid: dq's angular
+ * part is a rotation vector dtheta, linearised at the orientation in x: dx_point = dx_com + dtheta x r) */
+void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                            const double *dq, double out[3]);
+/* fobj += J^T f: a force f (N) applied at a point, onto the object's force vector (3n values; rigid: force on the
+ * com and torque r x f) */
+void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                          const double f[3], double *fobj);
+/* dfobj += kfact J^T K J dq: the implicit solver's product for a force at a point whose 3x3 stiffness is
+ * K = df/dx_point (row-major). For a rigid body J is taken at the current orientation; the geometric term of
+ * the torque (d(r x f)/dtheta, non-symmetric) is left out, as SOFA's RigidMapping does by default, so the CG
+ * matrix stays symmetric. */
+void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
+                           const double K[9], double kfact, const double *dq, double *dfobj);
+
+/* the surface s of world w, NULL for an invalid id */
+pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s);
+/* appends a built surface to the world (taking it) */
+int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out);
+
+#endif
