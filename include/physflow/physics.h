@@ -175,6 +175,38 @@ typedef struct pf_world_update {
 /// updates happened so far, the first recording included.
 PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
 
+/// The collision stage of a world (SOFA's collision pipeline: DefaultPipeline, a broad phase,
+/// MinProximityIntersection, DefaultContactManager with PenaltyContactForceField). Each step, before the
+/// solvers, the vertices of every surface are tested against the triangles of the surfaces of other objects;
+/// each vertex closer than the alarm distance to a triangle of another object becomes a penalty contact (one per
+/// vertex and object, the nearest), pushing the surfaces back to the contact distance. The contacts between two
+/// objects form one interaction force field: it is created when they start touching and removed when they stop,
+/// which merges and splits solver groups (the graph is updated only on those steps). A static object (every
+/// point fixed) links no groups. Get defaults from pf_collision_default_def().
+typedef struct pf_collision_def {
+    int broadphase;          ///< a pf_broadphase_method (physflow/collision.h); default PF_BP_KD
+    double alarm_distance;   ///< m; default 0.02; >= contact_distance
+    double contact_distance; ///< m; default 0.01; >= 0
+    double stiffness;        ///< penalty stiffness per contact, N/m (> 0); default 1000
+    double damping;          ///< damping along the normal per contact, N·s/m (>= 0); default 0
+} pf_collision_def;
+
+PF_API pf_collision_def pf_collision_default_def(void);
+/// Enables (or reconfigures) the collision stage; every surface takes part.
+PF_API int pf_world_set_collision(pf_world *w, const pf_collision_def *def);
+
+/// Counters of the latest step's collision stage.
+typedef struct pf_collision_stats {
+    uint32_t contacts;     ///< penalty contacts
+    uint32_t pairs;        ///< object pairs in contact (contact force fields)
+    uint32_t started;      ///< object pairs that started touching this step
+    uint32_t stopped;      ///< object pairs that stopped touching this step
+    uint64_t candidates;   ///< broad-phase pairs examined by the narrow phase
+    double ms;             ///< time of the collision stage, ms
+    double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
+} pf_collision_stats;
+PF_API int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out);
+
 /// Counters of a world.
 typedef struct pf_world_stats {
     uint32_t objects;           ///< objects in the world
