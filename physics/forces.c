@@ -32,6 +32,7 @@ static void t_object_force(const pf_task_ctx *c)
     }
     for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_force(&o->springs[k], x, x, v, v, f, f, a->jac);
     for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_force(&o->fem[k], x, f);
+    for (uint32_t k = 0; k < o->ncustom; k++) o->custom[k].add_force(x, v, f, o->n, o->custom[k].ctx);
 }
 
 typedef struct inter_force_args {
@@ -54,6 +55,7 @@ double pf_object_force_cost(const pf_object *o)
     double c = 2.0 * o->n;
     for (uint32_t k = 0; k < o->nsprings; k++) c += 15.0 * o->springs[k].n;
     for (uint32_t k = 0; k < o->nfem; k++) c += 600.0 * o->fem[k].nelem;
+    for (uint32_t k = 0; k < o->ncustom; k++) c += o->custom[k].cost_ns;
     return c;
 }
 

@@ -36,6 +36,8 @@ static void internal_dforce(const pf_object *o, const double *dx, double *df, do
 {
     for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_dforce(&o->springs[k], dx, dx, df, df, kfact);
     for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_dforce(&o->fem[k], dx, df, kfact);
+    for (uint32_t k = 0; k < o->ncustom; k++) /* x: the step's positions, read (cache_reads) by the callers */
+        if (o->custom[k].add_dforce) o->custom[k].add_dforce(o->x, dx, df, kfact, o->n, o->custom[k].ctx);
 }
 
 static double dot(const double *a, const double *b, size_t n)
@@ -200,7 +202,7 @@ static int denominator_small(const void *datum, const void *args)
 /* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
 static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
 {
-    if (o->kind == PF_OBJECT_RIGID && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
+    if ((o->kind == PF_OBJECT_RIGID || o->ncustom) && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
     for (uint32_t s = 0; s < o->nsprings && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_READ};
     for (uint32_t s = 0; s < o->nfem && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_READ};
     return na;

@@ -57,6 +57,7 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     rd.partitioner = def->partitioner;
     rd.bind = def->bind;
     rd.quiet = def->quiet;
+    rd.tasks = def->tasks;
     int rc = pf_runtime_create(&rd, &w->rt);
     if (rc != PF_OK) {
         pf_free(w);
@@ -99,6 +100,7 @@ void pf_world_destroy(pf_world *w)
         for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
         pf_free(o->fem);
         pf_free(o->links);
+        pf_free(o->custom);
         pf_free(o);
     }
     pf_free(w->obj);
@@ -122,6 +124,14 @@ int pf_world_set_executor(pf_world *w, pf_executor e)
 {
     PF_CHECK_ARG(w);
     return pf_runtime_set_executor(w->rt, e);
+}
+
+int pf_world_set_workers(pf_world *w, int workers)
+{
+    PF_CHECK_ARG(w);
+    int rc = pf_runtime_set_workers(w->rt, workers);
+    if (rc == PF_OK) w->def.workers = workers;
+    return rc;
 }
 
 int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
@@ -307,6 +317,23 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     int rc = pf_hexa_fem_init(&o->fem[o->nfem], o, def);
     if (rc) return rc;
     o->nfem++;
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+pf_force_field_def pf_force_field_default_def(void)
+{
+    return (pf_force_field_def){0};
+}
+
+int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
+{
+    PF_CHECK_ARG(w && def && id < w->nobj && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
+    pf_object *o = w->obj[id];
+    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
+    if (PF_ARRAY_RESERVE(o->custom, o->cap_custom, o->ncustom + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    o->custom[o->ncustom++] = *def;
     o->changed = 1;
     w->dirty = 1;
     return PF_OK;

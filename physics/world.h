@@ -68,6 +68,9 @@ typedef struct pf_object {
     pf_hexa_fem *fem;
     uint32_t nfem;
     size_t cap_fem;
+    pf_force_field_def *custom; /* host force fields, run after the built-in ones */
+    uint32_t ncustom;
+    size_t cap_custom;
     /* set while recording */
     uint32_t group;
     int linked;        /* has interaction force fields */

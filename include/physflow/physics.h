@@ -47,6 +47,8 @@ typedef struct pf_world_def {
     pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
     int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
     int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
+    pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
+                                ///< default none: the world's own worker threads
 } pf_world_def;
 
 typedef struct pf_world pf_world;
@@ -60,6 +62,8 @@ PF_API pf_runtime *pf_world_runtime(pf_world *w);
 /// Executor and partitioner of later steps (the recorded graph is kept; the runtime recompiles if needed).
 PF_API int pf_world_set_executor(pf_world *w, pf_executor e);
 PF_API int pf_world_set_partitioner(pf_world *w, pf_partitioner p);
+/// Worker count of later steps (between steps only); the graph is placed afresh for the new count.
+PF_API int pf_world_set_workers(pf_world *w, int workers);
 
 /// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
 /// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
@@ -127,6 +131,26 @@ typedef struct pf_hexa_fem_def {
 PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
 /// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions).
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def);
+
+/// A force field written by the host as plain sequential callbacks (paper 004's "non-invasive" promise). It acts
+/// on one object of points: it reads the object's positions and velocities and adds into its force vector, and
+/// it runs inside the object's force task, after the built-in fields, in the order the fields were added — so
+/// it is part of the recorded graph, scheduled and replayed like them. Get defaults from
+/// pf_force_field_default_def().
+typedef struct pf_force_field_def {
+    /// f += F(x, v): x, v, f hold 3*points values (m, m/s, N). Required.
+    void (*add_force)(const double *x, const double *v, double *f, uint32_t points, void *ctx);
+    /// df += kfact (dF/dx) dx: the field's stiffness applied to dx, used by the implicit solver's matrix-free
+    /// products (at the positions x of the step). NULL: the field has no stiffness term (its force still enters
+    /// the implicit step, explicitly).
+    void (*add_dforce)(const double *x, const double *dx, double *df, double kfact, uint32_t points, void *ctx);
+    void *ctx;       ///< passed to both; must outlive the world
+    double cost_ns;  ///< estimated ns of one add_force call, until the runtime measures it; default 0 (unknown)
+} pf_force_field_def;
+
+PF_API pf_force_field_def pf_force_field_default_def(void);
+/// Adds a custom force field to object o (an object of points, not a rigid body).
+PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_field_def *def);
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
