@@ -3,6 +3,7 @@
 #include "rigid.h"
 
 #include "rotation.h"
+#include "surface.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -52,7 +53,48 @@ static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_propertie
     return pf_mesh_mass_properties(d->mesh_positions, d->mesh_vertices, d->mesh_indices, d->mesh_triangles, rho, mp);
 }
 
-int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
+/* Attaches the shape's surface to rigid object o: vertices given in the body frame (centred on the com). */
+static int attach_shape_surface(pf_world *w, const pf_object *o, const pf_rigid_def *def, const double com[3],
+                                pf_surface_id *out)
+{
+    pf_mesh m = {0};
+    const double *body = NULL;
+    uint32_t nv, nt;
+    const uint32_t *tri;
+    int rc = PF_OK;
+    if (def->shape == PF_RIGID_MESH) {
+        body = def->mesh_positions;
+        nv = def->mesh_vertices, nt = def->mesh_triangles, tri = def->mesh_indices;
+    } else {
+        rc = def->shape == PF_RIGID_BOX ? pf_mesh_box(def->half_extents, &m) : pf_mesh_icosphere(def->radius, 2, &m);
+        if (rc) return rc;
+        body = m.positions;
+        nv = m.vertices, nt = m.triangles, tri = m.indices;
+    }
+    double *world = pf_malloc(3 * (size_t)nv * sizeof *world), R[9];
+    if (!world) {
+        pf_mesh_free(&m);
+        return pf_error(PF_ENOMEM, "out of memory for a rigid surface");
+    }
+    pf_rigid_rotation(o->x, R);
+    for (size_t i = 0; i < nv; i++) {
+        double l[3] = {body[3 * i] - com[0], body[3 * i + 1] - com[1], body[3 * i + 2] - com[2]};
+        pf_mat3_vec(R, l, world + 3 * i);
+        for (int a = 0; a < 3; a++) world[3 * i + a] += o->x[a];
+    }
+    pf_surface_def sd = pf_surface_default_def();
+    sd.mapping = PF_SURFACE_RIGID;
+    sd.vertices = nv;
+    sd.positions = world;
+    sd.indices = tri;
+    sd.triangles = nt;
+    rc = pf_world_add_surface(w, o->id, &sd, out);
+    pf_free(world);
+    pf_mesh_free(&m);
+    return rc;
+}
+
+int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out, pf_surface_id *surface)
 {
     PF_CHECK_ARG(w && def);
     PF_CHECK_ARG(finite_n(def->position, 3) && finite_n(def->velocity, 3) && finite_n(def->angular_velocity, 3));
@@ -97,6 +139,7 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
     o->kind = PF_OBJECT_RIGID;
     memcpy(o->inertia, mp.inertia, sizeof o->inertia);
     memcpy(o->inertia_inv, inv, sizeof o->inertia_inv);
+    if (surface && (rc = attach_shape_surface(w, o, def, mp.com, surface))) return rc;
     if (out) *out = id;
     return PF_OK;
 }
