@@ -570,14 +570,17 @@ START_TEST(test_rigid_principal_spin)
 END_TEST
 
 /* A rigid body with both its points fixed is static: it neither falls nor turns. One with only point 0 fixed
- * turns in place. */
+ * turns in place; a box around the whole scene selects only that com (point 0). */
 START_TEST(test_rigid_static)
 {
     pf_world *w = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
     pf_object_id a = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, NULL), b = tumbling_box(w, PF_SOLVER_EXPLICIT_EULER, NULL);
     uint32_t both[2] = {0, 1};
     ck_assert_int_eq(pf_world_fix_points(w, a, both, 2), PF_OK);
-    ck_assert_int_eq(pf_world_fix_points(w, b, both, 1), PF_OK);
+    double around[6] = {-100, -100, -100, 100, 100, 100}; /* holds b's com, not its angular part */
+    uint32_t nsel;
+    ck_assert_int_eq(pf_world_fix_box(w, b, around, &nsel), PF_OK);
+    ck_assert_uint_eq(nsel, 1);
     double xa0[3], qa0[4], xb0[3], qb0[4];
     pf_world_rigid_state(w, a, xa0, qa0, NULL, NULL);
     pf_world_rigid_state(w, b, xb0, qb0, NULL, NULL);

@@ -207,7 +207,7 @@ typedef enum pf_rigid_shape {
 /// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
 /// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
 /// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
-/// holds its translation, 1 alone its rotation). Gravity acts on the com.
+/// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
     double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
