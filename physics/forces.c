@@ -39,10 +39,11 @@ typedef struct inter_force_args {
     int jac;
 } inter_force_args;
 
+/* data: xa, xb, va, vb, out (force phase), jac */
 static void t_inter_force(const pf_task_ctx *c)
 {
     const inter_force_args *a = c->args;
-    pf_springs_force(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], c->data[5], a->jac);
+    pf_springs_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], a->jac);
 }
 
 double pf_object_force_cost(const pf_object *o)
@@ -65,19 +66,17 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
         for (uint32_t s = 0; s < o->nsprings; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_WRITE};
         for (uint32_t s = 0; s < o->nfem; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_WRITE};
         object_force_args args = {o, {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, want_jac};
-        rc = pf_graph_task(w->g,
-                           &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, pf_object_force_cost(o)},
-                           NULL);
+        rc = pf_group_task(w, gr,
+                           &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, pf_object_force_cost(o)});
     }
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
-        const pf_springset *s = &w->inter[gr->inter[k]];
+        const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
-        pf_access acc[] = {{a->dx, PF_READ}, {b->dx, PF_READ}, {a->dv_, PF_READ}, {b->dv_, PF_READ},
-                           {a->df, PF_CUMUL}, {b->df, PF_CUMUL}, {s->djac, PF_WRITE}};
+        pf_access acc[] = {{a->dx, PF_READ},  {b->dx, PF_READ}, {a->dv_, PF_READ}, {b->dv_, PF_READ},
+                           {s->dout[PF_PHASE_FORCE], PF_WRITE}, {s->djac, PF_WRITE}};
         inter_force_args args = {s, want_jac};
-        rc = pf_graph_task(w->g, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, 7,
-                                                20.0 * s->n + 2.0 * (a->n + b->n)},
-                           NULL);
+        rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, 6,
+                                                 20.0 * s->n});
     }
     return rc;
 }

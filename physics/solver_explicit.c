@@ -20,6 +20,7 @@ static void t_integrate(const pf_task_ctx *c)
         return;
     }
     double hm = a->h / o->mass;
+    pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
     for (uint32_t k = 0; k < o->nfixed; k++) {
         size_t i = 3 * (size_t)o->fixed_list[k];
@@ -33,10 +34,14 @@ int pf_record_explicit(pf_world *w, pf_group *gr)
     int rc = pf_record_forces(w, gr, 0);
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
-        pf_access acc[] = {{o->df, PF_READ}, {o->dv_, PF_READWRITE}, {o->dx, PF_READWRITE}};
+        pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ},
+                                          {o->dv_, PF_READWRITE},
+                                          {o->dx, PF_READWRITE}};
+        uint32_t na = 3;
+        rc = pf_link_reads(o, PF_PHASE_FORCE, acc, &na);
         integrate_args args = {o, w->def.dt};
-        rc = pf_graph_task(w->g, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, 3, 2.0 * o->n},
-                           NULL);
+        if (!rc)
+            rc = pf_group_task(w, gr, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, na, 2.0 * o->n});
     }
     return rc;
 }

@@ -56,13 +56,14 @@ static void cg_start(const pf_object *o, double *b, double *dv, double *r, doubl
     rr[0] += dot(b, b, n3);
 }
 
-/* data: f, v, b, then when not linked dv, r, p, rr */
+/* data: f, v, b, then when not linked dv, r, p, rr; when linked the interactions' force outputs */
 static void t_rhs(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
     const pf_object *o = a->o;
     const double *f = c->data[0], *v = c->data[1];
     double *b = c->data[2];
+    if (a->linked) pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     double hm = a->h * a->rm * o->mass;
     if (o->kind == PF_OBJECT_RIGID)
         pf_rigid_rhs(o, a->h, a->rm, f, v, b); /* M holds I_w; no internal stiffness */
@@ -78,17 +79,18 @@ typedef struct inter_args {
     double fact;
 } inter_args;
 
-/* data: in_a, in_b, out_a (cumulative), out_b (cumulative) */
+/* data: in_a, in_b, out (per-spring results of the phase), jac */
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    pf_springs_dforce(a->s, c->data[0], c->data[1], c->data[2], c->data[3], a->fact);
+    pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
 }
 
-/* data: b, dv, r, p, rr */
+/* b += the interactions' rhs terms, then the CG start. data: b, dv, r, p, rr, then the rhs outputs */
 static void t_cg_init(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
+    pf_gather_links(a->o, c->data + 5, c->data[0]);
     cg_start(a->o, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4]);
 }
 
@@ -129,11 +131,12 @@ static void t_cg_matvec(const pf_task_ctx *c)
     }
 }
 
-/* data: q, p, pq */
+/* q += the interactions' df, projected, pq += p.q. data: q, p, pq, then the df outputs */
 static void t_cg_project(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
     double *q = c->data[0];
+    pf_gather_links(a->o, c->data + 3, q);
     project(a->o, q);
     *(double *)c->data[2] += dot(c->data[1], q, 3 * (size_t)a->o->n);
 }
@@ -213,25 +216,23 @@ static double df_cost(const pf_object *o)
         if (rc_ != PF_OK) return rc_;                                                                        \
     } while (0)
 
-static int task(pf_graph *g, pf_task_fn fn, const char *name, const void *args, size_t size, const pf_access *acc,
-                uint32_t na, double cost)
-{
-    return pf_graph_task(g, &(pf_task_def){fn, name, args, size, acc, na, cost}, NULL);
-}
+#define task(g_, fn, name, args, size, acc, na, cost)                                                       \
+    pf_group_task(w, gr, &(pf_task_def){fn, name, args, size, acc, na, cost})
 
-/* Interaction df of the whole group: out += fact K (in_b - in_a) as cumulative writes. `which` picks the vectors:
- * 0: v -> b, 1: p -> q. */
-static int record_inter_df(pf_world *w, const pf_group *gr, double fact, int which)
+/* Interaction df of the whole group: per spring fact K (in_b - in_a), gathered by the objects. `which` picks
+ * the vectors: 0: v (the rhs phase), 1: p (the df phase). */
+static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
 {
     for (uint32_t k = 0; k < gr->ninter; k++) {
-        const pf_springset *s = &w->inter[gr->inter[k]];
+        const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
-        pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ}, {which ? b->dp : b->dv_, PF_READ},
-                           {which ? a->dq : a->db, PF_CUMUL}, {which ? b->dq : b->db, PF_CUMUL},
+        pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ},
+                           {which ? b->dp : b->dv_, PF_READ},
+                           {s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE},
                            {s->djac, PF_READ}};
         inter_args args = {s, fact};
-        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, 5,
-                 10.0 * s->n + 3.0 * (a->n + b->n)));
+        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, 4,
+                 10.0 * s->n));
     }
     return PF_OK;
 }
@@ -256,12 +257,15 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
     /* right-hand side, and the CG start of unlinked objects in the same task */
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
-        pf_access acc[PF_MAX_ACCESSES] = {{o->df, PF_READ}, {o->dv_, PF_READ}, {o->db, PF_WRITE}};
+        pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ}, {o->dv_, PF_READ},
+                                          {o->db, PF_WRITE}};
         uint32_t na = 3;
         if (!o->linked) {
             pf_access more[] = {{o->ddv, PF_WRITE}, {o->dr, PF_WRITE}, {o->dp, PF_WRITE}, {drr, PF_CUMUL}};
             memcpy(acc + na, more, sizeof more);
             na += 4;
+        } else {
+            TRY(pf_link_reads(o, PF_PHASE_FORCE, acc, &na));
         }
         na = cache_reads(o, acc, na);
         obj_args args = base;
@@ -273,11 +277,13 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;
-        pf_access acc[] = {{o->db, PF_READWRITE}, {o->ddv, PF_WRITE}, {o->dr, PF_WRITE}, {o->dp, PF_WRITE},
-                           {drr, PF_CUMUL}};
+        pf_access acc[PF_MAX_ACCESSES] = {{o->db, PF_READWRITE}, {o->ddv, PF_WRITE}, {o->dr, PF_WRITE},
+                                          {o->dp, PF_WRITE},    {drr, PF_CUMUL}};
+        uint32_t na = 5;
+        TRY(pf_link_reads(o, PF_PHASE_RHS, acc, &na));
         obj_args args = base;
         args.o = o;
-        TRY(task(g, t_cg_init, "cg init", &args, sizeof args, acc, 5, 6.0 * o->n));
+        TRY(task(g, t_cg_init, "cg init", &args, sizeof args, acc, na, 6.0 * o->n));
     }
     pf_access lim[] = {{drr, PF_READWRITE}};
     TRY(task(g, t_cg_limits, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
@@ -287,6 +293,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
                             &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
                                            .max_iterations = sv->cg_iterations},
                             &gr->loop));
+    gr->has_loop = 1;
     TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
@@ -303,10 +310,12 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;
-        pf_access acc[] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
+        pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
+        uint32_t na = 3;
+        TRY(pf_link_reads(o, PF_PHASE_DF, acc, &na));
         obj_args args = base;
         args.o = o;
-        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, 3, 3.0 * o->n));
+        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
     }
     TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
     for (uint32_t k = 0; k < gr->nobjs; k++) {

@@ -18,7 +18,9 @@ int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring
     /* never empty: a datum of 0 bytes cannot be registered */
     s->s = pf_malloc((size_t)(n ? n : 1) * sizeof *s->s);
     s->jac = pf_calloc((size_t)n * 6 + 1, sizeof(double));
-    if (!s->s || !s->jac) {
+    /* interactions: per-spring outputs of the three phases (force, rhs, df), each 3n for a then 3n for b */
+    if (oa != ob) s->out = pf_calloc(PF_PHASES * ((size_t)n * 6 + 1), sizeof(double));
+    if (!s->s || !s->jac || (oa != ob && !s->out)) {
         pf_springset_free(s);
         return pf_error(PF_ENOMEM, "out of memory for %u springs", n);
     }
@@ -37,8 +39,54 @@ void pf_springset_free(pf_springset *s)
 {
     pf_free(s->s);
     pf_free(s->jac);
+    pf_free(s->out);
     s->s = NULL;
     s->jac = NULL;
+    s->out = NULL;
+}
+
+/* One spring's force on its end a, g (the force on b is -g), and when jac its stiffness block J (6 values:
+ * xx yy zz xy yz zx). pa, pb, va, vb: the ends' positions and velocities. */
+static inline void spring_force(const pf_spring *sp, const double *pa, const double *pb, const double *va,
+                                const double *vb, double g[3], double *J)
+{
+    double u[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+    double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (l < 1e-12) { /* coincident points: no direction, no force */
+        g[0] = g[1] = g[2] = 0;
+        if (J) memset(J, 0, 6 * sizeof *J);
+        return;
+    }
+    double inv = 1.0 / l;
+    u[0] *= inv;
+    u[1] *= inv;
+    u[2] *= inv;
+    double dv = (vb[0] - va[0]) * u[0] + (vb[1] - va[1]) * u[1] + (vb[2] - va[2]) * u[2];
+    double mag = sp->stiffness * (l - sp->rest_length) + sp->damping * dv;
+    g[0] = mag * u[0];
+    g[1] = mag * u[1];
+    g[2] = mag * u[2];
+    if (J) {
+        /* K = k [ (1 - l0/l)(I - u u^T) + u u^T ]; the transverse term is clamped at 0 under compression so
+         * that K stays negative semidefinite and the CG matrix SPD (Baraff & Witkin 1998 §5.2 drop it too) */
+        double t = 1.0 - sp->rest_length * inv;
+        if (t < 0) t = 0;
+        double kt = sp->stiffness * t, kl = sp->stiffness - kt;
+        J[0] = kt + kl * u[0] * u[0];
+        J[1] = kt + kl * u[1] * u[1];
+        J[2] = kt + kl * u[2] * u[2];
+        J[3] = kl * u[0] * u[1];
+        J[4] = kl * u[1] * u[2];
+        J[5] = kl * u[2] * u[0];
+    }
+}
+
+/* g = kfact J d: one spring's df on end a for the relative displacement d = dx_b - dx_a */
+static inline void spring_dforce(const double *J, const double d[3], double kfact, double g[3])
+{
+    g[0] = kfact * (J[0] * d[0] + J[3] * d[1] + J[5] * d[2]);
+    g[1] = kfact * (J[3] * d[0] + J[1] * d[1] + J[4] * d[2]);
+    g[2] = kfact * (J[5] * d[0] + J[4] * d[1] + J[2] * d[2]);
 }
 
 void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
@@ -47,35 +95,11 @@ void pf_springs_force(const pf_springset *s, const double *xa, const double *xb,
     for (uint32_t k = 0; k < s->n; k++) {
         const pf_spring *sp = &s->s[k];
         size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        double u[3] = {xb[ib] - xa[ia], xb[ib + 1] - xa[ia + 1], xb[ib + 2] - xa[ia + 2]};
-        double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        double *J = s->jac + 6 * (size_t)k;
-        if (l < 1e-12) { /* coincident points: no direction, no force */
-            if (want_jac) memset(J, 0, 6 * sizeof *J);
-            continue;
-        }
-        double inv = 1.0 / l;
-        u[0] *= inv;
-        u[1] *= inv;
-        u[2] *= inv;
-        double dv = (vb[ib] - va[ia]) * u[0] + (vb[ib + 1] - va[ia + 1]) * u[1] + (vb[ib + 2] - va[ia + 2]) * u[2];
-        double mag = sp->stiffness * (l - sp->rest_length) + sp->damping * dv;
+        double g[3];
+        spring_force(sp, xa + ia, xb + ib, va + ia, vb + ib, g, want_jac ? s->jac + 6 * (size_t)k : NULL);
         for (int c = 0; c < 3; c++) {
-            fa[ia + c] += mag * u[c];
-            fb[ib + c] -= mag * u[c];
-        }
-        if (want_jac) {
-            /* K = k [ (1 - l0/l)(I - u u^T) + u u^T ]; the transverse term is clamped at 0 under compression so
-             * that K stays negative semidefinite and the CG matrix SPD (Baraff & Witkin 1998 §5.2 drop it too) */
-            double t = 1.0 - sp->rest_length * inv;
-            if (t < 0) t = 0;
-            double kt = sp->stiffness * t, kl = sp->stiffness - kt;
-            J[0] = kt + kl * u[0] * u[0];
-            J[1] = kt + kl * u[1] * u[1];
-            J[2] = kt + kl * u[2] * u[2];
-            J[3] = kl * u[0] * u[1];
-            J[4] = kl * u[1] * u[2];
-            J[5] = kl * u[2] * u[0];
+            fa[ia + c] += g[c];
+            fb[ib + c] -= g[c];
         }
     }
 }
@@ -86,16 +110,60 @@ void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *d
     for (uint32_t k = 0; k < s->n; k++) {
         const pf_spring *sp = &s->s[k];
         size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        const double *J = s->jac + 6 * (size_t)k;
-        double d0 = dxb[ib] - dxa[ia], d1 = dxb[ib + 1] - dxa[ia + 1], d2 = dxb[ib + 2] - dxa[ia + 2];
-        double g0 = kfact * (J[0] * d0 + J[3] * d1 + J[5] * d2);
-        double g1 = kfact * (J[3] * d0 + J[1] * d1 + J[4] * d2);
-        double g2 = kfact * (J[5] * d0 + J[4] * d1 + J[2] * d2);
-        dfa[ia] += g0;
-        dfa[ia + 1] += g1;
-        dfa[ia + 2] += g2;
-        dfb[ib] -= g0;
-        dfb[ib + 1] -= g1;
-        dfb[ib + 2] -= g2;
+        double d[3] = {dxb[ib] - dxa[ia], dxb[ib + 1] - dxa[ia + 1], dxb[ib + 2] - dxa[ia + 2]}, g[3];
+        spring_dforce(s->jac + 6 * (size_t)k, d, kfact, g);
+        for (int c = 0; c < 3; c++) {
+            dfa[ia + c] += g[c];
+            dfb[ib + c] -= g[c];
+        }
+    }
+}
+
+/* The interaction forms write per-spring results into `out` (3n values for the a ends, then 3n for the b ends)
+ * instead of adding into whole force vectors: the object's own task gathers them (pf_gather_links), so an
+ * interaction of a few springs costs what its springs cost, not two vector-sized reductions. */
+void pf_springs_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                          const double *vb, double *out, int want_jac)
+{
+    double *oa = out, *ob = out + 3 * (size_t)s->n;
+    for (uint32_t k = 0; k < s->n; k++) {
+        const pf_spring *sp = &s->s[k];
+        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
+        double g[3];
+        spring_force(sp, xa + ia, xb + ib, va + ia, vb + ib, g, want_jac ? s->jac + 6 * (size_t)k : NULL);
+        for (int c = 0; c < 3; c++) {
+            oa[3 * k + c] = g[c];
+            ob[3 * k + c] = -g[c];
+        }
+    }
+}
+
+void pf_springs_dforce_out(const pf_springset *s, const double *dxa, const double *dxb, double *out, double kfact)
+{
+    double *oa = out, *ob = out + 3 * (size_t)s->n;
+    for (uint32_t k = 0; k < s->n; k++) {
+        const pf_spring *sp = &s->s[k];
+        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
+        double d[3] = {dxb[ib] - dxa[ia], dxb[ib + 1] - dxa[ia + 1], dxb[ib + 2] - dxa[ia + 2]}, g[3];
+        spring_dforce(s->jac + 6 * (size_t)k, d, kfact, g);
+        for (int c = 0; c < 3; c++) {
+            oa[3 * k + c] = g[c];
+            ob[3 * k + c] = -g[c];
+        }
+    }
+}
+
+void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
+{
+    for (uint32_t j = 0; j < o->nlinks; j++) {
+        const pf_springset *s = o->links[j].s;
+        int side = o->links[j].side;
+        const double *out = (const double *)outs[j] + (side ? 3 * (size_t)s->n : 0);
+        for (uint32_t k = 0; k < s->n; k++) {
+            size_t i = 3 * (size_t)(side ? s->s[k].b : s->s[k].a);
+            vec[i] += out[3 * k];
+            vec[i + 1] += out[3 * k + 1];
+            vec[i + 2] += out[3 * k + 2];
+        }
     }
 }

@@ -67,23 +67,26 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     return PF_OK;
 }
 
-static void free_groups(pf_world *w)
+/* After the first run of a re-recorded graph nothing names the removed groups' scalars and interactions. */
+static void free_retired(pf_world *w)
 {
-    for (uint32_t k = 0; k < w->ngroups; k++) {
-        pf_free(w->groups[k].objs);
-        pf_free(w->groups[k].inter);
-        pf_free(w->groups[k].scal);
+    for (uint32_t k = 0; k < w->nretired; k++) pf_free(w->retired[k]);
+    w->nretired = 0;
+    for (uint32_t k = 0; k < w->ndropped; k++) {
+        pf_springset_free(w->dropped[k]);
+        pf_free(w->dropped[k]);
     }
-    pf_free(w->groups);
-    w->groups = NULL;
-    w->ngroups = 0;
+    w->ndropped = 0;
 }
 
 void pf_world_destroy(pf_world *w)
 {
     if (!w) return;
     pf_graph_destroy(w->g);
-    free_groups(w);
+    pf_world_free_groups(w);
+    free_retired(w);
+    pf_free(w->retired);
+    pf_free(w->dropped);
     for (uint32_t i = 0; i < w->nobj; i++) {
         pf_object *o = w->obj[i];
         double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q};
@@ -94,10 +97,14 @@ void pf_world_destroy(pf_world *w)
         pf_free(o->springs);
         for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
         pf_free(o->fem);
+        pf_free(o->links);
         pf_free(o);
     }
     pf_free(w->obj);
-    for (uint32_t k = 0; k < w->ninter; k++) pf_springset_free(&w->inter[k]);
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        pf_springset_free(w->inter[k]);
+        pf_free(w->inter[k]);
+    }
     pf_free(w->inter);
     for (uint32_t k = 0; k < w->nsurf; k++) pf_surface_free(w->surf[k]);
     pf_free(w->surf);
@@ -215,6 +222,7 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
     rc = pf_springset_init(&o->springs[o->nsprings], id, id, springs, n, o->x, o->x);
     if (rc) return rc;
     o->nsprings++;
+    o->changed = 1;
     w->dirty = 1;
     return PF_OK;
 }
@@ -249,19 +257,42 @@ int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, do
 }
 
 int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
-                                     uint32_t n)
+                                     uint32_t n, pf_interaction_id *out)
 {
     PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
     if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
         return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
     int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
     if (rc) return rc;
+    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
     if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    rc = pf_springset_init(&w->inter[w->ninter], oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x);
-    if (rc) return rc;
-    w->ninter++;
+    pf_springset *s = pf_calloc(1, sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory");
+    if ((rc = pf_springset_init(s, oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x))) {
+        pf_free(s);
+        return rc;
+    }
+    s->uid = w->next_uid++;
+    w->inter[w->ninter++] = s;
     w->dirty = 1;
+    if (out) *out = s->uid;
     return PF_OK;
+}
+
+int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
+{
+    PF_CHECK_ARG(w);
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        if (w->inter[k]->uid != id) continue;
+        /* its group's tasks (which name it) are removed at the next step; until then it stays allocated */
+        if (PF_ARRAY_RESERVE(w->dropped, w->cap_dropped, w->ndropped + 1)) return pf_error(PF_ENOMEM, "out of memory");
+        w->dropped[w->ndropped++] = w->inter[k];
+        memmove(w->inter + k, w->inter + k + 1, (w->ninter - k - 1) * sizeof *w->inter);
+        w->ninter--;
+        w->dirty = 1;
+        return PF_OK;
+    }
+    return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world", id);
 }
 
 int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
@@ -275,6 +306,7 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     int rc = pf_hexa_fem_init(&o->fem[o->nfem], o, def);
     if (rc) return rc;
     o->nfem++;
+    o->changed = 1;
     w->dirty = 1;
     return PF_OK;
 }
@@ -293,6 +325,7 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
         o->fixed_list[o->nfixed++] = i;
         o->v[3 * i] = o->v[3 * i + 1] = o->v[3 * i + 2] = 0;
     }
+    o->changed = 1;
     w->dirty = 1;
     return PF_OK;
 }
@@ -330,128 +363,22 @@ int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t
     return rc;
 }
 
-/* ---- solver groups: objects linked by interaction force fields share one solver (paper 004 §2.1) ---- */
-
-static uint32_t find(uint32_t *parent, uint32_t i)
-{
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-}
-
-static int build_groups(pf_world *w)
-{
-    free_groups(w);
-    uint32_t N = w->nobj;
-    uint32_t *parent = pf_malloc((size_t)N * sizeof *parent), *gid = pf_malloc((size_t)N * sizeof *gid);
-    int rc = PF_OK;
-    if (!parent || !gid) {
-        rc = pf_error(PF_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (uint32_t i = 0; i < N; i++) parent[i] = i;
-    for (uint32_t k = 0; k < w->ninter; k++) {
-        uint32_t a = find(parent, w->inter[k].oa), b = find(parent, w->inter[k].ob);
-        if (a != b) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
-    }
-    uint32_t ng = 0;
-    for (uint32_t i = 0; i < N; i++) gid[i] = find(parent, i) == i ? ng++ : UINT32_MAX;
-    w->groups = pf_calloc(ng ? ng : 1, sizeof *w->groups);
-    if (!w->groups) {
-        rc = pf_error(PF_ENOMEM, "out of memory");
-        goto done;
-    }
-    w->ngroups = ng;
-    for (uint32_t i = 0; i < N; i++) {
-        pf_object *o = w->obj[i];
-        o->group = gid[find(parent, i)];
-        o->linked = 0;
-        w->groups[o->group].nobjs++;
-    }
-    for (uint32_t k = 0; k < w->ninter; k++) {
-        w->groups[w->obj[w->inter[k].oa]->group].ninter++;
-        w->obj[w->inter[k].oa]->linked = w->obj[w->inter[k].ob]->linked = 1;
-    }
-    for (uint32_t gi = 0; gi < ng; gi++) {
-        pf_group *gr = &w->groups[gi];
-        gr->objs = pf_malloc((size_t)gr->nobjs * sizeof *gr->objs);
-        gr->inter = pf_malloc((size_t)(gr->ninter ? gr->ninter : 1) * sizeof *gr->inter);
-        gr->scal = pf_calloc(24, sizeof(double));
-        if (!gr->objs || !gr->inter || !gr->scal) {
-            rc = pf_error(PF_ENOMEM, "out of memory");
-            goto done;
-        }
-        gr->nobjs = gr->ninter = 0;
-    }
-    for (uint32_t i = 0; i < N; i++) {
-        pf_group *gr = &w->groups[w->obj[i]->group];
-        if (gr->nobjs == 0) gr->first = i;
-        gr->objs[gr->nobjs++] = i;
-    }
-    for (uint32_t k = 0; k < w->ninter; k++) {
-        pf_group *gr = &w->groups[w->obj[w->inter[k].oa]->group];
-        gr->inter[gr->ninter++] = k;
-    }
-    for (uint32_t gi = 0; gi < ng; gi++)
-        w->groups[gi].implicit = w->obj[w->groups[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
-done:
-    pf_free(parent);
-    pf_free(gid);
-    return rc;
-}
-
-/* Registers every object's vectors (owner = the object) and force-field caches, then records each group. */
-static int record(pf_world *w)
-{
-    pf_graph_destroy(w->g);
-    w->g = NULL;
-    int rc = build_groups(w);
-    if (rc) return rc;
-    if ((rc = pf_graph_create(&w->g))) return rc;
-    pf_reducer sum = pf_reducer_sum_f64();
-    for (uint32_t i = 0; i < w->nobj && !rc; i++) {
-        pf_object *o = w->obj[i];
-        size_t bytes = 3 * (size_t)o->n * sizeof(double);
-        size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
-        /* f, b and q receive cumulative writes from interaction force fields */
-        struct {
-            double *p;
-            pf_data_id *id;
-            int cumul;
-        } v[] = {{o->x, &o->dx, 0}, {o->v, &o->dv_, 0}, {o->f, &o->df, 1},  {o->dv, &o->ddv, 0},
-                 {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
-        for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
-            rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
-        for (uint32_t k = 0; k < o->nsprings && !rc; k++)
-            rc = pf_graph_data(w->g, o->springs[k].jac, 6 * (size_t)o->springs[k].n * sizeof(double) + 8, i, NULL,
-                               &o->springs[k].djac);
-        for (uint32_t k = 0; k < o->nfem && !rc; k++)
-            rc = pf_graph_data(w->g, o->fem[k].rot, 9 * (size_t)o->fem[k].nelem * sizeof(double), i, NULL,
-                               &o->fem[k].drot);
-    }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++)
-        rc = pf_graph_data(w->g, w->inter[k].jac, 6 * (size_t)w->inter[k].n * sizeof(double) + 8, w->inter[k].oa,
-                           NULL, &w->inter[k].djac);
-    for (uint32_t gi = 0; gi < w->ngroups && !rc; gi++)
-        rc = w->groups[gi].implicit ? pf_record_implicit(w, &w->groups[gi]) : pf_record_explicit(w, &w->groups[gi]);
-    if (rc) return rc;
-    pf_graph_stats st;
-    pf_graph_get_stats(w->g, &st);
-    w->tasks = st.tasks;
-    w->records++;
-    w->dirty = 0;
-    return PF_OK;
-}
-
 int pf_world_step(pf_world *w, uint32_t steps)
 {
     PF_CHECK_ARG(w);
     int rc;
-    if (w->dirty && (rc = record(w))) {
-        w->dirty = 1;
-        return rc;
-    }
+    int synced = w->dirty;
+    if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     for (uint32_t s = 0; s < steps; s++) {
         if ((rc = pf_graph_run(w->g, w->rt))) return rc;
+        if (synced) {
+            pf_graph_update up;
+            pf_graph_last_update(w->g, &up);
+            w->last_update.tasks_moved = up.moved;
+            w->last_update.ms_runtime = up.ms;
+            free_retired(w);
+            synced = 0;
+        }
         w->steps++;
     }
     for (uint32_t i = 0; i < w->nobj; i++) {
@@ -461,6 +388,14 @@ int pf_world_step(pf_world *w, uint32_t steps)
                 return pf_error(PF_ENUMERIC, "object %u: the state is no longer finite (point %zu) after step %llu", i,
                                 k / 3, (unsigned long long)w->steps);
     }
+    return PF_OK;
+}
+
+int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
+{
+    PF_CHECK_ARG(w && out);
+    *out = w->last_update;
+    if (count) *count = w->updates;
     return PF_OK;
 }
 
@@ -481,6 +416,20 @@ const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *p
     if (!w || o >= w->nobj) return NULL;
     if (points) *points = w->obj[o]->n;
     return w->obj[o]->v;
+}
+
+int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    size_t n3 = 3 * (size_t)o->n;
+    for (size_t k = 0; k < n3; k++)
+        if ((x && !isfinite(x[k])) || (v && !isfinite(v[k])))
+            return pf_error(PF_EINVAL, "pf_world_set_state: value %zu of object %u is not finite", k, id);
+    if (x) memcpy(o->x, x, n3 * sizeof *x);
+    if (v) memcpy(o->v, v, n3 * sizeof *v);
+    for (uint32_t k = 0; k < o->nfixed; k++) memset(o->v + 3 * (size_t)o->fixed_list[k], 0, 3 * sizeof *o->v);
+    return PF_OK;
 }
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)

@@ -7,15 +7,29 @@
 
 #include <stdint.h>
 
+/* The phases in which an interaction produces per-spring outputs that its objects gather. */
+enum { PF_PHASE_FORCE = 0, PF_PHASE_RHS, PF_PHASE_DF, PF_PHASES };
+
 /* A set of springs, inside one object (oa == ob) or between two. `jac` caches, per spring, the symmetric 3x3
- * block K = df_a/dx_b (6 values: xx yy zz xy yz zx), computed with the forces and read by df (Baraff-Witkin §5). */
+ * block K = df_a/dx_b (6 values: xx yy zz xy yz zx), computed with the forces and read by df (Baraff-Witkin §5).
+ * An interaction (oa != ob) also has `out`: per phase, its per-spring results (3n for the a ends, 3n for the b
+ * ends), data its two objects' tasks read and add in (pf_gather_links). */
 typedef struct pf_springset {
     uint32_t oa, ob;
     uint32_t n;
+    uint32_t uid; /* interactions: never reused within a world (pf_interaction_id) */
     pf_spring *s;
     double *jac;
-    pf_data_id djac;
+    double *out;
+    pf_data_id djac, dout[PF_PHASES];
+    int registered; /* its data are registered in the world's graph */
 } pf_springset;
+
+/* An interaction seen from one of its objects: side 0 = the a ends, 1 = the b ends. */
+typedef struct pf_link {
+    const pf_springset *s;
+    int side;
+} pf_link;
 
 /* Hexahedral FEM over a regular grid: every element shares one 24x24 stiffness `ke` (same box, same material). */
 typedef struct pf_hexa_fem {
@@ -53,17 +67,27 @@ typedef struct pf_object {
     size_t cap_fem;
     /* set while recording */
     uint32_t group;
-    int linked; /* has interaction force fields */
+    int linked;        /* has interaction force fields */
+    pf_link *links;    /* its interactions, in the world's interaction order */
+    uint32_t nlinks;
+    size_t cap_links;
+    int registered;    /* its vectors are registered in the graph */
+    uint32_t nreg_springs, nreg_fem; /* how many of its force fields have their caches registered */
+    int changed;       /* a force field or constraint was added since its group was recorded */
     pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
 } pf_object;
 
 typedef struct pf_group {
     uint32_t first;   /* lowest object id: the group's settings */
     uint32_t *objs, nobjs;
-    uint32_t *inter, ninter;
+    pf_springset **inter; /* its interactions, in the world's order */
+    uint32_t ninter;
     double *scal;     /* rr[3] = {r.r, tol^2 b.b, previous r.r}, pq[1], rn[1]; each on its own cache line */
     pf_loop_id loop;
-    int implicit;
+    int implicit, has_loop;
+    pf_task_id *tasks; /* the tasks it recorded (loop bodies excepted: removing the loop removes them) */
+    uint32_t ntasks;
+    size_t cap_tasks;
 } pf_group;
 
 struct pf_world {
@@ -73,17 +97,26 @@ struct pf_world {
     pf_object **obj;
     uint32_t nobj;
     size_t cap_obj;
-    pf_springset *inter;
+    pf_springset **inter; /* interactions in creation order (removal keeps the order of the others) */
     uint32_t ninter;
     size_t cap_inter;
+    uint32_t next_uid;
+    pf_springset **dropped; /* removed interactions, freed once the graph no longer names them */
+    uint32_t ndropped;
+    size_t cap_dropped;
     pf_group *groups;
     uint32_t ngroups;
+    double **retired; /* CG scalars of groups removed from the graph, freed once it has been re-analysed */
+    uint32_t nretired;
+    size_t cap_retired;
     struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     uint32_t nsurf;
     size_t cap_surf;
     int dirty;
     uint32_t tasks, records;
     uint64_t steps;
+    pf_world_update last_update; /* the latest structural update */
+    uint32_t updates;            /* structural updates so far (the first recording included) */
 };
 
 /* springs.c */
@@ -95,12 +128,26 @@ void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *d
 int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
                       const double *xa, const double *xb);
 void pf_springset_free(pf_springset *s);
+/* interaction forms: per-spring results into out (see pf_springset) */
+void pf_springs_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                          const double *vb, double *out, int want_jac);
+void pf_springs_dforce_out(const pf_springset *s, const double *dxa, const double *dxb, double *out, double kfact);
+/* vec += the per-spring outputs of o's interactions; outs[j] is link j's output of one phase */
+void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
+/* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */
+int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na);
 
 /* fem_hexa.c */
 int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def);
 void pf_hexa_fem_free(pf_hexa_fem *fem);
 void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f);
 void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact);
+
+/* groups.c: records a task of group gr (its id kept for removal) */
+int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def);
+/* brings the graph up to date with the world: registers new data, regroups, re-records the changed groups */
+int pf_world_sync_graph(pf_world *w);
+void pf_world_free_groups(pf_world *w);
 
 /* solver_explicit.c / solver_implicit.c: record one group's step */
 int pf_record_explicit(pf_world *w, pf_group *gr);

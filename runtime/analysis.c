@@ -621,6 +621,7 @@ int pf_graph_analyse(pf_graph *g)
     g->an = pf_calloc(1, sizeof *g->an);
     if (!g->an) return pf_error(PF_ENOMEM, "out of memory analysing a graph");
     g->an->g = g;
+    g->markers_removed = 0;
     if (analyse_from(g)) {
         pf_graph_free_analysis(g);
         return pf_error(PF_ENOMEM, "out of memory analysing a graph of %zu tasks", g->ntasks);
@@ -632,7 +633,8 @@ int pf_graph_analyse(pf_graph *g)
  * full analysis compacts it). */
 int pf_graph_can_append(const pf_graph *g)
 {
-    return g->an && g->nnodes > 0 && g->open_loop == PF_NONE && 2 * (g->ndead + g->nremoved_list) < g->nnodes;
+    return g->an && g->nnodes > 0 && g->open_loop == PF_NONE && !g->markers_removed &&
+           2 * (g->ndead + g->nremoved_list) < g->nnodes;
 }
 
 /* A removed task's node stays where it is as a no-op: every edge through it stays valid (its data keep their

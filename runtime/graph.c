@@ -258,6 +258,28 @@ int pf_graph_task_remove(pf_graph *g, pf_task_id t)
     return PF_OK;
 }
 
+int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
+{
+    PF_CHECK_ARG(g);
+    if (loop >= g->nloops || g->loops[loop].end_task == PF_NONE || g->tasks[g->loops[loop].begin_task].removed)
+        return pf_error(PF_EINVAL, "pf_graph_loop_remove: %u is not a recorded, closed loop", loop);
+    if (g->analysed)
+        return pf_error(PF_ESTATE, "pf_graph_loop_remove: the graph is compiled; call pf_graph_invalidate first");
+    /* the body is what was recorded between the markers (nested loops included) */
+    for (uint32_t t = g->loops[loop].begin_task; t <= g->loops[loop].end_task; t++) {
+        pf_task *task = &g->tasks[t];
+        if (task->removed) continue;
+        if (task->item == PF_ITEM_TASK) {
+            int rc = pf_graph_task_remove(g, t);
+            if (rc) return rc;
+        } else {
+            task->removed = 1;
+        }
+    }
+    g->markers_removed = 1; /* control flow changed: the next run analyses the graph whole */
+    return PF_OK;
+}
+
 int pf_graph_last_update(const pf_graph *g, pf_graph_update *out)
 {
     PF_CHECK_ARG(g && out);

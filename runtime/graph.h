@@ -187,6 +187,7 @@ struct pf_graph {
     uint32_t *removed_list;         /* the tasks removed since the last analysis */
     size_t nremoved_list, cap_removed_list;
     size_t ndead;                   /* nodes of removed tasks kept as no-ops */
+    int markers_removed;            /* a loop was removed since the last full analysis */
     pf_graph_update last_update;    /* counters of the latest (re)placement */
     uint32_t pending_moved;         /* tasks moved by pf_graph_rebalance, reported with the next update */
     struct pf_placement *placement; /* objects' workers and workers' loads, kept for appended updates */

@@ -26,13 +26,6 @@ struct pf_trace {
     uint64_t origin;
 };
 
-uint64_t pf_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 pf_trace *pf_trace_create(int workers)
 {
     pf_trace *t = pf_calloc(1, sizeof *t);

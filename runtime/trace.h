@@ -7,6 +7,8 @@
 
 enum { PF_TRACE_TASK, PF_TRACE_REDUCER, PF_TRACE_WAIT, PF_TRACE_RUN, PF_TRACE_COMPILE };
 
+#include "base/clock.h"
+
 typedef struct pf_trace pf_trace;
 
 pf_trace *pf_trace_create(int workers);
@@ -14,7 +16,5 @@ void pf_trace_destroy(pf_trace *t);
 /* Appends a span to worker w's lane (drops it when out of memory). */
 void pf_trace_add(pf_trace *t, int w, int kind, const char *name, uint64_t t0, uint64_t t1);
 int pf_trace_write_json(const pf_trace *t, const char *path);
-
-uint64_t pf_now_ns(void);
 
 #endif

@@ -460,7 +460,7 @@ START_TEST(test_invalid_arguments)
     pf_spring bad = {0, 4, 1, 0, -1};
     ck_assert_int_eq(pf_world_add_springs(w, id, &bad, 1), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_springs(w, id + 1, &bad, 1), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_interaction_springs(w, id, id, &bad, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_interaction_springs(w, id, id, &bad, 1, NULL), PF_EINVAL);
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
     ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_EINVAL); /* not a grid */
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 1, 0, NULL), PF_EINVAL);

@@ -98,10 +98,17 @@ PF_API int pf_world_add_springs(pf_world *w, pf_object_id o, const pf_spring *sp
 /// `count` (may be NULL) receives the number of springs added.
 PF_API int pf_world_add_grid_springs(pf_world *w, pf_object_id o, double stiffness, double damping,
                                      uint32_t *count);
+/// Handle of an interaction force field inside one world; never reused after removal.
+typedef uint32_t pf_interaction_id;
+
 /// Interaction springs between object `oa` (spring.a) and object `ob` (spring.b), oa != ob. Linked objects are
-/// solved together (one solver group, one CG loop: strong coupling, paper 004 §2.1).
+/// solved together (one solver group, one CG loop: strong coupling, paper 004 §2.1). `out` (may be NULL)
+/// receives the interaction's handle.
 PF_API int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
-                                            uint32_t n);
+                                            uint32_t n, pf_interaction_id *out);
+/// Removes an interaction force field. Its objects' solver group splits when nothing else links them; at the
+/// next step only the groups that changed are re-recorded, and the runtime keeps every other task where it was.
+PF_API int pf_world_remove_interaction(pf_world *w, pf_interaction_id id);
 
 /// Hexahedral FEM formulation (SOFA HexahedronFEMForceField `method`).
 typedef enum pf_fem_method {
@@ -143,9 +150,30 @@ PF_API uint32_t pf_world_objects(const pf_world *w);
 PF_API const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points);
 PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points);
 
+/// Overwrites the state of object o: `x` positions (m) and `v` velocities (m/s), 3*points values each, copied;
+/// either may be NULL to keep it. Fixed points keep zero velocity. The recorded graph is kept.
+PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, const double *v);
+
 /// FNV-1a 64-bit over every object's x bytes (for a rigid body including its orientation quaternion) then v
 /// bytes, objects in id order: equal hashes mean bitwise equal states.
 PF_API uint64_t pf_world_state_hash(const pf_world *w);
+
+/// What the latest structural update did: the step after a change (object, force field, constraint,
+/// interaction added or removed) regroups the objects and re-records only the solver groups that changed.
+typedef struct pf_world_update {
+    uint64_t step;            ///< steps run before the update
+    uint32_t groups_kept;     ///< solver groups whose recorded tasks stayed as they were
+    uint32_t groups_recorded; ///< groups recorded: new, merged, split, or with a new force field or constraint
+    uint32_t groups_removed;  ///< groups of the previous graph whose tasks were removed
+    uint32_t tasks_added;     ///< tasks recorded (the runtime analyses, places and compiles only these)
+    uint32_t tasks_removed;   ///< tasks removed from the graph
+    uint32_t tasks_moved;     ///< existing tasks whose worker changed (0 unless the worker count changed)
+    double ms_record;         ///< regrouping and recording, ms
+    double ms_runtime;        ///< the runtime's analysis, placement and compilation, ms
+} pf_world_update;
+/// The latest structural update (all zero before the first step); `count` (may be NULL) receives how many
+/// updates happened so far, the first recording included.
+PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
 
 /// Counters of a world.
 typedef struct pf_world_stats {

@@ -184,6 +184,10 @@ PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
 /// next run re-analyses the graph; tasks that remain keep their worker.
 PF_API int pf_graph_task_remove(pf_graph *g, pf_task_id t);
 
+/// Removes a closed loop from an editable graph (after pf_graph_invalidate): its markers and every task of its
+/// body. The next run analyses the graph whole; tasks that remain keep their worker.
+PF_API int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop);
+
 /// What the latest placement did. After pf_graph_invalidate and more recording (or removals), the next run
 /// places only the new tasks: existing ones keep their worker (paper 004 §3.2), so `moved` stays 0 unless the
 /// worker count or partitioner changed or pf_graph_rebalance moved objects.

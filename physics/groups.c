@@ -1,0 +1,252 @@
+/* Solver groups and the step graph. Objects linked by interaction force fields share one solver (paper 004
+ * §2.1). A structural change (an object, force field, constraint or interaction added or removed) regroups the
+ * objects; groups whose objects, interactions and force fields are unchanged keep their recorded tasks, the
+ * others' tasks are removed and the new groups recorded onto the same graph, so the runtime places only the new
+ * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
+#include "world.h"
+
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/error.h"
+
+#include <string.h>
+
+static void free_group(pf_group *gr)
+{
+    pf_free(gr->objs);
+    pf_free(gr->inter);
+    pf_free(gr->scal);
+    pf_free(gr->tasks);
+}
+
+void pf_world_free_groups(pf_world *w)
+{
+    for (uint32_t k = 0; k < w->ngroups; k++) free_group(&w->groups[k]);
+    pf_free(w->groups);
+    w->groups = NULL;
+    w->ngroups = 0;
+}
+
+int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def)
+{
+    if (PF_ARRAY_RESERVE(gr->tasks, gr->cap_tasks, gr->ntasks + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = pf_graph_task(w->g, def, &gr->tasks[gr->ntasks]);
+    if (rc == PF_OK) gr->ntasks++;
+    return rc;
+}
+
+int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na)
+{
+    if (*na + o->nlinks > PF_MAX_ACCESSES)
+        return pf_error(PF_EINVAL, "object %u has too many interactions (%u) for one task", o->id, o->nlinks);
+    for (uint32_t j = 0; j < o->nlinks; j++) acc[(*na)++] = (pf_access){o->links[j].s->dout[phase], PF_READ};
+    return PF_OK;
+}
+
+/* Each object's vectors (owner = the object) and force-field caches, each interaction's caches and outputs:
+ * registered once, when first seen. */
+static int register_data(pf_world *w)
+{
+    pf_reducer sum = pf_reducer_sum_f64();
+    int rc = PF_OK;
+    for (uint32_t i = 0; i < w->nobj && !rc; i++) {
+        pf_object *o = w->obj[i];
+        if (!o->registered) {
+            size_t bytes = 3 * (size_t)o->n * sizeof(double);
+            size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
+            /* f, b and q may take cumulative writes (force fields that add into them) */
+            struct {
+                double *p;
+                pf_data_id *id;
+                int cumul;
+            } v[] = {{o->x, &o->dx, 0}, {o->v, &o->dv_, 0}, {o->f, &o->df, 1},  {o->dv, &o->ddv, 0},
+                     {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
+            for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
+                rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+            o->registered = !rc;
+        }
+        for (; o->nreg_springs < o->nsprings && !rc; o->nreg_springs++) {
+            pf_springset *s = &o->springs[o->nreg_springs];
+            rc = pf_graph_data(w->g, s->jac, 6 * (size_t)s->n * sizeof(double) + 8, i, NULL, &s->djac);
+        }
+        for (; o->nreg_fem < o->nfem && !rc; o->nreg_fem++) {
+            pf_hexa_fem *f = &o->fem[o->nreg_fem];
+            rc = pf_graph_data(w->g, f->rot, 9 * (size_t)f->nelem * sizeof(double), i, NULL, &f->drot);
+        }
+    }
+    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
+        pf_springset *s = w->inter[k];
+        if (s->registered) continue;
+        size_t per = 6 * (size_t)s->n + 1;
+        rc = pf_graph_data(w->g, s->jac, per * sizeof(double), s->oa, NULL, &s->djac);
+        for (int ph = 0; ph < PF_PHASES && !rc; ph++)
+            rc = pf_graph_data(w->g, s->out + ph * per, per * sizeof(double), s->oa, NULL, &s->dout[ph]);
+        s->registered = !rc;
+    }
+    return rc;
+}
+
+static uint32_t find(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* The groups of the current interactions (objects and interactions in increasing order, no tasks yet), and
+ * each object's group, linked flag and links. */
+static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
+{
+    uint32_t N = w->nobj, ng = 0;
+    uint32_t *parent = pf_malloc((size_t)(N ? N : 1) * sizeof *parent);
+    pf_group *gs = NULL;
+    int rc = PF_OK;
+    if (!parent) return pf_error(PF_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < N; i++) {
+        parent[i] = i;
+        w->obj[i]->linked = 0;
+        w->obj[i]->nlinks = 0;
+    }
+    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
+        pf_springset *s = w->inter[k];
+        uint32_t a = find(parent, s->oa), b = find(parent, s->ob);
+        if (a != b) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
+        for (int side = 0; side < 2 && !rc; side++) {
+            pf_object *o = w->obj[side ? s->ob : s->oa];
+            o->linked = 1;
+            if (PF_ARRAY_RESERVE(o->links, o->cap_links, o->nlinks + 1))
+                rc = pf_error(PF_ENOMEM, "out of memory");
+            else
+                o->links[o->nlinks++] = (pf_link){s, side};
+        }
+    }
+    for (uint32_t i = 0; i < N; i++)
+        if (find(parent, i) == i) w->obj[i]->group = ng++;
+    gs = rc ? NULL : pf_calloc(ng ? ng : 1, sizeof *gs);
+    if (!gs && !rc) rc = pf_error(PF_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < N && !rc; i++) {
+        w->obj[i]->group = w->obj[find(parent, i)]->group;
+        gs[w->obj[i]->group].nobjs++;
+    }
+    for (uint32_t k = 0; k < w->ninter && !rc; k++) gs[w->obj[w->inter[k]->oa]->group].ninter++;
+    for (uint32_t gi = 0; gi < ng && !rc; gi++) {
+        gs[gi].objs = pf_malloc((size_t)gs[gi].nobjs * sizeof *gs[gi].objs);
+        gs[gi].inter = pf_malloc((size_t)(gs[gi].ninter ? gs[gi].ninter : 1) * sizeof *gs[gi].inter);
+        if (!gs[gi].objs || !gs[gi].inter) rc = pf_error(PF_ENOMEM, "out of memory");
+        gs[gi].nobjs = gs[gi].ninter = 0;
+    }
+    for (uint32_t i = 0; i < N && !rc; i++) {
+        pf_group *gr = &gs[w->obj[i]->group];
+        if (gr->nobjs == 0) gr->first = i;
+        gr->objs[gr->nobjs++] = i;
+    }
+    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
+        pf_group *gr = &gs[w->obj[w->inter[k]->oa]->group];
+        gr->inter[gr->ninter++] = w->inter[k];
+    }
+    for (uint32_t gi = 0; gi < ng && !rc; gi++)
+        gs[gi].implicit = w->obj[gs[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
+    pf_free(parent);
+    if (rc) {
+        for (uint32_t gi = 0; gs && gi < ng; gi++) free_group(&gs[gi]);
+        pf_free(gs);
+        return rc;
+    }
+    *out = gs;
+    *nout = ng;
+    return PF_OK;
+}
+
+/* An old group is kept when a new one has exactly its objects and interactions and none of them changed. */
+static int same_group(const pf_world *w, const pf_group *old, const pf_group *nw)
+{
+    if (old->nobjs != nw->nobjs || old->ninter != nw->ninter) return 0;
+    if (memcmp(old->objs, nw->objs, nw->nobjs * sizeof *nw->objs)) return 0;
+    for (uint32_t k = 0; k < nw->ninter; k++)
+        if (old->inter[k] != nw->inter[k]) return 0;
+    for (uint32_t k = 0; k < nw->nobjs; k++)
+        if (w->obj[nw->objs[k]]->changed) return 0;
+    return 1;
+}
+
+static int remove_group(pf_world *w, pf_group *gr)
+{
+    int rc = PF_OK;
+    for (uint32_t k = 0; k < gr->ntasks && !rc; k++) rc = pf_graph_task_remove(w->g, gr->tasks[k]);
+    if (!rc && gr->has_loop) rc = pf_graph_loop_remove(w->g, gr->loop);
+    if (!rc && gr->scal) {
+        if (PF_ARRAY_RESERVE(w->retired, w->cap_retired, w->nretired + 1)) return pf_error(PF_ENOMEM, "out of memory");
+        w->retired[w->nretired++] = gr->scal;
+        gr->scal = NULL;
+    }
+    return rc;
+}
+
+/* Regroups and re-records what changed; on failure the graph is dropped, to be recorded afresh next time. */
+int pf_world_sync_graph(pf_world *w)
+{
+    uint64_t t0 = pf_now_ns();
+    pf_group *gs = NULL;
+    uint32_t ng = 0, kept = 0, removed = 0, recorded = 0, tasks_removed = 0, tasks_added = 0;
+    int rc = w->g ? pf_graph_invalidate(w->g) : pf_graph_create(&w->g);
+    if (!rc) rc = register_data(w);
+    if (!rc) rc = build_groups(w, &gs, &ng);
+    uint8_t *keep = rc ? NULL : pf_calloc(w->ngroups + 1, 1);
+    if (!rc && !keep) rc = pf_error(PF_ENOMEM, "out of memory");
+    /* match: a new group takes over the tasks of an identical old one (groups are few; objects sorted) */
+    for (uint32_t gi = 0; gi < ng && !rc; gi++)
+        for (uint32_t oi = 0; oi < w->ngroups; oi++) {
+            pf_group *old = &w->groups[oi];
+            if (keep[oi] || old->first != gs[gi].first || !same_group(w, old, &gs[gi])) continue;
+            free_group(&gs[gi]);
+            gs[gi] = *old;
+            *old = (pf_group){0};
+            keep[oi] = 1;
+            kept++;
+            break;
+        }
+    for (uint32_t oi = 0; oi < w->ngroups && !rc; oi++)
+        if (!keep[oi]) {
+            tasks_removed += w->groups[oi].ntasks;
+            rc = remove_group(w, &w->groups[oi]);
+            removed++;
+        }
+    for (uint32_t gi = 0; gi < ng && !rc; gi++) {
+        pf_group *gr = &gs[gi];
+        if (gr->tasks) continue; /* kept */
+        recorded++;
+        gr->scal = pf_calloc(24, sizeof(double));
+        if (!gr->scal) rc = pf_error(PF_ENOMEM, "out of memory");
+        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr) : pf_record_explicit(w, gr);
+        tasks_added += gr->ntasks;
+    }
+    pf_free(keep);
+    pf_world_free_groups(w);
+    w->groups = gs;
+    w->ngroups = ng;
+    if (rc) { /* drop everything: the next step records the whole world again */
+        pf_world_free_groups(w);
+        pf_graph_destroy(w->g);
+        w->g = NULL;
+        for (uint32_t i = 0; i < w->nobj; i++) {
+            w->obj[i]->registered = 0;
+            w->obj[i]->nreg_springs = w->obj[i]->nreg_fem = 0;
+        }
+        for (uint32_t k = 0; k < w->ninter; k++) w->inter[k]->registered = 0;
+        return rc;
+    }
+    for (uint32_t i = 0; i < w->nobj; i++) w->obj[i]->changed = 0;
+    pf_graph_stats st;
+    pf_graph_get_stats(w->g, &st);
+    w->tasks = st.tasks;
+    w->records++;
+    w->updates++;
+    w->dirty = 0;
+    w->last_update = (pf_world_update){.step = w->steps,
+                                       .groups_kept = kept,
+                                       .groups_recorded = recorded,
+                                       .groups_removed = removed,
+                                       .tasks_added = tasks_added,
+                                       .tasks_removed = tasks_removed,
+                                       .ms_record = (double)(pf_now_ns() - t0) * 1e-6};
+    return PF_OK;
+}
