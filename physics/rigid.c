@@ -161,6 +161,27 @@ int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3],
     return PF_OK;
 }
 
+int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position[3], const double orientation[4],
+                             const double velocity[3], const double angular_velocity[3])
+{
+    pf_object *o = (pf_object *)rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    double q[4] = {1, 0, 0, 0};
+    if ((position && !finite_n(position, 3)) || (velocity && !finite_n(velocity, 3)) ||
+        (angular_velocity && !finite_n(angular_velocity, 3)))
+        return pf_error(PF_EINVAL, "rigid body %u: a state value is not finite", id);
+    if (orientation) {
+        memcpy(q, orientation, sizeof q);
+        if (!finite_n(q, 4) || !pf_quat_normalize(q))
+            return pf_error(PF_EINVAL, "rigid body %u: the orientation is not a nonzero finite quaternion", id);
+        memcpy(o->x + PF_RIGID_QUAT, q, sizeof q);
+    }
+    if (position) memcpy(o->x, position, 3 * sizeof(double));
+    if (velocity && !o->fixed[0]) memcpy(o->v, velocity, 3 * sizeof(double));
+    if (angular_velocity && !o->fixed[1]) memcpy(o->v + 3, angular_velocity, 3 * sizeof(double));
+    return PF_OK;
+}
+
 int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9], double world[9])
 {
     const pf_object *o = rigid_object(w, id);

@@ -660,6 +660,30 @@ START_TEST(test_rigid_shape_surfaces)
 }
 END_TEST
 
+/* Setting a rigid body's state mid-run: a world whose body is set to another world's state after 20 steps then
+ * runs on bitwise like the other; invalid states are refused. */
+START_TEST(test_rigid_set_state)
+{
+    pf_world *a = make_world(0.01, -9.81, PF_EXEC_SEQ, 1), *b = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
+    pf_object_id ia = tumbling_box(a, PF_SOLVER_IMPLICIT_EULER, NULL), ib = tumbling_box(b, PF_SOLVER_IMPLICIT_EULER, NULL);
+    ck_assert_int_eq(pf_world_step(a, 20), PF_OK);
+    ck_assert_int_eq(pf_world_step(b, 3), PF_OK);
+    double x[3], q[4], v[3], om[3];
+    ck_assert_int_eq(pf_world_rigid_state(a, ia, x, q, v, om), PF_OK);
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, x, q, v, om), PF_OK);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b));
+    ck_assert_int_eq(pf_world_step(a, 10), PF_OK);
+    ck_assert_int_eq(pf_world_step(b, 10), PF_OK);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b));
+    double zero[4] = {0, 0, 0, 0}, nan[3] = {NAN, 0, 0};
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, NULL, zero, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, nan, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b)); /* refused: nothing changed */
+    pf_world_destroy(a);
+    pf_world_destroy(b);
+}
+END_TEST
+
 /* ---------- deformable grids ---------- */
 
 /* A deformable grid (FEM lattice) around an icosphere, hanging from its top lattice layer. */
@@ -917,6 +941,7 @@ Suite *make_suite(void)
     tcase_add_test(rb, test_rigid_implicit_mass_damping);
     tcase_add_test(rb, test_rigid_static);
     tcase_add_test(rb, test_rigid_shape_surfaces);
+    tcase_add_test(rb, test_rigid_set_state);
     suite_add_tcase(s, rb);
     TCase *gr = tcase_create("grids");
     tcase_set_timeout(gr, 120);

@@ -265,6 +265,12 @@ PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id
 /// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
 PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
                                 double velocity[3], double angular_velocity[3]);
+/// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
+/// normalised; a fixed part keeps zero velocity). The recorded graph is kept. PF_EINVAL when o is not a rigid body
+/// or a value is not finite.
+PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double position[3],
+                                    const double orientation[4], const double velocity[3],
+                                    const double angular_velocity[3]);
 /// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
 /// orientation (may be NULL) of a rigid body.
 PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
