@@ -43,7 +43,10 @@ typedef struct inter_force_args {
 static void t_inter_force(const pf_task_ctx *c)
 {
     const inter_force_args *a = c->args;
-    pf_springs_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], a->jac);
+    if (a->s->contacts)
+        pf_contacts_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], a->jac);
+    else
+        pf_springs_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], a->jac);
 }
 
 double pf_object_force_cost(const pf_object *o)
@@ -76,7 +79,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
                            {s->dout[PF_PHASE_FORCE], PF_WRITE}, {s->djac, PF_WRITE}};
         inter_force_args args = {s, want_jac};
         rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, 6,
-                                                 20.0 * s->n});
+                                                 20.0 * (s->contacts ? 8 : s->n)});
     }
     return rc;
 }

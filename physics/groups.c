@@ -77,6 +77,11 @@ static int register_data(pf_world *w)
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
         pf_springset *s = w->inter[k];
         if (s->registered) continue;
+        if (s->contacts) {
+            rc = pf_contacts_register(w->g, s);
+            s->registered = !rc;
+            continue;
+        }
         size_t per = 6 * (size_t)s->n + 1;
         rc = pf_graph_data(w->g, s->jac, per * sizeof(double), s->oa, NULL, &s->djac);
         for (int ph = 0; ph < PF_PHASES && !rc; ph++)
@@ -90,6 +95,12 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
+}
+
+/* the object whose group solves an interaction: a, unless a is static */
+static uint32_t inter_owner(const pf_world *w, const pf_springset *s)
+{
+    return pf_object_is_static(w->obj[s->oa]) ? s->ob : s->oa;
 }
 
 /* The groups of the current interactions (objects and interactions in increasing order, no tasks yet), and
@@ -108,10 +119,12 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
     }
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
         pf_springset *s = w->inter[k];
+        int sa = pf_object_is_static(w->obj[s->oa]), sb = pf_object_is_static(w->obj[s->ob]);
         uint32_t a = find(parent, s->oa), b = find(parent, s->ob);
-        if (a != b) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
+        if (a != b && !sa && !sb) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
         for (int side = 0; side < 2 && !rc; side++) {
             pf_object *o = w->obj[side ? s->ob : s->oa];
+            if (side ? sb : sa) continue; /* a static object takes no force */
             o->linked = 1;
             if (PF_ARRAY_RESERVE(o->links, o->cap_links, o->nlinks + 1))
                 rc = pf_error(PF_ENOMEM, "out of memory");
@@ -127,7 +140,7 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         w->obj[i]->group = w->obj[find(parent, i)]->group;
         gs[w->obj[i]->group].nobjs++;
     }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++) gs[w->obj[w->inter[k]->oa]->group].ninter++;
+    for (uint32_t k = 0; k < w->ninter && !rc; k++) gs[w->obj[inter_owner(w, w->inter[k])]->group].ninter++;
     for (uint32_t gi = 0; gi < ng && !rc; gi++) {
         gs[gi].objs = pf_malloc((size_t)gs[gi].nobjs * sizeof *gs[gi].objs);
         gs[gi].inter = pf_malloc((size_t)(gs[gi].ninter ? gs[gi].ninter : 1) * sizeof *gs[gi].inter);
@@ -140,7 +153,7 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         gr->objs[gr->nobjs++] = i;
     }
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
-        pf_group *gr = &gs[w->obj[w->inter[k]->oa]->group];
+        pf_group *gr = &gs[w->obj[inter_owner(w, w->inter[k])]->group];
         gr->inter[gr->ninter++] = w->inter[k];
     }
     for (uint32_t gi = 0; gi < ng && !rc; gi++)

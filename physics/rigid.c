@@ -94,7 +94,7 @@ static int attach_shape_surface(pf_world *w, const pf_object *o, const pf_rigid_
     return rc;
 }
 
-int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out, pf_surface_id *surface)
+int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
 {
     PF_CHECK_ARG(w && def);
     PF_CHECK_ARG(finite_n(def->position, 3) && finite_n(def->velocity, 3) && finite_n(def->angular_velocity, 3));
@@ -139,7 +139,6 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out, 
     o->kind = PF_OBJECT_RIGID;
     memcpy(o->inertia, mp.inertia, sizeof o->inertia);
     memcpy(o->inertia_inv, inv, sizeof o->inertia_inv);
-    if (surface && (rc = attach_shape_surface(w, o, def, mp.com, surface))) return rc;
     if (out) *out = id;
     return PF_OK;
 }
@@ -147,6 +146,16 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out, 
 static const pf_object *rigid_object(const pf_world *w, pf_object_id id)
 {
     return w && id < w->nobj && w->obj[id]->kind == PF_OBJECT_RIGID ? w->obj[id] : NULL;
+}
+
+int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigid_def *def, pf_surface_id *out)
+{
+    PF_CHECK_ARG(def);
+    const pf_object *o = rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    pf_mass_properties mp; /* the com the body frame is centred on (0 for a box or a sphere) */
+    int rc = shape_properties(def, 1.0, &mp);
+    return rc ? rc : attach_shape_surface(w, o, def, mp.com, out);
 }
 
 int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],

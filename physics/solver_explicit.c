@@ -15,12 +15,12 @@ static void t_integrate(const pf_task_ctx *c)
     const pf_object *o = a->o;
     const double *f = c->data[0];
     double *v = c->data[1], *x = c->data[2];
+    pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     if (o->kind == PF_OBJECT_RIGID) {
         pf_rigid_integrate_explicit(o, a->h, f, v, x);
         return;
     }
     double hm = a->h / o->mass;
-    pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
     for (uint32_t k = 0; k < o->nfixed; k++) {
         size_t i = 3 * (size_t)o->fixed_list[k];

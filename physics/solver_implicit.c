@@ -77,13 +77,17 @@ static void t_rhs(const pf_task_ctx *c)
 typedef struct inter_args {
     const pf_springset *s;
     double fact;
+    int phase;
 } inter_args;
 
 /* data: in_a, in_b, out (per-spring results of the phase), jac */
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
+    if (a->s->contacts)
+        pf_contacts_dforce_out(a->s, c->data[0], c->data[1], a->phase, a->fact);
+    else
+        pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
 }
 
 /* b += the interactions' rhs terms, then the CG start. data: b, dv, r, p, rr, then the rhs outputs */
@@ -226,13 +230,16 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+        /* a contact's mapping is linearised at the current positions: it reads x too */
         pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ},
                            {which ? b->dp : b->dv_, PF_READ},
                            {s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE},
-                           {s->djac, PF_READ}};
-        inter_args args = {s, fact};
-        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, 4,
-                 10.0 * s->n));
+                           {s->djac, PF_READ},
+                           {a->dx, PF_READ},
+                           {b->dx, PF_READ}};
+        inter_args args = {s, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
+        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc,
+                 s->contacts ? 6 : 4, 10.0 * (s->contacts ? 8 : s->n)));
     }
     return PF_OK;
 }

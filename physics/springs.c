@@ -37,6 +37,7 @@ int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring
 
 void pf_springset_free(pf_springset *s)
 {
+    if (s->contacts) pf_contactset_destroy(s);
     pf_free(s->s);
     pf_free(s->jac);
     pf_free(s->out);
@@ -158,6 +159,10 @@ void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
     for (uint32_t j = 0; j < o->nlinks; j++) {
         const pf_springset *s = o->links[j].s;
         int side = o->links[j].side;
+        if (s->contacts) {
+            pf_contacts_gather(s, side, o, *(double *const *)outs[j], vec);
+            continue;
+        }
         const double *out = (const double *)outs[j] + (side ? 3 * (size_t)s->n : 0);
         for (uint32_t k = 0; k < s->n; k++) {
             size_t i = 3 * (size_t)(side ? s->s[k].b : s->s[k].a);

@@ -87,6 +87,7 @@ void pf_world_destroy(pf_world *w)
     free_retired(w);
     pf_free(w->retired);
     pf_free(w->dropped);
+    pf_collision_stage_free(w->col);
     for (uint32_t i = 0; i < w->nobj; i++) {
         pf_object *o = w->obj[i];
         double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q};
@@ -363,23 +364,32 @@ int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t
     return rc;
 }
 
+/* One step: the collision stage (which may create or remove contact force fields), the graph brought up to date
+ * when the structure changed, then the recorded step replayed. */
+static int step_once(pf_world *w)
+{
+    int rc;
+    if (w->col && (rc = pf_contacts_update(w))) return rc;
+    int synced = w->dirty;
+    if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
+    if ((rc = pf_graph_run(w->g, w->rt))) return rc;
+    if (synced) {
+        pf_graph_update up;
+        pf_graph_last_update(w->g, &up);
+        w->last_update.tasks_moved = up.moved;
+        w->last_update.ms_runtime = up.ms;
+        free_retired(w);
+    }
+    w->steps++;
+    return PF_OK;
+}
+
 int pf_world_step(pf_world *w, uint32_t steps)
 {
     PF_CHECK_ARG(w);
-    int rc;
-    int synced = w->dirty;
-    if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     for (uint32_t s = 0; s < steps; s++) {
-        if ((rc = pf_graph_run(w->g, w->rt))) return rc;
-        if (synced) {
-            pf_graph_update up;
-            pf_graph_last_update(w->g, &up);
-            w->last_update.tasks_moved = up.moved;
-            w->last_update.ms_runtime = up.ms;
-            free_retired(w);
-            synced = 0;
-        }
-        w->steps++;
+        int rc = step_once(w);
+        if (rc) return rc;
     }
     for (uint32_t i = 0; i < w->nobj; i++) {
         const pf_object *o = w->obj[i];

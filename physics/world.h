@@ -14,7 +14,10 @@ enum { PF_PHASE_FORCE = 0, PF_PHASE_RHS, PF_PHASE_DF, PF_PHASES };
  * block K = df_a/dx_b (6 values: xx yy zz xy yz zx), computed with the forces and read by df (Baraff-Witkin §5).
  * An interaction (oa != ob) also has `out`: per phase, its per-spring results (3n for the a ends, 3n for the b
  * ends), data its two objects' tasks read and add in (pf_gather_links). */
+struct pf_contactset;
+
 typedef struct pf_springset {
+    struct pf_contactset *contacts; /* a penalty contact force field (contacts.c) instead of springs */
     uint32_t oa, ob;
     uint32_t n;
     uint32_t uid; /* interactions: never reused within a world (pf_interaction_id) */
@@ -112,12 +115,29 @@ struct pf_world {
     struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     uint32_t nsurf;
     size_t cap_surf;
+    struct pf_collision_stage *col; /* contacts.c; NULL until pf_world_set_collision */
     int dirty;
     uint32_t tasks, records;
     uint64_t steps;
     pf_world_update last_update; /* the latest structural update */
     uint32_t updates;            /* structural updates so far (the first recording included) */
 };
+
+/* contacts.c: the collision stage of a step (contacts in, contact force fields created, updated, removed) */
+int pf_contacts_update(pf_world *w);
+void pf_collision_stage_free(struct pf_collision_stage *c);
+/* the interaction forms of a contact force field (pf_springset.contacts), as the springs' ones: per-contact
+ * results into the field's buffer of the phase; df at the current positions (o->x) */
+void pf_contacts_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                           const double *vb, int want_jac);
+void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const double *dqb, int phase, double kfact);
+/* vec += J^T of the side's per-contact results `out` (J at o->x) */
+void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, const double *out, double *vec);
+/* registers the field's data: its contact list (as djac) and its per-phase buffers (as dout) */
+int pf_contacts_register(pf_graph *g, pf_springset *s);
+void pf_contactset_destroy(pf_springset *s);
+/* every point fixed: contacts push others away from it, and it links no solver groups */
+int pf_object_is_static(const pf_object *o);
 
 /* springs.c */
 void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,

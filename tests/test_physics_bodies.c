@@ -201,7 +201,7 @@ static pf_object_id tumbling_box(pf_world *w, pf_solver_kind kind, pf_surface_id
     rd.velocity[0] = 0.5;
     rd.solver.kind = kind;
     pf_object_id id;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     if (sid) {
         double pos[24];
         uint32_t tri[36];
@@ -356,11 +356,11 @@ START_TEST(test_box_mesh_mass_properties)
     rd.mesh_indices = tri;
     rd.mesh_triangles = 12;
     pf_object_id a, b;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &a, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &a), PF_OK);
     rd.shape = PF_RIGID_BOX;
     memcpy(rd.half_extents, e, sizeof e);
     memcpy(rd.orientation, q, sizeof q);
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &b, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &b), PF_OK);
     double ma, mb, Ia[9], Ib[9];
     ck_assert_int_eq(pf_world_rigid_inertia(w, a, &ma, Ia, NULL), PF_OK);
     ck_assert_int_eq(pf_world_rigid_inertia(w, b, &mb, NULL, Ib), PF_OK);
@@ -429,7 +429,7 @@ static void free_fall(pf_solver_kind kind)
     rd.orientation[0] = 0.5, rd.orientation[1] = 0.5, rd.orientation[2] = 0.5, rd.orientation[3] = 0.5;
     rd.solver.kind = kind;
     pf_object_id id;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     ck_assert_int_eq(pf_world_step(w, n), PF_OK);
     double x[3], q[4], v[3], om[3];
     ck_assert_int_eq(pf_world_rigid_state(w, id, x, q, v, om), PF_OK);
@@ -530,7 +530,7 @@ START_TEST(test_rigid_implicit_mass_damping)
     rd.solver.cg_tolerance = 1e-15;
     rd.solver.cg_threshold = 0;
     pf_object_id id;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     double L0[3], L[3], E, v[3];
     angular_momentum(w, id, L0, &E);
     const int n = 100;
@@ -556,7 +556,7 @@ START_TEST(test_rigid_principal_spin)
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[2] = 2.5;
     pf_object_id id;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 300), PF_OK);
     double q[4], om[3], th = 2.5 * 3.0;
     pf_world_rigid_state(w, id, NULL, q, NULL, om);
@@ -616,7 +616,8 @@ START_TEST(test_rigid_shape_surfaces)
         rd.position[0] = k;
         rd.orientation[1] = 0.3 * k;
         rd.angular_velocity[0] = 1, rd.angular_velocity[1] = -2, rd.angular_velocity[2] = 0.5;
-        ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id[k], &sid[k]), PF_OK);
+        ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id[k]), PF_OK);
+        ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, id[k], &rd, &sid[k]), PF_OK);
     }
     double *d0[3];
     for (int k = 0; k < 3; k++) {
@@ -820,7 +821,7 @@ static uint64_t bodies_hash(pf_executor e, pf_partitioner part, int workers)
     rd.mesh_triangles = m.triangles;
     rd.angular_velocity[0] = 3;
     rd.angular_velocity[1] = -1;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
     (void)a;
     ck_assert_int_eq(pf_world_step(w, 30), PF_OK);
     pf_world_stats st;
@@ -855,7 +856,7 @@ START_TEST(test_hash_covers_orientation)
         pf_rigid_def rd = pf_rigid_default_def();
         rd.orientation[0] = k ? 0 : 1;
         rd.orientation[3] = k ? 1 : 0;
-        ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
         h[k] = pf_world_state_hash(w);
         pf_world_destroy(w);
     }
@@ -870,16 +871,16 @@ START_TEST(test_bodies_invalid_arguments)
     pf_rigid_def rd = pf_rigid_default_def();
     pf_object_id r, g;
     rd.orientation[0] = 0;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     rd.half_extents[1] = 0;
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     rd.shape = PF_RIGID_MESH; /* no mesh */
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r, NULL), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {1}}, &r, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {1}}, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
-    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, r, NULL), PF_EINVAL);
     pf_spring sp = {0, 1, 1, 0, -1};
     ck_assert_int_eq(pf_world_add_springs(w, r, &sp, 1), PF_EINVAL);
@@ -906,6 +907,7 @@ START_TEST(test_bodies_invalid_arguments)
     ck_assert_int_eq(pf_world_add_surface(w, r, &sd, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_OK);
     ck_assert_int_eq(pf_world_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, g, &rd, NULL), PF_EINVAL); /* not a rigid body */
     ck_assert_ptr_null(pf_world_surface_positions(w, 5, NULL));
     ck_assert_uint_eq(pf_world_surfaces(w), 1);
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();

@@ -175,6 +175,38 @@ typedef struct pf_world_update {
 /// updates happened so far, the first recording included.
 PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
 
+/// The collision stage of a world (SOFA's collision pipeline: DefaultPipeline, a broad phase,
+/// MinProximityIntersection, DefaultContactManager with PenaltyContactForceField). Each step, before the
+/// solvers, the vertices of every surface are tested against the triangles of the surfaces of other objects;
+/// each vertex closer than the alarm distance to a triangle of another object becomes a penalty contact (one per
+/// vertex and object, the nearest), pushing the surfaces back to the contact distance. The contacts between two
+/// objects form one interaction force field: it is created when they start touching and removed when they stop,
+/// which merges and splits solver groups (the graph is updated only on those steps). A static object (every
+/// point fixed) links no groups. Get defaults from pf_collision_default_def().
+typedef struct pf_collision_def {
+    int broadphase;          ///< a pf_broadphase_method (physflow/collision.h); default PF_BP_KD
+    double alarm_distance;   ///< m; default 0.02; >= contact_distance
+    double contact_distance; ///< m; default 0.01; >= 0
+    double stiffness;        ///< penalty stiffness per contact, N/m (> 0); default 1000
+    double damping;          ///< damping along the normal per contact, N·s/m (>= 0); default 0
+} pf_collision_def;
+
+PF_API pf_collision_def pf_collision_default_def(void);
+/// Enables (or reconfigures) the collision stage; every surface takes part.
+PF_API int pf_world_set_collision(pf_world *w, const pf_collision_def *def);
+
+/// Counters of the latest step's collision stage.
+typedef struct pf_collision_stats {
+    uint32_t contacts;     ///< penalty contacts
+    uint32_t pairs;        ///< object pairs in contact (contact force fields)
+    uint32_t started;      ///< object pairs that started touching this step
+    uint32_t stopped;      ///< object pairs that stopped touching this step
+    uint64_t candidates;   ///< broad-phase pairs examined by the narrow phase
+    double ms;             ///< time of the collision stage, ms
+    double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
+} pf_collision_stats;
+PF_API int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out);
+
 /// Counters of a world.
 typedef struct pf_world_stats {
     uint32_t objects;           ///< objects in the world
@@ -256,11 +288,14 @@ typedef struct pf_rigid_def {
 } pf_rigid_def;
 
 PF_API pf_rigid_def pf_rigid_default_def(void);
-/// Adds a rigid body; *object (may be NULL) receives its object id. When `surface` is not NULL, the shape's surface
-/// is attached (RIGID mapping) and *surface receives its id: a mesh shape's own mesh, a box's 12 triangles, a
-/// sphere's icosphere of level 2 (162 vertices, 320 triangles). Any other surface may be attached with
-/// pf_world_add_surface (PF_SURFACE_RIGID, world positions at the current pose).
-PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *object, pf_surface_id *surface);
+/// Adds a rigid body; *out (may be NULL) receives its object id.
+PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out);
+/// Attaches to rigid body o the surface of the shape `def` describes (RIGID mapping; def is the definition o was
+/// made from): a mesh shape's own mesh, a box's 12 triangles, a sphere's icosphere of level 2 (162 vertices, 320
+/// triangles). *out (may be NULL) receives its id. Any other surface may be attached with pf_world_add_surface
+/// (PF_SURFACE_RIGID, world positions at the current pose).
+PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const pf_rigid_def *def,
+                                            pf_surface_id *out);
 
 /// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
 PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
