@@ -364,7 +364,9 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
     PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
     const pf_object *o = w->obj[id];
     uint32_t m = 0;
-    for (uint32_t i = 0; i < o->n; i++) {
+    /* a rigid body's point 1 is its angular part, which has no position */
+    uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
+    for (uint32_t i = 0; i < npos; i++) {
         const double *p = o->x + 3 * (size_t)i;
         if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
             continue;

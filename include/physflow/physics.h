@@ -247,6 +247,9 @@ PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
  * (paper 004 §4.2: rigid bodies and deformable models of several kinds, each seen by collision through a surface
  * mesh that its object carries through a mapping, SOFA's IdentityMapping / BarycentricMapping / RigidMapping). */
 
+/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
+typedef uint32_t pf_surface_id;
+
 /// Mass properties of a solid: mass, centre of mass and inertia tensor about the centre of mass.
 typedef struct pf_mass_properties {
     double mass;       ///< kg
@@ -260,6 +263,23 @@ typedef struct pf_mass_properties {
 PF_API int pf_mesh_mass_properties(const double *positions, uint32_t vertices, const uint32_t *indices,
                                    uint32_t triangles, double density, pf_mass_properties *out);
 
+/// A triangle mesh made by the library (pf_mesh_box, pf_mesh_icosphere); free it with pf_mesh_free.
+typedef struct pf_mesh {
+    double *positions;  ///< 3*vertices positions, m
+    uint32_t vertices;  ///< vertex count
+    uint32_t *indices;  ///< 3*triangles vertex indices, counter-clockwise seen from outside
+    uint32_t triangles; ///< triangle count
+} pf_mesh;
+
+/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of k
+/// is set), 12 triangles. The caller owns *out.
+PF_API int pf_mesh_box(const double half_extents[3], pf_mesh *out);
+/// Icosphere of `radius` centred on the origin: an icosahedron whose triangles are split in 4 `level` times
+/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller owns *out.
+PF_API int pf_mesh_icosphere(double radius, int level, pf_mesh *out);
+/// Frees a mesh's arrays (NULL allowed) and zeroes it.
+PF_API void pf_mesh_free(pf_mesh *m);
+
 /// Shape of a rigid body: it gives the mass (from the density) and the inertia tensor.
 typedef enum pf_rigid_shape {
     PF_RIGID_BOX = 0,    ///< box of `half_extents` centred on the com, axes of the body frame
@@ -271,7 +291,7 @@ typedef enum pf_rigid_shape {
 /// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
 /// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
 /// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
-/// holds its translation, 1 alone its rotation). Gravity acts on the com.
+/// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
     double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
@@ -292,20 +312,28 @@ typedef struct pf_rigid_def {
 } pf_rigid_def;
 
 PF_API pf_rigid_def pf_rigid_default_def(void);
-/// Adds a rigid body; *out receives its object id. A mesh shape does not attach a surface by itself: pass the
-/// same mesh, placed in the world, to pf_world_add_surface with PF_SURFACE_RIGID.
+/// Adds a rigid body; *out (may be NULL) receives its object id.
 PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out);
+/// Attaches to rigid body o the surface of the shape `def` describes (RIGID mapping; def is the definition o was
+/// made from): a mesh shape's own mesh, a box's 12 triangles, a sphere's icosphere of level 2 (162 vertices, 320
+/// triangles). *out (may be NULL) receives its id. Any other surface may be attached with pf_world_add_surface
+/// (PF_SURFACE_RIGID, world positions at the current pose).
+PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const pf_rigid_def *def,
+                                            pf_surface_id *out);
 
 /// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
 PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
                                 double velocity[3], double angular_velocity[3]);
+/// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
+/// normalised; a fixed part keeps zero velocity). The recorded graph is kept. PF_EINVAL when o is not a rigid body
+/// or a value is not finite.
+PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double position[3],
+                                    const double orientation[4], const double velocity[3],
+                                    const double angular_velocity[3]);
 /// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
 /// orientation (may be NULL) of a rigid body.
 PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
                                   double world[9]);
-
-/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
-typedef uint32_t pf_surface_id;
 
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
