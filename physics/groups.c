@@ -63,6 +63,11 @@ static int register_data(pf_world *w)
                      {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
             for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
                 rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+            if (!rc && !o->x_prev) {
+                o->x_prev = pf_malloc(xbytes);
+                o->v_prev = pf_malloc(bytes);
+                if (!o->x_prev || !o->v_prev) rc = pf_error(PF_ENOMEM, "out of memory");
+            }
             o->registered = !rc;
         }
         for (; o->nreg_springs < o->nsprings && !rc; o->nreg_springs++) {

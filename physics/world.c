@@ -28,7 +28,8 @@ pf_world_def pf_world_default_def(void)
                           .executor = PF_EXEC_STATIC,
                           .partitioner = PF_PART_OWNER,
                           .bind = 1,
-                          .quiet = 0};
+                          .quiet = 0,
+                          .max_speed = 1e4};
 }
 
 pf_object_def pf_object_default_def(void)
@@ -48,6 +49,7 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     PF_CHECK_ARG(def->dt > 0 && isfinite(def->dt));
     PF_CHECK_ARG(isfinite(def->gravity[0]) && isfinite(def->gravity[1]) && isfinite(def->gravity[2]));
     PF_CHECK_ARG(def->workers >= 1);
+    PF_CHECK_ARG(def->max_speed > 0); /* NaN fails too */
     pf_world *w = pf_calloc(1, sizeof *w);
     if (!w) return pf_error(PF_ENOMEM, "out of memory for a world");
     w->def = *def;
@@ -101,6 +103,8 @@ void pf_world_destroy(pf_world *w)
         pf_free(o->fem);
         pf_free(o->links);
         pf_free(o->custom);
+        pf_free(o->x_prev);
+        pf_free(o->v_prev);
         pf_free(o);
     }
     pf_free(w->obj);
@@ -400,6 +404,7 @@ static int step_once(pf_world *w)
     int synced = w->dirty;
     if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     if ((rc = pf_graph_run(w->g, w->rt))) return rc;
+    if ((rc = pf_world_check_faults(w))) return rc;
     if (synced) {
         pf_graph_update up;
         pf_graph_last_update(w->g, &up);
@@ -417,13 +422,6 @@ int pf_world_step(pf_world *w, uint32_t steps)
     for (uint32_t s = 0; s < steps; s++) {
         int rc = step_once(w);
         if (rc) return rc;
-    }
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        const pf_object *o = w->obj[i];
-        for (size_t k = 0; k < 3 * (size_t)o->n; k++)
-            if (!isfinite(o->x[k]) || !isfinite(o->v[k]))
-                return pf_error(PF_ENUMERIC, "object %u: the state is no longer finite (point %zu) after step %llu", i,
-                                k / 3, (unsigned long long)w->steps);
     }
     return PF_OK;
 }

@@ -47,6 +47,9 @@ typedef struct pf_world_def {
     pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
     int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
     int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
+    double max_speed;           ///< m/s: a point faster than this (or NaN / infinite) is a numerical fault: the
+                                ///< step fails with PF_ENUMERIC and the world keeps its state before the step;
+                                ///< default 1e4
     pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
                                 ///< default none: the world's own worker threads
 } pf_world_def;
@@ -164,7 +167,9 @@ PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], ui
 
 /// Advances the world by `steps` time steps. The first step (and the first after a structural change: a new
 /// object, force field or constraint) records the step's tasks into the runtime graph; later steps replay it.
-/// PF_ENUMERIC when a state became NaN or infinite.
+/// A numerical fault (a state NaN, infinite or faster than max_speed) stops at the step where it appears:
+/// PF_ENUMERIC with a message naming the object (and the force field when its force is already not finite),
+/// and every object back in its state before that step.
 PF_API int pf_world_step(pf_world *w, uint32_t steps);
 
 /// Number of objects.
