@@ -22,14 +22,14 @@ static pf_world_def world_def(int workers, pf_executor e)
     return d;
 }
 
-/* A cloth-like grid hanging from its x = 0 edge; its springs along grid lines, explicit Euler. */
-static pf_object_id add_sheet(pf_world *w, pf_spring *springs, uint32_t *nsprings)
+/* A cloth-like grid hanging from its x = 0 edge, and its springs along grid lines (not added). */
+static pf_object_id add_sheet(pf_world *w, pf_solver_kind kind, pf_spring *springs, uint32_t *nsprings)
 {
     pf_object_def o = pf_object_default_def();
     o.grid[0] = NX, o.grid[1] = NY, o.grid[2] = NZ;
     o.grid_max[0] = 0.5, o.grid_max[1] = 0.2, o.grid_max[2] = 0.1;
     o.total_mass = 0.2;
-    o.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    o.solver.kind = kind;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
     uint32_t m = 0;
@@ -83,7 +83,7 @@ static uint64_t sheet_hash(int custom, int workers, pf_executor e)
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     pf_spring s[3 * NX * NY * NZ];
     uint32_t n;
-    pf_object_id id = add_sheet(w, s, &n);
+    pf_object_id id = add_sheet(w, PF_SOLVER_EXPLICIT_EULER, s, &n);
     spring_list l = {s, n};
     if (custom) {
         pf_force_field_def f = pf_force_field_default_def();
@@ -206,7 +206,7 @@ static pf_world *make_joined(const pf_world_def *d)
     ck_assert_int_eq(pf_world_create(d, &w), PF_OK);
     pf_spring s[3 * NX * NY * NZ];
     uint32_t n;
-    pf_object_id a = add_sheet(w, s, &n), b;
+    pf_object_id a = add_sheet(w, PF_SOLVER_IMPLICIT_EULER, s, &n), b;
     ck_assert_int_eq(pf_world_add_springs(w, a, s, n), PF_OK);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = NX, o.grid[1] = NY, o.grid[2] = NZ;
