@@ -357,7 +357,8 @@ static int parse_document(sc_loader *L, const char *text, size_t length)
         }
         rc = sc_error(L, err ? err->line : 0, PF_EPARSE, "malformed XML: %s", msg);
     } else if (L->doc->intSubset || L->doc->extSubset) {
-        rc = sc_error(L, L->doc->intSubset ? sc_line((xmlNode *)L->doc->intSubset) : 1, PF_EPARSE,
+        int line = L->doc->intSubset ? sc_line((xmlNode *)L->doc->intSubset) : 0;
+        rc = sc_error(L, line > 0 ? line : 1, PF_EPARSE,
                       "DOCTYPE declarations are not allowed in scene files");
     }
     xmlFreeParserCtxt(ctxt);
