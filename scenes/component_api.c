@@ -219,7 +219,7 @@ int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
 {
     if (!c || !out) return pf_error(PF_EINVAL, "pf_scene_component_object: invalid argument");
     if (!c->node->has_object)
-        return pf_scene_component_error(c, PF_ESTATE, "%s needs a MechanicalObject in its node '%s'",
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in its node '%s'",
                                         pf_scene_component_type(c), c->node->name);
     *out = c->node->object;
     return PF_OK;

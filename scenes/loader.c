@@ -336,30 +336,55 @@ void pf_scene_destroy(pf_scene *s)
     pf_free(s);
 }
 
+/* The first error libxml2 meets (its last one is often a consequence, "Extra content at the end"). */
+typedef struct first_error {
+    int set, line;
+    char msg[300];
+} first_error;
+
+static void keep_first_error(void *data, xmlErrorPtr err)
+{
+    first_error *fe = ((xmlParserCtxtPtr)data)->_private;
+    if (fe->set || !err || err->level < XML_ERR_ERROR) return;
+    fe->set = 1;
+    fe->line = err->line;
+    snprintf(fe->msg, sizeof fe->msg, "%s", err->message ? err->message : "not well-formed");
+    size_t len = strlen(fe->msg);
+    while (len && (fe->msg[len - 1] == '\n' || fe->msg[len - 1] == ' ')) fe->msg[--len] = 0;
+}
+
+/* Line of the first "<!DOCTYPE" in the text (libxml2 records none for the DTD node). */
+static int doctype_line(const char *text, size_t length)
+{
+    const char *p = memmem(text, length, "<!DOCTYPE", 9);
+    int line = 1;
+    for (const char *q = text; p && q < p; q++) line += *q == '\n';
+    return line;
+}
+
 static int parse_document(sc_loader *L, const char *text, size_t length)
 {
     if (length > (size_t)1 << 30) return sc_error(L, 0, PF_EINVAL, "scene file larger than 1 GiB");
     xmlInitParser();
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
     if (!ctxt) return sc_error(L, 0, PF_ENOMEM, "out of memory for the XML parser");
-    /* NONET: never fetch; no NOENT / DTDLOAD: entities are not expanded, external subsets not loaded. Errors are
-     * not printed by libxml2: the first one is reported in our file:line format. */
+    /* libxml2's messages go to keep_first_error (never to stderr) and are reported in our file:line format.
+     * NONET: never fetch; no NOENT / DTDLOAD: entities are not expanded, external subsets not loaded. */
+    first_error fe = {0};
+    ctxt->_private = &fe;
+    ctxt->sax->serror = keep_first_error;
     L->doc = xmlCtxtReadMemory(ctxt, text, (int)length, L->file, NULL,
                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
     int rc = PF_OK;
-    if (!L->doc || !ctxt->wellFormed) {
+    if (!L->doc || !ctxt->wellFormed || fe.set) {
         const xmlError *err = xmlCtxtGetLastError(ctxt);
-        char msg[300] = "not well-formed";
-        if (err && err->message) {
-            snprintf(msg, sizeof msg, "%s", err->message);
-            size_t len = strlen(msg);
-            while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' ')) msg[--len] = 0;
-        }
-        rc = sc_error(L, err ? err->line : 0, PF_EPARSE, "malformed XML: %s", msg);
+        if (fe.set)
+            rc = sc_error(L, fe.line, PF_EPARSE, "malformed XML: %s", fe.msg);
+        else
+            rc = sc_error(L, err ? err->line : 0, PF_EPARSE, "malformed XML: %s",
+                          err && err->message ? err->message : "not well-formed");
     } else if (L->doc->intSubset || L->doc->extSubset) {
-        int line = L->doc->intSubset ? sc_line((xmlNode *)L->doc->intSubset) : 0;
-        rc = sc_error(L, line > 0 ? line : 1, PF_EPARSE,
-                      "DOCTYPE declarations are not allowed in scene files");
+        rc = sc_error(L, doctype_line(text, length), PF_EPARSE, "DOCTYPE declarations are not allowed in scene files");
     }
     xmlFreeParserCtxt(ctxt);
     return rc;

@@ -23,7 +23,7 @@ int scene_cli_load(const char *cmd, const char *arg, const pf_world_def *wd, dou
     }
     if (rc == PF_OK) return 0;
     fprintf(stderr, "%s\n", pf_last_error());
-    return rc == PF_ENOMEM || rc == PF_ESTATE ? 1 : 2;
+    return rc == PF_ENOMEM ? 1 : 2;
 }
 
 int scene_cli_dt(const char *cmd, const char *text, double *dt)
