@@ -144,6 +144,8 @@ static int build_node(sc_loader *L, xmlNode *el, sc_node *parent, const char *na
                       sc_node **out)
 {
     *out = NULL;
+    if (++L->nodes > 1000000)
+        return sc_error(L, sc_line(el), PF_EINVAL, "more than 1000000 nodes (nested Replicates multiply their counts)");
     sc_node *n = pf_calloc(1, sizeof *n);
     if (!n || !(n->name = dup_str(name))) {
         pf_free(n);

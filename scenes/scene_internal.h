@@ -86,6 +86,7 @@ struct sc_loader {
     xmlDoc *doc;
     sc_node *root;
     pf_scene *scene;
+    uint32_t nodes;         /* nodes built, replicated copies included (bounded: nested Replicates multiply) */
     int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
     struct sc_box_cache {    /* BoxROI indices, per (node, element): replicated copies share elements */
         const sc_node *node;

@@ -98,8 +98,8 @@ PF_API const pf_scene_component_def *pf_scene_registry_find(const pf_scene_regis
 /// The element's name ("UniformMass") and line in the scene file.
 PF_API const char *pf_scene_component_type(const pf_scene_component *c);
 PF_API int pf_scene_component_line(const pf_scene_component *c);
-/// The raw text of attribute `attr`, or NULL when absent. Reading an attribute marks it used: after the
-/// constructor, an attribute nobody read is an error ("unknown attribute").
+/// The raw text of attribute `attr`, or NULL when absent; valid until the constructor returns. Reading an
+/// attribute marks it used: after the constructor, an attribute nobody read is an error ("unknown attribute").
 PF_API const char *pf_scene_component_string(pf_scene_component *c, const char *attr);
 /// Parses attribute `attr` as one finite number in [lo, hi] into *value; leaves *value alone when absent.
 /// Returns 1 when present, 0 when absent, or an error code (malformed or out of range, message given).
