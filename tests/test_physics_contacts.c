@@ -183,6 +183,57 @@ START_TEST(test_stack_merges_groups_same_hash_everywhere)
 }
 END_TEST
 
+/* Particles: spheres of one object collide with each other (a contact field within the object). Head-on, with
+ * no gravity and no damping, the internal forces are equal and opposite: momentum is conserved exactly in each
+ * step up to rounding, and the spheres part with their speeds nearly exchanged (penalty contacts are elastic). */
+START_TEST(test_particles_collide_head_on)
+{
+    pf_world_def d = pf_world_default_def();
+    d.gravity[2] = 0;
+    d.dt = 0.0005;
+    d.quiet = 1;
+    d.bind = 0;
+    pf_world *w;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    double x[6] = {-0.1, 0, 0, 0.1, 0.001, 0}, v[6] = {1, 0, 0, -1, 0, 0};
+    pf_object_def o = pf_object_default_def();
+    o.points = 2;
+    o.positions = x;
+    o.velocities = v;
+    o.vertex_mass = 0.01;
+    o.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    uint32_t pts[2] = {0, 1};
+    pf_surface_def s = pf_surface_default_def();
+    s.vertices = 2;
+    s.points = pts;
+    s.radius = 0.02;
+    ck_assert_int_eq(pf_world_add_surface(w, id, &s, NULL), PF_OK);
+    pf_collision_def c = pf_collision_default_def();
+    c.stiffness = 5000;
+    c.contact_distance = 0;
+    c.alarm_distance = 0.005;
+    ck_assert_int_eq(pf_world_set_collision(w, &c), PF_OK);
+    uint32_t touching = 0;
+    for (int k = 0; k < 400; k++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        const double *u = pf_world_velocities(w, id, NULL);
+        for (int a = 0; a < 3; a++) ck_assert(fabs(u[a] + u[3 + a]) < 1e-12);
+        pf_collision_stats st;
+        pf_world_collision_stats(w, &st);
+        touching += st.contacts;
+    }
+    const double *u = pf_world_velocities(w, id, NULL);
+    ck_assert_uint_gt(touching, 0);
+    ck_assert_msg(u[0] < -0.9 && u[3] > 0.9, "after the collision: %g %g", u[0], u[3]);
+    pf_world_stats ws;
+    pf_world_get_stats(w, &ws);
+    ck_assert_uint_eq(ws.groups, 1);
+    pf_world_destroy(w);
+}
+END_TEST
+
 START_TEST(test_collision_def_checks)
 {
     pf_world *w = new_world(1, PF_EXEC_SEQ, 0.01);
@@ -209,6 +260,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_rigid_box_rests_at_penalty_equilibrium);
     tcase_add_test(tc, test_soft_cube_does_not_sink);
     tcase_add_test(tc, test_stack_merges_groups_same_hash_everywhere);
+    tcase_add_test(tc, test_particles_collide_head_on);
     tcase_add_test(tc, test_collision_def_checks);
     suite_add_tcase(s, tc);
     return s;

@@ -357,6 +357,9 @@ typedef struct pf_surface_def {
                                 ///< state (a grid object at rest); copied. Unused by IDENTITY
     const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
     uint32_t triangles;         ///< triangle count (0: a point set)
+    double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
+                                ///< particles, DEM); spheres collide with other spheres, also of the same surface,
+                                ///< and with triangles; default 0: points (collide with other objects' triangles)
 } pf_surface_def;
 
 PF_API pf_surface_def pf_surface_default_def(void);
