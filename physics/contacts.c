@@ -41,6 +41,7 @@ typedef struct pf_contactset {
     double *buf[PF_PHASES]; /* per phase: 3n for the a points, then 3n for the b points */
     size_t cap_buf;
     double stiffness, damping, distance;
+    uint64_t stamp; /* the collision pass that last found contacts for it */
 } pf_contactset;
 
 enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
@@ -66,6 +67,7 @@ typedef struct pf_collision_stage {
     candidate *cand;
     size_t ncand, cap_cand;
     pf_collision_stats stats;
+    uint64_t passes;
 } pf_collision_stage;
 
 pf_collision_def pf_collision_default_def(void)
@@ -359,6 +361,9 @@ static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
     return NULL;
 }
 
+/* A new contact field, placed among the contact fields by object pair: the order of a world's fields (which is
+ * the order its objects gather their forces in) then depends on which pairs touch, not on when they started —
+ * a restarted run adds them up as the uninterrupted one. */
 static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
 {
     if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -371,7 +376,12 @@ static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset
     }
     *s = (pf_springset){.contacts = cs, .oa = oa, .ob = ob, .uid = w->next_uid++};
     *cs = (pf_contactset){.a = w->obj[oa], .b = w->obj[ob]};
-    w->inter[w->ninter++] = s;
+    uint32_t k = w->ninter++;
+    for (; k > 0 && w->inter[k - 1]->contacts &&
+           (w->inter[k - 1]->oa > oa || (w->inter[k - 1]->oa == oa && w->inter[k - 1]->ob > ob));
+         k--)
+        w->inter[k] = w->inter[k - 1];
+    w->inter[k] = s;
     *out = s;
     return PF_OK;
 }
@@ -437,9 +447,7 @@ int pf_contacts_update(pf_world *w)
     /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
     uint32_t started = 0, stopped = 0, fields = 0;
     double mind = INFINITY;
-    uint8_t *seen = pf_calloc(w->ninter + 1, 1);
-    if (!seen) return pf_error(PF_ENOMEM, "out of memory");
-    uint32_t nold = w->ninter;
+    c->passes++;
     for (size_t k = 0; k < c->ncand && !rc;) {
         const candidate *d = &c->cand[k];
         uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
@@ -455,22 +463,21 @@ int pf_contacts_update(pf_world *w)
             rc = new_contact_field(w, oa, ob, &s);
             started++;
             w->dirty = 1;
-        } else {
-            for (uint32_t j = 0; j < nold; j++)
-                if (w->inter[j] == s) seen[j] = 1;
         }
-        if (!rc) rc = fill_contacts(w, c, s, k, end);
+        if (!rc) {
+            rc = fill_contacts(w, c, s, k, end);
+            s->contacts->stamp = c->passes;
+        }
         fields++;
         k = end;
     }
-    /* fields whose objects no longer touch (the new ones sit after nold) */
-    for (uint32_t j = nold; j-- > 0 && !rc;)
-        if (w->inter[j]->contacts && !seen[j]) {
+    /* fields whose objects no longer touch */
+    for (uint32_t j = w->ninter; j-- > 0 && !rc;)
+        if (w->inter[j]->contacts && w->inter[j]->contacts->stamp != c->passes) {
             rc = remove_contact_field(w, j);
             stopped++;
             w->dirty = 1;
         }
-    pf_free(seen);
     c->stats = (pf_collision_stats){.contacts = (uint32_t)c->ncand,
                                     .pairs = fields,
                                     .started = started,
