@@ -278,10 +278,11 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     if (nent >= UINT32_MAX) return pf_error(PF_EINVAL, "too many hash entries: %zu", nent);
     rc = grow_entries(s, nent);
     if (rc) return rc;
-    /* the hierarchical hash adds its ancestor cells; a too small guess only costs a restart */
-    size_t expect = s->cells_hint > nent ? s->cells_hint : nent;
+    /* sized for the previous build's cells (the hierarchical hash adds ancestor cells to its entries' cells);
+     * a too small guess only costs a restart */
+    size_t expect = s->cells_hint ? s->cells_hint : kind == PF_SHASH_HIER ? 2 * nent : nent;
     for (;;) {
-        rc = pf_hash_table_clear(&s->table, kind == PF_SHASH_HIER ? expect + expect / 2 : expect);
+        rc = pf_hash_table_clear(&s->table, expect);
         if (rc) return rc;
         rc = insert_cells(s);
         if (rc != PF_EAGAIN_FULL) break;
