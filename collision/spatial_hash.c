@@ -29,15 +29,15 @@ static inline uint64_t cell_coord(double rel, double inv)
 }
 
 /* Outward rounding to float of a relative coordinate (>= 0), for the entries' box copies and the query's:
- * the float box contains the double one. The next float of a positive one is one bit step away. */
+ * the float box contains the double one. The next float of a non-negative one is one bit step away; the step
+ * is taken without a branch (its direction is a coin toss). */
 static inline float round_down(double v)
 {
     if (v > FLT_MAX) return FLT_MAX;
     float f = (float)v;
-    if ((double)f <= v) return f;
     uint32_t u;
     memcpy(&u, &f, sizeof u);
-    u--; /* f > v >= 0, so f > 0 */
+    u -= (uint32_t)((double)f > v); /* then f > v >= 0, so f > 0 */
     memcpy(&f, &u, sizeof f);
     return f;
 }
@@ -46,10 +46,9 @@ static inline float round_up(double v)
 {
     if (v > FLT_MAX) return INFINITY;
     float f = (float)v;
-    if ((double)f >= v) return f;
     uint32_t u;
     memcpy(&u, &f, sizeof u);
-    u++; /* 0 <= f < v <= FLT_MAX: the next float up is finite or infinity, both above v */
+    u += (uint32_t)((double)f < v); /* then 0 <= f < v <= FLT_MAX: one step up is above v */
     memcpy(&f, &u, sizeof f);
     return f;
 }
@@ -397,7 +396,7 @@ static int push_levels_from(query_ctx *q, int from)
     return rc;
 }
 
-static void ctx_ranges(query_ctx *q, const double lo[3], const double hi[3], int from, int to)
+static inline void ctx_ranges(query_ctx *q, const double lo[3], const double hi[3], int from, int to)
 {
     for (int L = from; L < to; L++) {
         level_range(q->s, L, lo, hi, q->rlo[L], q->rhi[L]);
@@ -413,21 +412,24 @@ static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint
     const pf_shash *s = q->s;
     const pf_hash_slot *c = pf_hash_table_find(&s->table, pf_hash_key(key));
     if (!c) return PF_OK;
-    int rc = push_cell(q, c, L);
-    if (rc || !(c->info & 1) || L + 1 > q->last || L + 1 >= q->scanned_from) return rc;
-    int C = L + 1, d = s->cexp[L] - s->cexp[C];
-    if (C >= q->ranged) {
-        ctx_ranges(q, q->dlo, q->dhi, q->ranged, C + 1);
+    int C = L + 1;
+    if (!(c->info & 1) || C > q->last || C >= q->scanned_from) return push_cell(q, c, L);
+    if (C >= q->ranged) { /* the descent goes one level at a time: C == q->ranged */
+        ctx_ranges(q, q->dlo, q->dhi, C, C + 1);
         q->ranged = C + 1;
     }
+    int d = s->cexp[L] - s->cexp[C];
     uint64_t lo[3], hi[3], p[3] = {x, y, z};
     for (int k = 0; k < 3; k++) {
         uint64_t a = p[k] << d, b = ((p[k] + 1) << d) - 1;
         lo[k] = a > q->rlo[C][k] ? a : q->rlo[C][k];
         hi[k] = b < q->rhi[C][k] ? b : q->rhi[C][k];
-        if (lo[k] > hi[k]) return PF_OK;
+        if (lo[k] > hi[k]) return push_cell(q, c, L);
     }
-    if (range_cells(lo, hi) > (double)(s->n - s->level_start[C])) return push_levels_from(q, C);
+    double nchild = range_cells(lo, hi);
+    int rc = push_cell(q, c, L);
+    if (rc) return rc;
+    if (nchild > (double)(s->n - s->level_start[C])) return push_levels_from(q, C);
     for (uint64_t cz = lo[2]; cz <= hi[2]; cz++)
         for (uint64_t cy = lo[1]; cy <= hi[1]; cy++)
             for (uint64_t cx = lo[0]; cx <= hi[0]; cx++) {
