@@ -292,6 +292,29 @@ START_TEST(queries_equal_brute_on_mixed_sizes)
 }
 END_TEST
 
+/* The all-pairs searches on the mixed-size scenes: every overlapping pair once, whichever side's search (descent
+ * with pruning or top-down) is responsible for it. */
+START_TEST(pairs_equal_brute_on_mixed_sizes)
+{
+    size_t n = 3000, ne;
+    pf_aabb *b = mixed_scene(n, _i & 1, 500 + (uint64_t)_i);
+    pf_pair *expect = oracle(b, n, &ne);
+    const pf_bp_backend *be[2] = {&pf_bp_hhash_backend, &pf_bp_mlhash_backend};
+    pf_broadphase_method m[2] = {PF_BP_HHASH, PF_BP_MLHASH};
+    for (int t = 0; t < 2; t++) {
+        pf_pair_vec v = {0};
+        pf_broadphase_stats st;
+        run_backend(be[t], m[t], 1 + (_i >> 1), b, n, &v, &st);
+        qsort(v.data, v.n, sizeof *v.data, cmp_pair);
+        ck_assert_msg(v.n == ne, "%s: %zu pairs, brute %zu", pf_broadphase_method_name(m[t]), v.n, ne);
+        ck_assert_int_eq(memcmp(v.data, expect, ne * sizeof *expect), 0);
+        pf_pair_vec_free(&v);
+    }
+    free(expect);
+    free(b);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_hash");
@@ -302,6 +325,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, single_and_tiny_inputs);
     tcase_add_loop_test(tc, state_reuse, 0, 2);
     tcase_add_loop_test(tc, queries_equal_brute_on_mixed_sizes, 0, 4);
+    tcase_add_loop_test(tc, pairs_equal_brute_on_mixed_sizes, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }
