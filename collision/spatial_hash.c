@@ -53,12 +53,25 @@ static inline float round_up(double v)
     return f;
 }
 
-/* Paper 001 eq. 2: s = 2^ceil(log2 l). */
+/* Paper 001 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
+ * box takes one per build). */
 static int ceil_log2(double l)
 {
-    int e;
-    double m = frexp(l, &e);
-    return m == 0.5 ? e - 1 : e;
+    uint64_t u;
+    memcpy(&u, &l, sizeof u);
+    int biased = (int)(u >> 52 & 0x7ff);
+    if (biased == 0) { /* subnormal */
+        int e;
+        double m = frexp(l, &e);
+        return m == 0.5 ? e - 1 : e;
+    }
+    return biased - 1023 + ((u & ((UINT64_C(1) << 52) - 1)) != 0); /* a power of two is its own class */
+}
+
+static inline double max3(double a, double b, double c)
+{
+    double m = a > b ? a : b;
+    return m > c ? m : c;
 }
 
 /* Finest class allowed: 2^40 cells along the widest axis at most, so cell coordinates fit comfortably in 64
@@ -146,7 +159,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         }
         return PF_OK;
     }
-    double span = fmax(s->extent[0], fmax(s->extent[1], s->extent[2]));
+    double span = max3(s->extent[0], s->extent[1], s->extent[2]);
     int ctop = span > 0 ? ceil_log2(span) : 0;
     if (ctop < PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH) ctop = PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH;
     int cmin = ctop - PF_SHASH_MAX_DEPTH;
@@ -154,7 +167,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
     for (size_t i = 0; i < n; i++) {
         double lo[3], hi[3];
         rel_box(s, &boxes[i], lo, hi);
-        double l = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+        double l = max3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
         int c = l > 0 ? ceil_log2(l) : cmin;
         if (c < cmin) c = cmin;
         if (c > ctop) c = ctop;
@@ -199,6 +212,14 @@ static int insert_cells(pf_shash *s)
 {
     pf_hash_table *t = &s->table;
     size_t nent = 0;
+    /* hier: the chain of ancestor cells the last entry marked, levels < depth (paper 001 Listing 1 walks every
+     * class from the top for every point; an object's cells share most of their ancestors) */
+    struct {
+        int depth;
+        uint64_t xyz[PF_SHASH_MAX_LEVELS][3];
+        uint64_t key[PF_SHASH_MAX_LEVELS]; /* additive key down to the level */
+    } chain;
+    chain.depth = 0;
     for (size_t i = 0; i < s->n; i++) {
         int L = s->level[i];
         double lo[3], hi[3];
@@ -210,13 +231,25 @@ static int insert_cells(pf_shash *s)
                 for (uint64_t x = rlo[0]; x <= rhi[0]; x++) {
                     pf_hash_slot *c;
                     if (s->kind == PF_SHASH_HIER) {
-                        uint64_t key = 0;
-                        for (int k = 0; k < L; k++) {
+                        /* the ancestors the previous entry marked (the same cells: same coordinates) are
+                         * skipped; a match at a level means a match at every coarser one */
+                        int k = 0;
+                        for (; k < L && k < chain.depth; k++) {
                             int d = s->cexp[k] - s->cexp[L];
-                            key += cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
+                            if (chain.xyz[k][0] != x >> d || chain.xyz[k][1] != y >> d || chain.xyz[k][2] != z >> d)
+                                break;
+                        }
+                        uint64_t key = k ? chain.key[k - 1] : 0;
+                        if (k < L) chain.depth = L;
+                        for (; k < L; k++) {
+                            int d = s->cexp[k] - s->cexp[L];
+                            uint64_t a[3] = {x >> d, y >> d, z >> d};
+                            key += cell_hash(s->cexp[k], a[0], a[1], a[2]);
                             c = pf_hash_table_insert(t, pf_hash_key(key));
                             c->info |= 1;
                             if (pf_hash_table_full(t)) return PF_EAGAIN_FULL;
+                            memcpy(chain.xyz[k], a, sizeof a);
+                            chain.key[k] = key;
                         }
                         key += cell_hash(s->cexp[L], x, y, z);
                         c = pf_hash_table_insert(t, pf_hash_key(key));
@@ -248,8 +281,8 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     for (int k = 0; k < 3; k++) {
         double lo = boxes[0].min[k], hi = boxes[0].max[k];
         for (size_t i = 1; i < n; i++) {
-            lo = fmin(lo, boxes[i].min[k]);
-            hi = fmax(hi, boxes[i].max[k]);
+            lo = boxes[i].min[k] < lo ? boxes[i].min[k] : lo; /* finite inputs: no NaN rules needed */
+            hi = boxes[i].max[k] > hi ? boxes[i].max[k] : hi;
         }
         s->origin[k] = lo;
         s->extent[k] = hi - lo;
