@@ -358,10 +358,10 @@ typedef struct query_ctx {
 } query_ctx;
 
 /* Branch-free: the outcome is unpredictable, and a cell's entries are tested in a tight loop. */
-static inline int float_overlap(const float lo[3], const float hi[3], const float *b)
+static inline int float_overlap(const float lo[3], const float hi[3], const float blo[3], const float bhi[3])
 {
-    return (b[0] <= hi[0]) & (lo[0] <= b[3]) & (b[1] <= hi[1]) & (lo[1] <= b[4]) & (b[2] <= hi[2]) &
-           (lo[2] <= b[5]);
+    return (blo[0] <= hi[0]) & (lo[0] <= bhi[0]) & (blo[1] <= hi[1]) & (lo[1] <= bhi[1]) & (blo[2] <= hi[2]) &
+           (lo[2] <= bhi[2]);
 }
 
 static int reserve_ids(pf_id_buffer *b, size_t m)
@@ -384,7 +384,7 @@ static int push_cell(query_ctx *q, const pf_hash_slot *c, int L)
     b->candidates += m;
     if (q->several[L]) {
         for (uint32_t k = 0; k < m; k++) {
-            if (!float_overlap(q->lo, q->hi, e[k].lo)) continue;
+            if (!float_overlap(q->lo, q->hi, e[k].lo, e[k].hi)) continue;
             int rc = pf_idbuf_push_unique(b, e[k].id);
             if (rc) return rc;
         }
@@ -396,7 +396,7 @@ static int push_cell(query_ctx *q, const pf_hash_slot *c, int L)
     size_t kept = 0;
     for (uint32_t k = 0; k < m; k++) {
         out[kept] = e[k].id;
-        kept += (size_t)float_overlap(q->lo, q->hi, e[k].lo);
+        kept += (size_t)float_overlap(q->lo, q->hi, e[k].lo, e[k].hi);
     }
     b->n += kept;
     return PF_OK;
@@ -413,7 +413,7 @@ static int push_listed(query_ctx *q, size_t from, size_t to)
     b->candidates += to - from;
     for (size_t k = from; k < to; k++) {
         uint32_t id = s->by_level[k];
-        if (!float_overlap(q->lo, q->hi, s->fbox[id])) continue;
+        if (!float_overlap(q->lo, q->hi, s->fbox[id], s->fbox[id] + 3)) continue;
         int rc = pf_idbuf_push_unique(b, id);
         if (rc) return rc;
     }
