@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Paper 001 §4 claims (also in shared/reference/pouchol_results.csv), printed beside our figures. */
+/* Paper 001 §4 claims, printed beside our figures. */
 static const char *const PAPER_2D_SETUP =
     "N objects random in a 2D square of side 2^13 (10% ~2^10, 25% ~2^6, rest ~2^3), then moving-particle "
     "segments (length <= 2^4) queried against the structure";
