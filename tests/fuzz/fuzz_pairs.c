@@ -31,9 +31,9 @@ static size_t pairs_of(pf_broadphase_method m, int threads, const pf_aabb *boxes
     if (pf_broadphase_create(&d, &bp) || pf_broadphase_pairs(bp, boxes, n, &pairs, &np, NULL)) abort();
     *out = malloc((np ? np : 1) * sizeof **out);
     if (!*out) abort();
-    memcpy(*out, pairs, np * sizeof **out);
+    if (np) memcpy(*out, pairs, np * sizeof **out);
     pf_broadphase_destroy(bp);
-    qsort(*out, np, sizeof **out, pair_order); /* each method has its own (deterministic) order */
+    if (np) qsort(*out, np, sizeof **out, pair_order); /* each method has its own (deterministic) order */
     return np;
 }
 
