@@ -68,7 +68,16 @@ typedef struct pf_collision_stage {
     size_t ncand, cap_cand;
     pf_collision_stats stats;
     uint64_t passes;
+    pf_contact_fn callback;
+    void *callback_ctx;
+    pf_world_contact *report; /* the callback's view of the contacts */
+    size_t cap_report;
 } pf_collision_stage;
+
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 pf_collision_def pf_collision_default_def(void)
 {
@@ -87,7 +96,42 @@ void pf_collision_stage_free(pf_collision_stage *c)
     pf_free(c->esurf);
     pf_free(c->eidx);
     pf_free(c->cand);
+    pf_free(c->report);
     pf_free(c);
+}
+
+int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx)
+{
+    PF_CHECK_ARG(w);
+    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    w->col->callback = fn;
+    w->col->callback_ctx = ctx;
+    return PF_OK;
+}
+
+/* The callback's view: each contact's points at the step's start, from the fields' contact lists. */
+static int report_contacts(pf_world *w, pf_collision_stage *c)
+{
+    if (PF_ARRAY_RESERVE(c->report, c->cap_report, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        const pf_springset *s = w->inter[k];
+        if (!s->contacts) continue;
+        const pf_contactset *cs = s->contacts;
+        for (uint32_t i = 0; i < cs->n && n < c->ncand; i++, n++) {
+            const contact_pt *p = &cs->c[i];
+            pf_world_contact *r = &c->report[n];
+            r->object_a = s->oa;
+            r->object_b = s->ob;
+            pf_surface_point_position(p->sa, cs->a, cs->a->x, &p->pa, r->point_a);
+            pf_surface_point_position(p->sb, cs->b, cs->b->x, &p->pb, r->point_b);
+            memcpy(r->normal, p->n, sizeof r->normal);
+            double d[3] = {r->point_a[0] - r->point_b[0], r->point_a[1] - r->point_b[1], r->point_a[2] - r->point_b[2]};
+            r->distance = dot3(d, p->n) - p->offset;
+        }
+    }
+    c->callback(c->report, n, c->callback_ctx);
+    return PF_OK;
 }
 
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
@@ -135,11 +179,6 @@ static void contactset_free(pf_contactset *cs)
     pf_free(cs->c);
     for (int ph = 0; ph < PF_PHASES; ph++) pf_free(cs->buf[ph]);
     pf_free(cs);
-}
-
-static inline double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 void pf_contacts_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
@@ -485,6 +524,7 @@ int pf_contacts_update(pf_world *w)
                                     .candidates = npairs,
                                     .ms = (double)(pf_now_ns() - t0) * 1e-6,
                                     .min_distance = mind};
+    if (!rc && c->callback) rc = report_contacts(w, c);
     return rc;
 }
 
