@@ -10,6 +10,10 @@
 
 #define MAX_METHODS 32
 
+/* Colour-blind-safe (Okabe-Ito), black first: seq comes first and is a single point. */
+static const char *const COLOURS[] = {"#000000", "#0072B2", "#D55E00", "#009E73",
+                                      "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"};
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -89,7 +93,7 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
     fprintf(g, "set title ");
     put_quoted(g, title);
     fprintf(g, " noenhanced\n");
-    fprintf(g, "set xlabel 'workers'\nset ylabel 'speedup'\nset key top left box opaque noenhanced\n"
+    fprintf(g, "set xlabel 'workers'\nset ylabel 'speedup'\nset key top left Left reverse box opaque width 1 noenhanced\n"
                "set grid\nset xrange [0.5:%g]\nset yrange [0:%g]\n",
             max_workers + 0.5, max_workers + 0.5);
     fprintf(g, "set xtics %d\nset mxtics 1\n", max_workers <= 16 ? 1 : max_workers / 8);
@@ -100,7 +104,8 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
     for (size_t k = 0; k < m; k++) {
         fprintf(g, ", $m%zu using 1:2 title ", k);
         put_quoted(g, methods[k]);
-        fprintf(g, " with linespoints linewidth 2 pointtype %zu pointsize 1.2", 5 + 2 * k);
+        fprintf(g, " with linespoints linewidth 2 linecolor rgb '%s' pointtype %zu pointsize 1.3",
+                COLOURS[k % (sizeof COLOURS / sizeof *COLOURS)], 5 + 2 * (k % 5));
     }
     fprintf(g, "\nset output\n");
     fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 720,540 font 'sans,11' }"
