@@ -14,7 +14,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 PHYSFLOW = sys.argv[1]
-METRICS = {"ms_per_step", "ms_collision", "ms_update", "ms_integration", "speedup", "efficiency", "updates"}
+METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration", "speedup", "efficiency", "updates"}
 passed = failed = 0
 
 
@@ -55,7 +55,7 @@ with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "scaling.csv")
     plot = os.path.join(tmp, "scaling.svg")
     r = run("bench", "scaling", "bars64", "--threads", "1,2", "--executors", "seq,static", "--steps", "2",
-            "--no-bind", "--csv", out, "--plot", plot)
+            "--repeat", "2", "--no-bind", "--csv", out, "--plot", plot)
     check("bench scaling exits 0", r.returncode == 0, r.stderr)
     comments, header, table = read_csv(out)
     check("CSV header names the columns", header == ["bench", "case", "method", "workers", "metric", "value"], header)
@@ -73,6 +73,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if not check(f"{key} has every metric", set(m) == METRICS, sorted(m)):
             continue
         check(f"{key} ms_per_step > 0", m["ms_per_step"] > 0, m)
+        check(f"{key} repeats' range ordered", 0 < m["ms_per_step_lo"] <= m["ms_per_step_hi"], m)
         check(f"{key} speedup = T1 / T", close(m["speedup"], base / m["ms_per_step"]), m)
         check(f"{key} efficiency = speedup / workers", close(m["efficiency"], m["speedup"] / workers), m)
         # bars64 has no collision stage and no structural change after its first step

@@ -88,8 +88,9 @@ static void usage(FILE *out)
             "                              [--steps N] [--repeat R] [--no-bind] [--csv FILE] [--plot FILE]\n"
             "  SCENE: %s. Per executor and worker count: the median ms per step over R repeats of N steps\n"
             "  (defaults 10 and 1; each repeat builds the scene afresh, setup and the recording step excluded),\n"
-            "  split into collision, graph update and integration, and the speedup and efficiency against seq\n"
-            "  at 1 worker (always measured). seq runs at 1 worker only.\n"
+            "  the range of the per-repeat medians, the split into collision, graph update and integration,\n"
+            "  and the speedup and efficiency against seq at 1 worker (always measured). seq runs at 1 worker\n"
+            "  only; repeats interleave the configurations.\n"
             "  --executors    default seq,static,barrier,omptasks\n"
             "  --partitioners for static: owner,metis (default owner; when given, static's method reads\n"
             "                 static/PARTITIONER)\n"
@@ -162,16 +163,26 @@ static void free_samples(config *c)
     free(c->upd);
 }
 
-/* The medians of one configuration (they sort its samples). */
+/* The medians of one configuration (they sort its samples), and the range of its per-repeat medians: how much
+ * the machine's background load moved it between repeats. */
 typedef struct summary {
     double step, col, upd, integ;
+    double step_lo, step_hi;
 } summary;
 
 static summary summarise(config *c, long steps, long repeat)
 {
+    summary s = {0};
+    for (long r = 0; r < repeat; r++) {
+        double m = bench_median(c->step + r * steps, (size_t)steps);
+        if (r == 0 || m < s.step_lo) s.step_lo = m;
+        if (r == 0 || m > s.step_hi) s.step_hi = m;
+    }
     size_t n = (size_t)(steps * repeat);
-    summary s = {bench_median(c->step, n), bench_median(c->col, n), bench_median(c->upd, (size_t)repeat),
-                 bench_median(c->integ, n)};
+    s.step = bench_median(c->step, n);
+    s.col = bench_median(c->col, n);
+    s.upd = bench_median(c->upd, (size_t)repeat);
+    s.integ = bench_median(c->integ, n);
     return s;
 }
 
@@ -181,8 +192,8 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
     summary base = summarise(&cfg[0], steps, repeat);
     printf("bench scaling %s: median of %ld repeats x %ld steps; baseline seq 1 worker %.3f ms/step\n", scene,
            repeat, steps, base.step);
-    printf("  %-13s %7s %10s %10s %10s %10s %8s %8s %7s\n", "method", "workers", "ms/step", "collision", "update",
-           "integr.", "speedup", "effic.", "updates");
+    printf("  %-13s %7s %10s %17s %10s %10s %10s %8s %8s %7s\n", "method", "workers", "ms/step", "repeats' range",
+           "collision", "update", "integr.", "speedup", "effic.", "updates");
     scaling_point *pts = calloc(ncfg, sizeof *pts);
     size_t npts = 0;
     for (size_t i = 0; i < ncfg; i++) {
@@ -190,10 +201,12 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
         if (c->failed) continue;
         summary s = i == 0 ? base : summarise(c, steps, repeat);
         double speedup = base.step / s.step, eff = speedup / c->workers;
-        printf("  %-13s %7d %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f %7ld\n", c->method, c->workers, s.step, s.col,
-               s.upd, s.integ, speedup, eff, c->updates);
+        printf("  %-13s %7d %10.3f %8.3f-%-8.3f %10.3f %10.3f %10.3f %8.2f %8.2f %7ld\n", c->method, c->workers,
+               s.step, s.step_lo, s.step_hi, s.col, s.upd, s.integ, speedup, eff, c->updates);
         const char *m = c->method;
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step", s.step);
+        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step_lo", s.step_lo);
+        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step_hi", s.step_hi);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_collision", s.col);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_update", s.upd);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_integration", s.integ);
