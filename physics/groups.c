@@ -63,6 +63,11 @@ static int register_data(pf_world *w)
                      {o->b, &o->db, 1}, {o->r, &o->dr, 0},  {o->p, &o->dp, 0}, {o->q, &o->dq, 1}};
             for (size_t k = 0; k < sizeof v / sizeof v[0] && !rc; k++)
                 rc = pf_graph_data(w->g, v[k].p, k == 0 ? xbytes : bytes, i, v[k].cumul ? &sum : NULL, v[k].id);
+            if (!rc && !o->x_prev) {
+                o->x_prev = pf_malloc(xbytes);
+                o->v_prev = pf_malloc(bytes);
+                if (!o->x_prev || !o->v_prev) rc = pf_error(PF_ENOMEM, "out of memory");
+            }
             o->registered = !rc;
         }
         for (; o->nreg_springs < o->nsprings && !rc; o->nreg_springs++) {
@@ -122,14 +127,15 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         int sa = pf_object_is_static(w->obj[s->oa]), sb = pf_object_is_static(w->obj[s->ob]);
         uint32_t a = find(parent, s->oa), b = find(parent, s->ob);
         if (a != b && !sa && !sb) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
-        for (int side = 0; side < 2 && !rc; side++) {
+        /* a static object takes no force; a field within one object is one link of both sides (2) */
+        for (int side = 0; side < (s->oa == s->ob ? 1 : 2) && !rc; side++) {
             pf_object *o = w->obj[side ? s->ob : s->oa];
-            if (side ? sb : sa) continue; /* a static object takes no force */
+            if (side ? sb : sa) continue;
             o->linked = 1;
             if (PF_ARRAY_RESERVE(o->links, o->cap_links, o->nlinks + 1))
                 rc = pf_error(PF_ENOMEM, "out of memory");
             else
-                o->links[o->nlinks++] = (pf_link){s, side};
+                o->links[o->nlinks++] = (pf_link){s, s->oa == s->ob ? 2 : side};
         }
     }
     for (uint32_t i = 0; i < N; i++)

@@ -3,6 +3,7 @@
 #include "rigid.h"
 
 #include "rotation.h"
+#include "surface.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -50,6 +51,47 @@ static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_propertie
     PF_CHECK_ARG(d->shape == PF_RIGID_MESH);
     PF_CHECK_ARG(d->mesh_positions && d->mesh_indices);
     return pf_mesh_mass_properties(d->mesh_positions, d->mesh_vertices, d->mesh_indices, d->mesh_triangles, rho, mp);
+}
+
+/* Attaches the shape's surface to rigid object o: vertices given in the body frame (centred on the com). */
+static int attach_shape_surface(pf_world *w, const pf_object *o, const pf_rigid_def *def, const double com[3],
+                                pf_surface_id *out)
+{
+    pf_mesh m = {0};
+    const double *body = NULL;
+    uint32_t nv, nt;
+    const uint32_t *tri;
+    int rc = PF_OK;
+    if (def->shape == PF_RIGID_MESH) {
+        body = def->mesh_positions;
+        nv = def->mesh_vertices, nt = def->mesh_triangles, tri = def->mesh_indices;
+    } else {
+        rc = def->shape == PF_RIGID_BOX ? pf_mesh_box(def->half_extents, &m) : pf_mesh_icosphere(def->radius, 2, &m);
+        if (rc) return rc;
+        body = m.positions;
+        nv = m.vertices, nt = m.triangles, tri = m.indices;
+    }
+    double *world = pf_malloc(3 * (size_t)nv * sizeof *world), R[9];
+    if (!world) {
+        pf_mesh_free(&m);
+        return pf_error(PF_ENOMEM, "out of memory for a rigid surface");
+    }
+    pf_rigid_rotation(o->x, R);
+    for (size_t i = 0; i < nv; i++) {
+        double l[3] = {body[3 * i] - com[0], body[3 * i + 1] - com[1], body[3 * i + 2] - com[2]};
+        pf_mat3_vec(R, l, world + 3 * i);
+        for (int a = 0; a < 3; a++) world[3 * i + a] += o->x[a];
+    }
+    pf_surface_def sd = pf_surface_default_def();
+    sd.mapping = PF_SURFACE_RIGID;
+    sd.vertices = nv;
+    sd.positions = world;
+    sd.indices = tri;
+    sd.triangles = nt;
+    rc = pf_world_add_surface(w, o->id, &sd, out);
+    pf_free(world);
+    pf_mesh_free(&m);
+    return rc;
 }
 
 int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
@@ -106,6 +148,16 @@ static const pf_object *rigid_object(const pf_world *w, pf_object_id id)
     return w && id < w->nobj && w->obj[id]->kind == PF_OBJECT_RIGID ? w->obj[id] : NULL;
 }
 
+int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigid_def *def, pf_surface_id *out)
+{
+    PF_CHECK_ARG(def);
+    const pf_object *o = rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    pf_mass_properties mp; /* the com the body frame is centred on (0 for a box or a sphere) */
+    int rc = shape_properties(def, 1.0, &mp);
+    return rc ? rc : attach_shape_surface(w, o, def, mp.com, out);
+}
+
 int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
                          double velocity[3], double angular_velocity[3])
 {
@@ -115,6 +167,27 @@ int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3],
     if (orientation) memcpy(orientation, o->x + PF_RIGID_QUAT, 4 * sizeof(double));
     if (velocity) memcpy(velocity, o->v, 3 * sizeof(double));
     if (angular_velocity) memcpy(angular_velocity, o->v + 3, 3 * sizeof(double));
+    return PF_OK;
+}
+
+int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position[3], const double orientation[4],
+                             const double velocity[3], const double angular_velocity[3])
+{
+    pf_object *o = (pf_object *)rigid_object(w, id);
+    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    double q[4] = {1, 0, 0, 0};
+    if ((position && !finite_n(position, 3)) || (velocity && !finite_n(velocity, 3)) ||
+        (angular_velocity && !finite_n(angular_velocity, 3)))
+        return pf_error(PF_EINVAL, "rigid body %u: a state value is not finite", id);
+    if (orientation) {
+        memcpy(q, orientation, sizeof q);
+        if (!finite_n(q, 4) || !pf_quat_normalize(q))
+            return pf_error(PF_EINVAL, "rigid body %u: the orientation is not a nonzero finite quaternion", id);
+        memcpy(o->x + PF_RIGID_QUAT, q, sizeof q);
+    }
+    if (position) memcpy(o->x, position, 3 * sizeof(double));
+    if (velocity && !o->fixed[0]) memcpy(o->v, velocity, 3 * sizeof(double));
+    if (angular_velocity && !o->fixed[1]) memcpy(o->v + 3, angular_velocity, 3 * sizeof(double));
     return PF_OK;
 }
 

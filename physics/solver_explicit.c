@@ -5,28 +5,33 @@
 #include "rigid.h"
 
 typedef struct integrate_args {
-    const pf_object *o;
-    double h;
+    pf_object *o;
+    double h, max_speed;
 } integrate_args;
 
-static void t_integrate(const pf_task_ctx *c)
+static void integrate(const pf_object *o, double h, const double *f, double *v, double *x)
 {
-    const integrate_args *a = c->args;
-    const pf_object *o = a->o;
-    const double *f = c->data[0];
-    double *v = c->data[1], *x = c->data[2];
-    pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
     if (o->kind == PF_OBJECT_RIGID) {
-        pf_rigid_integrate_explicit(o, a->h, f, v, x);
+        pf_rigid_integrate_explicit(o, h, f, v, x);
         return;
     }
-    double hm = a->h / o->mass;
+    double hm = h / o->mass;
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
     for (uint32_t k = 0; k < o->nfixed; k++) {
         size_t i = 3 * (size_t)o->fixed_list[k];
         v[i] = v[i + 1] = v[i + 2] = 0;
     }
-    for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += a->h * v[i];
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
+}
+
+static void t_integrate(const pf_task_ctx *c)
+{
+    const integrate_args *a = c->args;
+    double *v = c->data[1], *x = c->data[2];
+    pf_gather_links(a->o, c->data + 3, c->data[0]); /* f += the interactions' forces */
+    pf_state_save(a->o, x, v);
+    integrate(a->o, a->h, c->data[0], v, x);
+    pf_state_check(a->o, x, v, a->max_speed);
 }
 
 int pf_record_explicit(pf_world *w, pf_group *gr)
@@ -39,7 +44,7 @@ int pf_record_explicit(pf_world *w, pf_group *gr)
                                           {o->dx, PF_READWRITE}};
         uint32_t na = 3;
         rc = pf_link_reads(o, PF_PHASE_FORCE, acc, &na);
-        integrate_args args = {o, w->def.dt};
+        integrate_args args = {w->obj[gr->objs[k]], w->def.dt, w->def.max_speed};
         if (!rc)
             rc = pf_group_task(w, gr, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, na, 2.0 * o->n});
     }

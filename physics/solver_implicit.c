@@ -20,6 +20,7 @@ typedef struct obj_args {
     const pf_object *o;
     double h, mfact, kfact, bfact; /* bfact = h (h + rK): K v's factor in b */
     double rm;
+    double max_speed;
     int linked;
 } obj_args;
 
@@ -36,6 +37,8 @@ static void internal_dforce(const pf_object *o, const double *dx, double *df, do
 {
     for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_dforce(&o->springs[k], dx, dx, df, df, kfact);
     for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_dforce(&o->fem[k], dx, df, kfact);
+    for (uint32_t k = 0; k < o->ncustom; k++) /* x: the step's positions, read (cache_reads) by the callers */
+        if (o->custom[k].add_dforce) o->custom[k].add_dforce(o->x, dx, df, kfact, o->n, o->custom[k].ctx);
 }
 
 static double dot(const double *a, const double *b, size_t n)
@@ -84,8 +87,8 @@ typedef struct inter_args {
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    if (a->s->contacts)
-        pf_contacts_dforce_out(a->s, c->data[0], c->data[1], a->phase, a->fact);
+    if (a->s->contacts) /* within one object: data in, out, jac, x */
+        pf_contacts_dforce_out(a->s, c->data[0], c->data[a->s->oa == a->s->ob ? 0 : 1], a->phase, a->fact);
     else
         pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
 }
@@ -171,18 +174,26 @@ static void t_cg_next(const pf_task_ctx *c)
 }
 
 /* v += dv, x += h v. data: dv, v, x */
+static void integrate(const pf_object *o, double h, const double *dv, double *v, double *x)
+{
+    if (o->kind == PF_OBJECT_RIGID) {
+        pf_rigid_integrate_implicit(o, h, dv, v, x);
+        return;
+    }
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += dv[i];
+    project(o, v);
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
+}
+
+/* data: dv, v, x */
 static void t_integrate(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
-    const double *dv = c->data[0];
+    pf_object *o = (pf_object *)a->o; /* its fault record: the integrate task is the object's last writer */
     double *v = c->data[1], *x = c->data[2];
-    if (a->o->kind == PF_OBJECT_RIGID) {
-        pf_rigid_integrate_implicit(a->o, a->h, dv, v, x);
-        return;
-    }
-    for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) v[i] += dv[i];
-    project(a->o, v);
-    for (size_t i = 0; i < 3 * (size_t)a->o->n; i++) x[i] += a->h * v[i];
+    pf_state_save(o, x, v);
+    integrate(o, a->h, c->data[0], v, x);
+    pf_state_check(o, x, v, a->max_speed);
 }
 
 static int residual_small(const void *datum, const void *args)
@@ -200,7 +211,7 @@ static int denominator_small(const void *datum, const void *args)
 /* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
 static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
 {
-    if (o->kind == PF_OBJECT_RIGID && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
+    if ((o->kind == PF_OBJECT_RIGID || o->ncustom) && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
     for (uint32_t s = 0; s < o->nsprings && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_READ};
     for (uint32_t s = 0; s < o->nfem && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_READ};
     return na;
@@ -231,15 +242,19 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
         /* a contact's mapping is linearised at the current positions: it reads x too */
-        pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ},
-                           {which ? b->dp : b->dv_, PF_READ},
-                           {s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE},
-                           {s->djac, PF_READ},
-                           {a->dx, PF_READ},
-                           {b->dx, PF_READ}};
+        pf_access acc[6];
+        uint32_t na = 0;
+        acc[na++] = (pf_access){which ? a->dp : a->dv_, PF_READ};
+        if (b != a) acc[na++] = (pf_access){which ? b->dp : b->dv_, PF_READ};
+        acc[na++] = (pf_access){s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE};
+        acc[na++] = (pf_access){s->djac, PF_READ};
+        if (s->contacts) {
+            acc[na++] = (pf_access){a->dx, PF_READ};
+            if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
+        }
         inter_args args = {s, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
-        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc,
-                 s->contacts ? 6 : 4, 10.0 * (s->contacts ? 8 : s->n)));
+        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, na,
+                 10.0 * (s->contacts ? 8 : s->n)));
     }
     return PF_OK;
 }
@@ -250,7 +265,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
     const pf_solver_def *sv = &w->obj[gr->first]->solver;
     double h = w->def.dt;
     obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
-                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, 0};
+                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0};
     pf_reducer sum = pf_reducer_sum_f64();
     pf_data_id drr, dpq, drn;
     TRY(pf_graph_data(g, gr->scal + RR, 3 * sizeof(double), gr->first, &sum, &drr));

@@ -31,6 +31,7 @@ void pf_surface_free(pf_surface *s)
 static int check_def(const pf_object *o, const pf_surface_def *d)
 {
     PF_CHECK_ARG(d->vertices >= 1 && d->vertices <= (1u << 28) && d->triangles <= (1u << 28));
+    PF_CHECK_ARG(d->radius >= 0 && isfinite(d->radius));
     PF_CHECK_ARG(d->indices || d->triangles == 0);
     for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
         if (d->indices[k] >= d->vertices)
@@ -98,6 +99,7 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
     s->mapping = d->mapping;
     s->nv = d->vertices;
     s->nt = d->triangles;
+    s->radius = d->radius;
     size_t per = d->mapping == PF_SURFACE_TRILINEAR ? 8 : 1;
     int fail = !(s->tri = pf_malloc((nt ? 3 * nt : 1) * sizeof *s->tri)) || !(s->pos = pf_calloc(3 * nv, sizeof(double))) ||
                !(s->vel = pf_calloc(3 * nv, sizeof(double)));
@@ -236,8 +238,25 @@ void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double
     pf_surface_add_force(s, o, x, pt, df, dfobj);
 }
 
+/* RIGID, all vertices: r = R local with R computed once; velocity = v + omega x r when v is given */
+static void rigid_vertices(const pf_surface *s, const double *x, const double *v, double *out)
+{
+    double R[9];
+    pf_rigid_rotation(x, R);
+    for (size_t i = 0; i < s->nv; i++) {
+        double r[3], wr[3];
+        pf_mat3_vec(R, s->local + 3 * i, r);
+        if (v) pf_cross(v + 3, r, wr);
+        for (int a = 0; a < 3; a++) out[3 * i + a] = v ? v[a] + wr[a] : x[a] + r[a];
+    }
+}
+
 const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x)
 {
+    if (s->mapping == PF_SURFACE_RIGID) {
+        rigid_vertices(s, x, NULL, s->pos);
+        return s->pos;
+    }
     for (uint32_t i = 0; i < s->nv; i++) {
         pf_surface_point pt = pf_surface_vertex(i);
         pf_surface_point_position(s, o, x, &pt, s->pos + 3 * (size_t)i);
@@ -247,6 +266,10 @@ const double *pf_surface_positions(pf_surface *s, const pf_object *o, const doub
 
 const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v)
 {
+    if (s->mapping == PF_SURFACE_RIGID) {
+        rigid_vertices(s, x, v, s->vel);
+        return s->vel;
+    }
     for (uint32_t i = 0; i < s->nv; i++) {
         pf_surface_point pt = pf_surface_vertex(i);
         pf_surface_point_apply(s, o, x, &pt, v, s->vel + 3 * (size_t)i);

@@ -8,6 +8,7 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 pf_solver_def pf_solver_default_def(void)
@@ -28,7 +29,8 @@ pf_world_def pf_world_default_def(void)
                           .executor = PF_EXEC_STATIC,
                           .partitioner = PF_PART_OWNER,
                           .bind = 1,
-                          .quiet = 0};
+                          .quiet = 0,
+                          .max_speed = 1e4};
 }
 
 pf_object_def pf_object_default_def(void)
@@ -48,6 +50,7 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     PF_CHECK_ARG(def->dt > 0 && isfinite(def->dt));
     PF_CHECK_ARG(isfinite(def->gravity[0]) && isfinite(def->gravity[1]) && isfinite(def->gravity[2]));
     PF_CHECK_ARG(def->workers >= 1);
+    PF_CHECK_ARG(def->max_speed > 0); /* NaN fails too */
     pf_world *w = pf_calloc(1, sizeof *w);
     if (!w) return pf_error(PF_ENOMEM, "out of memory for a world");
     w->def = *def;
@@ -57,6 +60,7 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     rd.partitioner = def->partitioner;
     rd.bind = def->bind;
     rd.quiet = def->quiet;
+    rd.tasks = def->tasks;
     int rc = pf_runtime_create(&rd, &w->rt);
     if (rc != PF_OK) {
         pf_free(w);
@@ -99,6 +103,9 @@ void pf_world_destroy(pf_world *w)
         for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
         pf_free(o->fem);
         pf_free(o->links);
+        pf_free(o->custom);
+        pf_free(o->x_prev);
+        pf_free(o->v_prev);
         pf_free(o);
     }
     pf_free(w->obj);
@@ -122,6 +129,14 @@ int pf_world_set_executor(pf_world *w, pf_executor e)
 {
     PF_CHECK_ARG(w);
     return pf_runtime_set_executor(w->rt, e);
+}
+
+int pf_world_set_workers(pf_world *w, int workers)
+{
+    PF_CHECK_ARG(w);
+    int rc = pf_runtime_set_workers(w->rt, workers);
+    if (rc == PF_OK) w->def.workers = workers;
+    return rc;
 }
 
 int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
@@ -156,7 +171,13 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
         }
         n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
     }
-    PF_CHECK_ARG(n >= 1 && n <= (1u << 28));
+    PF_CHECK_ARG(n >= 1);
+    /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
+    char what[64];
+    snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
+    rc = pf_memory_check(241.0 * (double)n, what);
+    if (rc) return rc;
+    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
     PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
     if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
     pf_object *o = pf_calloc(1, sizeof *o);
@@ -312,6 +333,23 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     return PF_OK;
 }
 
+pf_force_field_def pf_force_field_default_def(void)
+{
+    return (pf_force_field_def){0};
+}
+
+int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
+{
+    PF_CHECK_ARG(w && def && id < w->nobj && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
+    pf_object *o = w->obj[id];
+    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
+    if (PF_ARRAY_RESERVE(o->custom, o->cap_custom, o->ncustom + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    o->custom[o->ncustom++] = *def;
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     PF_CHECK_ARG(w && id < w->nobj && (points || n == 0));
@@ -337,7 +375,9 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
     PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
     const pf_object *o = w->obj[id];
     uint32_t m = 0;
-    for (uint32_t i = 0; i < o->n; i++) {
+    /* a rigid body's point 1 is its angular part, which has no position */
+    uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
+    for (uint32_t i = 0; i < npos; i++) {
         const double *p = o->x + 3 * (size_t)i;
         if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
             continue;
@@ -371,6 +411,7 @@ static int step_once(pf_world *w)
     int synced = w->dirty;
     if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     if ((rc = pf_graph_run(w->g, w->rt))) return rc;
+    if ((rc = pf_world_check_faults(w))) return rc;
     if (synced) {
         pf_graph_update up;
         pf_graph_last_update(w->g, &up);
@@ -388,13 +429,6 @@ int pf_world_step(pf_world *w, uint32_t steps)
     for (uint32_t s = 0; s < steps; s++) {
         int rc = step_once(w);
         if (rc) return rc;
-    }
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        const pf_object *o = w->obj[i];
-        for (size_t k = 0; k < 3 * (size_t)o->n; k++)
-            if (!isfinite(o->x[k]) || !isfinite(o->v[k]))
-                return pf_error(PF_ENUMERIC, "object %u: the state is no longer finite (point %zu) after step %llu", i,
-                                k / 3, (unsigned long long)w->steps);
     }
     return PF_OK;
 }

@@ -28,7 +28,8 @@ typedef struct pf_springset {
     int registered; /* its data are registered in the world's graph */
 } pf_springset;
 
-/* An interaction seen from one of its objects: side 0 = the a ends, 1 = the b ends. */
+/* An interaction seen from one of its objects: side 0 = the a ends, 1 = the b ends, 2 = both (a contact field
+ * within one object). */
 typedef struct pf_link {
     const pf_springset *s;
     int side;
@@ -68,6 +69,11 @@ typedef struct pf_object {
     pf_hexa_fem *fem;
     uint32_t nfem;
     size_t cap_fem;
+    double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
+    uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
+    pf_force_field_def *custom; /* host force fields, run after the built-in ones */
+    uint32_t ncustom;
+    size_t cap_custom;
     /* set while recording */
     uint32_t group;
     int linked;        /* has interaction force fields */
@@ -162,6 +168,12 @@ int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def
 void pf_hexa_fem_free(pf_hexa_fem *fem);
 void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f);
 void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact);
+
+/* faults.c: around each object's integration (in its integrate task): keep the state, then check the new one */
+void pf_state_save(pf_object *o, const double *x, const double *v);
+void pf_state_check(pf_object *o, const double *x, const double *v, double max_speed);
+/* after a run: PF_OK, or every object restored to its saved state and PF_ENUMERIC naming the faulty object */
+int pf_world_check_faults(pf_world *w);
 
 /* groups.c: records a task of group gr (its id kept for removal) */
 int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def);

@@ -63,6 +63,19 @@ pf_runtime_def pf_runtime_default_def(void)
     };
 }
 
+/* The worker team: K-1 threads of PhysFlow's, or none when the host's task system runs the workers. */
+static int start_team(pf_runtime *rt)
+{
+    const pf_runtime_def *def = &rt->def;
+    rt->spin = pf_spin_iterations(def->spin_ns);
+    /* More workers than CPUs: a spinning waiter would hold the CPU its signaller needs, so sleep early. */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0 && def->workers > cpus && rt->spin > 64) rt->spin = 64;
+    rt->team = def->tasks.enqueue ? pf_team_create_host(def->workers, &def->tasks, def->quiet)
+                                  : pf_team_create(def->workers, def->bind, def->bind_caller, rt->spin, def->quiet);
+    return rt->team ? PF_OK : PF_ENOMEM;
+}
+
 int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
 {
     PF_CHECK_ARG(def && out);
@@ -71,19 +84,39 @@ int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
     if ((unsigned)def->executor >= PF_EXEC_COUNT || (unsigned)def->partitioner >= PF_PART_COUNT)
         return pf_error(PF_EINVAL, "pf_runtime_create: invalid executor or partitioner");
     if (def->spin_ns < 0) return pf_error(PF_EINVAL, "pf_runtime_create: spin_ns must be >= 0");
+    if (!def->tasks.enqueue != !def->tasks.finish)
+        return pf_error(PF_EINVAL, "pf_runtime_create: a task system needs both enqueue and finish");
     pf_runtime *rt = pf_calloc(1, sizeof *rt);
     if (!rt) return pf_error(PF_ENOMEM, "out of memory creating a runtime");
     rt->def = *def;
-    rt->spin = pf_spin_iterations(def->spin_ns);
-    /* More workers than CPUs: a spinning waiter would hold the CPU its signaller needs, so sleep early. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus > 0 && def->workers > cpus && rt->spin > 64) rt->spin = 64;
-    rt->team = pf_team_create(def->workers, def->bind, def->bind_caller, rt->spin, def->quiet);
-    if (!rt->team) {
+    int rc = start_team(rt);
+    if (rc) {
         pf_free(rt);
-        return PF_ENOMEM;
+        return rc;
     }
     *out = rt;
+    return PF_OK;
+}
+
+int pf_runtime_set_workers(pf_runtime *rt, int workers)
+{
+    PF_CHECK_ARG(rt);
+    if (workers < 1 || workers > 4096)
+        return pf_error(PF_EINVAL, "pf_runtime_set_workers: workers must be in [1, 4096], got %d", workers);
+    if (workers == rt->def.workers) return PF_OK;
+    int old = rt->def.workers;
+    pf_team *team = rt->team;
+    rt->def.workers = workers;
+    if (start_team(rt)) {
+        rt->def.workers = old;
+        rt->team = team;
+        return PF_ENOMEM;
+    }
+    pf_team_destroy(team);
+    if (rt->trace) { /* lanes are per worker */
+        pf_trace_destroy(rt->trace);
+        rt->trace = pf_trace_create(workers);
+    }
     return PF_OK;
 }
 

@@ -33,6 +33,8 @@ struct pf_team {
     _Alignas(64) _Atomic uint32_t remaining; /* workers (other than the caller) still running the job */
     _Atomic uint32_t done_stamp;             /* bumped by the last worker to finish */
     _Atomic uint32_t done_waiters;
+    pf_task_system host; /* enqueue set: the host's task system runs workers 1..K-1 */
+    void **handles;
 };
 
 typedef struct worker_arg {
@@ -157,9 +159,43 @@ fail:
     return NULL;
 }
 
+pf_team *pf_team_create_host(int workers, const pf_task_system *tasks, int quiet)
+{
+    pf_team *t = pf_calloc(1, sizeof *t);
+    void **h = pf_calloc((size_t)workers, sizeof *h);
+    if (!t || !h) {
+        pf_free(t);
+        pf_free(h);
+        pf_error(PF_ENOMEM, "out of memory creating the worker team");
+        return NULL;
+    }
+    t->workers = workers;
+    t->quiet = quiet;
+    t->host = *tasks;
+    t->handles = h;
+    return t;
+}
+
+static void host_job(int worker, void *job_ctx)
+{
+    pf_team *t = job_ctx;
+    t->job(t->ctx, worker);
+}
+
+/* A run on the host's task system: workers 1..K-1 enqueued, worker 0 here, then every job finished. */
+static void run_hosted(pf_team *t, pf_team_job job, void *ctx)
+{
+    t->job = job;
+    t->ctx = ctx;
+    for (int w = 1; w < t->workers; w++) t->handles[w] = t->host.enqueue(host_job, w, t, t->host.user_ctx);
+    job(ctx, 0);
+    for (int w = 1; w < t->workers; w++) t->host.finish(t->handles[w], t->host.user_ctx);
+}
+
 void pf_team_destroy(pf_team *t)
 {
     if (!t) return;
+    pf_free(t->handles);
     if (t->threads && t->workers > 1) {
         t->stop = 1;
         start_generation(t);
@@ -202,6 +238,10 @@ void pf_team_release_caller(pf_team *t)
 
 void pf_team_run(pf_team *t, pf_team_job job, void *ctx)
 {
+    if (t->host.enqueue) {
+        run_hosted(t, job, ctx);
+        return;
+    }
     bind_caller(t);
     if (t->workers == 1) {
         job(ctx, 0);

@@ -2,6 +2,8 @@
 #ifndef PF_RUNTIME_TEAM_H
 #define PF_RUNTIME_TEAM_H
 
+#include "physflow/runtime.h"
+
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -12,6 +14,8 @@ typedef struct pf_team pf_team;
 /* Starts workers-1 threads (binding them when `bind`); they sleep until pf_team_run. Returns NULL on failure
  * (message set). `spin` is the number of relax iterations a wait spins before sleeping. */
 pf_team *pf_team_create(int workers, int bind, int bind_caller, uint32_t spin, int quiet);
+/* A team whose workers 1..K-1 run on the host's task system (no threads of its own). */
+pf_team *pf_team_create_host(int workers, const pf_task_system *tasks, int quiet);
 void pf_team_destroy(pf_team *t);
 int pf_team_workers(const pf_team *t);
 

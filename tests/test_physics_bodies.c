@@ -45,69 +45,21 @@ static double dot3(const double a[3], const double b[3])
 /* closed box mesh of half extents e centred on the origin: 8 vertices, 12 outward triangles */
 static void box_mesh(const double e[3], double pos[24], uint32_t tri[36])
 {
-    for (int k = 0; k < 8; k++) {
-        pos[3 * k] = (k & 1) ? e[0] : -e[0];
-        pos[3 * k + 1] = (k & 2) ? e[1] : -e[1];
-        pos[3 * k + 2] = (k & 4) ? e[2] : -e[2];
-    }
-    static const uint32_t t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                                   2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-    memcpy(tri, t, sizeof t);
+    pf_mesh m;
+    ck_assert_int_eq(pf_mesh_box(e, &m), PF_OK);
+    ck_assert_uint_eq(m.vertices, 8);
+    ck_assert_uint_eq(m.triangles, 12);
+    memcpy(pos, m.positions, 24 * sizeof *pos);
+    memcpy(tri, m.indices, 36 * sizeof *tri);
+    pf_mesh_free(&m);
 }
 
-typedef struct mesh {
-    double *pos;
-    uint32_t *tri;
-    uint32_t nv, nt;
-} mesh;
-
-static uint32_t midpoint(mesh *m, uint32_t a, uint32_t b, double r, uint32_t *cache, uint32_t nv0)
+static pf_mesh icosphere(double r, int level)
 {
-    /* the midpoints of the edges from a: cache[a * nv0 + b] (small meshes only) */
-    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    uint32_t *c = &cache[(size_t)lo * nv0 + hi];
-    if (*c != UINT32_MAX) return *c;
-    double p[3], n = 0;
-    for (int k = 0; k < 3; k++) p[k] = 0.5 * (m->pos[3 * lo + k] + m->pos[3 * hi + k]), n += p[k] * p[k];
-    n = sqrt(n);
-    for (int k = 0; k < 3; k++) m->pos[3 * m->nv + k] = r * p[k] / n;
-    return *c = m->nv++;
-}
-
-/* icosphere of radius r: an icosahedron subdivided `level` times, vertices pushed onto the sphere */
-static mesh icosphere(double r, int level)
-{
-    double t = (1 + sqrt(5.0)) / 2;
-    double v[12][3] = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-                       {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-    static const uint32_t f[60] = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4,
-                                   11, 10, 2, 10, 7, 6, 7, 1, 8, 3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8,
-                                   3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
-    uint32_t maxv = 12, maxt = 20;
-    for (int l = 0; l < level; l++) maxv += maxt * 3 / 2, maxt *= 4;
-    mesh m = {malloc(3 * sizeof(double) * maxv), malloc(3 * sizeof(uint32_t) * maxt), 12, 20};
-    for (int i = 0; i < 12; i++) {
-        double n = sqrt(v[i][0] * v[i][0] + v[i][1] * v[i][1] + v[i][2] * v[i][2]);
-        for (int k = 0; k < 3; k++) m.pos[3 * i + k] = r * v[i][k] / n;
-    }
-    memcpy(m.tri, f, sizeof f);
-    for (int l = 0; l < level; l++) {
-        uint32_t nv0 = maxv;
-        uint32_t *cache = malloc(sizeof(uint32_t) * (size_t)nv0 * nv0);
-        memset(cache, 0xff, sizeof(uint32_t) * (size_t)nv0 * nv0);
-        uint32_t *nt = malloc(3 * sizeof(uint32_t) * 4 * m.nt);
-        for (uint32_t k = 0; k < m.nt; k++) {
-            uint32_t a = m.tri[3 * k], b = m.tri[3 * k + 1], c = m.tri[3 * k + 2];
-            uint32_t ab = midpoint(&m, a, b, r, cache, nv0), bc = midpoint(&m, b, c, r, cache, nv0),
-                     ca = midpoint(&m, c, a, r, cache, nv0);
-            uint32_t q[12] = {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca};
-            memcpy(nt + 12 * k, q, sizeof q);
-        }
-        free(m.tri);
-        free(cache);
-        m.tri = nt;
-        m.nt *= 4;
-    }
+    pf_mesh m;
+    ck_assert_int_eq(pf_mesh_icosphere(r, level, &m), PF_OK);
+    ck_assert_uint_eq(m.vertices, 10 * (1u << (2 * level)) + 2);
+    ck_assert_uint_eq(m.triangles, 20 * (1u << (2 * level)));
     return m;
 }
 
@@ -429,10 +381,10 @@ END_TEST
 START_TEST(test_icosphere_mass_properties)
 {
     const double r = 0.8, rho = 500;
-    mesh m = icosphere(r, 3);
+    pf_mesh m = icosphere(r, 3);
     double rin = r, vol = 0;
-    for (uint32_t k = 0; k < m.nt; k++) {
-        const double *a = m.pos + 3 * m.tri[3 * k], *b = m.pos + 3 * m.tri[3 * k + 1], *c = m.pos + 3 * m.tri[3 * k + 2];
+    for (uint32_t k = 0; k < m.triangles; k++) {
+        const double *a = m.positions + 3 * m.indices[3 * k], *b = m.positions + 3 * m.indices[3 * k + 1], *c = m.positions + 3 * m.indices[3 * k + 2];
         double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, n[3],
                bc[3];
         pf_cross(e1, e2, n);
@@ -443,7 +395,7 @@ START_TEST(test_icosphere_mass_properties)
         vol += dot3(a, bc) / 6;
     }
     pf_mass_properties mp;
-    ck_assert_int_eq(pf_mesh_mass_properties(m.pos, m.nv, m.tri, m.nt, rho, &mp), PF_OK);
+    ck_assert_int_eq(pf_mesh_mass_properties(m.positions, m.vertices, m.indices, m.triangles, rho, &mp), PF_OK);
     ck_assert_double_eq_tol(mp.mass, rho * vol, 1e-12 * mp.mass);
     ck_assert(mp.mass >= 4.0 / 3 * M_PI * rho * pow(rin, 3) && mp.mass <= 4.0 / 3 * M_PI * rho * pow(r, 3));
     ck_assert(rin > 0.99 * r); /* the bracket is tight: within 5% on the moments */
@@ -455,8 +407,7 @@ START_TEST(test_icosphere_mass_properties)
         for (int b = 0; b < 3; b++)
             if (b != a) ck_assert_double_eq_tol(mp.inertia[3 * a + b], 0, 1e-10 * Ia);
     }
-    free(m.pos);
-    free(m.tri);
+    pf_mesh_free(&m);
 }
 END_TEST
 
@@ -562,6 +513,40 @@ START_TEST(test_rigid_torque_free_implicit)
 }
 END_TEST
 
+/* Rayleigh mass damping through the implicit solver's CG, whose angular block is the full world inertia I_w of a
+ * turned asymmetric box: (1 + h rM) M dv = -h rM M v gives v_n = v0 / (1 + h rM)^n and L_n = L0 / (1 + h rM)^n
+ * (the same direction: carried through the turns), whatever I_w. */
+START_TEST(test_rigid_implicit_mass_damping)
+{
+    const double h = 0.01, rm = 2.0;
+    pf_world *w = make_world(h, 0, PF_EXEC_SEQ, 1);
+    pf_rigid_def rd = pf_rigid_default_def();
+    uint64_t seed = 5;
+    for (int k = 0; k < 4; k++) rd.orientation[k] = rnd(&seed);
+    rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
+    rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
+    rd.velocity[0] = 0.5, rd.velocity[2] = -1;
+    rd.solver.rayleigh_mass = rm;
+    rd.solver.cg_tolerance = 1e-15;
+    rd.solver.cg_threshold = 0;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
+    double L0[3], L[3], E, v[3];
+    angular_momentum(w, id, L0, &E);
+    const int n = 100;
+    ck_assert_int_eq(pf_world_step(w, n), PF_OK);
+    angular_momentum(w, id, L, &E);
+    pf_world_rigid_state(w, id, NULL, NULL, v, NULL);
+    double decay = pow(1 + h * rm, -n);
+    for (int a = 0; a < 3; a++) {
+        ck_assert_msg(fabs(L[a] - decay * L0[a]) <= 1e-9 * sqrt(dot3(L0, L0)), "L[%d] %.15g, expected %.15g", a, L[a],
+                      decay * L0[a]);
+        ck_assert_double_eq_tol(v[a], decay * rd.velocity[a], 1e-12);
+    }
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* Spin about a principal axis is steady: after time t the orientation is the start turned by |omega| t about
  * the axis (closed form), omega is unchanged. */
 START_TEST(test_rigid_principal_spin)
@@ -585,14 +570,17 @@ START_TEST(test_rigid_principal_spin)
 END_TEST
 
 /* A rigid body with both its points fixed is static: it neither falls nor turns. One with only point 0 fixed
- * turns in place. */
+ * turns in place; a box around the whole scene selects only that com (point 0). */
 START_TEST(test_rigid_static)
 {
     pf_world *w = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
     pf_object_id a = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, NULL), b = tumbling_box(w, PF_SOLVER_EXPLICIT_EULER, NULL);
     uint32_t both[2] = {0, 1};
     ck_assert_int_eq(pf_world_fix_points(w, a, both, 2), PF_OK);
-    ck_assert_int_eq(pf_world_fix_points(w, b, both, 1), PF_OK);
+    double around[6] = {-100, -100, -100, 100, 100, 100}; /* holds b's com, not its angular part */
+    uint32_t nsel;
+    ck_assert_int_eq(pf_world_fix_box(w, b, around, &nsel), PF_OK);
+    ck_assert_uint_eq(nsel, 1);
     double xa0[3], qa0[4], xb0[3], qb0[4];
     pf_world_rigid_state(w, a, xa0, qa0, NULL, NULL);
     pf_world_rigid_state(w, b, xb0, qb0, NULL, NULL);
@@ -608,16 +596,105 @@ START_TEST(test_rigid_static)
 }
 END_TEST
 
+/* The shapes' own surfaces ride with their bodies: after 50 tumbling steps the sphere's vertices are at its
+ * radius from the com, the box's and the mesh's keep every pairwise distance of the start (rigid motion), and
+ * each vertex's velocity is v + omega x r (the rigid velocity field, with r recomputed here). */
+START_TEST(test_rigid_shape_surfaces)
+{
+    pf_world *w = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
+    pf_mesh m = icosphere(0.4, 1);
+    for (uint32_t i = 0; i < m.vertices; i++) m.positions[3 * i] += 0.3; /* com off the model origin */
+    pf_object_id id[3];
+    pf_surface_id sid[3];
+    for (int k = 0; k < 3; k++) {
+        pf_rigid_def rd = pf_rigid_default_def();
+        rd.shape = (pf_rigid_shape)k;
+        rd.radius = 0.25;
+        rd.half_extents[2] = 0.2;
+        rd.mesh_positions = m.positions, rd.mesh_vertices = m.vertices;
+        rd.mesh_indices = m.indices, rd.mesh_triangles = m.triangles;
+        rd.position[0] = k;
+        rd.orientation[1] = 0.3 * k;
+        rd.angular_velocity[0] = 1, rd.angular_velocity[1] = -2, rd.angular_velocity[2] = 0.5;
+        ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id[k]), PF_OK);
+        ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, id[k], &rd, &sid[k]), PF_OK);
+    }
+    double *d0[3];
+    for (int k = 0; k < 3; k++) {
+        uint32_t nv;
+        const double *p = pf_world_surface_positions(w, sid[k], &nv);
+        double c[3] = {0, 0, 0}; /* every shape here is symmetric: its vertex centroid is its com */
+        for (uint32_t i = 0; i < nv; i++)
+            for (int a = 0; a < 3; a++) c[a] += p[3 * i + a] / nv;
+        ck_assert_double_eq_tol(c[0], k, 1e-12);
+        ck_assert_double_eq_tol(c[1], 0, 1e-12);
+        ck_assert_double_eq_tol(c[2], 0, 1e-12);
+        d0[k] = malloc(sizeof(double) * nv * nv);
+        for (uint32_t i = 0; i < nv; i++)
+            for (uint32_t j = 0; j < nv; j++) {
+                double e[3] = {p[3 * i] - p[3 * j], p[3 * i + 1] - p[3 * j + 1], p[3 * i + 2] - p[3 * j + 2]};
+                d0[k][i * nv + j] = sqrt(dot3(e, e));
+            }
+    }
+    ck_assert_int_eq(pf_world_step(w, 50), PF_OK);
+    for (int k = 0; k < 3; k++) {
+        uint32_t nv;
+        double x[3], v[3], om[3];
+        pf_world_rigid_state(w, id[k], x, NULL, v, om);
+        const double *p = pf_world_surface_positions(w, sid[k], &nv);
+        const double *pv = pf_world_surface_velocities(w, sid[k], NULL);
+        ck_assert_uint_eq(nv, k == 0 ? 8 : k == 1 ? 162 : m.vertices);
+        for (uint32_t i = 0; i < nv; i++) {
+            double r[3] = {p[3 * i] - x[0], p[3 * i + 1] - x[1], p[3 * i + 2] - x[2]}, wr[3];
+            if (k == 1) ck_assert_double_eq_tol(sqrt(dot3(r, r)), 0.25, 1e-12);
+            pf_cross(om, r, wr);
+            for (int a = 0; a < 3; a++) ck_assert_double_eq_tol(pv[3 * i + a], v[a] + wr[a], 1e-12);
+            for (uint32_t j = 0; j < nv; j++) {
+                double e[3] = {p[3 * i] - p[3 * j], p[3 * i + 1] - p[3 * j + 1], p[3 * i + 2] - p[3 * j + 2]};
+                ck_assert_double_eq_tol(sqrt(dot3(e, e)), d0[k][i * nv + j], 1e-12);
+            }
+        }
+        free(d0[k]);
+    }
+    pf_mesh_free(&m);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Setting a rigid body's state mid-run: a world whose body is set to another world's state after 20 steps then
+ * runs on bitwise like the other; invalid states are refused. */
+START_TEST(test_rigid_set_state)
+{
+    pf_world *a = make_world(0.01, -9.81, PF_EXEC_SEQ, 1), *b = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
+    pf_object_id ia = tumbling_box(a, PF_SOLVER_IMPLICIT_EULER, NULL), ib = tumbling_box(b, PF_SOLVER_IMPLICIT_EULER, NULL);
+    ck_assert_int_eq(pf_world_step(a, 20), PF_OK);
+    ck_assert_int_eq(pf_world_step(b, 3), PF_OK);
+    double x[3], q[4], v[3], om[3];
+    ck_assert_int_eq(pf_world_rigid_state(a, ia, x, q, v, om), PF_OK);
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, x, q, v, om), PF_OK);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b));
+    ck_assert_int_eq(pf_world_step(a, 10), PF_OK);
+    ck_assert_int_eq(pf_world_step(b, 10), PF_OK);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b));
+    double zero[4] = {0, 0, 0, 0}, nan[3] = {NAN, 0, 0};
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, NULL, zero, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_rigid_state(b, ib, nan, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b)); /* refused: nothing changed */
+    pf_world_destroy(a);
+    pf_world_destroy(b);
+}
+END_TEST
+
 /* ---------- deformable grids ---------- */
 
 /* A deformable grid (FEM lattice) around an icosphere, hanging from its top lattice layer. */
-static pf_object_id hanging_grid(pf_world *w, mesh *m, pf_surface_id *sid)
+static pf_object_id hanging_grid(pf_world *w, pf_mesh *m, pf_surface_id *sid)
 {
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
-    gd.mesh_positions = m->pos;
-    gd.mesh_vertices = m->nv;
-    gd.mesh_indices = m->tri;
-    gd.mesh_triangles = m->nt;
+    gd.mesh_positions = m->positions;
+    gd.mesh_vertices = m->vertices;
+    gd.mesh_indices = m->indices;
+    gd.mesh_triangles = m->triangles;
     gd.n[0] = 3, gd.n[1] = 3, gd.n[2] = 4;
     gd.total_mass = 2;
     gd.fem.young_modulus = 2e3;
@@ -627,10 +704,10 @@ static pf_object_id hanging_grid(pf_world *w, mesh *m, pf_surface_id *sid)
     return id;
 }
 
-static mesh ball_at(double z)
+static pf_mesh ball_at(double z)
 {
-    mesh m = icosphere(0.3, 2);
-    for (uint32_t i = 0; i < m.nv; i++) m.pos[3 * i + 2] += z;
+    pf_mesh m = icosphere(0.3, 2);
+    for (uint32_t i = 0; i < m.vertices; i++) m.positions[3 * i + 2] += z;
     return m;
 }
 
@@ -639,7 +716,7 @@ static mesh ball_at(double z)
  * without a surface (a surface adds no force). */
 START_TEST(test_deformable_grid_hanging)
 {
-    mesh m = ball_at(1.0);
+    pf_mesh m = ball_at(1.0);
     pf_world *w = make_world(0.01, -9.81, PF_EXEC_SEQ, 1);
     pf_surface_id sid;
     pf_object_id id = hanging_grid(w, &m, &sid);
@@ -678,10 +755,10 @@ START_TEST(test_deformable_grid_hanging)
     x = pf_world_positions(w, id, &n);
     uint32_t nv;
     const double *p = pf_world_surface_positions(w, sid, &nv);
-    ck_assert_uint_eq(nv, m.nv);
+    ck_assert_uint_eq(nv, m.vertices);
     double moved = 0;
     for (uint32_t i = 0; i < nv; i++) {
-        const double *r = m.pos + 3 * i;
+        const double *r = m.positions + 3 * i;
         int c[3];
         double u[3];
         for (int a = 0; a < 3; a++) {
@@ -703,8 +780,7 @@ START_TEST(test_deformable_grid_hanging)
     ck_assert_msg(moved > 1e-3, "the embedded ball did not move (%g m)", moved);
     pf_world_destroy(w);
     pf_world_destroy(w2);
-    free(m.pos);
-    free(m.tri);
+    pf_mesh_free(&m);
 }
 END_TEST
 
@@ -716,17 +792,17 @@ static uint64_t bodies_hash(pf_executor e, pf_partitioner part, int workers)
 {
     pf_world *w = make_world(0.01, -9.81, e, workers);
     ck_assert_int_eq(pf_world_set_partitioner(w, part), PF_OK);
-    mesh m = ball_at(1.0);
+    pf_mesh m = ball_at(1.0);
     pf_surface_id sid;
     pf_object_id g = hanging_grid(w, &m, &sid);
     double top[6] = {-10, -10, 1.3, 10, 10, 10};
     ck_assert_int_eq(pf_world_fix_box(w, g, top, NULL), PF_OK);
-    for (uint32_t i = 0; i < m.nv; i++) m.pos[3 * i] += 2;
+    for (uint32_t i = 0; i < m.vertices; i++) m.positions[3 * i] += 2;
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
-    gd.mesh_positions = m.pos;
-    gd.mesh_vertices = m.nv;
-    gd.mesh_indices = m.tri;
-    gd.mesh_triangles = m.nt;
+    gd.mesh_positions = m.positions;
+    gd.mesh_vertices = m.vertices;
+    gd.mesh_indices = m.indices;
+    gd.mesh_triangles = m.triangles;
     gd.model = PF_GRID_SPRINGS;
     gd.stiffness = 10;
     gd.damping = 0.1;
@@ -739,10 +815,10 @@ static uint64_t bodies_hash(pf_executor e, pf_partitioner part, int workers)
     ck_assert_int_eq(pf_world_fix_points(w, s, both, 2), PF_OK);
     pf_rigid_def rd = pf_rigid_default_def();
     rd.shape = PF_RIGID_MESH;
-    rd.mesh_positions = m.pos;
-    rd.mesh_vertices = m.nv;
-    rd.mesh_indices = m.tri;
-    rd.mesh_triangles = m.nt;
+    rd.mesh_positions = m.positions;
+    rd.mesh_vertices = m.vertices;
+    rd.mesh_indices = m.indices;
+    rd.mesh_triangles = m.triangles;
     rd.angular_velocity[0] = 3;
     rd.angular_velocity[1] = -1;
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
@@ -753,8 +829,7 @@ static uint64_t bodies_hash(pf_executor e, pf_partitioner part, int workers)
     ck_assert_uint_eq(st.groups, 6);
     uint64_t h = pf_world_state_hash(w);
     pf_world_destroy(w);
-    free(m.pos);
-    free(m.tri);
+    pf_mesh_free(&m);
     return h;
 }
 
@@ -832,6 +907,7 @@ START_TEST(test_bodies_invalid_arguments)
     ck_assert_int_eq(pf_world_add_surface(w, r, &sd, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_OK);
     ck_assert_int_eq(pf_world_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, g, &rd, NULL), PF_EINVAL); /* not a rigid body */
     ck_assert_ptr_null(pf_world_surface_positions(w, 5, NULL));
     ck_assert_uint_eq(pf_world_surfaces(w), 1);
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
@@ -864,7 +940,10 @@ Suite *make_suite(void)
     tcase_add_test(rb, test_rigid_torque_free_explicit);
     tcase_add_test(rb, test_rigid_torque_free_implicit);
     tcase_add_test(rb, test_rigid_principal_spin);
+    tcase_add_test(rb, test_rigid_implicit_mass_damping);
     tcase_add_test(rb, test_rigid_static);
+    tcase_add_test(rb, test_rigid_shape_surfaces);
+    tcase_add_test(rb, test_rigid_set_state);
     suite_add_tcase(s, rb);
     TCase *gr = tcase_create("grids");
     tcase_set_timeout(gr, 120);

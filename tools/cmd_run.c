@@ -1,12 +1,14 @@
-/* physflow run: a named physics scene (bars64, springgrid128) for N steps with one executor, or, with no scene,
+/* physflow run: a scene (a built-in name such as bars64, or an XML scene file) for N steps with one executor, or,
+ * with no scene,
  * the built-in runtime demonstration: a 1-D heat equation cut into objects, recorded once as a task graph (flux
  * exchange across object borders, an update per object, a total-energy sum as cumulative writes) and replayed
  * step after step with every executor. */
 #include "cli_args.h"
 #include "commands.h"
-#include "physics_scenes.h"
+#include "scene_cli.h"
 
 #include "physflow/runtime.h"
+#include "physflow/scene.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -170,21 +172,23 @@ static uint64_t demo_hash(const demo *d)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: physflow run [SCENE] [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
-            "                    [--hash] [--no-bind]\n"
-            "  SCENE: %s. Runs N steps (default 100) with executor E (default static),\n"
-            "  partitioner P (owner or metis, default owner) and K workers (default: all cores), then prints ms per\n"
-            "  step, tasks and CG iterations; --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's\n"
-            "  x and v), the same for every executor, worker count and partitioner. --no-bind: workers unpinned.\n"
+            "usage: physflow run [SCENE] [--steps N] [--threads K] [--executor E] [--partitioner P] [--dt S]\n"
+            "                    [--trace FILE] [--hash] [--no-bind]\n"
+            "  SCENE: a built-in scene (%s) or an XML scene file (SOFA vocabulary, docs/scenes.md).\n"
+            "  Runs N steps (default 100) with executor E (default static), partitioner P (owner or metis, default\n"
+            "  owner) and K workers (default: all cores), then prints ms per step, tasks and CG iterations; --dt\n"
+            "  overrides the scene's time step; --hash prints only 'state-hash: <16 hex>' (FNV-1a over every\n"
+            "  object's x and v), the same for every executor, worker count and partitioner. --no-bind: workers\n"
+            "  unpinned. A scene with errors is not run: 'file:line: message' on stderr, exit 2.\n"
             "  With no scene: the built-in demonstration (a heat equation cut into 16 objects), recorded once\n"
             "  as a task graph and replayed N steps (default 200) with each executor (or only E), K workers\n"
             "  (default: all cores). --trace writes a Chrome trace of the static executor's steps.\n",
-            scene_names());
+            pf_scene_builtin_names());
 }
 
-/* One named scene, one executor: setup, N steps, a summary (or only the state hash). */
+/* One scene, one executor: load, N steps, a summary (or only the state hash). */
 static int run_scene(const char *name, long steps, long threads, pf_executor e, pf_partitioner part,
-                     const char *trace, int hash_only, int bind)
+                     const char *trace, int hash_only, int bind, double dt)
 {
     pf_world_def def = pf_world_default_def();
     def.bind = bind;
@@ -192,17 +196,11 @@ static int run_scene(const char *name, long steps, long threads, pf_executor e, 
     def.executor = e;
     def.partitioner = part;
     def.quiet = 1;
-    if (!scene_known(name)) {
-        fprintf(stderr, "physflow run: unknown scene '%s' (known: %s)\n", name, scene_names());
-        return 2;
-    }
     double t0 = now_s();
-    pf_world *w = NULL;
-    int rc = scene_create(name, &def, &w);
-    if (rc) {
-        fprintf(stderr, "physflow run: %s: %s\n", name, pf_last_error());
-        return 1;
-    }
+    pf_scene *scene = NULL;
+    int rc = scene_cli_load("physflow run", name, &def, dt, &scene);
+    if (rc) return rc;
+    pf_world *w = pf_scene_world(scene);
     if (trace) pf_runtime_trace_start(pf_world_runtime(w));
     /* the first step records and compiles the graph: timed apart from the replayed ones */
     rc = pf_world_step(w, 1);
@@ -211,12 +209,12 @@ static int run_scene(const char *name, long steps, long threads, pf_executor e, 
     double t2 = now_s();
     if (rc) {
         fprintf(stderr, "physflow run: %s: %s\n", name, pf_last_error());
-        pf_world_destroy(w);
+        pf_scene_destroy(scene);
         return 1;
     }
     if (trace && pf_runtime_trace_write(pf_world_runtime(w), trace)) {
         fprintf(stderr, "physflow run: %s\n", pf_last_error());
-        pf_world_destroy(w);
+        pf_scene_destroy(scene);
         return 1;
     }
     uint64_t h = pf_world_state_hash(w);
@@ -237,13 +235,14 @@ static int run_scene(const char *name, long steps, long threads, pf_executor e, 
         printf("  state-hash %016llx\n", (unsigned long long)h);
         if (trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", trace);
     }
-    pf_world_destroy(w);
+    pf_scene_destroy(scene);
     return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
     long steps = 0, threads = 0;
+    double dt = 0;
     const char *trace = NULL, *scene = NULL;
     int hash_only = 0, bind = 1;
     pf_executor only = PF_EXEC_COUNT;
@@ -266,6 +265,8 @@ int cmd_run(int argc, char **argv)
                 fprintf(stderr, "physflow run: %s\n", pf_last_error());
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--dt") && i + 1 < argc) {
+            if (scene_cli_dt("physflow run", argv[++i], &dt)) return 2;
         } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
             trace = argv[++i];
         } else if (!strcmp(argv[i], "--no-bind")) {
@@ -288,7 +289,11 @@ int cmd_run(int argc, char **argv)
         threads = cpus > 0 ? cpus : 1;
     }
     if (scene) return run_scene(scene, steps ? steps : 100, threads, only == PF_EXEC_COUNT ? PF_EXEC_STATIC : only,
-                                part, trace, hash_only, bind);
+                                part, trace, hash_only, bind, dt);
+    if (dt > 0) {
+        fprintf(stderr, "physflow run: --dt needs a scene (the demonstration has no time step)\n");
+        return 2;
+    }
     if (steps == 0) steps = 200;
     demo d = {0};
     if (demo_alloc(&d, 16, 20000)) {

@@ -4,6 +4,7 @@
 #define PF_TOOLS_COMMANDS_H
 
 int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_pairs(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -10,6 +10,7 @@ static void usage(FILE *out)
                  "\n"
                  "commands:\n"
                  "  run [SCENE]        run a simulation (built-in demonstration when no scene is given)\n"
+                 "  check SCENE        validate a scene file without running it\n"
                  "  bench NAME ...     benchmarks: tasks, broadphase, splitting, hashing, rangequery\n"
                  "  pairs --method M FILE [--count]   overlapping pairs of the boxes in FILE\n"
                  "  info               topology, build options, executors and broad phases\n"
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } commands[] = {
         {"run", cmd_run},
+        {"check", cmd_check},
         {"bench", cmd_bench},
         {"pairs", cmd_pairs},
         {"info", cmd_info},

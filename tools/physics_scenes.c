@@ -11,8 +11,11 @@ int scene_bars(pf_world *w, int bars, int nx, int ny, int nz, uint32_t iteration
     const double h = 0.1, rho = 1000.0;
     int side = 1;
     while (side * side < bars) side++;
+    /* bars on a lattice: bar (j, k) is bar (0, 0) moved by (j pitch_y, k pitch_z), as scenes/bars64.xml's
+     * Replicate computes it (same doubles, same state hash) */
+    const double pitch_y = (ny - 1) * h * 2.0, pitch_z = (nz - 1) * h * 2.0;
     for (int b = 0; b < bars; b++) {
-        double y0 = (b % side) * (ny - 1) * h * 2.0, z0 = (b / side) * (nz - 1) * h * 2.0;
+        double y0 = (b % side) * pitch_y, z0 = (b / side) * pitch_z;
         pf_object_def od = pf_object_default_def();
         od.grid[0] = nx;
         od.grid[1] = ny;

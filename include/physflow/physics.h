@@ -47,6 +47,11 @@ typedef struct pf_world_def {
     pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
     int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
     int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
+    double max_speed;           ///< m/s: a point faster than this (or NaN / infinite) is a numerical fault: the
+                                ///< step fails with PF_ENUMERIC and the world keeps its state before the step;
+                                ///< default 1e4
+    pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
+                                ///< default none: the world's own worker threads
 } pf_world_def;
 
 typedef struct pf_world pf_world;
@@ -60,6 +65,8 @@ PF_API pf_runtime *pf_world_runtime(pf_world *w);
 /// Executor and partitioner of later steps (the recorded graph is kept; the runtime recompiles if needed).
 PF_API int pf_world_set_executor(pf_world *w, pf_executor e);
 PF_API int pf_world_set_partitioner(pf_world *w, pf_partitioner p);
+/// Worker count of later steps (between steps only); the graph is placed afresh for the new count.
+PF_API int pf_world_set_workers(pf_world *w, int workers);
 
 /// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
 /// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
@@ -128,6 +135,26 @@ PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
 /// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions).
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def);
 
+/// A force field written by the host as plain sequential callbacks (paper 004's "non-invasive" promise). It acts
+/// on one object of points: it reads the object's positions and velocities and adds into its force vector, and
+/// it runs inside the object's force task, after the built-in fields, in the order the fields were added — so
+/// it is part of the recorded graph, scheduled and replayed like them. Get defaults from
+/// pf_force_field_default_def().
+typedef struct pf_force_field_def {
+    /// f += F(x, v): x, v, f hold 3*points values (m, m/s, N). Required.
+    void (*add_force)(const double *x, const double *v, double *f, uint32_t points, void *ctx);
+    /// df += kfact (dF/dx) dx: the field's stiffness applied to dx, used by the implicit solver's matrix-free
+    /// products (at the positions x of the step). NULL: the field has no stiffness term (its force still enters
+    /// the implicit step, explicitly).
+    void (*add_dforce)(const double *x, const double *dx, double *df, double kfact, uint32_t points, void *ctx);
+    void *ctx;       ///< passed to both; must outlive the world
+    double cost_ns;  ///< estimated ns of one add_force call, until the runtime measures it; default 0 (unknown)
+} pf_force_field_def;
+
+PF_API pf_force_field_def pf_force_field_default_def(void);
+/// Adds a custom force field to object o (an object of points, not a rigid body).
+PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_field_def *def);
+
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
 /// Box region (SOFA BoxROI): the points of object o inside box = {xmin, ymin, zmin, xmax, ymax, zmax} (m,
@@ -140,7 +167,9 @@ PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], ui
 
 /// Advances the world by `steps` time steps. The first step (and the first after a structural change: a new
 /// object, force field or constraint) records the step's tasks into the runtime graph; later steps replay it.
-/// PF_ENUMERIC when a state became NaN or infinite.
+/// A numerical fault (a state NaN, infinite or faster than max_speed) stops at the step where it appears:
+/// PF_ENUMERIC with a message naming the object (and the force field when its force is already not finite),
+/// and every object back in its state before that step.
 PF_API int pf_world_step(pf_world *w, uint32_t steps);
 
 /// Number of objects.
@@ -157,6 +186,16 @@ PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, cons
 /// FNV-1a 64-bit over every object's x bytes (for a rigid body including its orientation quaternion) then v
 /// bytes, objects in id order: equal hashes mean bitwise equal states.
 PF_API uint64_t pf_world_state_hash(const pf_world *w);
+
+/// Writes the world's dynamic state — every object's positions (with a rigid body's orientation) and
+/// velocities, and the step count — with a free-form `note` (may be NULL; the CLI stores the scene there) to
+/// `path`, atomically: a temporary file beside it, synced, then renamed over it, so a failure never leaves a
+/// truncated file. The structure (objects, force fields) is not saved: restore into a world built the same way.
+PF_API int pf_world_save_state(const pf_world *w, const char *path, const char *note);
+/// Restores a state written by pf_world_save_state into a world built the same way (checked: PF_EPARSE
+/// otherwise, and for a damaged file); the world is unchanged on failure. `note` (may be NULL when note_cap is
+/// 0) receives the note, cut to note_cap - 1 bytes. Stepping on repeats the uninterrupted run bit for bit.
+PF_API int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap);
 
 /// What the latest structural update did: the step after a change (object, force field, constraint,
 /// interaction added or removed) regroups the objects and re-records only the solver groups that changed.
@@ -223,6 +262,9 @@ PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
  * (paper 004 §4.2: rigid bodies and deformable models of several kinds, each seen by collision through a surface
  * mesh that its object carries through a mapping, SOFA's IdentityMapping / BarycentricMapping / RigidMapping). */
 
+/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
+typedef uint32_t pf_surface_id;
+
 /// Mass properties of a solid: mass, centre of mass and inertia tensor about the centre of mass.
 typedef struct pf_mass_properties {
     double mass;       ///< kg
@@ -236,6 +278,23 @@ typedef struct pf_mass_properties {
 PF_API int pf_mesh_mass_properties(const double *positions, uint32_t vertices, const uint32_t *indices,
                                    uint32_t triangles, double density, pf_mass_properties *out);
 
+/// A triangle mesh made by the library (pf_mesh_box, pf_mesh_icosphere); free it with pf_mesh_free.
+typedef struct pf_mesh {
+    double *positions;  ///< 3*vertices positions, m
+    uint32_t vertices;  ///< vertex count
+    uint32_t *indices;  ///< 3*triangles vertex indices, counter-clockwise seen from outside
+    uint32_t triangles; ///< triangle count
+} pf_mesh;
+
+/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of k
+/// is set), 12 triangles. The caller owns *out.
+PF_API int pf_mesh_box(const double half_extents[3], pf_mesh *out);
+/// Icosphere of `radius` centred on the origin: an icosahedron whose triangles are split in 4 `level` times
+/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller owns *out.
+PF_API int pf_mesh_icosphere(double radius, int level, pf_mesh *out);
+/// Frees a mesh's arrays (NULL allowed) and zeroes it.
+PF_API void pf_mesh_free(pf_mesh *m);
+
 /// Shape of a rigid body: it gives the mass (from the density) and the inertia tensor.
 typedef enum pf_rigid_shape {
     PF_RIGID_BOX = 0,    ///< box of `half_extents` centred on the com, axes of the body frame
@@ -247,7 +306,7 @@ typedef enum pf_rigid_shape {
 /// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
 /// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
 /// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
-/// holds its translation, 1 alone its rotation). Gravity acts on the com.
+/// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
     double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
@@ -268,20 +327,28 @@ typedef struct pf_rigid_def {
 } pf_rigid_def;
 
 PF_API pf_rigid_def pf_rigid_default_def(void);
-/// Adds a rigid body; *out receives its object id. A mesh shape does not attach a surface by itself: pass the
-/// same mesh, placed in the world, to pf_world_add_surface with PF_SURFACE_RIGID.
+/// Adds a rigid body; *out (may be NULL) receives its object id.
 PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out);
+/// Attaches to rigid body o the surface of the shape `def` describes (RIGID mapping; def is the definition o was
+/// made from): a mesh shape's own mesh, a box's 12 triangles, a sphere's icosphere of level 2 (162 vertices, 320
+/// triangles). *out (may be NULL) receives its id. Any other surface may be attached with pf_world_add_surface
+/// (PF_SURFACE_RIGID, world positions at the current pose).
+PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const pf_rigid_def *def,
+                                            pf_surface_id *out);
 
 /// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
 PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
                                 double velocity[3], double angular_velocity[3]);
+/// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
+/// normalised; a fixed part keeps zero velocity). The recorded graph is kept. PF_EINVAL when o is not a rigid body
+/// or a value is not finite.
+PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double position[3],
+                                    const double orientation[4], const double velocity[3],
+                                    const double angular_velocity[3]);
 /// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
 /// orientation (may be NULL) of a rigid body.
 PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
                                   double world[9]);
-
-/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
-typedef uint32_t pf_surface_id;
 
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
@@ -300,6 +367,9 @@ typedef struct pf_surface_def {
                                 ///< state (a grid object at rest); copied. Unused by IDENTITY
     const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
     uint32_t triangles;         ///< triangle count (0: a point set)
+    double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
+                                ///< particles, DEM); spheres collide with other spheres, also of the same surface,
+                                ///< and with triangles; default 0: points (collide with other objects' triangles)
 } pf_surface_def;
 
 PF_API pf_surface_def pf_surface_default_def(void);

@@ -93,6 +93,24 @@ PF_API int pf_executor_parse(const char *name, pf_executor *out);
 PF_API const char *pf_partitioner_name(pf_partitioner p);
 PF_API int pf_partitioner_parse(const char *name, pf_partitioner *out);
 
+/// One worker's share of a run, handed to a host task system: call job(worker, job_ctx) once.
+typedef void (*pf_host_job)(int worker, void *job_ctx);
+
+/// A host application's own task system (in the manner of Box2D v3's enqueueTask / finishTask), used by the
+/// static executor instead of PhysFlow's worker threads. Each run calls `enqueue` for workers 1..K-1, runs
+/// worker 0 on the calling thread, then `finish` on every handle. The K programs synchronise with each other
+/// (a worker may wait for another's result), so the host must run the enqueued jobs concurrently with each other
+/// and with the caller — e.g. one per thread of a pool of at least K-1 threads — never one after the other.
+/// The seq, barrier and omptasks executors ignore it.
+typedef struct pf_task_system {
+    /// Starts job(worker, job_ctx) on a host thread; returns a handle for `finish` (may be NULL if `finish`
+    /// does not need one). Required to use a task system.
+    void *(*enqueue)(pf_host_job job, int worker, void *job_ctx, void *user_ctx);
+    /// Returns once the job of `handle` has completed. Required.
+    void (*finish)(void *handle, void *user_ctx);
+    void *user_ctx; ///< passed to both
+} pf_task_system;
+
 /// Settings of a runtime (the worker team). Get defaults from pf_runtime_default_def().
 typedef struct pf_runtime_def {
     int workers;              ///< worker count K >= 1; default 1. Worker 0 is the thread that calls pf_graph_run
@@ -105,6 +123,7 @@ typedef struct pf_runtime_def {
                               ///< system schedules it (beside K-1 pinned workers it settles on the free core)
     int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
     int quiet;                ///< 1: no message on stderr when binding is refused; default 0
+    pf_task_system tasks;     ///< a host task system; default all NULL: PhysFlow's own worker threads
 } pf_runtime_def;
 
 typedef struct pf_runtime pf_runtime;
@@ -115,6 +134,9 @@ PF_API pf_runtime_def pf_runtime_default_def(void);
 PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
 PF_API void pf_runtime_destroy(pf_runtime *rt);
 PF_API int pf_runtime_workers(const pf_runtime *rt);
+/// Changes the worker count for later runs (between runs only): the team is restarted, and each graph is
+/// placed and compiled afresh for the new count on its next run.
+PF_API int pf_runtime_set_workers(pf_runtime *rt, int workers);
 /// Changes the executor or partitioner used by later runs (a graph recompiles on its next run if needed).
 PF_API int pf_runtime_set_executor(pf_runtime *rt, pf_executor e);
 PF_API int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p);

@@ -1,0 +1,199 @@
+/* PhysFlow scenes: XML scene files in SOFA's vocabulary (nested <Node>s of components) loaded into a pf_world,
+ * through a registry of element constructors that a host can extend. */
+#ifndef PHYSFLOW_SCENE_H
+#define PHYSFLOW_SCENE_H
+
+#include "physflow/base.h"
+#include "physflow/collision.h"
+#include "physflow/physics.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error rule: functions returning int return PF_OK or a negative PF_E* code; a failure's message, from
+ * pf_last_error(), starts with "file:line: " when it concerns a place in a scene file. PF_EPARSE: malformed XML,
+ * unknown component or attribute, malformed value or link; PF_EINVAL: a value out of range; PF_EIO: a file
+ * (scene, mesh) cannot be read; PF_ENOTSUP: a known component or option that the physics cannot simulate yet. */
+
+/* ---- collision settings: parsed and validated, not simulated yet (the world has no contacts today) ---- */
+
+/// Contact response (SOFA CollisionResponse / DefaultContactManager `response`).
+typedef enum pf_scene_response {
+    PF_RESPONSE_PENALTY = 0 ///< "PenaltyContactForceField" (SOFA's default "default" maps here too)
+} pf_scene_response;
+
+/// Scene-level collision settings, from the collision pipeline components of the root node.
+typedef struct pf_scene_collision {
+    int enabled;                       ///< 1 when the scene declares a CollisionPipeline / DefaultPipeline
+    pf_broadphase_method broadphase;   ///< broad phase; default PF_BP_KD (BruteForceBroadPhase: PF_BP_BRUTE)
+    double alarm_distance;             ///< m, MinProximityIntersection alarmDistance (>= 0); default 1
+    double contact_distance;           ///< m, contactDistance (>= 0, <= alarm_distance); default 0.5
+    pf_scene_response response;        ///< contact response; default PF_RESPONSE_PENALTY
+    double stiffness;                  ///< N/m, penalty stiffness (>= 0); default 100
+} pf_scene_collision;
+
+/// Collision model kind (SOFA SphereCollisionModel, TriangleCollisionModel, PointCollisionModel).
+typedef enum pf_scene_collision_kind {
+    PF_COLLIDE_SPHERE = 0,   ///< a sphere of `radius` around every point
+    PF_COLLIDE_TRIANGLE = 1, ///< the triangles of the node's mesh topology
+    PF_COLLIDE_POINT = 2     ///< the points themselves
+} pf_scene_collision_kind;
+
+/// One collision model attached to an object.
+typedef struct pf_scene_collision_model {
+    pf_object_id object;          ///< the object whose points carry the model
+    pf_scene_collision_kind kind; ///< sphere, triangle or point
+    double radius;                ///< m, spheres only (> 0); 0 for the other kinds
+    const uint32_t *triangles;    ///< triangles only: 3*ntriangles point indices (owned by the scene); else NULL
+    uint32_t ntriangles;          ///< triangles only: how many
+    int line;                     ///< line of the element in the scene file
+} pf_scene_collision_model;
+
+/* ---- the registry: element name -> constructor ---- */
+
+/// One component element being constructed; valid only during its constructor call.
+typedef struct pf_scene_component pf_scene_component;
+
+/// When a constructor runs. The loader walks the node tree twice, in document order each time.
+typedef enum pf_scene_stage {
+    /// Before any object exists: the constructor sets up its node (pf_scene_component_object_def) — the
+    /// MechanicalObject, topologies, masses, solvers (which children inherit) and scene-level settings.
+    PF_SCENE_STAGE_STATE = 0,
+    /// After every node's object was created: force fields, constraints, collision models; links to any
+    /// node's object resolve (pf_scene_component_link_object).
+    PF_SCENE_STAGE_FORCES = 1
+} pf_scene_stage;
+
+/// A constructor: reads its element's attributes through pf_scene_component_* and acts on the node or world.
+/// Returns PF_OK, or an error code after pf_scene_component_error(). `ctx` is the pointer given at registration.
+typedef int (*pf_scene_component_fn)(pf_scene_component *c, void *ctx);
+
+/// One registry entry.
+typedef struct pf_scene_component_def {
+    const char *name;         ///< element name, e.g. "MyForceField" (copied); registering a name again replaces
+                              ///< the earlier entry (a host may override a built-in component)
+    pf_scene_stage stage;     ///< which walk calls `fn`
+    pf_scene_component_fn fn; ///< the constructor; NULL: the element is visual-only and skipped with a note
+    void *ctx;                ///< passed to `fn` unchanged (not owned)
+} pf_scene_component_def;
+
+typedef struct pf_scene_registry pf_scene_registry;
+
+/// Creates a registry holding every built-in component. The caller owns *out.
+PF_API int pf_scene_registry_create(pf_scene_registry **out);
+/// Creates an independent copy of `src` (extend the copy, the original is unchanged). The caller owns *out.
+PF_API int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out);
+PF_API void pf_scene_registry_destroy(pf_scene_registry *r);
+/// Adds or replaces an entry.
+PF_API int pf_scene_register(pf_scene_registry *r, const pf_scene_component_def *def);
+/// The entry for an element name, or NULL.
+PF_API const pf_scene_component_def *pf_scene_registry_find(const pf_scene_registry *r, const char *name);
+
+/* ---- what a constructor may call ---- */
+
+/// The element's name ("UniformMass") and line in the scene file.
+PF_API const char *pf_scene_component_type(const pf_scene_component *c);
+PF_API int pf_scene_component_line(const pf_scene_component *c);
+/// The raw text of attribute `attr`, or NULL when absent; valid until the constructor returns. Reading an
+/// attribute marks it used: after the constructor, an attribute nobody read is an error ("unknown attribute").
+PF_API const char *pf_scene_component_string(pf_scene_component *c, const char *attr);
+/// Parses attribute `attr` as one finite number in [lo, hi] into *value; leaves *value alone when absent.
+/// Returns 1 when present, 0 when absent, or an error code (malformed or out of range, message given).
+PF_API int pf_scene_component_real(pf_scene_component *c, const char *attr, double lo, double hi, double *value);
+/// Parses exactly n finite numbers (space separated) into out[0..n-1]; same returns as pf_scene_component_real.
+PF_API int pf_scene_component_reals(pf_scene_component *c, const char *attr, size_t n, double *out);
+/// Marks `attr` accepted but ignored: when present, a warning "file:line: warning: ..." is reported.
+PF_API void pf_scene_component_ignore(pf_scene_component *c, const char *attr);
+/// Records "file:line: <message>" as the failure's message and returns `code`.
+PF_API int pf_scene_component_error(pf_scene_component *c, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/// Reports "file:line: warning: <message>".
+PF_API void pf_scene_component_warning(pf_scene_component *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// STATE stage: the definition of the object the node will create (NULL in the FORCES stage). Setting
+/// fields here is how a host component shapes the node's object.
+PF_API pf_object_def *pf_scene_component_object_def(pf_scene_component *c);
+/// The world being built (FORCES stage; NULL in the STATE stage).
+PF_API pf_world *pf_scene_component_world(pf_scene_component *c);
+/// FORCES stage: the node's object (PF_EPARSE with a message when the node has no MechanicalObject).
+PF_API int pf_scene_component_object(pf_scene_component *c, pf_object_id *out);
+/// FORCES stage: the object of the node that attribute `attr` links to ("@path" where path is a node path
+/// relative to the component's node — "../a/b", or absolute "/a/b" from the root — optionally ending with a
+/// component's name). Returns 1 and *out when present, 0 when absent, or an error (dangling link, no object).
+PF_API int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_object_id *out);
+
+/* ---- loading ---- */
+
+/// Severity of a report.
+typedef enum pf_scene_severity {
+    PF_SCENE_NOTE = 0,   ///< e.g. a visual-only component skipped
+    PF_SCENE_WARNING = 1 ///< e.g. an attribute accepted but ignored
+} pf_scene_severity;
+
+/// Receives notes and warnings; `message` is already formatted as "file:line: warning: ..." (or "note").
+typedef void (*pf_scene_report_fn)(pf_scene_severity severity, const char *message, void *ctx);
+
+/// How to load. Get defaults from pf_scene_default_load_def().
+typedef struct pf_scene_load_def {
+    const pf_scene_registry *registry; ///< components; NULL (default): the built-in ones
+    pf_world_def world;                ///< runtime settings of the world (workers, executor, ...); the scene's
+                                       ///< root Node sets dt and gravity; default pf_world_default_def()
+    double dt;                         ///< s; > 0 overrides the scene's dt; default 0 (keep the scene's)
+    pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
+    void *report_ctx;                  ///< passed to `report`
+} pf_scene_load_def;
+
+PF_API pf_scene_load_def pf_scene_default_load_def(void);
+
+typedef struct pf_scene pf_scene;
+
+/// Loads a scene file: parses and validates everything, then creates the world. On failure nothing is left
+/// (no world) and pf_last_error() says "file:line: message". Mesh files are read relative to the scene
+/// file's folder. The caller owns *out.
+PF_API int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out);
+/// Same from memory: `name` labels messages; relative mesh files resolve against `dir` (NULL: the current
+/// directory).
+PF_API int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
+                                const char *dir, pf_scene **out);
+/// Loads a scene built into the library (see pf_scene_builtin_names); PF_EINVAL for an unknown name.
+PF_API int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_scene **out);
+/// The built-in scene `name`'s XML text (NULL when unknown) and its length in *length (may be NULL).
+PF_API const char *pf_scene_builtin(const char *name, size_t *length);
+/// Names of the built-in scenes, comma separated ("bars64, springgrid128, ...").
+PF_API const char *pf_scene_builtin_names(void);
+PF_API void pf_scene_destroy(pf_scene *s);
+
+/// The loaded world (owned by the scene: destroyed with it).
+PF_API pf_world *pf_scene_world(pf_scene *s);
+/// Scene-level collision settings (parsed, not simulated yet).
+PF_API const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s);
+/// The collision models (parsed, not simulated yet): *out receives an array of the returned count, owned by the
+/// scene.
+PF_API uint32_t pf_scene_collision_models(const pf_scene *s, const pf_scene_collision_model **out);
+/// Id of the object of the node with path `path` ("/" separated node names from the root's children, e.g.
+/// "bar_0_1_2" or "group/tile"); PF_EINVAL when no such node or it has no object.
+PF_API int pf_scene_find_object(const pf_scene *s, const char *path, pf_object_id *out);
+
+/// What a scene holds.
+typedef struct pf_scene_summary {
+    uint32_t nodes;            ///< Node elements, replicated copies counted
+    uint32_t objects;          ///< objects (MechanicalObjects) created
+    uint64_t points;           ///< points over all objects
+    uint32_t force_fields;     ///< force-field components (FEM, spring fields), interaction ones included
+    uint64_t springs;          ///< springs added by the spring force fields
+    uint32_t constraints;      ///< constraint components
+    uint64_t fixed_points;     ///< points fixed by them (a point fixed twice counts twice)
+    uint32_t collision_models; ///< collision models (parsed, not simulated yet)
+    double dt;                 ///< s, the time step in use
+    double gravity[3];         ///< m/s²
+} pf_scene_summary;
+PF_API int pf_scene_get_summary(const pf_scene *s, pf_scene_summary *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,34 @@
+/* The scenes built into the library (scenes/ XML files, embedded at build time by scenes/embed_scenes.py). */
+#include "scene_internal.h"
+
+#include "base/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *pf_scene_builtin(const char *name, size_t *length)
+{
+    for (size_t k = 0; name && k < sc_builtin_scene_count; k++)
+        if (!strcmp(sc_builtin_scenes[k].name, name)) {
+            if (length) *length = sc_builtin_scenes[k].length;
+            return sc_builtin_scenes[k].text;
+        }
+    return NULL;
+}
+
+const char *pf_scene_builtin_names(void)
+{
+    return sc_builtin_scene_names;
+}
+
+int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_scene **out)
+{
+    PF_CHECK_ARG(name && out);
+    *out = NULL;
+    size_t len;
+    const char *text = pf_scene_builtin(name, &len);
+    if (!text) return pf_error(PF_EINVAL, "unknown built-in scene '%s' (known: %s)", name, pf_scene_builtin_names());
+    char label[128];
+    snprintf(label, sizeof label, "%s.xml", name);
+    return pf_scene_load_memory(def, label, text, len, NULL, out);
+}

@@ -1,0 +1,354 @@
+/* What a component constructor calls: attribute parsing (marking what was read), file:line messages, links,
+ * the node's object. */
+#include "scene_internal.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sc_line(const xmlNode *el)
+{
+    long l = el ? xmlGetLineNo(el) : 0;
+    return l > 0 ? (int)l : 0;
+}
+
+static int verror(const sc_loader *L, int line, int code, const char *fmt, va_list ap)
+{
+    char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return pf_error(code, "%s:%d: %s", L->file, line, msg);
+}
+
+int sc_error(const sc_loader *L, int line, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(L, line, code, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static void vreport(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, va_list ap)
+{
+    char msg[400], full[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    snprintf(full, sizeof full, "%s:%d: %s: %s", L->file, line, sev == PF_SCENE_WARNING ? "warning" : "note", msg);
+    if (L->def->report)
+        L->def->report(sev, full, L->def->report_ctx);
+    else
+        fprintf(stderr, "%s\n", full);
+}
+
+void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(L, sev, line, fmt, ap);
+    va_end(ap);
+}
+
+const char *pf_scene_component_type(const pf_scene_component *c)
+{
+    return c ? (const char *)c->el->name : "";
+}
+
+int pf_scene_component_line(const pf_scene_component *c)
+{
+    return c ? sc_line(c->el) : 0;
+}
+
+const char *pf_scene_component_string(pf_scene_component *c, const char *attr)
+{
+    if (!c || !attr) return NULL;
+    xmlAttr *a = xmlHasProp(c->el, (const xmlChar *)attr);
+    if (!a) return NULL;
+    if (c->nused < sizeof c->used / sizeof c->used[0]) c->used[c->nused++] = a;
+    /* attribute values are a single text child in a tree from xmlReadMemory (no entity substitution) */
+    if (a->children && a->children->type == XML_TEXT_NODE && !a->children->next)
+        return (const char *)a->children->content;
+    return "";
+}
+
+void pf_scene_component_ignore(pf_scene_component *c, const char *attr)
+{
+    if (c && attr && c->nignored < sizeof c->ignored / sizeof c->ignored[0]) c->ignored[c->nignored++] = attr;
+}
+
+int pf_scene_component_error(pf_scene_component *c, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = verror(c->L, sc_line(c->el), code, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+void pf_scene_component_warning(pf_scene_component *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(c->L, PF_SCENE_WARNING, sc_line(c->el), fmt, ap);
+    va_end(ap);
+}
+
+/* Parses the numbers of `s` into a growing array; `what` names the attribute in messages. */
+int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    const char *s = pf_scene_component_string(c, attr);
+    if (!s) return 0;
+    size_t cap = 0;
+    double *v = NULL;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') s++;
+        if (!*s) break;
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        if (end == s || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != ',')) {
+            pf_free(v);
+            int len = 0;
+            while (s[len] && s[len] != ' ' && len < 40) len++;
+            return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s': '%.*s' is not a number",
+                                            pf_scene_component_type(c), attr, len, s);
+        }
+        if (!isfinite(x)) {
+            pf_free(v);
+            return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not finite",
+                                            pf_scene_component_type(c), attr, x);
+        }
+        if (PF_ARRAY_RESERVE(v, cap, *n + 1)) {
+            pf_free(v);
+            return pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
+        }
+        v[(*n)++] = x;
+        s = end;
+    }
+    *out = v;
+    return 1;
+}
+
+int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size_t *n)
+{
+    double *v;
+    int rc = sc_parse_reals(c, attr, &v, n);
+    *out = NULL;
+    if (rc <= 0) return rc;
+    uint32_t *u = pf_malloc((*n ? *n : 1) * sizeof *u);
+    if (!u) {
+        pf_free(v);
+        return pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
+    }
+    for (size_t k = 0; k < *n; k++) {
+        if (v[k] < 0 || v[k] > 4294967295.0 || v[k] != floor(v[k])) {
+            double bad = v[k];
+            pf_free(v);
+            pf_free(u);
+            return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not an index (an integer >= 0)",
+                                            pf_scene_component_type(c), attr, bad);
+        }
+        u[k] = (uint32_t)v[k];
+    }
+    pf_free(v);
+    *out = u;
+    return 1;
+}
+
+int pf_scene_component_reals(pf_scene_component *c, const char *attr, size_t n, double *out)
+{
+    if (!c || !attr || (!out && n)) return pf_error(PF_EINVAL, "pf_scene_component_reals: invalid argument");
+    double *v;
+    size_t m;
+    int rc = sc_parse_reals(c, attr, &v, &m);
+    if (rc <= 0) return rc;
+    if (m != n) {
+        pf_free(v);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' needs %zu number%s, got %zu",
+                                        pf_scene_component_type(c), attr, n, n == 1 ? "" : "s", m);
+    }
+    memcpy(out, v, n * sizeof *out);
+    pf_free(v);
+    return 1;
+}
+
+int pf_scene_component_real(pf_scene_component *c, const char *attr, double lo, double hi, double *value)
+{
+    if (!value) return pf_error(PF_EINVAL, "pf_scene_component_real: value is NULL");
+    double x;
+    int rc = pf_scene_component_reals(c, attr, 1, &x);
+    if (rc <= 0) return rc;
+    if (!(x >= lo && x <= hi))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s' = %g is out of range [%g, %g]",
+                                        pf_scene_component_type(c), attr, x, lo, hi);
+    *value = x;
+    return 1;
+}
+
+int sc_parse_bool(pf_scene_component *c, const char *attr, int *value)
+{
+    const char *s = pf_scene_component_string(c, attr);
+    if (!s) return 0;
+    if (!strcmp(s, "true") || !strcmp(s, "1"))
+        *value = 1;
+    else if (!strcmp(s, "false") || !strcmp(s, "0"))
+        *value = 0;
+    else
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' = '%s' is not a boolean (true/false)",
+                                        pf_scene_component_type(c), attr, s);
+    return 1;
+}
+
+pf_object_def *pf_scene_component_object_def(pf_scene_component *c)
+{
+    return c && c->stage == PF_SCENE_STAGE_STATE ? &c->node->def : NULL;
+}
+
+pf_world *pf_scene_component_world(pf_scene_component *c)
+{
+    return c && c->stage == PF_SCENE_STAGE_FORCES ? c->L->scene->world : NULL;
+}
+
+int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
+{
+    if (!c || !out) return pf_error(PF_EINVAL, "pf_scene_component_object: invalid argument");
+    if (!c->node->has_object)
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in its node '%s'",
+                                        pf_scene_component_type(c), c->node->name);
+    *out = c->node->object;
+    return PF_OK;
+}
+
+static sc_node *child_named(sc_node *n, const char *name, size_t len)
+{
+    for (uint32_t k = 0; k < n->nchildren; k++)
+        if (strlen(n->children[k]->name) == len && !strncmp(n->children[k]->name, name, len)) return n->children[k];
+    return NULL;
+}
+
+static xmlNode *component_named(sc_node *n, const char *name, size_t len)
+{
+    for (xmlNode *e = n->el->children; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE || !xmlStrcmp(e->name, (const xmlChar *)"Node")) continue;
+        xmlChar *nm = xmlGetProp(e, (const xmlChar *)"name");
+        int match = nm && strlen((const char *)nm) == len && !strncmp((const char *)nm, name, len);
+        xmlFree(nm);
+        if (match) return e;
+    }
+    return NULL;
+}
+
+int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, sc_node **node, xmlNode **comp,
+                    const char **field)
+{
+    *node = NULL;
+    *comp = NULL;
+    *field = NULL;
+    if (link[0] != '@' || !link[1])
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' = '%s' is not a link ('@path')",
+                                        pf_scene_component_type(c), attr, link);
+    const char *p = link + 1;
+    sc_node *n = c->node;
+    if (*p == '/') {
+        while (n->parent) n = n->parent;
+        p++;
+    }
+    xmlNode *found = NULL;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (!slash) { /* the last segment may be "name.field" */
+            const char *dot = memchr(p, '.', len);
+            if (dot && dot != p) {
+                *field = dot + 1;
+                len = (size_t)(dot - p);
+            }
+        }
+        if (len == 2 && !strncmp(p, "..", 2)) {
+            if (!n->parent) goto dangling;
+            n = n->parent;
+        } else if (!(len == 1 && *p == '.') && len > 0) {
+            sc_node *ch = child_named(n, p, len);
+            if (ch) {
+                n = ch;
+            } else if (!slash && (found = component_named(n, p, len))) {
+                break;
+            } else {
+                goto dangling;
+            }
+        }
+        if (!slash) break;
+        p = slash + 1;
+    }
+    *node = n;
+    *comp = found;
+    return PF_OK;
+dangling:
+    return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': dangling link '%s' (no such node or component)",
+                                    pf_scene_component_type(c), attr, link);
+}
+
+int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_object_id *out)
+{
+    if (!c || !attr || !out) return pf_error(PF_EINVAL, "pf_scene_component_link_object: invalid argument");
+    const char *s = pf_scene_component_string(c, attr);
+    if (!s) return 0;
+    sc_node *n;
+    xmlNode *comp;
+    const char *field;
+    int rc = sc_resolve_link(c, attr, s, &n, &comp, &field);
+    if (rc) return rc;
+    if (field)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' = '%s' must link a node or its "
+                                        "MechanicalObject, not a field",
+                                        pf_scene_component_type(c), attr, s);
+    if (!n->has_object)
+        return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': node '%s' has no MechanicalObject",
+                                        pf_scene_component_type(c), attr, n->name);
+    *out = n->object;
+    return 1;
+}
+
+int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
+                           uint32_t ntris)
+{
+    pf_scene *s = c->L->scene;
+    pf_object_id o;
+    int rc = pf_scene_component_object(c, &o);
+    if (rc) return rc;
+    size_t cap = s->cap_models;
+    if (PF_ARRAY_RESERVE(s->models, s->cap_models, s->nmodels + 1) ||
+        PF_ARRAY_RESERVE(s->model_tris, cap, s->nmodels + 1))
+        return pf_error(PF_ENOMEM, "out of memory for collision models");
+    uint32_t *copy = NULL;
+    if (ntris) {
+        copy = pf_malloc((size_t)ntris * 3 * sizeof *copy);
+        if (!copy) return pf_error(PF_ENOMEM, "out of memory for collision triangles");
+        memcpy(copy, tris, (size_t)ntris * 3 * sizeof *copy);
+    }
+    s->model_tris[s->nmodels] = copy;
+    s->models[s->nmodels++] =
+        (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el)};
+    s->summary.collision_models++;
+    return PF_OK;
+}
+
+int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n)
+{
+    sc_loader *L = c->L;
+    for (uint32_t k = 0; k < L->nboxes; k++)
+        if (L->boxes[k].node == node && L->boxes[k].el == box_el) {
+            *idx = L->boxes[k].idx;
+            *n = L->boxes[k].n;
+            return PF_OK;
+        }
+    return pf_scene_component_error(c, PF_EINVAL, "%s: the BoxROI at line %d has not been evaluated (it must be in "
+                                    "the same node, before its users)",
+                                    pf_scene_component_type(c), sc_line(box_el));
+}

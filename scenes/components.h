@@ -1,0 +1,35 @@
+/* The built-in component constructors (scenes/components_state.c, scenes/components_forces.c). */
+#ifndef PF_SCENES_COMPONENTS_H
+#define PF_SCENES_COMPONENTS_H
+
+#include "scene_internal.h"
+
+/* STATE stage */
+int sc_mechanical_object(pf_scene_component *c, void *ctx);
+int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
+int sc_mesh_topology(pf_scene_component *c, void *ctx);
+int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
+int sc_uniform_mass(pf_scene_component *c, void *ctx);
+int sc_euler_implicit(pf_scene_component *c, void *ctx);
+int sc_euler_explicit(pf_scene_component *c, void *ctx);
+int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
+int sc_collision_pipeline(pf_scene_component *c, void *ctx);
+int sc_brute_force_broad_phase(pf_scene_component *c, void *ctx);
+int sc_broad_phase(pf_scene_component *c, void *ctx);
+int sc_narrow_phase(pf_scene_component *c, void *ctx);
+int sc_min_proximity(pf_scene_component *c, void *ctx);
+int sc_collision_response(pf_scene_component *c, void *ctx);
+int sc_accept(pf_scene_component *c, void *ctx);
+
+/* FORCES stage */
+int sc_hexa_fem(pf_scene_component *c, void *ctx);
+int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
+int sc_mesh_springs(pf_scene_component *c, void *ctx);
+int sc_stiff_springs(pf_scene_component *c, void *ctx);
+int sc_box_roi(pf_scene_component *c, void *ctx);
+int sc_fixed_constraint(pf_scene_component *c, void *ctx);
+int sc_sphere_model(pf_scene_component *c, void *ctx);
+int sc_triangle_model(pf_scene_component *c, void *ctx);
+int sc_point_model(pf_scene_component *c, void *ctx);
+
+#endif

@@ -1,0 +1,440 @@
+/* FORCES-stage components: force fields (hexahedral FEM, spring fields), constraints (FixedConstraint, BoxROI) and
+ * collision models, added to the objects the STATE stage created. */
+#include "components.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TYPE(c) pf_scene_component_type(c)
+
+static uint32_t object_points(pf_scene_component *c, pf_object_id o)
+{
+    uint32_t n = 0;
+    pf_world_positions(c->L->scene->world, o, &n);
+    return n;
+}
+
+int sc_hexa_fem(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_hexa_fem_def d = pf_hexa_fem_default_def();
+    int rc;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
+    if (!(d.young_modulus > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "HexahedronFEMForceField: youngModulus must be > 0, got %g",
+                                        d.young_modulus);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
+    if (!(d.poisson_ratio >= -1 && d.poisson_ratio < 0.5))
+        return pf_scene_component_error(c, PF_EINVAL, "HexahedronFEMForceField: poissonRatio must be in [-1, 0.5), "
+                                        "got %g", d.poisson_ratio);
+    if (d.poisson_ratio < 0)
+        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField: a negative poissonRatio (%g) is not "
+                                        "supported yet by the physics", d.poisson_ratio);
+    const char *m = pf_scene_component_string(c, "method");
+    if (m && !strcmp(m, "linear"))
+        d.method = PF_FEM_LINEAR;
+    else if (m && !strcmp(m, "large"))
+        d.method = PF_FEM_LARGE;
+    else if (m && (!strcmp(m, "polar") || !strcmp(m, "svd")))
+        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField: method '%s' is not supported yet "
+                                        "(large, linear)", m);
+    else if (m)
+        return pf_scene_component_error(c, PF_EPARSE, "HexahedronFEMForceField: unknown method '%s' (large, linear)",
+                                        m);
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "updateStiffnessMatrix");
+    pf_scene_component_ignore(c, "assembling");
+    sc_node *n = c->node;
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    if (n->topology == SC_TOPO_MESH)
+        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField on a MeshTopology is not supported "
+                                        "yet (the physics has FEM on regular grids only)");
+    if (n->topology != SC_TOPO_GRID)
+        return pf_scene_component_error(c, PF_EPARSE, "HexahedronFEMForceField needs a RegularGridTopology in node "
+                                        "'%s'", n->name);
+    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d))) return rc;
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* stiffness and damping of a spring field: both >= 0 */
+static int spring_constants(pf_scene_component *c, double *k, double *d)
+{
+    int rc;
+    if ((rc = pf_scene_component_real(c, "stiffness", -1e300, 1e300, k)) < 0) return rc;
+    if (!(*k >= 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: stiffness must be >= 0, got %g", TYPE(c), *k);
+    if ((rc = pf_scene_component_real(c, "damping", -1e300, 1e300, d)) < 0) return rc;
+    if (!(*d >= 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: damping must be >= 0, got %g", TYPE(c), *d);
+    pf_scene_component_ignore(c, "template");
+    return PF_OK;
+}
+
+int sc_regular_grid_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k = 100, d = 5;
+    int rc = spring_constants(c, &k, &d);
+    if (rc) return rc;
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    if (c->node->topology != SC_TOPO_GRID)
+        return pf_scene_component_error(c, PF_EPARSE, "RegularGridSpringForceField needs a RegularGridTopology in "
+                                        "node '%s'", c->node->name);
+    uint32_t count = 0;
+    if ((rc = pf_world_add_grid_springs(c->L->scene->world, o, k, d, &count))) return rc;
+    c->L->scene->summary.force_fields++;
+    c->L->scene->summary.springs += count;
+    return PF_OK;
+}
+
+typedef struct edge_set {
+    pf_spring *s;
+    size_t n, cap;
+    uint64_t *keys; /* sorted a<<32|b of the springs so far, for de-duplication */
+    size_t nkeys, cap_keys;
+} edge_set;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int edge_add(edge_set *e, uint32_t a, uint32_t b, double k, double d)
+{
+    if (a == b) return PF_OK;
+    uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+    if (e->nkeys && bsearch(&key, e->keys, e->nkeys, sizeof key, cmp_u64)) return PF_OK;
+    if (PF_ARRAY_RESERVE(e->s, e->cap, e->n + 1) || PF_ARRAY_RESERVE(e->keys, e->cap_keys, e->nkeys + 1))
+        return pf_error(PF_ENOMEM, "out of memory for springs");
+    /* keep keys sorted: insertion (meshes are small next to the cost of a step) */
+    size_t i = e->nkeys;
+    while (i > 0 && e->keys[i - 1] > key) {
+        e->keys[i] = e->keys[i - 1];
+        i--;
+    }
+    e->keys[i] = key;
+    e->nkeys++;
+    e->s[e->n++] = (pf_spring){a, b, k, d, -1.0};
+    return PF_OK;
+}
+
+/* MeshSpringForceField: a spring on every edge of the node's topology (mesh edges, triangle and hexahedron edges;
+ * grid lines for a regular grid), rest length = initial length. */
+int sc_mesh_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k = 100, d = 5;
+    int rc = spring_constants(c, &k, &d);
+    if (rc) return rc;
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    sc_node *n = c->node;
+    edge_set e = {0};
+    if (n->topology == SC_TOPO_GRID) {
+        const int *g = n->def.grid;
+        for (int z = 0; z < g[2] && !rc; z++)
+            for (int y = 0; y < g[1] && !rc; y++)
+                for (int x = 0; x < g[0] && !rc; x++) {
+                    uint32_t i = (uint32_t)(x + g[0] * (y + g[1] * z));
+                    if (x + 1 < g[0]) rc = edge_add(&e, i, i + 1, k, d);
+                    if (!rc && y + 1 < g[1]) rc = edge_add(&e, i, i + (uint32_t)g[0], k, d);
+                    if (!rc && z + 1 < g[2]) rc = edge_add(&e, i, i + (uint32_t)(g[0] * g[1]), k, d);
+                }
+    } else if (n->topology == SC_TOPO_MESH) {
+        const sc_mesh *m = &n->mesh;
+        static const int hexa_edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                              {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+        for (uint32_t t = 0; t < m->nedges && !rc; t++) rc = edge_add(&e, m->edges[2 * t], m->edges[2 * t + 1], k, d);
+        for (uint32_t t = 0; t < m->ntris && !rc; t++)
+            for (int s = 0; s < 3 && !rc; s++)
+                rc = edge_add(&e, m->tris[3 * t + s], m->tris[3 * t + (s + 1) % 3], k, d);
+        for (uint32_t h = 0; h < m->nhexa && !rc; h++)
+            for (int s = 0; s < 12 && !rc; s++)
+                rc = edge_add(&e, m->hexa[8 * h + hexa_edges[s][0]], m->hexa[8 * h + hexa_edges[s][1]], k, d);
+    } else {
+        return pf_scene_component_error(c, PF_EPARSE, "MeshSpringForceField needs a topology in node '%s'", n->name);
+    }
+    if (!rc && e.n == 0) rc = pf_scene_component_error(c, PF_EINVAL, "MeshSpringForceField: the topology has no edges");
+    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s, (uint32_t)e.n);
+    if (!rc) {
+        c->L->scene->summary.force_fields++;
+        c->L->scene->summary.springs += e.n;
+    }
+    pf_free(e.s);
+    pf_free(e.keys);
+    return rc;
+}
+
+/* The springs of a StiffSpringForceField: spring="i j ks kd L ..." (L < 0: the initial distance) or
+ * indices1/indices2 with stiffness, damping and optional lengths (one per spring). */
+static int spring_list(pf_scene_component *c, pf_spring **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    double *v;
+    size_t m;
+    int rc = sc_parse_reals(c, "spring", &v, &m);
+    if (rc < 0) return rc;
+    if (rc == 1) {
+        if (m % 5 || m == 0) {
+            pf_free(v);
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'spring' needs 5 numbers per spring (i j stiffness "
+                                            "damping length), got %zu", TYPE(c), m);
+        }
+        pf_spring *s = pf_malloc(m / 5 * sizeof *s);
+        if (!s) {
+            pf_free(v);
+            return pf_error(PF_ENOMEM, "out of memory for springs");
+        }
+        for (size_t k = 0; k < m / 5; k++) {
+            const double *p = v + 5 * k;
+            if (p[0] < 0 || p[1] < 0 || p[0] != floor(p[0]) || p[1] != floor(p[1]) || p[0] > 4e9 || p[1] > 4e9 ||
+                !(p[2] >= 0) || !(p[3] >= 0)) {
+                pf_free(v);
+                pf_free(s);
+                return pf_scene_component_error(c, PF_EINVAL, "%s: spring %zu: indices must be integers >= 0 and "
+                                                "stiffness, damping >= 0", TYPE(c), k);
+            }
+            s[k] = (pf_spring){(uint32_t)p[0], (uint32_t)p[1], p[2], p[3], p[4]};
+        }
+        pf_free(v);
+        *out = s;
+        *count = m / 5;
+        return PF_OK;
+    }
+    uint32_t *i1 = NULL, *i2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    double k = 100, d = 5, *len = NULL;
+    size_t nlen = 0;
+    if ((rc = sc_parse_uints(c, "indices1", &i1, &n1)) < 0 || (rc = sc_parse_uints(c, "indices2", &i2, &n2)) < 0 ||
+        (rc = spring_constants(c, &k, &d)) || (rc = sc_parse_reals(c, "lengths", &len, &nlen)) < 0) {
+        pf_free(i1);
+        pf_free(i2);
+        return rc;
+    }
+    rc = PF_OK;
+    if (!i1 || !i2 || n1 != n2 || n1 == 0)
+        rc = pf_scene_component_error(c, PF_EPARSE, "%s: give 'spring', or 'indices1' and 'indices2' of one length "
+                                      "(got %zu and %zu)", TYPE(c), n1, n2);
+    else if (len && nlen != n1)
+        rc = pf_scene_component_error(c, PF_EPARSE, "%s: 'lengths' needs one value per spring (%zu), got %zu",
+                                      TYPE(c), n1, nlen);
+    pf_spring *s = rc ? NULL : pf_malloc(n1 * sizeof *s);
+    if (!rc && !s) rc = pf_error(PF_ENOMEM, "out of memory for springs");
+    for (size_t q = 0; !rc && q < n1; q++) s[q] = (pf_spring){i1[q], i2[q], k, d, len ? len[q] : -1.0};
+    pf_free(i1);
+    pf_free(i2);
+    pf_free(len);
+    if (rc) return rc;
+    *out = s;
+    *count = n1;
+    return PF_OK;
+}
+
+/* StiffSpringForceField: springs inside the node's object, or between object1 and object2 (links). */
+int sc_stiff_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_object_id own = 0, oa, ob;
+    int has_own = c->node->has_object, rc;
+    if (has_own) own = c->node->object;
+    int ra = pf_scene_component_link_object(c, "object1", &oa);
+    if (ra < 0) return ra;
+    int rb = pf_scene_component_link_object(c, "object2", &ob);
+    if (rb < 0) return rb;
+    if ((!ra || !rb) && !has_own)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: give object1 and object2, or put it in a node with a "
+                                        "MechanicalObject", TYPE(c));
+    if (!ra) oa = own;
+    if (!rb) ob = own;
+    pf_spring *s;
+    size_t n;
+    if ((rc = spring_list(c, &s, &n))) return rc;
+    uint32_t na = object_points(c, oa), nb = object_points(c, ob);
+    for (size_t k = 0; k < n; k++)
+        if (s[k].a >= na || s[k].b >= nb) {
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: spring %zu: point index out of range (%u of %u, %u of "
+                                          "%u)", TYPE(c), k, s[k].a, na, s[k].b, nb);
+            pf_free(s);
+            return rc;
+        }
+    pf_world *w = c->L->scene->world;
+    rc = oa == ob ? pf_world_add_springs(w, oa, s, (uint32_t)n) : pf_world_add_interaction_springs(w, oa, ob, s, (uint32_t)n, NULL);
+    pf_free(s);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields++;
+    c->L->scene->summary.springs += n;
+    return PF_OK;
+}
+
+/* ---- constraints ---- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* BoxROI: the points of the node's object inside any of its boxes (xmin ymin zmin xmax ymax zmax each, moved with a
+ * replicated copy), in increasing order, for `@name.indices` links. */
+int sc_box_roi(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double *b;
+    size_t m;
+    int rc = sc_parse_reals(c, "box", &b, &m);
+    if (rc < 0) return rc;
+    if (rc == 0 || m == 0 || m % 6) {
+        pf_free(b);
+        return pf_scene_component_error(c, PF_EPARSE, "BoxROI: 'box' needs 6 numbers per box (xmin ymin zmin xmax "
+                                        "ymax zmax), got %zu", m);
+    }
+    pf_scene_component_ignore(c, "drawBoxes");
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "position");
+    for (size_t k = 0; k < m / 6; k++)
+        for (int d = 0; d < 3; d++)
+            if (!(b[6 * k + d] <= b[6 * k + 3 + d])) {
+                rc = pf_scene_component_error(c, PF_EINVAL, "BoxROI: box %zu has min %g > max %g along %c", k,
+                                              b[6 * k + d], b[6 * k + 3 + d], "xyz"[d]);
+                pf_free(b);
+                return rc;
+            }
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) {
+        pf_free(b);
+        return rc;
+    }
+    pf_world *w = c->L->scene->world;
+    uint32_t *idx = NULL, n = 0;
+    for (size_t k = 0; k < m / 6 && !rc; k++) {
+        double box[6];
+        for (int d = 0; d < 6; d++) box[d] = b[6 * k + d] + c->node->offset[d % 3];
+        uint32_t cnt;
+        if ((rc = pf_world_box_select(w, o, box, NULL, 0, &cnt))) break;
+        uint32_t *grown = pf_realloc(idx, (size_t)n * sizeof *idx, ((size_t)n + cnt + 1) * sizeof *idx);
+        if (!grown) {
+            rc = pf_error(PF_ENOMEM, "out of memory");
+            break;
+        }
+        idx = grown;
+        pf_world_box_select(w, o, box, idx + n, cnt, &cnt);
+        n += cnt;
+    }
+    pf_free(b);
+    if (!rc && m > 6) { /* union of several boxes: sorted, unique */
+        qsort(idx, n, sizeof *idx, cmp_u32);
+        uint32_t u = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (u == 0 || idx[u - 1] != idx[k]) idx[u++] = idx[k];
+        n = u;
+    }
+    sc_loader *L = c->L;
+    if (!rc && PF_ARRAY_RESERVE(L->boxes, L->cap_boxes, L->nboxes + 1)) rc = pf_error(PF_ENOMEM, "out of memory");
+    if (rc) {
+        pf_free(idx);
+        return rc;
+    }
+    L->boxes[L->nboxes++] = (struct sc_box_cache){c->node, c->el, idx, n};
+    return PF_OK;
+}
+
+int sc_fixed_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_object_id o;
+    int rc, all = 0;
+    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showObject");
+    pf_scene_component_ignore(c, "drawSize");
+    const char *s = pf_scene_component_string(c, "indices");
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t npts = object_points(c, o);
+    uint32_t *own = NULL, n = 0;
+    const uint32_t *idx = NULL;
+    if (all) {
+        if (!(own = pf_malloc((size_t)npts * sizeof *own))) return pf_error(PF_ENOMEM, "out of memory");
+        for (uint32_t k = 0; k < npts; k++) own[k] = k;
+        idx = own;
+        n = npts;
+    } else if (s && s[0] == '@') {
+        sc_node *node;
+        xmlNode *comp;
+        const char *field;
+        if ((rc = sc_resolve_link(c, "indices", s, &node, &comp, &field))) return rc;
+        if (!comp || !field || strcmp(field, "indices") || xmlStrcmp(comp->name, (const xmlChar *)"BoxROI"))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's indices "
+                                            "('@box.indices')", TYPE(c), s);
+        if (node != c->node)
+            return pf_scene_component_error(c, PF_EPARSE, "%s: the BoxROI '%s' selects points of another node's "
+                                            "object", TYPE(c), s);
+        if ((rc = sc_box_indices(c, node, comp, &idx, &n))) return rc;
+    } else if (s) {
+        size_t m;
+        if ((rc = sc_parse_uints(c, "indices", &own, &m)) < 0) return rc;
+        idx = own;
+        n = (uint32_t)m;
+    } else {
+        return pf_scene_component_error(c, PF_EPARSE, "%s: give 'indices' or fixAll=\"true\"", TYPE(c));
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (idx[k] >= npts) {
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (%u points)", TYPE(c), idx[k],
+                                          npts);
+            pf_free(own);
+            return rc;
+        }
+    if (n == 0) pf_scene_component_warning(c, "%s fixes no point", TYPE(c));
+    rc = pf_world_fix_points(c->L->scene->world, o, idx, n);
+    pf_free(own);
+    if (rc) return rc;
+    c->L->scene->summary.constraints++;
+    c->L->scene->summary.fixed_points += n;
+    return PF_OK;
+}
+
+/* ---- collision models (parsed, not simulated yet) ---- */
+
+static void ignore_collision_flags(pf_scene_component *c)
+{
+    static const char *const flags[] = {"template", "selfCollision", "moving", "simulated", "contactStiffness",
+                                        "group", "proximity", "contactFriction", "color"};
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) pf_scene_component_ignore(c, flags[k]);
+}
+
+int sc_sphere_model(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double r = 1;
+    int rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r);
+    if (rc < 0) return rc;
+    if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
+    ignore_collision_flags(c);
+    return sc_add_collision_model(c, PF_COLLIDE_SPHERE, r, NULL, 0);
+}
+
+int sc_triangle_model(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    ignore_collision_flags(c);
+    const sc_mesh *m = &c->node->mesh;
+    if (c->node->topology != SC_TOPO_MESH || m->ntris == 0)
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs triangles: a MeshTopology or MeshObjLoader with "
+                                        "triangles in node '%s'", TYPE(c), c->node->name);
+    return sc_add_collision_model(c, PF_COLLIDE_TRIANGLE, 0, m->tris, m->ntris);
+}
+
+int sc_point_model(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    ignore_collision_flags(c);
+    return sc_add_collision_model(c, PF_COLLIDE_POINT, 0, NULL, 0);
+}

@@ -1,0 +1,397 @@
+/* STATE-stage components: what a node's object is (MechanicalObject, topologies, mesh loader, mass), how it is
+ * integrated (solvers, which child nodes inherit) and the scene's collision pipeline settings. */
+#include "components.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TYPE(c) pf_scene_component_type(c)
+
+int sc_mechanical_object(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    sc_node *n = c->node;
+    if (n->mo_line)
+        return pf_scene_component_error(c, PF_EPARSE, "a second MechanicalObject in node '%s' (the first is at line "
+                                        "%d)", n->name, n->mo_line);
+    const char *tpl = pf_scene_component_string(c, "template");
+    if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3")) {
+        if (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3"))
+            return pf_scene_component_error(c, PF_ENOTSUP, "MechanicalObject template '%s' is not supported yet "
+                                            "(no rigid bodies in the physics yet)", tpl);
+        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: unknown template '%s' (Vec3d or Rigid3d)",
+                                        tpl);
+    }
+    double *v;
+    size_t m;
+    int rc = sc_parse_reals(c, "position", &v, &m);
+    if (rc < 0) return rc;
+    if (rc == 1) {
+        if (m == 0 || m % 3 || m / 3 > (1u << 28)) {
+            pf_free(v);
+            return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: 'position' needs 3 numbers per point "
+                                            "(at least one point), got %zu numbers", m);
+        }
+        n->positions = v;
+        n->npositions = (uint32_t)(m / 3);
+    }
+    if ((rc = sc_parse_reals(c, "velocity", &v, &m)) < 0) return rc;
+    if (rc == 1) {
+        if (m % 3) {
+            pf_free(v);
+            return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: 'velocity' needs 3 numbers per point, "
+                                            "got %zu numbers", m);
+        }
+        n->velocities = v;
+        n->nvelocities = (uint32_t)(m / 3);
+    }
+    pf_scene_component_ignore(c, "rest_position");
+    pf_scene_component_ignore(c, "showObjectScale");
+    n->mo_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+static int claim_topology(pf_scene_component *c, sc_topology kind)
+{
+    sc_node *n = c->node;
+    if (n->topology != SC_TOPO_NONE)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", TYPE(c),
+                                        n->name, n->topology_line);
+    n->topology = kind;
+    n->topology_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+/* One axis value given either in a vector attribute (n, min, max) or alone (nx, xmin, ...). */
+static int grid_axis_attr(pf_scene_component *c, const char *const names[3], double v[3])
+{
+    for (int d = 0; d < 3; d++) {
+        int rc = pf_scene_component_reals(c, names[d], 1, &v[d]);
+        if (rc < 0) return rc;
+    }
+    return PF_OK;
+}
+
+int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double n[3] = {2, 2, 2}, lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "n", 3, n)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "min", 3, lo)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "max", 3, hi)) < 0) return rc;
+    static const char *const ns[3] = {"nx", "ny", "nz"}, *const mins[3] = {"xmin", "ymin", "zmin"},
+                             *const maxs[3] = {"xmax", "ymax", "zmax"};
+    if ((rc = grid_axis_attr(c, ns, n)) || (rc = grid_axis_attr(c, mins, lo)) || (rc = grid_axis_attr(c, maxs, hi)))
+        return rc;
+    pf_scene_component_ignore(c, "p0");
+    pf_scene_component_ignore(c, "computeHexaList");
+    pf_scene_component_ignore(c, "computeQuadList");
+    pf_scene_component_ignore(c, "computeTriangleList");
+    pf_scene_component_ignore(c, "computeEdgeList");
+    double total = 1;
+    for (int d = 0; d < 3; d++) {
+        if (n[d] < 1 || n[d] != floor(n[d]))
+            return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: empty grid: %g points along axis %c "
+                                            "(an integer >= 1 is needed)", n[d], "xyz"[d]);
+        if (n[d] > (1 << 20))
+            return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points along axis %c is too many",
+                                            n[d], "xyz"[d]);
+        if (n[d] > 1 && !(hi[d] > lo[d]))
+            return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: max %g must exceed min %g along axis "
+                                            "%c", hi[d], lo[d], "xyz"[d]);
+        total *= n[d];
+    }
+    if (total > (double)(1u << 28))
+        return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points is too many", total);
+    if ((rc = claim_topology(c, SC_TOPO_GRID))) return rc;
+    pf_object_def *d = pf_scene_component_object_def(c);
+    for (int k = 0; k < 3; k++) {
+        d->grid[k] = (int)n[k];
+        d->grid_min[k] = lo[k];
+        d->grid_max[k] = hi[k];
+    }
+    return PF_OK;
+}
+
+/* Index list attribute with `per` indices per item, each < npoints. */
+static int index_list(pf_scene_component *c, const char *attr, size_t per, uint32_t npoints, uint32_t **out,
+                      uint32_t *count)
+{
+    size_t m;
+    int rc = sc_parse_uints(c, attr, out, &m);
+    *count = 0;
+    if (rc <= 0) return rc;
+    if (m % per) {
+        pf_free(*out);
+        *out = NULL;
+        return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' needs %zu indices per element, got %zu", TYPE(c),
+                                        attr, per, m);
+    }
+    for (size_t k = 0; k < m; k++)
+        if ((*out)[k] >= npoints) {
+            uint32_t bad = (*out)[k];
+            pf_free(*out);
+            *out = NULL;
+            return pf_scene_component_error(c, PF_EINVAL, "%s: '%s' index %u is out of range (%u points)", TYPE(c),
+                                            attr, bad, npoints);
+        }
+    *count = (uint32_t)(m / per);
+    return 1;
+}
+
+int sc_mesh_topology(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    sc_mesh m = {0};
+    size_t np;
+    int rc = sc_parse_reals(c, "position", &m.points, &np);
+    if (rc < 0) return rc;
+    if (np == 0 || np % 3) {
+        pf_free(m.points);
+        return pf_scene_component_error(c, PF_EPARSE, "MeshTopology: 'position' needs 3 numbers per point (at least "
+                                        "one point), got %zu numbers", np);
+    }
+    m.npoints = (uint32_t)(np / 3);
+    uint32_t *quads = NULL, nquads = 0;
+    if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
+        (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
+        (rc = index_list(c, "quads", 4, m.npoints, &quads, &nquads)) < 0 ||
+        (rc = index_list(c, "hexahedra", 8, m.npoints, &m.hexa, &m.nhexa)) < 0) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    if (nquads) { /* quads become two triangles each, as SOFA's triangle collision does */
+        uint32_t *t = pf_realloc(m.tris, (size_t)m.ntris * 3 * sizeof *t, ((size_t)m.ntris + 2 * nquads) * 3 * sizeof *t);
+        if (!t) {
+            pf_free(quads);
+            sc_mesh_free(&m);
+            return pf_error(PF_ENOMEM, "out of memory");
+        }
+        m.tris = t;
+        for (uint32_t q = 0; q < nquads; q++) {
+            const uint32_t *v = quads + 4 * q;
+            uint32_t *d = m.tris + 3 * (size_t)m.ntris;
+            d[0] = v[0], d[1] = v[1], d[2] = v[2], d[3] = v[0], d[4] = v[2], d[5] = v[3];
+            m.ntris += 2;
+        }
+    }
+    pf_free(quads);
+    if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    c->node->mesh = m;
+    return PF_OK;
+}
+
+int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    const char *file = pf_scene_component_string(c, "filename");
+    if (!file || !file[0]) return pf_scene_component_error(c, PF_EPARSE, "MeshObjLoader: attribute 'filename' is missing");
+    double t[3] = {0, 0, 0}, s[3] = {1, 1, 1};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
+    pf_scene_component_ignore(c, "triangulate");
+    pf_scene_component_ignore(c, "flipNormals");
+    char path[2048];
+    if (file[0] == '/')
+        snprintf(path, sizeof path, "%s", file);
+    else
+        snprintf(path, sizeof path, "%s%s", c->L->dir, file);
+    sc_mesh m = {0};
+    if ((rc = sc_read_obj(path, &m))) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "MeshObjLoader: %s", copy);
+    }
+    for (size_t k = 0; k < (size_t)m.npoints * 3; k++) m.points[k] = m.points[k] * s[k % 3] + t[k % 3];
+    if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    c->node->mesh = m;
+    return PF_OK;
+}
+
+int sc_uniform_mass(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    sc_node *n = c->node;
+    if (n->mass_line)
+        return pf_scene_component_error(c, PF_EPARSE, "a second mass in node '%s' (line %d)", n->name, n->mass_line);
+    double total = 0, vertex = 0;
+    int rt, rv;
+    if ((rt = pf_scene_component_reals(c, "totalMass", 1, &total)) < 0) return rt;
+    if ((rv = pf_scene_component_reals(c, "vertexMass", 1, &vertex)) < 0) return rv;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showAxisSizeFactor");
+    if (rt && rv)
+        return pf_scene_component_error(c, PF_EPARSE, "UniformMass: give totalMass or vertexMass, not both");
+    if (!rt && !rv) return pf_scene_component_error(c, PF_EPARSE, "UniformMass: totalMass or vertexMass is needed");
+    if ((rt && !(total > 0)) || (rv && !(vertex > 0)))
+        return pf_scene_component_error(c, PF_EINVAL, "UniformMass: %s must be > 0, got %g",
+                                        rt ? "totalMass" : "vertexMass", rt ? total : vertex);
+    pf_object_def *d = pf_scene_component_object_def(c);
+    d->total_mass = rt ? total : 0;
+    if (rv) d->vertex_mass = vertex;
+    n->mass_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+/* ---- solvers: set on the node, inherited by the nodes below ---- */
+
+static int claim_integrator(pf_scene_component *c, pf_solver_kind kind)
+{
+    sc_node *n = c->node;
+    if (n->solver_line && n->solver_line != (n->parent ? n->parent->solver_line : 0))
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a time integrator (line %d)",
+                                        TYPE(c), n->name, n->solver_line);
+    n->solver.kind = kind;
+    n->solver_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+int sc_euler_implicit(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_solver_def *s = &c->node->solver;
+    double rm = 0, rk = 0;
+    int rc;
+    if ((rc = pf_scene_component_real(c, "rayleighMass", 0, 1e300, &rm)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "rayleighStiffness", 0, 1e300, &rk)) < 0) return rc;
+    pf_scene_component_ignore(c, "vdamping");
+    pf_scene_component_ignore(c, "trapezoidalScheme");
+    pf_scene_component_ignore(c, "solveConstraint");
+    pf_scene_component_ignore(c, "threadSafeVisitor");
+    if ((rc = claim_integrator(c, PF_SOLVER_IMPLICIT_EULER))) return rc;
+    s->rayleigh_mass = rm;
+    s->rayleigh_stiffness = rk;
+    return PF_OK;
+}
+
+int sc_euler_explicit(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    int symplectic = 1, rc;
+    if ((rc = sc_parse_bool(c, "symplectic", &symplectic)) < 0) return rc;
+    if (!symplectic)
+        return pf_scene_component_error(c, PF_ENOTSUP, "EulerExplicitSolver: symplectic=\"false\" is not supported "
+                                        "(the explicit scheme is symplectic Euler)");
+    pf_scene_component_ignore(c, "optimizedForDiagonalMatrix");
+    pf_scene_component_ignore(c, "threadSafeVisitor");
+    return claim_integrator(c, PF_SOLVER_EXPLICIT_EULER);
+}
+
+int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_solver_def *s = &c->node->solver;
+    double it = s->cg_iterations, tol = s->cg_tolerance, thr = s->cg_threshold;
+    int rc;
+    if ((rc = pf_scene_component_real(c, "iterations", 1, 1e9, &it)) < 0) return rc;
+    if (it != floor(it))
+        return pf_scene_component_error(c, PF_EINVAL, "CGLinearSolver: iterations %g is not an integer", it);
+    if ((rc = pf_scene_component_real(c, "tolerance", 0, 1e300, &tol)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "threshold", 0, 1e300, &thr)) < 0) return rc;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "warmStart");
+    s->cg_iterations = (uint32_t)it;
+    s->cg_tolerance = tol;
+    s->cg_threshold = thr;
+    return PF_OK;
+}
+
+/* ---- collision pipeline (scene-level settings; parsed, not simulated yet) ---- */
+
+static int claim_setting(pf_scene_component *c, int slot, const char *what)
+{
+    int *line = &c->L->collision_lines[slot];
+    if (*line && *line != pf_scene_component_line(c))
+        return pf_scene_component_error(c, PF_EPARSE, "%s: the scene already has a %s (line %d)", TYPE(c), what,
+                                        *line);
+    *line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+int sc_collision_pipeline(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_scene_component_ignore(c, "depth");
+    pf_scene_component_ignore(c, "verbose");
+    pf_scene_component_ignore(c, "draw");
+    int rc = claim_setting(c, 0, "collision pipeline");
+    if (!rc) c->L->scene->collision.enabled = 1;
+    return rc;
+}
+
+int sc_brute_force_broad_phase(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    int rc = claim_setting(c, 1, "broad phase");
+    if (!rc) c->L->scene->collision.broadphase = PF_BP_BRUTE;
+    return rc;
+}
+
+int sc_broad_phase(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    const char *m = pf_scene_component_string(c, "method");
+    if (!m) return pf_scene_component_error(c, PF_EPARSE, "BroadPhase: attribute 'method' is missing");
+    pf_broadphase_method bp;
+    if (pf_broadphase_method_parse(m, &bp) || bp == PF_BP_KD_RAW)
+        return pf_scene_component_error(c, PF_EPARSE, "BroadPhase: unknown method '%s' (kd, hhash, mlhash, grid, "
+                                        "sap, brute)", m);
+    int rc = claim_setting(c, 1, "broad phase");
+    if (!rc) c->L->scene->collision.broadphase = bp;
+    return rc;
+}
+
+int sc_narrow_phase(pf_scene_component *c, void *ctx)
+{
+    (void)c;
+    (void)ctx;
+    return PF_OK; /* BVHNarrowPhase: the narrow phase is chosen by the collision models' kinds */
+}
+
+int sc_min_proximity(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_scene_collision *s = &c->L->scene->collision;
+    int rc;
+    if ((rc = pf_scene_component_real(c, "alarmDistance", 0, 1e300, &s->alarm_distance)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "contactDistance", 0, 1e300, &s->contact_distance)) < 0) return rc;
+    pf_scene_component_ignore(c, "useSphereTriangle");
+    pf_scene_component_ignore(c, "usePointPoint");
+    pf_scene_component_ignore(c, "useLinePoint");
+    pf_scene_component_ignore(c, "useLineLine");
+    return claim_setting(c, 2, "proximity intersection");
+}
+
+int sc_collision_response(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_scene_collision *s = &c->L->scene->collision;
+    const char *r = pf_scene_component_string(c, "response");
+    if (r && strcmp(r, "PenaltyContactForceField") && strcmp(r, "default"))
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: response '%s' is not supported (PenaltyContactForceField)",
+                                        TYPE(c), r);
+    int rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &s->stiffness);
+    if (rc < 0) return rc;
+    pf_scene_component_ignore(c, "responseParams");
+    s->response = PF_RESPONSE_PENALTY;
+    return claim_setting(c, 3, "contact response");
+}
+
+int sc_accept(pf_scene_component *c, void *ctx)
+{
+    (void)c;
+    (void)ctx;
+    return PF_OK;
+}

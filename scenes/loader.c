@@ -1,0 +1,518 @@
+/* The scene loader: XML (libxml2, no network, no DTD, no entity expansion) -> node tree with Replicate expanded ->
+ * STATE walk (node drafts) -> world and objects -> FORCES walk (force fields, constraints, collision models). */
+#include "scene_internal.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Attributes SOFA puts on every component; accepted and ignored with a warning. */
+static const char *const common_ignored[] = {"printLog", "listening", "tags", "bbox", "showObject", "drawMode",
+                                             "showColor", "componentState", "src"};
+
+/* Replicated copies share their elements: notes and warnings are given the first time an element is seen in
+ * each pass (bits of the element's _private field, which libxml2 leaves to applications). */
+enum { SEEN_STATE = 1, SEEN_FORCES = 2, SEEN_CREATE = 4 };
+static int first_time(xmlNode *el, uintptr_t bit)
+{
+    uintptr_t v = (uintptr_t)el->_private;
+    el->_private = (void *)(v | bit);
+    return !(v & bit);
+}
+
+static int is_elem(const xmlNode *e, const char *name)
+{
+    return e->type == XML_ELEMENT_NODE && !xmlStrcmp(e->name, (const xmlChar *)name);
+}
+
+static void node_free(sc_node *n)
+{
+    if (!n) return;
+    for (uint32_t k = 0; k < n->nchildren; k++) node_free(n->children[k]);
+    pf_free(n->children);
+    pf_free(n->name);
+    pf_free(n->positions);
+    pf_free(n->velocities);
+    sc_mesh_free(&n->mesh);
+    pf_free(n);
+}
+
+static char *dup_str(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *d = pf_malloc(len);
+    if (d) memcpy(d, s, len);
+    return d;
+}
+
+/* After a constructor: every attribute must have been read, be `name`, or be accepted-but-ignored (warned once per
+ * element, not once per replicated copy). */
+static int check_attributes(pf_scene_component *c, int warn)
+{
+    for (xmlAttr *a = c->el->properties; a; a = a->next) {
+        const char *nm = (const char *)a->name;
+        int ok = !strcmp(nm, "name");
+        for (uint32_t k = 0; k < c->nused && !ok; k++) ok = c->used[k] == a;
+        if (ok) continue;
+        int ignored = 0;
+        for (uint32_t k = 0; k < c->nignored && !ignored; k++) ignored = !strcmp(c->ignored[k], nm);
+        for (size_t k = 0; k < sizeof common_ignored / sizeof *common_ignored && !ignored; k++)
+            ignored = !strcmp(common_ignored[k], nm);
+        if (!ignored)
+            return pf_scene_component_error(c, PF_EPARSE, "%s: unknown attribute '%s'", pf_scene_component_type(c),
+                                            nm);
+        if (warn) pf_scene_component_warning(c, "%s: attribute '%s' is accepted but ignored", pf_scene_component_type(c), nm);
+    }
+    return PF_OK;
+}
+
+/* Gives a constructor's bare failure message its file:line. */
+static int locate_error(sc_loader *L, const xmlNode *el, int rc)
+{
+    size_t flen = strlen(L->file);
+    const char *msg = pf_last_error();
+    if (!strncmp(msg, L->file, flen) && msg[flen] == ':') return rc;
+    char copy[400];
+    snprintf(copy, sizeof copy, "%s", msg);
+    return sc_error(L, sc_line(el), rc, "%s: %s", (const char *)el->name, copy);
+}
+
+/* ---- tree ---- */
+
+static int add_child(sc_loader *L, sc_node *parent, sc_node *child, const xmlNode *el)
+{
+    if (PF_ARRAY_RESERVE(parent->children, parent->cap_children, parent->nchildren + 1))
+        return sc_error(L, sc_line(el), PF_ENOMEM, "out of memory");
+    parent->children[parent->nchildren++] = child;
+    return PF_OK;
+}
+
+static int build_node(sc_loader *L, xmlNode *el, sc_node *parent, const char *name, const double offset[3],
+                      sc_node **out);
+
+/* <Replicate count="nx ny nz" step="sx sy sz"> Node... </Replicate>: copy (i,j,k) of each inner Node is that Node
+ * translated by (i sx, j sy, k sz) and named name_i_j_k; copies are made with i fastest. */
+static int expand_replicate(sc_loader *L, xmlNode *el, sc_node *parent)
+{
+    pf_scene_component c = {.L = L, .node = parent, .el = el, .stage = PF_SCENE_STAGE_STATE};
+    double count[3] = {1, 1, 1}, step[3] = {0, 0, 0};
+    int rc = pf_scene_component_reals(&c, "count", 3, count);
+    if (rc < 0) return rc;
+    if (rc == 0) return pf_scene_component_error(&c, PF_EPARSE, "Replicate: attribute 'count' is missing");
+    if ((rc = pf_scene_component_reals(&c, "step", 3, step)) < 0) return rc;
+    for (int d = 0; d < 3; d++)
+        if (count[d] < 1 || count[d] > 1e6 || count[d] != (double)(long)count[d])
+            return pf_scene_component_error(&c, PF_EINVAL, "Replicate: count %g is not an integer >= 1", count[d]);
+    if (count[0] * count[1] * count[2] > 1e6)
+        return pf_scene_component_error(&c, PF_EINVAL, "Replicate: %g copies is too many (at most 1e6)",
+                                        count[0] * count[1] * count[2]);
+    if ((rc = check_attributes(&c, first_time(el, SEEN_STATE)))) return rc;
+    int has_node = 0;
+    for (xmlNode *e = el->children; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE) continue;
+        if (!is_elem(e, "Node"))
+            return sc_error(L, sc_line(e), PF_EPARSE, "Replicate holds Nodes only, not '%s'", (const char *)e->name);
+        has_node = 1;
+    }
+    if (!has_node) return pf_scene_component_error(&c, PF_EPARSE, "Replicate: no Node inside");
+    for (long k = 0; k < (long)count[2]; k++)
+        for (long j = 0; j < (long)count[1]; j++)
+            for (long i = 0; i < (long)count[0]; i++)
+                for (xmlNode *e = el->children; e; e = e->next) {
+                    if (e->type != XML_ELEMENT_NODE) continue;
+                    xmlChar *base = xmlGetProp(e, (const xmlChar *)"name");
+                    char name[256];
+                    snprintf(name, sizeof name, "%s_%ld_%ld_%ld", base ? (const char *)base : "Node", i, j, k);
+                    xmlFree(base);
+                    double off[3] = {parent->offset[0] + (double)i * step[0], parent->offset[1] + (double)j * step[1],
+                                     parent->offset[2] + (double)k * step[2]};
+                    sc_node *child;
+                    if ((rc = build_node(L, e, parent, name, off, &child))) return rc;
+                    if ((rc = add_child(L, parent, child, e))) {
+                        node_free(child);
+                        return rc;
+                    }
+                }
+    return PF_OK;
+}
+
+static int build_node(sc_loader *L, xmlNode *el, sc_node *parent, const char *name, const double offset[3],
+                      sc_node **out)
+{
+    *out = NULL;
+    if (++L->nodes > 1000000)
+        return sc_error(L, sc_line(el), PF_EINVAL, "more than 1000000 nodes (nested Replicates multiply their counts)");
+    sc_node *n = pf_calloc(1, sizeof *n);
+    if (!n || !(n->name = dup_str(name))) {
+        pf_free(n);
+        return sc_error(L, sc_line(el), PF_ENOMEM, "out of memory");
+    }
+    n->el = el;
+    n->parent = parent;
+    memcpy(n->offset, offset, sizeof n->offset);
+    n->def = pf_object_default_def();
+    n->solver = pf_solver_default_def();
+    int rc = PF_OK;
+    for (xmlNode *e = el->children; e && !rc; e = e->next) {
+        if (is_elem(e, "Node")) {
+            xmlChar *nm = xmlGetProp(e, (const xmlChar *)"name");
+            sc_node *child;
+            rc = build_node(L, e, n, nm ? (const char *)nm : "", offset, &child);
+            xmlFree(nm);
+            if (!rc && (rc = add_child(L, n, child, e))) node_free(child);
+        } else if (is_elem(e, "Replicate")) {
+            rc = expand_replicate(L, e, n);
+        }
+    }
+    if (rc) {
+        node_free(n);
+        return rc;
+    }
+    *out = n;
+    return PF_OK;
+}
+
+/* The Node element's own attributes: dt and gravity on the root, name anywhere. */
+static int node_attributes(sc_loader *L, sc_node *n, pf_world_def *wd, int warn)
+{
+    pf_scene_component c = {.L = L, .node = n, .el = n->el, .stage = PF_SCENE_STAGE_STATE};
+    if (!n->parent) {
+        double dt;
+        int rc = pf_scene_component_reals(&c, "dt", 1, &dt);
+        if (rc < 0) return rc;
+        if (rc == 1 && !(dt > 0)) return pf_scene_component_error(&c, PF_EINVAL, "Node: dt must be > 0, got %g", dt);
+        if (rc == 1) wd->dt = dt;
+        if ((rc = pf_scene_component_reals(&c, "gravity", 3, wd->gravity)) < 0) return rc;
+    } else {
+        pf_scene_component_ignore(&c, "dt");
+        pf_scene_component_ignore(&c, "gravity");
+    }
+    pf_scene_component_ignore(&c, "animate");
+    pf_scene_component_ignore(&c, "time");
+    pf_scene_component_ignore(&c, "activated");
+    return check_attributes(&c, warn);
+}
+
+/* ---- walks ---- */
+
+static int is_structural(const xmlNode *e)
+{
+    return is_elem(e, "Node") || is_elem(e, "Replicate");
+}
+
+static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd)
+{
+    int rc;
+    int first = first_time(n->el, stage == PF_SCENE_STAGE_STATE ? SEEN_STATE : SEEN_FORCES);
+    if (stage == PF_SCENE_STAGE_STATE) {
+        if (n->parent) {
+            n->solver = n->parent->solver;
+            n->solver_line = n->parent->solver_line;
+        }
+        if ((rc = node_attributes(L, n, wd, first))) return rc;
+        L->scene->summary.nodes++;
+    }
+    for (xmlNode *e = n->el->children; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE || is_structural(e)) continue;
+        const pf_scene_component_def *entry = pf_scene_registry_find(L->reg, (const char *)e->name);
+        if (!entry)
+            return sc_error(L, sc_line(e), PF_EPARSE, "unknown component '%s'", (const char *)e->name);
+        if (!entry->fn) {
+            if (stage == PF_SCENE_STAGE_STATE && first)
+                sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s is visual only: skipped", (const char *)e->name);
+            continue;
+        }
+        if (entry->stage != stage) continue;
+        pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        rc = entry->fn(&c, entry->ctx);
+        if (rc) return locate_error(L, e, rc);
+        if ((rc = check_attributes(&c, first))) return rc;
+    }
+    for (uint32_t k = 0; k < n->nchildren; k++)
+        if ((rc = walk(L, n->children[k], stage, wd))) return rc;
+    return PF_OK;
+}
+
+static int path_of(const sc_node *n, char *buf, size_t cap)
+{
+    if (!n->parent) {
+        buf[0] = 0;
+        return 0;
+    }
+    int len = path_of(n->parent, buf, cap);
+    int w = snprintf(buf + len, cap - (size_t)len, "%s%s", len ? "/" : "", n->name);
+    return w < 0 || (size_t)(len + w) >= cap ? (int)cap - 1 : len + w;
+}
+
+/* Creates the object of every node with a MechanicalObject, in document order. */
+static int create_objects(sc_loader *L, sc_node *n)
+{
+    int rc;
+    if (!n->mo_line && n->mass_line)
+        return sc_error(L, n->mass_line, PF_EPARSE, "UniformMass in node '%s' without a MechanicalObject", n->name);
+    if (n->mo_line) {
+        pf_object_def d = n->def;
+        d.solver = n->solver;
+        double *pos = NULL;
+        if (!n->solver_line && first_time(n->el, SEEN_CREATE))
+            sc_report(L, PF_SCENE_WARNING, n->mo_line, "no solver in node '%s' or above: EulerImplicitSolver with "
+                      "default settings", n->name);
+        if (n->positions) {
+            if (n->topology == SC_TOPO_GRID)
+                return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject: 'position' and a RegularGridTopology "
+                                "both give the points of node '%s'", n->name);
+            if (n->topology == SC_TOPO_MESH && n->mesh.npoints != n->npositions)
+                return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject: %u positions but the topology has %u "
+                                "points", n->npositions, n->mesh.npoints);
+            pos = n->positions;
+            d.points = n->npositions;
+        } else if (n->topology == SC_TOPO_MESH) {
+            pos = n->mesh.points;
+            d.points = n->mesh.npoints;
+        } else if (n->topology == SC_TOPO_GRID) {
+            for (int k = 0; k < 3; k++) {
+                d.grid_min[k] += n->offset[k];
+                d.grid_max[k] += n->offset[k];
+            }
+        } else {
+            return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject in node '%s' has no points: give 'position' "
+                            "or a topology (RegularGridTopology, MeshTopology, MeshObjLoader)", n->name);
+        }
+        if (d.grid[0] == 0 && d.points == 0)
+            return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject in node '%s' has no points", n->name);
+        double *moved = NULL;
+        if (pos) {
+            moved = pf_malloc((size_t)d.points * 3 * sizeof *moved);
+            if (!moved) return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+            for (size_t k = 0; k < (size_t)d.points * 3; k++) moved[k] = pos[k] + n->offset[k % 3];
+            d.positions = moved;
+        }
+        uint32_t npts = d.grid[0] ? (uint32_t)d.grid[0] * (uint32_t)d.grid[1] * (uint32_t)d.grid[2] : d.points;
+        if (n->velocities) {
+            if (n->nvelocities != npts) {
+                pf_free(moved);
+                return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject: %u velocities for %u points",
+                                n->nvelocities, npts);
+            }
+            d.velocities = n->velocities;
+        }
+        rc = pf_world_add_object(L->scene->world, &d, &n->object);
+        pf_free(moved);
+        if (rc) {
+            char copy[400];
+            snprintf(copy, sizeof copy, "%s", pf_last_error());
+            return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
+        }
+        n->has_object = 1;
+        pf_scene *s = L->scene;
+        s->summary.objects++;
+        s->summary.points += npts;
+        char path[1024];
+        path_of(n, path, sizeof path);
+        char *p = dup_str(path);
+        size_t cap = s->npaths;
+        if (!p || PF_ARRAY_RESERVE(s->paths, cap, s->npaths + 1)) {
+            pf_free(p);
+            return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+        }
+        s->paths[s->npaths++] = p;
+    }
+    for (uint32_t k = 0; k < n->nchildren; k++)
+        if ((rc = create_objects(L, n->children[k]))) return rc;
+    return PF_OK;
+}
+
+void pf_scene_destroy(pf_scene *s)
+{
+    if (!s) return;
+    pf_world_destroy(s->world);
+    for (uint32_t k = 0; k < s->nmodels; k++) pf_free(s->model_tris[k]);
+    pf_free(s->model_tris);
+    pf_free(s->models);
+    for (uint32_t k = 0; k < s->npaths; k++) pf_free(s->paths[k]);
+    pf_free(s->paths);
+    pf_free(s);
+}
+
+/* The first error libxml2 meets (its last one is often a consequence, "Extra content at the end"). */
+typedef struct first_error {
+    int set, line;
+    char msg[300];
+} first_error;
+
+static void keep_first_error(void *data, xmlErrorPtr err)
+{
+    first_error *fe = ((xmlParserCtxtPtr)data)->_private;
+    if (fe->set || !err || err->level < XML_ERR_ERROR) return;
+    fe->set = 1;
+    fe->line = err->line;
+    snprintf(fe->msg, sizeof fe->msg, "%s", err->message ? err->message : "not well-formed");
+    size_t len = strlen(fe->msg);
+    while (len && (fe->msg[len - 1] == '\n' || fe->msg[len - 1] == ' ')) fe->msg[--len] = 0;
+}
+
+/* Line of the first "<!DOCTYPE" in the text (libxml2 records none for the DTD node). */
+static int doctype_line(const char *text, size_t length)
+{
+    const char *p = memmem(text, length, "<!DOCTYPE", 9);
+    int line = 1;
+    for (const char *q = text; p && q < p; q++) line += *q == '\n';
+    return line;
+}
+
+static int parse_document(sc_loader *L, const char *text, size_t length)
+{
+    if (length > (size_t)1 << 30) return sc_error(L, 0, PF_EINVAL, "scene file larger than 1 GiB");
+    xmlInitParser();
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    if (!ctxt) return sc_error(L, 0, PF_ENOMEM, "out of memory for the XML parser");
+    /* libxml2's messages go to keep_first_error (never to stderr) and are reported in our file:line format.
+     * NONET: never fetch; no NOENT / DTDLOAD: entities are not expanded, external subsets not loaded. */
+    first_error fe = {0};
+    ctxt->_private = &fe;
+    ctxt->sax->serror = keep_first_error;
+    L->doc = xmlCtxtReadMemory(ctxt, text, (int)length, L->file, NULL,
+                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+    int rc = PF_OK;
+    if (!L->doc || !ctxt->wellFormed || fe.set) {
+        const xmlError *err = xmlCtxtGetLastError(ctxt);
+        if (fe.set)
+            rc = sc_error(L, fe.line, PF_EPARSE, "malformed XML: %s", fe.msg);
+        else
+            rc = sc_error(L, err ? err->line : 0, PF_EPARSE, "malformed XML: %s",
+                          err && err->message ? err->message : "not well-formed");
+    } else if (L->doc->intSubset || L->doc->extSubset) {
+        rc = sc_error(L, doctype_line(text, length), PF_EPARSE, "DOCTYPE declarations are not allowed in scene files");
+    }
+    xmlFreeParserCtxt(ctxt);
+    return rc;
+}
+
+static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
+{
+    int rc = parse_document(L, text, length);
+    if (rc) return rc;
+    xmlNode *root = xmlDocGetRootElement(L->doc);
+    if (!root || !is_elem(root, "Node"))
+        return sc_error(L, root ? sc_line(root) : 1, PF_EPARSE, "the root element must be <Node>, not <%s>",
+                        root ? (const char *)root->name : "");
+    xmlChar *nm = xmlGetProp(root, (const xmlChar *)"name");
+    const double zero[3] = {0, 0, 0};
+    rc = build_node(L, root, NULL, nm ? (const char *)nm : "root", zero, &L->root);
+    xmlFree(nm);
+    if (rc) return rc;
+    pf_scene *s = pf_calloc(1, sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory for a scene");
+    L->scene = s;
+    s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0};
+    pf_world_def wd = L->def->world;
+    if ((rc = walk(L, L->root, PF_SCENE_STAGE_STATE, &wd))) return rc;
+    if (s->collision.contact_distance > s->collision.alarm_distance)
+        return sc_error(L, L->collision_lines[2], PF_EINVAL,
+                        "MinProximityIntersection: contactDistance %g exceeds alarmDistance %g",
+                        s->collision.contact_distance, s->collision.alarm_distance);
+    if (L->def->dt > 0) wd.dt = L->def->dt;
+    if ((rc = pf_world_create(&wd, &s->world))) return rc;
+    s->summary.dt = wd.dt;
+    memcpy(s->summary.gravity, wd.gravity, sizeof wd.gravity);
+    if ((rc = create_objects(L, L->root))) return rc;
+    if ((rc = walk(L, L->root, PF_SCENE_STAGE_FORCES, &wd))) return rc;
+    *out = s;
+    L->scene = NULL;
+    return PF_OK;
+}
+
+int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
+                         const char *dir, pf_scene **out)
+{
+    PF_CHECK_ARG(out && (text || length == 0));
+    *out = NULL;
+    pf_scene_load_def d = def ? *def : pf_scene_default_load_def();
+    if (!(d.dt >= 0 && d.dt < 1e300)) return pf_error(PF_EINVAL, "dt override must be > 0, got %g", d.dt);
+    pf_scene_registry *own = NULL;
+    if (!d.registry) {
+        int rc = pf_scene_registry_create(&own);
+        if (rc) return rc;
+        d.registry = own;
+    }
+    sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry};
+    int rc = load(&L, text ? text : "", length, out);
+    if (L.scene) pf_scene_destroy(L.scene);
+    node_free(L.root);
+    for (uint32_t k = 0; k < L.nboxes; k++) pf_free(L.boxes[k].idx);
+    pf_free(L.boxes);
+    if (L.doc) xmlFreeDoc(L.doc);
+    pf_scene_registry_destroy(own);
+    return rc;
+}
+
+int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out)
+{
+    PF_CHECK_ARG(path && out);
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return pf_error(PF_EIO, "%s:0: cannot open the scene file", path);
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (PF_ARRAY_RESERVE(text, cap, len + 65536)) {
+            fclose(f);
+            pf_free(text);
+            return pf_error(PF_ENOMEM, "%s:0: out of memory reading the scene file", path);
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        pf_free(text);
+        return pf_error(PF_EIO, "%s:0: read error", path);
+    }
+    /* mesh files resolve against the scene file's folder */
+    char dir[1024] = "";
+    const char *slash = strrchr(path, '/');
+    if (slash) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
+    int rc = pf_scene_load_memory(def, path, text, len, dir, out);
+    pf_free(text);
+    return rc;
+}
+
+pf_world *pf_scene_world(pf_scene *s)
+{
+    return s ? s->world : NULL;
+}
+
+const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s)
+{
+    return s ? &s->collision : NULL;
+}
+
+uint32_t pf_scene_collision_models(const pf_scene *s, const pf_scene_collision_model **out)
+{
+    if (out) *out = s ? s->models : NULL;
+    return s ? s->nmodels : 0;
+}
+
+int pf_scene_find_object(const pf_scene *s, const char *path, pf_object_id *out)
+{
+    PF_CHECK_ARG(s && path && out);
+    for (uint32_t k = 0; k < s->npaths; k++)
+        if (!strcmp(s->paths[k], path)) {
+            *out = k;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "no object at node path '%s'", path);
+}
+
+int pf_scene_get_summary(const pf_scene *s, pf_scene_summary *out)
+{
+    PF_CHECK_ARG(s && out);
+    *out = s->summary;
+    return PF_OK;
+}

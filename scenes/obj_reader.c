@@ -1,0 +1,91 @@
+/* Wavefront OBJ meshes for MeshObjLoader: `v` points and `f` faces, polygons fanned into triangles. */
+#include "scene_internal.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sc_mesh_free(sc_mesh *m)
+{
+    pf_free(m->points);
+    pf_free(m->edges);
+    pf_free(m->tris);
+    pf_free(m->hexa);
+    memset(m, 0, sizeof *m);
+}
+
+/* One face corner "i", "i/t", "i//n" or "i/t/n": the point index (1-based, negative = from the end). */
+static int corner(const char *tok, long npoints, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || errno || (*end && *end != '/')) return -1;
+    if (v < 0) v = npoints + v + 1;
+    if (v < 1) return -1;
+    *out = v - 1;
+    return 0;
+}
+
+static int read_lines(FILE *f, const char *path, sc_mesh *m)
+{
+    char line[4096];
+    size_t capp = 0, capt = 0;
+    long lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f))
+            return pf_error(PF_EPARSE, "%s:%ld: line longer than %zu characters", path, lineno, sizeof line - 1);
+        char *save, *kw = strtok_r(line, " \t\r\n", &save);
+        if (!kw || kw[0] == '#') continue;
+        if (!strcmp(kw, "v")) {
+            double p[3];
+            for (int d = 0; d < 3; d++) {
+                char *tok = strtok_r(NULL, " \t\r\n", &save), *end;
+                p[d] = tok ? strtod(tok, &end) : NAN;
+                if (!tok || *end || !isfinite(p[d]))
+                    return pf_error(PF_EPARSE, "%s:%ld: a vertex needs 3 finite numbers", path, lineno);
+            }
+            if (m->npoints >= (1u << 28) || PF_ARRAY_RESERVE(m->points, capp, 3 * ((size_t)m->npoints + 1)))
+                return pf_error(PF_ENOMEM, "%s:%ld: too many vertices", path, lineno);
+            memcpy(m->points + 3 * (size_t)m->npoints++, p, sizeof p);
+        } else if (!strcmp(kw, "f")) {
+            long first = -1, prev = -1, count = 0;
+            for (char *tok; (tok = strtok_r(NULL, " \t\r\n", &save));) {
+                long v;
+                if (corner(tok, m->npoints, &v) || v >= (long)m->npoints)
+                    return pf_error(PF_EPARSE, "%s:%ld: face corner '%s' is not a vertex index (1..%u)", path, lineno,
+                                    tok, m->npoints);
+                if (count == 0) first = v;
+                if (count >= 2) { /* fan: (first, prev, v) */
+                    if (PF_ARRAY_RESERVE(m->tris, capt, 3 * ((size_t)m->ntris + 1)))
+                        return pf_error(PF_ENOMEM, "%s:%ld: out of memory", path, lineno);
+                    uint32_t *t = m->tris + 3 * (size_t)m->ntris++;
+                    t[0] = (uint32_t)first, t[1] = (uint32_t)prev, t[2] = (uint32_t)v;
+                }
+                prev = v;
+                count++;
+            }
+            if (count < 3) return pf_error(PF_EPARSE, "%s:%ld: a face needs at least 3 vertices", path, lineno);
+        } /* vt, vn, o, g, s, usemtl, mtllib, l: not needed by the physics */
+    }
+    if (ferror(f)) return pf_error(PF_EIO, "%s: read error", path);
+    if (m->npoints == 0) return pf_error(PF_EPARSE, "%s: no vertices", path);
+    return PF_OK;
+}
+
+int sc_read_obj(const char *path, sc_mesh *out)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "r");
+    if (!f) return pf_error(PF_EIO, "cannot open mesh file '%s'", path);
+    int rc = read_lines(f, path, out);
+    fclose(f);
+    if (rc) sc_mesh_free(out);
+    return rc;
+}

@@ -1,0 +1,142 @@
+/* Private types of the scene loader: the node tree (Replicate expanded), per-node drafts, the component
+ * context built-in constructors share with host ones. */
+#ifndef PF_SCENES_SCENE_INTERNAL_H
+#define PF_SCENES_SCENE_INTERNAL_H
+
+#include "physflow/scene.h"
+
+#include <libxml/tree.h>
+#include <stdint.h>
+
+/* A mesh: points (3 per point, m), edges (2 indices), triangles (3) and hexahedra (8). */
+typedef struct sc_mesh {
+    double *points;
+    uint32_t npoints;
+    uint32_t *edges;
+    uint32_t nedges;
+    uint32_t *tris;
+    uint32_t ntris;
+    uint32_t *hexa;
+    uint32_t nhexa;
+} sc_mesh;
+
+typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
+
+typedef struct sc_node sc_node;
+struct sc_node {
+    xmlNode *el;        /* the <Node> element (shared by replicated copies) */
+    sc_node *parent;
+    char *name;         /* owned: the name attribute, or name_i_j_k for a replicated copy */
+    double offset[3];   /* m: translation of a replicated copy (sum over nested Replicates) */
+    sc_node **children;
+    uint32_t nchildren;
+    size_t cap_children;
+    /* STATE stage draft */
+    pf_solver_def solver; /* inherited from the parent, then set by the node's own solver components */
+    int solver_line;      /* 0: no solver on the path from the root */
+    int mo_line;          /* 0: no MechanicalObject */
+    pf_object_def def;
+    double *positions, *velocities; /* owned, 3 per point */
+    uint32_t npositions, nvelocities;
+    sc_topology topology;
+    int topology_line;
+    sc_mesh mesh;
+    int mass_line;
+    /* after creation */
+    int has_object;
+    pf_object_id object;
+};
+
+typedef struct sc_loader sc_loader;
+
+struct pf_scene_component {
+    sc_loader *L;
+    sc_node *node;
+    xmlNode *el;
+    const pf_scene_component_def *entry;
+    pf_scene_stage stage;
+    const xmlAttr *used[32];    /* attributes read by the constructor */
+    uint32_t nused;
+    const char *ignored[32];    /* attributes it accepts but ignores */
+    uint32_t nignored;
+};
+
+struct pf_scene_registry {
+    pf_scene_component_def *entries; /* names owned */
+    size_t n, cap;
+};
+
+struct pf_scene {
+    pf_world *world;
+    pf_scene_collision collision;
+    pf_scene_collision_model *models;
+    uint32_t nmodels;
+    size_t cap_models;
+    uint32_t **model_tris; /* owned triangle arrays of the models */
+    pf_scene_summary summary;
+    char **paths;          /* node path of each object, by object id */
+    uint32_t npaths;
+};
+
+struct sc_loader {
+    const char *file;  /* name for messages */
+    const char *dir;   /* folder for relative mesh files ("" for the current one) */
+    const pf_scene_load_def *def;
+    const pf_scene_registry *reg;
+    xmlDoc *doc;
+    sc_node *root;
+    pf_scene *scene;
+    uint32_t nodes;         /* nodes built, replicated copies included (bounded: nested Replicates multiply) */
+    int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
+    struct sc_box_cache {    /* BoxROI indices, per (node, element): replicated copies share elements */
+        const sc_node *node;
+        const xmlNode *el;
+        uint32_t *idx;
+        uint32_t n;
+    } *boxes;
+    uint32_t nboxes;
+    size_t cap_boxes;
+};
+
+/* ---- loader services for constructors (scenes/component_api.c) ---- */
+int sc_error(const sc_loader *L, int line, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int sc_line(const xmlNode *el);
+/* Parses a whitespace-separated list of finite numbers: *out (pf_malloc'ed, caller frees) and *n. */
+int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t *n);
+/* Same for non-negative integers < 2^32. */
+int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size_t *n);
+/* Boolean attribute: "true/false/1/0"; returns 1 present, 0 absent, or an error. */
+int sc_parse_bool(pf_scene_component *c, const char *attr, int *value);
+/* Resolves "@path" (node path, optional component name and ".field") from `from`: the node and, when the
+ * path ends with a component's name, that component's element. */
+int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, sc_node **node, xmlNode **comp,
+                    const char **field);
+/* Adds a collision model to the scene; `tris` is copied. */
+int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
+                           uint32_t ntris);
+/* The indices a BoxROI element selects in its node's object (computed once, cached on the loader). */
+int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n);
+
+/* ---- built-in components (scenes/components_*.c) ---- */
+extern const pf_scene_component_def sc_builtin_components[];
+extern const size_t sc_builtin_component_count;
+
+/* ---- mesh files (scenes/obj_reader.c) ---- */
+/* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles; `i/t/n` forms and
+ * negative indices accepted). Errors name path:line. */
+int sc_read_obj(const char *path, sc_mesh *out);
+void sc_mesh_free(sc_mesh *m);
+
+/* ---- built-in scene texts (generated from scenes/ XML files) ---- */
+typedef struct sc_builtin_scene {
+    const char *name;
+    const char *text;
+    size_t length;
+} sc_builtin_scene;
+extern const sc_builtin_scene sc_builtin_scenes[];
+extern const size_t sc_builtin_scene_count;
+extern const char sc_builtin_scene_names[]; /* "a, b, c" */
+
+#endif
