@@ -128,7 +128,7 @@ r = run("info")
 check("info exits 0", r.returncode == 0, r.stderr)
 for needle in ("topology (hwloc", "cores", "hardware threads", "L1d caches", "NUMA node", "buildtype", "OpenMP",
                "idx_t", "executors: seq static barrier omptasks", "partitioners: owner metis", "broad phases:",
-               "peers:"):
+               "peers:", "built-in scenes: bars64"):
     check(f"info mentions '{needle}'", needle in r.stdout, r.stdout)
 r = run("info", "--bogus")
 check("info with a stray argument exits 2", r.returncode == 2, f"rc {r.returncode}")

@@ -5,6 +5,7 @@
 
 #include "physflow/collision.h"
 #include "physflow/runtime.h"
+#include "physflow/scene.h"
 
 #include <hwloc.h>
 #include <metis.h>
@@ -154,7 +155,7 @@ static void print_available(void)
     for (int m = PF_BP_BULLET_DBVT; m < PF_BP_METHOD_COUNT; m++)
         printf(" %s (%s)", pf_broadphase_method_name((pf_broadphase_method)m),
                pf_broadphase_method_available((pf_broadphase_method)m) ? "available" : "not built");
-    printf("\n");
+    printf("\nbuilt-in scenes: %s\n", pf_scene_builtin_names());
 }
 
 int cmd_info(int argc, char **argv)
