@@ -96,7 +96,8 @@ static void usage(FILE *out)
             "                 static/PARTITIONER)\n"
             "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
             "  --plot FILE    speedup against workers per method with gnuplot, as FILE.svg and FILE.png (a FILE\n"
-            "                 ending in .svg or .png names one of the two); without gnuplot a warning, exit 0\n",
+            "                 ending in .svg or .png names one of the two), error bars from the repeats' range;\n"
+            "                 without gnuplot a warning, exit 0\n",
             scene_names());
 }
 
@@ -213,7 +214,7 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
         bench_csv_row(csv, "scaling", scene, m, c->workers, "speedup", speedup);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "efficiency", eff);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "updates", (double)c->updates);
-        if (pts) pts[npts++] = (scaling_point){m, c->workers, speedup};
+        if (pts) pts[npts++] = (scaling_point){m, c->workers, speedup, base.step / s.step_hi, base.step / s.step_lo};
     }
     fflush(stdout);
     int status = 0;

@@ -80,12 +80,19 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
     const char *methods[MAX_METHODS];
     size_t m = list_methods(pts, n, methods);
     int max_workers = 1;
-    for (size_t i = 0; i < n; i++)
+    double top = 1;
+    for (size_t i = 0; i < n; i++) {
         if (pts[i].workers > max_workers) max_workers = pts[i].workers;
+        if (pts[i].hi > top) top = pts[i].hi;
+    }
+    if (top < max_workers + 0.5) top = max_workers + 0.5;
     for (size_t k = 0; k < m; k++) {
+        /* methods side by side around each worker count, so that their error bars do not hide each other */
+        double dodge = 0.015 * max_workers * ((double)k - (double)(m - 1) / 2);
         fprintf(g, "$m%zu << EOD\n", k);
         for (size_t i = 0; i < n; i++)
-            if (strcmp(pts[i].method, methods[k]) == 0) fprintf(g, "%d %.6g\n", pts[i].workers, pts[i].speedup);
+            if (strcmp(pts[i].method, methods[k]) == 0)
+                fprintf(g, "%.6g %.6g %.6g %.6g\n", pts[i].workers + dodge, pts[i].speedup, pts[i].lo, pts[i].hi);
         fprintf(g, "EOD\n");
     }
     char title[512];
@@ -95,16 +102,16 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
     fprintf(g, " noenhanced\n");
     fprintf(g, "set xlabel 'workers'\nset ylabel 'speedup'\nset key top left Left reverse box opaque width 1 noenhanced\n"
                "set grid\nset xrange [0.5:%g]\nset yrange [0:%g]\n",
-            max_workers + 0.5, max_workers + 0.5);
+            max_workers + 0.5, top);
     fprintf(g, "set xtics %d\nset mxtics 1\n", max_workers <= 16 ? 1 : max_workers / 8);
     /* The SVG first, then the same plot replayed on the PNG terminal. */
     fprintf(g, "set terminal svg size 720,540 dynamic font 'sans,13' background rgb 'white'\nset output ");
     put_quoted(g, svg);
     fprintf(g, "\nplot x title 'ideal' with lines dashtype 2 linecolor rgb 'gray40'");
     for (size_t k = 0; k < m; k++) {
-        fprintf(g, ", $m%zu using 1:2 title ", k);
+        fprintf(g, ", $m%zu using 1:2:3:4 title ", k);
         put_quoted(g, methods[k]);
-        fprintf(g, " with linespoints linewidth 2 linecolor rgb '%s' pointtype %zu pointsize 1.3",
+        fprintf(g, " with yerrorlines linewidth 2 linecolor rgb '%s' pointtype %zu pointsize 1.3",
                 COLOURS[k % (sizeof COLOURS / sizeof *COLOURS)], 5 + 2 * (k % 5));
     }
     fprintf(g, "\nset output\n");
