@@ -1,10 +1,11 @@
-/* custom_forces: the PhysFlow runtime used directly, without the physics layer. A host registers its own arrays
- * as data, records tasks that declare how they access them (custom wind and damping forces accumulated with
- * PF_CUMUL into per-chunk force vectors, a symplectic Euler update, a kinetic energy summed across chunks), runs
- * the graph with the static executor on 2 workers, and checks the result against a plain sequential loop.
+/* custom_forces: the PhysFlow runtime used directly, without the physics layer. A host registers its own
+ * arrays as data, records tasks that declare how they access them (custom wind and damping forces accumulated
+ * with PF_CUMUL into per-chunk force vectors, a symplectic Euler update, a kinetic energy summed across
+ * chunks), runs the graph with the static executor on 2 workers, and checks the result against a plain
+ * sequential loop.
  *
- * Build against an installed PhysFlow:  cc custom_forces.c $(pkg-config --cflags --libs physflow) -o custom_forces
- * Run:                                  ./custom_forces [WORKERS]   (default 2)
+ * Build:  cc custom_forces.c $(pkg-config --cflags --libs physflow) -o custom_forces
+ * Run:    ./custom_forces [WORKERS]   (default 2)
  * Cumulative writes are combined in recording order, so the check is bitwise, for any worker count. */
 #include <physflow/runtime.h>
 
@@ -16,14 +17,14 @@
 
 enum { CHUNKS = 4, PER_CHUNK = 2500, STEPS = 100 };
 
-static const double DT = 1e-3;    /* s */
-static const double MASS = 0.01;  /* kg per particle */
-static const double WIND = 0.05;  /* N at height 0, growing linearly with height */
-static const double DRAG = 0.02;  /* N·s/m */
+static const double DT = 1e-3;   /* s */
+static const double MASS = 0.01; /* kg per particle */
+static const double WIND = 0.05; /* N at height 0, growing linearly with height */
+static const double DRAG = 0.02; /* N·s/m */
 static const double GRAVITY = -9.81;
 
-/* One chunk of particles: the data its tasks access. The runtime never copies these arrays: it reads and writes
- * them in place, so they must outlive the graph. */
+/* One chunk of particles: the data its tasks access. The runtime never copies these arrays: it reads and
+ * writes them in place, so they must outlive the graph. */
 typedef struct chunk {
     double x[3 * PER_CHUNK], v[3 * PER_CHUNK], f[3 * PER_CHUNK];
 } chunk;
@@ -32,12 +33,14 @@ typedef struct chunk {
 
 static void wind_force(double *f, const double *x, int n)
 {
-    for (int i = 0; i < n; i++) f[3 * i] += WIND * (1.0 + x[3 * i + 2]);
+    for (int i = 0; i < n; i++)
+        f[3 * i] += WIND * (1.0 + x[3 * i + 2]);
 }
 
 static void drag_force(double *f, const double *v, int n)
 {
-    for (int i = 0; i < 3 * n; i++) f[i] += -DRAG * v[i];
+    for (int i = 0; i < 3 * n; i++)
+        f[i] += -DRAG * v[i];
 }
 
 static void integrate(double *x, double *v, const double *f, int n)
@@ -52,7 +55,8 @@ static void integrate(double *x, double *v, const double *f, int n)
 static double kinetic_energy(const double *v, int n)
 {
     double e = 0;
-    for (int i = 0; i < 3 * n; i++) e += 0.5 * MASS * v[i] * v[i];
+    for (int i = 0; i < 3 * n; i++)
+        e += 0.5 * MASS * v[i] * v[i];
     return e;
 }
 
@@ -115,10 +119,12 @@ static double run_sequential(chunk *c)
             memset(drag, 0, sizeof drag);
             wind_force(wind, c[k].x, PER_CHUNK);
             drag_force(drag, c[k].v, PER_CHUNK);
-            for (int i = 0; i < 3 * PER_CHUNK; i++) c[k].f[i] = (c[k].f[i] + wind[i]) + drag[i];
+            for (int i = 0; i < 3 * PER_CHUNK; i++)
+                c[k].f[i] = (c[k].f[i] + wind[i]) + drag[i];
             integrate(c[k].x, c[k].v, c[k].f, PER_CHUNK);
         }
-        for (int k = 0; k < CHUNKS; k++) energy = energy + (0.0 + kinetic_energy(c[k].v, PER_CHUNK));
+        for (int k = 0; k < CHUNKS; k++)
+            energy = energy + (0.0 + kinetic_energy(c[k].v, PER_CHUNK));
     }
     return energy;
 }
@@ -127,21 +133,23 @@ static double run_sequential(chunk *c)
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
     return h;
 }
 
-#define TRY(call)                                                                                                  \
-    do {                                                                                                           \
-        int rc_ = (call);                                                                                          \
-        if (rc_ != PF_OK) {                                                                                        \
-            fprintf(stderr, "custom_forces: %s failed: %s (%s)\n", #call, pf_status_name(rc_), pf_last_error());   \
-            goto done;                                                                                             \
-        }                                                                                                          \
+#define TRY(call)                                                                                            \
+    do {                                                                                                     \
+        int rc_ = (call);                                                                                    \
+        if (rc_ != PF_OK) {                                                                                  \
+            fprintf(stderr, "custom_forces: %s failed: %s (%s)\n", #call, pf_status_name(rc_),               \
+                    pf_last_error());                                                                        \
+            goto done;                                                                                       \
+        }                                                                                                    \
     } while (0)
 
-/* Records one step: per chunk clear f, wind and drag into f (PF_CUMUL), integrate; then the energy of all chunks
- * summed into one scalar (PF_CUMUL across chunks, so across workers). */
+/* Records one step: per chunk clear f, wind and drag into f (PF_CUMUL), integrate; then the energy of all
+ * chunks summed into one scalar (PF_CUMUL across chunks, so across workers). */
 static int record_step(pf_graph *g, chunk *c, double *energy)
 {
     pf_reducer sum = pf_reducer_sum_f64();
@@ -196,17 +204,21 @@ int main(int argc, char **argv)
     TRY(pf_runtime_create(&rd, &rt)); /* starts workers-1 threads; this thread is worker 0 */
     TRY(pf_graph_create(&g));
     TRY(record_step(g, par, energy));
-    /* The first run analyses, partitions and compiles the graph; the next ones replay the compiled programs. */
-    for (int s = 0; s < STEPS; s++) TRY(pf_graph_run(g, rt));
+    /* The first run analyses, partitions and compiles the graph; the next ones replay the compiled programs.
+     */
+    for (int s = 0; s < STEPS; s++)
+        TRY(pf_graph_run(g, rt));
 
     pf_graph_stats st;
     TRY(pf_graph_get_stats(g, &st));
     printf("graph: %" PRIu32 " tasks, %" PRIu32 " reducers, %" PRIu32 " edges, %" PRIu32
            " cross-worker edges; %d workers, executor %s, %" PRIu64 " runs\n",
-           st.tasks, st.reducers, st.edges, st.cross_edges, rd.workers, pf_executor_name(rd.executor), st.runs);
+           st.tasks, st.reducers, st.edges, st.cross_edges, rd.workers, pf_executor_name(rd.executor),
+           st.runs);
 
     double ref_energy = run_sequential(ref);
-    int same = memcmp(par, ref, CHUNKS * sizeof *par) == 0 && memcmp(energy, &ref_energy, sizeof ref_energy) == 0;
+    int same =
+        memcmp(par, ref, CHUNKS * sizeof *par) == 0 && memcmp(energy, &ref_energy, sizeof ref_energy) == 0;
     printf("kinetic energy after %d steps: %.17g J (sequential loop: %.17g J)\n", STEPS, *energy, ref_energy);
     printf("particle 0: z = %.17g m, x = %.17g m\n", par[0].x[2], par[0].x[0]);
     uint64_t h = fnv1a(0xcbf29ce484222325ULL, par, CHUNKS * sizeof *par);

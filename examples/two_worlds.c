@@ -1,7 +1,8 @@
 /* two_worlds: two independent worlds stepped at the same time from two host threads, each with its own worker
  * team - the threading rule of PhysFlow (a world is used by one thread at a time; different worlds share
  * nothing). Each world is a cloth-like spring grid hanging from one edge; the states reached concurrently are
- * checked bitwise against the same worlds stepped one after the other on the main thread with the seq executor.
+ * checked bitwise against the same worlds stepped one after the other on the main thread with the seq
+ * executor.
  *
  * Build:  cc two_worlds.c $(pkg-config --cflags --libs physflow) -pthread -o two_worlds
  * Run:    ./two_worlds [WORKERS]   (workers per world, default 2) */
@@ -15,12 +16,12 @@
 enum { STEPS = 100 };
 
 typedef struct job {
-    int side;          /* points per grid side: the two worlds differ */
+    int side; /* points per grid side: the two worlds differ */
     int workers;
     pf_executor executor;
-    uint64_t hash;     /* out */
-    int status;        /* out: PF_OK or a code */
-    char error[256];   /* out: pf_last_error() of the thread that failed (it is per thread) */
+    uint64_t hash;   /* out */
+    int status;      /* out: PF_OK or a code */
+    char error[256]; /* out: pf_last_error() of the thread that failed (it is per thread) */
 } job;
 
 /* A side x side spring sheet in the x-z plane, 1 m wide, its top row fixed. */
@@ -52,8 +53,10 @@ static void *simulate(void *arg)
     j->status = pf_world_create(&wd, &w);
     if (!j->status) j->status = build(w, j->side);
     if (!j->status) j->status = pf_world_step(w, STEPS);
-    if (!j->status) j->hash = pf_world_state_hash(w);
-    else snprintf(j->error, sizeof j->error, "%s", pf_last_error()); /* read on the failing thread */
+    if (!j->status)
+        j->hash = pf_world_state_hash(w);
+    else
+        snprintf(j->error, sizeof j->error, "%s", pf_last_error()); /* read on the failing thread */
     pf_world_destroy(w);
     return NULL;
 }
@@ -66,7 +69,8 @@ int main(int argc, char **argv)
     pthread_t th[2];
     for (int k = 0; k < 2; k++)
         if (pthread_create(&th[k], NULL, simulate, &par[k]) != 0) return 1;
-    for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+    for (int k = 0; k < 2; k++)
+        pthread_join(th[k], NULL);
 
     int same = 1;
     uint64_t combined = 0xcbf29ce484222325ULL;
@@ -77,12 +81,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "two_worlds: world %d failed: %s%s\n", k, par[k].error, ref.error);
             return 1;
         }
-        printf("world %d (%dx%d sheet): concurrent %016" PRIx64 ", alone with seq %016" PRIx64 "\n", k, par[k].side,
-               par[k].side, par[k].hash, ref.hash);
+        printf("world %d (%dx%d sheet): concurrent %016" PRIx64 ", alone with seq %016" PRIx64 "\n", k,
+               par[k].side, par[k].side, par[k].hash, ref.hash);
         same = same && par[k].hash == ref.hash;
         combined = (combined ^ par[k].hash) * 0x100000001b3ULL;
     }
     printf("state-hash: %016" PRIx64 "\n", combined);
-    printf("%s\n", same ? "concurrent worlds match their sequential runs bitwise" : "DIFFERENT from the sequential runs");
+    printf("%s\n", same ? "concurrent worlds match their sequential runs bitwise"
+                        : "DIFFERENT from the sequential runs");
     return same ? 0 : 1;
 }

@@ -14,7 +14,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 PHYSFLOW = sys.argv[1]
-METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration", "speedup", "efficiency", "updates"}
+METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration",
+           "speedup", "efficiency", "updates"}
 passed = failed = 0
 
 

@@ -80,8 +80,8 @@ with tempfile.TemporaryDirectory(prefix="physflow-install-") as tmp:
     for src in examples:
         name = os.path.splitext(os.path.basename(src))[0]
         exe = os.path.join(tmp, name)
-        r = run([cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", src, "-o", exe, "-pthread"] + flags,
-                env=env)
+        r = run([cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", src, "-o", exe, "-pthread"]
+                + flags, env=env)
         if not check(f"{name} compiles and links with pkg-config's flags", r.returncode == 0, r.stderr):
             continue
         r = run(["ldd", exe], env=run_env)

@@ -1,7 +1,7 @@
-/* physflow bench scaling: ms per step of a physics scene per executor (and partitioner) and worker count, split
- * into collision, graph update and integration, with the speedup and efficiency against seq at 1 worker (paper
- * 004 §4, figures 5-7). Setup and the recording step are excluded; repeats interleave the configurations so
- * that a noisy machine slows them alike. */
+/* physflow bench scaling: ms per step of a physics scene per executor (and partitioner) and worker count,
+ * split into collision, graph update and integration, with the speedup and efficiency against seq at 1 worker
+ * (paper 004 §4, figures 5-7). Setup and the recording step are excluded; repeats interleave the
+ * configurations so that a noisy machine slows them alike. */
 #include "bench_csv.h"
 #include "bench_util.h"
 #include "cli_args.h"
@@ -73,8 +73,9 @@ static int time_repeat(const char *scene, config *c, long r, long steps, long wa
         c->integ[i] = ms - col - upd;
         upd_total += upd;
     }
-    if (rc != PF_OK) fprintf(stderr, "physflow bench scaling: %s, %d workers: %s\n", c->method, c->workers,
-                             pf_last_error());
+    if (rc != PF_OK)
+        fprintf(stderr, "physflow bench scaling: %s, %d workers: %s\n", c->method, c->workers,
+                pf_last_error());
     c->upd[r] = upd_total / (double)steps;
     c->updates += updates;
     pf_world_destroy(w);
@@ -83,22 +84,23 @@ static int time_repeat(const char *scene, config *c, long r, long steps, long wa
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
-            "                              [--steps N] [--repeat R] [--no-bind] [--csv FILE] [--plot FILE]\n"
-            "  SCENE: %s. Per executor and worker count: the median ms per step over R repeats of N steps\n"
-            "  (defaults 10 and 1; each repeat builds the scene afresh, setup and the recording step excluded),\n"
-            "  the range of the per-repeat medians, the split into collision, graph update and integration,\n"
-            "  and the speedup and efficiency against seq at 1 worker (always measured). seq runs at 1 worker\n"
-            "  only; repeats interleave the configurations.\n"
-            "  --executors    default seq,static,barrier,omptasks\n"
-            "  --partitioners for static: owner,metis (default owner; when given, static's method reads\n"
-            "                 static/PARTITIONER)\n"
-            "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
-            "  --plot FILE    speedup against workers per method with gnuplot, as FILE.svg and FILE.png (a FILE\n"
-            "                 ending in .svg or .png names one of the two), error bars from the repeats' range;\n"
-            "                 without gnuplot a warning, exit 0\n",
-            scene_names());
+    fprintf(
+        out,
+        "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
+        "                              [--steps N] [--repeat R] [--no-bind] [--csv FILE] [--plot FILE]\n"
+        "  SCENE: %s. Per executor and worker count: the median ms per step over R repeats of N steps\n"
+        "  (defaults 10 and 1; each repeat builds the scene afresh, setup and the recording step excluded),\n"
+        "  the range of the per-repeat medians, the split into collision, graph update and integration,\n"
+        "  and the speedup and efficiency against seq at 1 worker (always measured). seq runs at 1 worker\n"
+        "  only; repeats interleave the configurations.\n"
+        "  --executors    default seq,static,barrier,omptasks\n"
+        "  --partitioners for static: owner,metis (default owner; when given, static's method reads\n"
+        "                 static/PARTITIONER)\n"
+        "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
+        "  --plot FILE    speedup against workers per method with gnuplot, as FILE.svg and FILE.png (a FILE\n"
+        "                 ending in .svg or .png names one of the two), error bars from the repeats' range;\n"
+        "                 without gnuplot a warning, exit 0\n",
+        scene_names());
 }
 
 static int parse_partitioners(const char *text, pf_partitioner *out, size_t cap, size_t *n)
@@ -108,14 +110,16 @@ static int parse_partitioners(const char *text, pf_partitioner *out, size_t cap,
     if (*n > cap) return -1;
     for (size_t k = 0; k < *n; k++)
         if (pf_partitioner_parse(names[k], &out[k]) != PF_OK) {
-            fprintf(stderr, "physflow bench scaling: --partitioners: unknown partitioner '%s' (owner, metis)\n",
+            fprintf(stderr,
+                    "physflow bench scaling: --partitioners: unknown partitioner '%s' (owner, metis)\n",
                     names[k]);
             return -1;
         }
     return 0;
 }
 
-static config *add_config(config *cfg, size_t *n, pf_executor e, pf_partitioner p, int workers, int label_part)
+static config *add_config(config *cfg, size_t *n, pf_executor e, pf_partitioner p, int workers,
+                          int label_part)
 {
     config *c = &cfg[(*n)++];
     memset(c, 0, sizeof *c);
@@ -140,8 +144,8 @@ static size_t build_configs(config *cfg, const pf_executor *ex, size_t nex, cons
         size_t np = ex[e] == PF_EXEC_STATIC ? nparts : 1;
         for (size_t p = 0; p < np; p++)
             for (size_t t = 0; t < nthreads; t++)
-                add_config(cfg, &n, ex[e], ex[e] == PF_EXEC_STATIC ? parts[p] : PF_PART_OWNER, (int)threads[t],
-                           label_part && ex[e] == PF_EXEC_STATIC);
+                add_config(cfg, &n, ex[e], ex[e] == PF_EXEC_STATIC ? parts[p] : PF_PART_OWNER,
+                           (int)threads[t], label_part && ex[e] == PF_EXEC_STATIC);
     }
     return n;
 }
@@ -193,8 +197,8 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
     summary base = summarise(&cfg[0], steps, repeat);
     printf("bench scaling %s: median of %ld repeats x %ld steps; baseline seq 1 worker %.3f ms/step\n", scene,
            repeat, steps, base.step);
-    printf("  %-13s %7s %10s %17s %10s %10s %10s %8s %8s %7s\n", "method", "workers", "ms/step", "repeats' range",
-           "collision", "update", "integr.", "speedup", "effic.", "updates");
+    printf("  %-13s %7s %10s %17s %10s %10s %10s %8s %8s %7s\n", "method", "workers", "ms/step",
+           "repeats' range", "collision", "update", "integr.", "speedup", "effic.", "updates");
     scaling_point *pts = calloc(ncfg, sizeof *pts);
     size_t npts = 0;
     for (size_t i = 0; i < ncfg; i++) {
@@ -202,8 +206,8 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
         if (c->failed) continue;
         summary s = i == 0 ? base : summarise(c, steps, repeat);
         double speedup = base.step / s.step, eff = speedup / c->workers;
-        printf("  %-13s %7d %10.3f %8.3f-%-8.3f %10.3f %10.3f %10.3f %8.2f %8.2f %7ld\n", c->method, c->workers,
-               s.step, s.step_lo, s.step_hi, s.col, s.upd, s.integ, speedup, eff, c->updates);
+        printf("  %-13s %7d %10.3f %8.3f-%-8.3f %10.3f %10.3f %10.3f %8.2f %8.2f %7ld\n", c->method,
+               c->workers, s.step, s.step_lo, s.step_hi, s.col, s.upd, s.integ, speedup, eff, c->updates);
         const char *m = c->method;
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step", s.step);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step_lo", s.step_lo);
@@ -214,7 +218,9 @@ static int report(const char *scene, config *cfg, size_t ncfg, long steps, long 
         bench_csv_row(csv, "scaling", scene, m, c->workers, "speedup", speedup);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "efficiency", eff);
         bench_csv_row(csv, "scaling", scene, m, c->workers, "updates", (double)c->updates);
-        if (pts) pts[npts++] = (scaling_point){m, c->workers, speedup, base.step / s.step_hi, base.step / s.step_lo};
+        if (pts)
+            pts[npts++] =
+                (scaling_point){m, c->workers, speedup, base.step / s.step_hi, base.step / s.step_lo};
     }
     fflush(stdout);
     int status = 0;
@@ -291,7 +297,8 @@ int bench_scaling(int argc, char **argv)
         if (report(scene, cfg, ncfg, steps, repeat, csv, plot_path)) status = 1;
     }
     if (csv && bench_csv_close(csv)) status = 1;
-    for (size_t i = 0; i < ncfg; i++) free_samples(&cfg[i]);
+    for (size_t i = 0; i < ncfg; i++)
+        free_samples(&cfg[i]);
     free(cfg);
     return status;
 }

@@ -70,10 +70,11 @@ static void print_topology(void)
         hwloc_bitmap_list_snprintf(set, sizeof set, pkg->cpuset);
         const char *model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
         int model_len = model ? (int)strlen(model) : 0;
-        while (model_len > 0 && model[model_len - 1] == ' ') model_len--; /* some CPUs pad their name */
+        while (model_len > 0 && model[model_len - 1] == ' ')
+            model_len--; /* some CPUs pad their name */
         printf("  package %u: %d core(s), PUs %s%s%.*s\n", pkg->os_index,
-               hwloc_get_nbobjs_inside_cpuset_by_type(topo, pkg->cpuset, HWLOC_OBJ_CORE), set, model ? ", " : "",
-               model_len, model ? model : "");
+               hwloc_get_nbobjs_inside_cpuset_by_type(topo, pkg->cpuset, HWLOC_OBJ_CORE), set,
+               model ? ", " : "", model_len, model ? model : "");
     }
     hwloc_obj_t numa = NULL;
     while ((numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) != NULL) {
@@ -99,8 +100,8 @@ static const char *openmp_version(long date)
     static const struct {
         long date;
         const char *version;
-    } known[] = {{202111, "5.2"}, {202011, "5.1"}, {201811, "5.0"}, {201511, "4.5"}, {201307, "4.0"},
-                 {201107, "3.1"}, {200805, "3.0"}};
+    } known[] = {{202111, "5.2"}, {202011, "5.1"}, {201811, "5.0"}, {201511, "4.5"},
+                 {201307, "4.0"}, {201107, "3.1"}, {200805, "3.0"}};
     for (size_t k = 0; k < sizeof known / sizeof *known; k++)
         if (date >= known[k].date) return known[k].version;
     return "before 3.0";
@@ -108,7 +109,8 @@ static const char *openmp_version(long date)
 
 static void print_build(void)
 {
-    printf("build:\n  version           %s\n  buildtype         %s (%s, assertions %s)\n", PF_VERSION, PF_BUILDTYPE,
+    printf("build:\n  version           %s\n  buildtype         %s (%s, assertions %s)\n", PF_VERSION,
+           PF_BUILDTYPE,
 #ifdef __OPTIMIZE__
            "optimised",
 #else
@@ -121,7 +123,8 @@ static void print_build(void)
 #endif
     );
 #if defined(__clang__)
-    printf("  compiler          clang %s, C %ld, -ffp-contract=off\n", __clang_version__, (long)__STDC_VERSION__);
+    printf("  compiler          clang %s, C %ld, -ffp-contract=off\n", __clang_version__,
+           (long)__STDC_VERSION__);
 #elif defined(__GNUC__)
     printf("  compiler          gcc %s, C %ld, -ffp-contract=off\n", __VERSION__, (long)__STDC_VERSION__);
 #else
@@ -144,9 +147,11 @@ static void print_build(void)
 static void print_available(void)
 {
     printf("executors:");
-    for (int e = 0; e < PF_EXEC_COUNT; e++) printf(" %s", pf_executor_name((pf_executor)e));
+    for (int e = 0; e < PF_EXEC_COUNT; e++)
+        printf(" %s", pf_executor_name((pf_executor)e));
     printf("\npartitioners:");
-    for (int p = 0; p < PF_PART_COUNT; p++) printf(" %s", pf_partitioner_name((pf_partitioner)p));
+    for (int p = 0; p < PF_PART_COUNT; p++)
+        printf(" %s", pf_partitioner_name((pf_partitioner)p));
     printf("\nbroad phases:");
     for (int m = 0; m < PF_BP_BULLET_DBVT; m++)
         printf(" %s%s", pf_broadphase_method_name((pf_broadphase_method)m),

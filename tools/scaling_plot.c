@@ -68,7 +68,8 @@ static size_t list_methods(const scaling_point *pts, size_t n, const char **meth
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         size_t k = 0;
-        while (k < m && strcmp(methods[k], pts[i].method) != 0) k++;
+        while (k < m && strcmp(methods[k], pts[i].method) != 0)
+            k++;
         if (k == m && m < MAX_METHODS) methods[m++] = pts[i].method;
     }
     return m;
@@ -92,16 +93,20 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
         fprintf(g, "$m%zu << EOD\n", k);
         for (size_t i = 0; i < n; i++)
             if (strcmp(pts[i].method, methods[k]) == 0)
-                fprintf(g, "%.6g %.6g %.6g %.6g\n", pts[i].workers + dodge, pts[i].speedup, pts[i].lo, pts[i].hi);
+                fprintf(g, "%.6g %.6g %.6g %.6g\n", pts[i].workers + dodge, pts[i].speedup, pts[i].lo,
+                        pts[i].hi);
         fprintf(g, "EOD\n");
     }
     char title[512];
-    snprintf(title, sizeof title, "%s: speedup against seq at 1 worker (T1 = %.3g ms per step)", scene, t1_ms);
+    snprintf(title, sizeof title, "%s: speedup against seq at 1 worker (T1 = %.3g ms per step)", scene,
+             t1_ms);
     fprintf(g, "set title ");
     put_quoted(g, title);
     fprintf(g, " noenhanced\n");
-    fprintf(g, "set xlabel 'workers'\nset ylabel 'speedup'\nset key top left Left reverse box opaque width 1 noenhanced\n"
-               "set grid\nset xrange [0.5:%g]\nset yrange [0:%g]\n",
+    fprintf(g,
+            "set xlabel 'workers'\nset ylabel 'speedup'\nset key top left Left reverse box opaque width 1 "
+            "noenhanced\n"
+            "set grid\nset xrange [0.5:%g]\nset yrange [0:%g]\n",
             max_workers + 0.5, top);
     fprintf(g, "set xtics %d\nset mxtics 1\n", max_workers <= 16 ? 1 : max_workers / 8);
     /* The SVG first, then the same plot replayed on the PNG terminal. */
@@ -115,8 +120,10 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
                 COLOURS[k % (sizeof COLOURS / sizeof *COLOURS)], 5 + 2 * (k % 5));
     }
     fprintf(g, "\nset output\n");
-    fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 720,540 font 'sans,11' }"
-               " else { set terminal png size 720,540 }\nset output ");
+    fprintf(
+        g,
+        "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 720,540 font 'sans,11' }"
+        " else { set terminal png size 720,540 }\nset output ");
     put_quoted(g, png);
     fprintf(g, "\nreplot\nset output\n");
 }
