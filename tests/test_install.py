@@ -13,6 +13,10 @@ import sys
 import tempfile
 
 meson, build_dir, source_dir, cc, pkg_config = sys.argv[1:6]
+# A sanitized build (tools/check-sanitizers) installs a library that needs the sanitizer runtime loaded first:
+# the examples are then compiled and linked with the same -fsanitize flags.
+sanitize = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] not in ("", "none") else None
+san_flags = [f"-fsanitize={sanitize}"] if sanitize else []
 passed = failed = 0
 
 
@@ -81,7 +85,7 @@ with tempfile.TemporaryDirectory(prefix="physflow-install-") as tmp:
         name = os.path.splitext(os.path.basename(src))[0]
         exe = os.path.join(tmp, name)
         r = run([cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2", src, "-o", exe, "-pthread"]
-                + flags, env=env)
+                + san_flags + flags, env=env)
         if not check(f"{name} compiles and links with pkg-config's flags", r.returncode == 0, r.stderr):
             continue
         r = run(["ldd", exe], env=run_env)
@@ -122,7 +126,7 @@ with tempfile.TemporaryDirectory(prefix="physflow-install-") as tmp:
             static_flags.append(f)
     exe = os.path.join(tmp, "hello_world_static")
     r = run([cc, "-std=c11", os.path.join(source_dir, "examples", "hello_world.c"), "-o", exe]
-            + [f"-I{d}" for d in incs] + static_flags, env=env)
+            + san_flags + [f"-I{d}" for d in incs] + static_flags, env=env)
     check("hello_world links statically with pkg-config --static", r.returncode == 0,
           r.stderr + f"\nflags: {static_flags}")
     if r.returncode == 0:
