@@ -45,8 +45,6 @@ typedef struct kd_state {
     uint64_t *qlo, *qhi;
     uint8_t *glev;
     uint32_t *perm;    /* rank -> box */
-    uint32_t *rank_of; /* box -> rank */
-    uint8_t *gtmp;     /* by box, during a rebuild */
     uint64_t *changed; /* bit per rank */
     size_t box_cap;
     kd_fresh *fresh; /* per thread */
@@ -85,12 +83,10 @@ static void free_boxes(kd_state *s)
     pf_free(s->qhi);
     pf_free(s->glev);
     pf_free(s->perm);
-    pf_free(s->rank_of);
-    pf_free(s->gtmp);
     pf_free(s->changed);
     s->qlo = s->qhi = s->changed = NULL;
-    s->glev = s->gtmp = NULL;
-    s->perm = s->rank_of = NULL;
+    s->glev = NULL;
+    s->perm = NULL;
     s->box_cap = 0;
 }
 
@@ -117,10 +113,8 @@ static int grow_boxes(kd_state *s, size_t n)
     s->qhi = pf_malloc(n * sizeof *s->qhi);
     s->glev = pf_malloc(n);
     s->perm = pf_malloc(n * sizeof *s->perm);
-    s->rank_of = pf_malloc(n * sizeof *s->rank_of);
-    s->gtmp = pf_malloc(n);
     s->changed = pf_malloc(words * sizeof *s->changed);
-    if (!s->qlo || !s->qhi || !s->glev || !s->perm || !s->rank_of || !s->gtmp || !s->changed) {
+    if (!s->qlo || !s->qhi || !s->glev || !s->perm || !s->changed) {
         free_boxes(s);
         return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree boxes", n);
     }
@@ -181,6 +175,10 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
     if (rc) return rc;
     const kd_frame *fr = &s->fr;
     int split = s->split;
+    /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
+     * ranks by box (rank_of) */
+    uint8_t *gtmp = (uint8_t *)s->qlo;
+    uint32_t *rank_of = (uint32_t *)s->qhi;
     /* count, then write at each chunk's offset (kept in the per-thread slots' n): the array is the same whatever
      * the thread count */
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
@@ -217,30 +215,27 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
             int k = kd_box_keys(fr, ql, qh, split, tmp, &g);
             for (int r = 0; r < k; r++) R[at + (size_t)r] = tmp[r] | (uint64_t)i;
             at += (size_t)k;
-            s->gtmp[i] = (uint8_t)g;
+            gtmp[i] = (uint8_t)g;
         }
         s->fresh[c].n = 0;
     }
     pf_radix_sort_u64_inplace(R, total, threads);
     /* rank = order of first appearance; records then carry ranks (their order stays (key, box)) */
     uint64_t low = kd_low_mask(fr);
-    memset(s->rank_of, 0xff, n * sizeof *s->rank_of);
+    memset(rank_of, 0xff, n * sizeof *rank_of);
     uint32_t next = 0;
     for (size_t i = 0; i < total; i++) {
-        uint32_t id = (uint32_t)(R[i] & low), r = s->rank_of[id];
+        uint32_t id = (uint32_t)(R[i] & low), r = rank_of[id];
         if (r == UINT32_MAX) {
-            r = s->rank_of[id] = next++;
+            r = rank_of[id] = next++;
             s->perm[r] = id;
         }
         R[i] = (R[i] & ~low) | r;
     }
     PF_ASSERT(next == n);
+    for (size_t r = 0; r < n; r++) s->glev[r] = gtmp[s->perm[r]];
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t r = 0; r < n; r++) {
-        uint32_t id = s->perm[r];
-        kd_quantise_box(fr, &boxes[id], &s->qlo[r], &s->qhi[r]);
-        s->glev[r] = s->gtmp[id];
-    }
+    for (size_t r = 0; r < n; r++) kd_quantise_box(fr, &boxes[s->perm[r]], &s->qlo[r], &s->qhi[r]);
     s->m = total;
     s->n = n;
     return PF_OK;
@@ -249,7 +244,7 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
 /* ---- update: only the boxes whose keys may have changed ---- */
 
 /* Re-quantises every box (by rank); a box whose bits at or above its key level moved gets its bit in `changed`
- * and its new records (key | box index) in the thread's buffer. Returns PF_OK or PF_ENOMEM; *nchanged boxes. */
+ * and its new records (key | rank) in the thread's buffer. Returns PF_OK or PF_ENOMEM; *nchanged boxes. */
 static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *nchanged)
 {
     const kd_frame *fr = &s->fr;
@@ -278,8 +273,7 @@ static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, siz
             }
             unsigned g;
             int k = kd_box_keys(fr, ql, qh, split, f->r + f->n, &g);
-            uint32_t id = s->perm[r];
-            for (int j = 0; j < k; j++) f->r[f->n + (size_t)j] |= id;
+            for (int j = 0; j < k; j++) f->r[f->n + (size_t)j] |= r;
             f->n += (size_t)k;
             s->glev[r] = (uint8_t)g;
         }
@@ -288,51 +282,99 @@ static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, siz
     return ok ? PF_OK : pf_error(PF_ENOMEM, "out of memory for kd-tree records");
 }
 
-/* Removes the records of changed boxes and merges in the new ones (sorted by key, then box index). */
-static int update(kd_state *s, int threads)
+/* Sorted order of records: by cell key, then by box index (perm of the rank), whatever the ranks. */
+static inline int rec_before(uint64_t x, uint64_t y, uint64_t low, const uint32_t *perm)
+{
+    if ((x | low) != (y | low)) return x < y;
+    return perm[x & low] < perm[y & low];
+}
+
+/* The new records (key | rank) of the changed boxes, gathered and sorted by key, then by box index. */
+static kd_fresh *sorted_fresh(kd_state *s, int threads)
 {
     size_t nf = 0;
-    for (int c = 0; c < threads; c++) nf += s->fresh[c].n;
-    kd_fresh *F = &s->merged;
-    F->n = 0;
-    if (fresh_reserve(F, nf)) return pf_error(PF_ENOMEM, "out of memory for kd-tree records");
+    int used = 0, last = 0;
     for (int c = 0; c < threads; c++) {
-        if (s->fresh[c].n) memcpy(F->r + F->n, s->fresh[c].r, s->fresh[c].n * sizeof *F->r);
-        F->n += s->fresh[c].n;
+        nf += s->fresh[c].n;
+        if (s->fresh[c].n) used++, last = c;
     }
-    pf_radix_sort_u64_inplace(F->r, nf, threads);
+    kd_fresh *F = &s->fresh[last];
+    if (used > 1) {
+        F = &s->merged;
+        F->n = 0;
+        if (fresh_reserve(F, nf)) return NULL;
+        for (int c = 0; c < threads; c++) {
+            if (s->fresh[c].n) memcpy(F->r + F->n, s->fresh[c].r, s->fresh[c].n * sizeof *F->r);
+            F->n += s->fresh[c].n;
+        }
+    }
+    pf_radix_sort_u64_inplace(F->r, F->n, threads);
+    /* equal keys came out by rank: put them by box index (short runs, insertion) */
+    uint64_t low = kd_low_mask(&s->fr);
+    for (size_t i = 1; i < F->n; i++) {
+        uint64_t v = F->r[i];
+        size_t j = i;
+        while (j > 0 && (F->r[j - 1] | low) == (v | low) && rec_before(v, F->r[j - 1], low, s->perm)) {
+            F->r[j] = F->r[j - 1];
+            j--;
+        }
+        F->r[j] = v;
+    }
+    return F;
+}
 
-    /* forward: drop the records of the changed boxes (writes never pass reads) */
+/* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up. */
+static size_t drop_changed(kd_state *s, int threads)
+{
     uint64_t low = kd_low_mask(&s->fr);
     uint64_t *R = s->rec;
     const uint64_t *bits = s->changed;
-    size_t m = s->m, keep = 0;
-    for (size_t i = 0; i < m; i++) {
-        uint64_t v = R[i];
-        uint64_t r = v & low;
-        R[keep] = v;
-        keep += !(bits[r / 64] >> (r % 64) & 1);
+    size_t m = s->m, kept[64];
+    if (threads > 64) threads = 64;
+    if (m < 65536) threads = 1;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi, keep;
+        pf_chunk_range(m, threads, c, &lo, &hi);
+        keep = lo;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t v = R[i], r = v & low;
+            R[keep] = v; /* writes never pass reads */
+            keep += !(bits[r / 64] >> (r % 64) & 1);
+        }
+        kept[c] = keep - lo;
     }
+    size_t at = kept[0];
+    for (int c = 1; c < threads; c++) {
+        size_t lo, hi;
+        pf_chunk_range(m, threads, c, &lo, &hi);
+        memmove(R + at, R + lo, kept[c] * sizeof *R);
+        at += kept[c];
+    }
+    return at;
+}
+
+/* Removes the records of changed boxes and merges in their new ones. */
+static int update(kd_state *s, int threads)
+{
+    kd_fresh *F = sorted_fresh(s, threads);
+    if (!F) return pf_error(PF_ENOMEM, "out of memory for kd-tree records");
+    size_t keep = drop_changed(s, threads), nf = F->n;
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
-    R = s->rec;
-    /* backward: merge from the end (writes never pass reads); ties on the key go by box index */
-    const uint32_t *perm = s->perm, *rank_of = s->rank_of;
-    int kshift = s->fr.kshift;
-    size_t i = keep, f = nf, t = keep + nf;
-    while (f > 0) {
-        uint64_t a = i ? R[i - 1] : 0, b = F->r[f - 1];
-        int take_old;
-        if (!i) take_old = 0;
-        else if ((a >> kshift) != (b >> kshift)) take_old = (a >> kshift) > (b >> kshift);
-        else take_old = perm[a & low] > (uint32_t)(b & low);
-        if (take_old) {
-            R[--t] = a;
-            i--;
-        } else {
-            R[--t] = (b & ~low) | rank_of[b & low];
-            f--;
-        }
+    /* backward, from the end (writes never pass reads): before each new record, the run of old records that
+     * sort after it moves up in one block */
+    uint64_t *R = s->rec, low = kd_low_mask(&s->fr);
+    const uint32_t *perm = s->perm;
+    size_t i = keep, t = keep + nf;
+    for (size_t f = nf; f > 0; f--) {
+        uint64_t b = F->r[f - 1], bmax = b | low;
+        size_t i0 = i;
+        while (i > 0 && R[i - 1] > bmax) i--;
+        while (i > 0 && (R[i - 1] | low) == bmax && rec_before(b, R[i - 1], low, perm)) i--;
+        t -= i0 - i;
+        memmove(R + t, R + i, (i0 - i) * sizeof *R);
+        R[--t] = b;
     }
     s->m = keep + nf;
     return PF_OK;
