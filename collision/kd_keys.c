@@ -48,58 +48,52 @@ int kd_frame_equal(const kd_frame *a, const kd_frame *b)
            a->scale == b->scale && a->kbits == b->kbits;
 }
 
-/* paper 000 §5.3: the cell of a box is the longest common prefix of its corners' codes (one bit scan), as a key
- * (see kd_frame). */
-static inline uint64_t cell_key(int pbits, uint64_t mlo, uint64_t mhi)
+/* The split of paper 000 §4.1 on one box, from per-axis pieces: along axis a the box is whole (variant 0) or,
+ * once cut at its plane s (the highest plane its interval straddles), its low [lo, s - 1] (1) or high [s, hi] (2)
+ * part. For each variant: the spread (Morton bits) of its ends and the interleaved position of the highest bit
+ * where they differ (-1: equal). A node's first differing bit is the highest over its axes' variants, so its
+ * cell needs no Morton code recomputed. */
+typedef struct split_ctx {
+    uint64_t sl[3][3], sh[3][3]; /* [axis][variant] */
+    int p[3][3];
+    int pbits;
+    unsigned g;
+} split_ctx;
+
+static inline int diff_pos(uint32_t lo, uint32_t hi, int a)
 {
-    uint64_t x = mlo ^ mhi;
-    if (!x) return mlo << KD_DEPTH_BITS | (uint64_t)pbits; /* a leaf cell: the full path */
-    int p = 63 - __builtin_clzll(x);
-    return (mlo & ~((2ull << p) - 1)) << KD_DEPTH_BITS | (uint64_t)(pbits - 1 - p);
+    return lo == hi ? -1 : 3 * (31 - __builtin_clz(lo ^ hi)) + 2 - a;
 }
 
-/* The key-grid level a node's key depends down to: that of its first differing bit (a leaf reads every bit). */
-static inline unsigned node_level(uint64_t mlo, uint64_t mhi)
+/* The node whose axes are in variants v[]: its key, or (cut along its first differing axis unless `done` has it,
+ * Property 1) its children's keys; Figure 7: a split that does not shrink the summed volume of the enclosing
+ * cells is suppressed. Writes up to 8 keys (in key order) and returns how many. */
+static int split_node(split_ctx *c, int v[3], unsigned done, uint64_t *out)
 {
-    uint64_t x = mlo ^ mhi;
-    return x ? (unsigned)(63 - __builtin_clzll(x)) / 3 : 0;
-}
-
-/* paper 000 §4.1: split a box along the cutting plane its corners straddle, at most once per axis (`done` holds
- * the axes already cut); Figure 7: a split that does not shrink the summed volume of the enclosing cells is
- * suppressed. Writes up to 8 keys to out (in key order) and returns how many. Corners are key-grid coordinates
- * (lo, hi) with their Morton codes (mlo, mhi); *g takes the minimum level read. */
-static int split_box(const kd_frame *f, const uint32_t lo[3], const uint32_t hi[3], uint64_t mlo, uint64_t mhi,
-                     unsigned done, uint64_t *out, unsigned *g)
-{
-    uint64_t x = mlo ^ mhi;
-    uint64_t key = cell_key(f->pbits, mlo, mhi);
-    unsigned lev = node_level(mlo, mhi);
-    if (lev < *g) *g = lev;
-    if (!x) {
-        out[0] = key;
+    int top = c->p[0][v[0]], a = 0;
+    if (c->p[1][v[1]] > top) top = c->p[1][v[1]], a = 1;
+    if (c->p[2][v[2]] > top) top = c->p[2][v[2]], a = 2;
+    uint64_t mlo = c->sl[0][v[0]] | c->sl[1][v[1]] | c->sl[2][v[2]];
+    if (top < 0) { /* a leaf cell: the full path */
+        c->g = 0;
+        out[0] = mlo << KD_DEPTH_BITS | (uint64_t)c->pbits;
         return 1;
     }
-    int p = 63 - __builtin_clzll(x);
-    int a = 2 - p % 3, b = p / 3;
+    uint64_t key = (mlo & ~((2ull << top) - 1)) << KD_DEPTH_BITS | (uint64_t)(c->pbits - 1 - top);
+    if ((unsigned)top / 3 < c->g) c->g = (unsigned)top / 3;
     if (done >> a & 1) {
         out[0] = key; /* already cut along this axis: the box lies on its cell's boundary (Property 1) */
         return 1;
     }
-    uint32_t s = (hi[a] >> b) << b; /* the cutting plane: hi has bit b set, lo has it clear, above are equal */
-    int shift = 2 - a;
-    uint64_t amask = 0x1249249249249249ull << shift;
-    uint32_t lhi[3] = {hi[0], hi[1], hi[2]};
-    uint32_t ulo[3] = {lo[0], lo[1], lo[2]};
-    lhi[a] = s - 1;
-    ulo[a] = s;
-    uint64_t mlhi = (mhi & ~amask) | pf_morton_spread(s - 1) << shift;
-    uint64_t mulo = (mlo & ~amask) | pf_morton_spread(s) << shift;
+    int keep = v[a];
+    v[a] = 1;
+    int n1 = split_node(c, v, done | 1u << a, out);
+    v[a] = 2;
+    int n2 = split_node(c, v, done | 1u << a, out + n1);
+    v[a] = keep;
     /* children write straight into out; the parent's key replaces them when the split does not pay */
-    int n1 = split_box(f, lo, lhi, mlo, mlhi, done | 1u << a, out, g);
-    int n2 = split_box(f, ulo, hi, mulo, mhi, done | 1u << a, out + n1, g);
-    uint64_t vol = 0, h = kd_key_span(f, key);
-    for (int k = 0; k < n1 + n2; k++) vol += kd_key_span(f, out[k]);
+    uint64_t vol = 0, h = 1ull << (top + 1);
+    for (int k = 0; k < n1 + n2; k++) vol += 1ull << (c->pbits - (int)(out[k] & ((1u << KD_DEPTH_BITS) - 1)));
     if (vol >= h) {
         out[0] = key;
         return 1;
@@ -110,21 +104,38 @@ static int split_box(const kd_frame *f, const uint32_t lo[3], const uint32_t hi[
 int kd_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, uint64_t *out, unsigned *g)
 {
     int drop = KD_QBITS - f->kbits;
-    uint32_t lo[3], hi[3];
+    split_ctx c;
+    c.pbits = f->pbits;
+    c.g = 31;
     for (int a = 0; a < 3; a++) {
-        lo[a] = kd_field(ql, a) >> drop;
-        hi[a] = kd_field(qh, a) >> drop;
+        uint32_t lo = kd_field(ql, a) >> drop, hi = kd_field(qh, a) >> drop;
+        int sh = 2 - a;
+        c.sl[a][0] = c.sl[a][1] = kd_spread20(lo) << sh;
+        c.sh[a][0] = c.sh[a][2] = kd_spread20(hi) << sh;
+        c.p[a][0] = diff_pos(lo, hi, a);
+        c.p[a][1] = c.p[a][2] = -1;
+        if (lo != hi) {
+            int b = 31 - __builtin_clz(lo ^ hi);
+            uint32_t s = hi >> b << b; /* hi has bit b set, lo has it clear, above they are equal */
+            c.sh[a][1] = kd_spread20(s - 1) << sh;
+            c.sl[a][2] = kd_spread20(s) << sh;
+            c.p[a][1] = diff_pos(lo, s - 1, a);
+            c.p[a][2] = diff_pos(s, hi, a);
+        }
     }
-    uint64_t mlo = pf_morton3(lo[0], lo[1], lo[2]), mhi = pf_morton3(hi[0], hi[1], hi[2]);
-    int k;
+    int v[3] = {0, 0, 0}, k;
     if (!split) {
-        out[0] = cell_key(f->pbits, mlo, mhi);
-        *g = node_level(mlo, mhi);
+        int top = c.p[0][0] > c.p[1][0] ? c.p[0][0] : c.p[1][0];
+        if (c.p[2][0] > top) top = c.p[2][0];
+        uint64_t mlo = c.sl[0][0] | c.sl[1][0] | c.sl[2][0];
+        out[0] = top < 0 ? mlo << KD_DEPTH_BITS | (uint64_t)c.pbits
+                         : (mlo & ~((2ull << top) - 1)) << KD_DEPTH_BITS | (uint64_t)(c.pbits - 1 - top);
+        c.g = top < 0 ? 0 : (unsigned)top / 3;
         k = 1;
     } else {
-        *g = 31;
-        k = split_box(f, lo, hi, mlo, mhi, 0, out, g);
+        k = split_node(&c, v, 0, out);
     }
+    *g = c.g;
     for (int r = 0; r < k; r++) out[r] <<= f->kshift;
     return k;
 }
