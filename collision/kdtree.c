@@ -137,7 +137,7 @@ static int grow_records(kd_state *s, size_t need, size_t keep)
 static int fresh_reserve(kd_fresh *f, size_t need)
 {
     if (need <= f->cap) return PF_OK;
-    size_t c = need + need / 2 + 256;
+    size_t c = need + need / 8 + 256;
     uint64_t *r = pf_realloc(f->r, f->n * sizeof *r, c * sizeof *r);
     if (!r) return PF_ENOMEM;
     f->r = r;
@@ -258,7 +258,11 @@ static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, siz
         f->n = 0;
         for (size_t w = lo / 64; w * 64 < hi; w++) s->changed[w] = 0;
         for (size_t r = lo; r < hi; r++) {
-            if (r + 16 < hi) __builtin_prefetch(&boxes[s->perm[r + 16]]);
+            if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
+                const char *p = (const char *)&boxes[s->perm[r + 24]];
+                __builtin_prefetch(p);
+                __builtin_prefetch(p + sizeof(pf_aabb) - 1);
+            }
             uint64_t ql, qh;
             kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
             uint64_t moved = ((ql ^ s->qlo[r]) | (qh ^ s->qhi[r])) & fr->gmask[s->glev[r]];
@@ -545,6 +549,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
         if (sweep_range(&x, 0, s->m, &s->sbuf[0], out, &stats->candidates, vol))
             return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
     } else {
+        /* chunk 0 writes straight into out, the others into their buffers, appended in chunk order */
         rc = pf_pair_chunks_reset(&s->chunks, threads);
         if (rc) return rc;
         uint64_t vols[2 * 64];
@@ -555,7 +560,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
             pf_chunk_range(blocks, threads, c, &lo, &hi);
             lo *= KD_BLOCK;
             hi = hi * KD_BLOCK < s->m ? hi * KD_BLOCK : s->m;
-            pf_pair_vec *v = &s->chunks.vec[c];
+            pf_pair_vec *v = c ? &s->chunks.vec[c] : out;
             if (pf_pair_vec_reserve(v, (s->last_pairs + s->last_pairs / 8) / (size_t)threads))
                 s->chunks.status[c] = PF_ENOMEM;
             else if (sweep_range(&x, lo, hi, &s->sbuf[c], v, &s->chunks.candidates[c], vols + 2 * c))
@@ -617,6 +622,8 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     rc = sweep(s, boxes, threads, out, stats);
     if (rc) return rc;
     s->last_pairs = out->n;
+    pf_pair_vec_trim(out, out->n / 16);
+    for (int c = 0; c < s->chunks.count; c++) pf_pair_vec_trim(&s->chunks.vec[c], s->chunks.vec[c].n / 16);
     stats->bytes = kd_bytes(s);
     return PF_OK;
 }
