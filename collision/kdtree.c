@@ -49,7 +49,6 @@ typedef struct kd_state {
     size_t box_cap;
     kd_fresh *fresh; /* per thread */
     int fresh_count;
-    kd_fresh merged;
     struct sweep_buf *sbuf; /* per thread */
     int sbuf_count;
     pf_pair_chunks chunks;
@@ -98,7 +97,6 @@ static void kd_destroy(void *state)
     free_boxes(s);
     for (int t = 0; t < s->fresh_count; t++) pf_free(s->fresh[t].r);
     pf_free(s->fresh);
-    pf_free(s->merged.r);
     pf_free(s->sbuf);
     pf_pair_chunks_free(&s->chunks);
     pf_free(s);
@@ -126,7 +124,7 @@ static int grow_boxes(kd_state *s, size_t n)
 static int grow_records(kd_state *s, size_t need, size_t keep)
 {
     if (need <= s->rec_cap) return PF_OK;
-    size_t c = need + need / 16 + 1024;
+    size_t c = need + need / 64 + 1024; /* the count moves little from step to step */
     uint64_t *r = pf_realloc(s->rec, keep * sizeof *r, c * sizeof *r);
     if (!r) return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
     s->rec = r;
@@ -293,38 +291,20 @@ static inline int rec_before(uint64_t x, uint64_t y, uint64_t low, const uint32_
     return perm[x & low] < perm[y & low];
 }
 
-/* The new records (key | rank) of the changed boxes, gathered and sorted by key, then by box index. */
-static kd_fresh *sorted_fresh(kd_state *s, int threads)
+/* Sorts a thread's new records (key | rank) by key, then by box index. */
+static void sort_fresh(kd_fresh *F, uint64_t low, const uint32_t *perm)
 {
-    size_t nf = 0;
-    int used = 0, last = 0;
-    for (int c = 0; c < threads; c++) {
-        nf += s->fresh[c].n;
-        if (s->fresh[c].n) used++, last = c;
-    }
-    kd_fresh *F = &s->fresh[last];
-    if (used > 1) {
-        F = &s->merged;
-        F->n = 0;
-        if (fresh_reserve(F, nf)) return NULL;
-        for (int c = 0; c < threads; c++) {
-            if (s->fresh[c].n) memcpy(F->r + F->n, s->fresh[c].r, s->fresh[c].n * sizeof *F->r);
-            F->n += s->fresh[c].n;
-        }
-    }
-    pf_radix_sort_u64_inplace(F->r, F->n, threads);
+    pf_radix_sort_u64_inplace(F->r, F->n, 1);
     /* equal keys came out by rank: put them by box index (short runs, insertion) */
-    uint64_t low = kd_low_mask(&s->fr);
     for (size_t i = 1; i < F->n; i++) {
         uint64_t v = F->r[i];
         size_t j = i;
-        while (j > 0 && (F->r[j - 1] | low) == (v | low) && rec_before(v, F->r[j - 1], low, s->perm)) {
+        while (j > 0 && (F->r[j - 1] | low) == (v | low) && rec_before(v, F->r[j - 1], low, perm)) {
             F->r[j] = F->r[j - 1];
             j--;
         }
         F->r[j] = v;
     }
-    return F;
 }
 
 /* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up. */
@@ -358,21 +338,32 @@ static size_t drop_changed(kd_state *s, int threads)
     return at;
 }
 
-/* Removes the records of changed boxes and merges in their new ones. */
+/* Removes the records of changed boxes and merges in their new ones (from every thread's sorted buffer). */
 static int update(kd_state *s, int threads)
 {
-    kd_fresh *F = sorted_fresh(s, threads);
-    if (!F) return pf_error(PF_ENOMEM, "out of memory for kd-tree records");
-    size_t keep = drop_changed(s, threads), nf = F->n;
+    uint64_t low = kd_low_mask(&s->fr);
+    const uint32_t *perm = s->perm;
+    size_t nf = 0, left[64];
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) sort_fresh(&s->fresh[c], low, perm);
+    for (int c = 0; c < threads; c++) {
+        left[c] = s->fresh[c].n;
+        nf += left[c];
+    }
+    size_t keep = drop_changed(s, threads);
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
-    /* backward, from the end (writes never pass reads): before each new record, the run of old records that
-     * sort after it moves up in one block */
-    uint64_t *R = s->rec, low = kd_low_mask(&s->fr);
-    const uint32_t *perm = s->perm;
+    /* backward, from the end (writes never pass reads): the greatest of the buffers' last new records goes in
+     * after the run of old records that sort after it, moved up in one block */
+    uint64_t *R = s->rec;
     size_t i = keep, t = keep + nf;
     for (size_t f = nf; f > 0; f--) {
-        uint64_t b = F->r[f - 1], bmax = b | low;
+        int best = -1;
+        for (int c = 0; c < threads; c++)
+            if (left[c] && (best < 0 || rec_before(s->fresh[best].r[left[best] - 1], s->fresh[c].r[left[c] - 1], low,
+                                                   perm)))
+                best = c;
+        uint64_t b = s->fresh[best].r[--left[best]], bmax = b | low;
         size_t i0 = i;
         while (i > 0 && R[i - 1] > bmax) i--;
         while (i > 0 && (R[i - 1] | low) == bmax && rec_before(b, R[i - 1], low, perm)) i--;
@@ -583,7 +574,7 @@ static size_t kd_bytes(const kd_state *s)
 {
     size_t b = sizeof *s + s->rec_cap * sizeof *s->rec +
                s->box_cap * (2 * sizeof(uint64_t) + 2 + 2 * sizeof(uint32_t)) + (s->box_cap + 63) / 64 * 8 +
-               s->merged.cap * sizeof(uint64_t) + pf_pair_chunks_bytes(&s->chunks) +
+               pf_pair_chunks_bytes(&s->chunks) +
                (size_t)s->sbuf_count * sizeof(struct sweep_buf);
     for (int t = 0; t < s->fresh_count; t++) b += s->fresh[t].cap * sizeof(uint64_t) + sizeof(kd_fresh);
     return b;
@@ -593,7 +584,7 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
                     pf_broadphase_stats *stats)
 {
     kd_state *s = state;
-    int threads = def->threads;
+    int threads = def->threads < 64 ? def->threads : 64; /* per-chunk counters are kept on the stack */
     if (n < 4096) threads = 1;
     int split = def->kd_split != 0;
     kd_frame fr;
