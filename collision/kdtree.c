@@ -165,20 +165,56 @@ static void word_chunk(size_t n, int threads, int c, size_t *lo, size_t *hi)
 
 /* ---- rebuild: every record computed and sorted, boxes ranked afresh ---- */
 
-static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
+/* Writes the records (key | box) of boxes [lo, hi) from R + at, up to R + end; returns the count, or SIZE_MAX
+ * when they do not fit. Key levels go to gtmp by box. */
+static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, size_t hi, uint64_t *R, size_t at,
+                          size_t end, uint8_t *gtmp)
 {
-    int rc = grow_boxes(s, n);
+    size_t start = at;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t ql, qh, tmp[8]; /* the split writes children before their parent may replace them */
+        unsigned g;
+        kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
+        int k = kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
+        if (at + (size_t)k > end) return SIZE_MAX;
+        for (int r = 0; r < k; r++) R[at + (size_t)r] = tmp[r] | (uint64_t)i;
+        at += (size_t)k;
+        gtmp[i] = (uint8_t)g;
+    }
+    return at - start;
+}
+
+/* The records of every box, in box order: each chunk writes at an offset proportional to its first box, in
+ * room sized from the previous count, and the chunks close up; a chunk that overflows sends everything through
+ * count-then-write. The array is the same whatever the thread count. */
+static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int threads, uint8_t *gtmp, size_t *total)
+{
+    size_t guess = s->m ? s->m + s->m / 32 : 7 * n, wrote[64];
+    int rc = grow_records(s, guess + 8 * (size_t)threads, 0);
     if (rc) return rc;
-    rc = fresh_setup(s, threads);
-    if (rc) return rc;
-    const kd_frame *fr = &s->fr;
-    int split = s->split;
-    /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
-     * ranks by box (rank_of) */
-    uint8_t *gtmp = (uint8_t *)s->qlo;
-    uint32_t *rank_of = (uint32_t *)s->qhi;
-    /* count, then write at each chunk's offset (kept in the per-thread slots' n): the array is the same whatever
-     * the thread count */
+    size_t cap = s->rec_cap;
+    int ok = 1;
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(& : ok)
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi;
+        pf_chunk_range(n, threads, c, &lo, &hi);
+        size_t at = (size_t)((double)cap * (double)lo / (double)n);
+        size_t end = c + 1 == threads ? cap : (size_t)((double)cap * (double)hi / (double)n);
+        wrote[c] = write_chunk(s, boxes, lo, hi, s->rec, at, end, gtmp);
+        ok &= wrote[c] != SIZE_MAX;
+    }
+    if (ok) {
+        size_t m = 0;
+        for (int c = 0; c < threads; c++) {
+            size_t lo, hi;
+            pf_chunk_range(n, threads, c, &lo, &hi);
+            size_t at = (size_t)((double)cap * (double)lo / (double)n);
+            if (at != m) memmove(s->rec + m, s->rec + at, wrote[c] * sizeof *s->rec);
+            m += wrote[c];
+        }
+        *total = m;
+        return PF_OK;
+    }
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
         size_t lo, hi, m = 0;
@@ -187,36 +223,47 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
         for (size_t i = lo; i < hi; i++) {
             uint64_t ql, qh;
             unsigned g;
-            kd_quantise_box(fr, &boxes[i], &ql, &qh);
-            m += (size_t)kd_box_keys(fr, ql, qh, split, tmp, &g);
+            kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
+            m += (size_t)kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
         }
-        s->fresh[c].n = m;
+        wrote[c] = m;
     }
-    size_t total = 0;
-    for (int c = 0; c < threads; c++) {
-        size_t m = s->fresh[c].n;
-        s->fresh[c].n = total; /* offset */
-        total += m;
-    }
-    rc = grow_records(s, total, 0);
+    size_t sum = 0;
+    for (int c = 0; c < threads; c++) sum += wrote[c];
+    rc = grow_records(s, sum, 0);
     if (rc) return rc;
-    uint64_t *R = s->rec;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi, at = s->fresh[c].n;
+        size_t lo, hi, at = 0;
+        for (int k = 0; k < c; k++) at += wrote[k];
         pf_chunk_range(n, threads, c, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) {
-            uint64_t ql, qh;
-            unsigned g;
-            uint64_t tmp[8]; /* the split writes children before their parent may replace them */
-            kd_quantise_box(fr, &boxes[i], &ql, &qh);
-            int k = kd_box_keys(fr, ql, qh, split, tmp, &g);
-            for (int r = 0; r < k; r++) R[at + (size_t)r] = tmp[r] | (uint64_t)i;
-            at += (size_t)k;
-            gtmp[i] = (uint8_t)g;
-        }
-        s->fresh[c].n = 0;
+        write_chunk(s, boxes, lo, hi, s->rec, at, (size_t)-1, gtmp);
     }
+    *total = sum;
+    return PF_OK;
+}
+
+static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
+{
+    int rc = grow_boxes(s, n);
+    if (rc) return rc;
+    const kd_frame *fr = &s->fr;
+    /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
+     * ranks by box (rank_of) */
+    uint8_t *gtmp = (uint8_t *)s->qlo;
+    uint32_t *rank_of = (uint32_t *)s->qhi;
+    size_t total = 0;
+    rc = write_records(s, boxes, n, threads, gtmp, &total);
+    if (rc) return rc;
+    if (s->rec_cap > total + total / 32 + 2048) { /* the first guess was generous: give the room back */
+        size_t c = total + total / 64 + 1024;
+        uint64_t *r = pf_realloc(s->rec, total * sizeof *r, c * sizeof *r);
+        if (r) {
+            s->rec = r;
+            s->rec_cap = c;
+        }
+    }
+    uint64_t *R = s->rec;
     pf_radix_sort_u64_inplace(R, total, threads);
     /* rank = order of first appearance; records then carry ranks (their order stays (key, box)) */
     uint64_t low = kd_low_mask(fr);
