@@ -92,8 +92,9 @@ static inline uint32_t kd_field(uint64_t p, int axis)
 /* Monotone in x (x <= y gives q(x) <= q(y)): a point common to two boxes quantises into both. */
 static inline uint32_t kd_quantise(const kd_frame *f, int axis, double x)
 {
-    double t = (x - f->origin[axis]) * f->scale;
+    double t = (x - f->origin[axis]) * f->scale; /* inf * 0 for boxes spread past DBL_MAX: NaN, caught below */
     if (t >= (double)KD_QMAX) return KD_QMAX;
+    if (!(t > 0)) return 0;
     return (uint32_t)t;
 }
 
