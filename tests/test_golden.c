@@ -1,7 +1,8 @@
 /* The determinism matrix against stored golden hashes (tests/golden_hashes.txt): every built-in scene listed
  * there, after its steps, has the stored hash for seq and for static (both partitioners), barrier and omptasks
  * at 1, 2, 3, 4 and 8 workers. The same test runs in the optimised build and in the -O0 sanitizer build, so the
- * hashes also hold across optimisation levels. Scenes of more than 100,000 points run a reduced matrix. */
+ * hashes also hold across optimisation levels. Scenes of more than 100,000 points run a reduced matrix, and
+ * PHYSFLOW_GOLDEN=quick a minimal one. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -33,6 +34,10 @@ static uint64_t run_scene(const char *name, uint32_t steps, pf_executor e, pf_pa
 
 START_TEST(test_golden_matrix)
 {
+    /* PHYSFLOW_GOLDEN=quick (the slow -O0 sanitizer build): seq, and static at 2 workers for scenes up to
+     * 100,000 points — enough to hold -O0 to the optimised build's hashes */
+    const char *mode = getenv("PHYSFLOW_GOLDEN");
+    int quick = mode && !strcmp(mode, "quick");
     FILE *f = fopen(GOLDEN_FILE, "r");
     ck_assert_msg(f != NULL, "cannot open %s", GOLDEN_FILE);
     char line[256];
@@ -52,12 +57,12 @@ START_TEST(test_golden_matrix)
         }
         static const int all[] = {1, 2, 3, 4, 8}, few[] = {2, 8};
         int big = points > 100000;
-        const int *counts = big ? few : all;
-        int ncounts = big ? 2 : 5;
-        for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        const int *counts = big || quick ? few : all;
+        int ncounts = quick ? 1 : big ? 2 : 5;
+        for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT && !(quick && big); e++)
             for (int k = 0; k < ncounts; k++)
                 for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
-                    if (big && e != PF_EXEC_STATIC) continue;
+                    if ((big || quick) && e != PF_EXEC_STATIC) continue;
                     h = run_scene(name, steps, (pf_executor)e, (pf_partitioner)p, counts[k], NULL);
                     if (h != want) {
                         fprintf(stderr, "%s: %s/%s at %d workers gives %016" PRIx64 ", golden %016" PRIx64 "\n", name,
