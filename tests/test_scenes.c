@@ -402,8 +402,8 @@ START_TEST(test_error_codes)
     expect_error("<Node>\n<Node><RegularGridTopology n='4 4 4'/><MechanicalObject/>\n"
                  "<HexahedronFEMForceField poissonRatio='0.5'/></Node></Node>",
                  PF_EINVAL, "t.xml:3:", "poissonRatio");
-    expect_error("<Node>\n<Node><MechanicalObject template='Rigid3d' position='0 0 0'/></Node></Node>", PF_ENOTSUP,
-                 "t.xml:2:", "Rigid3d");
+    expect_error("<Node>\n<Node><MechanicalObject template='Rigid3d' position='0 0 0'/></Node></Node>", PF_EPARSE,
+                 "t.xml:2:", "needs 7 numbers");
     expect_error("<Node>\n<Node><MechanicalObject position='0 0 0'/>\n"
                  "<StiffSpringForceField object1='@../nowhere' spring='0 0 1 0 1'/></Node></Node>",
                  PF_EINVAL, "t.xml:3:", "dangling link");
