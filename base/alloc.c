@@ -1,11 +1,14 @@
 /* The allocation hook (pf_set_allocator) and the aligned malloc/free it defaults to. */
+#define _POSIX_C_SOURCE 200809L
 #include "alloc.h"
 
 #include "physflow/base.h"
+#include "error.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PF_ALIGN 64
 
@@ -84,5 +87,15 @@ int pf_array_reserve(void **arr, size_t *cap, size_t need, size_t elem)
     if (!p) return PF_ENOMEM;
     *arr = p;
     *cap = grown;
+    return PF_OK;
+}
+
+int pf_memory_check(double bytes, const char *what)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    double total = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+    if (total > 0 && bytes > total)
+        return pf_error(PF_ENOMEM, "%s needs %.3g GiB, more than this machine's %.3g GiB of memory", what,
+                        bytes / 1073741824.0, total / 1073741824.0);
     return PF_OK;
 }

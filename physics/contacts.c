@@ -29,7 +29,8 @@ typedef struct contact_pt {
     const pf_surface *sa, *sb;
     pf_surface_point pa, pb;
     double n[3];
-    double k; /* stiffness while compressed at the latest force evaluation, else 0 */
+    double offset; /* the spheres' radii between the two points: sep counts from their surfaces */
+    double k;      /* stiffness while compressed at the latest force evaluation, else 0 */
 } contact_pt;
 
 typedef struct pf_contactset {
@@ -40,15 +41,20 @@ typedef struct pf_contactset {
     double *buf[PF_PHASES]; /* per phase: 3n for the a points, then 3n for the b points */
     size_t cap_buf;
     double stiffness, damping, distance;
+    uint64_t stamp; /* the collision pass that last found contacts for it */
 } pf_contactset;
 
-/* A vertex-triangle proximity found this step. */
+enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
+
+/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
 typedef struct candidate {
-    uint32_t pobj, tobj;   /* objects of the point and of the triangle */
-    uint32_t psurf, pvert; /* the point: surface index, vertex */
-    uint32_t tsurf, tri;   /* the triangle: surface index, triangle */
-    double bary[3];        /* of the closest point on the triangle */
-    double n[3];           /* from the triangle towards the point */
+    uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
+    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
+    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
+    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
+    double bary[3];        /* triangle: barycentric coordinates of its closest point */
+    double n[3];           /* from the other feature towards the vertex */
+    double offset;         /* radii between the two points */
     double dist;
 } candidate;
 
@@ -61,6 +67,7 @@ typedef struct pf_collision_stage {
     candidate *cand;
     size_t ncand, cap_cand;
     pf_collision_stats stats;
+    uint64_t passes;
 } pf_collision_stage;
 
 pf_collision_def pf_collision_default_def(void)
@@ -148,7 +155,7 @@ void pf_contacts_force_out(const pf_springset *s, const double *xa, const double
         pf_surface_point_apply(c->sa, cs->a, xa, &c->pa, va, wa);
         pf_surface_point_apply(c->sb, cs->b, xb, &c->pb, vb, wb);
         double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
-        double sep = dot3(d, c->n), mag = cs->stiffness * (cs->distance - sep) - cs->damping * dot3(dv, c->n);
+        double sep = dot3(d, c->n) - c->offset, mag = cs->stiffness * (cs->distance - sep) - cs->damping * dot3(dv, c->n);
         if (mag < 0 || sep >= cs->distance) mag = 0;
         if (want_jac) c->k = sep < cs->distance ? cs->stiffness : 0;
         for (int i = 0; i < 3; i++) {
@@ -179,10 +186,12 @@ void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const doub
 void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, const double *out, double *vec)
 {
     const pf_contactset *cs = s->contacts;
-    out += side ? 3 * (size_t)cs->n : 0;
-    for (uint32_t k = 0; k < cs->n; k++) {
-        const contact_pt *c = &cs->c[k];
-        pf_surface_add_force(side ? c->sb : c->sa, o, o->x, side ? &c->pb : &c->pa, out + 3 * (size_t)k, vec);
+    for (int sd = side == 2 ? 0 : side; sd <= (side == 2 ? 1 : side); sd++) { /* 2: both (contacts within o) */
+        const double *part = out + (sd ? 3 * (size_t)cs->n : 0);
+        for (uint32_t k = 0; k < cs->n; k++) {
+            const contact_pt *c = &cs->c[k];
+            pf_surface_add_force(sd ? c->sb : c->sa, o, o->x, sd ? &c->pb : &c->pa, part + 3 * (size_t)k, vec);
+        }
     }
 }
 
@@ -212,11 +221,11 @@ static int gather_elements(pf_world *w, pf_collision_stage *c, size_t *nverts, s
         nt += w->surf[s]->nt;
     }
     if (reserve_elems(c, nv + nt)) return PF_ENOMEM;
-    double a = c->def.alarm_distance;
     size_t e = 0;
     for (uint32_t s = 0; s < w->nsurf; s++) {
         pf_surface *sf = w->surf[s];
         const double *p = pf_surface_positions(sf, w->obj[sf->object], w->obj[sf->object]->x);
+        double a = c->def.alarm_distance + sf->radius;
         for (uint32_t v = 0; v < sf->nv; v++, e++) {
             const double *q = p + 3 * (size_t)v;
             c->boxes[e] = (pf_aabb){{q[0] - a, q[1] - a, q[2] - a}, {q[0] + a, q[1] + a, q[2] + a}};
@@ -260,19 +269,43 @@ static void barycentric(const double *a, const double *b, const double *c, const
     out[0] = 1.0 - out[1] - out[2];
 }
 
+/* By object pair, vertex, kind, other object, distance: a vertex's nearest triangle of an object comes first. */
 static int cand_order(const void *x, const void *y)
 {
     const candidate *a = x, *b = y;
-    uint32_t ka[4] = {a->pobj < a->tobj ? a->pobj : a->tobj, a->pobj < a->tobj ? a->tobj : a->pobj, a->psurf,
-                      a->pvert};
-    uint32_t kb[4] = {b->pobj < b->tobj ? b->pobj : b->tobj, b->pobj < b->tobj ? b->tobj : b->pobj, b->psurf,
-                      b->pvert};
-    for (int i = 0; i < 4; i++)
+    uint32_t ka[6] = {a->pobj < a->tobj ? a->pobj : a->tobj, a->pobj < a->tobj ? a->tobj : a->pobj, a->psurf,
+                      a->pvert, a->kind, a->tobj};
+    uint32_t kb[6] = {b->pobj < b->tobj ? b->pobj : b->tobj, b->pobj < b->tobj ? b->tobj : b->pobj, b->psurf,
+                      b->pvert, b->kind, b->tobj};
+    for (int i = 0; i < 6; i++)
         if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
-    if (a->tobj != b->tobj) return a->tobj < b->tobj ? -1 : 1;
     if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
     if (a->tsurf != b->tsurf) return a->tsurf < b->tsurf ? -1 : 1;
-    return a->tri < b->tri ? -1 : a->tri > b->tri;
+    return a->telem < b->telem ? -1 : a->telem > b->telem;
+}
+
+static int add_candidate(pf_collision_stage *c, const candidate *cd)
+{
+    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    c->cand[c->ncand++] = *cd;
+    return PF_OK;
+}
+
+/* Vertex pe (a sphere) against vertex qe (a sphere), of any objects (also the same one). */
+static int sphere_sphere(pf_world *w, pf_collision_stage *c, const pf_proximity_def *pd, size_t pe, size_t qe)
+{
+    const pf_surface *ps = w->surf[c->esurf[pe]], *qs = w->surf[c->esurf[qe]];
+    if (!(ps->radius > 0 && qs->radius > 0)) return PF_OK; /* points meet triangles only */
+    if (pf_object_is_static(w->obj[ps->object]) && pf_object_is_static(w->obj[qs->object])) return PF_OK;
+    pf_sphere a = {{0}, ps->radius, ps->object, c->eidx[pe]}, b = {{0}, qs->radius, qs->object, c->eidx[qe]};
+    memcpy(a.center, ps->pos + 3 * (size_t)c->eidx[pe], sizeof a.center);
+    memcpy(b.center, qs->pos + 3 * (size_t)c->eidx[qe], sizeof b.center);
+    pf_contact ct;
+    int hit = pf_narrow_sphere_sphere(pd, &a, &b, &ct);
+    if (hit <= 0) return hit;
+    candidate cd = {ps->object, qs->object, c->esurf[pe], c->eidx[pe], CAND_SPHERE, c->esurf[qe], c->eidx[qe],
+                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, ps->radius + qs->radius, ct.distance};
+    return add_candidate(c, &cd);
 }
 
 /* Narrow phase over the broad phase's pairs: point (vertex) against triangle of another, non-static-pair object. */
@@ -282,33 +315,38 @@ static int narrow(pf_world *w, pf_collision_stage *c, size_t nverts, const pf_pa
     c->ncand = 0;
     for (size_t k = 0; k < npairs; k++) {
         size_t i = pairs[k].i, j = pairs[k].j;
-        if ((i < nverts) == (j < nverts)) continue; /* point-point or triangle-triangle */
+        if (i >= nverts && j >= nverts) continue; /* triangle-triangle */
+        if (i < nverts && j < nverts) {
+            int rc = sphere_sphere(w, c, &pd, i, j);
+            if (rc) return rc;
+            continue;
+        }
         size_t pe = i < nverts ? i : j, te = i < nverts ? j : i;
         const pf_surface *ps = w->surf[c->esurf[pe]], *ts = w->surf[c->esurf[te]];
         if (ps->object == ts->object) continue;
         if (pf_object_is_static(w->obj[ps->object]) && pf_object_is_static(w->obj[ts->object])) continue;
-        pf_point pt = {{0}, ps->object, c->eidx[pe]};
-        memcpy(pt.p, ps->pos + 3 * (size_t)c->eidx[pe], sizeof pt.p);
+        pf_sphere pt = {{0}, ps->radius, ps->object, c->eidx[pe]};
+        memcpy(pt.center, ps->pos + 3 * (size_t)c->eidx[pe], sizeof pt.center);
         const uint32_t *tv = ts->tri + 3 * (size_t)c->eidx[te];
         pf_triangle tr = {.object = ts->object, .element = c->eidx[te]};
         for (int v = 0; v < 3; v++) memcpy(tr.v[v], ts->pos + 3 * (size_t)tv[v], sizeof tr.v[v]);
         pf_contact ct;
-        int hit = pf_narrow_point_triangle(&pd, &pt, &tr, &ct);
+        int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
         if (hit < 0) return hit;
         if (!hit) continue;
-        if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
-        candidate *cd = &c->cand[c->ncand++];
-        *cd = (candidate){ps->object, ts->object, c->esurf[pe], c->eidx[pe], c->esurf[te], c->eidx[te],
-                          {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, ct.distance};
-        barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd->bary);
+        candidate cd = {ps->object, ts->object, c->esurf[pe], c->eidx[pe], CAND_TRIANGLE, c->esurf[te], c->eidx[te],
+                        {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, ps->radius, ct.distance};
+        barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
+        int rc = add_candidate(c, &cd);
+        if (rc) return rc;
     }
     qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
-    /* one contact per point and object: the nearest triangle */
+    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
     size_t out = 0;
     for (size_t k = 0; k < c->ncand; k++) {
-        const candidate *a = &c->cand[k];
-        if (out && c->cand[out - 1].psurf == a->psurf && c->cand[out - 1].pvert == a->pvert &&
-            c->cand[out - 1].tobj == a->tobj)
+        const candidate *a = &c->cand[k], *p = out ? &c->cand[out - 1] : NULL;
+        if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
+            p->pvert == a->pvert && p->tobj == a->tobj)
             continue;
         c->cand[out++] = *a;
     }
@@ -323,6 +361,9 @@ static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
     return NULL;
 }
 
+/* A new contact field, placed among the contact fields by object pair: the order of a world's fields (which is
+ * the order its objects gather their forces in) then depends on which pairs touch, not on when they started —
+ * a restarted run adds them up as the uninterrupted one. */
 static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
 {
     if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -335,7 +376,12 @@ static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset
     }
     *s = (pf_springset){.contacts = cs, .oa = oa, .ob = ob, .uid = w->next_uid++};
     *cs = (pf_contactset){.a = w->obj[oa], .b = w->obj[ob]};
-    w->inter[w->ninter++] = s;
+    uint32_t k = w->ninter++;
+    for (; k > 0 && w->inter[k - 1]->contacts &&
+           (w->inter[k - 1]->oa > oa || (w->inter[k - 1]->oa == oa && w->inter[k - 1]->ob > ob));
+         k--)
+        w->inter[k] = w->inter[k - 1];
+    w->inter[k] = s;
     *out = s;
     return PF_OK;
 }
@@ -361,11 +407,18 @@ static int fill_contacts(pf_world *w, const pf_collision_stage *c, pf_springset 
     for (size_t k = 0; k < n; k++) {
         const candidate *d = &c->cand[from + k];
         const pf_surface *ps = w->surf[d->psurf], *ts = w->surf[d->tsurf];
-        pf_surface_point pp = pf_surface_vertex(d->pvert), tp = pf_surface_triangle_point(ts, d->tri, d->bary);
-        int point_is_a = d->pobj == s->oa; /* n points from the triangle to the point: from b to a when so */
+        pf_surface_point pp = pf_surface_vertex(d->pvert);
+        pf_surface_point tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem)
+                                                     : pf_surface_triangle_point(ts, d->telem, d->bary);
+        int point_is_a = d->pobj == s->oa; /* n points from the other feature to the vertex: b to a when so */
         double sg = point_is_a ? 1.0 : -1.0;
-        cs->c[k] = (contact_pt){point_is_a ? ps : ts, point_is_a ? ts : ps, point_is_a ? pp : tp,
-                                point_is_a ? tp : pp, {sg * d->n[0], sg * d->n[1], sg * d->n[2]}, 0};
+        cs->c[k] = (contact_pt){point_is_a ? ps : ts,
+                                point_is_a ? ts : ps,
+                                point_is_a ? pp : tp,
+                                point_is_a ? tp : pp,
+                                {sg * d->n[0], sg * d->n[1], sg * d->n[2]},
+                                d->offset,
+                                0};
     }
     cs->n = (uint32_t)n;
     return PF_OK;
@@ -394,9 +447,7 @@ int pf_contacts_update(pf_world *w)
     /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
     uint32_t started = 0, stopped = 0, fields = 0;
     double mind = INFINITY;
-    uint8_t *seen = pf_calloc(w->ninter + 1, 1);
-    if (!seen) return pf_error(PF_ENOMEM, "out of memory");
-    uint32_t nold = w->ninter;
+    c->passes++;
     for (size_t k = 0; k < c->ncand && !rc;) {
         const candidate *d = &c->cand[k];
         uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
@@ -412,22 +463,21 @@ int pf_contacts_update(pf_world *w)
             rc = new_contact_field(w, oa, ob, &s);
             started++;
             w->dirty = 1;
-        } else {
-            for (uint32_t j = 0; j < nold; j++)
-                if (w->inter[j] == s) seen[j] = 1;
         }
-        if (!rc) rc = fill_contacts(w, c, s, k, end);
+        if (!rc) {
+            rc = fill_contacts(w, c, s, k, end);
+            s->contacts->stamp = c->passes;
+        }
         fields++;
         k = end;
     }
-    /* fields whose objects no longer touch (the new ones sit after nold) */
-    for (uint32_t j = nold; j-- > 0 && !rc;)
-        if (w->inter[j]->contacts && !seen[j]) {
+    /* fields whose objects no longer touch */
+    for (uint32_t j = w->ninter; j-- > 0 && !rc;)
+        if (w->inter[j]->contacts && w->inter[j]->contacts->stamp != c->passes) {
             rc = remove_contact_field(w, j);
             stopped++;
             w->dirty = 1;
         }
-    pf_free(seen);
     c->stats = (pf_collision_stats){.contacts = (uint32_t)c->ncand,
                                     .pairs = fields,
                                     .started = started,

@@ -40,14 +40,17 @@ typedef struct inter_force_args {
     int jac;
 } inter_force_args;
 
-/* data: xa, xb, va, vb, out (force phase), jac */
+/* data: xa, xb, va, vb, out (force phase), jac; within one object (contacts): x, v, out, jac */
 static void t_inter_force(const pf_task_ctx *c)
 {
     const inter_force_args *a = c->args;
+    void *const *d = c->data;
+    int self = a->s->oa == a->s->ob;
+    const double *xa = d[0], *xb = d[self ? 0 : 1], *va = d[self ? 1 : 2], *vb = d[self ? 1 : 3];
     if (a->s->contacts)
-        pf_contacts_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], a->jac);
+        pf_contacts_force_out(a->s, xa, xb, va, vb, a->jac);
     else
-        pf_springs_force_out(a->s, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4], a->jac);
+        pf_springs_force_out(a->s, xa, xb, va, vb, d[4], a->jac);
 }
 
 double pf_object_force_cost(const pf_object *o)
@@ -77,10 +80,16 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
-        pf_access acc[] = {{a->dx, PF_READ},  {b->dx, PF_READ}, {a->dv_, PF_READ}, {b->dv_, PF_READ},
-                           {s->dout[PF_PHASE_FORCE], PF_WRITE}, {s->djac, PF_WRITE}};
+        pf_access acc[6];
+        uint32_t na = 0;
+        acc[na++] = (pf_access){a->dx, PF_READ};
+        if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
+        acc[na++] = (pf_access){a->dv_, PF_READ};
+        if (b != a) acc[na++] = (pf_access){b->dv_, PF_READ};
+        acc[na++] = (pf_access){s->dout[PF_PHASE_FORCE], PF_WRITE};
+        acc[na++] = (pf_access){s->djac, PF_WRITE};
         inter_force_args args = {s, want_jac};
-        rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, 6,
+        rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
                                                  20.0 * (s->contacts ? 8 : s->n)});
     }
     return rc;

@@ -127,14 +127,15 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         int sa = pf_object_is_static(w->obj[s->oa]), sb = pf_object_is_static(w->obj[s->ob]);
         uint32_t a = find(parent, s->oa), b = find(parent, s->ob);
         if (a != b && !sa && !sb) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
-        for (int side = 0; side < 2 && !rc; side++) {
+        /* a static object takes no force; a field within one object is one link of both sides (2) */
+        for (int side = 0; side < (s->oa == s->ob ? 1 : 2) && !rc; side++) {
             pf_object *o = w->obj[side ? s->ob : s->oa];
-            if (side ? sb : sa) continue; /* a static object takes no force */
+            if (side ? sb : sa) continue;
             o->linked = 1;
             if (PF_ARRAY_RESERVE(o->links, o->cap_links, o->nlinks + 1))
                 rc = pf_error(PF_ENOMEM, "out of memory");
             else
-                o->links[o->nlinks++] = (pf_link){s, side};
+                o->links[o->nlinks++] = (pf_link){s, s->oa == s->ob ? 2 : side};
         }
     }
     for (uint32_t i = 0; i < N; i++)

@@ -87,8 +87,8 @@ typedef struct inter_args {
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    if (a->s->contacts)
-        pf_contacts_dforce_out(a->s, c->data[0], c->data[1], a->phase, a->fact);
+    if (a->s->contacts) /* within one object: data in, out, jac, x */
+        pf_contacts_dforce_out(a->s, c->data[0], c->data[a->s->oa == a->s->ob ? 0 : 1], a->phase, a->fact);
     else
         pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
 }
@@ -242,15 +242,19 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
         /* a contact's mapping is linearised at the current positions: it reads x too */
-        pf_access acc[] = {{which ? a->dp : a->dv_, PF_READ},
-                           {which ? b->dp : b->dv_, PF_READ},
-                           {s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE},
-                           {s->djac, PF_READ},
-                           {a->dx, PF_READ},
-                           {b->dx, PF_READ}};
+        pf_access acc[6];
+        uint32_t na = 0;
+        acc[na++] = (pf_access){which ? a->dp : a->dv_, PF_READ};
+        if (b != a) acc[na++] = (pf_access){which ? b->dp : b->dv_, PF_READ};
+        acc[na++] = (pf_access){s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE};
+        acc[na++] = (pf_access){s->djac, PF_READ};
+        if (s->contacts) {
+            acc[na++] = (pf_access){a->dx, PF_READ};
+            if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
+        }
         inter_args args = {s, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
-        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc,
-                 s->contacts ? 6 : 4, 10.0 * (s->contacts ? 8 : s->n)));
+        TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, na,
+                 10.0 * (s->contacts ? 8 : s->n)));
     }
     return PF_OK;
 }

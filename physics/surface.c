@@ -31,6 +31,7 @@ void pf_surface_free(pf_surface *s)
 static int check_def(const pf_object *o, const pf_surface_def *d)
 {
     PF_CHECK_ARG(d->vertices >= 1 && d->vertices <= (1u << 28) && d->triangles <= (1u << 28));
+    PF_CHECK_ARG(d->radius >= 0 && isfinite(d->radius));
     PF_CHECK_ARG(d->indices || d->triangles == 0);
     for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
         if (d->indices[k] >= d->vertices)
@@ -98,6 +99,7 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
     s->mapping = d->mapping;
     s->nv = d->vertices;
     s->nt = d->triangles;
+    s->radius = d->radius;
     size_t per = d->mapping == PF_SURFACE_TRILINEAR ? 8 : 1;
     int fail = !(s->tri = pf_malloc((nt ? 3 * nt : 1) * sizeof *s->tri)) || !(s->pos = pf_calloc(3 * nv, sizeof(double))) ||
                !(s->vel = pf_calloc(3 * nv, sizeof(double)));

@@ -22,6 +22,7 @@ typedef struct pf_surface {
     double *wt;        /* TRILINEAR: 8 weights per vertex (sum 1) */
     double *local;     /* RIGID: 3 per vertex, body frame, relative to the com */
     double *pos, *vel; /* 3 per vertex: written by pf_surface_positions / pf_surface_velocities */
+    double radius;     /* > 0: its vertices are spheres */
 } pf_surface;
 
 /* A point of the surface: sum_k w[k] vertex v[k]. */

@@ -8,6 +8,7 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 pf_solver_def pf_solver_default_def(void)
@@ -170,7 +171,13 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
         }
         n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
     }
-    PF_CHECK_ARG(n >= 1 && n <= (1u << 28));
+    PF_CHECK_ARG(n >= 1);
+    /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
+    char what[64];
+    snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
+    rc = pf_memory_check(241.0 * (double)n, what);
+    if (rc) return rc;
+    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
     PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
     if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
     pf_object *o = pf_calloc(1, sizeof *o);

@@ -28,7 +28,8 @@ typedef struct pf_springset {
     int registered; /* its data are registered in the world's graph */
 } pf_springset;
 
-/* An interaction seen from one of its objects: side 0 = the a ends, 1 = the b ends. */
+/* An interaction seen from one of its objects: side 0 = the a ends, 1 = the b ends, 2 = both (a contact field
+ * within one object). */
 typedef struct pf_link {
     const pf_springset *s;
     int side;

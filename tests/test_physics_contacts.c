@@ -7,6 +7,9 @@
 #include "physflow/physics.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static const double FLOOR_HALF = 1.0;
 
@@ -144,13 +147,19 @@ START_TEST(test_soft_cube_does_not_sink)
 END_TEST
 
 /* Two cubes stacked: they merge into one solver group when the upper one lands, and the update is counted. */
-static uint64_t stack_hash(int workers, pf_executor e, uint32_t *groups_end, uint32_t *updates)
+static pf_world *make_stack(int workers, pf_executor e)
 {
     pf_world *w = new_world(workers, e, 0.005);
     add_floor(w);
     add_soft_cube(w, 0, 0, 0.101, 0.2, 3);
     add_rigid_box(w, 0.02, 0.01, 0.35, 0.08, 0.3);
     enable_collision(w, 3000);
+    return w;
+}
+
+static uint64_t stack_hash(int workers, pf_executor e, uint32_t *groups_end, uint32_t *updates)
+{
+    pf_world *w = make_stack(workers, e);
     ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
     pf_world_stats st;
     pf_world_get_stats(w, &st);
@@ -183,6 +192,109 @@ START_TEST(test_stack_merges_groups_same_hash_everywhere)
 }
 END_TEST
 
+/* Particles: spheres of one object collide with each other (a contact field within the object). Head-on, with
+ * no gravity and no damping, the internal forces are equal and opposite: momentum is conserved exactly in each
+ * step up to rounding, and the spheres part with their speeds nearly exchanged (penalty contacts are elastic). */
+START_TEST(test_particles_collide_head_on)
+{
+    pf_world_def d = pf_world_default_def();
+    d.gravity[2] = 0;
+    d.dt = 0.0005;
+    d.quiet = 1;
+    d.bind = 0;
+    pf_world *w;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    double x[6] = {-0.1, 0, 0, 0.1, 0.001, 0}, v[6] = {1, 0, 0, -1, 0, 0};
+    pf_object_def o = pf_object_default_def();
+    o.points = 2;
+    o.positions = x;
+    o.velocities = v;
+    o.vertex_mass = 0.01;
+    o.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    uint32_t pts[2] = {0, 1};
+    pf_surface_def s = pf_surface_default_def();
+    s.vertices = 2;
+    s.points = pts;
+    s.radius = 0.02;
+    ck_assert_int_eq(pf_world_add_surface(w, id, &s, NULL), PF_OK);
+    pf_collision_def c = pf_collision_default_def();
+    c.stiffness = 5000;
+    c.contact_distance = 0;
+    c.alarm_distance = 0.005;
+    ck_assert_int_eq(pf_world_set_collision(w, &c), PF_OK);
+    uint32_t touching = 0;
+    for (int k = 0; k < 400; k++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        const double *u = pf_world_velocities(w, id, NULL);
+        for (int a = 0; a < 3; a++) ck_assert(fabs(u[a] + u[3 + a]) < 1e-12);
+        pf_collision_stats st;
+        pf_world_collision_stats(w, &st);
+        touching += st.contacts;
+    }
+    const double *u = pf_world_velocities(w, id, NULL);
+    ck_assert_uint_gt(touching, 0);
+    ck_assert_msg(u[0] < -0.9 && u[3] > 0.9, "after the collision: %g %g", u[0], u[3]);
+    pf_world_stats ws;
+    pf_world_get_stats(w, &ws);
+    ck_assert_uint_eq(ws.groups, 1);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* A checkpoint taken mid-run, restored into a world built the same way, continues bit for bit (contacts and
+ * groups follow from the state); bad files leave the world untouched; a failed save keeps the old file. */
+START_TEST(test_checkpoint_resume_equals_uninterrupted)
+{
+    char path[] = "/tmp/physflow-ckpt-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    pf_world *w = make_stack(2, PF_EXEC_STATIC);
+    ck_assert_int_eq(pf_world_step(w, 90), PF_OK); /* the box is about to land */
+    ck_assert_int_eq(pf_world_save_state(w, path, "stack"), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 110), PF_OK);
+    uint64_t ref = pf_world_state_hash(w);
+    pf_world_stats st;
+    pf_world_get_stats(w, &st);
+    pf_world_destroy(w);
+
+    pf_world *r = make_stack(1, PF_EXEC_SEQ);
+    uint64_t fresh = pf_world_state_hash(r);
+    char note[16];
+    FILE *f = fopen(path, "r+b"); /* damage one byte: refused, world unchanged */
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 100, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, 100, SEEK_SET);
+    fputc(c ^ 1, f);
+    fclose(f);
+    ck_assert_int_eq(pf_world_load_state(r, path, note, sizeof note), PF_EPARSE);
+    ck_assert(pf_world_state_hash(r) == fresh);
+    f = fopen(path, "r+b");
+    fseek(f, 100, SEEK_SET);
+    fputc(c, f);
+    fclose(f);
+    ck_assert_int_eq(pf_world_load_state(r, path, note, sizeof note), PF_OK);
+    ck_assert_str_eq(note, "stack");
+    ck_assert_int_eq(pf_world_step(r, 110), PF_OK);
+    ck_assert(pf_world_state_hash(r) == ref);
+    pf_world_stats rs;
+    pf_world_get_stats(r, &rs);
+    ck_assert_uint_eq(rs.steps, st.steps);
+    ck_assert_uint_eq(rs.groups, st.groups);
+    /* a save that cannot complete leaves the existing checkpoint whole */
+    ck_assert_int_eq(pf_world_save_state(r, "/nonexistent-dir/x.ckpt", NULL), PF_EIO);
+    pf_world *other = new_world(1, PF_EXEC_SEQ, 0.005);
+    add_floor(other);
+    ck_assert_int_eq(pf_world_load_state(other, path, NULL, 0), PF_EPARSE); /* another scene */
+    pf_world_destroy(other);
+    pf_world_destroy(r);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(test_collision_def_checks)
 {
     pf_world *w = new_world(1, PF_EXEC_SEQ, 0.01);
@@ -209,6 +321,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_rigid_box_rests_at_penalty_equilibrium);
     tcase_add_test(tc, test_soft_cube_does_not_sink);
     tcase_add_test(tc, test_stack_merges_groups_same_hash_everywhere);
+    tcase_add_test(tc, test_particles_collide_head_on);
+    tcase_add_test(tc, test_checkpoint_resume_equals_uninterrupted);
     tcase_add_test(tc, test_collision_def_checks);
     suite_add_tcase(s, tc);
     return s;

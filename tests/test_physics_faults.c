@@ -6,6 +6,7 @@
 #include "physflow/physics.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pf_world *chain(int workers, pf_executor e, double stiffness, pf_object_id *id)
@@ -92,6 +93,72 @@ START_TEST(test_nan_force_field_named)
 }
 END_TEST
 
+/* A grid of 10^12 points is refused before anything is allocated, with the need in the message. */
+START_TEST(test_huge_grid_refused)
+{
+    pf_world_def d = pf_world_default_def();
+    d.quiet = 1;
+    d.bind = 0;
+    pf_world *w;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = o.grid[1] = o.grid[2] = 10000;
+    o.grid_max[0] = o.grid_max[1] = o.grid_max[2] = 1;
+    ck_assert_int_eq(pf_world_add_object(w, &o, NULL), PF_ENOMEM);
+    ck_assert_msg(strstr(pf_last_error(), "GiB"), "message: %s", pf_last_error());
+    ck_assert_uint_eq(pf_world_objects(w), 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Every allocation failing after the first `budget` ones: building and stepping a world returns errors, never
+ * crashes, for every budget up to what a successful run needs. */
+static long alloc_budget;
+
+static void *limited_alloc(size_t size, size_t alignment, void *ctx)
+{
+    (void)ctx;
+    if (__atomic_sub_fetch(&alloc_budget, 1, __ATOMIC_RELAXED) < 0) return NULL;
+    void *p = NULL;
+    return posix_memalign(&p, alignment < sizeof(void *) ? sizeof(void *) : alignment, size ? size : 1) ? NULL : p;
+}
+
+static void limited_free(void *p, void *ctx)
+{
+    (void)ctx;
+    free(p);
+}
+
+START_TEST(test_allocation_failures_return_errors)
+{
+    int completed = 0;
+    for (long budget = 0; budget < 400 && !completed; budget += 3) {
+        alloc_budget = budget;
+        pf_set_allocator(limited_alloc, limited_free, NULL);
+        pf_world *w = NULL;
+        pf_object_id id;
+        int rc = PF_OK;
+        pf_world_def d = pf_world_default_def();
+        d.quiet = 1;
+        d.bind = 0;
+        d.workers = 2;
+        rc = pf_world_create(&d, &w);
+        pf_object_def o = pf_object_default_def();
+        o.grid[0] = 4, o.grid[1] = o.grid[2] = 2;
+        o.grid_max[0] = 0.3, o.grid_max[1] = o.grid_max[2] = 0.1;
+        if (!rc) rc = pf_world_add_object(w, &o, &id);
+        if (!rc) rc = pf_world_add_grid_springs(w, id, 10, 0, NULL);
+        if (!rc) rc = pf_world_add_hexa_fem(w, id, &(pf_hexa_fem_def){1000, 0.3, PF_FEM_LARGE});
+        if (!rc) rc = pf_world_step(w, 3);
+        ck_assert(rc == PF_OK || rc == PF_ENOMEM);
+        completed = rc == PF_OK;
+        pf_world_destroy(w);
+        pf_set_allocator(NULL, NULL, NULL);
+    }
+    ck_assert_msg(completed, "no budget under 400 allocations completed the run");
+}
+END_TEST
+
 START_TEST(test_max_speed_checked)
 {
     pf_world_def d = pf_world_default_def();
@@ -111,6 +178,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_blow_up_stops_with_last_good_state);
     tcase_add_test(tc, test_nan_force_field_named);
     tcase_add_test(tc, test_max_speed_checked);
+    tcase_add_test(tc, test_huge_grid_refused);
+    tcase_add_test(tc, test_allocation_failures_return_errors);
     suite_add_tcase(s, tc);
     return s;
 }

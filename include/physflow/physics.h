@@ -187,6 +187,16 @@ PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, cons
 /// bytes, objects in id order: equal hashes mean bitwise equal states.
 PF_API uint64_t pf_world_state_hash(const pf_world *w);
 
+/// Writes the world's dynamic state — every object's positions (with a rigid body's orientation) and
+/// velocities, and the step count — with a free-form `note` (may be NULL; the CLI stores the scene there) to
+/// `path`, atomically: a temporary file beside it, synced, then renamed over it, so a failure never leaves a
+/// truncated file. The structure (objects, force fields) is not saved: restore into a world built the same way.
+PF_API int pf_world_save_state(const pf_world *w, const char *path, const char *note);
+/// Restores a state written by pf_world_save_state into a world built the same way (checked: PF_EPARSE
+/// otherwise, and for a damaged file); the world is unchanged on failure. `note` (may be NULL when note_cap is
+/// 0) receives the note, cut to note_cap - 1 bytes. Stepping on repeats the uninterrupted run bit for bit.
+PF_API int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap);
+
 /// What the latest structural update did: the step after a change (object, force field, constraint,
 /// interaction added or removed) regroups the objects and re-records only the solver groups that changed.
 typedef struct pf_world_update {
@@ -357,6 +367,9 @@ typedef struct pf_surface_def {
                                 ///< state (a grid object at rest); copied. Unused by IDENTITY
     const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
     uint32_t triangles;         ///< triangle count (0: a point set)
+    double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
+                                ///< particles, DEM); spheres collide with other spheres, also of the same surface,
+                                ///< and with triangles; default 0: points (collide with other objects' triangles)
 } pf_surface_def;
 
 PF_API pf_surface_def pf_surface_default_def(void);

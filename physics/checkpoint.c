@@ -1,0 +1,209 @@
+/* Checkpoints: the dynamic state of a world (every object's positions — with a rigid body's orientation — and
+ * velocities, and the step count) in a file written atomically: a temporary file in the same folder, synced,
+ * then renamed over the target, so a failure never leaves a truncated checkpoint. The structure (objects, force
+ * fields, surfaces) is not saved: a checkpoint goes back into a world built the same way, which a fingerprint of
+ * the structure checks. Everything else a step reads (contacts, groups, solver caches) follows from the state,
+ * so a resumed run repeats the uninterrupted one bit for bit. */
+#define _POSIX_C_SOURCE 200809L
+#include "world.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char MAGIC[8] = {'P', 'F', 'C', 'H', 'K', 'P', 'T', '1'};
+enum { VERSION = 1 };
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The structure a checkpoint fits: each object's kind, point count, extra x values and fixed points. */
+static uint64_t fingerprint(const pf_world *w)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < w->nobj; i++) {
+        const pf_object *o = w->obj[i];
+        uint32_t v[4] = {(uint32_t)o->kind, o->n, o->xextra, o->nfixed};
+        h = fnv(h, v, sizeof v);
+    }
+    return h;
+}
+
+typedef struct writer {
+    FILE *f;
+    uint64_t sum;
+    int ok;
+} writer;
+
+static void put(writer *wr, const void *p, size_t n)
+{
+    if (wr->ok && fwrite(p, 1, n, wr->f) != n) wr->ok = 0;
+    wr->sum = fnv(wr->sum, p, n);
+}
+
+int pf_world_save_state(const pf_world *w, const char *path, const char *note)
+{
+    PF_CHECK_ARG(w && path);
+    size_t plen = strlen(path), nlen = note ? strlen(note) : 0;
+    PF_CHECK_ARG(plen > 0 && nlen < (1u << 20));
+    char *tmp = pf_malloc(plen + 8);
+    if (!tmp) return pf_error(PF_ENOMEM, "out of memory");
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".XXXXXX", 8);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        pf_free(tmp);
+        return pf_error(PF_EIO, "%s: cannot create a temporary file beside it: %s", path, strerror(e));
+    }
+    writer wr = {fdopen(fd, "wb"), 1469598103934665603ull, 1};
+    if (!wr.f) {
+        close(fd);
+        unlink(tmp);
+        pf_free(tmp);
+        return pf_error(PF_EIO, "%s: cannot write: %s", path, strerror(errno));
+    }
+    uint32_t head[2] = {VERSION, w->nobj}, nl = (uint32_t)nlen;
+    uint64_t steps = w->steps, fp = fingerprint(w);
+    put(&wr, MAGIC, sizeof MAGIC);
+    put(&wr, head, sizeof head);
+    put(&wr, &steps, sizeof steps);
+    put(&wr, &fp, sizeof fp);
+    put(&wr, &nl, sizeof nl);
+    if (nlen) put(&wr, note, nlen);
+    for (uint32_t i = 0; i < w->nobj; i++) {
+        const pf_object *o = w->obj[i];
+        put(&wr, o->x, (3 * (size_t)o->n + o->xextra) * sizeof *o->x);
+        put(&wr, o->v, 3 * (size_t)o->n * sizeof *o->v);
+    }
+    uint64_t sum = wr.sum;
+    put(&wr, &sum, sizeof sum);
+    int ok = wr.ok && fflush(wr.f) == 0 && fsync(fileno(wr.f)) == 0;
+    ok = (fclose(wr.f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) ok = 0;
+    int e = errno;
+    if (!ok) unlink(tmp);
+    pf_free(tmp);
+    return ok ? PF_OK : pf_error(PF_EIO, "%s: writing the checkpoint failed: %s", path, strerror(e));
+}
+
+typedef struct reader {
+    const unsigned char *p;
+    size_t left;
+    uint64_t sum;
+} reader;
+
+static int get(reader *rd, void *out, size_t n)
+{
+    if (rd->left < n) return 0;
+    memcpy(out, rd->p, n);
+    rd->sum = fnv(rd->sum, rd->p, n);
+    rd->p += n;
+    rd->left -= n;
+    return 1;
+}
+
+static int read_all(const char *path, unsigned char **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return pf_error(PF_EIO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *b = pf_malloc(cap);
+    while (b) {
+        n += fread(b + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *nb = pf_realloc(b, cap, cap * 2);
+        if (!nb) {
+            pf_free(b);
+            b = NULL;
+            break;
+        }
+        b = nb;
+        cap *= 2;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!b) return pf_error(PF_ENOMEM, "%s: out of memory reading the checkpoint", path);
+    if (err) {
+        pf_free(b);
+        return pf_error(PF_EIO, "%s: read error", path);
+    }
+    *buf = b;
+    *len = n;
+    return PF_OK;
+}
+
+int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap)
+{
+    PF_CHECK_ARG(w && path && (note || note_cap == 0));
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc = read_all(path, &buf, &len);
+    if (rc) return rc;
+    reader rd = {buf, len, 1469598103934665603ull};
+    char magic[8];
+    uint32_t head[2], nl;
+    uint64_t steps, fp, sum;
+    rc = PF_EPARSE;
+    if (!get(&rd, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof magic)) {
+        pf_error(rc, "%s: not a PhysFlow checkpoint", path);
+        goto done;
+    }
+    if (!get(&rd, head, sizeof head) || head[0] != VERSION || !get(&rd, &steps, sizeof steps) ||
+        !get(&rd, &fp, sizeof fp) || !get(&rd, &nl, sizeof nl) || nl > rd.left) {
+        pf_error(rc, "%s: unsupported version or truncated header", path);
+        goto done;
+    }
+    if (head[1] != w->nobj || fp != fingerprint(w)) {
+        pf_error(rc, "%s: the checkpoint was made from a different scene (%u objects, this world has %u)", path,
+                 head[1], w->nobj);
+        goto done;
+    }
+    const unsigned char *text = rd.p;
+    rd.sum = fnv(rd.sum, rd.p, nl);
+    rd.p += nl;
+    rd.left -= nl;
+    /* the state goes to scratch first: a bad file leaves the world as it was */
+    size_t total = 0;
+    for (uint32_t i = 0; i < w->nobj; i++) total += 6 * (size_t)w->obj[i]->n + w->obj[i]->xextra;
+    if (rd.left != total * sizeof(double) + sizeof sum) {
+        pf_error(rc, "%s: truncated or wrong size (%zu bytes of state, %zu expected)", path, rd.left,
+                 total * sizeof(double) + sizeof sum);
+        goto done;
+    }
+    const unsigned char *state = rd.p;
+    rd.sum = fnv(rd.sum, rd.p, total * sizeof(double));
+    rd.p += total * sizeof(double);
+    rd.left -= total * sizeof(double);
+    uint64_t expect = rd.sum;
+    if (!get(&rd, &sum, sizeof sum) || sum != expect) {
+        pf_error(rc, "%s: checksum mismatch (the file is damaged)", path);
+        goto done;
+    }
+    for (uint32_t i = 0; i < w->nobj; i++) {
+        pf_object *o = w->obj[i];
+        size_t nx = 3 * (size_t)o->n + o->xextra, nv = 3 * (size_t)o->n;
+        memcpy(o->x, state, nx * sizeof *o->x);
+        memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);
+        state += (nx + nv) * sizeof(double);
+    }
+    w->steps = steps;
+    if (note_cap) {
+        size_t n = nl < note_cap - 1 ? nl : note_cap - 1;
+        memcpy(note, text, n);
+        note[n] = 0;
+    }
+    rc = PF_OK;
+done:
+    pf_free(buf);
+    return rc;
+}
