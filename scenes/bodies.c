@@ -102,63 +102,95 @@ static double *offset_mesh(const sc_node *n, const sc_mesh *m)
     return x;
 }
 
-/* The surface of node n's collision models. */
-static int attach_one(sc_loader *L, sc_node *n)
+static int mapping_checks(sc_loader *L, const sc_node *n, const sc_node *on)
 {
-    pf_world *w = L->scene->world;
-    sc_node *on = n->mapping != SC_MAP_NONE ? n->parent : n;
-    int line = n->collide_line, tri = (n->collide & SC_COLLIDE_TRIANGLES) != 0;
-    if (n->collide & SC_COLLIDE_SPHERES)
-        return sc_error(L, line, PF_ENOTSUP, "SphereCollisionModel is not simulated yet (the physics has no sphere "
-                        "surfaces)");
-    pf_object_id o = on->object;
-    pf_surface_def sd = pf_surface_default_def();
-    double *pos = NULL;
-    uint32_t *idx = NULL;
-    int rc = PF_OK;
-    const sc_mesh *m = &n->mesh;
-    uint32_t npts = 0;
-    pf_world_positions(w, o, &npts);
     if (n->mapping == SC_MAP_RIGID && !on->rigid)
         return sc_error(L, n->mapping_line, PF_EPARSE, "RigidMapping in node '%s': the parent node '%s' is not a "
                         "Rigid3d MechanicalObject", n->name, on->name);
     if (n->mapping == SC_MAP_BARYCENTRIC && (on->rigid || on->topology != SC_TOPO_GRID))
         return sc_error(L, n->mapping_line, PF_EPARSE, "BarycentricMapping in node '%s': the parent node '%s' has no "
                         "grid (SparseGridTopology or RegularGridTopology)", n->name, on->name);
-    if (n->mapping != SC_MAP_NONE && !m->npoints)
-        return sc_error(L, line, PF_EPARSE, "collision model in mapped node '%s': the node has no mesh (MeshObjLoader "
-                        "or MeshTopology)", n->name);
-    if (on->rigid && n->mapping == SC_MAP_NONE && n->shape_line && !(n->topology == SC_TOPO_MESH && m->ntris)) {
-        rc = pf_world_add_rigid_shape_surface(w, o, &on->rigid_def, &n->surface);
+    if (n->mapping != SC_MAP_NONE && !n->mesh.npoints)
+        return sc_error(L, n->collide_line, PF_EPARSE, "collision model in mapped node '%s': the node has no mesh "
+                        "(MeshObjLoader or MeshTopology)", n->name);
+    return PF_OK;
+}
+
+/* One surface of node n: its triangles when `tri`, its vertices as spheres of `radius` when > 0. The vertices are
+ * the node's mesh carried by a rigid body or a grid (RIGID, TRILINEAR), a rigid shape's surface, a rigid body's
+ * centre (spheres without a mesh), a grid's boundary, or the object's own points (IDENTITY). */
+static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_surface_id *out)
+{
+    pf_world *w = L->scene->world;
+    sc_node *on = n->mapping != SC_MAP_NONE ? n->parent : n;
+    pf_object_id o = on->object;
+    pf_surface_def sd = pf_surface_default_def();
+    sd.radius = radius;
+    double *pos = NULL;
+    uint32_t *idx = NULL;
+    int rc = PF_OK;
+    const sc_mesh *m = &n->mesh;
+    int own_mesh = m->npoints && (n->topology == SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE);
+    uint32_t npts = 0;
+    pf_world_positions(w, o, &npts);
+    if (on->rigid && !own_mesh && radius == 0) {
+        rc = pf_world_add_rigid_shape_surface(w, o, &on->rigid_def, out);
+    } else if (on->rigid && !own_mesh) { /* one sphere at the body's frame origin */
+        static const double origin[3] = {0, 0, 0};
+        sc_mesh one = {.points = (double *)origin, .npoints = 1};
+        if (!(pos = rigid_world(on, &one))) return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
+        sd.mapping = PF_SURFACE_RIGID;
+        sd.vertices = 1;
+        sd.positions = pos;
+        rc = pf_world_add_surface(w, o, &sd, out);
     } else if (on->rigid || n->mapping == SC_MAP_BARYCENTRIC || n->sparse) {
-        int rigid = on->rigid;
-        pos = rigid ? rigid_world(on, m) : offset_mesh(n, m);
-        if (!pos) return sc_error(L, line, PF_ENOMEM, "out of memory");
-        sd.mapping = rigid ? PF_SURFACE_RIGID : PF_SURFACE_TRILINEAR;
+        pos = on->rigid ? rigid_world(on, m) : offset_mesh(n, m);
+        if (!pos) return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
+        sd.mapping = on->rigid ? PF_SURFACE_RIGID : PF_SURFACE_TRILINEAR;
         sd.vertices = m->npoints;
         sd.positions = pos;
         sd.indices = tri ? m->tris : NULL;
         sd.triangles = tri ? m->ntris : 0;
-        rc = pf_world_add_surface(w, o, &sd, &n->surface);
+        rc = pf_world_add_surface(w, o, &sd, out);
     } else if (n->topology == SC_TOPO_GRID && tri) {
-        rc = pf_world_add_grid_surface(w, o, &n->surface);
+        rc = pf_world_add_grid_surface(w, o, out);
     } else { /* the object's own points: a mesh's (with its triangles), a grid's or a point set's */
-        if (!(idx = pf_malloc((size_t)npts * sizeof *idx))) return sc_error(L, line, PF_ENOMEM, "out of memory");
+        if (!(idx = pf_malloc((size_t)npts * sizeof *idx)))
+            return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
         for (uint32_t k = 0; k < npts; k++) idx[k] = k;
         sd.vertices = npts;
         sd.points = idx;
         sd.indices = tri ? m->tris : NULL;
         sd.triangles = tri ? m->ntris : 0;
-        rc = pf_world_add_surface(w, o, &sd, &n->surface);
+        rc = pf_world_add_surface(w, o, &sd, out);
     }
     pf_free(pos);
     pf_free(idx);
     if (rc) {
         char copy[300];
         snprintf(copy, sizeof copy, "%s", pf_last_error());
-        return sc_error(L, line, rc, "collision model of node '%s': %s", n->name, copy);
+        return sc_error(L, n->collide_line, rc, "collision model of node '%s': %s", n->name, copy);
     }
-    n->has_surface = 1;
+    L->scene->summary.surfaces++;
+    return PF_OK;
+}
+
+/* The surfaces of node n's collision models: spheres (SphereCollisionModel) on their own surface; triangles
+ * (with their vertices) or points on another, unless the spheres already are those points. */
+static int attach_one(sc_loader *L, sc_node *n)
+{
+    sc_node *on = n->mapping != SC_MAP_NONE ? n->parent : n;
+    int rc = mapping_checks(L, n, on);
+    if (rc) return rc;
+    if ((n->collide & SC_COLLIDE_SPHERES) &&
+        (rc = make_surface(L, n, 0, n->sphere_radius, &n->sphere_surface)))
+        return rc;
+    int tri = (n->collide & SC_COLLIDE_TRIANGLES) != 0;
+    if (tri || !(n->collide & SC_COLLIDE_SPHERES)) {
+        if ((rc = make_surface(L, n, tri, 0, &n->surface))) return rc;
+    } else {
+        n->surface = n->sphere_surface;
+    }
     return PF_OK;
 }
 
@@ -168,9 +200,11 @@ int sc_attach_surfaces(sc_loader *L)
     for (uint32_t k = 0; k < L->ncollide_nodes; k++) {
         int rc = attach_one(L, L->collide_nodes[k]);
         if (rc) return rc;
-        s->summary.surfaces++;
     }
-    for (uint32_t k = 0; k < s->nmodels; k++) s->models[k].surface = L->collide_nodes[s->model_node[k]]->surface;
+    for (uint32_t k = 0; k < s->nmodels; k++) {
+        const sc_node *n = L->collide_nodes[s->model_node[k]];
+        s->models[k].surface = s->models[k].kind == PF_COLLIDE_SPHERE ? n->sphere_surface : n->surface;
+    }
     if (!s->collision.enabled) return PF_OK;
     pf_collision_def cd = pf_collision_default_def();
     cd.broadphase = L->def->broadphase >= 0 ? L->def->broadphase : (int)s->collision.broadphase;

@@ -67,8 +67,8 @@ struct sc_node {
     int has_object;
     pf_object_id object;
     pf_rigid_def rigid_def; /* what the rigid body was made from (its shape surface) */
-    int has_surface;
-    pf_surface_id surface;
+    pf_surface_id surface;        /* the triangles' or points' surface */
+    pf_surface_id sphere_surface; /* the spheres' surface */
 };
 
 typedef struct sc_loader sc_loader;
