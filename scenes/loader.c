@@ -512,6 +512,15 @@ pf_world *pf_scene_world(pf_scene *s)
     return s ? s->world : NULL;
 }
 
+pf_world *pf_scene_release_world(pf_scene *s)
+{
+    if (!s) return NULL;
+    pf_world *w = s->world;
+    s->world = NULL;
+    pf_scene_destroy(s);
+    return w;
+}
+
 const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s)
 {
     return s ? &s->collision : NULL;

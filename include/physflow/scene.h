@@ -176,6 +176,9 @@ PF_API void pf_scene_destroy(pf_scene *s);
 
 /// The loaded world (owned by the scene: destroyed with it).
 PF_API pf_world *pf_scene_world(pf_scene *s);
+/// Destroys the scene but keeps its world, which the caller then owns (pf_world_destroy); for hosts that need
+/// only the world. NULL when s is NULL.
+PF_API pf_world *pf_scene_release_world(pf_scene *s);
 /// Scene-level collision settings (given to pf_world_set_collision when `enabled`).
 PF_API const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s);
 /// The collision models: *out receives an array of the returned count, owned by the scene.
