@@ -173,6 +173,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check("unknown --broadphase exits 2", r.returncode == 2 and "--broadphase" in r.stderr, r.stderr)
     r = run("run", "--demo", "--csv", csv)
     check("--demo refuses --csv", r.returncode == 2, r.stderr)
+    # a numerical fault (an explicit spring far past its stability limit) stops the run: exit 1, the step named
+    bad = os.path.join(tmp, "fault.xml")
+    with open(bad, "w") as f:
+        f.write('<Node dt="0.01"><EulerExplicitSolver/>\n<Node name="p"><MechanicalObject position="0 0 0 1 0 0"/>'
+                '<UniformMass vertexMass="1"/><StiffSpringForceField spring="0 1 1e9 0 0.5"/></Node></Node>\n')
+    r = run("run", bad, "--steps", "50", "--threads", "1", "--no-bind")
+    check("a numerical fault exits 1", r.returncode == 1 and "step" in r.stderr and r.stdout == "",
+          f"rc {r.returncode}: {r.stdout} {r.stderr}")
     hashes = {}
     for executor in ("seq", "static", "barrier", "omptasks"):
         for threads in ("1", "2"):

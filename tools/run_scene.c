@@ -145,7 +145,7 @@ int run_scene(const run_opts *o)
         double ms = (bench_now_s() - s0) * 1e3;
         if (rc) {
             if (tty) fprintf(stderr, "\n");
-            fprintf(stderr, "physflow run: %s: step %zu: %s\n", o->scene, k + 1, pf_last_error());
+            fprintf(stderr, "physflow run: %s: %s\n", o->scene, pf_last_error()); /* the message names the step */
             status = 1;
             break;
         }
