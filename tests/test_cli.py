@@ -193,6 +193,15 @@ with tempfile.TemporaryDirectory() as tmp:
                 hashes[(executor, threads, part)] = r.stdout
     check("bars64: one hash for every executor, worker count and partitioner", len(set(hashes.values())) == 1,
           hashes)
+    # with contacts (they start near step 10): one hash for every executor, partitioner and broad phase
+    hashes = {}
+    for args in (["--executor", "seq"], ["--executor", "barrier", "--threads", "2"],
+                 ["--executor", "omptasks", "--threads", "2", "--broadphase", "sap"],
+                 ["--executor", "static", "--threads", "2", "--partitioner", "metis", "--broadphase", "hhash"]):
+        r = run("run", "heterogeneous", "--steps", "20", "--hash", "--no-bind", *args)
+        hashes[" ".join(args)] = r.stdout if r.returncode == 0 else r.stderr
+    check("heterogeneous: one hash for every executor, partitioner and broad phase", len(set(hashes.values())) == 1,
+          hashes)
 
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)
