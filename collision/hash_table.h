@@ -1,55 +1,91 @@
-/* A key -> cell hash table with the cells' ids stored contiguously, the storage of the spatial hashes
- * (paper 001 §2: a cell holds its objects' ids and, for the hierarchical hash, the hasChildren flag). */
+/* The key -> cell hash table of the spatial hashes (paper 001 §2: a cell holds its objects' ids and, for the
+ * hierarchical hash, the hasChildren flag). Open addressing with the cells in the slots themselves (16 bytes,
+ * four to a cache line), so that a lookup, hit or miss, reads one line; each cell's entries lie contiguously,
+ * each with a copy of its box, so that scanning a cell reads memory in order. */
 #ifndef PF_COLLISION_HASH_TABLE_H
 #define PF_COLLISION_HASH_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define PF_HASH_NONE UINT32_MAX
+/* One (cell, box) incidence: the box's id and its corners relative to the structure's origin, rounded outwards
+ * to float (a superset of the box, so a float overlap test never loses a pair; callers test exactly after). */
+typedef struct pf_hash_entry {
+    float lo[3], hi[3];
+    uint32_t id;
+} pf_hash_entry;
 
-typedef struct pf_hash_cell {
-    uint64_t key;          /* the full 64-bit key (paper 001 uses n = infinity: no modulo on keys) */
-    uint32_t start;        /* first id in pf_hash_table.ids, after pf_hash_table_fill */
-    uint32_t count;        /* ids held */
-    uint32_t has_children; /* paper 001 §3.1: a non-empty cell of a smaller class lies inside this one */
-    uint32_t fill;         /* build scratch */
-} pf_hash_cell;
+/* A cell, stored in its slot. key 0 marks an empty slot (pf_hash_key maps the key 0 to 1). */
+typedef struct pf_hash_slot {
+    uint64_t key;   /* the full 64-bit key (paper 001 uses n = infinity: no modulo on keys) */
+    uint32_t start; /* first entry of the cell in pf_hash_table.entries (after pf_hash_table_fill) */
+    uint32_t info;  /* entries held << 1 | hasChildren (paper 001 §3.1: a non-empty cell of a smaller class
+                     * lies inside this one) */
+} pf_hash_slot;
 
 typedef struct pf_hash_table {
-    uint32_t *slots; /* open addressing, linear probing: index into cells or PF_HASH_NONE */
-    size_t nslots;   /* power of two */
-    int shift;       /* 64 - log2(nslots) */
-    pf_hash_cell *cells;
-    size_t ncells, cells_cap;
-    uint32_t *ids;
-    size_t nids, ids_cap;
+    pf_hash_slot *slots; /* linear probing, at most half full */
+    size_t nslots;       /* power of two */
+    int shift;           /* 64 - log2(nslots) */
+    size_t ncells;       /* slots in use */
+    pf_hash_entry *entries;
+    size_t nentries, entries_cap;
 } pf_hash_table;
 
-/* Empties the table, keeping its memory, sized for about `expected` cells. PF_OK or PF_ENOMEM. */
+/* Empties the table, keeping its memory when its size suits `expected` cells (no allocation from one build to
+ * the next of a similar scene). PF_OK or PF_ENOMEM. */
 int pf_hash_table_clear(pf_hash_table *t, size_t expected);
-/* Finds or creates the cell of `key`; its index in *cell. PF_OK or PF_ENOMEM. */
-int pf_hash_table_insert(pf_hash_table *t, uint64_t key, uint32_t *cell);
-/* Lays out the ids: entry k puts id[k] into cell[k], in entry order (cells' counts must already hold how
- * many entries each cell gets). PF_OK or PF_ENOMEM. */
-int pf_hash_table_fill(pf_hash_table *t, const uint32_t *cell, const uint32_t *id, size_t nentries);
+/* Lays out the entries: entry k of the scratch arrays puts box id[k] (float box fbox[id[k]]) into slot
+ * slot[k], in k order within each cell (the slots' counts must already hold how many entries each gets).
+ * PF_OK or PF_ENOMEM. */
+int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *id, const float (*fbox)[6],
+                       size_t nentries);
 size_t pf_hash_table_bytes(const pf_hash_table *t);
 void pf_hash_table_free(pf_hash_table *t);
 
-static inline size_t pf_hash_slot(const pf_hash_table *t, uint64_t key)
+/* A cell key as stored: 0 is the empty mark, so it is folded onto 1. Two cells sharing a stored key only
+ * share their candidates (a superset, filtered by the exact test) and hasChildren (a longer descent). */
+static inline uint64_t pf_hash_key(uint64_t key)
+{
+    return key + (key == 0);
+}
+
+static inline size_t pf_hash_home(const pf_hash_table *t, uint64_t key)
 {
     return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> t->shift);
 }
 
-/* The cell of `key`, or NULL when there is none. */
-static inline const pf_hash_cell *pf_hash_table_find(const pf_hash_table *t, uint64_t key)
+/* The cell of `key` (from pf_hash_key), or NULL when there is none. */
+static inline const pf_hash_slot *pf_hash_table_find(const pf_hash_table *t, uint64_t key)
 {
     size_t mask = t->nslots - 1;
-    for (size_t s = pf_hash_slot(t, key);; s = (s + 1) & mask) {
-        uint32_t c = t->slots[s];
-        if (c == PF_HASH_NONE) return NULL;
-        if (t->cells[c].key == key) return &t->cells[c];
+    for (size_t s = pf_hash_home(t, key);; s = (s + 1) & mask) {
+        const pf_hash_slot *c = &t->slots[s];
+        if (c->key == key) return c;
+        if (c->key == 0) return NULL;
     }
+}
+
+/* Finds or creates the cell of `key` (from pf_hash_key). Never grows the table: the caller keeps it at most
+ * half full (see pf_hash_table_full). */
+static inline pf_hash_slot *pf_hash_table_insert(pf_hash_table *t, uint64_t key)
+{
+    size_t mask = t->nslots - 1;
+    for (size_t s = pf_hash_home(t, key);; s = (s + 1) & mask) {
+        pf_hash_slot *c = &t->slots[s];
+        if (c->key == key) return c;
+        if (c->key == 0) {
+            c->key = key;
+            t->ncells++;
+            return c;
+        }
+    }
+}
+
+/* Whether the table is more than half full: the builder then starts over with a larger one. */
+static inline int pf_hash_table_full(const pf_hash_table *t)
+{
+    return 2 * t->ncells > t->nslots;
 }
 
 #endif

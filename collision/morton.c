@@ -22,9 +22,10 @@ void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threa
     q->origin[0] = lo0;
     q->origin[1] = lo1;
     q->origin[2] = lo2;
-    double e = hi0 - lo0;
-    if (hi1 - lo1 > e) e = hi1 - lo1;
-    if (hi2 - lo2 > e) e = hi2 - lo2;
-    double s = e > 0.0 ? (double)(1u << PF_MORTON_BITS) / e : 0.0;
+    /* half extents: hi - lo overflows for boxes spread over more than DBL_MAX */
+    double e = hi0 / 2 - lo0 / 2;
+    if (hi1 / 2 - lo1 / 2 > e) e = hi1 / 2 - lo1 / 2;
+    if (hi2 / 2 - lo2 / 2 > e) e = hi2 / 2 - lo2 / 2;
+    double s = e > 0.0 ? (double)(1u << (PF_MORTON_BITS - 1)) / e : 0.0;
     q->scale = isfinite(s) ? s : 0.0;
 }

@@ -20,8 +20,9 @@ typedef struct pf_quantiser {
  * boxes; the exactness of every quantised filter rests on this. Requires x >= origin. */
 static inline uint32_t pf_quantise(const pf_quantiser *q, int axis, double x)
 {
-    double t = (x - q->origin[axis]) * q->scale;
+    double t = (x - q->origin[axis]) * q->scale; /* x - origin may overflow to +inf: clamped below */
     if (t >= (double)PF_MORTON_MAXQ) return PF_MORTON_MAXQ;
+    if (!(t > 0)) return 0; /* also inf * 0 when every box is one point */
     return (uint32_t)t;
 }
 

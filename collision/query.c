@@ -196,8 +196,9 @@ int pf_query_segment(const pf_query_index *ix, const double a[3], const double b
             return pf_error(PF_EINVAL, "pf_query_segment: non-finite segment end (axis %d)", k);
         s.a[k] = a[k];
         s.d[k] = b[k] - a[k];
-        s.bounds.min[k] = fmin(a[k], b[k]) - half_width;
-        s.bounds.max[k] = fmax(a[k], b[k]) + half_width;
+        /* finite ends: plain comparisons, not the library's NaN-aware fmin/fmax calls (once per query) */
+        s.bounds.min[k] = (a[k] < b[k] ? a[k] : b[k]) - half_width;
+        s.bounds.max[k] = (a[k] < b[k] ? b[k] : a[k]) + half_width;
     }
     return search(ix, &s.bounds, out, keep_sweep, &s);
 }

@@ -4,6 +4,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -18,33 +19,77 @@ static inline uint64_t cell_hash(int c, uint64_t x, uint64_t y, uint64_t z)
            (z * UINT64_C(0x165667B19E3779F9)) ^ ((uint64_t)(c + 4096) * UINT64_C(0xD6E8FEB86659FD93));
 }
 
-/* Cell coordinate of a relative coordinate (>= 0). Monotone in `rel`, so two closed boxes that overlap always
- * share a cell, whatever the rounding. */
-static inline uint64_t cell_coord(double rel, double size)
+/* Cell coordinate of a relative coordinate (>= 0) for cells of edge 1 / inv. Monotone in `rel`, so two closed
+ * boxes that overlap always share a cell, whatever the rounding; exact for the classes' powers of two, so a
+ * cell's children are exactly the cells whose coordinates shift down onto it. */
+static inline uint64_t cell_coord(double rel, double inv)
 {
-    return (uint64_t)floor(rel / size);
+    return (uint64_t)(int64_t)(rel * inv); /* < 2^41 (PF_SHASH_MAX_DEPTH, the uniform cell check): the signed
+                                            * conversion is exact and cheaper */
 }
 
-/* Paper 001 eq. 2: s = 2^ceil(log2 l). */
+/* Outward rounding to float of a relative coordinate (>= 0), for the entries' box copies and the query's:
+ * the float box contains the double one. The next float of a non-negative one is one bit step away; the step
+ * is taken without a branch (its direction is a coin toss). */
+static inline float round_down(double v)
+{
+    if (v > FLT_MAX) return FLT_MAX;
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u -= (uint32_t)((double)f > v); /* then f > v >= 0, so f > 0 */
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline float round_up(double v)
+{
+    if (v > FLT_MAX) return INFINITY;
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u += (uint32_t)((double)f < v); /* then 0 <= f < v <= FLT_MAX: one step up is above v */
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Paper 001 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
+ * box takes one per build). */
 static int ceil_log2(double l)
 {
-    int e;
-    double m = frexp(l, &e);
-    return m == 0.5 ? e - 1 : e;
+    uint64_t u;
+    memcpy(&u, &l, sizeof u);
+    int biased = (int)(u >> 52 & 0x7ff);
+    if (biased == 0) { /* subnormal */
+        int e;
+        double m = frexp(l, &e);
+        return m == 0.5 ? e - 1 : e;
+    }
+    return biased - 1023 + ((u & ((UINT64_C(1) << 52) - 1)) != 0); /* a power of two is its own class */
+}
+
+static inline double max3(double a, double b, double c)
+{
+    double m = a > b ? a : b;
+    return m > c ? m : c;
 }
 
 /* Finest class allowed: 2^40 cells along the widest axis at most, so cell coordinates fit comfortably in 64
  * bits and extreme size ratios cannot create absurd numbers of classes. Coarser cells only add candidates. */
 #define PF_SHASH_MAX_DEPTH 40
+/* Finest class at all: its 1 / size, 2^-PF_SHASH_MIN_CLASS, stays a finite double. */
+#define PF_SHASH_MIN_CLASS (-960)
 
 static int grow_per_object(pf_shash *s, size_t n)
 {
     if (n <= s->cap_n) return PF_OK;
     pf_free(s->level);
     pf_free(s->by_level);
+    pf_free(s->fbox);
     s->level = pf_malloc(n * sizeof *s->level);
     s->by_level = pf_malloc(n * sizeof *s->by_level);
-    if (!s->level || !s->by_level) {
+    s->fbox = pf_malloc(n * sizeof *s->fbox);
+    if (!s->level || !s->by_level || !s->fbox) {
         s->cap_n = 0;
         return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
     }
@@ -52,21 +97,19 @@ static int grow_per_object(pf_shash *s, size_t n)
     return PF_OK;
 }
 
-static int add_entry(pf_shash *s, size_t *nent, uint32_t cell, uint32_t id)
+static int grow_entries(pf_shash *s, size_t n)
 {
-    if (*nent == s->ent_cap) {
-        size_t cap = s->ent_cap ? 2 * s->ent_cap : 4096;
-        uint32_t *c = pf_realloc(s->ent_cell, s->ent_cap * sizeof *c, cap * sizeof *c);
-        if (!c) return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
-        s->ent_cell = c;
-        uint32_t *d = pf_realloc(s->ent_id, s->ent_cap * sizeof *d, cap * sizeof *d);
-        if (!d) return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
-        s->ent_id = d;
-        s->ent_cap = cap;
+    if (n <= s->ent_cap) return PF_OK;
+    size_t cap = n + n / 4;
+    pf_free(s->ent_slot);
+    pf_free(s->ent_id);
+    s->ent_slot = pf_malloc(cap * sizeof *s->ent_slot);
+    s->ent_id = pf_malloc(cap * sizeof *s->ent_id);
+    if (!s->ent_slot || !s->ent_id) {
+        s->ent_cap = 0;
+        return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
     }
-    s->ent_cell[*nent] = cell;
-    s->ent_id[*nent] = id;
-    (*nent)++;
+    s->ent_cap = cap;
     return PF_OK;
 }
 
@@ -75,8 +118,8 @@ static inline void level_range(const pf_shash *s, int level, const double lo[3],
                                uint64_t rlo[3], uint64_t rhi[3])
 {
     for (int k = 0; k < 3; k++) {
-        rlo[k] = cell_coord(lo[k], s->size[level]);
-        rhi[k] = cell_coord(hi[k], s->size[level]);
+        rlo[k] = cell_coord(lo[k], s->inv[level]);
+        rhi[k] = cell_coord(hi[k], s->inv[level]);
     }
 }
 
@@ -88,12 +131,18 @@ static inline void rel_box(const pf_shash *s, const pf_aabb *b, double lo[3], do
     }
 }
 
+static inline double range_cells(const uint64_t lo[3], const uint64_t hi[3])
+{
+    return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+}
+
 static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double uniform_cell)
 {
     if (kind == PF_SHASH_UNIFORM) {
         s->nlevels = 1;
         s->cexp[0] = 0;
         s->size[0] = uniform_cell;
+        s->inv[0] = 1 / uniform_cell;
         for (int k = 0; k < 3; k++)
             if (s->extent[k] / uniform_cell > 0x1p40)
                 return pf_error(PF_EINVAL, "uniform hash: cell size %g gives more than 2^40 cells on axis %d",
@@ -102,7 +151,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
             double lo[3], hi[3], cells = 1;
             rel_box(s, &boxes[i], lo, hi);
             for (int k = 0; k < 3; k++)
-                cells *= (double)(cell_coord(hi[k], uniform_cell) - cell_coord(lo[k], uniform_cell) + 1);
+                cells *= (double)(cell_coord(hi[k], s->inv[0]) - cell_coord(lo[k], s->inv[0]) + 1);
             if (cells > 0x1p24)
                 return pf_error(PF_EINVAL, "uniform hash: box %zu covers %.3g cells of size %g (limit 2^24)", i,
                                 cells, uniform_cell);
@@ -110,14 +159,15 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         }
         return PF_OK;
     }
-    double span = fmax(s->extent[0], fmax(s->extent[1], s->extent[2]));
+    double span = max3(s->extent[0], s->extent[1], s->extent[2]);
     int ctop = span > 0 ? ceil_log2(span) : 0;
+    if (ctop < PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH) ctop = PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH;
     int cmin = ctop - PF_SHASH_MAX_DEPTH;
     size_t hist[PF_SHASH_MAX_DEPTH + 1] = {0};
     for (size_t i = 0; i < n; i++) {
         double lo[3], hi[3];
         rel_box(s, &boxes[i], lo, hi);
-        double l = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+        double l = max3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
         int c = l > 0 ? ceil_log2(l) : cmin;
         if (c < cmin) c = cmin;
         if (c > ctop) c = ctop;
@@ -144,9 +194,75 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         map[d] = s->nlevels;
         s->cexp[s->nlevels] = ctop - d;
         s->size[s->nlevels] = ldexp(1.0, ctop - d);
+        s->inv[s->nlevels] = ldexp(1.0, d - ctop);
         s->nlevels++;
     }
     for (size_t i = 0; i < n; i++) s->level[i] = (uint8_t)map[s->level[i]];
+    return PF_OK;
+}
+
+/* Internal: the table filled past half during insert_cells. */
+#define PF_EAGAIN_FULL 1
+
+/* Hashes every box into the cells of its level that it covers (no box covers more than 2 cells per axis of
+ * its class, the 8 endpoints of paper 001 §2.2), recording one scratch entry per (cell, box) in box order.
+ * hier: paper 001 Listing 1, the additive top-down key (eq. 4), every ancestor cell on the way marked
+ * hasChildren; multi and uniform: the key of the cell alone (eq. 3). PF_OK or PF_EAGAIN_FULL. */
+static int insert_cells(pf_shash *s)
+{
+    pf_hash_table *t = &s->table;
+    size_t nent = 0;
+    /* hier: the chain of ancestor cells the last entry marked, levels < depth (paper 001 Listing 1 walks every
+     * class from the top for every point; an object's cells share most of their ancestors) */
+    struct {
+        int depth;
+        uint64_t xyz[PF_SHASH_MAX_LEVELS][3];
+        uint64_t key[PF_SHASH_MAX_LEVELS]; /* additive key down to the level */
+    } chain;
+    chain.depth = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int L = s->level[i];
+        double lo[3], hi[3];
+        uint64_t rlo[3], rhi[3];
+        rel_box(s, &s->boxes[i], lo, hi);
+        level_range(s, L, lo, hi, rlo, rhi);
+        for (uint64_t z = rlo[2]; z <= rhi[2]; z++)
+            for (uint64_t y = rlo[1]; y <= rhi[1]; y++)
+                for (uint64_t x = rlo[0]; x <= rhi[0]; x++) {
+                    pf_hash_slot *c;
+                    if (s->kind == PF_SHASH_HIER) {
+                        /* the ancestors the previous entry marked (the same cells: same coordinates) are
+                         * skipped; a match at a level means a match at every coarser one */
+                        int k = 0;
+                        for (; k < L && k < chain.depth; k++) {
+                            int d = s->cexp[k] - s->cexp[L];
+                            if (chain.xyz[k][0] != x >> d || chain.xyz[k][1] != y >> d || chain.xyz[k][2] != z >> d)
+                                break;
+                        }
+                        uint64_t key = k ? chain.key[k - 1] : 0;
+                        if (k < L) chain.depth = L;
+                        for (; k < L; k++) {
+                            int d = s->cexp[k] - s->cexp[L];
+                            uint64_t a[3] = {x >> d, y >> d, z >> d};
+                            key += cell_hash(s->cexp[k], a[0], a[1], a[2]);
+                            c = pf_hash_table_insert(t, pf_hash_key(key));
+                            c->info |= 1;
+                            if (pf_hash_table_full(t)) return PF_EAGAIN_FULL;
+                            memcpy(chain.xyz[k], a, sizeof a);
+                            chain.key[k] = key;
+                        }
+                        key += cell_hash(s->cexp[L], x, y, z);
+                        c = pf_hash_table_insert(t, pf_hash_key(key));
+                    } else {
+                        c = pf_hash_table_insert(t, pf_hash_key(cell_hash(s->cexp[L], x, y, z)));
+                    }
+                    if (pf_hash_table_full(t)) return PF_EAGAIN_FULL;
+                    c->info += 2;
+                    s->ent_slot[nent] = (uint32_t)(c - t->slots);
+                    s->ent_id[nent] = (uint32_t)i;
+                    nent++;
+                }
+    }
     return PF_OK;
 }
 
@@ -157,18 +273,16 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     s->boxes = boxes;
     s->nlevels = 0;
     memset(s->level_start, 0, sizeof s->level_start);
-    int rc = pf_hash_table_clear(&s->table, 4 * n + 16);
-    if (rc) return rc;
-    if (n == 0) return PF_OK;
-    if (n >= PF_HASH_NONE) return pf_error(PF_EINVAL, "too many boxes: %zu", n);
-    rc = grow_per_object(s, n);
+    if (n == 0) return pf_hash_table_clear(&s->table, 0);
+    if (n >= UINT32_MAX / 2) return pf_error(PF_EINVAL, "too many boxes: %zu", n);
+    int rc = grow_per_object(s, n);
     if (rc) return rc;
 
     for (int k = 0; k < 3; k++) {
         double lo = boxes[0].min[k], hi = boxes[0].max[k];
         for (size_t i = 1; i < n; i++) {
-            lo = fmin(lo, boxes[i].min[k]);
-            hi = fmax(hi, boxes[i].max[k]);
+            lo = boxes[i].min[k] < lo ? boxes[i].min[k] : lo; /* finite inputs: no NaN rules needed */
+            hi = boxes[i].max[k] > hi ? boxes[i].max[k] : hi;
         }
         s->origin[k] = lo;
         s->extent[k] = hi - lo;
@@ -183,38 +297,32 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     memcpy(s->level_start, count, sizeof count);
     for (size_t i = 0; i < n; i++) s->by_level[count[s->level[i]]++] = (uint32_t)i;
 
+    /* the boxes as the entries hold them, and how many entries there will be */
     size_t nent = 0;
     for (size_t i = 0; i < n; i++) {
-        int L = s->level[i];
         double lo[3], hi[3];
         uint64_t rlo[3], rhi[3];
         rel_box(s, &boxes[i], lo, hi);
-        level_range(s, L, lo, hi, rlo, rhi);
-        for (uint64_t z = rlo[2]; z <= rhi[2]; z++)
-            for (uint64_t y = rlo[1]; y <= rhi[1]; y++)
-                for (uint64_t x = rlo[0]; x <= rhi[0]; x++) {
-                    uint32_t cell;
-                    if (kind == PF_SHASH_HIER) {
-                        /* paper 001 Listing 1: additive top-down key (eq. 4); every ancestor cell on the
-                         * way gets hasChildren */
-                        uint64_t key = 0;
-                        for (int k = 0; k <= L; k++) {
-                            int d = s->cexp[k] - s->cexp[L];
-                            key += cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
-                            rc = pf_hash_table_insert(&s->table, key, &cell);
-                            if (rc) return rc;
-                            if (k < L) s->table.cells[cell].has_children = 1;
-                        }
-                    } else {
-                        rc = pf_hash_table_insert(&s->table, cell_hash(s->cexp[L], x, y, z), &cell);
-                        if (rc) return rc;
-                    }
-                    s->table.cells[cell].count++;
-                    rc = add_entry(s, &nent, cell, (uint32_t)i);
-                    if (rc) return rc;
-                }
+        for (int k = 0; k < 3; k++) s->fbox[i][k] = round_down(lo[k]), s->fbox[i][3 + k] = round_up(hi[k]);
+        level_range(s, s->level[i], lo, hi, rlo, rhi);
+        nent += (size_t)range_cells(rlo, rhi);
     }
-    return pf_hash_table_fill(&s->table, s->ent_cell, s->ent_id, nent);
+    if (nent >= UINT32_MAX) return pf_error(PF_EINVAL, "too many hash entries: %zu", nent);
+    rc = grow_entries(s, nent);
+    if (rc) return rc;
+    /* sized for the previous build's cells (the hierarchical hash adds ancestor cells to its entries' cells);
+     * a too small guess only costs a restart */
+    size_t expect = s->cells_hint ? s->cells_hint : kind == PF_SHASH_HIER ? 2 * nent : nent;
+    for (;;) {
+        rc = pf_hash_table_clear(&s->table, expect);
+        if (rc) return rc;
+        rc = insert_cells(s);
+        if (rc != PF_EAGAIN_FULL) break;
+        expect = 2 * s->table.ncells;
+    }
+    if (rc) return rc;
+    s->cells_hint = s->table.ncells;
+    return pf_hash_table_fill(&s->table, s->ent_slot, s->ent_id, (const float(*)[6])s->fbox, nent);
 }
 
 void pf_shash_free(pf_shash *s)
@@ -222,14 +330,16 @@ void pf_shash_free(pf_shash *s)
     pf_hash_table_free(&s->table);
     pf_free(s->level);
     pf_free(s->by_level);
-    pf_free(s->ent_cell);
+    pf_free(s->fbox);
+    pf_free(s->ent_slot);
     pf_free(s->ent_id);
     memset(s, 0, sizeof *s);
 }
 
 size_t pf_shash_bytes(const pf_shash *s)
 {
-    return pf_hash_table_bytes(&s->table) + s->cap_n * (sizeof *s->level + sizeof *s->by_level) +
+    return pf_hash_table_bytes(&s->table) +
+           s->cap_n * (sizeof *s->level + sizeof *s->by_level + sizeof *s->fbox) +
            s->ent_cap * 2 * sizeof(uint32_t);
 }
 
@@ -238,60 +348,121 @@ size_t pf_shash_bytes(const pf_shash *s)
 typedef struct query_ctx {
     const pf_shash *s;
     pf_id_buffer *b;
-    int scanned_from; /* levels >= this were pushed whole by the guard below */
-    int last;         /* deepest level the descent may reach */
+    float lo[3], hi[3]; /* the query box relative to origin, rounded outwards: the entries' filter */
+    int scanned_from;   /* levels >= this were pushed whole by the guard below */
+    int last;           /* deepest level the descent may reach */
+    int ranged;         /* hier queries: levels < this have their ranges (computed as the descent reaches them) */
+    double dlo[3], dhi[3];                      /* the query box relative to origin */
+    unsigned char several[PF_SHASH_MAX_LEVELS]; /* the query spans more than one cell of the level */
     uint64_t rlo[PF_SHASH_MAX_LEVELS][3], rhi[PF_SHASH_MAX_LEVELS][3];
 } query_ctx;
 
-static int push_cell(query_ctx *q, const pf_hash_cell *c)
+/* Branch-free: the outcome is unpredictable, and a cell's entries are tested in a tight loop. */
+static inline int float_overlap(const float lo[3], const float hi[3], const float blo[3], const float bhi[3])
 {
-    const uint32_t *ids = q->s->table.ids + c->start;
-    q->b->candidates += c->count;
-    for (uint32_t k = 0; k < c->count; k++) {
-        int rc = pf_idbuf_push_unique(q->b, ids[k]);
+    return (blo[0] <= hi[0]) & (lo[0] <= bhi[0]) & (blo[1] <= hi[1]) & (lo[1] <= bhi[1]) & (blo[2] <= hi[2]) &
+           (lo[2] <= bhi[2]);
+}
+
+static int reserve_ids(pf_id_buffer *b, size_t m)
+{
+    while (b->cap - b->n < m) {
+        int rc = pf_idbuf_grow(b);
         if (rc) return rc;
     }
     return PF_OK;
 }
 
-/* Pushes every box of levels >= `from`: the guard for queries that would enumerate more cells than there are
- * boxes to find (huge query boxes, extreme class ratios). */
+/* Takes the ids of a cell whose float box overlaps the query (the cheap filter on memory read in order; the
+ * exact test is the caller's). A box lives in one level only, and every cell is visited once, so duplicates
+ * can only come from a level where the query spans several cells: only there are the stamps needed. */
+static int push_cell(query_ctx *q, const pf_hash_slot *c, int L)
+{
+    const pf_hash_entry *e = q->s->table.entries + c->start;
+    uint32_t m = c->info >> 1;
+    pf_id_buffer *b = q->b;
+    b->candidates += m;
+    if (q->several[L]) {
+        for (uint32_t k = 0; k < m; k++) {
+            if (!float_overlap(q->lo, q->hi, e[k].lo, e[k].hi)) continue;
+            int rc = pf_idbuf_push_unique(b, e[k].id);
+            if (rc) return rc;
+        }
+        return PF_OK;
+    }
+    int rc = reserve_ids(b, m);
+    if (rc) return rc;
+    uint32_t *out = b->ids + b->n;
+    size_t kept = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        out[kept] = e[k].id;
+        kept += (size_t)float_overlap(q->lo, q->hi, e[k].lo, e[k].hi);
+    }
+    b->n += kept;
+    return PF_OK;
+}
+
+/* Pushes the boxes of by_level[from, to) that overlap the query: the guard for queries that would enumerate
+ * more cells than there are boxes to find (huge query boxes, extreme class ratios). Boxes taken without
+ * stamps earlier are stamped first. */
+static int push_listed(query_ctx *q, size_t from, size_t to)
+{
+    const pf_shash *s = q->s;
+    pf_id_buffer *b = q->b;
+    for (size_t k = 0; k < b->n; k++) b->mark[b->ids[k]] = b->stamp;
+    b->candidates += to - from;
+    for (size_t k = from; k < to; k++) {
+        uint32_t id = s->by_level[k];
+        if (!float_overlap(q->lo, q->hi, s->fbox[id], s->fbox[id] + 3)) continue;
+        int rc = pf_idbuf_push_unique(b, id);
+        if (rc) return rc;
+    }
+    return PF_OK;
+}
+
+/* The guard, for every box of levels >= `from`. */
 static int push_levels_from(query_ctx *q, int from)
 {
     if (from >= q->scanned_from) return PF_OK;
-    const pf_shash *s = q->s;
-    for (size_t k = s->level_start[from]; k < s->level_start[q->scanned_from]; k++) {
-        q->b->candidates++;
-        int rc = pf_idbuf_push_unique(q->b, s->by_level[k]);
-        if (rc) return rc;
-    }
+    int rc = push_listed(q, q->s->level_start[from], q->s->level_start[q->scanned_from]);
     q->scanned_from = from;
-    return PF_OK;
+    return rc;
 }
 
-static inline double range_cells(const uint64_t lo[3], const uint64_t hi[3])
+static inline void ctx_ranges(query_ctx *q, const double lo[3], const double hi[3], int from, int to)
 {
-    return (double)(hi[0] - lo[0] + 1) * (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+    for (int L = from; L < to; L++) {
+        level_range(q->s, L, lo, hi, q->rlo[L], q->rhi[L]);
+        q->several[L] = range_cells(q->rlo[L], q->rhi[L]) > 1;
+    }
 }
 
 /* Paper 001 Listing 2, as a descent: retrieve the ids of the cell, and go down into the child cells that the
- * query overlaps only when the cell's hasChildren is set. */
+ * query overlaps only when the cell's hasChildren is set. `key` is the cell's additive key (eq. 4), so a
+ * child's key is one h^c away. */
 static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint64_t z)
 {
     const pf_shash *s = q->s;
-    const pf_hash_cell *c = pf_hash_table_find(&s->table, key);
+    const pf_hash_slot *c = pf_hash_table_find(&s->table, pf_hash_key(key));
     if (!c) return PF_OK;
-    int rc = push_cell(q, c);
-    if (rc || !c->has_children || L + 1 > q->last || L + 1 >= q->scanned_from) return rc;
-    int C = L + 1, d = s->cexp[L] - s->cexp[C];
+    int C = L + 1;
+    if (!(c->info & 1) || C > q->last || C >= q->scanned_from) return push_cell(q, c, L);
+    if (C >= q->ranged) { /* the descent goes one level at a time: C == q->ranged */
+        ctx_ranges(q, q->dlo, q->dhi, C, C + 1);
+        q->ranged = C + 1;
+    }
+    int d = s->cexp[L] - s->cexp[C];
     uint64_t lo[3], hi[3], p[3] = {x, y, z};
     for (int k = 0; k < 3; k++) {
         uint64_t a = p[k] << d, b = ((p[k] + 1) << d) - 1;
         lo[k] = a > q->rlo[C][k] ? a : q->rlo[C][k];
         hi[k] = b < q->rhi[C][k] ? b : q->rhi[C][k];
-        if (lo[k] > hi[k]) return PF_OK;
+        if (lo[k] > hi[k]) return push_cell(q, c, L);
     }
-    if (range_cells(lo, hi) > (double)(s->n - s->level_start[C])) return push_levels_from(q, C);
+    double nchild = range_cells(lo, hi);
+    int rc = push_cell(q, c, L);
+    if (rc) return rc;
+    if (nchild > (double)(s->n - s->level_start[C])) return push_levels_from(q, C);
     for (uint64_t cz = lo[2]; cz <= hi[2]; cz++)
         for (uint64_t cy = lo[1]; cy <= hi[1]; cy++)
             for (uint64_t cx = lo[0]; cx <= hi[0]; cx++) {
@@ -301,66 +472,38 @@ static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint
     return PF_OK;
 }
 
-/* Searches the cells of one level in the given range (multilevel and uniform hashes: no pruning). */
+/* Searches the cells of one level in the given range (multilevel and uniform hashes, paper 001 §2.2: every
+ * cell of the level that the query overlaps, no pruning). */
 static int scan_level(query_ctx *q, int L)
 {
     const pf_shash *s = q->s;
-    if (range_cells(q->rlo[L], q->rhi[L]) > (double)(s->level_start[L + 1] - s->level_start[L])) {
-        for (size_t k = s->level_start[L]; k < s->level_start[L + 1]; k++) {
-            q->b->candidates++;
-            int rc = pf_idbuf_push_unique(q->b, s->by_level[k]);
-            if (rc) return rc;
-        }
-        return PF_OK;
-    }
+    if (range_cells(q->rlo[L], q->rhi[L]) > (double)(s->level_start[L + 1] - s->level_start[L]))
+        return push_listed(q, s->level_start[L], s->level_start[L + 1]);
     for (uint64_t z = q->rlo[L][2]; z <= q->rhi[L][2]; z++)
         for (uint64_t y = q->rlo[L][1]; y <= q->rhi[L][1]; y++)
             for (uint64_t x = q->rlo[L][0]; x <= q->rhi[L][0]; x++) {
-                const pf_hash_cell *c = pf_hash_table_find(&s->table, cell_hash(s->cexp[L], x, y, z));
+                const pf_hash_slot *c = pf_hash_table_find(&s->table, pf_hash_key(cell_hash(s->cexp[L], x, y, z)));
                 if (!c) continue;
-                int rc = push_cell(q, c);
+                int rc = push_cell(q, c, L);
                 if (rc) return rc;
             }
     return PF_OK;
 }
 
-static int top_down(query_ctx *q, int last);
-
-static void ctx_ranges(query_ctx *q, const double lo[3], const double hi[3], int from, int to)
+/* Starts a query for the relative box [lo, hi] with the level ranges [from, to) computed. */
+static void ctx_init(query_ctx *q, const pf_shash *s, pf_id_buffer *b, const double lo[3], const double hi[3],
+                     int from, int to)
 {
-    for (int L = from; L < to; L++) level_range(q->s, L, lo, hi, q->rlo[L], q->rhi[L]);
-}
-
-int pf_shash_query(const pf_shash *s, const pf_aabb *box, pf_id_buffer *b)
-{
-    if (s->n == 0) return PF_OK;
-    double lo[3], hi[3];
-    rel_box(s, box, lo, hi);
+    q->s = s, q->b = b, q->scanned_from = s->nlevels, q->last = s->nlevels - 1, q->ranged = s->nlevels;
     for (int k = 0; k < 3; k++) {
-        if (hi[k] < 0 || lo[k] > s->extent[k] || isnan(lo[k]) || isnan(hi[k])) return PF_OK;
-        /* clamping is monotone: it keeps every overlap with the stored boxes */
-        if (lo[k] < 0) lo[k] = 0;
-        if (hi[k] > s->extent[k]) hi[k] = s->extent[k];
+        q->lo[k] = round_down(lo[k]), q->hi[k] = round_up(hi[k]);
+        q->dlo[k] = lo[k], q->dhi[k] = hi[k];
     }
-    query_ctx q; /* not zero-initialised: only the ranges of the levels searched are read */
-    q.s = s, q.b = b, q.scanned_from = s->nlevels, q.last = s->nlevels - 1;
-    ctx_ranges(&q, lo, hi, 0, s->nlevels);
-    if (s->kind != PF_SHASH_HIER) {
-        for (int L = 0; L < s->nlevels; L++) {
-            int rc = scan_level(&q, L);
-            if (rc) return rc;
-        }
-        return PF_OK;
-    }
-    return top_down(&q, s->nlevels - 1);
+    ctx_ranges(q, lo, hi, from, to);
 }
 
-/* In the all-pairs search, a pair of classes at most 2^PF_SHASH_NEAR apart is found by the larger box's
- * descent (hasChildren pruning, a bounded number of child cells per level); a pair further apart by the
- * smaller box's top-down search of the larger classes (paper 001 Listing 2 stopped early), since a large box
- * over a dense crowd of much smaller ones would visit every populated cell beneath it. */
-#define PF_SHASH_NEAR 2
 
+/* Paper 001 Listing 2 from the largest class down to level `last`. */
 static int top_down(query_ctx *q, int last)
 {
     const pf_shash *s = q->s;
@@ -375,6 +518,38 @@ static int top_down(query_ctx *q, int last)
     return PF_OK;
 }
 
+int pf_shash_query(const pf_shash *s, const pf_aabb *box, pf_id_buffer *b)
+{
+    if (s->n == 0) return PF_OK;
+    double lo[3], hi[3];
+    rel_box(s, box, lo, hi);
+    for (int k = 0; k < 3; k++) {
+        if (hi[k] < 0 || lo[k] > s->extent[k] || isnan(lo[k]) || isnan(hi[k])) return PF_OK;
+        /* clamping is monotone: it keeps every overlap with the stored boxes */
+        if (lo[k] < 0) lo[k] = 0;
+        if (hi[k] > s->extent[k]) hi[k] = s->extent[k];
+    }
+    query_ctx q; /* not zero-initialised: only the ranges of the levels searched are read */
+    if (s->kind == PF_SHASH_HIER) {
+        /* the ranges of the finer levels are computed when the descent gets there */
+        ctx_init(&q, s, b, lo, hi, 0, 1);
+        q.ranged = 1;
+        return top_down(&q, s->nlevels - 1);
+    }
+    ctx_init(&q, s, b, lo, hi, 0, s->nlevels);
+    for (int L = 0; L < s->nlevels; L++) {
+        int rc = scan_level(&q, L);
+        if (rc) return rc;
+    }
+    return PF_OK;
+}
+
+/* In the all-pairs search, a pair of classes at most 2^PF_SHASH_NEAR apart is found by the larger box's
+ * descent (hasChildren pruning, a bounded number of child cells per level); a pair further apart by the
+ * smaller box's top-down search of the larger classes (paper 001 Listing 2 stopped early), since a large box
+ * over a dense crowd of much smaller ones would visit every populated cell beneath it. */
+#define PF_SHASH_NEAR 2
+
 /* Candidates of box i for the all-pairs search. hier: the far larger classes top-down, then a descent from
  * the box's own cells into the near smaller classes; multi and uniform: its own class and the larger ones,
  * every cell. */
@@ -384,9 +559,8 @@ static int object_candidates(const pf_shash *s, uint32_t i, pf_id_buffer *b)
     double lo[3], hi[3];
     rel_box(s, &s->boxes[i], lo, hi);
     query_ctx q;
-    q.s = s, q.b = b, q.scanned_from = s->nlevels, q.last = s->nlevels - 1;
     if (s->kind != PF_SHASH_HIER) {
-        ctx_ranges(&q, lo, hi, 0, L + 1);
+        ctx_init(&q, s, b, lo, hi, 0, L + 1);
         for (int l = 0; l <= L; l++) {
             int rc = scan_level(&q, l);
             if (rc) return rc;
@@ -396,8 +570,8 @@ static int object_candidates(const pf_shash *s, uint32_t i, pf_id_buffer *b)
     int kcut = 0, mlast = L;
     while (s->cexp[kcut] - s->cexp[L] > PF_SHASH_NEAR) kcut++;
     while (mlast + 1 < s->nlevels && s->cexp[L] - s->cexp[mlast + 1] <= PF_SHASH_NEAR) mlast++;
+    ctx_init(&q, s, b, lo, hi, 0, kcut);
     if (kcut > 0) {
-        ctx_ranges(&q, lo, hi, 0, kcut);
         int rc = top_down(&q, kcut - 1);
         if (rc) return rc;
     }

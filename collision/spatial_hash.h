@@ -24,13 +24,16 @@ typedef struct pf_shash {
     int nlevels;          /* classes present, largest first (uniform: 1) */
     int cexp[PF_SHASH_MAX_LEVELS];    /* class c holds cells of edge 2^c (paper 001 eq. 2) */
     double size[PF_SHASH_MAX_LEVELS]; /* cell edge of each level */
+    double inv[PF_SHASH_MAX_LEVELS];  /* 1 / size: a power of two for the classes, so cell coordinates are exact */
     uint8_t *level;                   /* level of each box */
     uint32_t *by_level;               /* box ids grouped by level, ascending within a level */
     size_t level_start[PF_SHASH_MAX_LEVELS + 1];
+    float (*fbox)[6];                 /* each box relative to origin, rounded outwards: lo[3], hi[3] */
     size_t cap_n;
     pf_hash_table table;
-    uint32_t *ent_cell, *ent_id; /* build scratch: one entry per (cell, box) */
+    uint32_t *ent_slot, *ent_id; /* build scratch: one entry per (cell, box) */
     size_t ent_cap;
+    size_t cells_hint; /* cells of the previous build: the next table is sized for them */
 } pf_shash;
 
 /* Builds over `n` valid boxes. uniform_cell: cell edge of PF_SHASH_UNIFORM (> 0). PF_OK, PF_EINVAL (uniform
@@ -39,8 +42,10 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
 void pf_shash_free(pf_shash *s);
 size_t pf_shash_bytes(const pf_shash *s);
 
-/* Appends to `b` (already begun, stamps sized for s->n) every box id stored in a cell that `q` overlaps:
- * hier: top-down with hasChildren pruning (paper 001 Listing 2); multi and uniform: every level's cells. */
+/* Appends to `b` (already begun, stamps sized for s->n) the id of every box stored in a cell that `q` overlaps
+ * whose box, rounded outwards to float, overlaps `q` (a superset of the exact overlaps; b->candidates counts the
+ * ids the cells held, before that test): hier, top-down with hasChildren pruning (paper 001 Listing 2); multi
+ * and uniform, the cells of every level (§2.2). */
 int pf_shash_query(const pf_shash *s, const pf_aabb *q, pf_id_buffer *b);
 
 /* Reusable workspace of pf_shash_pairs. */

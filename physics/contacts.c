@@ -340,7 +340,7 @@ static int narrow(pf_world *w, pf_collision_stage *c, size_t nverts, const pf_pa
         int rc = add_candidate(c, &cd);
         if (rc) return rc;
     }
-    qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
+    if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
     size_t out = 0;
     for (size_t k = 0; k < c->ncand; k++) {

@@ -1,8 +1,10 @@
 /* Check suite of the hierarchical and multilevel hash broad phases: equal to an all-pairs oracle on varied
- * inputs, and the same output for 1 and 2 threads. */
+ * inputs, and the same output for 1 and 2 threads; the spatial hashes' box queries (hasChildren pruning, the
+ * float pre-filter, duplicate removal) equal a brute-force scan on mixed-size scenes. */
 #include "check_main.h"
 
 #include "collision/broadphase_backend.h"
+#include "collision/spatial_hash.h"
 #include "physflow/collision.h"
 
 #include <math.h>
@@ -216,6 +218,103 @@ START_TEST(state_reuse)
 }
 END_TEST
 
+/* Paper 001 §4.1's mix in a square of side 2^13 (10% ~2^10, 25% ~2^6, the rest ~2^3), flat or with depth, plus
+ * a dense clump of tiny boxes in a corner: cells without children beside crowded ones, and queries whose child
+ * ranges hit the guard. */
+static pf_aabb *mixed_scene(size_t n, int flat, uint64_t seed)
+{
+    rng r = {seed};
+    pf_aabb *b = malloc(n * sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        double u = urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8, c[3], h[3];
+        int clump = i % 9 == 0;
+        for (int k = 0; k < 3; k++) {
+            c[k] = clump ? 10 * urand(&r) : 8192 * urand(&r);
+            h[k] = clump ? 0.01 * urand(&r) : 0.5 * avg * (0.5 + urand(&r));
+        }
+        if (flat) c[2] = h[2] = 0;
+        box_at(&b[i], c, h);
+    }
+    return b;
+}
+
+/* pf_shash_query of every kind against brute force: each overlapping box is returned exactly once (the
+ * hierarchical descent prunes only cells without children, the float filter only drops boxes that miss),
+ * and nothing that misses survives the caller's exact test. */
+START_TEST(queries_equal_brute_on_mixed_sizes)
+{
+    int flat = _i & 1;
+    size_t n = 4000;
+    pf_aabb *b = mixed_scene(n, flat, 300 + (uint64_t)_i);
+    int kinds[3] = {PF_SHASH_HIER, PF_SHASH_MULTI, PF_SHASH_UNIFORM};
+    unsigned char *seen = calloc(n, 1);
+    for (int t = 0; t < 3; t++) {
+        pf_shash s = {0};
+        /* build twice: the second build reuses the first one's memory */
+        ck_assert_int_eq(pf_shash_build(&s, kinds[t], b, n / 2, 1500.0), PF_OK);
+        ck_assert_int_eq(pf_shash_build(&s, kinds[t], b, n, 1500.0), PF_OK);
+        pf_id_buffer buf = {0};
+        ck_assert_int_eq(pf_idbuf_marks(&buf, n), PF_OK);
+        rng r = {17 + (uint64_t)_i};
+        for (int q = 0; q < 300; q++) {
+            /* points, segments' boxes, medium and huge boxes, some beyond the scene */
+            double scale = q % 25 == 0 ? 20000 : q % 3 == 0 ? 0 : pow(2.0, 12 * urand(&r) - 2), c[3], h[3];
+            for (int k = 0; k < 3; k++) {
+                c[k] = q % 4 == 0 ? 12 * urand(&r) : 9000 * urand(&r) - 400;
+                h[k] = scale * urand(&r);
+            }
+            if (flat && q % 2) c[2] = h[2] = 0;
+            pf_aabb qb;
+            box_at(&qb, c, h);
+            pf_idbuf_begin(&buf);
+            ck_assert_int_eq(pf_shash_query(&s, &qb, &buf), PF_OK);
+            size_t exact = 0;
+            for (size_t k = 0; k < buf.n; k++) {
+                ck_assert_msg(!seen[buf.ids[k]], "kind %d query %d: box %u returned twice", t, q, buf.ids[k]);
+                seen[buf.ids[k]] = 1;
+                exact += (size_t)overlap(&b[buf.ids[k]], &qb);
+            }
+            size_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (!overlap(&b[i], &qb)) continue;
+                want++;
+                ck_assert_msg(seen[i], "kind %d query %d: overlapping box %zu not returned", t, q, i);
+            }
+            ck_assert_uint_eq(exact, want);
+            ck_assert_uint_ge(buf.candidates, want);
+            for (size_t k = 0; k < buf.n; k++) seen[buf.ids[k]] = 0;
+        }
+        pf_idbuf_release(&buf);
+        pf_shash_free(&s);
+    }
+    free(seen);
+    free(b);
+}
+END_TEST
+
+/* The all-pairs searches on the mixed-size scenes: every overlapping pair once, whichever side's search (descent
+ * with pruning or top-down) is responsible for it. */
+START_TEST(pairs_equal_brute_on_mixed_sizes)
+{
+    size_t n = 3000, ne;
+    pf_aabb *b = mixed_scene(n, _i & 1, 500 + (uint64_t)_i);
+    pf_pair *expect = oracle(b, n, &ne);
+    const pf_bp_backend *be[2] = {&pf_bp_hhash_backend, &pf_bp_mlhash_backend};
+    pf_broadphase_method m[2] = {PF_BP_HHASH, PF_BP_MLHASH};
+    for (int t = 0; t < 2; t++) {
+        pf_pair_vec v = {0};
+        pf_broadphase_stats st;
+        run_backend(be[t], m[t], 1 + (_i >> 1), b, n, &v, &st);
+        qsort(v.data, v.n, sizeof *v.data, cmp_pair);
+        ck_assert_msg(v.n == ne, "%s: %zu pairs, brute %zu", pf_broadphase_method_name(m[t]), v.n, ne);
+        ck_assert_int_eq(memcmp(v.data, expect, ne * sizeof *expect), 0);
+        pf_pair_vec_free(&v);
+    }
+    free(expect);
+    free(b);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_hash");
@@ -225,6 +324,8 @@ Suite *make_suite(void)
     tcase_add_loop_test(tc, mlhash_equals_brute, 0, NKINDS);
     tcase_add_test(tc, single_and_tiny_inputs);
     tcase_add_loop_test(tc, state_reuse, 0, 2);
+    tcase_add_loop_test(tc, queries_equal_brute_on_mixed_sizes, 0, 4);
+    tcase_add_loop_test(tc, pairs_equal_brute_on_mixed_sizes, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }

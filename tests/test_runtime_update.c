@@ -180,14 +180,14 @@ static void heavy(const pf_task_ctx *ctx)
 
 START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
 {
-    /* objects 0 and 1 carry 8 tasks each, objects 2..7 one task each, all of equal cost: owner-compute cuts the
-     * object sequence into [0] and [1..7] = 8 vs 14 */
-    static double cells[64];
+    /* objects 0 and 1 carry 24 tasks each, objects 2..7 three each, all of equal cost: owner-compute cuts the
+     * object sequence into [0] and [1..7] = 24 vs 42 (METIS needs 16 tasks per worker to coarsen) */
+    static double cells[80];
     pf_graph *g;
     ck_assert_int_eq(pf_graph_create(&g), PF_OK);
     int c = 0;
     for (uint32_t obj = 0; obj < 8; obj++) {
-        int tasks = obj < 2 ? 8 : 1;
+        int tasks = obj < 2 ? 24 : 3;
         for (int k = 0; k < tasks; k++, c++) {
             pf_data_id d;
             ck_assert_int_eq(pf_graph_data(g, &cells[c], sizeof(double), obj, NULL, &d), PF_OK);
@@ -198,26 +198,26 @@ START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
         }
     }
     double owner, metis, rebalanced;
-    pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_OWNER, 2);
+    /* both estimates from the recorded costs, before any run measures them */
+    pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, 2);
+    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &metis), PF_OK);
+    pf_runtime_destroy(rt);
+    rt = make_rt(PF_EXEC_STATIC, PF_PART_OWNER, 2);
     ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &owner), PF_OK);
-    ck_assert(owner == 14000.0);
+    ck_assert(owner == 42000.0);
+    ck_assert_msg(metis < owner, "metis %g, owner-compute %g", metis, owner);
     uint32_t objects = 0, tasks = 0;
     ck_assert_int_eq(pf_graph_rebalance(g, rt, &objects, &tasks), PF_OK);
     ck_assert_uint_gt(objects, 0);
     ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &rebalanced), PF_OK);
     ck_assert_msg(rebalanced < owner, "rebalanced %g, owner-compute %g", rebalanced, owner);
-    ck_assert(rebalanced == 11000.0); /* an even split is reachable: 8 + 3 x 1 on each side */
+    ck_assert(rebalanced == 33000.0); /* an even split is reachable: 24 + 3 x 3 on each side */
     ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
     pf_graph_update up;
     pf_graph_last_update(g, &up);
     ck_assert_uint_eq(up.moved, tasks);
     pf_runtime_destroy(rt);
 
-    ck_assert_int_eq(pf_graph_invalidate(g), PF_OK);
-    rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, 2);
-    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &metis), PF_OK);
-    ck_assert_msg(metis < owner, "metis %g, owner-compute %g", metis, owner);
-    pf_runtime_destroy(rt);
     pf_graph_destroy(g);
 }
 END_TEST

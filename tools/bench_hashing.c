@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Paper 001 §4 claims (also in shared/reference/pouchol_results.csv), printed beside our figures. */
+/* Paper 001 §4 claims, printed beside our figures. */
 static const char *const PAPER_2D_SETUP =
     "N objects random in a 2D square of side 2^13 (10% ~2^10, 25% ~2^6, rest ~2^3), then moving-particle "
     "segments (length <= 2^4) queried against the structure";
@@ -72,41 +72,62 @@ typedef struct run2d {
     uint64_t hits, candidates, particles_hit;
 } run2d;
 
-/* Inserts the objects in the structure, then queries every segment (the paper's timed work). Best of `reps`. */
-static int run_queries(pf_query_method method, const scene2d *s, int reps, run2d *out)
+/* Milliseconds of CPU time of the calling thread: the timed work is single-threaded, and on a shared machine
+ * the time spent waiting for a core is not the method's. */
+static double thread_ms(void)
 {
-    pf_query_def def = pf_query_default_def();
-    def.method = method;
-    pf_query_index *ix = NULL;
-    pf_id_buffer *buf = NULL;
-    if (pf_query_index_create(&def, &ix) || pf_id_buffer_create(&buf)) goto fail;
-    out->build_ms = out->query_ms = INFINITY;
-    for (int rep = 0; rep < reps; rep++) {
-        double t0 = (bench_now_s() * 1e3);
-        if (pf_query_index_build(ix, s->objects, s->n)) goto fail;
-        double t1 = (bench_now_s() * 1e3);
-        uint64_t hits = 0, cand = 0, hit_particles = 0;
-        for (size_t q = 0; q < s->m; q++) {
-            if (pf_query_segment(ix, s->seg[q][0], s->seg[q][1], 0.0, buf)) goto fail;
-            size_t k;
-            pf_id_buffer_ids(buf, &k);
-            hits += k;
-            hit_particles += k > 0;
-            cand += pf_id_buffer_candidates(buf);
-        }
-        double t2 = (bench_now_s() * 1e3);
-        if (t1 - t0 + t2 - t1 < out->build_ms + out->query_ms) out->build_ms = t1 - t0, out->query_ms = t2 - t1;
-        out->hits = hits, out->candidates = cand, out->particles_hit = hit_particles;
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* Inserts the objects in the structure, then queries every segment (the paper's timed work); keeps the best
+ * time so far in `out`. */
+static int run_queries_once(pf_query_index *ix, pf_id_buffer *buf, const scene2d *s, run2d *out)
+{
+    double t0 = thread_ms();
+    if (pf_query_index_build(ix, s->objects, s->n)) return -1;
+    double t1 = thread_ms();
+    uint64_t hits = 0, cand = 0, hit_particles = 0;
+    for (size_t q = 0; q < s->m; q++) {
+        if (pf_query_segment(ix, s->seg[q][0], s->seg[q][1], 0.0, buf)) return -1;
+        size_t k;
+        pf_id_buffer_ids(buf, &k);
+        hits += k;
+        hit_particles += k > 0;
+        cand += pf_id_buffer_candidates(buf);
     }
+    double t2 = thread_ms();
+    if (t2 - t0 < out->build_ms + out->query_ms) out->build_ms = t1 - t0, out->query_ms = t2 - t1;
+    out->hits = hits, out->candidates = cand, out->particles_hit = hit_particles;
     out->bytes = pf_query_index_bytes(ix);
-    pf_query_index_destroy(ix);
-    pf_id_buffer_destroy(buf);
     return 0;
-fail:
-    fprintf(stderr, "physflow: bench hashing: %s: %s\n", pf_query_method_name(method), pf_last_error());
-    pf_query_index_destroy(ix);
+}
+
+/* hhash and mlhash on the same scene, best of `reps`, the two methods taking turns so that a change in the
+ * machine's load hits both alike. */
+static int run_queries(const scene2d *s, int reps, run2d out[2])
+{
+    pf_query_method methods[2] = {PF_QUERY_HHASH, PF_QUERY_MLHASH};
+    pf_query_index *ix[2] = {NULL, NULL};
+    pf_id_buffer *buf = NULL;
+    if (pf_id_buffer_create(&buf)) {
+        fprintf(stderr, "physflow: bench hashing: %s\n", pf_last_error());
+        return -1;
+    }
+    int rc = 0, k;
+    for (k = 0; k < 2 && !rc; k++) {
+        pf_query_def def = pf_query_default_def();
+        def.method = methods[k];
+        rc = pf_query_index_create(&def, &ix[k]);
+        out[k] = (run2d){.build_ms = INFINITY, .query_ms = INFINITY};
+    }
+    for (int rep = 0; rep < reps && !rc; rep++)
+        for (k = 0; k < 2 && !rc; k++) rc = run_queries_once(ix[k], buf, s, &out[k]);
+    if (rc) fprintf(stderr, "physflow: bench hashing: %s: %s\n", pf_query_method_name(methods[k - 1]), pf_last_error());
+    for (k = 0; k < 2; k++) pf_query_index_destroy(ix[k]);
     pf_id_buffer_destroy(buf);
-    return -1;
+    return rc ? -1 : 0;
 }
 
 /* The same scene through the all-pairs broad-phase API: objects and segment boxes together (segment-segment
@@ -142,9 +163,11 @@ static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *cs
 {
     printf("paper 001 §4.1 — 2D broad phase: %s\n", PAPER_2D_SETUP);
     printf("paper's claim: %s\n", PAPER_2D_CLAIM);
-    printf("here: %zu segments, best of %d runs, ms_total = insert objects + query all segments\n\n", m, reps);
-    printf("%9s %7s | %10s %10s %7s | %10s %10s %8s | %s\n", "N", "hit %", "hhash ms", "mlhash ms", "ratio",
-           "hhash MB", "mlhash MB", "mem +%", "paper: ratio >= 2");
+    printf("here: %zu segments, best of %d runs taking turns, ms_total = thread CPU time to insert the objects\n"
+           "and query all segments (exact test included); cand/q = ids the cells hold per query, the same for both: the part pruning cannot save\n\n",
+           m, reps);
+    printf("%9s %7s %7s | %10s %10s %7s | %10s %10s %8s | %s\n", "N", "hit %", "cand/q", "hhash ms", "mlhash ms",
+           "ratio", "hhash MB", "mlhash MB", "mem +%", "paper: ratio >= 2");
     *worst_ratio = INFINITY;
     int rc = 0;
     for (size_t t = 0; t < nn && !rc; t++) {
@@ -155,9 +178,10 @@ static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *cs
             fprintf(stderr, "physflow: bench hashing: out of memory\n");
             rc = -1;
         }
-        run2d h = {0}, ml = {0};
-        if (!rc) rc = run_queries(PF_QUERY_HHASH, &s, reps, &h);
-        if (!rc) rc = run_queries(PF_QUERY_MLHASH, &s, reps, &ml);
+        run2d r2[2];
+        memset(r2, 0, sizeof r2);
+        if (!rc) rc = run_queries(&s, reps, r2);
+        const run2d h = r2[0], ml = r2[1];
         if (!rc && h.hits != ml.hits) {
             fprintf(stderr, "physflow: bench hashing: hhash and mlhash disagree (%llu vs %llu hits)\n",
                     (unsigned long long)h.hits, (unsigned long long)ml.hits);
@@ -166,8 +190,9 @@ static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *cs
         if (!rc) {
             double th = h.build_ms + h.query_ms, tm = ml.build_ms + ml.query_ms, ratio = tm / th;
             if (ratio < *worst_ratio) *worst_ratio = ratio;
-            printf("%9ld %6.1f%% | %10.2f %10.2f %6.2fx | %10.2f %10.2f %+7.1f%% | %s\n", ns[t],
-                   100.0 * (double)h.particles_hit / (double)m, th, tm, ratio, (double)h.bytes / 1048576.0,
+            printf("%9ld %6.1f%% %7.1f | %10.2f %10.2f %6.2fx | %10.2f %10.2f %+7.1f%% | %s\n", ns[t],
+                   100.0 * (double)h.particles_hit / (double)m, (double)h.candidates / (double)m, th, tm, ratio,
+                   (double)h.bytes / 1048576.0,
                    (double)ml.bytes / 1048576.0, 100.0 * ((double)h.bytes / (double)ml.bytes - 1),
                    ratio >= PAPER_2D_MIN_SPEEDUP ? "holds" : "does not hold");
             const run2d *rr[2] = {&h, &ml};
@@ -350,46 +375,52 @@ static int bench_3d(size_t np, int steps, bench_csv *csv, double *ratio)
     const size_t ns = 2000;
     const double dt = 2e-3;
     printf("\npaper 001 §4.2 — 3D: %s\npaper's claim: %s\n", PAPER_3D_SETUP, PAPER_3D_CLAIM);
-    printf("here: %zu particles, %zu spheres, %d steps of %g s, whole collision step timed\n\n", np, ns, steps, dt);
+    printf("here: %zu particles, %zu spheres, %d steps of %g s, whole collision step timed (thread CPU time; the\n"
+           "two methods step their own copies of the scene in turn)\n\n",
+           np, ns, steps, dt);
     printf("%8s | %12s %12s %7s | %10s %10s | %s\n", "method", "ms/step", "total ms", "", "index MB", "", "final state");
     pf_query_method methods[2] = {PF_QUERY_HHASH, PF_QUERY_MLHASH};
-    double per_step[2] = {0};
-    uint64_t hashes[2] = {0};
-    char cname[64];
-    snprintf(cname, sizeof cname, "pouchol3d:%zu", np);
-    for (int k = 0; k < 2; k++) {
-        scene3d s = {0};
+    double total[2] = {0, 0};
+    scene3d sc[2];
+    pf_query_index *ix[2] = {NULL, NULL};
+    pf_id_buffer *buf[2] = {NULL, NULL};
+    uint32_t *ids = NULL;
+    size_t cap = 0;
+    memset(sc, 0, sizeof sc);
+    int rc = 0, k;
+    for (k = 0; k < 2 && !rc; k++) {
         pf_query_def def = pf_query_default_def();
         def.method = methods[k];
-        pf_query_index *ix = NULL;
-        pf_id_buffer *buf = NULL;
-        uint32_t *ids = NULL;
-        size_t cap = 0;
-        int rc = scene3d_make(&s, ns, np, 42) ? -1 : 0;
-        if (!rc) rc = pf_query_index_create(&def, &ix) || pf_id_buffer_create(&buf);
-        double t0 = (bench_now_s() * 1e3);
-        for (int st = 0; st < steps && !rc; st++) rc = step3d(&s, ix, buf, dt, &ids, &cap);
-        double total = (bench_now_s() * 1e3) - t0;
-        free(ids);
-        if (rc) {
-            fprintf(stderr, "physflow: bench hashing: 3D %s: %s\n", pf_query_method_name(methods[k]), pf_last_error());
-            scene3d_free(&s);
-            pf_query_index_destroy(ix);
-            pf_id_buffer_destroy(buf);
-            return -1;
-        }
-        per_step[k] = total / steps;
-        hashes[k] = state_hash(&s);
-        size_t bytes = pf_query_index_bytes(ix);
-        printf("%8s | %12.3f %12.1f %7s | %10.2f %10s | %016llx\n", pf_query_method_name(methods[k]), per_step[k],
-               total, "", (double)bytes / 1048576.0, "", (unsigned long long)hashes[k]);
-        bench_csv_row(csv, "hashing", cname, pf_query_method_name(methods[k]), 1, "ms_per_step", per_step[k]);
-        bench_csv_row(csv, "hashing", cname, pf_query_method_name(methods[k]), 1, "bytes", (double)bytes);
-        scene3d_free(&s);
-        pf_query_index_destroy(ix);
-        pf_id_buffer_destroy(buf);
+        rc = scene3d_make(&sc[k], ns, np, 42) || pf_query_index_create(&def, &ix[k]) ||
+             pf_id_buffer_create(&buf[k]);
     }
-    *ratio = per_step[1] / per_step[0];
+    for (int st = 0; st < steps && !rc; st++)
+        for (k = 0; k < 2 && !rc; k++) {
+            double t0 = thread_ms();
+            rc = step3d(&sc[k], ix[k], buf[k], dt, &ids, &cap);
+            total[k] += thread_ms() - t0;
+        }
+    free(ids);
+    char cname[64];
+    snprintf(cname, sizeof cname, "pouchol3d:%zu", np);
+    uint64_t hashes[2] = {0, 0};
+    if (rc) fprintf(stderr, "physflow: bench hashing: 3D: %s\n", pf_last_error());
+    for (k = 0; k < 2 && !rc; k++) {
+        double per_step = total[k] / steps;
+        hashes[k] = state_hash(&sc[k]);
+        size_t bytes = pf_query_index_bytes(ix[k]);
+        printf("%8s | %12.3f %12.1f %7s | %10.2f %10s | %016llx\n", pf_query_method_name(methods[k]), per_step,
+               total[k], "", (double)bytes / 1048576.0, "", (unsigned long long)hashes[k]);
+        bench_csv_row(csv, "hashing", cname, pf_query_method_name(methods[k]), 1, "ms_per_step", per_step);
+        bench_csv_row(csv, "hashing", cname, pf_query_method_name(methods[k]), 1, "bytes", (double)bytes);
+    }
+    for (k = 0; k < 2; k++) {
+        scene3d_free(&sc[k]);
+        pf_query_index_destroy(ix[k]);
+        pf_id_buffer_destroy(buf[k]);
+    }
+    if (rc) return -1;
+    *ratio = total[1] / total[0];
     printf("hhash speed-up over mlhash: %.2fx (paper: about %.2fx); same trajectories: %s\n", *ratio,
            PAPER_3D_SPEEDUP, hashes[0] == hashes[1] ? "yes" : "NO");
     bench_csv_row(csv, "hashing", cname, "hhash", 1, "speedup_vs_mlhash", *ratio);
@@ -400,7 +431,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: physflow bench hashing [--n LIST] [--segments M] [--particles P] [--steps S] [--reps R]\n"
                "                              [--csv FILE]\n"
-               "  --n LIST        object counts of the 2D benchmark (default 1000,10000)\n"
+               "  --n LIST        object counts of the 2D benchmark (default 100,300,1000,3000,10000)\n"
                "  --segments M    moving-particle segments queried in 2D (default 200000; the paper used 1M)\n"
                "  --particles P   particles of the 3D benchmark (default 5000; 0 skips it)\n"
                "  --steps S       steps of the 3D benchmark (default 50)\n"
@@ -409,8 +440,9 @@ static void usage(FILE *f)
 
 int bench_hashing(int argc, char **argv)
 {
-    long ns[32] = {1000, 10000};
-    size_t nn = 2;
+    /* from ~10% to 100% of the particles hitting an object: the span of the paper's figure 4 x axis */
+    long ns[32] = {100, 300, 1000, 3000, 10000};
+    size_t nn = 5;
     long m = 200000, np = 5000, steps = 50, reps = 3;
     const char *csv_path = NULL;
     for (int a = 1; a < argc; a++) {

@@ -1,4 +1,5 @@
 /* physflow pairs: reads a box file, prints the unique overlapping pairs (or their number) by a chosen method. */
+#include "box_reader.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -30,7 +31,7 @@ static int pair_cmp(const void *pa, const void *pb)
     return a->j < b->j ? -1 : a->j > b->j;
 }
 
-/* Reads the boxes; 0, or 2 with FILE:LINE: message on stderr. */
+/* Reads the boxes of a file ("-": stdin); 0, or 2 with FILE:LINE: message on stderr. */
 static int read_boxes(const char *path, pf_aabb **out, size_t *count)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -38,78 +39,9 @@ static int read_boxes(const char *path, pf_aabb **out, size_t *count)
         fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
         return 2;
     }
-    size_t n = 0, cap = 0, lineno = 0;
-    pf_aabb *boxes = NULL;
-    char *line = NULL;
-    size_t linecap = 0;
-    int rc = 0;
-    while (getline(&line, &linecap, f) >= 0) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char *p = line;
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
-        if (!*p) continue;
-        double v[6];
-        int k = 0;
-        for (; k < 6; k++) {
-            char *end;
-            errno = 0;
-            v[k] = strtod(p, &end);
-            if (end == p) break;
-            p = end;
-            if (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-                k = -1;
-                break;
-            }
-            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
-        }
-        if (k != 6 || *p) {
-            fprintf(stderr, "%s:%zu: expected six numbers 'xmin ymin zmin xmax ymax zmax'\n", path, lineno);
-            rc = 2;
-            break;
-        }
-        for (k = 0; k < 6 && !rc; k++)
-            if (!isfinite(v[k])) {
-                fprintf(stderr, "%s:%zu: value %d is not a finite number\n", path, lineno, k + 1);
-                rc = 2;
-            }
-        for (k = 0; k < 3 && !rc; k++)
-            if (v[k] > v[k + 3]) {
-                fprintf(stderr, "%s:%zu: min %c = %g is greater than max %c = %g\n", path, lineno, "xyz"[k], v[k],
-                        "xyz"[k], v[k + 3]);
-                rc = 2;
-            }
-        if (rc) break;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            pf_aabb *b = realloc(boxes, cap * sizeof *b);
-            if (!b) {
-                fprintf(stderr, "%s: out of memory\n", path);
-                rc = 1;
-                break;
-            }
-            boxes = b;
-        }
-        for (k = 0; k < 3; k++) {
-            boxes[n].min[k] = v[k];
-            boxes[n].max[k] = v[k + 3];
-        }
-        n++;
-    }
-    if (!rc && ferror(f)) {
-        fprintf(stderr, "%s: read error\n", path);
-        rc = 2;
-    }
-    free(line);
+    int rc = box_read(f, path, out, count);
     if (f != stdin) fclose(f);
-    if (rc) {
-        free(boxes);
-        return rc;
-    }
-    *out = boxes;
-    *count = n;
-    return 0;
+    return rc;
 }
 
 int cmd_pairs(int argc, char **argv)
