@@ -124,7 +124,7 @@ def torso():
            '     static spine, two heavy ribs), FEM organs (deformable grids over organ.obj) and a mass-spring intestine\n'
            '     (a deformable grid with springs over intestine.obj) falling together into a static box. -->\n',
            '<Node name="torso" dt="0.005" gravity="0 0 -9.81">\n',
-           collision_header(0.01, 0.005, 2000, 5),
+           collision_header(0.01, 0.005, 10000, 20),  # stiffer: 5 kg bones rest on a few vertices
            static_box("floor", (0, 0, -0.05), (0.45, 0.3, 0.05)),
            static_box("wall_x0", (-0.5, 0, 0.2), (0.05, 0.35, 0.25)),
            static_box("wall_x1", (0.5, 0, 0.2), (0.05, 0.35, 0.25)),
@@ -134,11 +134,11 @@ def torso():
     spine = spine.replace('    <UniformMass totalMass="5"/>\n',
                           '    <UniformMass totalMass="5"/>\n    <FixedConstraint indices="0"/>\n')
     out.append(spine)
-    out.append(rigid("rib_0", "bone", (0, 0.0, 0.1), 5.0, mapped=True))
-    out.append(rigid("rib_1", "bone", (0, 0.15, 0.1), 5.0, mapped=False))
-    for k, c in enumerate([(-0.22, -0.05, 0.25), (0.0, 0.05, 0.25), (0.22, -0.05, 0.25)]):
+    out.append(rigid("rib_0", "bone", (0, 0.0, 0.075), 5.0, mapped=True))
+    out.append(rigid("rib_1", "bone", (0, 0.15, 0.075), 5.0, mapped=False))
+    for k, c in enumerate([(-0.22, -0.05, 0.2), (0.0, 0.05, 0.2), (0.22, -0.05, 0.2)]):
         out.append(sparse(f"organ_{k}", "organ", c, (4, 4, 3), 1.0, "fem", young=30000))
-    out.append(sparse("intestine", "intestine", (0, 0, 0.42), (10, 4, 2), 0.5, "springs", stiffness=1000))
+    out.append(sparse("intestine", "intestine", (0, 0, 0.3), (10, 4, 2), 0.5, "springs", stiffness=1000))
     out.append('</Node>\n')
     return "".join(out)
 
