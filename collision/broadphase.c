@@ -5,6 +5,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -106,9 +107,18 @@ void pf_broadphase_destroy(pf_broadphase *bp)
     pf_free(bp);
 }
 
-/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. */
-static int validate_boxes(const pf_aabb *boxes, size_t n)
+/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. A branch-free pass (parallel
+ * over `threads`) finds whether any box is bad; only then does a second pass look for the first. */
+static int validate_boxes(const pf_aabb *boxes, size_t n, int threads)
 {
+    int bad = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536) reduction(| : bad)
+    for (size_t i = 0; i < n; i++) {
+        const pf_aabb *b = &boxes[i];
+        for (int a = 0; a < 3; a++) /* false for NaN; infinities fail the bounds */
+            bad |= !((b->min[a] <= b->max[a]) & (b->min[a] >= -DBL_MAX) & (b->max[a] <= DBL_MAX));
+    }
+    if (!bad) return PF_OK;
     for (size_t i = 0; i < n; i++) {
         const pf_aabb *b = &boxes[i];
         for (int a = 0; a < 3; a++) {
@@ -136,7 +146,7 @@ int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const
     memset(&local, 0, sizeof local);
     if (stats) *stats = local;
     if (n > (size_t)UINT32_MAX) return pf_error(PF_EINVAL, "too many boxes: %zu (at most 2^32 - 1)", n);
-    int rc = validate_boxes(boxes, n);
+    int rc = validate_boxes(boxes, n, bp->def.threads);
     if (rc) return rc;
     bp->out.n = 0;
     if (n > 0) {

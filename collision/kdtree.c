@@ -1,8 +1,16 @@
-/* The linear kd-tree broad phase of paper 000: locational codes of split boxes, radix sort, prefix sweep.
+/* The linear kd-tree broad phase of paper 000: locational codes of split boxes, sorted, swept by prefix.
  * Backends `kd` (unique pairs after the exact AABB test, the paper's kd-tree-2) and `kd-raw` (every candidate
- * with its duplicates, the paper's kd-tree-1). */
+ * with its duplicates, the paper's kd-tree-1). docs/collision.md describes the design and the memory layout.
+ *
+ * One step, when the previous one left its state:
+ *   1 frame      the root cell (dyadic, so that it stays put while the boxes move a little) and key grid;
+ *   2 refresh    every box re-quantised; a box whose key-relevant bits did not change keeps its records;
+ *   3 update     the records of the boxes that changed are removed and their new records merged in;
+ *   4 sweep      the sorted records swept for pairs, in parallel over chunks.
+ * Otherwise (first call, new box count, new frame, or many boxes changed) everything is rebuilt. Both paths leave
+ * the same sorted array, so the output depends on the boxes only, never on the history or the thread count. */
 #include "broadphase_backend.h"
-#include "morton.h"
+#include "kd_keys.h"
 #include "pair_chunks.h"
 #include "radix_sort.h"
 
@@ -15,115 +23,36 @@
 #include <omp.h>
 #endif
 
-/* A cell key orders the cells of the kd-tree in order (left subtree, cell, right subtree): the cell's path from
- * the root (its locational code, paper 000 §5.1) followed by a 1 bit and zeros, in 64 bits (63 code bits and the
- * marker). A key's lowest set bit h is then the cell's volume in leaf cells, and the keys of the cell's subtree
- * are exactly the open interval (key - h, key + h): sorting by key keeps a subtree contiguous (paper 000 §5.4,
- * Properties 2-4, with the cell in the middle of its subtree instead of in front). */
+/* A rebuild is cheaper than the update when more than 1 box in KD_REBUILD_DIV changed. */
+#define KD_REBUILD_DIV 8
 
-/* paper 000 §5.3: the cell of a box is the longest common prefix of its corners' codes (one bit scan). */
-static inline uint64_t cell_key(uint64_t mlo, uint64_t mhi)
-{
-    uint64_t x = mlo ^ mhi;
-    if (!x) return mlo << 1 | 1; /* a leaf cell: the full 63-bit path */
-    int p = 63 - __builtin_clzll(x);
-    return ((mlo >> p) | 1) << (p + 1);
-}
-
-static inline uint64_t low_bit(uint64_t k)
-{
-    return k & (~k + 1);
-}
-
-/* Quantised corners packed 21 bits per axis (x high, z low), so a box's integer image is two words. */
-#define QMASK 0x1fffffull
-static inline uint64_t qpack(const uint32_t c[3])
-{
-    return (uint64_t)c[0] << 42 | (uint64_t)c[1] << 21 | c[2];
-}
-static inline uint32_t qget(uint64_t p, int a)
-{
-    return (uint32_t)(p >> (42 - 21 * a) & QMASK);
-}
-
-/* paper 000 §4.1: split a box along the cutting plane its corners straddle, at most once per axis (`done` holds
- * the axes already cut); Figure 7: a split that does not shrink the summed volume of the enclosing cells is
- * suppressed. Writes up to 8 cell keys to out (in key order) and returns how many. Corners are quantised
- * (lo, hi) with their Morton codes (mlo, mhi). */
-static int split_box(const uint32_t lo[3], const uint32_t hi[3], uint64_t mlo, uint64_t mhi, unsigned done,
-                     uint64_t *out)
-{
-    uint64_t x = mlo ^ mhi;
-    uint64_t key = cell_key(mlo, mhi);
-    if (!x) {
-        out[0] = key;
-        return 1;
-    }
-    int p = 63 - __builtin_clzll(x);
-    int a = 2 - p % 3, b = p / 3;
-    if (done >> a & 1) {
-        out[0] = key; /* already cut along this axis: the box lies on its cell's boundary (Property 1) */
-        return 1;
-    }
-    uint32_t s = (hi[a] >> b) << b; /* the cutting plane: hi has bit b set, lo has it clear, above are equal */
-    int shift = 2 - a;
-    uint64_t amask = 0x1249249249249249ull << shift;
-    uint32_t lhi[3] = {hi[0], hi[1], hi[2]};
-    uint32_t ulo[3] = {lo[0], lo[1], lo[2]};
-    lhi[a] = s - 1;
-    ulo[a] = s;
-    uint64_t mlhi = (mhi & ~amask) | pf_morton_spread(s - 1) << shift;
-    uint64_t mulo = (mlo & ~amask) | pf_morton_spread(s) << shift;
-    /* children write straight into out; the parent's key replaces them when the split does not pay */
-    int n1 = split_box(lo, lhi, mlo, mlhi, done | 1u << a, out);
-    int n2 = split_box(ulo, hi, mulo, mhi, done | 1u << a, out + n1);
-    uint64_t vol = 0, h = low_bit(key);
-    for (int k = 0; k < n1 + n2; k++) vol += low_bit(out[k]);
-    if (vol >= h) {
-        out[0] = key;
-        return 1;
-    }
-    return n1 + n2;
-}
-
-static inline void quantise_box(const pf_quantiser *q, const pf_aabb *b, uint32_t lo[3], uint32_t hi[3])
-{
-    for (int a = 0; a < 3; a++) {
-        lo[a] = pf_quantise(q, a, b->min[a]);
-        hi[a] = pf_quantise(q, a, b->max[a]);
-    }
-}
-
-/* The records of one box: up to 8 keys. */
-static inline int box_keys(const pf_quantiser *q, const pf_aabb *b, int split, uint64_t *out)
-{
-    uint32_t lo[3], hi[3];
-    quantise_box(q, b, lo, hi);
-    uint64_t mlo = pf_morton3(lo[0], lo[1], lo[2]), mhi = pf_morton3(hi[0], hi[1], hi[2]);
-    if (!split) {
-        out[0] = cell_key(mlo, mhi);
-        return 1;
-    }
-    return split_box(lo, hi, mlo, mhi, 0, out);
-}
+/* Growable per-thread buffer of new records. */
+typedef struct kd_fresh {
+    uint64_t *r;
+    size_t n, cap;
+} kd_fresh;
 
 typedef struct kd_state {
     int raw;
-    uint64_t *keys, *keys2; /* records (cell key, box) and the sort's second buffer */
-    uint32_t *vals, *vals2;
-    size_t cap;  /* entries of keys / vals */
-    size_t cap2; /* entries of keys2 / vals2 */
-    size_t last_records, last_pairs;
-    size_t *chunk_records; /* per thread */
-    int chunk_cap;
-    pf_radix_scratch radix;
+    size_t n; /* boxes of the state below; 0: no state (rebuild) */
+    kd_frame fr;
+    int split;
+    /* Records sorted by (cell key, box index), each `key << fr.kshift | rank` (kd_keys.h). */
+    uint64_t *rec;
+    size_t m, rec_cap;
+    /* By rank (boxes renumbered in their order of first appearance in the records, so that the sweep finds the
+     * boxes of a neighbourhood near each other in memory): quantised corners, key level, box index. */
+    uint64_t *qlo, *qhi;
+    uint8_t *glev;
+    uint32_t *perm;    /* rank -> box */
+    uint64_t *changed; /* bit per rank */
+    size_t box_cap;
+    kd_fresh *fresh; /* per thread */
+    int fresh_count;
+    struct sweep_buf *sbuf; /* per thread */
+    int sbuf_count;
     pf_pair_chunks chunks;
-    /* Boxes renumbered in sweep order (rank = order of first appearance in the sorted records), kept as their
-     * quantised corners only (16 bytes instead of 48): the sweep reads boxes that lie near each other in
-     * memory, and goes back to the caller's doubles only for the rare quantised ties. */
-    uint64_t *qlo, *qhi; /* by rank */
-    uint32_t *box_of;    /* rank -> box index */
-    size_t rank_cap;
+    size_t last_pairs;
 } kd_state;
 
 static int kd_create_common(int raw, void **state)
@@ -147,316 +76,593 @@ static int kd_raw_create(const pf_broadphase_def *def, void **state)
     return kd_create_common(1, state);
 }
 
+static void free_boxes(kd_state *s)
+{
+    pf_free(s->qlo);
+    pf_free(s->qhi);
+    pf_free(s->glev);
+    pf_free(s->perm);
+    pf_free(s->changed);
+    s->qlo = s->qhi = s->changed = NULL;
+    s->glev = NULL;
+    s->perm = NULL;
+    s->box_cap = 0;
+}
+
 static void kd_destroy(void *state)
 {
     kd_state *s = state;
     if (!s) return;
-    pf_free(s->keys);
-    pf_free(s->keys2);
-    pf_free(s->vals);
-    pf_free(s->vals2);
-    pf_free(s->chunk_records);
-    pf_radix_scratch_free(&s->radix);
+    pf_free(s->rec);
+    free_boxes(s);
+    for (int t = 0; t < s->fresh_count; t++) pf_free(s->fresh[t].r);
+    pf_free(s->fresh);
+    pf_free(s->sbuf);
     pf_pair_chunks_free(&s->chunks);
-    pf_free(s->qlo);
-    pf_free(s->qhi);
-    pf_free(s->box_of);
     pf_free(s);
 }
 
-/* Grows a (keys, vals) pair of buffers to at least `need` entries, keeping the first `keep`. */
-static int grow_records(uint64_t **keys, uint32_t **vals, size_t *cap, size_t need, size_t keep)
+static int grow_boxes(kd_state *s, size_t n)
 {
-    if (need <= *cap) return PF_OK;
-    size_t c = need + need / 16 + 1024;
-    uint64_t *k = pf_realloc(*keys, keep * sizeof *k, c * sizeof *k);
-    if (!k) return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
-    *keys = k;
-    uint32_t *v = pf_realloc(*vals, keep * sizeof *v, c * sizeof *v);
-    if (!v) return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
-    *vals = v;
-    *cap = c;
+    if (n <= s->box_cap) return PF_OK;
+    free_boxes(s);
+    size_t words = (n + 63) / 64;
+    s->qlo = pf_malloc(n * sizeof *s->qlo);
+    s->qhi = pf_malloc(n * sizeof *s->qhi);
+    s->glev = pf_malloc(n);
+    s->perm = pf_malloc(n * sizeof *s->perm);
+    s->changed = pf_malloc(words * sizeof *s->changed);
+    if (!s->qlo || !s->qhi || !s->glev || !s->perm || !s->changed) {
+        free_boxes(s);
+        return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree boxes", n);
+    }
+    s->box_cap = n;
     return PF_OK;
 }
 
-/* Writes the records of boxes [lo, hi) from K + at, V + at, stopping (returns 0) when they would pass `end`;
- * else returns 1 with *written set. */
-static int write_chunk(const pf_quantiser *q, const pf_aabb *boxes, size_t lo, size_t hi, int split, uint64_t *K,
-                       uint32_t *V, size_t at, size_t end, size_t *written)
+/* Makes room for `need` records, keeping the first `keep`. */
+static int grow_records(kd_state *s, size_t need, size_t keep)
 {
-    size_t m = at;
-    for (size_t i = lo; i < hi; i++) {
-        if (m + 8 > end) {
-            uint64_t tmp[8];
-            int k = box_keys(q, &boxes[i], split, tmp);
-            if (m + (size_t)k > end) return 0;
-            memcpy(K + m, tmp, (size_t)k * sizeof *K);
-            for (int r = 0; r < k; r++) V[m + r] = (uint32_t)i;
-            m += (size_t)k;
-            continue;
-        }
-        int k = box_keys(q, &boxes[i], split, K + m);
-        for (int r = 0; r < k; r++) V[m + r] = (uint32_t)i;
-        m += (size_t)k;
-    }
-    *written = m - at;
-    return 1;
+    if (need <= s->rec_cap) return PF_OK;
+    size_t c = need + need / 64 + 1024; /* the count moves little from step to step */
+    uint64_t *r = pf_realloc(s->rec, keep * sizeof *r, c * sizeof *r);
+    if (!r) return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
+    s->rec = r;
+    s->rec_cap = c;
+    return PF_OK;
 }
 
-/* The records (cell key, box index) of every box, in box order. Each thread writes its chunk of boxes at an
- * offset proportional to the chunk's start, sized from the previous call; the chunks are then closed up. When a
- * chunk overflows its room, every chunk is counted first and written at its exact offset. The array is the same
- * whatever the number of threads. */
-static int build_records(kd_state *s, const pf_quantiser *q, const pf_aabb *boxes, size_t n, int split, int threads,
-                         size_t *count)
+static int fresh_reserve(kd_fresh *f, size_t need)
 {
-    if (threads > s->chunk_cap) {
-        size_t *c = pf_realloc(s->chunk_records, (size_t)s->chunk_cap * sizeof *c, (size_t)threads * sizeof *c);
-        if (!c) return pf_error(PF_ENOMEM, "out of memory for chunk counts");
-        s->chunk_records = c;
-        s->chunk_cap = threads;
+    if (need <= f->cap) return PF_OK;
+    size_t c = need + need / 8 + 256;
+    uint64_t *r = pf_realloc(f->r, f->n * sizeof *r, c * sizeof *r);
+    if (!r) return PF_ENOMEM;
+    f->r = r;
+    f->cap = c;
+    return PF_OK;
+}
+
+static int fresh_setup(kd_state *s, int threads)
+{
+    if (threads <= s->fresh_count) return PF_OK;
+    kd_fresh *f = pf_realloc(s->fresh, (size_t)s->fresh_count * sizeof *f, (size_t)threads * sizeof *f);
+    if (!f) return pf_error(PF_ENOMEM, "out of memory for kd-tree buffers");
+    memset(f + s->fresh_count, 0, (size_t)(threads - s->fresh_count) * sizeof *f);
+    s->fresh = f;
+    s->fresh_count = threads;
+    return PF_OK;
+}
+
+/* Chunk c of `threads` over [0, n), bounds rounded to multiples of 64 (whole words of the changed bits). */
+static void word_chunk(size_t n, int threads, int c, size_t *lo, size_t *hi)
+{
+    size_t words = (n + 63) / 64, wl, wh;
+    pf_chunk_range(words, threads, c, &wl, &wh);
+    *lo = wl * 64 < n ? wl * 64 : n;
+    *hi = wh * 64 < n ? wh * 64 : n;
+}
+
+/* ---- rebuild: every record computed and sorted, boxes ranked afresh ---- */
+
+/* Writes the records (key | box) of boxes [lo, hi) from R + at, up to R + end; returns the count, or SIZE_MAX
+ * when they do not fit. Key levels go to gtmp by box. */
+static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, size_t hi, uint64_t *R, size_t at,
+                          size_t end, uint8_t *gtmp)
+{
+    size_t start = at;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t ql, qh, tmp[8]; /* the split writes children before their parent may replace them */
+        unsigned g;
+        kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
+        int k = kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
+        if (at + (size_t)k > end) return SIZE_MAX;
+        for (int r = 0; r < k; r++) R[at + (size_t)r] = tmp[r] | (uint64_t)i;
+        at += (size_t)k;
+        gtmp[i] = (uint8_t)g;
     }
-    size_t guess = s->last_records ? s->last_records + s->last_records / 16 : n * (split ? 7 : 1);
-    if (guess < n) guess = n;
-    int rc = grow_records(&s->keys, &s->vals, &s->cap, guess + 8 * (size_t)threads, 0);
+    return at - start;
+}
+
+/* The records of every box, in box order: each chunk writes at an offset proportional to its first box, in
+ * room sized from the previous count, and the chunks close up; a chunk that overflows sends everything through
+ * count-then-write. The array is the same whatever the thread count. */
+static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int threads, uint8_t *gtmp, size_t *total)
+{
+    size_t guess = s->m ? s->m + s->m / 32 : 7 * n, wrote[64];
+    int rc = grow_records(s, guess + 8 * (size_t)threads, 0);
     if (rc) return rc;
-    size_t cap = s->cap;
+    size_t cap = s->rec_cap;
     int ok = 1;
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(& : ok)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi, at, end, w = 0;
+        size_t lo, hi;
         pf_chunk_range(n, threads, c, &lo, &hi);
-        at = (size_t)((double)cap * (double)lo / (double)n);
-        end = c + 1 == threads ? cap : (size_t)((double)cap * (double)hi / (double)n);
-        ok &= write_chunk(q, boxes, lo, hi, split, s->keys, s->vals, at, end, &w);
-        s->chunk_records[c] = w;
+        size_t at = (size_t)((double)cap * (double)lo / (double)n);
+        size_t end = c + 1 == threads ? cap : (size_t)((double)cap * (double)hi / (double)n);
+        wrote[c] = write_chunk(s, boxes, lo, hi, s->rec, at, end, gtmp);
+        ok &= wrote[c] != SIZE_MAX;
     }
     if (ok) {
         size_t m = 0;
         for (int c = 0; c < threads; c++) {
             size_t lo, hi;
             pf_chunk_range(n, threads, c, &lo, &hi);
-            size_t at = (size_t)((double)cap * (double)lo / (double)n), w = s->chunk_records[c];
-            if (at != m) {
-                memmove(s->keys + m, s->keys + at, w * sizeof *s->keys);
-                memmove(s->vals + m, s->vals + at, w * sizeof *s->vals);
-            }
-            m += w;
+            size_t at = (size_t)((double)cap * (double)lo / (double)n);
+            if (at != m) memmove(s->rec + m, s->rec + at, wrote[c] * sizeof *s->rec);
+            m += wrote[c];
         }
-        *count = m;
+        *total = m;
         return PF_OK;
     }
-    /* Slow path (first call, or boxes that split much more than last time): count, then write. */
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
         size_t lo, hi, m = 0;
         uint64_t tmp[8];
         pf_chunk_range(n, threads, c, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) m += (size_t)box_keys(q, &boxes[i], split, tmp);
-        s->chunk_records[c] = m;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t ql, qh;
+            unsigned g;
+            kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
+            m += (size_t)kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
+        }
+        wrote[c] = m;
     }
-    size_t total = 0;
-    for (int c = 0; c < threads; c++) {
-        size_t m = s->chunk_records[c];
-        s->chunk_records[c] = total;
-        total += m;
-    }
-    rc = grow_records(&s->keys, &s->vals, &s->cap, total, 0);
+    size_t sum = 0;
+    for (int c = 0; c < threads; c++) sum += wrote[c];
+    rc = grow_records(s, sum, 0);
     if (rc) return rc;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi, w;
+        size_t lo, hi, at = 0;
+        for (int k = 0; k < c; k++) at += wrote[k];
         pf_chunk_range(n, threads, c, &lo, &hi);
-        write_chunk(q, boxes, lo, hi, split, s->keys, s->vals, s->chunk_records[c], (size_t)-1 / 2, &w);
+        write_chunk(s, boxes, lo, hi, s->rec, at, (size_t)-1, gtmp);
     }
-    *count = total;
+    *total = sum;
     return PF_OK;
 }
 
-/* Renumbers the boxes in the order they first appear in the sorted records (V then holds ranks), keeps their
- * quantised corners by rank, and sums the records' cell volumes (in leaf cells, two words: exact). `rank_of`
- * is n words of scratch. */
-static int rank_boxes(kd_state *s, const pf_quantiser *q, const pf_aabb *boxes, size_t n, const uint64_t *K,
-                      uint32_t *V, size_t m, uint32_t *rank_of, uint64_t vol[2])
+static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
 {
-    if (n > s->rank_cap) {
-        pf_free(s->qlo);
-        pf_free(s->qhi);
-        pf_free(s->box_of);
-        s->qlo = pf_malloc(n * sizeof *s->qlo);
-        s->qhi = pf_malloc(n * sizeof *s->qhi);
-        s->box_of = pf_malloc(n * sizeof *s->box_of);
-        s->rank_cap = s->qlo && s->qhi && s->box_of ? n : 0;
-        if (!s->rank_cap) return pf_error(PF_ENOMEM, "out of memory for %zu ranked boxes", n);
+    int rc = grow_boxes(s, n);
+    if (rc) return rc;
+    const kd_frame *fr = &s->fr;
+    /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
+     * ranks by box (rank_of) */
+    uint8_t *gtmp = (uint8_t *)s->qlo;
+    uint32_t *rank_of = (uint32_t *)s->qhi;
+    size_t total = 0;
+    rc = write_records(s, boxes, n, threads, gtmp, &total);
+    if (rc) return rc;
+    if (s->rec_cap > total + total / 32 + 2048) { /* the first guess was generous: give the room back */
+        size_t c = total + total / 64 + 1024;
+        uint64_t *r = pf_realloc(s->rec, total * sizeof *r, c * sizeof *r);
+        if (r) {
+            s->rec = r;
+            s->rec_cap = c;
+        }
     }
-    uint32_t *box_of = s->box_of;
-    uint64_t *qlo = s->qlo, *qhi = s->qhi;
+    uint64_t *R = s->rec;
+    pf_radix_sort_u64_inplace(R, total, threads);
+    /* rank = order of first appearance; records then carry ranks (their order stays (key, box)) */
+    uint64_t low = kd_low_mask(fr);
     memset(rank_of, 0xff, n * sizeof *rank_of);
     uint32_t next = 0;
-    uint64_t vlo = 0, vhi = 0;
-    for (size_t r = 0; r < m; r++) {
-        if (r + 24 < m) { /* the boxes are read in sorted-record order: all over the caller's array */
-            __builtin_prefetch(&rank_of[V[r + 24]]);
-            __builtin_prefetch(&boxes[V[r + 24]]);
+    for (size_t i = 0; i < total; i++) {
+        uint32_t id = (uint32_t)(R[i] & low), r = rank_of[id];
+        if (r == UINT32_MAX) {
+            r = rank_of[id] = next++;
+            s->perm[r] = id;
         }
-        uint64_t v = low_bit(K[r]);
-        vlo += v;
-        vhi += vlo < v;
-        uint32_t a = V[r], k = rank_of[a];
-        if (k == UINT32_MAX) {
-            k = rank_of[a] = next++;
-            box_of[k] = a;
-            uint32_t lo[3], hi[3];
-            quantise_box(q, &boxes[a], lo, hi);
-            qlo[k] = qpack(lo);
-            qhi[k] = qpack(hi);
-        }
-        V[r] = k;
+        R[i] = (R[i] & ~low) | r;
     }
     PF_ASSERT(next == n);
+    for (size_t r = 0; r < n; r++) s->glev[r] = gtmp[s->perm[r]];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t r = 0; r < n; r++) kd_quantise_box(fr, &boxes[s->perm[r]], &s->qlo[r], &s->qhi[r]);
+    s->m = total;
+    s->n = n;
+    return PF_OK;
+}
+
+/* ---- update: only the boxes whose keys may have changed ---- */
+
+/* Re-quantises every box (by rank); a box whose bits at or above its key level moved gets its bit in `changed`
+ * and its new records (key | rank) in the thread's buffer. Returns PF_OK or PF_ENOMEM; *nchanged boxes. */
+static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *nchanged)
+{
+    const kd_frame *fr = &s->fr;
+    int split = s->split, ok = 1;
+    size_t total = 0;
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(& : ok) reduction(+ : total)
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi;
+        word_chunk(n, threads, c, &lo, &hi);
+        kd_fresh *f = &s->fresh[c];
+        f->n = 0;
+        for (size_t w = lo / 64; w * 64 < hi; w++) s->changed[w] = 0;
+        for (size_t r = lo; r < hi; r++) {
+            if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
+                const char *p = (const char *)&boxes[s->perm[r + 24]];
+                __builtin_prefetch(p);
+                __builtin_prefetch(p + sizeof(pf_aabb) - 1);
+            }
+            uint64_t ql, qh;
+            kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
+            uint64_t moved = ((ql ^ s->qlo[r]) | (qh ^ s->qhi[r])) & fr->gmask[s->glev[r]];
+            s->qlo[r] = ql;
+            s->qhi[r] = qh;
+            if (!moved) continue;
+            s->changed[r / 64] |= 1ull << (r % 64);
+            total++;
+            if (f->n + 8 > f->cap && fresh_reserve(f, f->n + 8)) {
+                ok = 0;
+                break;
+            }
+            unsigned g;
+            int k = kd_box_keys(fr, ql, qh, split, f->r + f->n, &g);
+            for (int j = 0; j < k; j++) f->r[f->n + (size_t)j] |= r;
+            f->n += (size_t)k;
+            s->glev[r] = (uint8_t)g;
+        }
+    }
+    *nchanged = total;
+    return ok ? PF_OK : pf_error(PF_ENOMEM, "out of memory for kd-tree records");
+}
+
+/* Sorted order of records: by cell key, then by box index (perm of the rank), whatever the ranks. */
+static inline int rec_before(uint64_t x, uint64_t y, uint64_t low, const uint32_t *perm)
+{
+    if ((x | low) != (y | low)) return x < y;
+    return perm[x & low] < perm[y & low];
+}
+
+/* Sorts a thread's new records (key | rank) by key, then by box index. */
+static void sort_fresh(kd_fresh *F, uint64_t low, const uint32_t *perm)
+{
+    pf_radix_sort_u64_inplace(F->r, F->n, 1);
+    /* equal keys came out by rank: put them by box index (short runs, insertion) */
+    for (size_t i = 1; i < F->n; i++) {
+        uint64_t v = F->r[i];
+        size_t j = i;
+        while (j > 0 && (F->r[j - 1] | low) == (v | low) && rec_before(v, F->r[j - 1], low, perm)) {
+            F->r[j] = F->r[j - 1];
+            j--;
+        }
+        F->r[j] = v;
+    }
+}
+
+/* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up. */
+static size_t drop_changed(kd_state *s, int threads)
+{
+    uint64_t low = kd_low_mask(&s->fr);
+    uint64_t *R = s->rec;
+    const uint64_t *bits = s->changed;
+    size_t m = s->m, kept[64];
+    if (threads > 64) threads = 64;
+    if (m < 65536) threads = 1;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi, keep;
+        pf_chunk_range(m, threads, c, &lo, &hi);
+        keep = lo;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t v = R[i], r = v & low;
+            R[keep] = v; /* writes never pass reads */
+            keep += !(bits[r / 64] >> (r % 64) & 1);
+        }
+        kept[c] = keep - lo;
+    }
+    size_t at = kept[0];
+    for (int c = 1; c < threads; c++) {
+        size_t lo, hi;
+        pf_chunk_range(m, threads, c, &lo, &hi);
+        memmove(R + at, R + lo, kept[c] * sizeof *R);
+        at += kept[c];
+    }
+    return at;
+}
+
+/* Removes the records of changed boxes and merges in their new ones (from every thread's sorted buffer). */
+static int update(kd_state *s, int threads)
+{
+    uint64_t low = kd_low_mask(&s->fr);
+    const uint32_t *perm = s->perm;
+    size_t nf = 0, left[64];
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) sort_fresh(&s->fresh[c], low, perm);
+    for (int c = 0; c < threads; c++) {
+        left[c] = s->fresh[c].n;
+        nf += left[c];
+    }
+    size_t keep = drop_changed(s, threads);
+    int rc = grow_records(s, keep + nf, keep);
+    if (rc) return rc;
+    /* backward, from the end (writes never pass reads): the greatest of the buffers' last new records goes in
+     * after the run of old records that sort after it, moved up in one block */
+    uint64_t *R = s->rec;
+    size_t i = keep, t = keep + nf;
+    for (size_t f = nf; f > 0; f--) {
+        int best = -1;
+        for (int c = 0; c < threads; c++)
+            if (left[c] && (best < 0 || rec_before(s->fresh[best].r[left[best] - 1], s->fresh[c].r[left[c] - 1], low,
+                                                   perm)))
+                best = c;
+        uint64_t b = s->fresh[best].r[--left[best]], bmax = b | low;
+        size_t i0 = i;
+        while (i > 0 && R[i - 1] > bmax) i--;
+        while (i > 0 && (R[i - 1] | low) == bmax && rec_before(b, R[i - 1], low, perm)) i--;
+        t -= i0 - i;
+        memmove(R + t, R + i, (i0 - i) * sizeof *R);
+        R[--t] = b;
+    }
+    s->m = keep + nf;
+    return PF_OK;
+}
+
+/* ---- sweep (paper 000 §5.5) ---- */
+
+typedef struct sweep_ctx {
+    const kd_state *s;
+    const pf_aabb *boxes;
+    const uint64_t *R;
+    size_t m;
+    uint64_t low;
+    int kshift, drop; /* drop: quantised bits below the key grid */
+} sweep_ctx;
+
+/* The exact test of `kd` on ranked boxes a, b whose quantised boxes overlap, where cell kb is the deeper of their
+ * two cells (or the same): the boxes overlap and the lower corner of their intersection lies in cell kb. That
+ * corner lies in exactly one sub-box of each box, so each pair passes once. An axis whose quantised bounds touch
+ * goes back to the caller's doubles. */
+static int exact_overlap(const sweep_ctx *x, uint32_t a, uint32_t b)
+{
+    const uint32_t *perm = x->s->perm;
+    return pf_aabb_overlap(&x->boxes[perm[a]], &x->boxes[perm[b]]);
+}
+
+#define KD_FIELDS (KD_GUARDS - (KD_GUARDS >> KD_QBITS)) /* the 20 value bits of each field */
+#define KD_ONES (KD_GUARDS >> KD_QBITS)                  /* bit 0 of each field */
+
+static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64_t bl, uint64_t bh, uint32_t a,
+                            uint32_t b, uint64_t kb)
+{
+    /* a field of ah - bl or bh - al that is 0: bounds that touch, decided by the doubles */
+    uint64_t d1 = ((ah | KD_GUARDS) - bl) & KD_FIELDS, d2 = ((bh | KD_GUARDS) - al) & KD_FIELDS;
+    uint64_t tie = ((((d1 | KD_GUARDS) - KD_ONES) & ((d2 | KD_GUARDS) - KD_ONES)) & KD_GUARDS) ^ KD_GUARDS;
+    /* q(max(x, y)) = max(q(x), q(y)): the quantised corner of the intersection, field-wise max of al and bl */
+    uint64_t ge = ((al | KD_GUARDS) - bl) & KD_GUARDS, sel = ge - (ge >> KD_QBITS);
+    uint64_t c = (al & sel) | (bl & ~sel & KD_FIELDS);
+    int drop = x->drop;
+    uint64_t pk = kd_morton(kd_field(c, 0), kd_field(c, 1), kd_field(c, 2)) >> (3 * drop);
+    int acc = kd_cell_contains(&x->s->fr, kb, pk);
+    if (tie && acc) acc = exact_overlap(x, a, b); /* rare: no branch on the common path */
+    return acc;
+}
+
+/* The sweep works on blocks of KD_BLOCK records (absolute positions, so that the output order is the same
+ * whatever the thread chunks), in branch-free passes over small buffers: a data-dependent branch per record or
+ * per candidate costs more than the work it guards. */
+#define KD_BLOCK 1024
+#define KD_CAND (4 * KD_BLOCK)
+
+typedef struct sweep_buf {
+    uint64_t end[KD_BLOCK]; /* per record of the block: the first record value past its window */
+    uint32_t list[2][KD_BLOCK];
+    uint32_t ci[KD_CAND]; /* candidates: record i (in the block) */
+    size_t cj[KD_CAND];   /* and record j */
+    size_t nc;
+} sweep_buf;
+
+/* The candidates buffered: quantised overlap, then kd's exact test (kd-raw: all of them), appended to out. */
+static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pair_vec *out)
+{
+    const uint64_t *R = x->R;
+    const uint64_t *qlo = x->s->qlo, *qhi = x->s->qhi;
+    const uint32_t *perm = x->s->perm;
+    uint64_t low = x->low;
+    size_t nc = sb->nc, no = 0;
+    sb->nc = 0;
+    if (pf_pair_vec_reserve(out, out->n + nc)) return PF_ENOMEM;
+    pf_pair *dst = out->data + out->n;
+    if (x->s->raw) {
+        for (size_t k = 0; k < nc; k++) {
+            uint32_t a = perm[R[b0 + sb->ci[k]] & low], b = perm[R[sb->cj[k]] & low];
+            dst[k].i = a < b ? a : b;
+            dst[k].j = a < b ? b : a;
+        }
+        out->n += nc;
+        return PF_OK;
+    }
+    /* every field ah >= bl and bh >= al: the guard bits survive both subtractions */
+    for (size_t k = 0; k < nc; k++) {
+        uint32_t a = (uint32_t)(R[b0 + sb->ci[k]] & low), b = (uint32_t)(R[sb->cj[k]] & low);
+        uint64_t t = ((qhi[a] | KD_GUARDS) - qlo[b]) & ((qhi[b] | KD_GUARDS) - qlo[a]) & KD_GUARDS;
+        sb->ci[no] = sb->ci[k];
+        sb->cj[no] = sb->cj[k];
+        no += t == KD_GUARDS;
+    }
+    size_t np = 0;
+    for (size_t k = 0; k < no; k++) {
+        uint64_t ri = R[b0 + sb->ci[k]], rj = R[sb->cj[k]];
+        uint32_t a = (uint32_t)(ri & low), b = (uint32_t)(rj & low);
+        int acc = kd_accept(x, qlo[a], qhi[a], qlo[b], qhi[b], a, b, rj >> x->kshift);
+        uint32_t pa = perm[a], pb = perm[b];
+        dst[np].i = pa < pb ? pa : pb;
+        dst[np].j = pa < pb ? pb : pa;
+        np += (size_t)acc;
+    }
+    out->n += np;
+    return PF_OK;
+}
+
+/* Records [lo, hi) (block-aligned): record i pairs with every later record of its cell or of its subtree, that
+ * is every later record below the end of its cell's span (pre-order keys). Window by window length: the records
+ * whose window holds at least d records give the candidates (i, i + d). */
+static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, pf_pair_vec *out,
+                       uint64_t *candidates, uint64_t vol[2])
+{
+    const uint64_t *R = x->R;
+    const kd_frame *fr = &x->s->fr;
+    size_t m = x->m;
+    uint64_t cand = 0, vlo = 0, vhi = 0;
+    int ks = x->kshift, pshift = ks + KD_DEPTH_BITS;
+    uint64_t full = 1ull << fr->pbits;
+    sb->nc = 0;
+    for (size_t b0 = lo; b0 < hi; b0 += KD_BLOCK) {
+        size_t b1 = b0 + KD_BLOCK < hi ? b0 + KD_BLOCK : hi;
+        uint32_t n1 = 0, *cur = sb->list[0], *nxt = sb->list[1];
+        for (size_t i = b0; i < b1; i++) {
+            uint64_t k = R[i] >> ks, span = kd_key_span(fr, k), end = kd_key_path(k) + span;
+            uint64_t endr = end >= full ? UINT64_MAX : end << pshift;
+            uint64_t next = i + 1 < m ? R[i + 1] : UINT64_MAX;
+            vlo += span;
+            vhi += vlo < span;
+            sb->end[i - b0] = endr;
+            cur[n1] = (uint32_t)(i - b0);
+            n1 += next < endr;
+        }
+        for (size_t d = 1; n1; d++) {
+            if (sb->nc + n1 > KD_CAND && flush_candidates(x, b0, sb, out)) return PF_ENOMEM;
+            uint32_t n2 = 0;
+            for (uint32_t t = 0; t < n1; t++) {
+                uint32_t r = cur[t];
+                size_t j = b0 + r + d;
+                sb->ci[sb->nc + t] = r;
+                sb->cj[sb->nc + t] = j;
+                uint64_t next = j + 1 < m ? R[j + 1] : UINT64_MAX;
+                nxt[n2] = r;
+                n2 += next < sb->end[r];
+            }
+            sb->nc += n1;
+            cand += n1;
+            uint32_t *tmp = cur;
+            cur = nxt;
+            nxt = tmp;
+            n1 = n2;
+        }
+        if (sb->nc && flush_candidates(x, b0, sb, out)) return PF_ENOMEM;
+    }
+    *candidates += cand;
     vol[0] = vlo;
     vol[1] = vhi;
     return PF_OK;
 }
 
-/* Is the point code pk (a leaf key) inside the cell of key k? Keys of the cell's subtree are (k - h, k + h). */
-static inline int cell_contains(uint64_t k, uint64_t pk)
+static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *out, pf_broadphase_stats *stats)
 {
-    uint64_t h = low_bit(k);
-    return pk - k + h - 1 < (h << 1) - 1;
-}
-
-/* A box's quantised corners, unpacked once per record of the sweep's outer loop. */
-typedef struct qbox {
-    uint32_t lo[3], hi[3];
-} qbox;
-
-static inline void qbox_load(const kd_state *s, uint32_t r, qbox *b)
-{
-    uint64_t l = s->qlo[r], h = s->qhi[r];
-    for (int ax = 0; ax < 3; ax++) {
-        b->lo[ax] = qget(l, ax);
-        b->hi[ax] = qget(h, ax);
+    sweep_ctx x = {s, boxes, s->rec, s->m, kd_low_mask(&s->fr), s->fr.kshift, KD_QBITS - s->fr.kbits};
+    uint64_t vol[2] = {0, 0};
+    int rc = pf_pair_vec_reserve(out, s->last_pairs + s->last_pairs / 16);
+    if (rc) return rc;
+    if (!s->sbuf || s->sbuf_count < threads) {
+        sweep_buf *b = pf_realloc(s->sbuf, (size_t)s->sbuf_count * sizeof *b, (size_t)threads * sizeof *b);
+        if (!b) return pf_error(PF_ENOMEM, "out of memory for sweep buffers");
+        s->sbuf = b;
+        s->sbuf_count = threads;
     }
-}
-
-/* The exact test of `kd` on ranked boxes a and b, where key kb is the deeper of their two cells (or the same):
- * the boxes overlap and the lower corner of their intersection lies in cell kb. That corner is in exactly one
- * sub-box of each box, so each pair passes once. On the quantised corners (monotone, morton.h) a strict
- * inequality decides an axis; only an equality goes back to the caller's doubles. */
-static inline int kd_accept(const kd_state *s, const pf_aabb *boxes, const qbox *A, uint32_t a, uint32_t b,
-                            uint64_t kb)
-{
-    uint64_t lb = s->qlo[b], hb = s->qhi[b];
-    uint32_t c[3];
-    int tie = 0;
-    for (int ax = 0; ax < 3; ax++) {
-        uint32_t l2 = qget(lb, ax), h2 = qget(hb, ax);
-        if (A->hi[ax] < l2 || h2 < A->lo[ax]) return 0;
-        tie |= (A->hi[ax] == l2) | (h2 == A->lo[ax]);
-        c[ax] = A->lo[ax] > l2 ? A->lo[ax] : l2;
-    }
-    /* q(max(x, y)) = max(q(x), q(y)): the quantised corner of the intersection */
-    if (!cell_contains(kb, pf_morton3(c[0], c[1], c[2]) << 1 | 1)) return 0;
-    return !tie || pf_aabb_overlap(&boxes[s->box_of[a]], &boxes[s->box_of[b]]);
-}
-
-/* paper 000 §5.5: the sweep, over the runs of equal keys (cells) that start in [lo, hi). Record i pairs with the
- * records of its cell that follow it and with every record of its subtree; with in-order keys those lie in
- * (key - h, key + h) around the run. */
-static void sweep_range(const kd_state *s, const pf_aabb *boxes, const uint64_t *K, const uint32_t *V, size_t m,
-                        size_t lo, size_t hi, pf_pair_vec *out, uint64_t *candidates, int *status)
-{
-    uint64_t cand = 0;
-    int raw = s->raw;
-    const uint32_t *box_of = s->box_of;
-    size_t rs = lo;
-    while (rs > 0 && rs < m && K[rs - 1] == K[rs]) rs++; /* a run that starts before lo belongs to the chunk before */
-    while (rs < hi) {
-        uint64_t k = K[rs], h = low_bit(k);
-        size_t re = rs + 1;
-        while (re < m && K[re] == k) re++;
-        size_t jb = rs;
-        while (jb > 0 && k - K[jb - 1] < h) jb--;
-        size_t je = re;
-        while (je < m && K[je] - k < h) je++;
-        cand += (uint64_t)(re - rs) * (uint64_t)(re - rs - 1) / 2 + (uint64_t)(re - rs) * (uint64_t)(je - jb - (re - rs));
-        for (size_t i = rs; i < re; i++) {
-            uint32_t a = V[i];
-            qbox A;
-            qbox_load(s, a, &A);
-            for (size_t j = jb; j < je; j++) {
-                if (j == rs) {
-                    j = i; /* same cell: only the records after i */
-                    continue;
-                }
-                uint32_t b = V[j];
-                if (!raw && !kd_accept(s, boxes, &A, a, b, K[j])) continue;
-                uint32_t oa = box_of[a], ob = box_of[b];
-                if (pf_pair_vec_push(out, oa < ob ? oa : ob, oa < ob ? ob : oa)) {
-                    *status = PF_ENOMEM;
-                    *candidates += cand;
-                    return;
-                }
-            }
+    if (threads == 1) {
+        if (sweep_range(&x, 0, s->m, &s->sbuf[0], out, &stats->candidates, vol))
+            return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
+    } else {
+        /* chunk 0 writes straight into out, the others into their buffers, appended in chunk order */
+        rc = pf_pair_chunks_reset(&s->chunks, threads);
+        if (rc) return rc;
+        uint64_t vols[2 * 64];
+        if (threads > 64) threads = 64;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+        for (int c = 0; c < threads; c++) {
+            size_t lo, hi, blocks = (s->m + KD_BLOCK - 1) / KD_BLOCK;
+            pf_chunk_range(blocks, threads, c, &lo, &hi);
+            lo *= KD_BLOCK;
+            hi = hi * KD_BLOCK < s->m ? hi * KD_BLOCK : s->m;
+            pf_pair_vec *v = c ? &s->chunks.vec[c] : out;
+            if (pf_pair_vec_reserve(v, (s->last_pairs + s->last_pairs / 8) / (size_t)threads))
+                s->chunks.status[c] = PF_ENOMEM;
+            else if (sweep_range(&x, lo, hi, &s->sbuf[c], v, &s->chunks.candidates[c], vols + 2 * c))
+                s->chunks.status[c] = PF_ENOMEM;
         }
-        rs = re;
+        for (int c = 0; c < threads; c++) {
+            uint64_t lo0 = vol[0];
+            vol[0] += vols[2 * c];
+            vol[1] += vols[2 * c + 1] + (vol[0] < lo0);
+        }
+        rc = pf_pair_chunks_gather(&s->chunks, out, &stats->candidates);
+        if (rc) return rc;
     }
-    *candidates += cand;
+    double leaf = s->fr.scale > 0.0 ? (double)(1u << (KD_QBITS - s->fr.kbits)) / s->fr.scale : 0.0;
+    stats->cell_volume = ((double)vol[1] * 18446744073709551616.0 + (double)vol[0]) * leaf * leaf * leaf;
+    return PF_OK;
+}
+
+static size_t kd_bytes(const kd_state *s)
+{
+    size_t b = sizeof *s + s->rec_cap * sizeof *s->rec +
+               s->box_cap * (2 * sizeof(uint64_t) + 2 + 2 * sizeof(uint32_t)) + (s->box_cap + 63) / 64 * 8 +
+               pf_pair_chunks_bytes(&s->chunks) +
+               (size_t)s->sbuf_count * sizeof(struct sweep_buf);
+    for (int t = 0; t < s->fresh_count; t++) b += s->fresh[t].cap * sizeof(uint64_t) + sizeof(kd_fresh);
+    return b;
 }
 
 static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n, pf_pair_vec *out,
                     pf_broadphase_stats *stats)
 {
     kd_state *s = state;
-    int threads = def->threads;
+    int threads = def->threads < 64 ? def->threads : 64; /* per-chunk counters are kept on the stack */
     if (n < 4096) threads = 1;
-    pf_quantiser q;
-    pf_quantiser_fit(&q, boxes, n, threads);
-    size_t m = 0;
-    int rc = build_records(s, &q, boxes, n, def->kd_split, threads, &m);
+    int split = def->kd_split != 0;
+    kd_frame fr;
+    kd_frame_fit(&fr, boxes, n, threads);
+    int rc = fresh_setup(s, threads);
     if (rc) return rc;
-    s->last_records = m;
-    rc = grow_records(&s->keys2, &s->vals2, &s->cap2, m, 0);
-    if (rc) return rc;
-    int where = pf_radix_sort64(s->keys, s->vals, s->keys2, s->vals2, m, threads, &s->radix);
-    if (where < 0) return where;
-    const uint64_t *K = where ? s->keys2 : s->keys;
-    uint32_t *V = where ? s->vals2 : s->vals;
-    /* the other buffer is free now: n words of it serve as the box -> rank map */
-    uint32_t *rank_of = (uint32_t *)(where ? s->keys : s->keys2);
-    uint64_t vol[2] = {0, 0};
-    rc = rank_boxes(s, &q, boxes, n, K, V, m, rank_of, vol);
-    if (rc) return rc;
-
-    double leaf = q.scale > 0.0 ? 1.0 / q.scale : 0.0;
-    stats->cell_volume = ((double)vol[1] * 18446744073709551616.0 + (double)vol[0]) * leaf * leaf * leaf;
-    stats->records = m;
-
-    /* the output's room from the previous call, so that it does not grow by doubling */
-    rc = pf_pair_vec_reserve(out, s->last_pairs + s->last_pairs / 16);
-    if (rc) return rc;
-    if (threads == 1) {
-        int status = PF_OK;
-        sweep_range(s, boxes, K, V, m, 0, m, out, &stats->candidates, &status);
-        if (status) return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
-    } else {
-        rc = pf_pair_chunks_reset(&s->chunks, threads);
-        if (rc) return rc;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-        for (int c = 0; c < threads; c++) {
-            size_t lo, hi;
-            pf_chunk_range(m, threads, c, &lo, &hi);
-            sweep_range(s, boxes, K, V, m, lo, hi, &s->chunks.vec[c], &s->chunks.candidates[c],
-                        &s->chunks.status[c]);
+    int fresh_start = s->n != n || s->split != split || !kd_frame_equal(&fr, &s->fr);
+    s->fr = fr;
+    s->split = split;
+    if (!fresh_start) {
+        size_t nchanged = 0;
+        rc = refresh(s, boxes, n, threads, &nchanged);
+        if (!rc && nchanged > n / KD_REBUILD_DIV) fresh_start = 1;
+        else if (!rc && nchanged) rc = update(s, threads);
+        if (rc) {
+            s->n = 0;
+            return rc;
         }
-        rc = pf_pair_chunks_gather(&s->chunks, out, &stats->candidates);
+    }
+    if (fresh_start) {
+        s->n = 0;
+        rc = rebuild(s, boxes, n, threads);
         if (rc) return rc;
     }
+    stats->records = s->m;
+    rc = sweep(s, boxes, threads, out, stats);
+    if (rc) return rc;
     s->last_pairs = out->n;
-    stats->bytes = sizeof *s + (s->cap + s->cap2) * (sizeof(uint64_t) + sizeof(uint32_t)) +
-                   (size_t)s->chunk_cap * sizeof(size_t) + pf_radix_scratch_bytes(&s->radix) +
-                   s->rank_cap * (2 * sizeof(uint64_t) + sizeof(uint32_t)) + pf_pair_chunks_bytes(&s->chunks);
+    pf_pair_vec_trim(out, out->n / 16);
+    for (int c = 0; c < s->chunks.count; c++) pf_pair_vec_trim(&s->chunks.vec[c], s->chunks.vec[c].n / 16);
+    stats->bytes = kd_bytes(s);
     return PF_OK;
 }
 

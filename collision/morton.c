@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads)
+void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], double hi[3])
 {
     double lo0 = boxes[0].min[0], lo1 = boxes[0].min[1], lo2 = boxes[0].min[2];
     double hi0 = boxes[0].max[0], hi1 = boxes[0].max[1], hi2 = boxes[0].max[2];
@@ -19,13 +19,23 @@ void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threa
         hi1 = b->max[1] > hi1 ? b->max[1] : hi1;
         hi2 = b->max[2] > hi2 ? b->max[2] : hi2;
     }
-    q->origin[0] = lo0;
-    q->origin[1] = lo1;
-    q->origin[2] = lo2;
+    lo[0] = lo0;
+    lo[1] = lo1;
+    lo[2] = lo2;
+    hi[0] = hi0;
+    hi[1] = hi1;
+    hi[2] = hi2;
+}
+
+void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads)
+{
+    double lo[3], hi[3];
+    pf_boxes_bounds(boxes, n, threads, lo, hi);
+    for (int a = 0; a < 3; a++) q->origin[a] = lo[a];
     /* half extents: hi - lo overflows for boxes spread over more than DBL_MAX */
-    double e = hi0 / 2 - lo0 / 2;
-    if (hi1 / 2 - lo1 / 2 > e) e = hi1 / 2 - lo1 / 2;
-    if (hi2 / 2 - lo2 / 2 > e) e = hi2 / 2 - lo2 / 2;
+    double e = hi[0] / 2 - lo[0] / 2;
+    if (hi[1] / 2 - lo[1] / 2 > e) e = hi[1] / 2 - lo[1] / 2;
+    if (hi[2] / 2 - lo[2] / 2 > e) e = hi[2] / 2 - lo[2] / 2;
     double s = e > 0.0 ? (double)(1u << (PF_MORTON_BITS - 1)) / e : 0.0;
     q->scale = isfinite(s) ? s : 0.0;
 }

@@ -45,6 +45,9 @@ static inline uint64_t pf_morton3(uint32_t x, uint32_t y, uint32_t z)
     return pf_morton_spread(x) << 2 | pf_morton_spread(y) << 1 | pf_morton_spread(z);
 }
 
+/* The bounds of n >= 1 boxes: lo = the least min per axis, hi = the greatest max. */
+void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], double hi[3]);
+
 /* Computes the quantiser of a set of boxes (n >= 1): origin at the lower corner of their bounds, a cubic root cell
  * of edge the bounds' largest extent. */
 void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads);

@@ -16,6 +16,16 @@ int pf_pair_vec_reserve(pf_pair_vec *v, size_t cap)
     return PF_OK;
 }
 
+void pf_pair_vec_trim(pf_pair_vec *v, size_t slack)
+{
+    size_t want = v->n + slack + 64;
+    if (v->cap <= want + want / 4) return;
+    pf_pair *p = pf_realloc(v->data, v->cap * sizeof *p, want * sizeof *p);
+    if (!p) return; /* keeping the larger buffer is fine */
+    v->data = p;
+    v->cap = want;
+}
+
 int pf_pair_vec_push(pf_pair_vec *v, uint32_t i, uint32_t j)
 {
     if (v->n == v->cap) {

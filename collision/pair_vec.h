@@ -14,6 +14,9 @@ typedef struct pf_pair_vec {
 
 /* Makes room for at least `cap` pairs; PF_OK or PF_ENOMEM. Keeps the contents. */
 int pf_pair_vec_reserve(pf_pair_vec *v, size_t cap);
+/* Gives back the room beyond n + slack when it is more than a quarter of that (geometric growth can leave up to
+ * twice what a call needs); keeps the contents. Never fails. */
+void pf_pair_vec_trim(pf_pair_vec *v, size_t slack);
 /* Appends one pair, growing geometrically; PF_OK or PF_ENOMEM. */
 int pf_pair_vec_push(pf_pair_vec *v, uint32_t i, uint32_t j);
 void pf_pair_vec_free(pf_pair_vec *v);

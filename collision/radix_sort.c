@@ -212,3 +212,91 @@ size_t pf_radix_scratch_bytes(const pf_radix_scratch *scratch)
 {
     return (size_t)scratch->threads * DIGITS * BUCKETS * sizeof(uint32_t);
 }
+
+/* ---- in-place MSD radix sort of 64-bit words (American flag sort) ---- */
+
+static void insertion_sort_u64(uint64_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* Sorts a[0..n) on bits [0, shift + 8): buckets on digit (v >> shift) & 255 permuted in place by cycle leaders,
+ * then each bucket on the next digit down. Returns the bucket ends in end[] when `end` is not NULL (top level). */
+static void flag_pass(uint64_t *a, size_t n, int shift, size_t *ends)
+{
+    size_t cnt[256] = {0};
+    for (size_t i = 0; i < n; i++) cnt[(a[i] >> shift) & 255]++;
+    size_t next[256], end[256], sum = 0;
+    for (int b = 0; b < 256; b++) {
+        next[b] = sum;
+        sum += cnt[b];
+        end[b] = sum;
+    }
+    for (int b = 0; b < 256; b++) {
+        while (next[b] < end[b]) {
+            uint64_t v = a[next[b]];
+            unsigned d = (unsigned)(v >> shift) & 255;
+            while (d != (unsigned)b) {
+                uint64_t t = a[next[d]];
+                a[next[d]++] = v;
+                v = t;
+                d = (unsigned)(v >> shift) & 255;
+            }
+            a[next[b]++] = v;
+        }
+    }
+    if (ends) memcpy(ends, end, sizeof end);
+}
+
+static void flag_sort(uint64_t *a, size_t n, int shift)
+{
+    while (n > 32) {
+        /* skip digits on which the whole range agrees */
+        uint64_t lo = a[0], diff = 0;
+        for (size_t i = 1; i < n; i++) diff |= a[i] ^ lo;
+        if (!diff) return;
+        int hb = 63 - __builtin_clzll(diff);
+        if (hb < shift + 8) shift = hb >= 7 ? hb - 7 : 0;
+        size_t end[256];
+        flag_pass(a, n, shift, end);
+        if (shift == 0) return;
+        size_t start = 0;
+        for (int b = 0; b < 256; b++) {
+            if (end[b] - start > 1) flag_sort(a + start, end[b] - start, shift >= 8 ? shift - 8 : 0);
+            start = end[b];
+        }
+        return;
+    }
+    insertion_sort_u64(a, n);
+}
+
+void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads)
+{
+    if (n < 2) return;
+    if (threads < 2 || n < 65536) {
+        flag_sort(a, n, 56);
+        return;
+    }
+    uint64_t lo = a[0], diff = 0;
+    for (size_t i = 1; i < n; i++) diff |= a[i] ^ lo;
+    if (!diff) return;
+    int hb = 63 - __builtin_clzll(diff);
+    int shift = hb >= 7 ? hb - 7 : 0;
+    size_t end[256];
+    flag_pass(a, n, shift, end);
+    if (shift == 0) return;
+    /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int b = 0; b < 256; b++) {
+        size_t start = b ? end[b - 1] : 0;
+        if (end[b] - start > 1) flag_sort(a + start, end[b] - start, shift >= 8 ? shift - 8 : 0);
+    }
+}

@@ -1,4 +1,5 @@
-/* LSD radix sort of (64-bit key, 32-bit value) records, 11-bit digits, constant digits skipped, OpenMP. */
+/* Radix sorts: LSD of (64-bit key, 32-bit value) records (11-bit digits, constant digits skipped, OpenMP), and an
+ * in-place MSD sort of 64-bit words. */
 #ifndef PF_COLLISION_RADIX_SORT_H
 #define PF_COLLISION_RADIX_SORT_H
 
@@ -16,6 +17,9 @@ typedef struct pf_radix_scratch {
  * (keys2, vals2): returns 0 for the first, 1 for the second. PF_ENOMEM (negative) when scratch can't grow. */
 int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
                     pf_radix_scratch *scratch);
+/* Sorts n 64-bit words ascending in place (MSD radix, 8-bit digits, digits common to a range skipped; no second
+ * buffer). Equal words are indistinguishable, so the result never depends on `threads`. */
+void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads);
 void pf_radix_scratch_free(pf_radix_scratch *scratch);
 size_t pf_radix_scratch_bytes(const pf_radix_scratch *scratch);
 

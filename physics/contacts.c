@@ -12,7 +12,7 @@
  * f_a = (k (d - sep) - c (v_a - v_b)·n) n while positive (unilateral), f_b = -f_a, mapped onto each object
  * through its surface's mapping (J^T f). Its stiffness df_a = k n n^T (dp_b - dp_a) enters the implicit solve
  * like a spring's. */
-#include "surface.h"
+#include "contacts.h"
 
 #include "physflow/collision.h"
 #include "physflow/narrowphase.h"
@@ -44,31 +44,11 @@ typedef struct pf_contactset {
     uint64_t stamp; /* the collision pass that last found contacts for it */
 } pf_contactset;
 
-enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
 
-/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
-typedef struct candidate {
-    uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
-    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
-    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
-    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
-    double bary[3];        /* triangle: barycentric coordinates of its closest point */
-    double n[3];           /* from the other feature towards the vertex */
-    double offset;         /* radii between the two points */
-    double dist;
-} candidate;
-
-typedef struct pf_collision_stage {
-    pf_collision_def def;
-    pf_broadphase *bp;
-    pf_aabb *boxes;
-    uint32_t *esurf, *eidx; /* per element: surface, and vertex or triangle index */
-    size_t cap_elems;
-    candidate *cand;
-    size_t ncand, cap_cand;
-    pf_collision_stats stats;
-    uint64_t passes;
-} pf_collision_stage;
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 pf_collision_def pf_collision_default_def(void)
 {
@@ -82,12 +62,45 @@ pf_collision_def pf_collision_default_def(void)
 void pf_collision_stage_free(pf_collision_stage *c)
 {
     if (!c) return;
+    pf_collide_free(c);
     pf_broadphase_destroy(c->bp);
-    pf_free(c->boxes);
-    pf_free(c->esurf);
-    pf_free(c->eidx);
     pf_free(c->cand);
+    pf_free(c->report);
     pf_free(c);
+}
+
+int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx)
+{
+    PF_CHECK_ARG(w);
+    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    w->col->callback = fn;
+    w->col->callback_ctx = ctx;
+    return PF_OK;
+}
+
+/* The callback's view: each contact's points at the step's start, from the fields' contact lists. */
+static int report_contacts(pf_world *w, pf_collision_stage *c)
+{
+    if (PF_ARRAY_RESERVE(c->report, c->cap_report, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->ninter; k++) {
+        const pf_springset *s = w->inter[k];
+        if (!s->contacts) continue;
+        const pf_contactset *cs = s->contacts;
+        for (uint32_t i = 0; i < cs->n && n < c->ncand; i++, n++) {
+            const contact_pt *p = &cs->c[i];
+            pf_world_contact *r = &c->report[n];
+            r->object_a = s->oa;
+            r->object_b = s->ob;
+            pf_surface_point_position(p->sa, cs->a, cs->a->x, &p->pa, r->point_a);
+            pf_surface_point_position(p->sb, cs->b, cs->b->x, &p->pb, r->point_b);
+            memcpy(r->normal, p->n, sizeof r->normal);
+            double d[3] = {r->point_a[0] - r->point_b[0], r->point_a[1] - r->point_b[1], r->point_a[2] - r->point_b[2]};
+            r->distance = dot3(d, p->n) - p->offset;
+        }
+    }
+    c->callback(c->report, n, c->callback_ctx);
+    return PF_OK;
 }
 
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
@@ -135,11 +148,6 @@ static void contactset_free(pf_contactset *cs)
     pf_free(cs->c);
     for (int ph = 0; ph < PF_PHASES; ph++) pf_free(cs->buf[ph]);
     pf_free(cs);
-}
-
-static inline double dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 void pf_contacts_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
@@ -196,163 +204,6 @@ void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, con
 }
 
 /* ---- the collision stage ---- */
-
-static int reserve_elems(pf_collision_stage *c, size_t n)
-{
-    if (n <= c->cap_elems) return PF_OK;
-    size_t cap = n + n / 2 + 16;
-    pf_aabb *b = pf_realloc(c->boxes, c->cap_elems * sizeof *b, cap * sizeof *b);
-    if (b) c->boxes = b;
-    uint32_t *s = b ? pf_realloc(c->esurf, c->cap_elems * sizeof *s, cap * sizeof *s) : NULL;
-    if (s) c->esurf = s;
-    uint32_t *i = s ? pf_realloc(c->eidx, c->cap_elems * sizeof *i, cap * sizeof *i) : NULL;
-    if (!i) return pf_error(PF_ENOMEM, "out of memory for %zu collision elements", n);
-    c->eidx = i;
-    c->cap_elems = cap;
-    return PF_OK;
-}
-
-/* Boxes of every surface vertex (grown by the alarm distance) then of every triangle; returns the vertex count. */
-static int gather_elements(pf_world *w, pf_collision_stage *c, size_t *nverts, size_t *nelems)
-{
-    size_t nv = 0, nt = 0;
-    for (uint32_t s = 0; s < w->nsurf; s++) {
-        nv += w->surf[s]->nv;
-        nt += w->surf[s]->nt;
-    }
-    if (reserve_elems(c, nv + nt)) return PF_ENOMEM;
-    size_t e = 0;
-    for (uint32_t s = 0; s < w->nsurf; s++) {
-        pf_surface *sf = w->surf[s];
-        const double *p = pf_surface_positions(sf, w->obj[sf->object], w->obj[sf->object]->x);
-        double a = c->def.alarm_distance + sf->radius;
-        for (uint32_t v = 0; v < sf->nv; v++, e++) {
-            const double *q = p + 3 * (size_t)v;
-            c->boxes[e] = (pf_aabb){{q[0] - a, q[1] - a, q[2] - a}, {q[0] + a, q[1] + a, q[2] + a}};
-            c->esurf[e] = s;
-            c->eidx[e] = v;
-        }
-    }
-    for (uint32_t s = 0; s < w->nsurf; s++) {
-        const pf_surface *sf = w->surf[s];
-        for (uint32_t t = 0; t < sf->nt; t++, e++) {
-            pf_aabb *b = &c->boxes[e];
-            for (int i = 0; i < 3; i++) {
-                const double *q = sf->pos + 3 * (size_t)sf->tri[3 * (size_t)t + i];
-                for (int d = 0; d < 3; d++) {
-                    if (i == 0 || q[d] < b->min[d]) b->min[d] = q[d];
-                    if (i == 0 || q[d] > b->max[d]) b->max[d] = q[d];
-                }
-            }
-            c->esurf[e] = s;
-            c->eidx[e] = t;
-        }
-    }
-    *nverts = nv;
-    *nelems = nv + nt;
-    return PF_OK;
-}
-
-/* Barycentric coordinates of q (on the triangle's plane) in triangle (a, b, c). */
-static void barycentric(const double *a, const double *b, const double *c, const double *q, double out[3])
-{
-    double v0[3], v1[3], v2[3];
-    for (int i = 0; i < 3; i++) v0[i] = b[i] - a[i], v1[i] = c[i] - a[i], v2[i] = q[i] - a[i];
-    double d00 = dot3(v0, v0), d01 = dot3(v0, v1), d11 = dot3(v1, v1), d20 = dot3(v2, v0), d21 = dot3(v2, v1);
-    double den = d00 * d11 - d01 * d01;
-    if (!(fabs(den) > 1e-300)) { /* degenerate: the nearest vertex */
-        out[0] = 1, out[1] = out[2] = 0;
-        return;
-    }
-    out[1] = (d11 * d20 - d01 * d21) / den;
-    out[2] = (d00 * d21 - d01 * d20) / den;
-    out[0] = 1.0 - out[1] - out[2];
-}
-
-/* By object pair, vertex, kind, other object, distance: a vertex's nearest triangle of an object comes first. */
-static int cand_order(const void *x, const void *y)
-{
-    const candidate *a = x, *b = y;
-    uint32_t ka[6] = {a->pobj < a->tobj ? a->pobj : a->tobj, a->pobj < a->tobj ? a->tobj : a->pobj, a->psurf,
-                      a->pvert, a->kind, a->tobj};
-    uint32_t kb[6] = {b->pobj < b->tobj ? b->pobj : b->tobj, b->pobj < b->tobj ? b->tobj : b->pobj, b->psurf,
-                      b->pvert, b->kind, b->tobj};
-    for (int i = 0; i < 6; i++)
-        if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
-    if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
-    if (a->tsurf != b->tsurf) return a->tsurf < b->tsurf ? -1 : 1;
-    return a->telem < b->telem ? -1 : a->telem > b->telem;
-}
-
-static int add_candidate(pf_collision_stage *c, const candidate *cd)
-{
-    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    c->cand[c->ncand++] = *cd;
-    return PF_OK;
-}
-
-/* Vertex pe (a sphere) against vertex qe (a sphere), of any objects (also the same one). */
-static int sphere_sphere(pf_world *w, pf_collision_stage *c, const pf_proximity_def *pd, size_t pe, size_t qe)
-{
-    const pf_surface *ps = w->surf[c->esurf[pe]], *qs = w->surf[c->esurf[qe]];
-    if (!(ps->radius > 0 && qs->radius > 0)) return PF_OK; /* points meet triangles only */
-    if (pf_object_is_static(w->obj[ps->object]) && pf_object_is_static(w->obj[qs->object])) return PF_OK;
-    pf_sphere a = {{0}, ps->radius, ps->object, c->eidx[pe]}, b = {{0}, qs->radius, qs->object, c->eidx[qe]};
-    memcpy(a.center, ps->pos + 3 * (size_t)c->eidx[pe], sizeof a.center);
-    memcpy(b.center, qs->pos + 3 * (size_t)c->eidx[qe], sizeof b.center);
-    pf_contact ct;
-    int hit = pf_narrow_sphere_sphere(pd, &a, &b, &ct);
-    if (hit <= 0) return hit;
-    candidate cd = {ps->object, qs->object, c->esurf[pe], c->eidx[pe], CAND_SPHERE, c->esurf[qe], c->eidx[qe],
-                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, ps->radius + qs->radius, ct.distance};
-    return add_candidate(c, &cd);
-}
-
-/* Narrow phase over the broad phase's pairs: point (vertex) against triangle of another, non-static-pair object. */
-static int narrow(pf_world *w, pf_collision_stage *c, size_t nverts, const pf_pair *pairs, size_t npairs)
-{
-    pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
-    c->ncand = 0;
-    for (size_t k = 0; k < npairs; k++) {
-        size_t i = pairs[k].i, j = pairs[k].j;
-        if (i >= nverts && j >= nverts) continue; /* triangle-triangle */
-        if (i < nverts && j < nverts) {
-            int rc = sphere_sphere(w, c, &pd, i, j);
-            if (rc) return rc;
-            continue;
-        }
-        size_t pe = i < nverts ? i : j, te = i < nverts ? j : i;
-        const pf_surface *ps = w->surf[c->esurf[pe]], *ts = w->surf[c->esurf[te]];
-        if (ps->object == ts->object) continue;
-        if (pf_object_is_static(w->obj[ps->object]) && pf_object_is_static(w->obj[ts->object])) continue;
-        pf_sphere pt = {{0}, ps->radius, ps->object, c->eidx[pe]};
-        memcpy(pt.center, ps->pos + 3 * (size_t)c->eidx[pe], sizeof pt.center);
-        const uint32_t *tv = ts->tri + 3 * (size_t)c->eidx[te];
-        pf_triangle tr = {.object = ts->object, .element = c->eidx[te]};
-        for (int v = 0; v < 3; v++) memcpy(tr.v[v], ts->pos + 3 * (size_t)tv[v], sizeof tr.v[v]);
-        pf_contact ct;
-        int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
-        if (hit < 0) return hit;
-        if (!hit) continue;
-        candidate cd = {ps->object, ts->object, c->esurf[pe], c->eidx[pe], CAND_TRIANGLE, c->esurf[te], c->eidx[te],
-                        {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, ps->radius, ct.distance};
-        barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
-        int rc = add_candidate(c, &cd);
-        if (rc) return rc;
-    }
-    if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
-    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
-    size_t out = 0;
-    for (size_t k = 0; k < c->ncand; k++) {
-        const candidate *a = &c->cand[k], *p = out ? &c->cand[out - 1] : NULL;
-        if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
-            p->pvert == a->pvert && p->tobj == a->tobj)
-            continue;
-        c->cand[out++] = *a;
-    }
-    c->ncand = out;
-    return PF_OK;
-}
 
 static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
 {
@@ -437,17 +288,12 @@ int pf_contacts_update(pf_world *w)
 {
     pf_collision_stage *c = w->col;
     uint64_t t0 = pf_now_ns();
-    size_t nverts, nelems, npairs;
-    const pf_pair *pairs;
-    pf_broadphase_stats bs;
-    int rc = gather_elements(w, c, &nverts, &nelems);
-    if (!rc) rc = pf_broadphase_pairs(c->bp, c->boxes, nelems, &pairs, &npairs, &bs);
-    if (!rc) rc = narrow(w, c, nverts, pairs, npairs);
+    uint64_t examined = 0;
+    int rc = pf_collide(w, c, &examined);
     if (rc) return rc;
     /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
     uint32_t started = 0, stopped = 0, fields = 0;
-    double mind = INFINITY;
-    c->passes++;
+    double mind = INFINITY; /* pf_collide began a new pass: the fields it fills get its stamp */
     for (size_t k = 0; k < c->ncand && !rc;) {
         const candidate *d = &c->cand[k];
         uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
@@ -482,9 +328,10 @@ int pf_contacts_update(pf_world *w)
                                     .pairs = fields,
                                     .started = started,
                                     .stopped = stopped,
-                                    .candidates = npairs,
+                                    .candidates = examined,
                                     .ms = (double)(pf_now_ns() - t0) * 1e-6,
                                     .min_distance = mind};
+    if (!rc && c->callback) rc = report_contacts(w, c);
     return rc;
 }
 

@@ -48,6 +48,8 @@ typedef struct pf_analysis {
     uint32_t *reducer_of; /* per access: the reducer that combines its buffer (cumulative accesses) */
     size_t cap_acc;
     uint32_t *mark;       /* per node: the node currently collecting preds that already lists it */
+    uint32_t *seen;       /* per node: the merge that already has it in its target list */
+    uint32_t merge;       /* the current merge's stamp */
     size_t cap_mark;
     link *pool;
     size_t npool, cap_pool;
@@ -292,10 +294,22 @@ static int carried_pass(analysis *a, uint32_t begin, uint32_t end)
 
 /* ---- loop markers ---- */
 
+/* into = into ∪ from, as sets: a datum only read in a loop body keeps the same list at entry, at every break
+ * and at the end, and merging copies would multiply it by the number of breaks at every loop that reads it. */
 static int merge_list(analysis *a, uint32_t *into, uint32_t from)
 {
-    for (uint32_t l = from; l != PF_NONE; l = a->pool[l].next)
-        if (push(a, into, a->pool[l].node)) return PF_ENOMEM;
+    if (from == PF_NONE || from == *into) return PF_OK;
+    if (++a->merge == 0) { /* the stamp wrapped: start afresh */
+        memset(a->seen, 0, a->cap_mark * sizeof *a->seen);
+        a->merge = 1;
+    }
+    for (uint32_t l = *into; l != PF_NONE; l = a->pool[l].next) a->seen[a->pool[l].node] = a->merge;
+    for (uint32_t l = from; l != PF_NONE; l = a->pool[l].next) {
+        uint32_t n = a->pool[l].node;
+        if (a->seen[n] == a->merge) continue;
+        a->seen[n] = a->merge;
+        if (push(a, into, n)) return PF_ENOMEM;
+    }
     return PF_OK;
 }
 
@@ -564,8 +578,11 @@ static int ensure_capacity(analysis *a)
     if (nodes > a->cap_mark) {
         size_t cap = nodes * 2;
         uint32_t *m = pf_realloc(a->mark, a->cap_mark * sizeof *m, cap * sizeof *m);
-        if (!m) return PF_ENOMEM;
-        a->mark = m;
+        if (m) a->mark = m;
+        uint32_t *sn = m ? pf_realloc(a->seen, a->cap_mark * sizeof *sn, cap * sizeof *sn) : NULL;
+        if (!sn) return PF_ENOMEM;
+        memset(sn + a->cap_mark, 0, (cap - a->cap_mark) * sizeof *sn);
+        a->seen = sn;
         a->cap_mark = cap;
     }
     if (g->ntasks + 1 > g->cap_task_node) {
@@ -587,7 +604,7 @@ static void free_state(analysis *a)
     }
     void *bufs[] = {a->writers, a->readers, a->group_head, a->group_acc, a->group_len, a->touch_depth,
                     a->ov_stamp, a->ov_writers, a->ov_readers, a->open_groups, a->buf_off, a->reducer_of,
-                    a->mark, a->pool, a->stack, a->carried};
+                    a->mark, a->seen, a->pool, a->stack, a->carried};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
     pf_free(a);
 }

@@ -402,6 +402,73 @@ START_TEST(test_kd_counters)
 }
 END_TEST
 
+/* kd keeps its sorted records from one call to the next and updates only the boxes that moved across their
+ * key-grid cells: over steps of small motion, a jump of many boxes (rebuild path) and a change of the root cell,
+ * a reused kd (1 and 2 threads) gives exactly the output, order included, of a fresh kd on the same boxes, and
+ * the pairs of brute. Same for kd-raw's candidates. */
+START_TEST(test_kd_incremental)
+{
+    size_t n = 6000;
+    set_kind kind = (set_kind)(_i == 0 ? SET_UNIFORM : _i == 1 ? SET_DEGENERATE : SET_POLY);
+    pf_aabb *boxes = make_set(kind, n, 21);
+    const pf_broadphase_method methods[] = {PF_BP_KD, PF_BP_KD_RAW};
+    /* kd-raw on the degenerate set lists millions of candidates: its order is checked on the uniform set */
+    for (int mi = 0; mi < (kind == SET_UNIFORM ? 2 : 1); mi++) {
+        pf_broadphase *kept[2];
+        for (int t = 0; t < 2; t++) {
+            pf_broadphase_def def = pf_broadphase_default_def();
+            def.method = methods[mi];
+            def.threads = t + 1;
+            ck_assert_int_eq(pf_broadphase_create(&def, &kept[t]), PF_OK);
+        }
+        pf_aabb *b = malloc(n * sizeof *b);
+        memcpy(b, boxes, n * sizeof *b);
+        uint64_t s = 1234;
+        size_t mismatched = 0;
+        for (int step = 0; step < 10; step++) {
+            size_t nf;
+            int rc;
+            pf_pair *fresh = run_method(methods[mi], 1, 1, b, n, &nf, 0, &rc);
+            for (int t = 0; t < 2; t++) {
+                const pf_pair *p;
+                size_t np;
+                ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, NULL), PF_OK);
+                mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
+            }
+            if (mi == 0) {
+                size_t nref;
+                pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, b, n, &nref, 1, &rc);
+                qsort(fresh, nf, sizeof *fresh, pair_cmp);
+                mismatched += nf != nref || (nf && memcmp(fresh, ref, nf * sizeof *ref) != 0);
+                free(ref);
+            }
+            free(fresh);
+            for (size_t i = 0; i < n; i++) {
+                double d[3];
+                for (int a = 0; a < 3; a++) d[a] = 4e-5 * (rng_unit(&s) - 0.5); /* a few boxes change cells */
+                if (step == 3 && i % 20 == 0) d[0] += 0.3 * rng_unit(&s); /* 5 % jump: still an update */
+                if (step == 4 && i % 3 == 0) d[1] += 0.3 * rng_unit(&s);  /* a third jump: a rebuild */
+                for (int a = 0; a < 3; a++) {
+                    b[i].min[a] += d[a];
+                    b[i].max[a] += d[a];
+                }
+            }
+            if (step == 6) { /* one box far away: a new root cell */
+                for (int a = 0; a < 3; a++) {
+                    b[7].min[a] += 3.0;
+                    b[7].max[a] += 3.0;
+                }
+            }
+        }
+        ck_assert_msg(mismatched == 0, "%s on %s: %zu mismatches between reused and fresh",
+                      pf_broadphase_method_name(methods[mi]), set_names[kind], mismatched);
+        for (int t = 0; t < 2; t++) pf_broadphase_destroy(kept[t]);
+        free(b);
+    }
+    free(boxes);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_broadphase");
@@ -409,6 +476,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_against_brute, 0, SET_COUNT);
     tcase_add_test(tc, test_reuse_across_steps);
+    tcase_add_loop_test(tc, test_kd_incremental, 0, 3);
     tcase_add_test(tc, test_grid_cell_size);
     suite_add_tcase(s, tc);
     TCase *th = tcase_create("threads");

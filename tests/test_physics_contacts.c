@@ -119,6 +119,44 @@ START_TEST(test_rigid_box_rests_at_penalty_equilibrium)
 }
 END_TEST
 
+typedef struct seen {
+    uint32_t calls, contacts;
+    double lowest; /* the smallest z of a contact point on the box (object 1) */
+} seen;
+
+static void on_contacts(const pf_world_contact *c, uint32_t n, void *ctx)
+{
+    seen *s = ctx;
+    s->calls++;
+    s->contacts = n;
+    for (uint32_t k = 0; k < n; k++) {
+        ck_assert_uint_le(c[k].object_a, c[k].object_b);
+        const double *p = c[k].object_a == 1 ? c[k].point_a : c[k].point_b;
+        if (p[2] < s->lowest) s->lowest = p[2];
+    }
+}
+
+/* The contact callback sees every step's contacts: as many as the stats count, with the box's corners on them. */
+START_TEST(test_contact_callback)
+{
+    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    add_floor(w);
+    add_rigid_box(w, 0.25, 0.22, 0.12, 0.1, 1.0);
+    seen s = {0, 0, INFINITY};
+    ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, &s), PF_ESTATE); /* no collision stage yet */
+    enable_collision(w, 20000);
+    ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, &s), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
+    pf_collision_stats st;
+    pf_world_collision_stats(w, &st);
+    ck_assert_uint_eq(s.calls, 100);
+    ck_assert_uint_eq(s.contacts, st.contacts);
+    ck_assert_uint_eq(s.contacts, 4);
+    ck_assert(s.lowest > -0.01 && s.lowest < 0.02); /* the bottom corners, near the floor */
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* A soft cube lands and stays above the floor: no vertex deeper than the contact distance. */
 START_TEST(test_soft_cube_does_not_sink)
 {
@@ -323,6 +361,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_stack_merges_groups_same_hash_everywhere);
     tcase_add_test(tc, test_particles_collide_head_on);
     tcase_add_test(tc, test_checkpoint_resume_equals_uninterrupted);
+    tcase_add_test(tc, test_contact_callback);
     tcase_add_test(tc, test_collision_def_checks);
     suite_add_tcase(s, tc);
     return s;

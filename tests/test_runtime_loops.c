@@ -439,6 +439,53 @@ START_TEST(independent_loops_never_wait_for_each_other)
 }
 END_TEST
 
+static void read_shared(const pf_task_ctx *ctx)
+{
+    ((double *)ctx->data[1])[0] += ((const double *)ctx->data[0])[0];
+}
+
+/* Loops that only read a datum leave its writers as they were: 60 loops in a row (each with two breaks) reading
+ * one shared datum give the task that writes it afterwards one pred per reader and writer, not a list that
+ * multiplies at every loop. Oracle: the edge count, linear in the loops, and the result of seq. */
+START_TEST(loops_reading_a_datum_keep_its_lists_small)
+{
+    enum { LOOPS = 60 };
+    static double shared[1] = {1}, acc[LOOPS], cond[LOOPS];
+    pf_graph *g;
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    pf_data_id ds, da[LOOPS], dc[LOOPS];
+    ck_assert_int_eq(pf_graph_data(g, shared, sizeof shared, 0, NULL, &ds), PF_OK);
+    pf_access first = {ds, PF_READWRITE}; /* a writer before the loops: its list is what they must not copy */
+    ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = tick, .accesses = &first, .naccesses = 1}, NULL), PF_OK);
+    for (int l = 0; l < LOOPS; l++) {
+        acc[l] = cond[l] = 0;
+        ck_assert_int_eq(pf_graph_data(g, &acc[l], sizeof acc[l], (uint32_t)l + 1, NULL, &da[l]), PF_OK);
+        ck_assert_int_eq(pf_graph_data(g, &cond[l], sizeof cond[l], (uint32_t)l + 1, NULL, &dc[l]), PF_OK);
+        ck_assert_int_eq(pf_graph_loop_begin(g, &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = 3, .max_iterations = 3},
+                                             NULL),
+                         PF_OK);
+        double big = 1e9;
+        ck_assert_int_eq(pf_graph_loop_break(g, dc[l], above, &big, sizeof big), PF_OK);
+        pf_access a[] = {{ds, PF_READ}, {da[l], PF_READWRITE}};
+        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = read_shared, .accesses = a, .naccesses = 2}, NULL),
+                         PF_OK);
+        ck_assert_int_eq(pf_graph_loop_break(g, dc[l], above, &big, sizeof big), PF_OK);
+        ck_assert_int_eq(pf_graph_loop_end(g), PF_OK);
+    }
+    pf_access w = {ds, PF_READWRITE};
+    ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = tick, .accesses = &w, .naccesses = 1}, NULL), PF_OK);
+    pf_runtime *rt = make_rt(PF_EXEC_STATIC, 2);
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+    pf_graph_stats st;
+    pf_graph_get_stats(g, &st);
+    ck_assert_msg(st.edges < 20 * LOOPS, "%u edges for %d loops", st.edges, LOOPS);
+    for (int l = 0; l < LOOPS; l++) ck_assert(acc[l] == 6.0);
+    ck_assert(shared[0] == 3.0);
+    pf_runtime_destroy(rt);
+    pf_graph_destroy(g);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("runtime_loops");
@@ -452,6 +499,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, nested_loops);
     tcase_add_test(tc, cg_matches_seq_and_direct_solve);
     tcase_add_test(tc, independent_loops_never_wait_for_each_other);
+    tcase_add_test(tc, loops_reading_a_datum_keep_its_lists_small);
     suite_add_tcase(s, tc);
     return s;
 }

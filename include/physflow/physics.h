@@ -234,6 +234,20 @@ PF_API pf_collision_def pf_collision_default_def(void);
 /// Enables (or reconfigures) the collision stage; every surface takes part.
 PF_API int pf_world_set_collision(pf_world *w, const pf_collision_def *def);
 
+/// One contact of the latest collision stage, as a host sees it.
+typedef struct pf_world_contact {
+    pf_object_id object_a, object_b; ///< object_a <= object_b (equal for spheres of one object)
+    double point_a[3], point_b[3];   ///< m: the contact points on a's and on b's feature (sphere centres for spheres)
+    double normal[3];                ///< unit, from b towards a
+    double distance;                 ///< m: the gap between the surfaces when found (negative: interpenetration)
+} pf_world_contact;
+
+/// Called after each step's collision stage, before the solvers, with the step's contacts (valid during the
+/// call only; n may be 0). It must not change the world.
+typedef void (*pf_contact_fn)(const pf_world_contact *contacts, uint32_t n, void *ctx);
+/// Sets (or with NULL clears) the contact callback.
+PF_API int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx);
+
 /// Counters of the latest step's collision stage.
 typedef struct pf_collision_stats {
     uint32_t contacts;     ///< penalty contacts

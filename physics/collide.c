@@ -1,0 +1,297 @@
+/* Finding a step's proximities, in two levels (paper 001 §3.3: queries against a built structure): the surfaces'
+ * bounds go through a broad phase; for each pair of surfaces of different objects that come within the alarm
+ * distance, the vertices of each query an index of the other's triangles (and spheres), built at most once per
+ * step and only for surfaces something comes near; the spheres of one surface (particles) meet each other
+ * through the broad phase. A vertex is a point, or a sphere when its surface has a radius. */
+#include "contacts.h"
+
+#include "physflow/narrowphase.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Barycentric coordinates of q (on the triangle's plane) in triangle (a, b, c). */
+static void barycentric(const double *a, const double *b, const double *c, const double *q, double out[3])
+{
+    double v0[3], v1[3], v2[3];
+    for (int i = 0; i < 3; i++) v0[i] = b[i] - a[i], v1[i] = c[i] - a[i], v2[i] = q[i] - a[i];
+    double d00 = dot3(v0, v0), d01 = dot3(v0, v1), d11 = dot3(v1, v1), d20 = dot3(v2, v0), d21 = dot3(v2, v1);
+    double den = d00 * d11 - d01 * d01;
+    if (!(fabs(den) > 1e-300)) { /* degenerate: the nearest vertex */
+        out[0] = 1, out[1] = out[2] = 0;
+        return;
+    }
+    out[1] = (d11 * d20 - d01 * d21) / den;
+    out[2] = (d00 * d21 - d01 * d20) / den;
+    out[0] = 1.0 - out[1] - out[2];
+}
+
+/* By object pair, vertex, kind, other object, distance: a vertex's nearest triangle of an object comes first. */
+static int cand_order(const void *x, const void *y)
+{
+    const candidate *a = x, *b = y;
+    uint32_t ka[6] = {a->pobj < a->tobj ? a->pobj : a->tobj, a->pobj < a->tobj ? a->tobj : a->pobj, a->psurf,
+                      a->pvert, a->kind, a->tobj};
+    uint32_t kb[6] = {b->pobj < b->tobj ? b->pobj : b->tobj, b->pobj < b->tobj ? b->tobj : b->pobj, b->psurf,
+                      b->pvert, b->kind, b->tobj};
+    for (int i = 0; i < 6; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
+    if (a->tsurf != b->tsurf) return a->tsurf < b->tsurf ? -1 : 1;
+    return a->telem < b->telem ? -1 : a->telem > b->telem;
+}
+
+static int add_candidate(pf_collision_stage *c, const candidate *cd)
+{
+    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    c->cand[c->ncand++] = *cd;
+    return PF_OK;
+}
+
+void pf_collide_free(pf_collision_stage *c)
+{
+    for (uint32_t s = 0; s < c->nsc; s++) {
+        pf_query_index_destroy(c->sc[s].tri);
+        pf_query_index_destroy(c->sc[s].sph);
+        pf_free(c->sc[s].boxes);
+    }
+    pf_free(c->sc);
+    pf_free(c->sboxes);
+    pf_id_buffer_destroy(c->ids);
+    pf_broadphase_destroy(c->outer);
+}
+
+static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
+{
+    if (!c->ids && pf_id_buffer_create(&c->ids)) return PF_ENOMEM;
+    if (!c->outer) {
+        pf_broadphase_def d = pf_broadphase_default_def();
+        d.method = c->def.broadphase;
+        int rc = pf_broadphase_create(&d, &c->outer);
+        if (rc) return rc;
+    }
+    if (PF_ARRAY_RESERVE(c->sboxes, c->cap_sboxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (n <= c->nsc) return PF_OK;
+    surface_cache *sc = pf_realloc(c->sc, c->nsc * sizeof *sc, n * sizeof *sc);
+    if (!sc) return pf_error(PF_ENOMEM, "out of memory");
+    memset(sc + c->nsc, 0, (n - c->nsc) * sizeof *sc);
+    c->sc = sc;
+    c->nsc = n;
+    return PF_OK;
+}
+
+static inline void grow(pf_aabb *b, const double *p, double r)
+{
+    for (int d = 0; d < 3; d++) {
+        if (p[d] - r < b->min[d]) b->min[d] = p[d] - r;
+        if (p[d] + r > b->max[d]) b->max[d] = p[d] + r;
+    }
+}
+
+static inline pf_aabb box_at(const double *p, double r)
+{
+    return (pf_aabb){{p[0] - r, p[1] - r, p[2] - r}, {p[0] + r, p[1] + r, p[2] + r}};
+}
+
+static inline int overlap(const pf_aabb *a, const pf_aabb *b)
+{
+    for (int d = 0; d < 3; d++)
+        if (a->max[d] < b->min[d] || b->max[d] < a->min[d]) return 0;
+    return 1;
+}
+
+/* Every surface's positions and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm distance. */
+static void surface_bounds(pf_world *w, pf_collision_stage *c)
+{
+    for (uint32_t s = 0; s < w->nsurf; s++) {
+        pf_surface *sf = w->surf[s];
+        const double *p = pf_surface_positions(sf, w->obj[sf->object], w->obj[sf->object]->x);
+        pf_aabb b = box_at(p, sf->radius);
+        for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
+        c->sc[s].bounds = b;
+        double a = c->def.alarm_distance;
+        c->sboxes[s] = (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
+    }
+}
+
+/* The index of a surface's triangles (spheres: of its vertices grown by its radius), built once per pass. */
+static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s, int spheres, pf_query_index **out)
+{
+    surface_cache *sc = &c->sc[s];
+    pf_query_index **ix = spheres ? &sc->sph : &sc->tri;
+    uint64_t *pass = spheres ? &sc->sph_pass : &sc->tri_pass;
+    *out = *ix;
+    if (*ix && *pass == c->passes) return PF_OK;
+    size_t n = spheres ? sf->nv : sf->nt;
+    if (PF_ARRAY_RESERVE(sc->boxes, sc->cap_boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        if (spheres) {
+            sc->boxes[k] = box_at(sf->pos + 3 * k, sf->radius);
+            continue;
+        }
+        const uint32_t *t = sf->tri + 3 * k;
+        sc->boxes[k] = box_at(sf->pos + 3 * (size_t)t[0], 0);
+        grow(&sc->boxes[k], sf->pos + 3 * (size_t)t[1], 0);
+        grow(&sc->boxes[k], sf->pos + 3 * (size_t)t[2], 0);
+    }
+    if (!*ix) {
+        pf_query_def d = pf_query_default_def();
+        d.method = PF_QUERY_UHASH; /* one mesh's elements have similar sizes */
+        int rc = pf_query_index_create(&d, ix);
+        if (rc) return rc;
+    }
+    int rc = pf_query_index_build(*ix, sc->boxes, n);
+    if (rc) return rc;
+    *pass = c->passes;
+    *out = *ix;
+    return PF_OK;
+}
+
+static int by_id(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The ids a query found, in increasing order (so the narrow phase's order depends on the data only). */
+static const uint32_t *query(pf_collision_stage *c, const pf_query_index *ix, const pf_aabb *box, size_t *n)
+{
+    if (pf_query_aabb(ix, box, c->ids)) {
+        *n = 0;
+        return NULL;
+    }
+    uint32_t *ids = (uint32_t *)pf_id_buffer_ids(c->ids, n);
+    if (*n > 1) qsort(ids, *n, sizeof *ids, by_id);
+    return ids;
+}
+
+/* The vertices of surface ps (points or spheres) against the triangles of surface ts. */
+static int vertices_triangles(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t ts, uint64_t *examined)
+{
+    const pf_surface *S = w->surf[ps], *T = w->surf[ts];
+    if (T->nt == 0) return PF_OK;
+    pf_query_index *ix;
+    int rc = surface_index(c, T, ts, 0, &ix);
+    if (rc) return rc;
+    pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
+    double reach = c->def.alarm_distance + S->radius;
+    for (uint32_t v = 0; v < S->nv; v++) {
+        pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
+        if (!overlap(&box, &c->sc[ts].bounds)) continue;
+        size_t n;
+        const uint32_t *ids = query(c, ix, &box, &n);
+        for (size_t k = 0; k < n; k++) {
+            pf_sphere pt = {{0}, S->radius, S->object, v};
+            memcpy(pt.center, S->pos + 3 * (size_t)v, sizeof pt.center);
+            const uint32_t *tv = T->tri + 3 * (size_t)ids[k];
+            pf_triangle tr = {.object = T->object, .element = ids[k]};
+            for (int i = 0; i < 3; i++) memcpy(tr.v[i], T->pos + 3 * (size_t)tv[i], sizeof tr.v[i]);
+            pf_contact ct;
+            int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
+            (*examined)++;
+            if (hit < 0) return hit;
+            if (!hit) continue;
+            candidate cd = {S->object, T->object, ps, v, CAND_TRIANGLE, ts, ids[k],
+                            {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius, ct.distance};
+            barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
+            if ((rc = add_candidate(c, &cd))) return rc;
+        }
+    }
+    return PF_OK;
+}
+
+/* Sphere v of surface ps against sphere u of surface qs. */
+static int sphere_pair(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t v, uint32_t qs, uint32_t u)
+{
+    const pf_surface *S = w->surf[ps], *Q = w->surf[qs];
+    pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
+    pf_sphere a = {{0}, S->radius, S->object, v}, b = {{0}, Q->radius, Q->object, u};
+    memcpy(a.center, S->pos + 3 * (size_t)v, sizeof a.center);
+    memcpy(b.center, Q->pos + 3 * (size_t)u, sizeof b.center);
+    pf_contact ct;
+    int hit = pf_narrow_sphere_sphere(&pd, &a, &b, &ct);
+    if (hit <= 0) return hit;
+    candidate cd = {S->object, Q->object, ps, v, CAND_SPHERE, qs, u,
+                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius + Q->radius, ct.distance};
+    return add_candidate(c, &cd);
+}
+
+/* The spheres of surface ps against those of surface qs (another object's). */
+static int spheres_spheres(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t qs, uint64_t *examined)
+{
+    const pf_surface *S = w->surf[ps], *Q = w->surf[qs];
+    pf_query_index *ix;
+    int rc = surface_index(c, Q, qs, 1, &ix);
+    if (rc) return rc;
+    for (uint32_t v = 0; v < S->nv; v++) {
+        pf_aabb box = box_at(S->pos + 3 * (size_t)v, S->radius + c->def.alarm_distance);
+        if (!overlap(&box, &c->sc[qs].bounds)) continue;
+        size_t n;
+        const uint32_t *ids = query(c, ix, &box, &n);
+        for (size_t k = 0; k < n; k++, (*examined)++)
+            if ((rc = sphere_pair(w, c, ps, v, qs, ids[k]))) return rc;
+    }
+    return PF_OK;
+}
+
+/* The spheres of one surface among themselves (particles of one object), through the broad phase. */
+static int spheres_within(pf_world *w, pf_collision_stage *c, uint32_t s, uint64_t *examined)
+{
+    const pf_surface *S = w->surf[s];
+    surface_cache *sc = &c->sc[s];
+    if (PF_ARRAY_RESERVE(sc->boxes, sc->cap_boxes, S->nv)) return pf_error(PF_ENOMEM, "out of memory");
+    double r = S->radius + c->def.alarm_distance / 2; /* two boxes meet when the gap is within the alarm */
+    for (uint32_t v = 0; v < S->nv; v++) sc->boxes[v] = box_at(S->pos + 3 * (size_t)v, r);
+    sc->sph_pass = 0; /* the scratch boxes are not the sphere index's any more */
+    const pf_pair *pairs;
+    size_t np;
+    int rc = pf_broadphase_pairs(c->bp, sc->boxes, S->nv, &pairs, &np, NULL);
+    for (size_t k = 0; k < np && !rc; k++, (*examined)++) rc = sphere_pair(w, c, s, pairs[k].i, s, pairs[k].j);
+    return rc;
+}
+
+int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
+{
+    c->ncand = 0;
+    c->passes++;
+    int rc = reserve_surfaces(c, w->nsurf);
+    if (rc || w->nsurf == 0) return rc;
+    surface_bounds(w, c);
+    const pf_pair *pairs;
+    size_t np;
+    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes, w->nsurf, &pairs, &np, NULL))) return rc;
+    for (size_t k = 0; k < np && !rc; k++) {
+        uint32_t i = pairs[k].i, j = pairs[k].j;
+        const pf_surface *A = w->surf[i], *B = w->surf[j];
+        if (A->object == B->object) continue; /* no self-collision of a mesh */
+        if (pf_object_is_static(w->obj[A->object]) && pf_object_is_static(w->obj[B->object])) continue;
+        rc = vertices_triangles(w, c, i, j, examined);
+        if (!rc) rc = vertices_triangles(w, c, j, i, examined);
+        if (!rc && A->radius > 0 && B->radius > 0) rc = spheres_spheres(w, c, i, j, examined);
+    }
+    for (uint32_t s = 0; s < w->nsurf && !rc; s++)
+        if (w->surf[s]->radius > 0 && w->surf[s]->nv > 1 && !pf_object_is_static(w->obj[w->surf[s]->object]))
+            rc = spheres_within(w, c, s, examined);
+    if (rc) return rc;
+    if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
+    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
+    size_t out = 0;
+    for (size_t k = 0; k < c->ncand; k++) {
+        const candidate *a = &c->cand[k], *p = out ? &c->cand[out - 1] : NULL;
+        if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
+            p->pvert == a->pvert && p->tobj == a->tobj)
+            continue;
+        c->cand[out++] = *a;
+    }
+    c->ncand = out;
+    return PF_OK;
+}
