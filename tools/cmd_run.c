@@ -20,9 +20,10 @@ static void usage(FILE *out)
             "                    [--hash] [--force] [--no-bind]\n"
             "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
             "                    [--hash] [--no-bind]\n"
-            "  SCENE: a built-in scene (%s) or an XML scene file (SOFA vocabulary,\n"
-            "  docs/scenes.md); default heterogeneous. Runs N steps (default 100) one at a time with executor E\n"
-            "  (default static), partitioner P (owner or metis) and K workers (default: all cores), then prints the\n"
+            "  SCENE: a built-in scene (%s)\n"
+            "  or an XML scene file (SOFA vocabulary, docs/scenes.md); default heterogeneous. Runs N steps\n"
+            "  (default 100; 300 for the default scene) one at a time with executor E (default static),\n"
+            "  partitioner P (owner or metis) and K workers (default: all cores), then prints the\n"
             "  median ms per step and per stage (collision, graph update, integration), the graph updates (count,\n"
             "  median and max ms), tasks moved, final contacts and solver groups, and the state hash.\n"
             "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
@@ -116,7 +117,7 @@ int cmd_run(int argc, char **argv)
         return run_demo(o.steps ? o.steps : 200, o.threads, executor_given ? o.executor : PF_EXEC_COUNT,
                         o.partitioner, o.trace, o.hash_only, o.bind);
     }
+    if (!o.steps) o.steps = o.scene ? 100 : 300; /* 300: long enough for the default scene to settle in one pile */
     if (!o.scene) o.scene = "heterogeneous";
-    if (!o.steps) o.steps = 100;
     return run_scene(&o);
 }
