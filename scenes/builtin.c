@@ -30,5 +30,5 @@ int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_sce
     if (!text) return pf_error(PF_EINVAL, "unknown built-in scene '%s' (known: %s)", name, pf_scene_builtin_names());
     char label[128];
     snprintf(label, sizeof label, "%s.xml", name);
-    return pf_scene_load_memory(def, label, text, len, NULL, out);
+    return sc_load_memory(def, label, text, len, NULL, 1, out);
 }

@@ -315,26 +315,48 @@ int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_o
     return 1;
 }
 
+/* The node whose object carries a collision model of node n: n itself, or its parent through a mapping. */
+static sc_node *carrier(sc_node *n)
+{
+    return n->mapping != SC_MAP_NONE ? n->parent : n;
+}
+
 int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
                            uint32_t ntris)
 {
     pf_scene *s = c->L->scene;
-    pf_object_id o;
-    int rc = pf_scene_component_object(c, &o);
-    if (rc) return rc;
-    size_t cap = s->cap_models;
+    sc_loader *L = c->L;
+    sc_node *n = c->node, *on = carrier(n);
+    if (!on->has_object)
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in node '%s'%s",
+                                        pf_scene_component_type(c), on->name,
+                                        n->mapping != SC_MAP_NONE ? " (the mapping's parent)" : "");
+    pf_object_id o = on->object;
+    size_t cap = s->cap_models, cap2 = s->cap_models;
     if (PF_ARRAY_RESERVE(s->models, s->cap_models, s->nmodels + 1) ||
-        PF_ARRAY_RESERVE(s->model_tris, cap, s->nmodels + 1))
+        PF_ARRAY_RESERVE(s->model_tris, cap, s->nmodels + 1) || PF_ARRAY_RESERVE(s->model_node, cap2, s->nmodels + 1))
         return pf_error(PF_ENOMEM, "out of memory for collision models");
+    if (!n->collide) {
+        if (PF_ARRAY_RESERVE(L->collide_nodes, L->cap_collide_nodes, L->ncollide_nodes + 1))
+            return pf_error(PF_ENOMEM, "out of memory for collision models");
+        L->collide_nodes[L->ncollide_nodes++] = n;
+        n->collide_line = sc_line(c->el);
+    }
     uint32_t *copy = NULL;
     if (ntris) {
         copy = pf_malloc((size_t)ntris * 3 * sizeof *copy);
         if (!copy) return pf_error(PF_ENOMEM, "out of memory for collision triangles");
         memcpy(copy, tris, (size_t)ntris * 3 * sizeof *copy);
     }
+    n->collide |= kind == PF_COLLIDE_TRIANGLE ? SC_COLLIDE_TRIANGLES
+                  : kind == PF_COLLIDE_POINT  ? SC_COLLIDE_POINTS
+                                              : SC_COLLIDE_SPHERES;
+    if (kind == PF_COLLIDE_SPHERE) n->sphere_radius = radius;
     s->model_tris[s->nmodels] = copy;
-    s->models[s->nmodels++] =
-        (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el)};
+    s->model_node[s->nmodels] = L->ncollide_nodes - 1;
+    for (uint32_t k = 0; k < L->ncollide_nodes; k++)
+        if (L->collide_nodes[k] == n) s->model_node[s->nmodels] = k;
+    s->models[s->nmodels++] = (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el), 0};
     s->summary.collision_models++;
     return PF_OK;
 }

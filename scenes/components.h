@@ -20,6 +20,10 @@ int sc_narrow_phase(pf_scene_component *c, void *ctx);
 int sc_min_proximity(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);
+int sc_rigid_shape(pf_scene_component *c, void *ctx);
+int sc_sparse_grid_topology(pf_scene_component *c, void *ctx);
+int sc_rigid_mapping(pf_scene_component *c, void *ctx);
+int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
@@ -31,5 +35,6 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);
+int sc_line_model(pf_scene_component *c, void *ctx);
 
 #endif

@@ -357,7 +357,9 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "drawSize");
     const char *s = pf_scene_component_string(c, "indices");
     if ((rc = pf_scene_component_object(c, &o))) return rc;
-    uint32_t npts = object_points(c, o);
+    /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
+    int rigid = c->node->rigid;
+    uint32_t npts = rigid ? 1 : object_points(c, o);
     uint32_t *own = NULL, n = 0;
     const uint32_t *idx = NULL;
     if (all) {
@@ -393,7 +395,8 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
             return rc;
         }
     if (n == 0) pf_scene_component_warning(c, "%s fixes no point", TYPE(c));
-    rc = pf_world_fix_points(c->L->scene->world, o, idx, n);
+    static const uint32_t both[2] = {0, 1};
+    rc = pf_world_fix_points(c->L->scene->world, o, rigid && n ? both : idx, rigid && n ? 2 : n);
     pf_free(own);
     if (rc) return rc;
     c->L->scene->summary.constraints++;
@@ -401,7 +404,8 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
-/* ---- collision models (parsed, not simulated yet) ---- */
+/* ---- collision models: recorded on their node; the loader attaches one surface per node once every force
+ * field exists (scenes/surfaces.c) ---- */
 
 static void ignore_collision_flags(pf_scene_component *c)
 {
@@ -418,18 +422,27 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     if (rc < 0) return rc;
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
     ignore_collision_flags(c);
+    if (c->node->collide & SC_COLLIDE_SPHERES)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has spheres", TYPE(c), c->node->name);
     return sc_add_collision_model(c, PF_COLLIDE_SPHERE, r, NULL, 0);
 }
 
+/* Triangles for collision: a mesh's (MeshTopology, MeshObjLoader, the mesh of a SparseGridTopology or of a mapped
+ * node), a regular grid's boundary, or a RigidShape's. */
 int sc_triangle_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     ignore_collision_flags(c);
-    const sc_mesh *m = &c->node->mesh;
-    if (c->node->topology != SC_TOPO_MESH || m->ntris == 0)
+    sc_node *n = c->node;
+    const sc_mesh *m = &n->mesh;
+    int has_mesh = m->ntris > 0 && (n->topology == SC_TOPO_MESH || n->sparse);
+    int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
+    int shape = n->rigid && n->shape_line;
+    if (!has_mesh && !grid && !shape)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs triangles: a MeshTopology or MeshObjLoader with "
-                                        "triangles in node '%s'", TYPE(c), c->node->name);
-    return sc_add_collision_model(c, PF_COLLIDE_TRIANGLE, 0, m->tris, m->ntris);
+                                        "triangles, a SparseGridTopology, a RegularGridTopology or a RigidShape in "
+                                        "node '%s'", TYPE(c), n->name);
+    return sc_add_collision_model(c, PF_COLLIDE_TRIANGLE, 0, has_mesh ? m->tris : NULL, has_mesh ? m->ntris : 0);
 }
 
 int sc_point_model(pf_scene_component *c, void *ctx)
@@ -437,4 +450,15 @@ int sc_point_model(pf_scene_component *c, void *ctx)
     (void)ctx;
     ignore_collision_flags(c);
     return sc_add_collision_model(c, PF_COLLIDE_POINT, 0, NULL, 0);
+}
+
+/* LineCollisionModel: SOFA scenes list it beside the triangles; PhysFlow's contacts are vertex-triangle, so the
+ * edges add nothing (accepted with a note). */
+int sc_line_model(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    ignore_collision_flags(c);
+    sc_report(c->L, PF_SCENE_NOTE, sc_line(c->el), "%s: edges take no part in contacts (vertex-triangle only)",
+              TYPE(c));
+    return PF_OK;
 }

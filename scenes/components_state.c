@@ -11,6 +11,31 @@
 
 #define TYPE(c) pf_scene_component_type(c)
 
+/* MechanicalObject template="Rigid3d": one frame, position "x y z qx qy qz qw" and velocity "vx vy vz wx wy wz"
+ * (SOFA's orders; the angular velocity in the world frame). */
+static int rigid_object(pf_scene_component *c, sc_node *n)
+{
+    double pose[7] = {0, 0, 0, 0, 0, 0, 1}, twist[6] = {0, 0, 0, 0, 0, 0};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "position", 7, pose)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "velocity", 6, twist)) < 0) return rc;
+    double q2 = pose[3] * pose[3] + pose[4] * pose[4] + pose[5] * pose[5] + pose[6] * pose[6];
+    if (!(q2 > 1e-20))
+        return pf_scene_component_error(c, PF_EINVAL, "MechanicalObject: the Rigid3d orientation quaternion is zero");
+    pf_scene_component_ignore(c, "rest_position");
+    pf_scene_component_ignore(c, "showObjectScale");
+    double qn = sqrt(q2);
+    n->rigid = 1;
+    memcpy(n->pose, pose, 3 * sizeof *pose);
+    n->pose[3] = pose[6] / qn; /* (w, x, y, z) */
+    n->pose[4] = pose[3] / qn;
+    n->pose[5] = pose[4] / qn;
+    n->pose[6] = pose[5] / qn;
+    memcpy(n->twist, twist, sizeof twist);
+    n->mo_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
 int sc_mechanical_object(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -19,13 +44,10 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, PF_EPARSE, "a second MechanicalObject in node '%s' (the first is at line "
                                         "%d)", n->name, n->mo_line);
     const char *tpl = pf_scene_component_string(c, "template");
-    if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3")) {
-        if (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3"))
-            return pf_scene_component_error(c, PF_ENOTSUP, "MechanicalObject template '%s' is not supported yet "
-                                            "(no rigid bodies in the physics yet)", tpl);
+    if (tpl && (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3"))) return rigid_object(c, n);
+    if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3"))
         return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: unknown template '%s' (Vec3d or Rigid3d)",
                                         tpl);
-    }
     double *v;
     size_t m;
     int rc = sc_parse_reals(c, "position", &v, &m);
@@ -49,6 +71,10 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         n->velocities = v;
         n->nvelocities = (uint32_t)(m / 3);
     }
+    /* translation: moves the node's own points (grid, positions, mesh), as a replicated copy's offset does */
+    double t[3] = {0, 0, 0};
+    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
+    for (int k = 0; k < 3; k++) n->offset[k] += t[k];
     pf_scene_component_ignore(c, "rest_position");
     pf_scene_component_ignore(c, "showObjectScale");
     n->mo_line = pf_scene_component_line(c);
@@ -200,13 +226,8 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
     if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
     pf_scene_component_ignore(c, "triangulate");
     pf_scene_component_ignore(c, "flipNormals");
-    char path[2048];
-    if (file[0] == '/')
-        snprintf(path, sizeof path, "%s", file);
-    else
-        snprintf(path, sizeof path, "%s%s", c->L->dir, file);
     sc_mesh m = {0};
-    if ((rc = sc_read_obj(path, &m))) {
+    if ((rc = sc_read_scene_mesh(c->L, file, &m))) {
         char copy[400];
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_scene_component_error(c, rc, "MeshObjLoader: %s", copy);
@@ -308,7 +329,7 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
-/* ---- collision pipeline (scene-level settings; parsed, not simulated yet) ---- */
+/* ---- collision pipeline (scene-level settings, given to pf_world_set_collision) ---- */
 
 static int claim_setting(pf_scene_component *c, int slot, const char *what)
 {
@@ -384,6 +405,7 @@ int sc_collision_response(pf_scene_component *c, void *ctx)
                                         TYPE(c), r);
     int rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &s->stiffness);
     if (rc < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "damping", 0, 1e300, &s->damping)) < 0) return rc;
     pf_scene_component_ignore(c, "responseParams");
     s->response = PF_RESPONSE_PENALTY;
     return claim_setting(c, 3, "contact response");
@@ -394,4 +416,123 @@ int sc_accept(pf_scene_component *c, void *ctx)
     (void)c;
     (void)ctx;
     return PF_OK;
+}
+
+/* RigidShape (PhysFlow): the shape giving a rigid body's inertia when it has no mesh: type="box" halfExtents, or
+ * type="sphere" radius. */
+int sc_rigid_shape(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    sc_node *n = c->node;
+    if (n->shape_line)
+        return pf_scene_component_error(c, PF_EPARSE, "RigidShape: node '%s' already has one (line %d)", n->name,
+                                        n->shape_line);
+    const char *type = pf_scene_component_string(c, "type");
+    double half[3] = {0.5, 0.5, 0.5}, r = 0.5;
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "halfExtents", 3, half)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r)) < 0) return rc;
+    if (!type) return pf_scene_component_error(c, PF_EPARSE, "RigidShape: attribute 'type' is missing (box, sphere)");
+    if (!strcmp(type, "box")) {
+        for (int d = 0; d < 3; d++)
+            if (!(half[d] > 0))
+                return pf_scene_component_error(c, PF_EINVAL, "RigidShape: halfExtents must be > 0, got %g", half[d]);
+        n->shape = PF_RIGID_BOX;
+    } else if (!strcmp(type, "sphere")) {
+        if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "RigidShape: radius must be > 0, got %g", r);
+        n->shape = PF_RIGID_SPHERE;
+    } else {
+        return pf_scene_component_error(c, PF_EPARSE, "RigidShape: unknown type '%s' (box, sphere)", type);
+    }
+    memcpy(n->half_extents, half, sizeof half);
+    n->radius = r;
+    n->shape_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+/* SparseGridTopology n="nx ny nz" fileTopology="mesh.obj": the deformable grid of paper 004 §4.2 — a lattice of n
+ * points per axis over the mesh's bounding box grown by 1e-3 of its diagonal on every side (as
+ * pf_world_add_deformable_grid sizes it), carrying the mesh (a TRILINEAR surface once a collision model asks). */
+int sc_sparse_grid_topology(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double n[3] = {4, 4, 4};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "n", 3, n)) < 0) return rc;
+    const char *file = pf_scene_component_string(c, "fileTopology");
+    pf_scene_component_ignore(c, "nbVirtualFinerLevels");
+    pf_scene_component_ignore(c, "finestConnectivity");
+    pf_scene_component_ignore(c, "fillWeighted");
+    if (!file || !file[0])
+        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: attribute 'fileTopology' is missing (the "
+                                        "OBJ mesh the grid is built around)");
+    for (int d = 0; d < 3; d++)
+        if (n[d] < 2 || n[d] > 1024 || n[d] != floor(n[d]))
+            return pf_scene_component_error(c, PF_EINVAL, "SparseGridTopology: n along %c must be an integer in "
+                                            "[2, 1024], got %g", "xyz"[d], n[d]);
+    sc_mesh m = {0};
+    if ((rc = sc_read_scene_mesh(c->L, file, &m))) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "SparseGridTopology: %s", copy);
+    }
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) lo[a] = hi[a] = m.points[a];
+    for (size_t i = 1; i < m.npoints; i++)
+        for (int a = 0; a < 3; a++) {
+            double p = m.points[3 * i + a];
+            lo[a] = p < lo[a] ? p : lo[a];
+            hi[a] = p > hi[a] ? p : hi[a];
+        }
+    double diag = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                       (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    pf_object_def *d = pf_scene_component_object_def(c);
+    for (int a = 0; a < 3; a++) {
+        d->grid[a] = (int)n[a];
+        d->grid_min[a] = lo[a] - 1e-3 * diag;
+        d->grid_max[a] = hi[a] + 1e-3 * diag;
+        if (!(d->grid_max[a] > d->grid_min[a])) {
+            sc_mesh_free(&m);
+            return pf_scene_component_error(c, PF_EINVAL, "SparseGridTopology: the mesh '%s' is flat along %c", file,
+                                            "xyz"[a]);
+        }
+    }
+    if ((rc = claim_topology(c, SC_TOPO_GRID))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    c->node->mesh = m;
+    c->node->sparse = 1;
+    return PF_OK;
+}
+
+/* RigidMapping / BarycentricMapping: the node has no object of its own; its mesh is carried by the parent's object
+ * (a rigid body; a grid). `input`/`output` are read but the mapping always goes from the parent node's object. */
+static int mapping(pf_scene_component *c, sc_mapping kind)
+{
+    sc_node *n = c->node;
+    pf_scene_component_string(c, "input");
+    pf_scene_component_string(c, "output");
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "index");
+    pf_scene_component_ignore(c, "globalToLocalCoords");
+    if (n->mapping_line)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a mapping (line %d)", TYPE(c),
+                                        n->name, n->mapping_line);
+    if (!n->parent) return pf_scene_component_error(c, PF_EPARSE, "%s: the root node has no parent to map from", TYPE(c));
+    n->mapping = kind;
+    n->mapping_line = pf_scene_component_line(c);
+    return PF_OK;
+}
+
+int sc_rigid_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return mapping(c, SC_MAP_RIGID);
+}
+
+int sc_barycentric_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return mapping(c, SC_MAP_BARYCENTRIC);
 }

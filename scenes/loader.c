@@ -248,13 +248,37 @@ static int path_of(const sc_node *n, char *buf, size_t cap)
     return w < 0 || (size_t)(len + w) >= cap ? (int)cap - 1 : len + w;
 }
 
+/* Counts a created object and keeps its node path (for pf_scene_find_object). */
+static int record_object(sc_loader *L, sc_node *n, uint32_t npts)
+{
+    n->has_object = 1;
+    pf_scene *s = L->scene;
+    s->summary.objects++;
+    s->summary.points += npts;
+    char path[1024];
+    path_of(n, path, sizeof path);
+    char *p = dup_str(path);
+    size_t cap = s->npaths;
+    if (!p || PF_ARRAY_RESERVE(s->paths, cap, s->npaths + 1)) {
+        pf_free(p);
+        return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+    }
+    s->paths[s->npaths++] = p;
+    return PF_OK;
+}
+
 /* Creates the object of every node with a MechanicalObject, in document order. */
 static int create_objects(sc_loader *L, sc_node *n)
 {
     int rc;
     if (!n->mo_line && n->mass_line)
         return sc_error(L, n->mass_line, PF_EPARSE, "UniformMass in node '%s' without a MechanicalObject", n->name);
-    if (n->mo_line) {
+    if (n->mo_line && n->mapping != SC_MAP_NONE) {
+        /* a mapped node's points follow its parent's object: no object of its own */
+    } else if (n->mo_line && n->rigid) {
+        if ((rc = sc_create_rigid(L, n))) return rc;
+        if ((rc = record_object(L, n, 2))) return rc;
+    } else if (n->mo_line) {
         pf_object_def d = n->def;
         d.solver = n->solver;
         double *pos = NULL;
@@ -307,19 +331,7 @@ static int create_objects(sc_loader *L, sc_node *n)
             snprintf(copy, sizeof copy, "%s", pf_last_error());
             return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
         }
-        n->has_object = 1;
-        pf_scene *s = L->scene;
-        s->summary.objects++;
-        s->summary.points += npts;
-        char path[1024];
-        path_of(n, path, sizeof path);
-        char *p = dup_str(path);
-        size_t cap = s->npaths;
-        if (!p || PF_ARRAY_RESERVE(s->paths, cap, s->npaths + 1)) {
-            pf_free(p);
-            return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
-        }
-        s->paths[s->npaths++] = p;
+        if ((rc = record_object(L, n, npts))) return rc;
     }
     for (uint32_t k = 0; k < n->nchildren; k++)
         if ((rc = create_objects(L, n->children[k]))) return rc;
@@ -333,6 +345,7 @@ void pf_scene_destroy(pf_scene *s)
     for (uint32_t k = 0; k < s->nmodels; k++) pf_free(s->model_tris[k]);
     pf_free(s->model_tris);
     pf_free(s->models);
+    pf_free(s->model_node);
     for (uint32_t k = 0; k < s->npaths; k++) pf_free(s->paths[k]);
     pf_free(s->paths);
     pf_free(s);
@@ -408,7 +421,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     pf_scene *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory for a scene");
     L->scene = s;
-    s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0};
+    s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0, 0.0};
     pf_world_def wd = L->def->world;
     if ((rc = walk(L, L->root, PF_SCENE_STAGE_STATE, &wd))) return rc;
     if (s->collision.contact_distance > s->collision.alarm_distance)
@@ -421,6 +434,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     memcpy(s->summary.gravity, wd.gravity, sizeof wd.gravity);
     if ((rc = create_objects(L, L->root))) return rc;
     if ((rc = walk(L, L->root, PF_SCENE_STAGE_FORCES, &wd))) return rc;
+    if ((rc = sc_attach_surfaces(L))) return rc;
     *out = s;
     L->scene = NULL;
     return PF_OK;
@@ -429,22 +443,32 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
 int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
                          const char *dir, pf_scene **out)
 {
+    return sc_load_memory(def, name, text, length, dir, 0, out);
+}
+
+int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length, const char *dir,
+                   int builtin, pf_scene **out)
+{
     PF_CHECK_ARG(out && (text || length == 0));
     *out = NULL;
     pf_scene_load_def d = def ? *def : pf_scene_default_load_def();
     if (!(d.dt >= 0 && d.dt < 1e300)) return pf_error(PF_EINVAL, "dt override must be > 0, got %g", d.dt);
+    if (d.broadphase < -1 || d.broadphase >= (int)PF_BP_METHOD_COUNT || d.broadphase == (int)PF_BP_KD_RAW)
+        return pf_error(PF_EINVAL, "broad phase override %d is not a method", d.broadphase);
     pf_scene_registry *own = NULL;
     if (!d.registry) {
         int rc = pf_scene_registry_create(&own);
         if (rc) return rc;
         d.registry = own;
     }
-    sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry};
+    sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry,
+                   .builtin = builtin};
     int rc = load(&L, text ? text : "", length, out);
     if (L.scene) pf_scene_destroy(L.scene);
     node_free(L.root);
     for (uint32_t k = 0; k < L.nboxes; k++) pf_free(L.boxes[k].idx);
     pf_free(L.boxes);
+    pf_free(L.collide_nodes);
     if (L.doc) xmlFreeDoc(L.doc);
     pf_scene_registry_destroy(own);
     return rc;
@@ -486,6 +510,15 @@ int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene 
 pf_world *pf_scene_world(pf_scene *s)
 {
     return s ? s->world : NULL;
+}
+
+pf_world *pf_scene_release_world(pf_scene *s)
+{
+    if (!s) return NULL;
+    pf_world *w = s->world;
+    s->world = NULL;
+    pf_scene_destroy(s);
+    return w;
 }
 
 const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s)

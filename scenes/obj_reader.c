@@ -89,3 +89,31 @@ int sc_read_obj(const char *path, sc_mesh *out)
     if (rc) sc_mesh_free(out);
     return rc;
 }
+
+int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mesh *out)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = length ? fmemopen((void *)text, length, "r") : NULL;
+    if (!f) return pf_error(PF_EIO, "cannot read mesh '%s'", name);
+    int rc = read_lines(f, name, out);
+    fclose(f);
+    if (rc) sc_mesh_free(out);
+    return rc;
+}
+
+int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out)
+{
+    if (L->builtin && file[0] != '/') {
+        for (size_t k = 0; k < sc_builtin_file_count; k++)
+            if (!strcmp(sc_builtin_files[k].name, file))
+                return sc_read_obj_memory(file, sc_builtin_files[k].text, sc_builtin_files[k].length, out);
+        memset(out, 0, sizeof *out);
+        return pf_error(PF_EIO, "no mesh file '%s' among the built-in ones", file);
+    }
+    char path[2048];
+    if (file[0] == '/')
+        snprintf(path, sizeof path, "%s", file);
+    else
+        snprintf(path, sizeof path, "%s%s", L->dir, file);
+    return sc_read_obj(path, out);
+}

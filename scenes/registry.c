@@ -80,5 +80,6 @@ pf_scene_load_def pf_scene_default_load_def(void)
     pf_scene_load_def d;
     memset(&d, 0, sizeof d);
     d.world = pf_world_default_def();
+    d.broadphase = -1;
     return d;
 }

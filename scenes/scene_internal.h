@@ -22,6 +22,12 @@ typedef struct sc_mesh {
 
 typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
 
+/* How a node without an object of its own follows its parent's (SOFA mappings). */
+typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC } sc_mapping;
+
+/* Collision models requested on a node (bits), turned into one surface once every force field exists. */
+enum { SC_COLLIDE_TRIANGLES = 1, SC_COLLIDE_POINTS = 2, SC_COLLIDE_SPHERES = 4 };
+
 typedef struct sc_node sc_node;
 struct sc_node {
     xmlNode *el;        /* the <Node> element (shared by replicated copies) */
@@ -42,9 +48,27 @@ struct sc_node {
     int topology_line;
     sc_mesh mesh;
     int mass_line;
+    /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
+    int rigid;
+    double pose[7], twist[6];
+    int shape_line;          /* RigidShape element: box or sphere (0: the shape comes from a mesh) */
+    pf_rigid_shape shape;
+    double half_extents[3], radius;
+    /* SparseGridTopology: the grid above is sized to `mesh`, which it carries (TRILINEAR surface) */
+    int sparse;
+    /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
+    sc_mapping mapping;
+    int mapping_line;
+    /* collision models (SC_COLLIDE_* bits), sphere radius, first model's line */
+    unsigned collide;
+    double sphere_radius;
+    int collide_line;
     /* after creation */
     int has_object;
     pf_object_id object;
+    pf_rigid_def rigid_def; /* what the rigid body was made from (its shape surface) */
+    pf_surface_id surface;        /* the triangles' or points' surface */
+    pf_surface_id sphere_surface; /* the spheres' surface */
 };
 
 typedef struct sc_loader sc_loader;
@@ -74,6 +98,7 @@ struct pf_scene {
     size_t cap_models;
     uint32_t **model_tris; /* owned triangle arrays of the models */
     pf_scene_summary summary;
+    uint32_t *model_node;  /* per model: index into the loader's list of nodes with models */
     char **paths;          /* node path of each object, by object id */
     uint32_t npaths;
 };
@@ -82,6 +107,7 @@ struct sc_loader {
     const char *file;  /* name for messages */
     const char *dir;   /* folder for relative mesh files ("" for the current one) */
     const pf_scene_load_def *def;
+    int builtin;       /* a built-in scene: relative mesh files are the embedded ones */
     const pf_scene_registry *reg;
     xmlDoc *doc;
     sc_node *root;
@@ -96,6 +122,9 @@ struct sc_loader {
     } *boxes;
     uint32_t nboxes;
     size_t cap_boxes;
+    sc_node **collide_nodes; /* nodes with collision models, in document order */
+    uint32_t ncollide_nodes;
+    size_t cap_collide_nodes;
 };
 
 /* ---- loader services for constructors (scenes/component_api.c) ---- */
@@ -119,6 +148,12 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
 /* The indices a BoxROI element selects in its node's object (computed once, cached on the loader). */
 int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n);
 
+/* ---- bodies (scenes/bodies.c) ---- */
+/* Creates the rigid body of a node with a Rigid3d MechanicalObject. */
+int sc_create_rigid(sc_loader *L, sc_node *n);
+/* Attaches the surfaces of the collision models and, when the scene has a pipeline, enables collision. */
+int sc_attach_surfaces(sc_loader *L);
+
 /* ---- built-in components (scenes/components_*.c) ---- */
 extern const pf_scene_component_def sc_builtin_components[];
 extern const size_t sc_builtin_component_count;
@@ -127,6 +162,14 @@ extern const size_t sc_builtin_component_count;
 /* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles; `i/t/n` forms and
  * negative indices accepted). Errors name path:line. */
 int sc_read_obj(const char *path, sc_mesh *out);
+/* Same from memory (`name` labels messages). */
+int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mesh *out);
+/* Reads the mesh file `file` of a scene: relative to the scene's folder, or an embedded file for a built-in
+ * scene. */
+int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out);
+/* Loads a scene from memory; builtin = 1 resolves relative mesh files among the embedded ones. */
+int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length, const char *dir,
+                   int builtin, pf_scene **out);
 void sc_mesh_free(sc_mesh *m);
 
 /* ---- built-in scene texts (generated from scenes/ XML files) ---- */
@@ -138,5 +181,8 @@ typedef struct sc_builtin_scene {
 extern const sc_builtin_scene sc_builtin_scenes[];
 extern const size_t sc_builtin_scene_count;
 extern const char sc_builtin_scene_names[]; /* "a, b, c" */
+/* files the built-in scenes read (meshes/NAME.obj), embedded the same way */
+extern const sc_builtin_scene sc_builtin_files[];
+extern const size_t sc_builtin_file_count;
 
 #endif

@@ -32,7 +32,7 @@ def run(*args, stdin=None):
 
 with tempfile.TemporaryDirectory() as tmp:
     trace = os.path.join(tmp, "t.json")
-    r = run("run", "--steps", "5", "--threads", "2", "--executor", "static", "--trace", trace)
+    r = run("run", "--demo", "--steps", "5", "--threads", "2", "--executor", "static", "--trace", trace)
     check("run with trace exits 0", r.returncode == 0, r.stderr)
     with open(trace) as f:
         doc = json.load(f)
@@ -43,9 +43,10 @@ with tempfile.TemporaryDirectory() as tmp:
     spans = [e for e in events if e.get("ph") == "X"]
     check("spans have name, ts and dur", all("name" in e and "ts" in e and "dur" in e for e in spans))
 
-    r = run("run", "--hash", "--steps", "3", "--threads", "2")
+    r = run("run", "--demo", "--hash", "--steps", "3", "--threads", "2")
     hashes = {line.split()[1] for line in r.stdout.splitlines() if line.startswith("state-hash:")}
     check("every executor gives one hash", r.returncode == 0 and len(hashes) == 1, r.stdout)
+    check("the demo runs every executor", len(r.stdout.splitlines()) == 4, r.stdout)
 
     for bad in (["run", "--steps", "x"], ["run", "--executor", "cilk"], ["bench", "nope"], ["nope"],
                 ["bench", "tasks", "--threads", "0"]):
@@ -132,6 +133,75 @@ for path in BAD:
         check(f"{cmd[0]} {base} exits 2", r.returncode == 2, f"rc {r.returncode}: {r.stderr}")
         check(f"{cmd[0]} {base} says {where} ... {text}", where in r.stderr and text in r.stderr, r.stderr)
         check(f"{cmd[0]} {base} simulates nothing", r.stdout == "", r.stdout)
+
+# ---- physflow run: the default scene, per-step CSV, VTK frames, no overwriting, one hash for every executor
+with tempfile.TemporaryDirectory() as tmp:
+    csv = os.path.join(tmp, "steps.csv")
+    vtk = os.path.join(tmp, "vtk")
+    r = run("run", "--steps", "20", "--threads", "2", "--csv", csv, "--vtk", vtk, "--vtk-every", "10", "--no-bind")
+    check("run with no scene runs heterogeneous", r.returncode == 0 and r.stdout.startswith("physflow run: heterogeneous"),
+          r.stdout + r.stderr)
+    for key in ("median ms per step", "collision", "graph update", "integration", "graph updates:", "tasks moved",
+                "final:", "contacts", "solver groups"):
+        check(f"summary mentions '{key}'", key in r.stdout, r.stdout)
+    with open(csv) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+    head = lines[0].split(",")
+    rows = [dict(zip(head, map(float, l.split(",")))) for l in lines[1:]]
+    check("one CSV row per step", len(rows) == 20 and [int(x["step"]) for x in rows] == list(range(1, 21)), lines[:3])
+    check("CSV stages add up to the step", all(abs(x["ms_collision"] + x["ms_update"] + x["ms_integration"]
+                                                   - x["ms_step"]) < 1e-3 or x["ms_integration"] == 0 for x in rows))
+    check("CSV: the first step records", rows[0]["updated"] == 1 and rows[0]["tasks_added"] == rows[0]["tasks"])
+    check("CSV: later updates exactly when contact pairs start or stop",
+          all((x["updated"] == 1) == (x["pairs_started"] + x["pairs_stopped"] > 0) for x in rows[1:]),
+          [(x["step"], x["updated"], x["pairs_started"], x["pairs_stopped"]) for x in rows])
+    check("CSV: no task ever moves", all(x["tasks_moved"] == 0 for x in rows))
+    frames = sorted(os.listdir(vtk))
+    check("VTK frames 0, 10, 20 and the collection", frames == ["frame_000000.vtp", "frame_000001.vtp",
+                                                                "frame_000002.vtp", "scene.pvd"], frames)
+    with open(os.path.join(vtk, "frame_000002.vtp")) as f:
+        text = f.read()
+    check("a VTK frame holds a piece per surface and per object", text.count("<Piece ") == 40, text.count("<Piece "))
+    with open(os.path.join(vtk, "scene.pvd")) as f:
+        check("the collection lists the frames", f.read().count("<DataSet ") == 3)
+    for args, what in ((["--csv", csv], "existing CSV"), (["--vtk", vtk], "non-empty VTK folder")):
+        r = run("run", "bars64", "--steps", "1", "--threads", "1", "--no-bind", *args)
+        check(f"{what} is not overwritten", r.returncode == 2 and "--force" in r.stderr, r.stderr)
+        r = run("run", "bars64", "--steps", "1", "--threads", "1", "--no-bind", "--force", *args)
+        check(f"{what} is overwritten with --force", r.returncode == 0, r.stderr)
+    r = run("run", "bars64", "--steps", "1", "--broadphase", "octree")
+    check("unknown --broadphase exits 2", r.returncode == 2 and "--broadphase" in r.stderr, r.stderr)
+    r = run("run", "--demo", "--csv", csv)
+    check("--demo refuses --csv", r.returncode == 2, r.stderr)
+    # a numerical fault (an explicit spring far past its stability limit) stops the run: exit 1, the step named
+    bad = os.path.join(tmp, "fault.xml")
+    with open(bad, "w") as f:
+        f.write('<Node dt="0.01"><EulerExplicitSolver/>\n<Node name="p"><MechanicalObject position="0 0 0 1 0 0"/>'
+                '<UniformMass vertexMass="1"/><StiffSpringForceField spring="0 1 1e9 0 0.5"/></Node></Node>\n')
+    r = run("run", bad, "--steps", "50", "--threads", "1", "--no-bind")
+    check("a numerical fault exits 1", r.returncode == 1 and "step" in r.stderr and r.stdout == "",
+          f"rc {r.returncode}: {r.stdout} {r.stderr}")
+    hashes = {}
+    for executor in ("seq", "static", "barrier", "omptasks"):
+        for threads in ("1", "2"):
+            for part in ("owner", "metis"):
+                if executor == "seq" and (threads == "2" or part == "metis"):
+                    continue
+                r = run("run", "bars64", "--steps", "3", "--hash", "--no-bind", "--executor", executor, "--threads",
+                        threads, "--partitioner", part)
+                check(f"bars64 --hash {executor} {threads} {part} exits 0", r.returncode == 0, r.stderr)
+                hashes[(executor, threads, part)] = r.stdout
+    check("bars64: one hash for every executor, worker count and partitioner", len(set(hashes.values())) == 1,
+          hashes)
+    # with contacts (they start near step 10): one hash for every executor, partitioner and broad phase
+    hashes = {}
+    for args in (["--executor", "seq"], ["--executor", "barrier", "--threads", "2"],
+                 ["--executor", "omptasks", "--threads", "2", "--broadphase", "sap"],
+                 ["--executor", "static", "--threads", "2", "--partitioner", "metis", "--broadphase", "hhash"]):
+        r = run("run", "heterogeneous", "--steps", "20", "--hash", "--no-bind", *args)
+        hashes[" ".join(args)] = r.stdout if r.returncode == 0 else r.stderr
+    check("heterogeneous: one hash for every executor, partitioner and broad phase", len(set(hashes.values())) == 1,
+          hashes)
 
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)

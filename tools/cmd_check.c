@@ -47,9 +47,10 @@ int cmd_check(int argc, char **argv)
     pf_scene_summary sum;
     pf_scene_get_summary(s, &sum);
     printf("%s: ok: %u objects, %llu points, %u force fields (%llu springs), %u constraints (%llu fixed points), "
-           "%u collision models (parsed, not simulated), dt %g s\n",
+           "%u collision models (%u surfaces%s), dt %g s\n",
            scene, sum.objects, (unsigned long long)sum.points, sum.force_fields, (unsigned long long)sum.springs,
-           sum.constraints, (unsigned long long)sum.fixed_points, sum.collision_models, sum.dt);
+           sum.constraints, (unsigned long long)sum.fixed_points, sum.collision_models, sum.surfaces,
+           pf_scene_collision_settings(s)->enabled ? ", collision on" : "", sum.dt);
     pf_scene_destroy(s);
     return 0;
 }

@@ -1,365 +1,123 @@
-/* physflow run: a scene (a built-in name such as bars64, or an XML scene file) for N steps with one executor, or,
- * with no scene,
- * the built-in runtime demonstration: a 1-D heat equation cut into objects, recorded once as a task graph (flux
- * exchange across object borders, an update per object, a total-energy sum as cumulative writes) and replayed
- * step after step with every executor. */
+/* physflow run [SCENE | NAME]: runs a scene (default: the built-in heterogeneous scene) step by step, or with
+ * --demo the runtime demonstration (a heat equation recorded once as a task graph, replayed by every executor). */
 #include "cli_args.h"
 #include "commands.h"
+#include "run.h"
 #include "scene_cli.h"
 
-#include "physflow/runtime.h"
+#include "physflow/collision.h"
 #include "physflow/scene.h"
 
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-typedef struct demo {
-    int objects;
-    int cells; /* per object */
-    double **u;      /* per object: temperature */
-    double **du;     /* per object: increment */
-    double (*halo)[2]; /* per object: left and right neighbour values */
-    double energy;
-} demo;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Copies the border values of the neighbouring objects into this object's halo. */
-static void task_halo(const pf_task_ctx *ctx)
-{
-    const int *has = ctx->args; /* has[0]: left neighbour exists; has[1]: right */
-    double *halo = ctx->data[0];
-    int k = 1;
-    halo[0] = has[0] ? ((const double *)ctx->data[k++])[has[2] - 1] : 0.0;
-    halo[1] = has[1] ? ((const double *)ctx->data[k])[0] : 0.0;
-}
-
-/* du = alpha * laplacian(u), with the halo at the ends. */
-static void task_flux(const pf_task_ctx *ctx)
-{
-    const int n = *(const int *)ctx->args;
-    const double *u = ctx->data[0], *halo = ctx->data[1];
-    double *du = ctx->data[2];
-    const double alpha = 0.2;
-    for (int i = 0; i < n; i++) {
-        double l = i > 0 ? u[i - 1] : halo[0], r = i < n - 1 ? u[i + 1] : halo[1];
-        du[i] = alpha * (l - 2 * u[i] + r);
-    }
-}
-
-/* u += du, and this object's share of the total energy into the cumulative sum. */
-static void task_update(const pf_task_ctx *ctx)
-{
-    const int n = *(const int *)ctx->args;
-    double *u = ctx->data[0];
-    const double *du = ctx->data[1];
-    double *energy = ctx->data[2];
-    for (int i = 0; i < n; i++) {
-        u[i] += du[i];
-        *energy += u[i] * u[i];
-    }
-}
-
-static void task_reset(const pf_task_ctx *ctx)
-{
-    *(double *)ctx->data[0] = 0.0;
-}
-
-static void demo_init(demo *d)
-{
-    for (int o = 0; o < d->objects; o++)
-        for (int i = 0; i < d->cells; i++) {
-            int x = o * d->cells + i;
-            d->u[o][i] = (x % 97) / 97.0 + (x == d->objects * d->cells / 2 ? 100.0 : 0.0);
-            d->du[o][i] = 0;
-        }
-    memset(d->halo, 0, (size_t)d->objects * sizeof *d->halo);
-    d->energy = 0;
-}
-
-static int demo_alloc(demo *d, int objects, int cells)
-{
-    d->objects = objects;
-    d->cells = cells;
-    d->u = calloc((size_t)objects, sizeof *d->u);
-    d->du = calloc((size_t)objects, sizeof *d->du);
-    d->halo = calloc((size_t)objects, sizeof *d->halo);
-    if (!d->u || !d->du || !d->halo) return -1;
-    for (int o = 0; o < objects; o++) {
-        d->u[o] = calloc((size_t)cells, sizeof(double));
-        d->du[o] = calloc((size_t)cells, sizeof(double));
-        if (!d->u[o] || !d->du[o]) return -1;
-    }
-    return 0;
-}
-
-static void demo_free(demo *d)
-{
-    for (int o = 0; d->u && o < d->objects; o++) {
-        free(d->u[o]);
-        free(d->du[o]);
-    }
-    free(d->u);
-    free(d->du);
-    free(d->halo);
-}
-
-/* Records one time step: what a sequential solver would do, written as tasks with declared accesses. */
-static int demo_record(demo *d, pf_graph *g)
-{
-    int O = d->objects;
-    pf_data_id *u = malloc((size_t)O * sizeof *u), *du = malloc((size_t)O * sizeof *du),
-               *halo = malloc((size_t)O * sizeof *halo), energy;
-    pf_reducer sum = pf_reducer_sum_f64();
-    size_t bytes = (size_t)d->cells * sizeof(double);
-    int rc = 0;
-    for (int o = 0; o < O && !rc; o++) {
-        rc |= pf_graph_data(g, d->u[o], bytes, (uint32_t)o, NULL, &u[o]);
-        rc |= pf_graph_data(g, d->du[o], bytes, (uint32_t)o, NULL, &du[o]);
-        rc |= pf_graph_data(g, d->halo[o], sizeof d->halo[o], (uint32_t)o, NULL, &halo[o]);
-    }
-    rc |= pf_graph_data(g, &d->energy, sizeof d->energy, 0, &sum, &energy);
-    pf_access ra = {energy, PF_WRITE};
-    rc |= pf_graph_task(g, &(pf_task_def){.fn = task_reset, .name = "reset energy", .accesses = &ra, .naccesses = 1},
-                        NULL);
-    for (int o = 0; o < O && !rc; o++) {
-        int has[3] = {o > 0, o < O - 1, d->cells};
-        pf_access acc[3] = {{halo[o], PF_WRITE}};
-        uint32_t n = 1;
-        if (has[0]) acc[n++] = (pf_access){u[o - 1], PF_READ};
-        if (has[1]) acc[n++] = (pf_access){u[o + 1], PF_READ};
-        rc |= pf_graph_task(g, &(pf_task_def){task_halo, "halo", has, sizeof has, acc, n, 50}, NULL);
-    }
-    for (int o = 0; o < O && !rc; o++) {
-        pf_access acc[3] = {{u[o], PF_READ}, {halo[o], PF_READ}, {du[o], PF_WRITE}};
-        rc |= pf_graph_task(g, &(pf_task_def){task_flux, "flux", &d->cells, sizeof d->cells, acc, 3, d->cells * 2.0},
-                            NULL);
-    }
-    for (int o = 0; o < O && !rc; o++) {
-        pf_access acc[3] = {{u[o], PF_READWRITE}, {du[o], PF_READ}, {energy, PF_CUMUL}};
-        rc |= pf_graph_task(g, &(pf_task_def){task_update, "update", &d->cells, sizeof d->cells, acc, 3,
-                                              d->cells * 2.0},
-                            NULL);
-    }
-    free(u);
-    free(du);
-    free(halo);
-    return rc;
-}
-
-/* FNV-1a over the state's bytes: equal hashes mean bitwise-equal states. */
-static uint64_t demo_hash(const demo *d)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (int o = 0; o < d->objects; o++) {
-        const unsigned char *p = (const unsigned char *)d->u[o];
-        for (size_t i = 0; i < (size_t)d->cells * sizeof(double); i++) h = (h ^ p[i]) * 1099511628211ull;
-    }
-    const unsigned char *e = (const unsigned char *)&d->energy;
-    for (size_t i = 0; i < sizeof d->energy; i++) h = (h ^ e[i]) * 1099511628211ull;
-    return h;
-}
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: physflow run [SCENE] [--steps N] [--threads K] [--executor E] [--partitioner P] [--dt S]\n"
-            "                    [--trace FILE] [--hash] [--no-bind]\n"
-            "  SCENE: a built-in scene (%s) or an XML scene file (SOFA vocabulary, docs/scenes.md).\n"
-            "  Runs N steps (default 100) with executor E (default static), partitioner P (owner or metis, default\n"
-            "  owner) and K workers (default: all cores), then prints ms per step, tasks and CG iterations; --dt\n"
-            "  overrides the scene's time step; --hash prints only 'state-hash: <16 hex>' (FNV-1a over every\n"
-            "  object's x and v), the same for every executor, worker count and partitioner. --no-bind: workers\n"
-            "  unpinned. A scene with errors is not run: 'file:line: message' on stderr, exit 2.\n"
-            "  With no scene: the built-in demonstration (a heat equation cut into 16 objects), recorded once\n"
-            "  as a task graph and replayed N steps (default 200) with each executor (or only E), K workers\n"
-            "  (default: all cores). --trace writes a Chrome trace of the static executor's steps.\n",
+            "usage: physflow run [SCENE] [--steps N] [--dt S] [--threads K] [--executor E] [--partitioner P]\n"
+            "                    [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
+            "                    [--hash] [--force] [--no-bind]\n"
+            "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
+            "                    [--hash] [--no-bind]\n"
+            "  SCENE: a built-in scene (%s)\n"
+            "  or an XML scene file (SOFA vocabulary, docs/scenes.md); default heterogeneous. Runs N steps\n"
+            "  (default 100; 300 for the default scene) one at a time with executor E (default static),\n"
+            "  partitioner P (owner or metis) and K workers (default: all cores), then prints the\n"
+            "  median ms per step and per stage (collision, graph update, integration), the graph updates (count,\n"
+            "  median and max ms), tasks moved, final contacts and solver groups, and the state hash.\n"
+            "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
+            "  brute). --csv writes one row per step (docs/scenes.md); --vtk writes VTK XML PolyData frames (every\n"
+            "  surface and every object's points) every --vtk-every steps (default 1) and scene.pvd for ParaView;\n"
+            "  --trace a Chrome trace. An existing file or a non-empty folder is not overwritten unless --force.\n"
+            "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
+            "  executor, worker count and partitioner. Exit 1 on a numerical fault (message on stderr), 2 on bad\n"
+            "  input (a scene's errors as 'file:line: message').\n"
+            "  --demo: the runtime demonstration (a heat equation cut into 16 objects) replayed N steps (default\n"
+            "  200) with each executor (or only E).\n",
             pf_scene_builtin_names());
 }
 
-/* One scene, one executor: load, N steps, a summary (or only the state hash). */
-static int run_scene(const char *name, long steps, long threads, pf_executor e, pf_partitioner part,
-                     const char *trace, int hash_only, int bind, double dt)
+/* A value option's argument, or NULL (with a message) when it is missing. */
+static const char *value(int argc, char **argv, int *i)
 {
-    pf_world_def def = pf_world_default_def();
-    def.bind = bind;
-    def.workers = e == PF_EXEC_SEQ ? 1 : (int)threads;
-    def.executor = e;
-    def.partitioner = part;
-    def.quiet = 1;
-    double t0 = now_s();
-    pf_scene *scene = NULL;
-    int rc = scene_cli_load("physflow run", name, &def, dt, &scene);
-    if (rc) return rc;
-    pf_world *w = pf_scene_world(scene);
-    if (trace) pf_runtime_trace_start(pf_world_runtime(w));
-    /* the first step records and compiles the graph: timed apart from the replayed ones */
-    rc = pf_world_step(w, 1);
-    double t1 = now_s();
-    if (rc == PF_OK && steps > 1) rc = pf_world_step(w, (uint32_t)(steps - 1));
-    double t2 = now_s();
-    if (rc) {
-        fprintf(stderr, "physflow run: %s: %s\n", name, pf_last_error());
-        pf_scene_destroy(scene);
-        return 1;
-    }
-    if (trace && pf_runtime_trace_write(pf_world_runtime(w), trace)) {
-        fprintf(stderr, "physflow run: %s\n", pf_last_error());
-        pf_scene_destroy(scene);
-        return 1;
-    }
-    uint64_t h = pf_world_state_hash(w);
-    if (hash_only) {
-        printf("state-hash: %016llx\n", (unsigned long long)h);
-    } else {
-        pf_world_stats st;
-        pf_world_get_stats(w, &st);
-        printf("physflow run: %s — %u objects, %u solver groups, %ld steps, %s executor, %s partitioner, %d "
-               "workers\n",
-               name, st.objects, st.groups, steps, pf_executor_name(e), pf_partitioner_name(part), def.workers);
-        printf("  %.3f ms per step (%ld replayed steps); setup + first step %.1f ms\n",
-               steps > 1 ? (t2 - t1) * 1e3 / (double)(steps - 1) : (t1 - t0) * 1e3, steps > 1 ? steps - 1 : 1,
-               (t1 - t0) * 1e3);
-        printf("  %u tasks per step (loop bodies once), CG iterations in the last step: %u in all, %u at most per "
-               "group\n",
-               st.tasks, st.cg_iterations, st.cg_iterations_max);
-        printf("  state-hash %016llx\n", (unsigned long long)h);
-        if (trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", trace);
-    }
-    pf_scene_destroy(scene);
-    return 0;
+    if (*i + 1 < argc) return argv[++*i];
+    fprintf(stderr, "physflow run: option '%s' needs a value\n", argv[*i]);
+    return NULL;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    long steps = 0, threads = 0;
-    double dt = 0;
-    const char *trace = NULL, *scene = NULL;
-    int hash_only = 0, bind = 1;
-    pf_executor only = PF_EXEC_COUNT;
-    pf_partitioner part = PF_PART_OWNER;
+    run_opts o = {.executor = PF_EXEC_STATIC, .partitioner = PF_PART_OWNER, .broadphase = -1, .vtk_every = 1,
+                  .bind = 1, .argc = argc, .argv = argv};
+    int demo = 0, executor_given = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-            if (cli_long("--steps", argv[++i], 1, 100000000, &steps)) return 2;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (cli_long("--threads", argv[++i], 1, 4096, &threads)) return 2;
-        } else if (!strcmp(argv[i], "--executor") && i + 1 < argc) {
-            if (pf_executor_parse(argv[++i], &only)) {
-                fprintf(stderr, "physflow run: %s\n", pf_last_error());
+        } else if (!strcmp(a, "--demo")) {
+            demo = 1;
+        } else if (!strcmp(a, "--no-bind")) {
+            o.bind = 0;
+        } else if (!strcmp(a, "--hash")) {
+            o.hash_only = 1;
+        } else if (!strcmp(a, "--force")) {
+            o.force = 1;
+        } else if (a[0] != '-') {
+            if (o.scene) {
+                fprintf(stderr, "physflow run: one scene at a time ('%s', then '%s')\n", o.scene, a);
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--partitioner") && i + 1 < argc) {
-            if (pf_partitioner_parse(argv[++i], &part)) {
-                fprintf(stderr, "physflow run: %s\n", pf_last_error());
+            o.scene = a;
+        } else if (!(v = value(argc, argv, &i))) {
+            return 2;
+        } else if (!strcmp(a, "--steps")) {
+            if (cli_long(a, v, 1, 100000000, &o.steps)) return 2;
+        } else if (!strcmp(a, "--threads")) {
+            if (cli_long(a, v, 1, 4096, &o.threads)) return 2;
+        } else if (!strcmp(a, "--vtk-every")) {
+            if (cli_long(a, v, 1, 100000000, &o.vtk_every)) return 2;
+        } else if (!strcmp(a, "--executor") || !strcmp(a, "--partitioner") || !strcmp(a, "--broadphase")) {
+            pf_broadphase_method bp = PF_BP_KD;
+            int bad = a[2] == 'e' ? pf_executor_parse(v, &o.executor)
+                      : a[2] == 'p' ? pf_partitioner_parse(v, &o.partitioner)
+                                    : pf_broadphase_method_parse(v, &bp) || bp == PF_BP_KD_RAW;
+            if (bad) {
+                fprintf(stderr, "physflow run: %s: '%s' is not known (%s)\n", a, v,
+                        a[2] == 'b' ? "kd, hhash, mlhash, grid, sap, brute" : pf_last_error());
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--dt") && i + 1 < argc) {
-            if (scene_cli_dt("physflow run", argv[++i], &dt)) return 2;
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            trace = argv[++i];
-        } else if (!strcmp(argv[i], "--no-bind")) {
-            bind = 0;
-        } else if (!strcmp(argv[i], "--hash")) {
-            hash_only = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "physflow run: unknown or incomplete option '%s'\n", argv[i]);
+            if (a[2] == 'b') o.broadphase = (int)bp;
+            if (a[2] == 'e') executor_given = 1;
+        } else if (!strcmp(a, "--dt")) {
+            if (scene_cli_dt("physflow run", v, &o.dt)) return 2;
+        } else if (!strcmp(a, "--trace")) {
+            o.trace = v;
+        } else if (!strcmp(a, "--vtk")) {
+            o.vtk = v;
+        } else if (!strcmp(a, "--csv")) {
+            o.csv = v;
+        } else {
+            fprintf(stderr, "physflow run: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
-        } else if (!scene) {
-            scene = argv[i];
-        } else {
-            fprintf(stderr, "physflow run: one scene at a time ('%s', then '%s')\n", scene, argv[i]);
+        }
+    }
+    if (o.threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        o.threads = cpus > 0 ? cpus : 1;
+    }
+    if (demo) {
+        if (o.scene || o.dt > 0 || o.vtk || o.csv || o.broadphase >= 0) {
+            fprintf(stderr, "physflow run: --demo takes no scene, --dt, --broadphase, --vtk or --csv\n");
             return 2;
         }
+        if (o.trace && run_output_file_ok(o.trace, o.force)) return 2;
+        return run_demo(o.steps ? o.steps : 200, o.threads, executor_given ? o.executor : PF_EXEC_COUNT,
+                        o.partitioner, o.trace, o.hash_only, o.bind);
     }
-    if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? cpus : 1;
-    }
-    if (scene) return run_scene(scene, steps ? steps : 100, threads, only == PF_EXEC_COUNT ? PF_EXEC_STATIC : only,
-                                part, trace, hash_only, bind, dt);
-    if (dt > 0) {
-        fprintf(stderr, "physflow run: --dt needs a scene (the demonstration has no time step)\n");
-        return 2;
-    }
-    if (steps == 0) steps = 200;
-    demo d = {0};
-    if (demo_alloc(&d, 16, 20000)) {
-        fprintf(stderr, "physflow run: out of memory\n");
-        return 1;
-    }
-    pf_graph *g = NULL;
-    if (pf_graph_create(&g) || demo_record(&d, g)) {
-        fprintf(stderr, "physflow run: %s\n", pf_last_error());
-        return 1;
-    }
-    if (!hash_only)
-        printf("physflow run: built-in demonstration — heat equation, %d objects x %d cells, %ld steps, %ld workers\n",
-               d.objects, d.cells, steps, threads);
-    int status = 0;
-    uint64_t first_hash = 0;
-    for (int e = 0; e < PF_EXEC_COUNT; e++) {
-        if (only != PF_EXEC_COUNT && e != (int)only) continue;
-        pf_runtime_def def = pf_runtime_default_def();
-        def.workers = e == PF_EXEC_SEQ ? 1 : (int)threads;
-        def.executor = (pf_executor)e;
-        def.partitioner = part;
-        def.bind = bind;
-        pf_runtime *rt;
-        if (pf_runtime_create(&def, &rt)) {
-            fprintf(stderr, "physflow run: %s\n", pf_last_error());
-            return 1;
-        }
-        int tracing = trace && (e == PF_EXEC_STATIC || only == (pf_executor)e);
-        if (tracing) pf_runtime_trace_start(rt);
-        pf_graph_invalidate(g); /* each executor starts from a fresh compilation, as a new process would */
-        demo_init(&d);
-        double t0 = now_s();
-        for (long s = 0; s < steps; s++)
-            if (pf_graph_run(g, rt)) {
-                fprintf(stderr, "physflow run: %s\n", pf_last_error());
-                return 1;
-            }
-        double ms = (now_s() - t0) * 1e3 / (double)steps;
-        uint64_t h = demo_hash(&d);
-        if (first_hash == 0) first_hash = h;
-        if (h != first_hash) status = 1;
-        pf_graph_stats st;
-        pf_graph_get_stats(g, &st);
-        if (hash_only)
-            printf("state-hash: %016llx  (%s, %d workers)\n", (unsigned long long)h, pf_executor_name((pf_executor)e),
-                   def.workers);
-        else
-            printf("  %-9s %2d workers  %8.3f ms/step  energy %.6e  state-hash %016llx  tasks %u reducers %u edges %u"
-                   " cross-worker %u waits %u\n",
-                   pf_executor_name((pf_executor)e), def.workers, ms, d.energy, (unsigned long long)h, st.tasks,
-                   st.reducers, st.edges, e == PF_EXEC_STATIC ? st.cross_edges : 0, e == PF_EXEC_STATIC ? st.waits : 0);
-        if (tracing) {
-            if (pf_runtime_trace_write(rt, trace)) {
-                fprintf(stderr, "physflow run: %s\n", pf_last_error());
-                status = 1;
-            } else if (!hash_only) {
-                printf("  trace of %s written to %s (open in Perfetto or chrome://tracing)\n",
-                       pf_executor_name((pf_executor)e), trace);
-            }
-        }
-        pf_runtime_destroy(rt);
-    }
-    if (!hash_only)
-        printf("%s\n", status ? "executors DISAGREE: this is a bug" : "all executors left bitwise the same state");
-    pf_graph_destroy(g);
-    demo_free(&d);
-    return status;
+    if (!o.steps) o.steps = o.scene ? 100 : 300; /* 300: long enough for the default scene to settle in one pile */
+    if (!o.scene) o.scene = "heterogeneous";
+    return run_scene(&o);
 }

@@ -9,7 +9,7 @@ static void usage(FILE *out)
     fprintf(out, "usage: physflow <command> [options]\n"
                  "\n"
                  "commands:\n"
-                 "  run [SCENE]        run a simulation (built-in demonstration when no scene is given)\n"
+                 "  run [SCENE]        run a scene (default: heterogeneous; --demo: the runtime demonstration)\n"
                  "  check SCENE        validate a scene file without running it\n"
                  "  bench NAME ...     benchmarks: tasks, broadphase, splitting, hashing, rangequery\n"
                  "  pairs --method M FILE [--count]   overlapping pairs of the boxes in FILE\n"

@@ -12,12 +12,13 @@ int scene_bars(pf_world *w, int bars, int nx, int ny, int nz, uint32_t iteration
  * fixed along one edge. */
 int scene_springgrid(pf_world *w, int n, int tiles, uint32_t iterations);
 
-/* The named scenes ("bars64", "springgrid128"). Creates the world from `def` (gravity and dt are the scene's).
+/* The built-in scenes (bars64, heterogeneous, springgrid128, ...: pf_scene_builtin_names), loaded from their XML.
+ * Creates the world from `def` (gravity and dt are the scene's); the caller owns *out.
  * Returns PF_OK, PF_EINVAL for an unknown name, or a failure (message from pf_last_error). */
 int scene_create(const char *name, const pf_world_def *def, pf_world **out);
 /* 1 when `name` is a scene scene_create knows */
 int scene_known(const char *name);
-/* "bars64, springgrid128" */
+/* "bars64, fluid-over-spheres, heterogeneous, ..." */
 const char *scene_names(void);
 
 #endif

@@ -11,15 +11,20 @@ int scene_cli_load(const char *cmd, const char *arg, const pf_world_def *wd, dou
     pf_scene_load_def def = pf_scene_default_load_def();
     def.world = *wd;
     def.dt = dt;
+    return scene_cli_load_def(cmd, arg, &def, out);
+}
+
+int scene_cli_load_def(const char *cmd, const char *arg, const pf_scene_load_def *def, pf_scene **out)
+{
     int rc;
     if (pf_scene_builtin(arg, NULL)) {
-        rc = pf_scene_load_builtin(&def, arg, out);
+        rc = pf_scene_load_builtin(def, arg, out);
     } else if (access(arg, R_OK) != 0) {
         fprintf(stderr, "%s: '%s' is neither a built-in scene (%s) nor a readable file\n", cmd, arg,
                 pf_scene_builtin_names());
         return 2;
     } else {
-        rc = pf_scene_load_file(&def, arg, out);
+        rc = pf_scene_load_file(def, arg, out);
     }
     if (rc == PF_OK) return 0;
     fprintf(stderr, "%s\n", pf_last_error());

@@ -8,6 +8,8 @@
  * time step. Returns 0, or the exit code after a message on stderr: 2 for bad input (file:line: message),
  * 1 when out of memory. */
 int scene_cli_load(const char *cmd, const char *arg, const pf_world_def *wd, double dt, pf_scene **out);
+/* Same with every load setting given. */
+int scene_cli_load_def(const char *cmd, const char *arg, const pf_scene_load_def *def, pf_scene **out);
 /* Parses a --dt value (> 0, finite); 0 or 2 after a message. */
 int scene_cli_dt(const char *cmd, const char *text, double *dt);
 

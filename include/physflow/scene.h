@@ -19,7 +19,7 @@ extern "C" {
  * unknown component or attribute, malformed value or link; PF_EINVAL: a value out of range; PF_EIO: a file
  * (scene, mesh) cannot be read; PF_ENOTSUP: a known component or option that the physics cannot simulate yet. */
 
-/* ---- collision settings: parsed and validated, not simulated yet (the world has no contacts today) ---- */
+/* ---- collision: the pipeline's settings (pf_world_set_collision) and the models (surfaces) ---- */
 
 /// Contact response (SOFA CollisionResponse / DefaultContactManager `response`).
 typedef enum pf_scene_response {
@@ -33,7 +33,9 @@ typedef struct pf_scene_collision {
     double alarm_distance;             ///< m, MinProximityIntersection alarmDistance (>= 0); default 1
     double contact_distance;           ///< m, contactDistance (>= 0, <= alarm_distance); default 0.5
     pf_scene_response response;        ///< contact response; default PF_RESPONSE_PENALTY
-    double stiffness;                  ///< N/m, penalty stiffness (>= 0); default 100
+    double stiffness;                  ///< N/m, penalty stiffness per contact (> 0 to simulate); default 100
+    double damping;                    ///< N·s/m, damping along the normal per contact (>= 0; PhysFlow's
+                                       ///< CollisionResponse `damping`); default 0
 } pf_scene_collision;
 
 /// Collision model kind (SOFA SphereCollisionModel, TriangleCollisionModel, PointCollisionModel).
@@ -43,14 +45,18 @@ typedef enum pf_scene_collision_kind {
     PF_COLLIDE_POINT = 2     ///< the points themselves
 } pf_scene_collision_kind;
 
-/// One collision model attached to an object.
+/// One collision model attached to an object. The models of one node share one surface of the world: the node's
+/// mesh, grid boundary or rigid shape, carried by its object or, through a RigidMapping / BarycentricMapping, by
+/// its parent's.
 typedef struct pf_scene_collision_model {
-    pf_object_id object;          ///< the object whose points carry the model
+    pf_object_id object;          ///< the object carrying the model's surface
     pf_scene_collision_kind kind; ///< sphere, triangle or point
     double radius;                ///< m, spheres only (> 0); 0 for the other kinds
-    const uint32_t *triangles;    ///< triangles only: 3*ntriangles point indices (owned by the scene); else NULL
-    uint32_t ntriangles;          ///< triangles only: how many
+    const uint32_t *triangles;    ///< triangles of a mesh: 3*ntriangles indices into the mesh's points (owned by
+                                  ///< the scene); NULL for a grid boundary or a rigid shape (see the surface)
+    uint32_t ntriangles;          ///< how many
     int line;                     ///< line of the element in the scene file
+    pf_surface_id surface;        ///< the world surface made for it (pf_world_surface_positions, ...)
 } pf_scene_collision_model;
 
 /* ---- the registry: element name -> constructor ---- */
@@ -143,6 +149,7 @@ typedef struct pf_scene_load_def {
     pf_world_def world;                ///< runtime settings of the world (workers, executor, ...); the scene's
                                        ///< root Node sets dt and gravity; default pf_world_default_def()
     double dt;                         ///< s; > 0 overrides the scene's dt; default 0 (keep the scene's)
+    int broadphase;                    ///< a pf_broadphase_method overriding the scene's; default -1 (keep it)
     pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
     void *report_ctx;                  ///< passed to `report`
 } pf_scene_load_def;
@@ -169,10 +176,12 @@ PF_API void pf_scene_destroy(pf_scene *s);
 
 /// The loaded world (owned by the scene: destroyed with it).
 PF_API pf_world *pf_scene_world(pf_scene *s);
-/// Scene-level collision settings (parsed, not simulated yet).
+/// Destroys the scene but keeps its world, which the caller then owns (pf_world_destroy); for hosts that need
+/// only the world. NULL when s is NULL.
+PF_API pf_world *pf_scene_release_world(pf_scene *s);
+/// Scene-level collision settings (given to pf_world_set_collision when `enabled`).
 PF_API const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s);
-/// The collision models (parsed, not simulated yet): *out receives an array of the returned count, owned by the
-/// scene.
+/// The collision models: *out receives an array of the returned count, owned by the scene.
 PF_API uint32_t pf_scene_collision_models(const pf_scene *s, const pf_scene_collision_model **out);
 /// Id of the object of the node with path `path` ("/" separated node names from the root's children, e.g.
 /// "bar_0_1_2" or "group/tile"); PF_EINVAL when no such node or it has no object.
@@ -187,7 +196,8 @@ typedef struct pf_scene_summary {
     uint64_t springs;          ///< springs added by the spring force fields
     uint32_t constraints;      ///< constraint components
     uint64_t fixed_points;     ///< points fixed by them (a point fixed twice counts twice)
-    uint32_t collision_models; ///< collision models (parsed, not simulated yet)
+    uint32_t collision_models; ///< collision models
+    uint32_t surfaces;         ///< surfaces made for them (one per node with collision models)
     double dt;                 ///< s, the time step in use
     double gravity[3];         ///< m/s²
 } pf_scene_summary;

@@ -1,0 +1,58 @@
+/* physflow run: a scene run step by step with per-step measurements, optional CSV and VTK output (run_scene.c,
+ * run_output.c), and the runtime demonstration (run_demo.c). */
+#ifndef PF_TOOLS_RUN_H
+#define PF_TOOLS_RUN_H
+
+#include "physflow/physics.h"
+#include "physflow/runtime.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct run_opts {
+    const char *scene;        /* built-in name or file */
+    long steps, threads;
+    pf_executor executor;
+    pf_partitioner partitioner;
+    double dt;                /* > 0: overrides the scene's */
+    int broadphase;           /* >= 0: overrides the scene's */
+    const char *trace;        /* Chrome trace file, or NULL */
+    const char *vtk;          /* VTK folder, or NULL */
+    long vtk_every;           /* a frame every N steps */
+    const char *csv;          /* per-step CSV, or NULL */
+    int hash_only, bind, force;
+    int argc;                 /* the command line, for the CSV header */
+    char **argv;
+} run_opts;
+
+/* Loads and runs a scene; 0, 1 (numerical fault, output failure) or 2 (bad input). */
+int run_scene(const run_opts *o);
+/* The heat-equation demonstration. */
+int run_demo(long steps, long threads, pf_executor only, pf_partitioner part, const char *trace, int hash_only,
+             int bind);
+
+/* ---- outputs (run_output.c) ---- */
+/* 0 when `path` may be written: it does not exist, or force; else 2 after a message. */
+int run_output_file_ok(const char *path, int force);
+/* 0 when `dir` may receive frames: missing (created), empty, or force; else 2 (or 1 when it cannot be made). */
+int run_output_dir_ok(const char *dir, int force);
+
+/* One row of the per-step table. */
+typedef struct run_step {
+    uint64_t step;
+    double ms_step, ms_collision, ms_update, ms_integration;
+    uint32_t contacts, pairs, started, stopped, groups, tasks, tasks_added, tasks_removed, tasks_moved;
+    uint64_t candidates;
+    int updated;
+} run_step;
+/* The per-step CSV: '#' lines (machine, date, command), a header, one row per step. */
+FILE *run_csv_open(const char *path, int argc, char **argv);
+void run_csv_row(FILE *f, const run_step *r);
+
+/* The VTK XML PolyData frame `frame` of world w into dir/frame_NNNNNN.vtp: one piece per surface (its current
+ * vertices and triangles) and one per object (its points). Returns 0 or -1 (message on stderr). */
+int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame);
+/* The ParaView collection dir/scene.pvd of frames 0..frames-1 at times t0 + k * dt_frame. */
+int run_vtk_collection(const char *dir, uint32_t frames, double dt_frame);
+
+#endif

@@ -1,0 +1,152 @@
+/* physflow run's outputs: the per-step CSV table and VTK XML PolyData frames with a ParaView .pvd collection;
+ * nothing a user wrote is overwritten without --force. */
+#include "bench_csv.h"
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int run_output_file_ok(const char *path, int force)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || force) return 0;
+    fprintf(stderr, "physflow run: '%s' exists: not overwritten (give --force to replace it)\n", path);
+    return 2;
+}
+
+int run_output_dir_ok(const char *dir, int force)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) == 0) return 0;
+        fprintf(stderr, "physflow run: cannot create the folder '%s': %s\n", dir, strerror(errno));
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "physflow run: '%s' is not a folder\n", dir);
+        return 2;
+    }
+    DIR *d = opendir(dir);
+    int empty = 1;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) empty = 0;
+    if (d) closedir(d);
+    if (empty || force) return 0;
+    fprintf(stderr, "physflow run: the folder '%s' is not empty: nothing written (give --force to write into it)\n",
+            dir);
+    return 2;
+}
+
+FILE *run_csv_open(const char *path, int argc, char **argv)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "physflow run: cannot write '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    char machine[512], date[64];
+    bench_machine_summary(machine, sizeof machine);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "# machine: %s\n# date: %s\n# command: physflow", machine, date);
+    for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
+    fprintf(f, "\nstep,ms_step,ms_collision,ms_update,ms_integration,contacts,contact_pairs,pairs_started,"
+               "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved\n");
+    return f;
+}
+
+void run_csv_row(FILE *f, const run_step *r)
+{
+    fprintf(f, "%llu,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%llu,%u,%u,%d,%u,%u,%u\n", (unsigned long long)r->step,
+            r->ms_step, r->ms_collision, r->ms_update, r->ms_integration, r->contacts, r->pairs, r->started,
+            r->stopped, (unsigned long long)r->candidates, r->groups, r->tasks, r->updated, r->tasks_added, r->tasks_removed, r->tasks_moved);
+}
+
+static void write_points(FILE *f, const double *x, uint32_t n)
+{
+    fprintf(f, "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%.9g %.9g %.9g\n", x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+    fprintf(f, "</DataArray></Points>\n");
+}
+
+/* One cell array (Verts or Polys): connectivity and offsets; `idx` NULL means 0..n-1 one per cell. */
+static void write_cells(FILE *f, const char *kind, const uint32_t *idx, uint32_t cells, uint32_t per)
+{
+    fprintf(f, "<%s><DataArray type=\"UInt32\" Name=\"connectivity\" format=\"ascii\">\n", kind);
+    for (uint32_t c = 0; c < cells * per; c++) fprintf(f, "%u%c", idx ? idx[c] : c, (c + 1) % per ? ' ' : '\n');
+    fprintf(f, "</DataArray><DataArray type=\"UInt32\" Name=\"offsets\" format=\"ascii\">\n");
+    for (uint32_t c = 0; c < cells; c++) fprintf(f, "%u\n", (c + 1) * per);
+    fprintf(f, "</DataArray></%s>\n", kind);
+}
+
+static void write_object_field(FILE *f, uint32_t n, pf_object_id o)
+{
+    fprintf(f, "<PointData Scalars=\"object\"><DataArray type=\"UInt32\" Name=\"object\" format=\"ascii\">\n");
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%u\n", o);
+    fprintf(f, "</DataArray></PointData>\n");
+}
+
+int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frame_%06u.vtp", dir, frame);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "physflow run: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+               "<PolyData>\n");
+    for (pf_surface_id s = 0; s < pf_world_surfaces(w); s++) {
+        uint32_t nv = 0, nt = 0;
+        pf_object_id o = 0;
+        pf_world_surface_info(w, s, &o, NULL, NULL);
+        const double *x = pf_world_surface_positions(w, s, &nv);
+        const uint32_t *t = pf_world_surface_triangles(w, s, &nt);
+        fprintf(f, "<Piece NumberOfPoints=\"%u\" NumberOfVerts=\"%u\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
+                   "NumberOfPolys=\"%u\">\n", nv, nt ? 0 : nv, nt);
+        write_object_field(f, nv, o);
+        write_points(f, x, nv);
+        if (nt)
+            write_cells(f, "Polys", t, nt, 3);
+        else
+            write_cells(f, "Verts", NULL, nv, 1);
+        fprintf(f, "</Piece>\n");
+    }
+    for (pf_object_id o = 0; o < pf_world_objects(w); o++) {
+        uint32_t n = 0;
+        const double *x = pf_world_positions(w, o, &n);
+        if (pf_world_rigid_state(w, o, NULL, NULL, NULL, NULL) == PF_OK) n = 1; /* point 1 is not a position */
+        fprintf(f, "<Piece NumberOfPoints=\"%u\" NumberOfVerts=\"%u\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
+                   "NumberOfPolys=\"0\">\n", n, n);
+        write_object_field(f, n, o);
+        write_points(f, x, n);
+        write_cells(f, "Verts", NULL, n, 1);
+        fprintf(f, "</Piece>\n");
+    }
+    fprintf(f, "</PolyData>\n</VTKFile>\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, "physflow run: write error on '%s'\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+int run_vtk_collection(const char *dir, uint32_t frames, double dt_frame)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scene.pvd", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "physflow run: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>\n");
+    for (uint32_t k = 0; k < frames; k++)
+        fprintf(f, "<DataSet timestep=\"%.9g\" file=\"frame_%06u.vtp\"/>\n", k * dt_frame, k);
+    fprintf(f, "</Collection>\n</VTKFile>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}

@@ -1,0 +1,182 @@
+/* physflow run SCENE: loads a scene and steps it one step at a time, measuring each step and its stages (the
+ * collision stage, the structural graph update, the rest: the solvers' tasks), with a progress line on a terminal,
+ * optional per-step CSV, VTK frames and a Chrome trace, and a summary at the end (medians, updates, contacts). */
+#include "bench_util.h"
+#include "run.h"
+#include "scene_cli.h"
+
+#include "physflow/scene.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static double median_of(const double *v, size_t n)
+{
+    if (n == 0) return 0;
+    double *c = malloc(n * sizeof *c);
+    if (!c) return 0;
+    memcpy(c, v, n * sizeof *c);
+    double m = bench_median(c, n);
+    free(c);
+    return m;
+}
+
+/* The step just run, measured. `prev_updates` is the update count before it. */
+static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates, uint32_t *updates, run_step *r)
+{
+    pf_collision_stats cs;
+    pf_world_stats ws;
+    pf_world_update up;
+    memset(&cs, 0, sizeof cs);
+    pf_world_collision_stats(w, &cs);
+    pf_world_get_stats(w, &ws);
+    pf_world_last_update(w, &up, updates);
+    memset(r, 0, sizeof *r);
+    r->step = step;
+    r->ms_step = ms;
+    r->ms_collision = cs.ms;
+    r->contacts = cs.contacts;
+    r->pairs = cs.pairs;
+    r->started = cs.started;
+    r->stopped = cs.stopped;
+    r->candidates = cs.candidates;
+    r->groups = ws.groups;
+    r->tasks = ws.tasks;
+    r->updated = *updates != prev_updates;
+    if (r->updated) {
+        r->ms_update = up.ms_record + up.ms_runtime;
+        r->tasks_added = up.tasks_added;
+        r->tasks_removed = up.tasks_removed;
+        r->tasks_moved = up.tasks_moved;
+    }
+    r->ms_integration = ms - r->ms_collision - r->ms_update;
+    if (r->ms_integration < 0) r->ms_integration = 0;
+}
+
+typedef struct run_totals {
+    double *ms, *col, *upd, *integ, *upd_only; /* per step; upd_only: the updates' ms */
+    size_t n, nupd;
+    uint64_t moved;
+} run_totals;
+
+static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, const run_step *last, int workers,
+                    double ms_setup)
+{
+    pf_world *w = pf_scene_world(scene);
+    pf_scene_summary sum;
+    pf_scene_get_summary(scene, &sum);
+    double umax = 0;
+    for (size_t k = 0; k < t->nupd; k++) umax = t->upd_only[k] > umax ? t->upd_only[k] : umax;
+    printf("physflow run: %s — %u objects, %llu points, %u surfaces, %zu steps of %g s, %s executor, %s "
+           "partitioner, %d workers\n",
+           o->scene, sum.objects, (unsigned long long)sum.points, sum.surfaces, t->n, sum.dt,
+           pf_executor_name(o->executor), pf_partitioner_name(o->partitioner), workers);
+    printf("  median ms per step %.3f: collision %.3f, graph update %.3f, integration %.3f (setup %.0f ms)\n",
+           median_of(t->ms, t->n), median_of(t->col, t->n), median_of(t->upd, t->n), median_of(t->integ, t->n),
+           ms_setup);
+    printf("  graph updates: %zu (the first recording included), median %.3f ms, max %.3f ms; tasks moved %llu\n",
+           t->nupd, median_of(t->upd_only, t->nupd), umax, (unsigned long long)t->moved);
+    printf("  final: %u contacts in %u object pairs, %u solver groups, %u tasks per step\n", last->contacts,
+           last->pairs, last->groups, last->tasks);
+    printf("  state-hash %016llx\n", (unsigned long long)pf_world_state_hash(w));
+}
+
+static void progress(const run_step *r, long steps, double *last_print)
+{
+    double t = bench_now_s();
+    if (t - *last_print < 0.5 && (long)r->step != steps) return;
+    *last_print = t;
+    fprintf(stderr, "\r  step %llu/%ld  %.1f ms  %u contacts  %u groups ", (unsigned long long)r->step, steps,
+            r->ms_step, r->contacts, r->groups);
+    if ((long)r->step == steps) fprintf(stderr, "\n");
+}
+
+static int check_outputs(const run_opts *o)
+{
+    int rc = 0;
+    if (o->csv && (rc = run_output_file_ok(o->csv, o->force))) return rc;
+    if (o->trace && (rc = run_output_file_ok(o->trace, o->force))) return rc;
+    if (o->vtk && (rc = run_output_dir_ok(o->vtk, o->force))) return rc;
+    return 0;
+}
+
+int run_scene(const run_opts *o)
+{
+    int rc = check_outputs(o);
+    if (rc) return rc;
+    pf_scene_load_def ld = pf_scene_default_load_def();
+    ld.world.bind = o->bind;
+    ld.world.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
+    ld.world.executor = o->executor;
+    ld.world.partitioner = o->partitioner;
+    ld.world.quiet = 1;
+    ld.dt = o->dt;
+    ld.broadphase = o->broadphase;
+    double t0 = bench_now_s();
+    pf_scene *scene = NULL;
+    if ((rc = scene_cli_load_def("physflow run", o->scene, &ld, &scene))) return rc;
+    double ms_setup = (bench_now_s() - t0) * 1e3;
+    pf_world *w = pf_scene_world(scene);
+    FILE *csv = o->csv ? run_csv_open(o->csv, o->argc, o->argv) : NULL;
+    if (o->csv && !csv) {
+        pf_scene_destroy(scene);
+        return 1;
+    }
+    if (o->trace) pf_runtime_trace_start(pf_world_runtime(w));
+    size_t n = (size_t)o->steps;
+    run_totals t = {0};
+    t.ms = malloc(n * sizeof *t.ms), t.col = malloc(n * sizeof *t.col), t.upd = malloc(n * sizeof *t.upd);
+    t.integ = malloc(n * sizeof *t.integ), t.upd_only = malloc(n * sizeof *t.upd_only);
+    int status = !t.ms || !t.col || !t.upd || !t.integ || !t.upd_only;
+    if (status) fprintf(stderr, "physflow run: out of memory\n");
+    int tty = !o->hash_only && isatty(2);
+    double last_print = bench_now_s();
+    uint32_t updates = 0, frames = 0;
+    run_step r;
+    memset(&r, 0, sizeof r);
+    pf_scene_summary sum;
+    pf_scene_get_summary(scene, &sum);
+    if (!status && o->vtk && run_vtk_frame(w, o->vtk, frames++)) status = 1;
+    for (size_t k = 0; k < n && !status; k++) {
+        uint32_t prev = updates;
+        double s0 = bench_now_s();
+        rc = pf_world_step(w, 1);
+        double ms = (bench_now_s() - s0) * 1e3;
+        if (rc) {
+            if (tty) fprintf(stderr, "\n");
+            fprintf(stderr, "physflow run: %s: %s\n", o->scene, pf_last_error()); /* the message names the step */
+            status = 1;
+            break;
+        }
+        measure(w, k + 1, ms, prev, &updates, &r);
+        t.ms[t.n] = r.ms_step, t.col[t.n] = r.ms_collision, t.upd[t.n] = r.ms_update, t.integ[t.n] = r.ms_integration;
+        t.n++;
+        if (r.updated) t.upd_only[t.nupd++] = r.ms_update;
+        t.moved += r.tasks_moved;
+        if (csv) run_csv_row(csv, &r);
+        if (o->vtk && (k + 1) % (size_t)o->vtk_every == 0 && run_vtk_frame(w, o->vtk, frames++)) status = 1;
+        if (tty) progress(&r, o->steps, &last_print);
+    }
+    if (csv && fclose(csv) != 0) {
+        fprintf(stderr, "physflow run: write error on '%s'\n", o->csv);
+        status = 1;
+    }
+    if (o->vtk && frames && run_vtk_collection(o->vtk, frames, sum.dt * (double)o->vtk_every)) status = 1;
+    if (o->trace && pf_runtime_trace_write(pf_world_runtime(w), o->trace)) {
+        fprintf(stderr, "physflow run: %s\n", pf_last_error());
+        status = 1;
+    }
+    if (!status) {
+        if (o->hash_only)
+            printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
+        else
+            summary(o, scene, &t, &r, ld.world.workers, ms_setup);
+        if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
+        if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
+        if (!o->hash_only && o->trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", o->trace);
+    }
+    free(t.ms), free(t.col), free(t.upd), free(t.integ), free(t.upd_only);
+    pf_scene_destroy(scene);
+    return status;
+}
