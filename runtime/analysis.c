@@ -630,9 +630,43 @@ static int analyse_from(pf_graph *g)
     return PF_OK;
 }
 
+/* Drops the accesses and arguments of removed tasks and markers once they are most of the graph's, moving the
+ * others down (task ids never change: only their offsets do). Called before a full analysis, which rebuilds
+ * every node, so nothing holds an offset across it; keeps a graph that is updated for hours from growing with
+ * its history. */
+static void compact_removed(pf_graph *g)
+{
+    size_t dead = 0;
+    for (size_t t = 0; t < g->ntasks; t++)
+        if (g->tasks[t].removed) dead += g->tasks[t].nacc;
+    if (2 * dead <= g->naccesses) return;
+    size_t acc = 0, args = 0;
+    for (size_t t = 0; t < g->ntasks; t++) {
+        pf_task *task = &g->tasks[t];
+        if (task->removed) {
+            task->nacc = 0;
+            task->acc_off = (uint32_t)acc;
+            task->args_size = 0;
+            continue;
+        }
+        memmove(g->accesses + acc, g->accesses + task->acc_off, task->nacc * sizeof *g->accesses);
+        task->acc_off = (uint32_t)acc;
+        acc += task->nacc;
+        if (task->args_size) {
+            size_t off = (args + 15) & ~(size_t)15; /* arguments stay 16-byte aligned */
+            memmove(g->args + off, g->args + task->args_off, task->args_size);
+            task->args_off = off;
+            args = off + task->args_size;
+        }
+    }
+    g->naccesses = acc;
+    g->nargs = args;
+}
+
 int pf_graph_analyse(pf_graph *g)
 {
     pf_graph_free_analysis(g);
+    compact_removed(g);
     if (g->open_loop != PF_NONE)
         return pf_error(PF_ESTATE, "the graph has an open loop: call pf_graph_loop_end before running it");
     g->an = pf_calloc(1, sizeof *g->an);
