@@ -207,3 +207,29 @@ done:
     pf_free(buf);
     return rc;
 }
+
+int pf_state_file_note(const char *path, char *note, size_t note_cap)
+{
+    PF_CHECK_ARG(path && note && note_cap > 0);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc = read_all(path, &buf, &len);
+    if (rc) return rc;
+    reader rd = {buf, len, 1469598103934665603ull};
+    char magic[8];
+    uint32_t head[2], nl;
+    uint64_t steps, fp;
+    rc = PF_OK;
+    if (!get(&rd, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof magic))
+        rc = pf_error(PF_EPARSE, "%s: not a PhysFlow checkpoint", path);
+    else if (!get(&rd, head, sizeof head) || head[0] != VERSION || !get(&rd, &steps, sizeof steps) ||
+             !get(&rd, &fp, sizeof fp) || !get(&rd, &nl, sizeof nl) || nl > rd.left)
+        rc = pf_error(PF_EPARSE, "%s: unsupported version or truncated header", path);
+    if (!rc) {
+        size_t n = nl < note_cap - 1 ? nl : note_cap - 1;
+        memcpy(note, rd.p, n);
+        note[n] = 0;
+    }
+    pf_free(buf);
+    return rc;
+}

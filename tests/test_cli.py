@@ -203,5 +203,27 @@ with tempfile.TemporaryDirectory() as tmp:
     check("heterogeneous: one hash for every executor, partitioner and broad phase", len(set(hashes.values())) == 1,
           hashes)
 
+    # checkpoints: N steps equal k steps, a checkpoint, and N - k resumed (another executor and worker count)
+    ckpt = os.path.join(tmp, "run.ckpt")
+    whole = run("run", "heterogeneous", "--steps", "40", "--hash", "--no-bind")
+    first = run("run", "heterogeneous", "--steps", "15", "--checkpoint", ckpt, "--no-bind")
+    check("--checkpoint exits 0 and says where", first.returncode == 0 and ckpt in first.stdout, first.stderr)
+    rest = run("run", "--resume", ckpt, "--steps", "25", "--hash", "--no-bind", "--executor", "seq")
+    check("resumed run equals the uninterrupted one", rest.returncode == 0 and rest.stdout == whole.stdout,
+          f"{rest.stdout} {rest.stderr} vs {whole.stdout}")
+    again = run("run", "--resume", ckpt, "--steps", "5", "--checkpoint", ckpt, "--no-bind")
+    check("a checkpoint replaces an older checkpoint", again.returncode == 0, again.stderr)
+    other = os.path.join(tmp, "notes.txt")
+    with open(other, "w") as f:
+        f.write("mine\n")
+    r = run("run", "bars64", "--steps", "1", "--checkpoint", other, "--no-bind")
+    check("--checkpoint never overwrites a file that is not a checkpoint", r.returncode == 2 and
+          open(other).read() == "mine\n", r.stderr)
+    r = run("run", "--resume", other, "--steps", "1")
+    check("--resume of a file that is not a checkpoint exits 2", r.returncode == 2 and "checkpoint" in r.stderr,
+          r.stderr)
+    r = run("run", "bars64", "--resume", ckpt)
+    check("--resume refuses a scene of its own", r.returncode == 2, r.stderr)
+
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)

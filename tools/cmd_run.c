@@ -9,6 +9,7 @@
 #include "physflow/scene.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,7 +18,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: physflow run [SCENE] [--steps N] [--dt S] [--threads K] [--executor E] [--partitioner P]\n"
             "                    [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
-            "                    [--hash] [--force] [--no-bind]\n"
+            "                    [--checkpoint FILE] [--hash] [--force] [--no-bind]\n"
+            "       physflow run --resume FILE [--steps N] [...]\n"
             "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
             "                    [--hash] [--no-bind]\n"
             "  SCENE: a built-in scene (%s)\n"
@@ -33,6 +35,9 @@ static void usage(FILE *out)
             "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
             "  executor, worker count and partitioner. Exit 1 on a numerical fault (message on stderr), 2 on bad\n"
             "  input (a scene's errors as 'file:line: message').\n"
+            "  --checkpoint FILE writes the state after the N steps (atomically: a failure never truncates an older\n"
+            "  checkpoint, which it replaces); --resume FILE rebuilds that checkpoint's scene (with its --dt and\n"
+            "  --broadphase), restores the state and runs N more steps: the same state as the uninterrupted run.\n"
             "  --demo: the runtime demonstration (a heat equation cut into 16 objects) replayed N steps (default\n"
             "  200) with each executor (or only E).\n",
             pf_scene_builtin_names());
@@ -98,6 +103,10 @@ int cmd_run(int argc, char **argv)
             o.vtk = v;
         } else if (!strcmp(a, "--csv")) {
             o.csv = v;
+        } else if (!strcmp(a, "--checkpoint")) {
+            o.checkpoint = v;
+        } else if (!strcmp(a, "--resume")) {
+            o.resume = v;
         } else {
             fprintf(stderr, "physflow run: unknown option '%s'\n", a);
             usage(stderr);
@@ -109,15 +118,27 @@ int cmd_run(int argc, char **argv)
         o.threads = cpus > 0 ? cpus : 1;
     }
     if (demo) {
-        if (o.scene || o.dt > 0 || o.vtk || o.csv || o.broadphase >= 0) {
-            fprintf(stderr, "physflow run: --demo takes no scene, --dt, --broadphase, --vtk or --csv\n");
+        if (o.scene || o.dt > 0 || o.vtk || o.csv || o.broadphase >= 0 || o.checkpoint || o.resume) {
+            fprintf(stderr, "physflow run: --demo takes no scene, --dt, --broadphase, --vtk, --csv, --checkpoint "
+                            "or --resume\n");
             return 2;
         }
         if (o.trace && run_output_file_ok(o.trace, o.force)) return 2;
         return run_demo(o.steps ? o.steps : 200, o.threads, executor_given ? o.executor : PF_EXEC_COUNT,
                         o.partitioner, o.trace, o.hash_only, o.bind);
     }
+    char *resumed = NULL;
+    if (o.resume) {
+        if (o.scene || o.dt > 0 || o.broadphase >= 0) {
+            fprintf(stderr, "physflow run: --resume takes its scene, --dt and --broadphase from the checkpoint\n");
+            return 2;
+        }
+        int rc = run_checkpoint_scene(o.resume, &o, &resumed);
+        if (rc) return rc;
+    }
     if (!o.steps) o.steps = o.scene ? 100 : 300; /* 300: long enough for the default scene to settle in one pile */
     if (!o.scene) o.scene = "heterogeneous";
-    return run_scene(&o);
+    int rc = run_scene(&o);
+    free(resumed);
+    return rc;
 }

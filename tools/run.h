@@ -20,6 +20,8 @@ typedef struct run_opts {
     const char *vtk;          /* VTK folder, or NULL */
     long vtk_every;           /* a frame every N steps */
     const char *csv;          /* per-step CSV, or NULL */
+    const char *checkpoint;   /* state written here after the steps, or NULL */
+    const char *resume;       /* checkpoint whose scene and state the run continues, or NULL */
     int hash_only, bind, force;
     int argc;                 /* the command line, for the CSV header */
     char **argv;
@@ -30,6 +32,15 @@ int run_scene(const run_opts *o);
 /* The heat-equation demonstration. */
 int run_demo(long steps, long threads, pf_executor only, pf_partitioner part, const char *trace, int hash_only,
              int bind);
+
+/* ---- checkpoints (run_checkpoint.c) ---- */
+/* The scene and settings a checkpoint was made with, read from its note into o (scene, dt, broadphase); 0 or 2
+ * after a message. `scene` receives the scene text's storage (free it). */
+int run_checkpoint_scene(const char *path, run_opts *o, char **scene);
+/* 0 when `path` may receive a checkpoint: missing, an older PhysFlow checkpoint, or force; else 2. */
+int run_checkpoint_file_ok(const char *path, int force);
+/* Writes w's state to path with o's scene and settings as the note; 0, or 1 after a message. */
+int run_checkpoint_write(pf_world *w, const run_opts *o, const char *path);
 
 /* ---- outputs (run_output.c) ---- */
 /* 0 when `path` may be written: it does not exist, or force; else 2 after a message. */

@@ -98,6 +98,7 @@ static int check_outputs(const run_opts *o)
     if (o->csv && (rc = run_output_file_ok(o->csv, o->force))) return rc;
     if (o->trace && (rc = run_output_file_ok(o->trace, o->force))) return rc;
     if (o->vtk && (rc = run_output_dir_ok(o->vtk, o->force))) return rc;
+    if (o->checkpoint && (rc = run_checkpoint_file_ok(o->checkpoint, o->force))) return rc;
     return 0;
 }
 
@@ -118,6 +119,11 @@ int run_scene(const run_opts *o)
     if ((rc = scene_cli_load_def("physflow run", o->scene, &ld, &scene))) return rc;
     double ms_setup = (bench_now_s() - t0) * 1e3;
     pf_world *w = pf_scene_world(scene);
+    if (o->resume && pf_world_load_state(w, o->resume, NULL, 0)) {
+        fprintf(stderr, "physflow run: --resume: %s\n", pf_last_error());
+        pf_scene_destroy(scene);
+        return 2;
+    }
     FILE *csv = o->csv ? run_csv_open(o->csv, o->argc, o->argv) : NULL;
     if (o->csv && !csv) {
         pf_scene_destroy(scene);
@@ -163,6 +169,7 @@ int run_scene(const run_opts *o)
         status = 1;
     }
     if (o->vtk && frames && run_vtk_collection(o->vtk, frames, sum.dt * (double)o->vtk_every)) status = 1;
+    if (!status && o->checkpoint && run_checkpoint_write(w, o, o->checkpoint)) status = 1;
     if (o->trace && pf_runtime_trace_write(pf_world_runtime(w), o->trace)) {
         fprintf(stderr, "physflow run: %s\n", pf_last_error());
         status = 1;
@@ -174,6 +181,7 @@ int run_scene(const run_opts *o)
             summary(o, scene, &t, &r, ld.world.workers, ms_setup);
         if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
+        if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);
         if (!o->hash_only && o->trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", o->trace);
     }
     free(t.ms), free(t.col), free(t.upd), free(t.integ), free(t.upd_only);

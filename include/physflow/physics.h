@@ -196,6 +196,8 @@ PF_API int pf_world_save_state(const pf_world *w, const char *path, const char *
 /// otherwise, and for a damaged file); the world is unchanged on failure. `note` (may be NULL when note_cap is
 /// 0) receives the note, cut to note_cap - 1 bytes. Stepping on repeats the uninterrupted run bit for bit.
 PF_API int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap);
+/// The note of a state file (to know which scene to build before loading it), cut to note_cap - 1 bytes.
+PF_API int pf_state_file_note(const char *path, char *note, size_t note_cap);
 
 /// What the latest structural update did: the step after a change (object, force field, constraint,
 /// interaction added or removed) regroups the objects and re-records only the solver groups that changed.
