@@ -142,6 +142,40 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
     return PF_OK;
 }
 
+/* The header of a checkpoint, up to and including its note (which stays in the buffer at *note_text). */
+typedef struct header {
+    uint32_t objects;
+    uint64_t steps, fingerprint;
+    uint32_t note_len;
+    const unsigned char *note_text;
+} header;
+
+static int read_header(reader *rd, const char *path, header *h)
+{
+    char magic[8];
+    uint32_t head[2];
+    if (!get(rd, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof magic))
+        return pf_error(PF_EPARSE, "%s: not a PhysFlow checkpoint", path);
+    if (!get(rd, head, sizeof head) || head[0] != VERSION || !get(rd, &h->steps, sizeof h->steps) ||
+        !get(rd, &h->fingerprint, sizeof h->fingerprint) || !get(rd, &h->note_len, sizeof h->note_len) ||
+        h->note_len > rd->left)
+        return pf_error(PF_EPARSE, "%s: unsupported version or truncated header", path);
+    h->objects = head[1];
+    h->note_text = rd->p;
+    rd->sum = fnv(rd->sum, rd->p, h->note_len);
+    rd->p += h->note_len;
+    rd->left -= h->note_len;
+    return PF_OK;
+}
+
+static void copy_note(const header *h, char *note, size_t note_cap)
+{
+    if (!note_cap) return;
+    size_t n = h->note_len < note_cap - 1 ? h->note_len : note_cap - 1;
+    memcpy(note, h->note_text, n);
+    note[n] = 0;
+}
+
 int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap)
 {
     PF_CHECK_ARG(w && path && (note || note_cap == 0));
@@ -150,28 +184,15 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     int rc = read_all(path, &buf, &len);
     if (rc) return rc;
     reader rd = {buf, len, 1469598103934665603ull};
-    char magic[8];
-    uint32_t head[2], nl;
-    uint64_t steps, fp, sum;
+    header h;
+    uint64_t sum;
+    if ((rc = read_header(&rd, path, &h))) goto done;
     rc = PF_EPARSE;
-    if (!get(&rd, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof magic)) {
-        pf_error(rc, "%s: not a PhysFlow checkpoint", path);
-        goto done;
-    }
-    if (!get(&rd, head, sizeof head) || head[0] != VERSION || !get(&rd, &steps, sizeof steps) ||
-        !get(&rd, &fp, sizeof fp) || !get(&rd, &nl, sizeof nl) || nl > rd.left) {
-        pf_error(rc, "%s: unsupported version or truncated header", path);
-        goto done;
-    }
-    if (head[1] != w->nobj || fp != fingerprint(w)) {
+    if (h.objects != w->nobj || h.fingerprint != fingerprint(w)) {
         pf_error(rc, "%s: the checkpoint was made from a different scene (%u objects, this world has %u)", path,
-                 head[1], w->nobj);
+                 h.objects, w->nobj);
         goto done;
     }
-    const unsigned char *text = rd.p;
-    rd.sum = fnv(rd.sum, rd.p, nl);
-    rd.p += nl;
-    rd.left -= nl;
     /* the state goes to scratch first: a bad file leaves the world as it was */
     size_t total = 0;
     for (uint32_t i = 0; i < w->nobj; i++) total += 6 * (size_t)w->obj[i]->n + w->obj[i]->xextra;
@@ -196,12 +217,8 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);
         state += (nx + nv) * sizeof(double);
     }
-    w->steps = steps;
-    if (note_cap) {
-        size_t n = nl < note_cap - 1 ? nl : note_cap - 1;
-        memcpy(note, text, n);
-        note[n] = 0;
-    }
+    w->steps = h.steps;
+    copy_note(&h, note, note_cap);
     rc = PF_OK;
 done:
     pf_free(buf);
@@ -216,20 +233,8 @@ int pf_state_file_note(const char *path, char *note, size_t note_cap)
     int rc = read_all(path, &buf, &len);
     if (rc) return rc;
     reader rd = {buf, len, 1469598103934665603ull};
-    char magic[8];
-    uint32_t head[2], nl;
-    uint64_t steps, fp;
-    rc = PF_OK;
-    if (!get(&rd, magic, sizeof magic) || memcmp(magic, MAGIC, sizeof magic))
-        rc = pf_error(PF_EPARSE, "%s: not a PhysFlow checkpoint", path);
-    else if (!get(&rd, head, sizeof head) || head[0] != VERSION || !get(&rd, &steps, sizeof steps) ||
-             !get(&rd, &fp, sizeof fp) || !get(&rd, &nl, sizeof nl) || nl > rd.left)
-        rc = pf_error(PF_EPARSE, "%s: unsupported version or truncated header", path);
-    if (!rc) {
-        size_t n = nl < note_cap - 1 ? nl : note_cap - 1;
-        memcpy(note, rd.p, n);
-        note[n] = 0;
-    }
+    header h;
+    if (!(rc = read_header(&rd, path, &h))) copy_note(&h, note, note_cap);
     pf_free(buf);
     return rc;
 }
