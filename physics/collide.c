@@ -14,6 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static inline int pf_collide_thread(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 static inline double dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -50,10 +63,10 @@ static int cand_order(const void *x, const void *y)
     return a->telem < b->telem ? -1 : a->telem > b->telem;
 }
 
-static int add_candidate(pf_collision_stage *c, const candidate *cd)
+static int add_candidate(collide_lane *L, const candidate *cd)
 {
-    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    c->cand[c->ncand++] = *cd;
+    if (PF_ARRAY_RESERVE(L->cand, L->cap_cand, L->ncand + 1)) return PF_ENOMEM;
+    L->cand[L->ncand++] = *cd;
     return PF_OK;
 }
 
@@ -66,13 +79,24 @@ void pf_collide_free(pf_collision_stage *c)
     }
     pf_free(c->sc);
     pf_free(c->sboxes);
-    pf_id_buffer_destroy(c->ids);
+    for (int k = 0; k < c->nlanes; k++) {
+        pf_id_buffer_destroy(c->lanes[k].ids);
+        pf_free(c->lanes[k].cand);
+    }
+    pf_free(c->lanes);
+    pf_free(c->jobs);
     pf_broadphase_destroy(c->outer);
 }
 
 static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
 {
-    if (!c->ids && pf_id_buffer_create(&c->ids)) return PF_ENOMEM;
+    if (!c->lanes) {
+        int lanes = c->threads > 0 ? c->threads : 1;
+        if (!(c->lanes = pf_calloc((size_t)lanes, sizeof *c->lanes))) return pf_error(PF_ENOMEM, "out of memory");
+        c->nlanes = lanes;
+        for (int k = 0; k < lanes; k++)
+            if (pf_id_buffer_create(&c->lanes[k].ids)) return pf_error(PF_ENOMEM, "out of memory");
+    }
     if (!c->outer) {
         pf_broadphase_def d = pf_broadphase_default_def();
         d.method = c->def.broadphase;
@@ -163,32 +187,31 @@ static int by_id(const void *x, const void *y)
 }
 
 /* The ids a query found, in increasing order (so the narrow phase's order depends on the data only). */
-static const uint32_t *query(pf_collision_stage *c, const pf_query_index *ix, const pf_aabb *box, size_t *n)
+static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf_aabb *box, size_t *n)
 {
-    if (pf_query_aabb(ix, box, c->ids)) {
+    if (pf_query_aabb(ix, box, L->ids)) {
         *n = 0;
         return NULL;
     }
-    uint32_t *ids = (uint32_t *)pf_id_buffer_ids(c->ids, n);
+    uint32_t *ids = (uint32_t *)pf_id_buffer_ids(L->ids, n);
     if (*n > 1) qsort(ids, *n, sizeof *ids, by_id);
     return ids;
 }
 
 /* The vertices of surface ps (points or spheres) against the triangles of surface ts. */
-static int vertices_triangles(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t ts, uint64_t *examined)
+static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
+                              uint32_t ts)
 {
     const pf_surface *S = w->surf[ps], *T = w->surf[ts];
-    if (T->nt == 0) return PF_OK;
-    pf_query_index *ix;
-    int rc = surface_index(c, T, ts, 0, &ix);
-    if (rc) return rc;
+    const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
+    int rc;
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
     double reach = c->def.alarm_distance + S->radius;
     for (uint32_t v = 0; v < S->nv; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
         if (!overlap(&box, &c->sc[ts].bounds)) continue;
         size_t n;
-        const uint32_t *ids = query(c, ix, &box, &n);
+        const uint32_t *ids = query(L, ix, &box, &n);
         for (size_t k = 0; k < n; k++) {
             pf_sphere pt = {{0}, S->radius, S->object, v};
             memcpy(pt.center, S->pos + 3 * (size_t)v, sizeof pt.center);
@@ -197,20 +220,21 @@ static int vertices_triangles(pf_world *w, pf_collision_stage *c, uint32_t ps, u
             for (int i = 0; i < 3; i++) memcpy(tr.v[i], T->pos + 3 * (size_t)tv[i], sizeof tr.v[i]);
             pf_contact ct;
             int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
-            (*examined)++;
+            L->examined++;
             if (hit < 0) return hit;
             if (!hit) continue;
             candidate cd = {S->object, T->object, ps, v, CAND_TRIANGLE, ts, ids[k],
                             {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius, ct.distance};
             barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
-            if ((rc = add_candidate(c, &cd))) return rc;
+            if ((rc = add_candidate(L, &cd))) return rc;
         }
     }
     return PF_OK;
 }
 
 /* Sphere v of surface ps against sphere u of surface qs. */
-static int sphere_pair(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t v, uint32_t qs, uint32_t u)
+static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t v,
+                       uint32_t qs, uint32_t u)
 {
     const pf_surface *S = w->surf[ps], *Q = w->surf[qs];
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
@@ -222,29 +246,29 @@ static int sphere_pair(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t
     if (hit <= 0) return hit;
     candidate cd = {S->object, Q->object, ps, v, CAND_SPHERE, qs, u,
                     {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius + Q->radius, ct.distance};
-    return add_candidate(c, &cd);
+    return add_candidate(L, &cd);
 }
 
 /* The spheres of surface ps against those of surface qs (another object's). */
-static int spheres_spheres(pf_world *w, pf_collision_stage *c, uint32_t ps, uint32_t qs, uint64_t *examined)
+static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
+                           uint32_t qs)
 {
-    const pf_surface *S = w->surf[ps], *Q = w->surf[qs];
-    pf_query_index *ix;
-    int rc = surface_index(c, Q, qs, 1, &ix);
-    if (rc) return rc;
+    const pf_surface *S = w->surf[ps];
+    const pf_query_index *ix = c->sc[qs].sph; /* built before the narrow phase */
+    int rc;
     for (uint32_t v = 0; v < S->nv; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, S->radius + c->def.alarm_distance);
         if (!overlap(&box, &c->sc[qs].bounds)) continue;
         size_t n;
-        const uint32_t *ids = query(c, ix, &box, &n);
-        for (size_t k = 0; k < n; k++, (*examined)++)
-            if ((rc = sphere_pair(w, c, ps, v, qs, ids[k]))) return rc;
+        const uint32_t *ids = query(L, ix, &box, &n);
+        for (size_t k = 0; k < n; k++, L->examined++)
+            if ((rc = sphere_pair(w, c, L, ps, v, qs, ids[k]))) return rc;
     }
     return PF_OK;
 }
 
 /* The spheres of one surface among themselves (particles of one object), through the broad phase. */
-static int spheres_within(pf_world *w, pf_collision_stage *c, uint32_t s, uint64_t *examined)
+static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, uint32_t s)
 {
     const pf_surface *S = w->surf[s];
     surface_cache *sc = &c->sc[s];
@@ -255,8 +279,45 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, uint32_t s, uint64
     const pf_pair *pairs;
     size_t np;
     int rc = pf_broadphase_pairs(c->bp, sc->boxes, S->nv, &pairs, &np, NULL);
-    for (size_t k = 0; k < np && !rc; k++, (*examined)++) rc = sphere_pair(w, c, s, pairs[k].i, s, pairs[k].j);
+    for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j);
     return rc;
+}
+
+static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres)
+{
+    if (PF_ARRAY_RESERVE(c->jobs, c->cap_jobs, c->njobs + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    c->jobs[c->njobs++] = (collide_job){a, b, spheres};
+    return PF_OK;
+}
+
+/* The narrow-phase jobs of the surface pairs the broad phase found, and the indexes they query, built (in
+ * parallel, each surface its own) before the jobs run. */
+static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, size_t np)
+{
+    c->njobs = 0;
+    int rc = PF_OK;
+    for (size_t k = 0; k < np && !rc; k++) {
+        uint32_t i = pairs[k].i, j = pairs[k].j;
+        const pf_surface *A = w->surf[i], *B = w->surf[j];
+        if (A->object == B->object) continue; /* no self-collision of a mesh */
+        if (pf_object_is_static(w->obj[A->object]) && pf_object_is_static(w->obj[B->object])) continue;
+        if (B->nt) rc = add_job(c, i, j, 0);
+        if (!rc && A->nt) rc = add_job(c, j, i, 0);
+        if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1);
+    }
+    if (rc) return rc;
+    int failed = 0;
+#pragma omp parallel for num_threads(c->nlanes) schedule(dynamic, 1) reduction(| : failed) \
+    if (c->nlanes > 1 && c->njobs > 1)
+    for (size_t k = 0; k < c->njobs; k++) {
+        const collide_job *jb = &c->jobs[k];
+        pf_query_index *ix;
+        /* one job per (surface, kind) builds: the first job naming it; later ones find it built */
+        int first = 1;
+        for (size_t e = 0; e < k && first; e++) first = !(c->jobs[e].b == jb->b && c->jobs[e].spheres == jb->spheres);
+        if (first) failed |= surface_index(c, w->surf[jb->b], jb->b, jb->spheres, &ix) != PF_OK;
+    }
+    return failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
 }
 
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
@@ -269,19 +330,32 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     const pf_pair *pairs;
     size_t np;
     if ((rc = pf_broadphase_pairs(c->outer, c->sboxes, w->nsurf, &pairs, &np, NULL))) return rc;
-    for (size_t k = 0; k < np && !rc; k++) {
-        uint32_t i = pairs[k].i, j = pairs[k].j;
-        const pf_surface *A = w->surf[i], *B = w->surf[j];
-        if (A->object == B->object) continue; /* no self-collision of a mesh */
-        if (pf_object_is_static(w->obj[A->object]) && pf_object_is_static(w->obj[B->object])) continue;
-        rc = vertices_triangles(w, c, i, j, examined);
-        if (!rc) rc = vertices_triangles(w, c, j, i, examined);
-        if (!rc && A->radius > 0 && B->radius > 0) rc = spheres_spheres(w, c, i, j, examined);
+    if ((rc = plan_jobs(w, c, pairs, np))) return rc;
+    for (int l = 0; l < c->nlanes; l++) c->lanes[l].ncand = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
+#pragma omp parallel for num_threads(c->nlanes) schedule(dynamic, 1) \
+    if (c->nlanes > 1 && c->njobs > 1)
+    for (size_t k = 0; k < c->njobs; k++) {
+        collide_lane *L = &c->lanes[pf_collide_thread()];
+        const collide_job *jb = &c->jobs[k];
+        int r = jb->spheres ? spheres_spheres(w, c, L, jb->a, jb->b) : vertices_triangles(w, c, L, jb->a, jb->b);
+        if (r) L->rc = r;
     }
-    for (uint32_t s = 0; s < w->nsurf && !rc; s++)
+    for (uint32_t s = 0; s < w->nsurf && !rc; s++) /* the broad phase itself runs in parallel */
         if (w->surf[s]->radius > 0 && w->surf[s]->nv > 1 && !pf_object_is_static(w->obj[w->surf[s]->object]))
-            rc = spheres_within(w, c, s, examined);
+            rc = spheres_within(w, c, &c->lanes[0], s);
+    /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */
+    size_t total = 0;
+    for (int l = 0; l < c->nlanes; l++) {
+        if (c->lanes[l].rc && !rc) rc = pf_error(c->lanes[l].rc, "collision stage: out of memory");
+        total += c->lanes[l].ncand;
+        *examined += c->lanes[l].examined;
+    }
     if (rc) return rc;
+    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    for (int l = 0; l < c->nlanes; l++) {
+        memcpy(c->cand + c->ncand, c->lanes[l].cand, c->lanes[l].ncand * sizeof *c->cand);
+        c->ncand += c->lanes[l].ncand;
+    }
     if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
     size_t out = 0;

@@ -32,15 +32,34 @@ typedef struct surface_cache {
     size_t cap_boxes;
 } surface_cache;
 
+/* One thread's share of the narrow phase: its query buffer and the proximities it found. */
+typedef struct collide_lane {
+    pf_id_buffer *ids;
+    candidate *cand;
+    size_t ncand, cap_cand;
+    uint64_t examined;
+    int rc;
+} collide_lane;
+
+/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b. */
+typedef struct collide_job {
+    uint32_t a, b;
+    int spheres;
+} collide_job;
+
 typedef struct pf_collision_stage {
     pf_collision_def def;
+    int threads;          /* of the narrow phase and the broad phases: the world's workers */
     pf_broadphase *bp;    /* spheres of one surface among themselves (particles) */
     pf_broadphase *outer; /* surfaces against surfaces */
     surface_cache *sc;
     uint32_t nsc;
     pf_aabb *sboxes; /* per surface: bounds grown by the alarm distance */
     size_t cap_sboxes;
-    pf_id_buffer *ids;
+    collide_lane *lanes;
+    int nlanes;
+    collide_job *jobs;
+    size_t njobs, cap_jobs;
     candidate *cand;
     size_t ncand, cap_cand;
     pf_collision_stats stats;
