@@ -11,21 +11,10 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static inline int pf_collide_thread(void)
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
 
 static inline double dot3(const double *a, const double *b)
 {
@@ -283,6 +272,49 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     return rc;
 }
 
+/* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane. */
+typedef struct narrow_run {
+    pf_world *w;
+    pf_collision_stage *c;
+    _Atomic size_t next;
+    _Atomic int failed;
+} narrow_run;
+
+/* Builds the indexes the jobs query: the first job naming a surface builds every index of it that some job needs
+ * (both kinds share the surface's scratch boxes), so each surface is built by one worker. */
+static void index_worker(void *ctx, int worker, int workers)
+{
+    (void)worker, (void)workers;
+    narrow_run *r = ctx;
+    pf_collision_stage *c = r->c;
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->njobs;) {
+        uint32_t b = c->jobs[k].b;
+        int first = 1, kinds = 0;
+        for (size_t e = 0; e < k && first; e++) first = c->jobs[e].b != b;
+        if (!first) continue;
+        for (size_t e = k; e < c->njobs; e++)
+            if (c->jobs[e].b == b) kinds |= 1 << c->jobs[e].spheres;
+        pf_query_index *ix;
+        for (int kind = 0; kind < 2; kind++)
+            if ((kinds >> kind & 1) && surface_index(c, r->w->surf[b], b, kind, &ix) != PF_OK)
+                atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
+    }
+}
+
+static void narrow_worker(void *ctx, int worker, int workers)
+{
+    (void)workers;
+    narrow_run *r = ctx;
+    pf_collision_stage *c = r->c;
+    collide_lane *L = &c->lanes[worker < c->nlanes ? worker : 0];
+    if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->njobs;) {
+        const collide_job *jb = &c->jobs[k];
+        int rc = jb->spheres ? spheres_spheres(r->w, c, L, jb->a, jb->b) : vertices_triangles(r->w, c, L, jb->a, jb->b);
+        if (rc) L->rc = rc;
+    }
+}
+
 static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres)
 {
     if (PF_ARRAY_RESERVE(c->jobs, c->cap_jobs, c->njobs + 1)) return pf_error(PF_ENOMEM, "out of memory");
@@ -306,18 +338,12 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
         if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1);
     }
     if (rc) return rc;
-    int failed = 0;
-#pragma omp parallel for num_threads(c->nlanes) schedule(dynamic, 1) reduction(| : failed) \
+    narrow_run run = {w, c, 0, 0};
     if (c->nlanes > 1 && c->njobs > 1)
-    for (size_t k = 0; k < c->njobs; k++) {
-        const collide_job *jb = &c->jobs[k];
-        pf_query_index *ix;
-        /* one job per (surface, kind) builds: the first job naming it; later ones find it built */
-        int first = 1;
-        for (size_t e = 0; e < k && first; e++) first = !(c->jobs[e].b == jb->b && c->jobs[e].spheres == jb->spheres);
-        if (first) failed |= surface_index(c, w->surf[jb->b], jb->b, jb->spheres, &ix) != PF_OK;
-    }
-    return failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
+        pf_runtime_parallel(pf_world_runtime(w), index_worker, &run);
+    else
+        index_worker(&run, 0, 1);
+    return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
 }
 
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
@@ -332,14 +358,11 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     if ((rc = pf_broadphase_pairs(c->outer, c->sboxes, w->nsurf, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
     for (int l = 0; l < c->nlanes; l++) c->lanes[l].ncand = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
-#pragma omp parallel for num_threads(c->nlanes) schedule(dynamic, 1) \
+    narrow_run run = {w, c, 0, 0};
     if (c->nlanes > 1 && c->njobs > 1)
-    for (size_t k = 0; k < c->njobs; k++) {
-        collide_lane *L = &c->lanes[pf_collide_thread()];
-        const collide_job *jb = &c->jobs[k];
-        int r = jb->spheres ? spheres_spheres(w, c, L, jb->a, jb->b) : vertices_triangles(w, c, L, jb->a, jb->b);
-        if (r) L->rc = r;
-    }
+        pf_runtime_parallel(pf_world_runtime(w), narrow_worker, &run);
+    else
+        narrow_worker(&run, 0, 1);
     for (uint32_t s = 0; s < w->nsurf && !rc; s++) /* the broad phase itself runs in parallel */
         if (w->surf[s]->radius > 0 && w->surf[s]->nv > 1 && !pf_object_is_static(w->obj[w->surf[s]->object]))
             rc = spheres_within(w, c, &c->lanes[0], s);

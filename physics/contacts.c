@@ -123,10 +123,9 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     pf_broadphase_destroy(w->col->bp);
     w->col->bp = bp;
     w->col->def = *def;
-    /* The narrow phase runs on one thread: on OpenMP threads it finished sooner but their spinning after the
-     * region slowed the worker team's solver tasks more than it gained (heterogeneous at 2 workers: 6.4 ms per
-     * step serial, 8.0 with 2 OpenMP threads). It belongs on the team itself (see the closing notes). */
-    w->col->threads = 1;
+    /* The narrow phase runs on the world's worker team (pf_runtime_parallel): on OpenMP threads beside the team
+     * it finished sooner but their spinning slowed the solver tasks more than it gained. */
+    w->col->threads = w->def.workers;
     w->col->stats.min_distance = INFINITY;
     return PF_OK;
 }

@@ -98,6 +98,26 @@ int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
     return PF_OK;
 }
 
+typedef struct parallel_call {
+    void (*fn)(void *ctx, int worker, int workers);
+    void *ctx;
+    int workers;
+} parallel_call;
+
+static void parallel_job(void *ctx, int worker)
+{
+    const parallel_call *p = ctx;
+    p->fn(p->ctx, worker, p->workers);
+}
+
+int pf_runtime_parallel(pf_runtime *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx)
+{
+    PF_CHECK_ARG(rt && fn);
+    parallel_call p = {fn, ctx, rt->def.workers};
+    pf_team_run(rt->team, parallel_job, &p);
+    return PF_OK;
+}
+
 int pf_runtime_set_workers(pf_runtime *rt, int workers)
 {
     PF_CHECK_ARG(rt);

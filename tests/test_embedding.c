@@ -291,6 +291,35 @@ START_TEST(test_workers_change_between_steps)
 }
 END_TEST
 
+static void mark_worker(void *ctx, int worker, int workers)
+{
+    int *seen = ctx;
+    ck_assert_int_eq(workers, 3);
+    __atomic_add_fetch(&seen[worker], 1, __ATOMIC_RELAXED);
+}
+
+/* pf_runtime_parallel runs the function once on each worker, on the built-in team and on the host's tasks. */
+START_TEST(test_runtime_parallel_every_worker_once)
+{
+    for (int host = 0; host < 2; host++) {
+        pf_runtime_def d = pf_runtime_default_def();
+        d.workers = 3;
+        d.bind = 0;
+        d.quiet = 1;
+        if (host) d.tasks = (pf_task_system){host_enqueue, host_finish, NULL};
+        pf_runtime *rt;
+        ck_assert_int_eq(pf_runtime_create(&d, &rt), PF_OK);
+        for (int round = 0; round < 10; round++) {
+            int seen[3] = {0, 0, 0};
+            ck_assert_int_eq(pf_runtime_parallel(rt, mark_worker, seen), PF_OK);
+            for (int k = 0; k < 3; k++) ck_assert_int_eq(seen[k], 1);
+        }
+        ck_assert_int_eq(pf_runtime_parallel(rt, NULL, NULL), PF_EINVAL);
+        pf_runtime_destroy(rt);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("embedding");
@@ -301,6 +330,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_host_task_system_same_hash);
     tcase_add_test(tc, test_two_worlds_two_threads);
     tcase_add_test(tc, test_workers_change_between_steps);
+    tcase_add_test(tc, test_runtime_parallel_every_worker_once);
     suite_add_tcase(s, tc);
     return s;
 }

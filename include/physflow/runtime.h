@@ -134,6 +134,11 @@ PF_API pf_runtime_def pf_runtime_default_def(void);
 PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
 PF_API void pf_runtime_destroy(pf_runtime *rt);
 PF_API int pf_runtime_workers(const pf_runtime *rt);
+/// Runs fn(ctx, worker, workers) once on every worker of the runtime's team — worker 0 on the calling thread —
+/// and returns when all have returned: host-side parallel work between graph runs (the collision stage uses it)
+/// on the same pinned threads, so no second thread pool competes with the team. Not from inside a task, nor
+/// while a graph of this runtime runs.
+PF_API int pf_runtime_parallel(pf_runtime *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx);
 /// Changes the worker count for later runs (between runs only): the team is restarted, and each graph is
 /// placed and compiled afresh for the new count on its next run.
 PF_API int pf_runtime_set_workers(pf_runtime *rt, int workers);
