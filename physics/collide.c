@@ -376,7 +376,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     if (rc) return rc;
     if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
     for (int l = 0; l < c->nlanes; l++) {
-        memcpy(c->cand + c->ncand, c->lanes[l].cand, c->lanes[l].ncand * sizeof *c->cand);
+        if (c->lanes[l].ncand) memcpy(c->cand + c->ncand, c->lanes[l].cand, c->lanes[l].ncand * sizeof *c->cand);
         c->ncand += c->lanes[l].ncand;
     }
     if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
