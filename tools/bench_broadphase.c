@@ -149,16 +149,9 @@ int bench_broadphase(int argc, char **argv)
     const char *csv_path = NULL;
     const char *methods_arg = NULL;
     for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (k + 1 == argc) {
-            fprintf(stderr, "physflow bench broadphase: unknown option or missing value '%s'\n", a);
-            return 2;
-        }
-        const char *v = argv[++k];
+        const char *a = argv[k], *v;
+        int got = cli_option_value(argc, argv, &k, "bench broadphase", usage, &v);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         if (!strcmp(a, "--methods")) methods_arg = v;
         else if (!strcmp(a, "--n")) {
             if (cli_int_list("--n", v, 2, 100000000, ns, MAX_LIST, &nn)) return 2;

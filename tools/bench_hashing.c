@@ -446,17 +446,9 @@ int bench_hashing(int argc, char **argv)
     long m = 200000, np = 5000, steps = 50, reps = 3;
     const char *csv_path = NULL;
     for (int a = 1; a < argc; a++) {
-        const char *opt = argv[a];
-        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if (a + 1 >= argc) {
-            fprintf(stderr, "physflow: bench hashing: %s needs a value\n", opt);
-            usage(stderr);
-            return 2;
-        }
-        const char *val = argv[++a];
+        const char *opt = argv[a], *val;
+        int got = cli_option_value(argc, argv, &a, "bench hashing", usage, &val);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         int bad = 0;
         if (!strcmp(opt, "--n"))
             bad = cli_int_list(opt, val, 1, 50000000, ns, 32, &nn);

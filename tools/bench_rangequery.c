@@ -70,17 +70,9 @@ int bench_rangequery(int argc, char **argv)
     int use[PF_RQ_METHOD_COUNT] = {1, 1, 1, 1, 1};
     const char *csv_path = NULL;
     for (int a = 1; a < argc; a++) {
-        const char *opt = argv[a];
-        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if (a + 1 >= argc) {
-            fprintf(stderr, "physflow: bench rangequery: %s needs a value\n", opt);
-            usage(stderr);
-            return 2;
-        }
-        const char *val = argv[++a];
+        const char *opt = argv[a], *val;
+        int got = cli_option_value(argc, argv, &a, "bench rangequery", usage, &val);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         int bad = 0;
         if (!strcmp(opt, "--n"))
             bad = cli_int_list(opt, val, 16, 100000000, ns, 32, &nn);

@@ -54,16 +54,9 @@ int bench_splitting(int argc, char **argv)
     size_t nd = 5;
     const char *csv_path = NULL;
     for (int k = 1; k < argc; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (k + 1 == argc) {
-            fprintf(stderr, "physflow bench splitting: unknown option or missing value '%s'\n", a);
-            return 2;
-        }
-        const char *v = argv[++k];
+        const char *a = argv[k], *v;
+        int got = cli_option_value(argc, argv, &k, "bench splitting", usage, &v);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         if (!strcmp(a, "--n")) {
             if (cli_long("--n", v, 2, 10000000, &n)) return 2;
         } else if (!strcmp(a, "--threads")) {

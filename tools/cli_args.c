@@ -68,3 +68,19 @@ int cli_int_list(const char *opt, const char *text, long lo, long hi, long *out,
     *n = count;
     return 0;
 }
+
+int cli_option_value(int argc, char **argv, int *k, const char *cmd, void (*usage)(FILE *), const char **val)
+{
+    const char *opt = argv[*k];
+    if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+        usage(stdout);
+        return CLI_HELP;
+    }
+    if (*k + 1 >= argc) {
+        fprintf(stderr, "physflow %s: %s is unknown or needs a value\n", cmd, opt);
+        usage(stderr);
+        return CLI_ERROR;
+    }
+    *val = argv[++*k];
+    return CLI_VALUE;
+}
