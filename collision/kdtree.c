@@ -4,11 +4,13 @@
  *
  * One step, when the previous one left its state:
  *   1 frame      the root cell (dyadic, so that it stays put while the boxes move a little) and key grid;
- *   2 refresh    every box re-quantised; a box whose key-relevant bits did not change keeps its records;
- *   3 update     the records of the boxes that changed are removed and their new records merged in;
+ *   2 refresh    every box re-quantised; a box whose keys did not change keeps its records (its key-relevant
+ *                bits did not move, or its keys recomputed from the old and the new corners are equal);
+ *   3 update     the records of the boxes that changed are removed, their new records sorted and merged in;
  *   4 sweep      the sorted records swept for pairs, in parallel over chunks.
- * Otherwise (first call, new box count, new frame, or many boxes changed) everything is rebuilt. Both paths leave
- * the same sorted array, so the output depends on the boxes only, never on the history or the thread count. */
+ * Otherwise (first call, new box count, new frame, or half of the boxes changed) everything is rebuilt. Both
+ * paths leave the same sorted array, so the output depends on the boxes only, never on the history or the
+ * thread count. */
 #include "broadphase_backend.h"
 #include "kd_keys.h"
 #include "pair_chunks.h"
@@ -23,14 +25,11 @@
 #include <omp.h>
 #endif
 
-/* A rebuild is cheaper than the update when more than 1 box in KD_REBUILD_DIV changed. */
-#define KD_REBUILD_DIV 8
-
-/* Growable per-thread buffer of new records. */
-typedef struct kd_fresh {
-    uint64_t *r;
-    size_t n, cap;
-} kd_fresh;
+/* A rebuild (every record sorted afresh, boxes re-ranked) when more than 1 box in KD_REBUILD_DIV changed its
+ * keys. The update costs a sort of the changed boxes' records and one merge; at 1M falling spheres it stays
+ * several times cheaper than a rebuild up to half of the boxes changed (26 % change per step at the paper's
+ * steps 50-60). A rebuild also re-ranks the boxes, restoring the sweep's memory locality. */
+#define KD_REBUILD_DIV 2
 
 typedef struct kd_state {
     int raw;
@@ -40,15 +39,15 @@ typedef struct kd_state {
     /* Records sorted by (cell key, box index), each `key << fr.kshift | rank` (kd_keys.h). */
     uint64_t *rec;
     size_t m, rec_cap;
-    /* By rank (boxes renumbered in their order of first appearance in the records, so that the sweep finds the
-     * boxes of a neighbourhood near each other in memory): quantised corners, key level, box index. */
-    uint64_t *qlo, *qhi;
+    /* By rank (boxes renumbered in their order of first appearance in the records, so that the sweep finds
+     * the boxes of a neighbourhood near each other in memory): quantised corners, key level, box index. */
+    uint64_t *q; /* q[2r], q[2r + 1]: lower, upper corner (one cache line for both) */
     uint8_t *glev;
     uint32_t *perm;    /* rank -> box */
     uint64_t *changed; /* bit per rank */
     size_t box_cap;
-    kd_fresh *fresh; /* per thread */
-    int fresh_count;
+    uint64_t *fresh; /* the new records of the boxes that changed, (key | rank) */
+    size_t nfresh, fresh_cap;
     struct sweep_buf *sbuf; /* per thread */
     int sbuf_count;
     pf_pair_chunks chunks;
@@ -78,12 +77,11 @@ static int kd_raw_create(const pf_broadphase_def *def, void **state)
 
 static void free_boxes(kd_state *s)
 {
-    pf_free(s->qlo);
-    pf_free(s->qhi);
+    pf_free(s->q);
     pf_free(s->glev);
     pf_free(s->perm);
     pf_free(s->changed);
-    s->qlo = s->qhi = s->changed = NULL;
+    s->q = s->changed = NULL;
     s->glev = NULL;
     s->perm = NULL;
     s->box_cap = 0;
@@ -95,7 +93,6 @@ static void kd_destroy(void *state)
     if (!s) return;
     pf_free(s->rec);
     free_boxes(s);
-    for (int t = 0; t < s->fresh_count; t++) pf_free(s->fresh[t].r);
     pf_free(s->fresh);
     pf_free(s->sbuf);
     pf_pair_chunks_free(&s->chunks);
@@ -107,12 +104,11 @@ static int grow_boxes(kd_state *s, size_t n)
     if (n <= s->box_cap) return PF_OK;
     free_boxes(s);
     size_t words = (n + 63) / 64;
-    s->qlo = pf_malloc(n * sizeof *s->qlo);
-    s->qhi = pf_malloc(n * sizeof *s->qhi);
+    s->q = pf_malloc(2 * n * sizeof *s->q);
     s->glev = pf_malloc(n);
     s->perm = pf_malloc(n * sizeof *s->perm);
     s->changed = pf_malloc(words * sizeof *s->changed);
-    if (!s->qlo || !s->qhi || !s->glev || !s->perm || !s->changed) {
+    if (!s->q || !s->glev || !s->perm || !s->changed) {
         free_boxes(s);
         return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree boxes", n);
     }
@@ -132,26 +128,14 @@ static int grow_records(kd_state *s, size_t need, size_t keep)
     return PF_OK;
 }
 
-static int fresh_reserve(kd_fresh *f, size_t need)
+static int fresh_reserve(kd_state *s, size_t need)
 {
-    if (need <= f->cap) return PF_OK;
+    if (need <= s->fresh_cap) return PF_OK;
     size_t c = need + need / 8 + 256;
-    uint64_t *r = pf_realloc(f->r, f->n * sizeof *r, c * sizeof *r);
-    if (!r) return PF_ENOMEM;
-    f->r = r;
-    f->cap = c;
-    return PF_OK;
-}
-
-static int fresh_setup(kd_state *s, int threads)
-{
-    if (threads <= s->fresh_count) return PF_OK;
-    kd_fresh *f = pf_realloc(s->fresh, (size_t)s->fresh_count * sizeof *f, (size_t)threads * sizeof *f);
-    if (!f) return pf_error(PF_ENOMEM, "out of memory for kd-tree buffers");
-    memset(f + s->fresh_count, 0, (size_t)(threads - s->fresh_count) * sizeof *f);
-    s->fresh = f;
-    s->fresh_count = threads;
-    return PF_OK;
+    pf_free(s->fresh); /* refilled whole each time */
+    s->fresh = pf_malloc(c * sizeof *s->fresh);
+    s->fresh_cap = s->fresh ? c : 0;
+    return s->fresh ? PF_OK : pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
 }
 
 /* Chunk c of `threads` over [0, n), bounds rounded to multiples of 64 (whole words of the changed bits). */
@@ -167,8 +151,8 @@ static void word_chunk(size_t n, int threads, int c, size_t *lo, size_t *hi)
 
 /* Writes the records (key | box) of boxes [lo, hi) from R + at, up to R + end; returns the count, or SIZE_MAX
  * when they do not fit. Key levels go to gtmp by box. */
-static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, size_t hi, uint64_t *R, size_t at,
-                          size_t end, uint8_t *gtmp)
+static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, size_t hi, uint64_t *R,
+                          size_t at, size_t end, uint8_t *gtmp)
 {
     size_t start = at;
     for (size_t i = lo; i < hi; i++) {
@@ -177,7 +161,8 @@ static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, si
         kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
         int k = kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
         if (at + (size_t)k > end) return SIZE_MAX;
-        for (int r = 0; r < k; r++) R[at + (size_t)r] = tmp[r] | (uint64_t)i;
+        for (int r = 0; r < k; r++)
+            R[at + (size_t)r] = tmp[r] | (uint64_t)i;
         at += (size_t)k;
         gtmp[i] = (uint8_t)g;
     }
@@ -185,9 +170,10 @@ static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, si
 }
 
 /* The records of every box, in box order: each chunk writes at an offset proportional to its first box, in
- * room sized from the previous count, and the chunks close up; a chunk that overflows sends everything through
- * count-then-write. The array is the same whatever the thread count. */
-static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int threads, uint8_t *gtmp, size_t *total)
+ * room sized from the previous count, and the chunks close up; a chunk that overflows sends everything
+ * through count-then-write. The array is the same whatever the thread count. */
+static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int threads, uint8_t *gtmp,
+                         size_t *total)
 {
     size_t guess = s->m ? s->m + s->m / 32 : 7 * n, wrote[64];
     int rc = grow_records(s, guess + 8 * (size_t)threads, 0);
@@ -229,13 +215,15 @@ static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int thread
         wrote[c] = m;
     }
     size_t sum = 0;
-    for (int c = 0; c < threads; c++) sum += wrote[c];
+    for (int c = 0; c < threads; c++)
+        sum += wrote[c];
     rc = grow_records(s, sum, 0);
     if (rc) return rc;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
         size_t lo, hi, at = 0;
-        for (int k = 0; k < c; k++) at += wrote[k];
+        for (int k = 0; k < c; k++)
+            at += wrote[k];
         pf_chunk_range(n, threads, c, &lo, &hi);
         write_chunk(s, boxes, lo, hi, s->rec, at, (size_t)-1, gtmp);
     }
@@ -250,8 +238,8 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
     const kd_frame *fr = &s->fr;
     /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
      * ranks by box (rank_of) */
-    uint8_t *gtmp = (uint8_t *)s->qlo;
-    uint32_t *rank_of = (uint32_t *)s->qhi;
+    uint8_t *gtmp = (uint8_t *)s->q;
+    uint32_t *rank_of = (uint32_t *)(s->q + n);
     size_t total = 0;
     rc = write_records(s, boxes, n, threads, gtmp, &total);
     if (rc) return rc;
@@ -278,9 +266,11 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
         R[i] = (R[i] & ~low) | r;
     }
     PF_ASSERT(next == n);
-    for (size_t r = 0; r < n; r++) s->glev[r] = gtmp[s->perm[r]];
+    for (size_t r = 0; r < n; r++)
+        s->glev[r] = gtmp[s->perm[r]];
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t r = 0; r < n; r++) kd_quantise_box(fr, &boxes[s->perm[r]], &s->qlo[r], &s->qhi[r]);
+    for (size_t r = 0; r < n; r++)
+        kd_quantise_box(fr, &boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
     s->m = total;
     s->n = n;
     return PF_OK;
@@ -288,47 +278,79 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
 
 /* ---- update: only the boxes whose keys may have changed ---- */
 
-/* Re-quantises every box (by rank); a box whose bits at or above its key level moved gets its bit in `changed`
- * and its new records (key | rank) in the thread's buffer. Returns PF_OK or PF_ENOMEM; *nchanged boxes. */
-static int refresh(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *nchanged)
+/* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
+ * key levels in glev. Returns the count of such boxes and, in count[c], the records of chunk c. */
+static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *count)
 {
     const kd_frame *fr = &s->fr;
-    int split = s->split, ok = 1;
+    int split = s->split;
     size_t total = 0;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(& : ok) reduction(+ : total)
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : total)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi;
+        size_t lo, hi, recs = 0;
         word_chunk(n, threads, c, &lo, &hi);
-        kd_fresh *f = &s->fresh[c];
-        f->n = 0;
-        for (size_t w = lo / 64; w * 64 < hi; w++) s->changed[w] = 0;
+        for (size_t w = lo / 64; w * 64 < hi; w++)
+            s->changed[w] = 0;
         for (size_t r = lo; r < hi; r++) {
             if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
                 const char *p = (const char *)&boxes[s->perm[r + 24]];
                 __builtin_prefetch(p);
                 __builtin_prefetch(p + sizeof(pf_aabb) - 1);
             }
-            uint64_t ql, qh;
+            uint64_t ql, qh, ol = s->q[2 * r], oh = s->q[2 * r + 1];
             kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
-            uint64_t moved = ((ql ^ s->qlo[r]) | (qh ^ s->qhi[r])) & fr->gmask[s->glev[r]];
-            s->qlo[r] = ql;
-            s->qhi[r] = qh;
+            uint64_t moved = ((ql ^ ol) | (qh ^ oh)) & fr->gmask[s->glev[r]];
+            s->q[2 * r] = ql;
+            s->q[2 * r + 1] = qh;
             if (!moved) continue;
+            /* the bits that moved may still leave every key where it was: the old keys, recomputed from the
+             * old corners (the records were made from corners equal to them at and above the key level),
+             * decide */
+            unsigned g, g0;
+            uint64_t now[8], was[8];
+            int k = kd_box_keys(fr, ql, qh, split, now, &g);
+            int k0 = kd_box_keys(fr, ol, oh, split, was, &g0);
+            s->glev[r] = (uint8_t)g;
+            if (k == k0 && !memcmp(now, was, (size_t)k * sizeof *now)) continue;
             s->changed[r / 64] |= 1ull << (r % 64);
             total++;
-            if (f->n + 8 > f->cap && fresh_reserve(f, f->n + 8)) {
-                ok = 0;
-                break;
-            }
-            unsigned g;
-            int k = kd_box_keys(fr, ql, qh, split, f->r + f->n, &g);
-            for (int j = 0; j < k; j++) f->r[f->n + (size_t)j] |= r;
-            f->n += (size_t)k;
-            s->glev[r] = (uint8_t)g;
+            recs += (size_t)k;
         }
+        count[c] = recs;
     }
-    *nchanged = total;
-    return ok ? PF_OK : pf_error(PF_ENOMEM, "out of memory for kd-tree records");
+    return total;
+}
+
+/* The new records (key | rank) of the changed boxes, chunk c's at the sum of the counts before it: the fresh
+ * array is the same whatever the thread count. */
+static int refresh_write(kd_state *s, size_t n, int threads, const size_t *count)
+{
+    size_t at[65] = {0};
+    for (int c = 0; c < threads; c++)
+        at[c + 1] = at[c] + count[c];
+    int rc = fresh_reserve(s, at[threads]);
+    if (rc) return rc;
+    const kd_frame *fr = &s->fr;
+    int split = s->split;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi;
+        uint64_t *out = s->fresh + at[c];
+        word_chunk(n, threads, c, &lo, &hi);
+        for (size_t w = lo / 64; w * 64 < hi; w++)
+            for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
+                size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
+                unsigned g;
+                uint64_t
+                    keys[8]; /* kd_box_keys may write past its count: not into the next chunk's records */
+                int k = kd_box_keys(fr, s->q[2 * r], s->q[2 * r + 1], split, keys, &g);
+                for (int j = 0; j < k; j++)
+                    out[j] = keys[j] | r;
+                out += k;
+            }
+    }
+    s->nfresh = at[threads];
+    return PF_OK;
 }
 
 /* Sorted order of records: by cell key, then by box index (perm of the rank), whatever the ranks. */
@@ -338,23 +360,23 @@ static inline int rec_before(uint64_t x, uint64_t y, uint64_t low, const uint32_
     return perm[x & low] < perm[y & low];
 }
 
-/* Sorts a thread's new records (key | rank) by key, then by box index. */
-static void sort_fresh(kd_fresh *F, uint64_t low, const uint32_t *perm)
+/* Equal keys came out of the radix sort by rank: puts them by box index (short runs, insertion). */
+static void order_ties(uint64_t *F, size_t n, uint64_t low, const uint32_t *perm)
 {
-    pf_radix_sort_u64_inplace(F->r, F->n, 1);
-    /* equal keys came out by rank: put them by box index (short runs, insertion) */
-    for (size_t i = 1; i < F->n; i++) {
-        uint64_t v = F->r[i];
+    for (size_t i = 1; i < n; i++) {
+        uint64_t v = F[i];
+        if ((F[i - 1] | low) != (v | low)) continue;
         size_t j = i;
-        while (j > 0 && (F->r[j - 1] | low) == (v | low) && rec_before(v, F->r[j - 1], low, perm)) {
-            F->r[j] = F->r[j - 1];
+        while (j > 0 && (F[j - 1] | low) == (v | low) && rec_before(v, F[j - 1], low, perm)) {
+            F[j] = F[j - 1];
             j--;
         }
-        F->r[j] = v;
+        F[j] = v;
     }
 }
 
-/* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up. */
+/* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up.
+ */
 static size_t drop_changed(kd_state *s, int threads)
 {
     uint64_t low = kd_low_mask(&s->fr);
@@ -385,39 +407,77 @@ static size_t drop_changed(kd_state *s, int threads)
     return at;
 }
 
-/* Removes the records of changed boxes and merges in their new ones (from every thread's sorted buffer). */
+/* Number of the n records of F that come before x. */
+static size_t count_before(const uint64_t *F, size_t n, uint64_t x, uint64_t low, const uint32_t *perm)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rec_before(F[mid], x, low, perm))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Merges sorted F[0, nf) into sorted R[0, nk), in place in R[0, nk + nf): from the end, where writes never
+ * pass reads (the write position is the reads left in R plus those left in F). Few new records (long runs of
+ * old ones between them): each run moved in one block. Many: branch-free, a record a turn, since the
+ * interleaving is then data, not a pattern the branch predictor could learn. */
+static void merge_back(uint64_t *R, size_t nk, const uint64_t *F, size_t nf, uint64_t low,
+                       const uint32_t *perm)
+{
+    size_t i = nk, f = nf, t = nk + nf;
+    if (nf * 8 < nk) {
+        for (; f > 0; f--) {
+            uint64_t y = F[f - 1], ymax = y | low;
+            size_t i0 = i;
+            while (i > 0 && R[i - 1] > ymax)
+                i--;
+            while (i > 0 && (R[i - 1] | low) == ymax && rec_before(y, R[i - 1], low, perm))
+                i--;
+            t -= i0 - i;
+            memmove(R + t, R + i, (i0 - i) * sizeof *R);
+            R[--t] = y;
+        }
+        return;
+    }
+    while (f > 0 && i > 0) {
+        uint64_t x = R[i - 1], y = F[f - 1];
+        int take = rec_before(x, y, low, perm); /* y, the fresh one, goes last */
+        R[--t] = take ? y : x;
+        f -= (size_t)take;
+        i -= (size_t)!take;
+    }
+    memcpy(R, F, f * sizeof *R);
+}
+
+/* Removes the records of the changed boxes and merges in their new ones: the new records sorted (the room the
+ * dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
+ * records, one a thread, each first moved up to where its output starts. */
 static int update(kd_state *s, int threads)
 {
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
-    size_t nf = 0, left[64];
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) sort_fresh(&s->fresh[c], low, perm);
-    for (int c = 0; c < threads; c++) {
-        left[c] = s->fresh[c].n;
-        nf += left[c];
-    }
+    size_t nf = s->nfresh;
     size_t keep = drop_changed(s, threads);
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
-    /* backward, from the end (writes never pass reads): the greatest of the buffers' last new records goes in
-     * after the run of old records that sort after it, moved up in one block */
-    uint64_t *R = s->rec;
-    size_t i = keep, t = keep + nf;
-    for (size_t f = nf; f > 0; f--) {
-        int best = -1;
-        for (int c = 0; c < threads; c++)
-            if (left[c] && (best < 0 || rec_before(s->fresh[best].r[left[best] - 1], s->fresh[c].r[left[c] - 1], low,
-                                                   perm)))
-                best = c;
-        uint64_t b = s->fresh[best].r[--left[best]], bmax = b | low;
-        size_t i0 = i;
-        while (i > 0 && R[i - 1] > bmax) i--;
-        while (i > 0 && (R[i - 1] | low) == bmax && rec_before(b, R[i - 1], low, perm)) i--;
-        t -= i0 - i;
-        memmove(R + t, R + i, (i0 - i) * sizeof *R);
-        R[--t] = b;
+    uint64_t *R = s->rec, *F = s->fresh;
+    pf_radix_sort_u64_scratch(F, nf, R + keep, threads);
+    order_ties(F, nf, low, perm);
+    int segs = keep >= 65536 && nf >= 1024 ? threads : 1;
+    size_t kp[65], fo[65];
+    for (int g = 0; g <= segs; g++) {
+        kp[g] = (size_t)((double)keep * g / segs);
+        fo[g] = g == 0 ? 0 : g == segs ? nf : count_before(F, nf, R[kp[g]], low, perm);
     }
+    for (int g = segs - 1; g > 0; g--) /* from the top: each move lands on records already moved */
+        memmove(R + kp[g] + fo[g], R + kp[g], (kp[g + 1] - kp[g]) * sizeof *R);
+#pragma omp parallel for num_threads(segs) schedule(static, 1)
+    for (int g = 0; g < segs; g++)
+        merge_back(R + kp[g] + fo[g], kp[g + 1] - kp[g], F + fo[g], fo[g + 1] - fo[g], low, perm);
     s->m = keep + nf;
     return PF_OK;
 }
@@ -433,10 +493,10 @@ typedef struct sweep_ctx {
     int kshift, drop; /* drop: quantised bits below the key grid */
 } sweep_ctx;
 
-/* The exact test of `kd` on ranked boxes a, b whose quantised boxes overlap, where cell kb is the deeper of their
- * two cells (or the same): the boxes overlap and the lower corner of their intersection lies in cell kb. That
- * corner lies in exactly one sub-box of each box, so each pair passes once. An axis whose quantised bounds touch
- * goes back to the caller's doubles. */
+/* The exact test of `kd` on ranked boxes a, b whose quantised boxes overlap, where cell kb is the deeper of
+ * their two cells (or the same): the boxes overlap and the lower corner of their intersection lies in cell
+ * kb. That corner lies in exactly one sub-box of each box, so each pair passes once. An axis whose quantised
+ * bounds touch goes back to the caller's doubles. */
 static int exact_overlap(const sweep_ctx *x, uint32_t a, uint32_t b)
 {
     const uint32_t *perm = x->s->perm;
@@ -444,15 +504,16 @@ static int exact_overlap(const sweep_ctx *x, uint32_t a, uint32_t b)
 }
 
 #define KD_FIELDS (KD_GUARDS - (KD_GUARDS >> KD_QBITS)) /* the 20 value bits of each field */
-#define KD_ONES (KD_GUARDS >> KD_QBITS)                  /* bit 0 of each field */
+#define KD_ONES (KD_GUARDS >> KD_QBITS)                 /* bit 0 of each field */
 
-static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64_t bl, uint64_t bh, uint32_t a,
-                            uint32_t b, uint64_t kb)
+static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64_t bl, uint64_t bh,
+                            uint32_t a, uint32_t b, uint64_t kb)
 {
     /* a field of ah - bl or bh - al that is 0: bounds that touch, decided by the doubles */
     uint64_t d1 = ((ah | KD_GUARDS) - bl) & KD_FIELDS, d2 = ((bh | KD_GUARDS) - al) & KD_FIELDS;
     uint64_t tie = ((((d1 | KD_GUARDS) - KD_ONES) & ((d2 | KD_GUARDS) - KD_ONES)) & KD_GUARDS) ^ KD_GUARDS;
-    /* q(max(x, y)) = max(q(x), q(y)): the quantised corner of the intersection, field-wise max of al and bl */
+    /* q(max(x, y)) = max(q(x), q(y)): the quantised corner of the intersection, field-wise max of al and bl
+     */
     uint64_t ge = ((al | KD_GUARDS) - bl) & KD_GUARDS, sel = ge - (ge >> KD_QBITS);
     uint64_t c = (al & sel) | (bl & ~sel & KD_FIELDS);
     int drop = x->drop;
@@ -463,8 +524,8 @@ static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64
 }
 
 /* The sweep works on blocks of KD_BLOCK records (absolute positions, so that the output order is the same
- * whatever the thread chunks), in branch-free passes over small buffers: a data-dependent branch per record or
- * per candidate costs more than the work it guards. */
+ * whatever the thread chunks), in branch-free passes over small buffers: a data-dependent branch per record
+ * or per candidate costs more than the work it guards. */
 #define KD_BLOCK 1024
 #define KD_CAND (4 * KD_BLOCK)
 
@@ -480,7 +541,7 @@ typedef struct sweep_buf {
 static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pair_vec *out)
 {
     const uint64_t *R = x->R;
-    const uint64_t *qlo = x->s->qlo, *qhi = x->s->qhi;
+    const uint64_t *q = x->s->q;
     const uint32_t *perm = x->s->perm;
     uint64_t low = x->low;
     size_t nc = sb->nc, no = 0;
@@ -499,7 +560,8 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
     /* every field ah >= bl and bh >= al: the guard bits survive both subtractions */
     for (size_t k = 0; k < nc; k++) {
         uint32_t a = (uint32_t)(R[b0 + sb->ci[k]] & low), b = (uint32_t)(R[sb->cj[k]] & low);
-        uint64_t t = ((qhi[a] | KD_GUARDS) - qlo[b]) & ((qhi[b] | KD_GUARDS) - qlo[a]) & KD_GUARDS;
+        uint64_t t =
+            ((q[2 * a + 1] | KD_GUARDS) - q[2 * b]) & ((q[2 * b + 1] | KD_GUARDS) - q[2 * a]) & KD_GUARDS;
         sb->ci[no] = sb->ci[k];
         sb->cj[no] = sb->cj[k];
         no += t == KD_GUARDS;
@@ -508,7 +570,7 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
     for (size_t k = 0; k < no; k++) {
         uint64_t ri = R[b0 + sb->ci[k]], rj = R[sb->cj[k]];
         uint32_t a = (uint32_t)(ri & low), b = (uint32_t)(rj & low);
-        int acc = kd_accept(x, qlo[a], qhi[a], qlo[b], qhi[b], a, b, rj >> x->kshift);
+        int acc = kd_accept(x, q[2 * a], q[2 * a + 1], q[2 * b], q[2 * b + 1], a, b, rj >> x->kshift);
         uint32_t pa = perm[a], pb = perm[b];
         dst[np].i = pa < pb ? pa : pb;
         dst[np].j = pa < pb ? pb : pa;
@@ -518,9 +580,9 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
     return PF_OK;
 }
 
-/* Records [lo, hi) (block-aligned): record i pairs with every later record of its cell or of its subtree, that
- * is every later record below the end of its cell's span (pre-order keys). Window by window length: the records
- * whose window holds at least d records give the candidates (i, i + d). */
+/* Records [lo, hi) (block-aligned): record i pairs with every later record of its cell or of its subtree,
+ * that is every later record below the end of its cell's span (pre-order keys). Window by window length: the
+ * records whose window holds at least d records give the candidates (i, i + d). */
 static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, pf_pair_vec *out,
                        uint64_t *candidates, uint64_t vol[2])
 {
@@ -619,16 +681,14 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
 
 static size_t kd_bytes(const kd_state *s)
 {
-    size_t b = sizeof *s + s->rec_cap * sizeof *s->rec +
-               s->box_cap * (2 * sizeof(uint64_t) + 2 + 2 * sizeof(uint32_t)) + (s->box_cap + 63) / 64 * 8 +
-               pf_pair_chunks_bytes(&s->chunks) +
-               (size_t)s->sbuf_count * sizeof(struct sweep_buf);
-    for (int t = 0; t < s->fresh_count; t++) b += s->fresh[t].cap * sizeof(uint64_t) + sizeof(kd_fresh);
-    return b;
+    /* per box: the corners q, glev, perm, the changed bit */
+    return sizeof *s + s->rec_cap * sizeof *s->rec + s->fresh_cap * sizeof *s->fresh +
+           s->box_cap * (2 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm) + (s->box_cap + 63) / 64 * 8 +
+           pf_pair_chunks_bytes(&s->chunks) + (size_t)s->sbuf_count * sizeof(struct sweep_buf);
 }
 
-static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n, pf_pair_vec *out,
-                    pf_broadphase_stats *stats)
+static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n,
+                    pf_pair_vec *out, pf_broadphase_stats *stats)
 {
     kd_state *s = state;
     int threads = def->threads < 64 ? def->threads : 64; /* per-chunk counters are kept on the stack */
@@ -636,32 +696,34 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     int split = def->kd_split != 0;
     kd_frame fr;
     kd_frame_fit(&fr, boxes, n, threads);
-    int rc = fresh_setup(s, threads);
-    if (rc) return rc;
     int fresh_start = s->n != n || s->split != split || !kd_frame_equal(&fr, &s->fr);
     s->fr = fr;
     s->split = split;
     if (!fresh_start) {
-        size_t nchanged = 0;
-        rc = refresh(s, boxes, n, threads, &nchanged);
-        if (!rc && nchanged > n / KD_REBUILD_DIV) fresh_start = 1;
-        else if (!rc && nchanged) rc = update(s, threads);
-        if (rc) {
-            s->n = 0;
-            return rc;
+        size_t count[64], nchanged = refresh_find(s, boxes, n, threads, count);
+        if (nchanged > n / KD_REBUILD_DIV) {
+            fresh_start = 1;
+        } else if (nchanged) {
+            int rc = refresh_write(s, n, threads, count);
+            if (!rc) rc = update(s, threads);
+            if (rc) {
+                s->n = 0;
+                return rc;
+            }
         }
     }
     if (fresh_start) {
         s->n = 0;
-        rc = rebuild(s, boxes, n, threads);
+        int rc = rebuild(s, boxes, n, threads);
         if (rc) return rc;
     }
     stats->records = s->m;
-    rc = sweep(s, boxes, threads, out, stats);
+    int rc = sweep(s, boxes, threads, out, stats);
     if (rc) return rc;
     s->last_pairs = out->n;
     pf_pair_vec_trim(out, out->n / 16);
-    for (int c = 0; c < s->chunks.count; c++) pf_pair_vec_trim(&s->chunks.vec[c], s->chunks.vec[c].n / 16);
+    for (int c = 0; c < s->chunks.count; c++)
+        pf_pair_vec_trim(&s->chunks.vec[c], s->chunks.vec[c].n / 16);
     stats->bytes = kd_bytes(s);
     return PF_OK;
 }

@@ -1,10 +1,11 @@
-/* LSD radix sort of (64-bit key, 32-bit value) records: 11-bit digits, digits constant over the input skipped,
- * parallel counting and scatter over fixed chunks (see radix_sort.h). */
+/* LSD radix sort of (64-bit key, 32-bit value) records: 11-bit digits, digits constant over the input
+ * skipped, parallel counting and scatter over fixed chunks (see radix_sort.h). */
 #include "radix_sort.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DIGIT_BITS 11
@@ -37,7 +38,7 @@ int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *v
     uint32_t lowest[64 * (DIGITS + 1)]; /* per chunk: keys whose lowest non-zero digit is d (DIGITS: key 0) */
     if (threads > 64) threads = 64;
 
-    /* One read pass counts every digit; with one thread these counts serve every pass. */
+        /* One read pass counts every digit; with one thread these counts serve every pass. */
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
         {
@@ -64,20 +65,22 @@ int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *v
         constant[d] = 0;
         for (unsigned b = 0; b < BUCKETS; b++) {
             size_t total = 0;
-            for (int c = 0; c < threads; c++) total += hist[((size_t)c * DIGITS + (size_t)d) * BUCKETS + b];
+            for (int c = 0; c < threads; c++)
+                total += hist[((size_t)c * DIGITS + (size_t)d) * BUCKETS + b];
             if (total == n) constant[d] = 1;
             if (total) break;
         }
     }
 
-    /* Cell keys of similar boxes end in long runs of zero bits: when few keys have a non-zero digit below digit
-     * `first`, sort on the digits from `first` up and let an insertion pass put those few in place (it moves
-     * only them; a move budget falls back to every digit). */
+    /* Cell keys of similar boxes end in long runs of zero bits: when few keys have a non-zero digit below
+     * digit `first`, sort on the digits from `first` up and let an insertion pass put those few in place (it
+     * moves only them; a move budget falls back to every digit). */
     int first = 0;
     {
         size_t below = 0;
         for (int d = 0; d < DIGITS; d++) {
-            for (int c = 0; c < threads; c++) below += lowest[(size_t)c * (DIGITS + 1) + (size_t)d];
+            for (int c = 0; c < threads; c++)
+                below += lowest[(size_t)c * (DIGITS + 1) + (size_t)d];
             if (below > n / 4) break;
             first = d + 1;
         }
@@ -132,7 +135,8 @@ static void recount_all(const uint64_t *keys, size_t n, uint32_t *hist, int *con
 {
     memset(hist, 0, DIGITS * BUCKETS * sizeof *hist);
     for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < DIGITS; d++) hist[(size_t)d * BUCKETS + ((keys[i] >> (d * DIGIT_BITS)) & (BUCKETS - 1))]++;
+        for (int d = 0; d < DIGITS; d++)
+            hist[(size_t)d * BUCKETS + ((keys[i] >> (d * DIGIT_BITS)) & (BUCKETS - 1))]++;
     for (int d = 0; d < DIGITS; d++) {
         constant[d] = 0;
         for (unsigned b = 0; b < BUCKETS; b++)
@@ -161,7 +165,8 @@ static int lsd_passes(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t 
                     uint32_t *h = hist + ((size_t)c * DIGITS + (size_t)d) * BUCKETS;
                     memset(h, 0, BUCKETS * sizeof *h);
                     size_t lo = chunk_lo(n, c, threads), hi = chunk_lo(n, c + 1, threads);
-                    for (size_t i = lo; i < hi; i++) h[(sk[i] >> shift) & (BUCKETS - 1)]++;
+                    for (size_t i = lo; i < hi; i++)
+                        h[(sk[i] >> shift) & (BUCKETS - 1)]++;
                 }
             }
 #pragma omp single
@@ -228,75 +233,193 @@ static void insertion_sort_u64(uint64_t *a, size_t n)
     }
 }
 
-/* Sorts a[0..n) on bits [0, shift + 8): buckets on digit (v >> shift) & 255 permuted in place by cycle leaders,
- * then each bucket on the next digit down. Returns the bucket ends in end[] when `end` is not NULL (top level). */
-static void flag_pass(uint64_t *a, size_t n, int shift, size_t *ends)
+/* One in-place pass on the digit (v >> shift) & (2^bits - 1): buckets permuted by cycle leaders; their ends
+ * in end[]. */
+static void flag_pass(uint64_t *a, size_t n, int shift, int bits, size_t *end)
 {
-    size_t cnt[256] = {0};
-    for (size_t i = 0; i < n; i++) cnt[(a[i] >> shift) & 255]++;
-    size_t next[256], end[256], sum = 0;
-    for (int b = 0; b < 256; b++) {
+    size_t cnt[256] = {0}, next[256];
+    unsigned nb = 1u << bits, mask = nb - 1;
+    for (size_t i = 0; i < n; i++)
+        cnt[(a[i] >> shift) & mask]++;
+    size_t sum = 0;
+    for (unsigned b = 0; b < nb; b++) {
         next[b] = sum;
         sum += cnt[b];
         end[b] = sum;
     }
-    for (int b = 0; b < 256; b++) {
+    for (unsigned b = 0; b < nb; b++) {
         while (next[b] < end[b]) {
             uint64_t v = a[next[b]];
-            unsigned d = (unsigned)(v >> shift) & 255;
-            while (d != (unsigned)b) {
+            unsigned d = (unsigned)(v >> shift) & mask;
+            while (d != b) {
                 uint64_t t = a[next[d]];
                 a[next[d]++] = v;
                 v = t;
-                d = (unsigned)(v >> shift) & 255;
+                d = (unsigned)(v >> shift) & mask;
             }
             a[next[b]++] = v;
         }
     }
-    if (ends) memcpy(ends, end, sizeof end);
 }
 
-static void flag_sort(uint64_t *a, size_t n, int shift)
+/* The digit of a range of n words whose highest differing bit is hb: 8 bits, fewer for small ranges (a bucket
+ * pass costs its bucket count; a range of n words needs about n / 8 buckets), never below bit 0. */
+static int flag_digit(size_t n, int hb, int *shift)
 {
-    while (n > 32) {
-        /* skip digits on which the whole range agrees */
-        uint64_t lo = a[0], diff = 0;
-        for (size_t i = 1; i < n; i++) diff |= a[i] ^ lo;
-        if (!diff) return;
-        int hb = 63 - __builtin_clzll(diff);
-        if (hb < shift + 8) shift = hb >= 7 ? hb - 7 : 0;
-        size_t end[256];
-        flag_pass(a, n, shift, end);
-        if (shift == 0) return;
-        size_t start = 0;
-        for (int b = 0; b < 256; b++) {
-            if (end[b] - start > 1) flag_sort(a + start, end[b] - start, shift >= 8 ? shift - 8 : 0);
-            start = end[b];
-        }
+    int bits = 8;
+    while (bits > 2 && ((size_t)8 << bits) > n)
+        bits--;
+    *shift = hb >= bits - 1 ? hb - (bits - 1) : 0;
+    return hb + 1 < bits ? hb + 1 : bits;
+}
+
+/* Sorts a[0..n): skips the high bits on which the whole range agrees, buckets on the next digit, recurses. */
+static void flag_sort(uint64_t *a, size_t n)
+{
+    if (n <= 24) {
+        insertion_sort_u64(a, n);
         return;
     }
-    insertion_sort_u64(a, n);
+    uint64_t lo = a[0], diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i] ^ lo;
+    if (!diff) return;
+    int shift, bits = flag_digit(n, 63 - __builtin_clzll(diff), &shift);
+    size_t end[256];
+    flag_pass(a, n, shift, bits, end);
+    if (shift == 0) return;
+    size_t start = 0;
+    for (unsigned b = 0; b < 1u << bits; b++) {
+        if (end[b] - start > 1) flag_sort(a + start, end[b] - start);
+        start = end[b];
+    }
 }
 
 void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads)
 {
     if (n < 2) return;
     if (threads < 2 || n < 65536) {
-        flag_sort(a, n, 56);
+        flag_sort(a, n);
         return;
     }
     uint64_t lo = a[0], diff = 0;
-    for (size_t i = 1; i < n; i++) diff |= a[i] ^ lo;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i] ^ lo;
     if (!diff) return;
-    int hb = 63 - __builtin_clzll(diff);
-    int shift = hb >= 7 ? hb - 7 : 0;
+    int shift, bits = flag_digit(n, 63 - __builtin_clzll(diff), &shift);
     size_t end[256];
-    flag_pass(a, n, shift, end);
+    flag_pass(a, n, shift, bits, end);
     if (shift == 0) return;
-    /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
+        /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int b = 0; b < 256; b++) {
+    for (int b = 0; b < 1 << bits; b++) {
         size_t start = b ? end[b - 1] : 0;
-        if (end[b] - start > 1) flag_sort(a + start, end[b] - start, shift >= 8 ? shift - 8 : 0);
+        if (end[b] - start > 1) flag_sort(a + start, end[b] - start);
     }
+}
+
+/* Sorts the n words of src, whose bits above `shift + bits` are all equal, into dst (both in cache): one
+ * counting pass on the digit below them, then each small bucket in place (insertion, or the flag sort when a
+ * cluster made it large). */
+static void bucket_sort_into(const uint64_t *src, uint64_t *dst, size_t n)
+{
+    if (n <= 24) {
+        memcpy(dst, src, n * sizeof *dst);
+        insertion_sort_u64(dst, n);
+        return;
+    }
+    uint64_t lo = src[0], diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= src[i] ^ lo;
+    if (!diff) {
+        memcpy(dst, src, n * sizeof *dst);
+        return;
+    }
+    int hb = 63 - __builtin_clzll(diff), bits = 2;
+    while (bits < 11 && ((size_t)4 << bits) < n)
+        bits++; /* about 4 words a bucket */
+    if (bits > hb + 1) bits = hb + 1;
+    int shift = hb + 1 - bits;
+    size_t at[2049] = {0}, mask = ((size_t)1 << bits) - 1;
+    for (size_t i = 0; i < n; i++)
+        at[((src[i] >> shift) & mask) + 1]++;
+    for (size_t b = 1; b <= mask + 1; b++)
+        at[b] += at[b - 1];
+    for (size_t i = 0; i < n; i++)
+        dst[at[(src[i] >> shift) & mask]++] = src[i];
+    if (shift == 0) return;
+    size_t start = 0;
+    for (size_t b = 0; b <= mask; b++) {
+        size_t len = at[b] - start;
+        if (len > 32)
+            flag_sort(dst + start, len);
+        else if (len > 1)
+            insertion_sort_u64(dst + start, len);
+        start = at[b];
+    }
+}
+
+/* Two out-of-place MSD passes: a into tmp on a digit of up to 12 bits (buckets of about 1024 words, in
+ * cache), then each bucket back into a on the next digit; the in-place pass alone would move every word
+ * through a cache miss and a mispredicted branch. Threads take chunks of a for the first pass, buckets for
+ * the second. */
+void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, int threads)
+{
+    if (n < 4096) {
+        flag_sort(a, n);
+        return;
+    }
+    if (threads > 64) threads = 64;
+    if (threads < 1 || n < 65536) threads = 1;
+    uint64_t lo = a[0], diff = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : diff)
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i] ^ lo;
+    if (!diff) return;
+    int hb = 63 - __builtin_clzll(diff), bits = 4;
+    while (bits < 12 && ((size_t)1024 << bits) < n)
+        bits++;
+    if (bits > hb + 1) bits = hb + 1;
+    int shift = hb + 1 - bits;
+    size_t nb = (size_t)1 << bits, mask = nb - 1;
+    size_t *at =
+        calloc((size_t)threads * nb + nb + 1, sizeof *at); /* per chunk per bucket, then bucket ends */
+    if (!at) {
+        flag_sort(a, n);
+        return;
+    }
+    size_t *end = at + (size_t)threads * nb;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) {
+        size_t i0 = n * (size_t)c / (size_t)threads, i1 = n * (size_t)(c + 1) / (size_t)threads;
+        size_t *h = at + (size_t)c * nb;
+        for (size_t i = i0; i < i1; i++)
+            h[(a[i] >> shift) & mask]++;
+    }
+    size_t sum = 0; /* bucket by bucket, chunk by chunk: each chunk's start in each bucket */
+    for (size_t b = 0; b < nb; b++) {
+        for (int c = 0; c < threads; c++) {
+            size_t k = at[(size_t)c * nb + b];
+            at[(size_t)c * nb + b] = sum;
+            sum += k;
+        }
+        end[b] = sum;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; c++) {
+        size_t i0 = n * (size_t)c / (size_t)threads, i1 = n * (size_t)(c + 1) / (size_t)threads;
+        size_t *h = at + (size_t)c * nb;
+        for (size_t i = i0; i < i1; i++)
+            tmp[h[(a[i] >> shift) & mask]++] = a[i];
+    }
+    /* a is free: each bucket goes back into its place there */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (size_t b = 0; b < nb; b++) {
+        size_t start = b ? end[b - 1] : 0;
+        if (shift > 0)
+            bucket_sort_into(tmp + start, a + start, end[b] - start);
+        else
+            memcpy(a + start, tmp + start, (end[b] - start) * sizeof *a);
+    }
+    free(at);
 }

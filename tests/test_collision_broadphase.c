@@ -3,6 +3,7 @@
 #include "check_main.h"
 
 #include "physflow/collision.h"
+#include "collision/radix_sort.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -402,8 +403,9 @@ START_TEST(test_kd_counters)
 }
 END_TEST
 
-/* kd keeps its sorted records from one call to the next and updates only the boxes that moved across their
- * key-grid cells: over steps of small motion, a jump of many boxes (rebuild path) and a change of the root cell,
+/* kd keeps its sorted records from one call to the next and updates only the boxes whose keys changed: over steps
+ * of small motion, jumps of 5 % and a third of the boxes (update path), of two thirds (rebuild path) and a change
+ * of the root cell,
  * a reused kd (1 and 2 threads) gives exactly the output, order included, of a fresh kd on the same boxes, and
  * the pairs of brute. Same for kd-raw's candidates. */
 START_TEST(test_kd_incremental)
@@ -447,7 +449,8 @@ START_TEST(test_kd_incremental)
                 double d[3];
                 for (int a = 0; a < 3; a++) d[a] = 4e-5 * (rng_unit(&s) - 0.5); /* a few boxes change cells */
                 if (step == 3 && i % 20 == 0) d[0] += 0.3 * rng_unit(&s); /* 5 % jump: still an update */
-                if (step == 4 && i % 3 == 0) d[1] += 0.3 * rng_unit(&s);  /* a third jump: a rebuild */
+                if (step == 4 && i % 3 == 0) d[1] += 0.3 * rng_unit(&s);  /* a third jump: an update */
+                if (step == 5 && i % 3 != 0) d[2] += 0.3 * rng_unit(&s);  /* two thirds: a rebuild */
                 for (int a = 0; a < 3; a++) {
                     b[i].min[a] += d[a];
                     b[i].max[a] += d[a];
@@ -469,6 +472,45 @@ START_TEST(test_kd_incremental)
 }
 END_TEST
 
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The kd-tree's sorts against qsort: sizes around their switch-over points, random words, few distinct values,
+ * clustered high bits (as cell keys are), all equal; 1 and 2 threads. */
+START_TEST(test_radix_sorts_equal_qsort)
+{
+    const size_t sizes[] = {0, 1, 2, 24, 25, 300, 4095, 4096, 5000, 65535, 70000, 300000};
+    uint64_t s = 99;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int kind = 0; kind < 4; kind++)
+            for (int threads = 1; threads <= 2; threads++) {
+                size_t n = sizes[si];
+                uint64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+                uint64_t *c = malloc((n + 1) * sizeof *c), *tmp = malloc((n + 1) * sizeof *tmp);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t r = rng_next(&s);
+                    a[i] = kind == 0 ? r : kind == 1 ? r % 7 : kind == 2 ? (r % 5) << 58 | (r >> 40) : 42;
+                }
+                memcpy(b, a, n * sizeof *a);
+                memcpy(c, a, n * sizeof *a);
+                qsort(a, n, sizeof *a, u64_cmp);
+                pf_radix_sort_u64_scratch(b, n, tmp, threads);
+                pf_radix_sort_u64_inplace(c, n, threads);
+                ck_assert_msg(!n || !memcmp(a, b, n * sizeof *a), "scratch sort: n %zu kind %d threads %d", n, kind,
+                              threads);
+                ck_assert_msg(!n || !memcmp(a, c, n * sizeof *a), "in-place sort: n %zu kind %d threads %d", n, kind,
+                              threads);
+                free(a);
+                free(b);
+                free(c);
+                free(tmp);
+            }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_broadphase");
@@ -478,6 +520,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_reuse_across_steps);
     tcase_add_loop_test(tc, test_kd_incremental, 0, 3);
     tcase_add_test(tc, test_grid_cell_size);
+    tcase_add_test(tc, test_radix_sorts_equal_qsort);
     suite_add_tcase(s, tc);
     TCase *th = tcase_create("threads");
     tcase_set_timeout(th, 120);
