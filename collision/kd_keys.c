@@ -146,27 +146,6 @@ static inline uint64_t axis_bits(int u)
     return 0x4924924924924924ull >> (63 - u); /* bits 62, 59, ..., 2 */
 }
 
-/* Spread of 10 bits to every third bit, by table: a corner's Morton code takes 6 lookups. */
-#define SPREAD10(v) (KD_SPREAD8((v) & 255u) | ((v) & 256u) << 16 | ((v) & 512u) << 18)
-#define SPREAD10_4(v) SPREAD10(v), SPREAD10((v) + 1u), SPREAD10((v) + 2u), SPREAD10((v) + 3u)
-#define SPREAD10_16(v) SPREAD10_4(v), SPREAD10_4((v) + 4u), SPREAD10_4((v) + 8u), SPREAD10_4((v) + 12u)
-#define SPREAD10_64(v) SPREAD10_16(v), SPREAD10_16((v) + 16u), SPREAD10_16((v) + 32u), SPREAD10_16((v) + 48u)
-#define SPREAD10_256(v)                                                                                      \
-    SPREAD10_64(v), SPREAD10_64((v) + 64u), SPREAD10_64((v) + 128u), SPREAD10_64((v) + 192u)
-static const uint32_t spread10[1024] = {SPREAD10_256(0u), SPREAD10_256(256u), SPREAD10_256(512u),
-                                        SPREAD10_256(768u)};
-
-/* The Morton code of a packed quantised corner (kd_morton of its fields) with its low `drop` bits per axis
- * dropped. */
-static inline uint64_t corner_morton(uint64_t q, int drop)
-{
-    uint64_t low = (uint64_t)spread10[q >> 42 & 1023] << 2 | (uint64_t)spread10[q >> 21 & 1023] << 1 |
-                   spread10[q & 1023];
-    uint64_t high = (uint64_t)spread10[q >> 52 & 1023] << 2 | (uint64_t)spread10[q >> 31 & 1023] << 1 |
-                    spread10[q >> 10 & 1023];
-    return (high << 30 | low) >> 3 * drop;
-}
-
 /* The plan of the box whose corners have Morton codes lo and hi on the key grid. */
 static inline void split_plan_init(split_plan *s, uint64_t lo, uint64_t hi)
 {
@@ -190,7 +169,7 @@ static inline uint64_t split_key(int pbits, uint64_t path, int u)
 int kd_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, uint64_t *out, unsigned *g)
 {
     int drop = KD_QBITS - f->kbits;
-    uint64_t lo = corner_morton(ql, drop), hi = corner_morton(qh, drop);
+    uint64_t lo = kd_corner_morton(ql, drop), hi = kd_corner_morton(qh, drop);
     if (!split) {
         int u = bitlen(lo ^ hi);
         out[0] = split_key(f->pbits, lo, u) << f->kshift;

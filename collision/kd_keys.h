@@ -63,25 +63,30 @@ static inline int kd_cell_contains(const kd_frame *f, uint64_t k, uint64_t pk)
     return pk - kd_key_path(k) < kd_key_span(f, k);
 }
 
-/* Spread of 8 bits to every third bit, by table (the sweep's exact test computes one code per candidate). */
+/* Spread of 8 bits to every third bit (the table below is built from it). */
 #define KD_SPREAD8(v)                                                                                             \
     (((v) & 1u) | ((v) & 2u) << 2 | ((v) & 4u) << 4 | ((v) & 8u) << 6 | ((v) & 16u) << 8 | ((v) & 32u) << 10 |     \
      ((v) & 64u) << 12 | ((v) & 128u) << 14)
-#define KD_S4(v) KD_SPREAD8((v)), KD_SPREAD8((v) + 1u), KD_SPREAD8((v) + 2u), KD_SPREAD8((v) + 3u)
-#define KD_S16(v) KD_S4(v), KD_S4((v) + 4u), KD_S4((v) + 8u), KD_S4((v) + 12u)
-#define KD_S64(v) KD_S16(v), KD_S16((v) + 16u), KD_S16((v) + 32u), KD_S16((v) + 48u)
-static const uint32_t kd_spread8[256] = {KD_S64(0u), KD_S64(64u), KD_S64(128u), KD_S64(192u)};
 
-/* Morton code of a point of 20-bit coordinates (x most significant, as pf_morton3). */
-static inline uint64_t kd_spread20(uint32_t v)
-{
-    return (uint64_t)kd_spread8[v & 255] | (uint64_t)kd_spread8[v >> 8 & 255] << 24 |
-           (uint64_t)kd_spread8[v >> 16 & 255] << 48;
-}
+/* Spread of 10 bits to every third bit, by table: a corner's Morton code takes 6 lookups. */
+#define KD_SPREAD10(v) (KD_SPREAD8((v) & 255u) | ((v) & 256u) << 16 | ((v) & 512u) << 18)
+#define KD_SPREAD10_4(v) KD_SPREAD10(v), KD_SPREAD10((v) + 1u), KD_SPREAD10((v) + 2u), KD_SPREAD10((v) + 3u)
+#define KD_SPREAD10_16(v) KD_SPREAD10_4(v), KD_SPREAD10_4((v) + 4u), KD_SPREAD10_4((v) + 8u), KD_SPREAD10_4((v) + 12u)
+#define KD_SPREAD10_64(v) KD_SPREAD10_16(v), KD_SPREAD10_16((v) + 16u), KD_SPREAD10_16((v) + 32u), KD_SPREAD10_16((v) + 48u)
+#define KD_SPREAD10_256(v)                                                                                      \
+    KD_SPREAD10_64(v), KD_SPREAD10_64((v) + 64u), KD_SPREAD10_64((v) + 128u), KD_SPREAD10_64((v) + 192u)
+static const uint32_t kd_spread10[1024] = {KD_SPREAD10_256(0u), KD_SPREAD10_256(256u), KD_SPREAD10_256(512u),
+                                        KD_SPREAD10_256(768u)};
 
-static inline uint64_t kd_morton(uint32_t x, uint32_t y, uint32_t z)
+/* The Morton code (x most significant, as pf_morton3) of a packed quantised corner, with its low `drop` bits
+ * per axis dropped. */
+static inline uint64_t kd_corner_morton(uint64_t q, int drop)
 {
-    return kd_spread20(x) << 2 | kd_spread20(y) << 1 | kd_spread20(z);
+    uint64_t low = (uint64_t)kd_spread10[q >> 42 & 1023] << 2 | (uint64_t)kd_spread10[q >> 21 & 1023] << 1 |
+                   kd_spread10[q & 1023];
+    uint64_t high = (uint64_t)kd_spread10[q >> 52 & 1023] << 2 | (uint64_t)kd_spread10[q >> 31 & 1023] << 1 |
+                    kd_spread10[q >> 10 & 1023];
+    return (high << 30 | low) >> 3 * drop;
 }
 
 static inline uint32_t kd_field(uint64_t p, int axis)

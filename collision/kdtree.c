@@ -517,7 +517,7 @@ static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64
     uint64_t ge = ((al | KD_GUARDS) - bl) & KD_GUARDS, sel = ge - (ge >> KD_QBITS);
     uint64_t c = (al & sel) | (bl & ~sel & KD_FIELDS);
     int drop = x->drop;
-    uint64_t pk = kd_morton(kd_field(c, 0), kd_field(c, 1), kd_field(c, 2)) >> (3 * drop);
+    uint64_t pk = kd_corner_morton(c, drop);
     int acc = kd_cell_contains(&x->s->fr, kb, pk);
     if (tie && acc) acc = exact_overlap(x, a, b); /* rare: no branch on the common path */
     return acc;
@@ -532,8 +532,9 @@ static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64
 typedef struct sweep_buf {
     uint64_t end[KD_BLOCK]; /* per record of the block: the first record value past its window */
     uint32_t list[2][KD_BLOCK];
-    uint32_t ci[KD_CAND]; /* candidates: record i (in the block) */
-    size_t cj[KD_CAND];   /* and record j */
+    uint32_t ci[KD_CAND]; /* candidates: record i (in the block); after the overlap test, rank a */
+    uint64_t cj[KD_CAND]; /* and record j; after the overlap test, the deeper cell's key */
+    uint32_t cb[KD_CAND]; /* after the overlap test, rank b */
     size_t nc;
 } sweep_buf;
 
@@ -557,24 +558,34 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
         out->n += nc;
         return PF_OK;
     }
-    /* every field ah >= bl and bh >= al: the guard bits survive both subtractions */
+    /* every field ah >= bl and bh >= al: the guard bits survive both subtractions; the survivors keep their
+     * ranks and the deeper cell */
+    uint32_t *ca = sb->ci, *cb = sb->cb;
+    uint64_t *ck = sb->cj;
     for (size_t k = 0; k < nc; k++) {
-        uint32_t a = (uint32_t)(R[b0 + sb->ci[k]] & low), b = (uint32_t)(R[sb->cj[k]] & low);
+        uint64_t rj = R[sb->cj[k]];
+        uint32_t a = (uint32_t)(R[b0 + sb->ci[k]] & low), b = (uint32_t)(rj & low);
         uint64_t t =
             ((q[2 * a + 1] | KD_GUARDS) - q[2 * b]) & ((q[2 * b + 1] | KD_GUARDS) - q[2 * a]) & KD_GUARDS;
-        sb->ci[no] = sb->ci[k];
-        sb->cj[no] = sb->cj[k];
+        ca[no] = a;
+        cb[no] = b;
+        ck[no] = rj >> x->kshift;
         no += t == KD_GUARDS;
     }
-    size_t np = 0;
+    /* the exact test; the pairs that pass are compacted before their box indices are looked up */
+    size_t na = 0;
     for (size_t k = 0; k < no; k++) {
-        uint64_t ri = R[b0 + sb->ci[k]], rj = R[sb->cj[k]];
-        uint32_t a = (uint32_t)(ri & low), b = (uint32_t)(rj & low);
-        int acc = kd_accept(x, q[2 * a], q[2 * a + 1], q[2 * b], q[2 * b + 1], a, b, rj >> x->kshift);
-        uint32_t pa = perm[a], pb = perm[b];
-        dst[np].i = pa < pb ? pa : pb;
-        dst[np].j = pa < pb ? pb : pa;
-        np += (size_t)acc;
+        uint32_t a = ca[k], b = cb[k];
+        int acc = kd_accept(x, q[2 * a], q[2 * a + 1], q[2 * b], q[2 * b + 1], a, b, ck[k]);
+        ca[na] = a;
+        cb[na] = b;
+        na += (size_t)acc;
+    }
+    size_t np = na;
+    for (size_t k = 0; k < na; k++) {
+        uint32_t pa = perm[ca[k]], pb = perm[cb[k]];
+        dst[k].i = pa < pb ? pa : pb;
+        dst[k].j = pa < pb ? pb : pa;
     }
     out->n += np;
     return PF_OK;

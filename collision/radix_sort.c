@@ -237,8 +237,9 @@ static void insertion_sort_u64(uint64_t *a, size_t n)
  * in end[]. */
 static void flag_pass(uint64_t *a, size_t n, int shift, int bits, size_t *end)
 {
-    size_t cnt[256] = {0}, next[256];
+    size_t cnt[256], next[256];
     unsigned nb = 1u << bits, mask = nb - 1;
+    memset(cnt, 0, nb * sizeof *cnt);
     for (size_t i = 0; i < n; i++)
         cnt[(a[i] >> shift) & mask]++;
     size_t sum = 0;
@@ -336,11 +337,12 @@ static void bucket_sort_into(const uint64_t *src, uint64_t *dst, size_t n)
         return;
     }
     int hb = 63 - __builtin_clzll(diff), bits = 2;
-    while (bits < 11 && ((size_t)4 << bits) < n)
-        bits++; /* about 4 words a bucket */
+    while (bits < 11 && ((size_t)2 << bits) < n)
+        bits++; /* about 2 words a bucket */
     if (bits > hb + 1) bits = hb + 1;
     int shift = hb + 1 - bits;
-    size_t at[2049] = {0}, mask = ((size_t)1 << bits) - 1;
+    size_t at[2049], mask = ((size_t)1 << bits) - 1;
+    memset(at, 0, (mask + 2) * sizeof *at); /* not all 2049: a bucket of a few hundred words */
     for (size_t i = 0; i < n; i++)
         at[((src[i] >> shift) & mask) + 1]++;
     for (size_t b = 1; b <= mask + 1; b++)
@@ -348,15 +350,14 @@ static void bucket_sort_into(const uint64_t *src, uint64_t *dst, size_t n)
     for (size_t i = 0; i < n; i++)
         dst[at[(src[i] >> shift) & mask]++] = src[i];
     if (shift == 0) return;
+    /* buckets of a few words: one insertion pass over all of them moves only within a bucket; a bucket that a
+     * cluster made large is sorted first */
     size_t start = 0;
     for (size_t b = 0; b <= mask; b++) {
-        size_t len = at[b] - start;
-        if (len > 32)
-            flag_sort(dst + start, len);
-        else if (len > 1)
-            insertion_sort_u64(dst + start, len);
+        if (at[b] - start > 32) flag_sort(dst + start, at[b] - start);
         start = at[b];
     }
+    insertion_sort_u64(dst, n);
 }
 
 /* Two out-of-place MSD passes: a into tmp on a digit of up to 12 bits (buckets of about 1024 words, in

@@ -64,6 +64,15 @@ static int ref_node(ref_ctx *c, const int v[3], unsigned done, uint64_t *out, ui
     return n1 + n2;
 }
 
+/* Spread of 20 bits to every third bit, one bit at a time (independent of the tables of kd_keys.h). */
+static uint64_t ref_spread20(uint32_t v)
+{
+    uint64_t r = 0;
+    for (int b = 0; b < 20; b++)
+        r |= (uint64_t)(v >> b & 1u) << (3 * b);
+    return r;
+}
+
 static int ref_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, uint64_t *out, unsigned *g)
 {
     int drop = KD_QBITS - f->kbits;
@@ -74,7 +83,7 @@ static int ref_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, 
     for (int a = 0; a < 3; a++) {
         uint32_t lo = kd_field(ql, a) >> drop, hi = kd_field(qh, a) >> drop;
         int sh = 2 - a;
-        c.sl[a][0] = c.sl[a][1] = kd_spread20(lo) << sh;
+        c.sl[a][0] = c.sl[a][1] = ref_spread20(lo) << sh;
         c.p[a][0] = ref_diff_pos(lo, hi, a);
         c.p[a][1] = c.p[a][2] = -1;
         if (lo != hi) {
@@ -82,7 +91,7 @@ static int ref_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, 
             while (!((lo ^ hi) >> b & 1))
                 b--;
             uint32_t s = hi >> b << b; /* the plane: hi with the bits below b cleared */
-            c.sl[a][2] = kd_spread20(s) << sh;
+            c.sl[a][2] = ref_spread20(s) << sh;
             c.p[a][1] = ref_diff_pos(lo, s - 1, a);
             c.p[a][2] = ref_diff_pos(s, hi, a);
         }
