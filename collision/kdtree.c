@@ -131,8 +131,8 @@ static int grow_records(kd_state *s, size_t need, size_t keep)
 static int fresh_reserve(kd_state *s, size_t need)
 {
     if (need <= s->fresh_cap) return PF_OK;
-    size_t c = need + need / 8 + 256;
-    pf_free(s->fresh); /* refilled whole each time */
+    size_t c = need + need / 16 + 256; /* the count grows while the boxes speed up */
+    pf_free(s->fresh);                  /* refilled whole each time */
     s->fresh = pf_malloc(c * sizeof *s->fresh);
     s->fresh_cap = s->fresh ? c : 0;
     return s->fresh ? PF_OK : pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
@@ -536,10 +536,13 @@ typedef struct sweep_buf {
     uint64_t cj[KD_CAND]; /* and record j; after the overlap test, the deeper cell's key */
     uint32_t cb[KD_CAND]; /* after the overlap test, rank b */
     size_t nc;
+    /* where the pairs go: a growable vector, or a fixed region of the shared output (`spill` set) that, once
+     * full, hands its pairs over to the vector `spill` and goes on there */
+    pf_pair_vec *out, *spill;
 } sweep_buf;
 
 /* The candidates buffered: quantised overlap, then kd's exact test (kd-raw: all of them), appended to out. */
-static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pair_vec *out)
+static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb)
 {
     const uint64_t *R = x->R;
     const uint64_t *q = x->s->q;
@@ -547,6 +550,15 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
     uint64_t low = x->low;
     size_t nc = sb->nc, no = 0;
     sb->nc = 0;
+    pf_pair_vec *out = sb->out;
+    if (out->n + nc > out->cap && sb->spill) {
+        pf_pair_vec *v = sb->spill;
+        if (pf_pair_vec_reserve(v, 2 * (out->n + nc))) return PF_ENOMEM;
+        if (out->n) memcpy(v->data, out->data, out->n * sizeof *out->data);
+        v->n = out->n;
+        out = sb->out = v;
+        sb->spill = NULL;
+    }
     if (pf_pair_vec_reserve(out, out->n + nc)) return PF_ENOMEM;
     pf_pair *dst = out->data + out->n;
     if (x->s->raw) {
@@ -594,8 +606,8 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb, pf_pai
 /* Records [lo, hi) (block-aligned): record i pairs with every later record of its cell or of its subtree,
  * that is every later record below the end of its cell's span (pre-order keys). Window by window length: the
  * records whose window holds at least d records give the candidates (i, i + d). */
-static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, pf_pair_vec *out,
-                       uint64_t *candidates, uint64_t vol[2])
+static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, uint64_t *candidates,
+                       uint64_t vol[2])
 {
     const uint64_t *R = x->R;
     const kd_frame *fr = &x->s->fr;
@@ -618,7 +630,7 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
             n1 += next < endr;
         }
         for (size_t d = 1; n1; d++) {
-            if (sb->nc + n1 > KD_CAND && flush_candidates(x, b0, sb, out)) return PF_ENOMEM;
+            if (sb->nc + n1 > KD_CAND && flush_candidates(x, b0, sb)) return PF_ENOMEM;
             uint32_t n2 = 0;
             for (uint32_t t = 0; t < n1; t++) {
                 uint32_t r = cur[t];
@@ -636,11 +648,47 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
             nxt = tmp;
             n1 = n2;
         }
-        if (sb->nc && flush_candidates(x, b0, sb, out)) return PF_ENOMEM;
+        if (sb->nc && flush_candidates(x, b0, sb)) return PF_ENOMEM;
     }
     *candidates += cand;
     vol[0] = vlo;
     vol[1] = vhi;
+    return PF_OK;
+}
+
+/* The chunks' pairs, in chunk order, into out: each chunk's share of out moved down into place; when a chunk
+ * went past its share (its pairs then in its own vector), everything is copied into a new buffer. */
+static int close_up(kd_state *s, pf_pair_vec *out, const pf_pair_vec *view, int threads, uint64_t *candidates)
+{
+    size_t total = 0;
+    int spilled = 0;
+    for (int c = 0; c < threads; c++) {
+        if (s->chunks.status[c]) return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
+        *candidates += s->chunks.candidates[c];
+        spilled |= s->sbuf[c].spill == NULL;
+        total += s->sbuf[c].out->n;
+    }
+    if (!spilled) {
+        size_t at = 0;
+        for (int c = 0; c < threads; c++) {
+            if (view[c].n) memmove(out->data + at, view[c].data, view[c].n * sizeof *out->data);
+            at += view[c].n;
+        }
+        out->n = at;
+        return PF_OK;
+    }
+    pf_pair *p = pf_malloc((total + total / 16 + 64) * sizeof *p);
+    if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu pairs", total);
+    size_t at = 0;
+    for (int c = 0; c < threads; c++) {
+        const pf_pair_vec *v = s->sbuf[c].out;
+        if (v->n) memcpy(p + at, v->data, v->n * sizeof *p);
+        at += v->n;
+    }
+    pf_free(out->data);
+    out->data = p;
+    out->cap = total + total / 16 + 64;
+    out->n = total;
     return PF_OK;
 }
 
@@ -657,24 +705,29 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
         s->sbuf_count = threads;
     }
     if (threads == 1) {
-        if (sweep_range(&x, 0, s->m, &s->sbuf[0], out, &stats->candidates, vol))
+        s->sbuf[0].out = out;
+        s->sbuf[0].spill = NULL;
+        if (sweep_range(&x, 0, s->m, &s->sbuf[0], &stats->candidates, vol))
             return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
     } else {
-        /* chunk 0 writes straight into out, the others into their buffers, appended in chunk order */
+        /* chunk c writes into its share of out (sized from the last step's pairs), or, past it, into its own
+         * vector; the chunks then close up in order */
         rc = pf_pair_chunks_reset(&s->chunks, threads);
         if (rc) return rc;
         uint64_t vols[2 * 64];
+        pf_pair_vec view[64];
         if (threads > 64) threads = 64;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
         for (int c = 0; c < threads; c++) {
-            size_t lo, hi, blocks = (s->m + KD_BLOCK - 1) / KD_BLOCK;
+            size_t lo, hi, blocks = (s->m + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
             pf_chunk_range(blocks, threads, c, &lo, &hi);
             lo *= KD_BLOCK;
             hi = hi * KD_BLOCK < s->m ? hi * KD_BLOCK : s->m;
-            pf_pair_vec *v = c ? &s->chunks.vec[c] : out;
-            if (pf_pair_vec_reserve(v, (s->last_pairs + s->last_pairs / 8) / (size_t)threads))
-                s->chunks.status[c] = PF_ENOMEM;
-            else if (sweep_range(&x, lo, hi, &s->sbuf[c], v, &s->chunks.candidates[c], vols + 2 * c))
+            pf_chunk_range(out->cap, threads, c, &r0, &r1);
+            view[c] = (pf_pair_vec){out->data + r0, 0, r1 - r0};
+            s->sbuf[c].out = &view[c];
+            s->sbuf[c].spill = &s->chunks.vec[c];
+            if (sweep_range(&x, lo, hi, &s->sbuf[c], &s->chunks.candidates[c], vols + 2 * c))
                 s->chunks.status[c] = PF_ENOMEM;
         }
         for (int c = 0; c < threads; c++) {
@@ -682,7 +735,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
             vol[0] += vols[2 * c];
             vol[1] += vols[2 * c + 1] + (vol[0] < lo0);
         }
-        rc = pf_pair_chunks_gather(&s->chunks, out, &stats->candidates);
+        rc = close_up(s, out, view, threads, &stats->candidates);
         if (rc) return rc;
     }
     double leaf = s->fr.scale > 0.0 ? (double)(1u << (KD_QBITS - s->fr.kbits)) / s->fr.scale : 0.0;
