@@ -134,8 +134,36 @@ static void usage(FILE *out)
             "Per method: ms_build (first timed step, from a fresh broad phase), ms_per_step (median of the later\n"
             "steps), candidates and pairs (last step), rss_mb (stats.bytes / 1e6: the broad phase's working memory\n"
             "beyond the input boxes, the output pairs buffer included; not the process RSS) and bytes_per_object.\n"
-            "Paper figures (Tables 2, 3: one core of a 2 GHz E2180, steps 50-60, kd-tree-1 = our kd-raw, kd-tree-2\n"
-            "~ our kd) are printed beside ours.\n");
+            "Then, per worker count, kd's speedup against every other method on the same boxes (CSV metric\n"
+            "kd_speedup). Paper figures (Tables 2, 3: one core of a 2 GHz E2180, steps 50-60, kd-tree-1 = our\n"
+            "kd-raw, kd-tree-2 ~ our kd) are printed beside ours.\n");
+}
+
+/* kd against every other method run on the same boxes in the same process, worker count by worker count:
+ * "kd_speedup" = the other's ms_per_step / kd's. */
+static void print_kd_ratios(bench_csv *csv, const char *case_name, const pf_broadphase_method *methods, size_t nm,
+                            const long *ths, size_t nt, pf_broadphase *const *bp, const double *meds)
+{
+    size_t kd = nm;
+    for (size_t m = 0; m < nm; m++)
+        if (methods[m] == PF_BP_KD) kd = m;
+    if (kd == nm) return;
+    for (size_t t = 0; t < nt; t++) {
+        size_t k = kd * nt + t;
+        if (!bp[k] || !(meds[k] > 0)) continue;
+        int any = 0;
+        for (size_t m = 0; m < nm; m++) {
+            size_t id = m * nt + t;
+            if (m == kd || !bp[id]) continue;
+            double r = meds[id] / meds[k];
+            printf("%s %s %.1fx", any ? "," : "kd per step against the others (same boxes, same process),",
+                   pf_broadphase_method_name(methods[m]), r);
+            bench_csv_row(csv, "broadphase", case_name, pf_broadphase_method_name(methods[m]), (int)ths[t],
+                          "kd_speedup", r);
+            any = 1;
+        }
+        if (any) printf(" (%ld worker%s)\n", ths[t], ths[t] == 1 ? "" : "s");
+    }
 }
 
 int bench_broadphase(int argc, char **argv)
@@ -292,6 +320,7 @@ int bench_broadphase(int argc, char **argv)
                    "ms_per_step", "candidates", "pairs", "MB", "B/object");
             char case_name[64];
             snprintf(case_name, sizeof case_name, "spheres:%zu", n);
+            double *meds = calloc(nbp + 1, sizeof *meds);
             for (size_t m = 0; m < nm; m++)
                 for (size_t t = 0; t < nt; t++) {
                     size_t id = m * nt + t;
@@ -302,6 +331,7 @@ int bench_broadphase(int argc, char **argv)
                     size_t k = (size_t)steps - 1;
                     /* ts[1..k] sorted */
                     double med = k % 2 ? ts[1 + k / 2] : 0.5 * (ts[k / 2] + ts[k / 2 + 1]);
+                    if (meds) meds[id] = med;
                     const char *name = pf_broadphase_method_name(methods[m]);
                     double mb = (double)last[id].bytes / 1e6;
                     printf("%-12s %7ld %10.2f %11.2f %12llu %12llu %9.1f %9.1f\n", name, ths[t], build, med,
@@ -316,6 +346,8 @@ int bench_broadphase(int argc, char **argv)
                     bench_csv_row(csv, "broadphase", case_name, name, w, "bytes_per_object",
                                   (double)last[id].bytes / (double)n);
                 }
+            if (meds) print_kd_ratios(csv, case_name, methods, nm, ths, nt, bp, meds);
+            free(meds);
             if (row) {
                 printf("paper 000 (E2180 2 GHz, 1 core, steps 50-60): kd-tree-1 %.0f ms, %.3g candidates, %.0f MB;"
                        " kd-tree-2 %.0f ms, %.3g pairs, %.0f MB",
