@@ -532,8 +532,9 @@ static inline int kd_accept(const sweep_ctx *x, uint64_t al, uint64_t ah, uint64
 typedef struct sweep_buf {
     uint64_t end[KD_BLOCK]; /* per record of the block: the first record value past its window */
     uint32_t list[2][KD_BLOCK];
-    uint32_t ci[KD_CAND]; /* candidates: record i (in the block); after the overlap test, rank a */
-    uint64_t cj[KD_CAND]; /* and record j; after the overlap test, the deeper cell's key */
+    uint32_t rank[KD_BLOCK]; /* per record of the block: its box's rank */
+    uint32_t ci[KD_CAND];    /* candidates: rank a (of record i) */
+    uint64_t cj[KD_CAND];    /* and record j itself; after the overlap test, the deeper cell's key */
     uint32_t cb[KD_CAND]; /* after the overlap test, rank b */
     size_t nc;
     /* where the pairs go: a growable vector, or a fixed region of the shared output (`spill` set) that, once
@@ -542,9 +543,8 @@ typedef struct sweep_buf {
 } sweep_buf;
 
 /* The candidates buffered: quantised overlap, then kd's exact test (kd-raw: all of them), appended to out. */
-static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb)
+static int flush_candidates(const sweep_ctx *x, sweep_buf *sb)
 {
-    const uint64_t *R = x->R;
     const uint64_t *q = x->s->q;
     const uint32_t *perm = x->s->perm;
     uint64_t low = x->low;
@@ -563,7 +563,7 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb)
     pf_pair *dst = out->data + out->n;
     if (x->s->raw) {
         for (size_t k = 0; k < nc; k++) {
-            uint32_t a = perm[R[b0 + sb->ci[k]] & low], b = perm[R[sb->cj[k]] & low];
+            uint32_t a = perm[sb->ci[k]], b = perm[sb->cj[k] & low];
             dst[k].i = a < b ? a : b;
             dst[k].j = a < b ? b : a;
         }
@@ -575,8 +575,8 @@ static int flush_candidates(const sweep_ctx *x, size_t b0, sweep_buf *sb)
     uint32_t *ca = sb->ci, *cb = sb->cb;
     uint64_t *ck = sb->cj;
     for (size_t k = 0; k < nc; k++) {
-        uint64_t rj = R[sb->cj[k]];
-        uint32_t a = (uint32_t)(R[b0 + sb->ci[k]] & low), b = (uint32_t)(rj & low);
+        uint64_t rj = sb->cj[k];
+        uint32_t a = sb->ci[k], b = (uint32_t)(rj & low);
         uint64_t t =
             ((q[2 * a + 1] | KD_GUARDS) - q[2 * b]) & ((q[2 * b + 1] | KD_GUARDS) - q[2 * a]) & KD_GUARDS;
         ca[no] = a;
@@ -626,17 +626,18 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
             vlo += span;
             vhi += vlo < span;
             sb->end[i - b0] = endr;
+            sb->rank[i - b0] = (uint32_t)(R[i] & x->low);
             cur[n1] = (uint32_t)(i - b0);
             n1 += next < endr;
         }
         for (size_t d = 1; n1; d++) {
-            if (sb->nc + n1 > KD_CAND && flush_candidates(x, b0, sb)) return PF_ENOMEM;
+            if (sb->nc + n1 > KD_CAND && flush_candidates(x, sb)) return PF_ENOMEM;
             uint32_t n2 = 0;
             for (uint32_t t = 0; t < n1; t++) {
                 uint32_t r = cur[t];
                 size_t j = b0 + r + d;
-                sb->ci[sb->nc + t] = r;
-                sb->cj[sb->nc + t] = j;
+                sb->ci[sb->nc + t] = sb->rank[r];
+                sb->cj[sb->nc + t] = R[j];
                 uint64_t next = j + 1 < m ? R[j + 1] : UINT64_MAX;
                 nxt[n2] = r;
                 n2 += next < sb->end[r];
@@ -648,7 +649,7 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
             nxt = tmp;
             n1 = n2;
         }
-        if (sb->nc && flush_candidates(x, b0, sb)) return PF_ENOMEM;
+        if (sb->nc && flush_candidates(x, sb)) return PF_ENOMEM;
     }
     *candidates += cand;
     vol[0] = vlo;
