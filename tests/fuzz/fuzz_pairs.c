@@ -1,10 +1,12 @@
 /* Fuzz target: the box file of `physflow pairs`. Whatever the bytes, reading never crashes; when they parse,
- * the kd-tree's pairs equal brute force's (the oracle), with 1 and 2 threads. */
+ * the kd-tree's pairs equal brute force's (the oracle), with 1 and 2 threads, and so do those of a kd-tree that
+ * saw the boxes before and then sees them moved (its update path). */
 #define _POSIX_C_SOURCE 200809L
 #include "box_reader.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,42 @@ static size_t pairs_of(pf_broadphase_method m, int threads, const pf_aabb *boxes
     return np;
 }
 
+/* A kd-tree kept across calls: the boxes, then each shifted by up to 1/8 of its extent along an axis the
+ * input's bytes choose (some change cells, most do not), then again with a few of them moved far: every call's
+ * pairs equal brute force's. */
+static void moved_pairs_equal_brute(pf_aabb *boxes, size_t n, const uint8_t *data, size_t size)
+{
+    pf_broadphase_def d = pf_broadphase_default_def();
+    d.method = PF_BP_KD;
+    pf_broadphase *kd;
+    if (pf_broadphase_create(&d, &kd)) abort();
+    for (int step = 0; step < 3; step++) {
+        if (step > 0)
+            for (size_t i = 0; i < n; i++) {
+                uint8_t b = size ? data[(i * 7 + (size_t)step) % size] : 0;
+                int a = b % 3;
+                double e = boxes[i].max[a] - boxes[i].min[a];
+                double t = ((double)(b >> 2) - 31.5) / 256.0 * (e > 0 ? e : 1); /* within 1/8 of the extent */
+                if (step == 2 && b % 17 == 0) t = 0.5 * (e + 1.0);               /* a far move */
+                if (!isfinite(boxes[i].min[a] + t) || !isfinite(boxes[i].max[a] + t)) continue;
+                boxes[i].min[a] += t;
+                boxes[i].max[a] += t;
+            }
+        const pf_pair *pairs;
+        size_t np;
+        if (pf_broadphase_pairs(kd, boxes, n, &pairs, &np, NULL)) continue; /* a shift may overflow: refused */
+        pf_pair *got = malloc((np ? np : 1) * sizeof *got), *ref;
+        if (!got) abort();
+        if (np) memcpy(got, pairs, np * sizeof *got);
+        if (np) qsort(got, np, sizeof *got, pair_order);
+        size_t nref = pairs_of(PF_BP_BRUTE, 1, boxes, n, &ref);
+        if (nref != np || memcmp(got, ref, np * sizeof *ref)) abort();
+        free(got);
+        free(ref);
+    }
+    pf_broadphase_destroy(kd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *f = fmemopen((void *)data, size ? size : 1, "r");
@@ -63,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(got);
         }
         free(ref);
+        moved_pairs_equal_brute(boxes, n, data, size);
     }
     free(boxes);
     return 0;
