@@ -340,9 +340,9 @@ static int refresh_write(kd_state *s, size_t n, int threads, const size_t *count
         for (size_t w = lo / 64; w * 64 < hi; w++)
             for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
                 size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
+                /* kd_box_keys may write past its count: into keys, not into the next chunk's records */
                 unsigned g;
-                uint64_t
-                    keys[8]; /* kd_box_keys may write past its count: not into the next chunk's records */
+                uint64_t keys[8];
                 int k = kd_box_keys(fr, s->q[2 * r], s->q[2 * r + 1], split, keys, &g);
                 for (int j = 0; j < k; j++)
                     out[j] = keys[j] | r;
@@ -470,7 +470,7 @@ static int update(kd_state *s, int threads)
     int segs = keep >= 65536 && nf >= 1024 ? threads : 1;
     size_t kp[65], fo[65];
     for (int g = 0; g <= segs; g++) {
-        kp[g] = (size_t)((double)keep * g / segs);
+        kp[g] = keep * (size_t)g / (size_t)segs;
         fo[g] = g == 0 ? 0 : g == segs ? nf : count_before(F, nf, R[kp[g]], low, perm);
     }
     for (int g = segs - 1; g > 0; g--) /* from the top: each move lands on records already moved */

@@ -319,9 +319,9 @@ void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads)
     }
 }
 
-/* Sorts the n words of src, whose bits above `shift + bits` are all equal, into dst (both in cache): one
- * counting pass on the digit below them, then each small bucket in place (insertion, or the flag sort when a
- * cluster made it large). */
+/* Sorts the n words of src (one bucket of the first pass, in cache) into dst: one counting pass on the
+ * highest digit where they differ, sized for about 2 words a sub-bucket, then one insertion pass (a sub-bucket
+ * that a cluster made large is flag-sorted first). */
 static void bucket_sort_into(const uint64_t *src, uint64_t *dst, size_t n)
 {
     if (n <= 24) {
