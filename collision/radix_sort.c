@@ -274,23 +274,31 @@ static int flag_digit(size_t n, int hb, int *shift)
     return hb + 1 < bits ? hb + 1 : bits;
 }
 
-/* Sorts a[0..n): skips the high bits on which the whole range agrees, buckets on the next digit, recurses. */
+/* One pass on a range: skips the high bits on which the whole range agrees and buckets on the next digit
+ * (bucket ends in end[]). Returns the digit's bits, or 0 when nothing is left to sort (all equal, or the digit
+ * reached bit 0). */
+static int flag_top(uint64_t *a, size_t n, size_t *end)
+{
+    uint64_t lo = a[0], diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i] ^ lo;
+    if (!diff) return 0;
+    int shift, bits = flag_digit(n, 63 - __builtin_clzll(diff), &shift);
+    flag_pass(a, n, shift, bits, end);
+    return shift == 0 ? 0 : bits;
+}
+
+/* Sorts a[0..n): one pass, then each bucket the same way. */
 static void flag_sort(uint64_t *a, size_t n)
 {
     if (n <= 24) {
         insertion_sort_u64(a, n);
         return;
     }
-    uint64_t lo = a[0], diff = 0;
-    for (size_t i = 1; i < n; i++)
-        diff |= a[i] ^ lo;
-    if (!diff) return;
-    int shift, bits = flag_digit(n, 63 - __builtin_clzll(diff), &shift);
     size_t end[256];
-    flag_pass(a, n, shift, bits, end);
-    if (shift == 0) return;
+    int bits = flag_top(a, n, end);
     size_t start = 0;
-    for (unsigned b = 0; b < 1u << bits; b++) {
+    for (unsigned b = 0; bits && b < 1u << bits; b++) {
         if (end[b] - start > 1) flag_sort(a + start, end[b] - start);
         start = end[b];
     }
@@ -303,15 +311,10 @@ void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads)
         flag_sort(a, n);
         return;
     }
-    uint64_t lo = a[0], diff = 0;
-    for (size_t i = 1; i < n; i++)
-        diff |= a[i] ^ lo;
-    if (!diff) return;
-    int shift, bits = flag_digit(n, 63 - __builtin_clzll(diff), &shift);
     size_t end[256];
-    flag_pass(a, n, shift, bits, end);
-    if (shift == 0) return;
-        /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
+    int bits = flag_top(a, n, end);
+    if (!bits) return;
+    /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int b = 0; b < 1 << bits; b++) {
         size_t start = b ? end[b - 1] : 0;
