@@ -6,11 +6,11 @@
  *   1 frame      the root cell (dyadic, so that it stays put while the boxes move a little) and key grid;
  *   2 refresh    every box re-quantised; a box whose keys did not change keeps its records (its key-relevant
  *                bits did not move, or its keys recomputed from the old and the new corners are equal);
- *   3 update     the records of the boxes that changed are removed, their new records sorted and merged in;
+ *   3 update     the records of the boxes that changed are removed, their new records sorted and merged in
+ *                (in batches of boxes when many changed);
  *   4 sweep      the sorted records swept for pairs, in parallel over chunks.
- * Otherwise (first call, new box count, new frame, or half of the boxes changed) everything is rebuilt. Both
- * paths leave the same sorted array, so the output depends on the boxes only, never on the history or the
- * thread count. */
+ * Otherwise (first call, new box count, new frame) everything is rebuilt. Both paths leave the same sorted
+ * array, so the output depends on the boxes only, never on the history or the thread count. */
 #include "broadphase_backend.h"
 #include "kd_keys.h"
 #include "pair_chunks.h"
@@ -25,11 +25,11 @@
 #include <omp.h>
 #endif
 
-/* A rebuild (every record sorted afresh, boxes re-ranked) when more than 1 box in KD_REBUILD_DIV changed its
- * keys. The update costs a sort of the changed boxes' records and one merge; at 1M falling spheres it stays
- * several times cheaper than a rebuild up to half of the boxes changed (26 % change per step at the paper's
- * steps 50-60). A rebuild also re-ranks the boxes, restoring the sweep's memory locality. */
-#define KD_REBUILD_DIV 2
+/* The changed boxes' new records are written, sorted and merged in batches of at most KD_BATCH records per box
+ * of the set: the room they need stays bounded (16 bytes per box) however many boxes change. An update, even in
+ * several batches, costs less than a rebuild (at 1M falling spheres with 68 % of the boxes changing keys per
+ * step: 3 batches, about 300 ms a step, against 570 for a rebuild), so changes never cause one. */
+#define KD_BATCH 2
 
 typedef struct kd_state {
     int raw;
@@ -45,6 +45,7 @@ typedef struct kd_state {
     uint8_t *glev;
     uint32_t *perm;    /* rank -> box */
     uint64_t *changed; /* bit per rank */
+    uint32_t *wrecs;   /* per 64 ranks (a word of `changed`): the new records of its changed boxes */
     size_t box_cap;
     uint64_t *fresh; /* the new records of the boxes that changed, (key | rank) */
     size_t nfresh, fresh_cap;
@@ -81,6 +82,8 @@ static void free_boxes(kd_state *s)
     pf_free(s->glev);
     pf_free(s->perm);
     pf_free(s->changed);
+    pf_free(s->wrecs);
+    s->wrecs = NULL;
     s->q = s->changed = NULL;
     s->glev = NULL;
     s->perm = NULL;
@@ -108,7 +111,8 @@ static int grow_boxes(kd_state *s, size_t n)
     s->glev = pf_malloc(n);
     s->perm = pf_malloc(n * sizeof *s->perm);
     s->changed = pf_malloc(words * sizeof *s->changed);
-    if (!s->q || !s->glev || !s->perm || !s->changed) {
+    s->wrecs = pf_malloc(words * sizeof *s->wrecs);
+    if (!s->q || !s->glev || !s->perm || !s->changed || !s->wrecs) {
         free_boxes(s);
         return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree boxes", n);
     }
@@ -279,18 +283,19 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
 /* ---- update: only the boxes whose keys may have changed ---- */
 
 /* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
- * key levels in glev. Returns the count of such boxes and, in count[c], the records of chunk c. */
-static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *count)
+ * key levels in glev, the count of their new records per word of `changed` in wrecs. Returns the count of such
+ * boxes. */
+static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
 {
     const kd_frame *fr = &s->fr;
     int split = s->split;
     size_t total = 0;
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : total)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi, recs = 0;
+        size_t lo, hi;
         word_chunk(n, threads, c, &lo, &hi);
         for (size_t w = lo / 64; w * 64 < hi; w++)
-            s->changed[w] = 0;
+            s->changed[w] = s->wrecs[w] = 0;
         for (size_t r = lo; r < hi; r++) {
             if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
                 const char *p = (const char *)&boxes[s->perm[r + 24]];
@@ -313,31 +318,35 @@ static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, int thre
             s->glev[r] = (uint8_t)g;
             if (k == k0 && !memcmp(now, was, (size_t)k * sizeof *now)) continue;
             s->changed[r / 64] |= 1ull << (r % 64);
+            s->wrecs[r / 64] += (uint32_t)k;
             total++;
-            recs += (size_t)k;
         }
-        count[c] = recs;
     }
     return total;
 }
 
-/* The new records (key | rank) of the changed boxes, chunk c's at the sum of the counts before it: the fresh
- * array is the same whatever the thread count. */
-static int refresh_write(kd_state *s, size_t n, int threads, const size_t *count)
+/* The new records (key | rank) of the changed boxes of words [w0, w1) of `changed`, chunk c's at the sum of the
+ * counts before it: the fresh array is the same whatever the thread count. */
+static int refresh_write(kd_state *s, size_t w0, size_t w1, int threads)
 {
     size_t at[65] = {0};
-    for (int c = 0; c < threads; c++)
-        at[c + 1] = at[c] + count[c];
+    for (int c = 0; c < threads; c++) {
+        size_t a, b;
+        pf_chunk_range(w1 - w0, threads, c, &a, &b);
+        at[c + 1] = at[c];
+        for (size_t w = w0 + a; w < w0 + b; w++)
+            at[c + 1] += s->wrecs[w];
+    }
     int rc = fresh_reserve(s, at[threads]);
     if (rc) return rc;
     const kd_frame *fr = &s->fr;
     int split = s->split;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
-        size_t lo, hi;
+        size_t a, b;
         uint64_t *out = s->fresh + at[c];
-        word_chunk(n, threads, c, &lo, &hi);
-        for (size_t w = lo / 64; w * 64 < hi; w++)
+        pf_chunk_range(w1 - w0, threads, c, &a, &b);
+        for (size_t w = w0 + a; w < w0 + b; w++)
             for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
                 size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
                 /* kd_box_keys may write past its count: into keys, not into the next chunk's records */
@@ -375,9 +384,9 @@ static void order_ties(uint64_t *F, size_t n, uint64_t low, const uint32_t *perm
     }
 }
 
-/* Drops the records of the changed boxes, in place: each chunk closes up its own, then the chunks close up.
- */
-static size_t drop_changed(kd_state *s, int threads)
+/* Drops the records of the changed boxes of words [w0, w1) of `changed`, in place: each chunk closes up its
+ * own, then the chunks close up. */
+static size_t drop_changed(kd_state *s, size_t w0, size_t w1, int threads)
 {
     uint64_t low = kd_low_mask(&s->fr);
     uint64_t *R = s->rec;
@@ -393,7 +402,7 @@ static size_t drop_changed(kd_state *s, int threads)
         for (size_t i = lo; i < hi; i++) {
             uint64_t v = R[i], r = v & low;
             R[keep] = v; /* writes never pass reads */
-            keep += !(bits[r / 64] >> (r % 64) & 1);
+            keep += !((bits[r / 64] >> (r % 64) & 1) & (r / 64 - w0 < w1 - w0));
         }
         kept[c] = keep - lo;
     }
@@ -453,15 +462,15 @@ static void merge_back(uint64_t *R, size_t nk, const uint64_t *F, size_t nf, uin
     memcpy(R, F, f * sizeof *R);
 }
 
-/* Removes the records of the changed boxes and merges in their new ones: the new records sorted (the room the
+/* Removes the records of the changed boxes of words [w0, w1) and merges in their new ones: the new records sorted (the room the
  * dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
  * records, one a thread, each first moved up to where its output starts. */
-static int update(kd_state *s, int threads)
+static int update(kd_state *s, size_t w0, size_t w1, int threads)
 {
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
     size_t nf = s->nfresh;
-    size_t keep = drop_changed(s, threads);
+    size_t keep = drop_changed(s, w0, w1, threads);
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
     uint64_t *R = s->rec, *F = s->fresh;
@@ -764,13 +773,17 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     int fresh_start = s->n != n || s->split != split || !kd_frame_equal(&fr, &s->fr);
     s->fr = fr;
     s->split = split;
-    if (!fresh_start) {
-        size_t count[64], nchanged = refresh_find(s, boxes, n, threads, count);
-        if (nchanged > n / KD_REBUILD_DIV) {
-            fresh_start = 1;
-        } else if (nchanged) {
-            int rc = refresh_write(s, n, threads, count);
-            if (!rc) rc = update(s, threads);
+    if (!fresh_start && refresh_find(s, boxes, n, threads)) {
+        /* the changed boxes in batches of words of `changed` holding at most KD_BATCH * n new records (or one
+         * word) */
+        size_t words = (n + 63) / 64, budget = (size_t)KD_BATCH * n;
+        for (size_t w0 = 0, w1; w0 < words; w0 = w1) {
+            size_t recs = 0;
+            for (w1 = w0; w1 < words && (w1 == w0 || recs + s->wrecs[w1] <= budget); w1++)
+                recs += s->wrecs[w1];
+            if (!recs) continue;
+            int rc = refresh_write(s, w0, w1, threads);
+            if (!rc) rc = update(s, w0, w1, threads);
             if (rc) {
                 s->n = 0;
                 return rc;

@@ -404,8 +404,8 @@ START_TEST(test_kd_counters)
 END_TEST
 
 /* kd keeps its sorted records from one call to the next and updates only the boxes whose keys changed: over steps
- * of small motion, jumps of 5 % and a third of the boxes (update path), of two thirds (rebuild path) and a change
- * of the root cell,
+ * of small motion, jumps of 5 % and a third of the boxes (one batch), of two thirds (several batches of new
+ * records) and a change of the root cell (a rebuild),
  * a reused kd (1 and 2 threads) gives exactly the output, order included, of a fresh kd on the same boxes, and
  * the pairs of brute. Same for kd-raw's candidates. */
 START_TEST(test_kd_incremental)
@@ -450,7 +450,7 @@ START_TEST(test_kd_incremental)
                 for (int a = 0; a < 3; a++) d[a] = 4e-5 * (rng_unit(&s) - 0.5); /* a few boxes change cells */
                 if (step == 3 && i % 20 == 0) d[0] += 0.3 * rng_unit(&s); /* 5 % jump: still an update */
                 if (step == 4 && i % 3 == 0) d[1] += 0.3 * rng_unit(&s);  /* a third jump: an update */
-                if (step == 5 && i % 3 != 0) d[2] += 0.3 * rng_unit(&s);  /* two thirds: a rebuild */
+                if (step == 5 && i % 3 != 0) d[2] += 0.3 * rng_unit(&s);  /* two thirds: in batches */
                 for (int a = 0; a < 3; a++) {
                     b[i].min[a] += d[a];
                     b[i].max[a] += d[a];
