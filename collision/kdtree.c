@@ -151,135 +151,6 @@ static void word_chunk(size_t n, int threads, int c, size_t *lo, size_t *hi)
     *hi = wh * 64 < n ? wh * 64 : n;
 }
 
-/* ---- rebuild: every record computed and sorted, boxes ranked afresh ---- */
-
-/* Writes the records (key | box) of boxes [lo, hi) from R + at, up to R + end; returns the count, or SIZE_MAX
- * when they do not fit. Key levels go to gtmp by box. */
-static size_t write_chunk(const kd_state *s, const pf_aabb *boxes, size_t lo, size_t hi, uint64_t *R,
-                          size_t at, size_t end, uint8_t *gtmp)
-{
-    size_t start = at;
-    for (size_t i = lo; i < hi; i++) {
-        uint64_t ql, qh, tmp[8]; /* the split writes children before their parent may replace them */
-        unsigned g;
-        kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
-        int k = kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
-        if (at + (size_t)k > end) return SIZE_MAX;
-        for (int r = 0; r < k; r++)
-            R[at + (size_t)r] = tmp[r] | (uint64_t)i;
-        at += (size_t)k;
-        gtmp[i] = (uint8_t)g;
-    }
-    return at - start;
-}
-
-/* The records of every box, in box order: each chunk writes at an offset proportional to its first box, in
- * room sized from the previous count, and the chunks close up; a chunk that overflows sends everything
- * through count-then-write. The array is the same whatever the thread count. */
-static int write_records(kd_state *s, const pf_aabb *boxes, size_t n, int threads, uint8_t *gtmp,
-                         size_t *total)
-{
-    size_t guess = s->m ? s->m + s->m / 32 : 7 * n, wrote[64];
-    int rc = grow_records(s, guess + 8 * (size_t)threads, 0);
-    if (rc) return rc;
-    size_t cap = s->rec_cap;
-    int ok = 1;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(& : ok)
-    for (int c = 0; c < threads; c++) {
-        size_t lo, hi;
-        pf_chunk_range(n, threads, c, &lo, &hi);
-        size_t at = (size_t)((double)cap * (double)lo / (double)n);
-        size_t end = c + 1 == threads ? cap : (size_t)((double)cap * (double)hi / (double)n);
-        wrote[c] = write_chunk(s, boxes, lo, hi, s->rec, at, end, gtmp);
-        ok &= wrote[c] != SIZE_MAX;
-    }
-    if (ok) {
-        size_t m = 0;
-        for (int c = 0; c < threads; c++) {
-            size_t lo, hi;
-            pf_chunk_range(n, threads, c, &lo, &hi);
-            size_t at = (size_t)((double)cap * (double)lo / (double)n);
-            if (at != m) memmove(s->rec + m, s->rec + at, wrote[c] * sizeof *s->rec);
-            m += wrote[c];
-        }
-        *total = m;
-        return PF_OK;
-    }
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t lo, hi, m = 0;
-        uint64_t tmp[8];
-        pf_chunk_range(n, threads, c, &lo, &hi);
-        for (size_t i = lo; i < hi; i++) {
-            uint64_t ql, qh;
-            unsigned g;
-            kd_quantise_box(&s->fr, &boxes[i], &ql, &qh);
-            m += (size_t)kd_box_keys(&s->fr, ql, qh, s->split, tmp, &g);
-        }
-        wrote[c] = m;
-    }
-    size_t sum = 0;
-    for (int c = 0; c < threads; c++)
-        sum += wrote[c];
-    rc = grow_records(s, sum, 0);
-    if (rc) return rc;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t lo, hi, at = 0;
-        for (int k = 0; k < c; k++)
-            at += wrote[k];
-        pf_chunk_range(n, threads, c, &lo, &hi);
-        write_chunk(s, boxes, lo, hi, s->rec, at, (size_t)-1, gtmp);
-    }
-    *total = sum;
-    return PF_OK;
-}
-
-static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
-{
-    int rc = grow_boxes(s, n);
-    if (rc) return rc;
-    const kd_frame *fr = &s->fr;
-    /* until the boxes are ranked, their quantised corners' room holds the key levels by box (gtmp) and the
-     * ranks by box (rank_of) */
-    uint8_t *gtmp = (uint8_t *)s->q;
-    uint32_t *rank_of = (uint32_t *)(s->q + n);
-    size_t total = 0;
-    rc = write_records(s, boxes, n, threads, gtmp, &total);
-    if (rc) return rc;
-    if (s->rec_cap > total + total / 32 + 2048) { /* the first guess was generous: give the room back */
-        size_t c = total + total / 64 + 1024;
-        uint64_t *r = pf_realloc(s->rec, total * sizeof *r, c * sizeof *r);
-        if (r) {
-            s->rec = r;
-            s->rec_cap = c;
-        }
-    }
-    uint64_t *R = s->rec;
-    pf_radix_sort_u64_inplace(R, total, threads);
-    /* rank = order of first appearance; records then carry ranks (their order stays (key, box)) */
-    uint64_t low = kd_low_mask(fr);
-    memset(rank_of, 0xff, n * sizeof *rank_of);
-    uint32_t next = 0;
-    for (size_t i = 0; i < total; i++) {
-        uint32_t id = (uint32_t)(R[i] & low), r = rank_of[id];
-        if (r == UINT32_MAX) {
-            r = rank_of[id] = next++;
-            s->perm[r] = id;
-        }
-        R[i] = (R[i] & ~low) | r;
-    }
-    PF_ASSERT(next == n);
-    for (size_t r = 0; r < n; r++)
-        s->glev[r] = gtmp[s->perm[r]];
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t r = 0; r < n; r++)
-        kd_quantise_box(fr, &boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
-    s->m = total;
-    s->n = n;
-    return PF_OK;
-}
-
 /* ---- update: only the boxes whose keys may have changed ---- */
 
 /* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
@@ -465,12 +336,12 @@ static void merge_back(uint64_t *R, size_t nk, const uint64_t *F, size_t nf, uin
 /* Removes the records of the changed boxes of words [w0, w1) and merges in their new ones: the new records sorted (the room the
  * dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
  * records, one a thread, each first moved up to where its output starts. */
-static int update(kd_state *s, size_t w0, size_t w1, int threads)
+static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
 {
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
     size_t nf = s->nfresh;
-    size_t keep = drop_changed(s, w0, w1, threads);
+    size_t keep = drop ? drop_changed(s, w0, w1, threads) : s->m;
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
     uint64_t *R = s->rec, *F = s->fresh;
@@ -488,6 +359,89 @@ static int update(kd_state *s, size_t w0, size_t w1, int threads)
     for (int g = 0; g < segs; g++)
         merge_back(R + kp[g] + fo[g], kp[g + 1] - kp[g], F + fo[g], fo[g + 1] - fo[g], low, perm);
     s->m = keep + nf;
+    return PF_OK;
+}
+
+/* Writes, sorts and merges in the new records of the changed boxes (their old ones dropped first when `drop`),
+ * in batches of words of `changed` holding at most KD_BATCH * n new records (or one word). */
+static int insert_changed(kd_state *s, size_t n, int threads, int drop)
+{
+    size_t words = (n + 63) / 64, budget = (size_t)KD_BATCH * n;
+    for (size_t w0 = 0, w1; w0 < words; w0 = w1) {
+        size_t recs = 0;
+        for (w1 = w0; w1 < words && (w1 == w0 || recs + s->wrecs[w1] <= budget); w1++)
+            recs += s->wrecs[w1];
+        if (!recs) continue;
+        int rc = refresh_write(s, w0, w1, threads);
+        if (!rc) rc = update(s, w0, w1, threads, drop);
+        if (rc) return rc;
+    }
+    return PF_OK;
+}
+
+/* ---- rebuild: the boxes ranked afresh, then every one inserted as changed ---- */
+
+/* Ranks the boxes by their least key, then by box index: their order of first appearance in the sorted records
+ * (kd_box_keys gives a box's keys in key order). Leaves their corners and key levels by rank, every box marked
+ * changed, the records per word of ranks in wrecs, and their total in *total. */
+static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *total)
+{
+    /* least key | box in the fresh array (the record array is the sort's scratch); key levels and record
+     * counts by box in the room of the corners until the corners are stored by rank */
+    int rc = fresh_reserve(s, n);
+    if (!rc) rc = grow_records(s, n, 0);
+    if (rc) return rc;
+    const kd_frame *fr = &s->fr;
+    uint8_t *gtmp = (uint8_t *)s->q, *ktmp = gtmp + n;
+    int split = s->split;
+    size_t sum = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : sum)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t ql, qh, keys[8];
+        unsigned g;
+        kd_quantise_box(fr, &boxes[i], &ql, &qh);
+        int k = kd_box_keys(fr, ql, qh, split, keys, &g);
+        s->fresh[i] = keys[0] | i;
+        gtmp[i] = (uint8_t)g;
+        ktmp[i] = (uint8_t)k;
+        sum += (size_t)k;
+    }
+    pf_radix_sort_u64_scratch(s->fresh, n, s->rec, threads);
+    uint64_t low = kd_low_mask(fr);
+    size_t words = (n + 63) / 64;
+    for (size_t w = 0; w < words; w++) {
+        s->changed[w] = ~0ull;
+        s->wrecs[w] = 0;
+    }
+    if (n % 64) s->changed[words - 1] = (1ull << (n % 64)) - 1;
+    for (size_t r = 0; r < n; r++) {
+        uint32_t b = (uint32_t)(s->fresh[r] & low);
+        s->perm[r] = b;
+        s->glev[r] = gtmp[b];
+        s->wrecs[r / 64] += ktmp[b];
+    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t r = 0; r < n; r++)
+        kd_quantise_box(fr, &boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
+    *total = sum;
+    return PF_OK;
+}
+
+static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
+{
+    size_t total;
+    int rc = grow_boxes(s, n);
+    if (!rc) rc = rank_boxes(s, boxes, n, threads, &total);
+    if (!rc) rc = grow_records(s, total, 0);
+    if (rc) return rc;
+    s->m = 0;
+    rc = insert_changed(s, n, threads, 0);
+    if (rc) return rc;
+    /* the batches' room is given back: steps that change little need far less */
+    pf_free(s->fresh);
+    s->fresh = NULL;
+    s->fresh_cap = 0;
+    s->n = n;
     return PF_OK;
 }
 
@@ -774,20 +728,10 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     s->fr = fr;
     s->split = split;
     if (!fresh_start && refresh_find(s, boxes, n, threads)) {
-        /* the changed boxes in batches of words of `changed` holding at most KD_BATCH * n new records (or one
-         * word) */
-        size_t words = (n + 63) / 64, budget = (size_t)KD_BATCH * n;
-        for (size_t w0 = 0, w1; w0 < words; w0 = w1) {
-            size_t recs = 0;
-            for (w1 = w0; w1 < words && (w1 == w0 || recs + s->wrecs[w1] <= budget); w1++)
-                recs += s->wrecs[w1];
-            if (!recs) continue;
-            int rc = refresh_write(s, w0, w1, threads);
-            if (!rc) rc = update(s, w0, w1, threads);
-            if (rc) {
-                s->n = 0;
-                return rc;
-            }
+        int rc = insert_changed(s, n, threads, 1);
+        if (rc) {
+            s->n = 0;
+            return rc;
         }
     }
     if (fresh_start) {

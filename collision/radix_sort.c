@@ -1,5 +1,5 @@
 /* LSD radix sort of (64-bit key, 32-bit value) records: 11-bit digits, digits constant over the input
- * skipped, parallel counting and scatter over fixed chunks (see radix_sort.h). */
+ * skipped, parallel counting and scatter over fixed chunks; MSD sort of 64-bit words (see radix_sort.h). */
 #include "radix_sort.h"
 
 #include "base/alloc.h"
@@ -218,7 +218,8 @@ size_t pf_radix_scratch_bytes(const pf_radix_scratch *scratch)
     return (size_t)scratch->threads * DIGITS * BUCKETS * sizeof(uint32_t);
 }
 
-/* ---- in-place MSD radix sort of 64-bit words (American flag sort) ---- */
+/* ---- MSD radix sort of 64-bit words: in place (American flag sort) on small ranges, through a buffer on
+ * large ones ---- */
 
 static void insertion_sort_u64(uint64_t *a, size_t n)
 {
@@ -301,24 +302,6 @@ static void flag_sort(uint64_t *a, size_t n)
     for (unsigned b = 0; bits && b < 1u << bits; b++) {
         if (end[b] - start > 1) flag_sort(a + start, end[b] - start);
         start = end[b];
-    }
-}
-
-void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads)
-{
-    if (n < 2) return;
-    if (threads < 2 || n < 65536) {
-        flag_sort(a, n);
-        return;
-    }
-    size_t end[256];
-    int bits = flag_top(a, n, end);
-    if (!bits) return;
-    /* the buckets are independent: sorted in parallel, each the same way whatever the thread */
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int b = 0; b < 1 << bits; b++) {
-        size_t start = b ? end[b - 1] : 0;
-        if (end[b] - start > 1) flag_sort(a + start, end[b] - start);
     }
 }
 

@@ -1,5 +1,5 @@
 /* Radix sorts: LSD of (64-bit key, 32-bit value) records (11-bit digits, constant digits skipped, OpenMP),
- * and an in-place MSD sort of 64-bit words. */
+ * and an MSD sort of 64-bit words. */
 #ifndef PF_COLLISION_RADIX_SORT_H
 #define PF_COLLISION_RADIX_SORT_H
 
@@ -18,10 +18,9 @@ typedef struct pf_radix_scratch {
  * can't grow. */
 int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
                     pf_radix_scratch *scratch);
-/* Sorts n 64-bit words ascending in place (MSD radix, 8-bit digits, digits common to a range skipped; no
- * second buffer). Equal words are indistinguishable, so the result never depends on `threads`. */
-void pf_radix_sort_u64_inplace(uint64_t *a, size_t n, int threads);
-/* The same with a buffer tmp of n words: faster on arrays larger than the cache. */
+/* Sorts n 64-bit words ascending with a buffer tmp of n words (MSD radix: one pass into tmp, each bucket back
+ * in cache; below 4096 words in place). Equal words are indistinguishable, so the result never depends on
+ * `threads`. */
 void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, int threads);
 void pf_radix_scratch_free(pf_radix_scratch *scratch);
 size_t pf_radix_scratch_bytes(const pf_radix_scratch *scratch);
