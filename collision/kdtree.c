@@ -709,9 +709,10 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
 
 static size_t kd_bytes(const kd_state *s)
 {
-    /* per box: the corners q, glev, perm, the changed bit */
+    /* per box: the corners q, glev, perm; per 64 boxes: a word of changed bits and its record count */
     return sizeof *s + s->rec_cap * sizeof *s->rec + s->fresh_cap * sizeof *s->fresh +
-           s->box_cap * (2 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm) + (s->box_cap + 63) / 64 * 8 +
+           s->box_cap * (2 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm) +
+           (s->box_cap + 63) / 64 * (sizeof *s->changed + sizeof *s->wrecs) +
            pf_pair_chunks_bytes(&s->chunks) + (size_t)s->sbuf_count * sizeof(struct sweep_buf);
 }
 
