@@ -2,6 +2,7 @@
  * inputs, and the same output for 1 and 2 threads; the spatial hashes' box queries (hasChildren pruning, the
  * float pre-filter, duplicate removal) equal a brute-force scan on mixed-size scenes. */
 #include "check_main.h"
+#include "test_rng.h"
 
 #include "collision/broadphase_backend.h"
 #include "collision/spatial_hash.h"
@@ -12,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static double urand(rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
-}
 
 static void box_at(pf_aabb *b, const double c[3], const double half[3])
 {

@@ -1,6 +1,7 @@
 /* Check suite of the queries: box, moving-segment and radius searches against built structures, and the range
  * queries of paper 003, each equal to a brute-force scan on random data; rebuilds equal fresh builds. */
 #include "check_main.h"
+#include "test_rng.h"
 
 #include "physflow/query.h"
 #include "physflow/rangequery.h"
@@ -10,18 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static double urand(rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
-}
 
 static int cmp_u32(const void *a, const void *b)
 {

@@ -4,6 +4,7 @@
  * random boxes of every size and key-grid resolution and on boxes whose ends or planes sit on bit boundaries,
  * split on and off. */
 #include "check_main.h"
+#include "test_rng.h"
 
 #include "collision/kd_keys.h"
 
@@ -118,18 +119,6 @@ static int ref_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, 
 
 /* ---- inputs ---- */
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t next(rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 /* The frame fields kd_box_keys reads, for a key grid of kbits per axis (kd_frame_fit gives 1 .. 19). */
 static kd_frame frame_of(int kbits)
@@ -145,10 +134,10 @@ static kd_frame frame_of(int kbits)
 /* A random interval: width log-uniform in [0, 2^20) (an exponent, then a mantissa), start uniform. */
 static void random_interval(rng *r, uint32_t *lo, uint32_t *hi)
 {
-    uint64_t x = next(r);
+    uint64_t x = rng_u64(r);
     int e = (int)(x % 21); /* width in [2^(e-1), 2^e) - 1; e = 0: 0 */
     uint32_t w = e == 0 ? 0 : (1u << (e - 1)) + (uint32_t)(x >> 8) % (1u << (e - 1)) - 1;
-    *lo = (uint32_t)(next(r) % (KD_QMAX - w + 1));
+    *lo = (uint32_t)(rng_u64(r) % (KD_QMAX - w + 1));
     *hi = *lo + w;
 }
 
@@ -229,7 +218,7 @@ START_TEST(random_boxes_equal_oracle)
     long n = split ? 1l << 20 : 1l << 18;
     compared = 0;
     for (long t = 0; t < n; t++) {
-        kd_frame f = frame_of(1 + (int)(next(&r) % 19));
+        kd_frame f = frame_of(1 + (int)(rng_u64(&r) % 19));
         uint32_t lo[3], hi[3];
         for (int a = 0; a < 3; a++)
             random_interval(&r, &lo[a], &hi[a]);
@@ -252,7 +241,7 @@ START_TEST(boundary_boxes_equal_oracle)
         uint32_t lo[3], hi[3];
         for (int t = 0; t < 20000; t++) {
             for (int a = 0; a < 3; a++) {
-                int j = (int)(next(&r) % (uint64_t)nspecial);
+                int j = (int)(rng_u64(&r) % (uint64_t)nspecial);
                 lo[a] = special_lo[j], hi[a] = special_hi[j];
             }
             check_box(&f, lo, hi, split);
@@ -305,7 +294,7 @@ START_TEST(fitted_frame_equal_oracle)
     rng r = {UINT64_C(0x666974)};
     for (int i = 0; i < N; i++)
         for (int a = 0; a < 3; a++) {
-            double c = (double)(next(&r) >> 11) * 0x1p-53 * 200.0;
+            double c = urand(&r) * 200.0;
             boxes[i].min[a] = c - 1.0, boxes[i].max[a] = c + 1.0;
         }
     kd_frame f;
