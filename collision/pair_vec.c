@@ -26,18 +26,6 @@ void pf_pair_vec_trim(pf_pair_vec *v, size_t slack)
     v->cap = want;
 }
 
-int pf_pair_vec_push(pf_pair_vec *v, uint32_t i, uint32_t j)
-{
-    if (v->n == v->cap) {
-        int rc = pf_pair_vec_reserve(v, v->n + 1);
-        if (rc) return rc;
-    }
-    v->data[v->n].i = i;
-    v->data[v->n].j = j;
-    v->n++;
-    return PF_OK;
-}
-
 void pf_pair_vec_free(pf_pair_vec *v)
 {
     pf_free(v->data);

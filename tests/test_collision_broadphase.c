@@ -317,6 +317,61 @@ START_TEST(test_grid_cell_size)
 }
 END_TEST
 
+/* The grid's stencil layout (boxes of similar sizes, one record each, neighbours within one cell): exact and
+ * thread-independent on sets that sit on its cell boundaries: a lattice of touching equal cubes, the same far
+ * from the origin (where (x - origin) / cell rounds), random boxes whose sizes differ by up to 1.9x (half of
+ * them of the largest size, whose lower corners may lie a cell apart), and points with repeats. records == n tells the stencil layout ran. */
+START_TEST(test_grid_stencil_layout)
+{
+    enum { N = 20000 };
+    pf_aabb *boxes = calloc(N, sizeof *boxes);
+    uint64_t s = 4242;
+    for (int kind = 0; kind < 4; kind++) {
+        for (size_t i = 0; i < N; i++) {
+            uint64_t c = rng_next(&s) % 4096; /* lattice cells, many boxes repeated */
+            double e = kind == 1 ? 1e-3 : 1.0 / 16.0, off = kind == 1 ? 3e6 : 0.0;
+            double x = rng_unit(&s), y = rng_unit(&s), z = rng_unit(&s);
+            double h = 0.02 * (rng_unit(&s) < 0.5 ? 1.9 : 1.0 + 0.9 * rng_unit(&s)); /* half the largest */
+            switch (kind) {
+            case 0:
+            case 1:
+                boxes[i].min[0] = off + (double)(c % 16) * e;
+                boxes[i].min[1] = -off + (double)(c / 16 % 16) * e;
+                boxes[i].min[2] = off + (double)(c / 256) * e;
+                for (int a = 0; a < 3; a++) boxes[i].max[a] = boxes[i].min[a] + e;
+                break;
+            case 2: cube_box(&boxes[i], x, y, z, h); break;
+            default: cube_box(&boxes[i], (double)(c % 64) / 64.0, (double)(c / 64) / 64.0, z < 0.5 ? 0.25 : 0.75, 0.0);
+            }
+        }
+        size_t nref, n1, n2;
+        int rc;
+        pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, N, &nref, 1, &rc);
+        ck_assert_msg(nref > 0, "set %d: brute found no pairs", kind);
+        pf_pair *p1 = run_method(PF_BP_GRID, 1, 1, boxes, N, &n1, 0, &rc);
+        pf_pair *p2 = run_method(PF_BP_GRID, 2, 1, boxes, N, &n2, 0, &rc);
+        ck_assert_msg(n1 == n2 && memcmp(p1, p2, n1 * sizeof *p1) == 0, "set %d: 1 and 2 threads differ", kind);
+        qsort(p1, n1, sizeof *p1, pair_cmp);
+        ck_assert_msg(n1 == nref, "set %d: grid %zu pairs, brute %zu", kind, n1, nref);
+        ck_assert(memcmp(p1, ref, n1 * sizeof *p1) == 0);
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = PF_BP_GRID;
+        pf_broadphase *bp;
+        const pf_pair *p;
+        size_t np;
+        pf_broadphase_stats st;
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+        ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, N, &p, &np, &st), PF_OK);
+        ck_assert_uint_eq(st.records, N);
+        pf_broadphase_destroy(bp);
+        free(ref);
+        free(p1);
+        free(p2);
+    }
+    free(boxes);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     const pf_broadphase_method methods[] = {PF_BP_BRUTE, PF_BP_KD, PF_BP_KD_RAW, PF_BP_GRID, PF_BP_SAP};
@@ -515,6 +570,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_reuse_across_steps);
     tcase_add_loop_test(tc, test_kd_incremental, 0, 3);
     tcase_add_test(tc, test_grid_cell_size);
+    tcase_add_test(tc, test_grid_stencil_layout);
     tcase_add_test(tc, test_radix_sort_equals_qsort);
     suite_add_tcase(s, tc);
     TCase *th = tcase_create("threads");
