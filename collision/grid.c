@@ -17,7 +17,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <string.h>
 
 #define GRID_MAX_CELLS_PER_BOX 64 /* boxes spanning more cells are tested against every box instead */
 
@@ -151,13 +150,6 @@ static int stencil_reserve(grid_state *s, size_t n)
     return s->sorted ? PF_OK : pf_error(PF_ENOMEM, "out of memory for %zu grid boxes", n);
 }
 
-/* Closed boxes overlap: the six comparisons without a branch (the candidates' outcomes are data). */
-static inline int overlap_flag(const pf_aabb *a, const pf_aabb *b)
-{
-    return (a->min[0] <= b->max[0]) & (b->min[0] <= a->max[0]) & (a->min[1] <= b->max[1]) &
-           (b->min[1] <= a->max[1]) & (a->min[2] <= b->max[2]) & (b->min[2] <= a->max[2]);
-}
-
 /* Tests box r against the boxes from b on while their keys are at most `last` (K ends with a key above every
  * cell): each pair written at the end of out, kept when the boxes overlap. Returns the position past them, or
  * 0 when out can't grow. */
@@ -170,7 +162,7 @@ static inline size_t stencil_scan(const uint64_t *K, const uint32_t *V, const pf
         if (out->n == out->cap && pf_pair_vec_reserve(out, out->n + 1)) return 0;
         uint32_t c = V[b];
         out->data[out->n] = (pf_pair){a < c ? a : c, a < c ? c : a};
-        out->n += (size_t)overlap_flag(A, &S[b]);
+        out->n += (size_t)pf_aabb_overlap(A, &S[b]);
     }
     return b;
 }

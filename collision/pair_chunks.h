@@ -22,11 +22,12 @@ int pf_pair_chunks_gather(pf_pair_chunks *c, pf_pair_vec *out, uint64_t *candida
 size_t pf_pair_chunks_bytes(const pf_pair_chunks *c);
 void pf_pair_chunks_free(pf_pair_chunks *c);
 
-/* Closed boxes: touching counts as overlapping. */
+/* Closed boxes: touching counts as overlapping. The six comparisons without a branch: in the broad phases'
+ * loops the outcomes are data, which a branch per comparison would mispredict. */
 static inline int pf_aabb_overlap(const pf_aabb *a, const pf_aabb *b)
 {
-    return a->min[0] <= b->max[0] && b->min[0] <= a->max[0] && a->min[1] <= b->max[1] && b->min[1] <= a->max[1] &&
-           a->min[2] <= b->max[2] && b->min[2] <= a->max[2];
+    return (a->min[0] <= b->max[0]) & (b->min[0] <= a->max[0]) & (a->min[1] <= b->max[1]) &
+           (b->min[1] <= a->max[1]) & (a->min[2] <= b->max[2]) & (b->min[2] <= a->max[2]);
 }
 
 /* Chunk k of `count` equal chunks of [0, n): [*lo, *hi). */
