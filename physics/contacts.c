@@ -338,12 +338,12 @@ int pf_contacts_update(pf_world *w)
     return rc;
 }
 
-int pf_contacts_register(pf_graph *g, pf_springset *s)
+int pf_contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
 {
     pf_contactset *cs = s->contacts;
-    int rc = pf_graph_data(g, cs, sizeof *cs, s->oa, NULL, &s->djac);
+    int rc = pf_graph_data(g, cs, sizeof *cs, owner, NULL, &s->djac);
     for (int ph = 0; ph < PF_PHASES && !rc; ph++)
-        rc = pf_graph_data(g, &cs->buf[ph], sizeof cs->buf[ph], s->oa, NULL, &s->dout[ph]);
+        rc = pf_graph_data(g, &cs->buf[ph], sizeof cs->buf[ph], owner, NULL, &s->dout[ph]);
     return rc;
 }
 

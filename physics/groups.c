@@ -45,6 +45,16 @@ int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na)
 
 /* Each object's vectors (owner = the object) and force-field caches, each interaction's caches and outputs:
  * registered once, when first seen. */
+/* The object an interaction's data (and so its tasks) belong to: the one of its two objects with the larger
+ * state, which costs most to move between workers (hence the fewest bytes cross workers); a static one never,
+ * since it has no work of its own to share a worker with. */
+static uint32_t interaction_owner(const pf_world *w, const pf_springset *s)
+{
+    const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+    if (pf_object_is_static(a) != pf_object_is_static(b)) return pf_object_is_static(a) ? s->ob : s->oa;
+    return b->n > a->n ? s->ob : s->oa;
+}
+
 static int register_data(pf_world *w)
 {
     pf_reducer sum = pf_reducer_sum_f64();
@@ -82,15 +92,16 @@ static int register_data(pf_world *w)
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
         pf_springset *s = w->inter[k];
         if (s->registered) continue;
+        uint32_t owner = interaction_owner(w, s);
         if (s->contacts) {
-            rc = pf_contacts_register(w->g, s);
+            rc = pf_contacts_register(w->g, s, owner);
             s->registered = !rc;
             continue;
         }
         size_t per = 6 * (size_t)s->n + 1;
-        rc = pf_graph_data(w->g, s->jac, per * sizeof(double), s->oa, NULL, &s->djac);
+        rc = pf_graph_data(w->g, s->jac, per * sizeof(double), owner, NULL, &s->djac);
         for (int ph = 0; ph < PF_PHASES && !rc; ph++)
-            rc = pf_graph_data(w->g, s->out + ph * per, per * sizeof(double), s->oa, NULL, &s->dout[ph]);
+            rc = pf_graph_data(w->g, s->out + ph * per, per * sizeof(double), owner, NULL, &s->dout[ph]);
         s->registered = !rc;
     }
     return rc;

@@ -30,7 +30,8 @@ pf_world_def pf_world_default_def(void)
                           .partitioner = PF_PART_OWNER,
                           .bind = 1,
                           .quiet = 0,
-                          .max_speed = 1e4};
+                          .max_speed = 1e4,
+                          .repartition = PF_REPART_AUTO};
 }
 
 pf_object_def pf_object_default_def(void)
@@ -60,6 +61,7 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     rd.partitioner = def->partitioner;
     rd.bind = def->bind;
     rd.quiet = def->quiet;
+    rd.repartition = def->repartition;
     rd.tasks = def->tasks;
     int rc = pf_runtime_create(&rd, &w->rt);
     if (rc != PF_OK) {
@@ -143,6 +145,14 @@ int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
 {
     PF_CHECK_ARG(w);
     return pf_runtime_set_partitioner(w->rt, p);
+}
+
+int pf_world_set_repartition(pf_world *w, pf_repartition r)
+{
+    PF_CHECK_ARG(w);
+    int rc = pf_runtime_set_repartition(w->rt, r);
+    if (rc == PF_OK) w->def.repartition = r;
+    return rc;
 }
 
 static int check_solver(const pf_solver_def *s)
@@ -502,5 +512,28 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
         out->cg_iterations += it;
         if (it > out->cg_iterations_max) out->cg_iterations_max = it;
     }
+    pf_run_stats last, total;
+    if (w->g && pf_graph_get_run_stats(w->g, PF_STATS_LAST, &last, NULL, 0, NULL) == PF_OK &&
+        pf_graph_get_run_stats(w->g, PF_STATS_TOTAL, &total, NULL, 0, NULL) == PF_OK) {
+        out->imbalance = last.imbalance;
+        out->busy_ms = last.busy_ms;
+        out->wait_ms = last.wait_ms;
+        out->idle_ms = last.idle_ms;
+        out->waits = last.waits;
+        out->waits_blocked = last.blocked;
+        out->repartitions = total.repartitions;
+        out->objects_moved = total.objects_moved;
+        out->ms_repartition = total.ms_repartition;
+        out->metis_small = total.metis_small;
+    }
     return PF_OK;
+}
+
+int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
+{
+    PF_CHECK_ARG(w && workers && (out || cap == 0) && cap >= 0);
+    pf_run_stats last;
+    *workers = 0;
+    if (!w->g) return PF_OK;
+    return pf_graph_get_run_stats(w->g, PF_STATS_LAST, &last, out, cap, workers);
 }

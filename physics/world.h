@@ -139,8 +139,9 @@ void pf_contacts_force_out(const pf_springset *s, const double *xa, const double
 void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const double *dqb, int phase, double kfact);
 /* vec += J^T of the side's per-contact results `out` (J at o->x) */
 void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, const double *out, double *vec);
-/* registers the field's data: its contact list (as djac) and its per-phase buffers (as dout) */
-int pf_contacts_register(pf_graph *g, pf_springset *s);
+/* registers the field's data, owned by object `owner`: its contact list (as djac) and its per-phase buffers (as
+ * dout) */
+int pf_contacts_register(pf_graph *g, pf_springset *s, uint32_t owner);
 void pf_contactset_destroy(pf_springset *s);
 /* every point fixed: contacts push others away from it, and it links no solver groups */
 int pf_object_is_static(const pf_object *o);

@@ -30,6 +30,7 @@ typedef struct pf_compiler {
     size_t nreps, cap_reps;
     uint32_t *count;     /* per worker: replicas placed (the next position) */
     int64_t *seen;       /* seen[w * k + b]: highest pos of b already awaited in w's current segment */
+    int64_t *seen_prev;  /* seen_prev[w * k + b]: highest pos of b's previous iteration already awaited */
     size_t *cap_ops;     /* per worker */
 } compiler;
 
@@ -37,7 +38,7 @@ static void free_compiler(compiler *cc)
 {
     if (!cc) return;
     void *bufs[] = {cc->part, cc->exit_flag, cc->begin_op, cc->end_op, cc->rep_off,
-                    cc->reps, cc->count, cc->seen, cc->cap_ops};
+                    cc->reps, cc->count, cc->seen, cc->seen_prev, cc->cap_ops};
     for (size_t b = 0; b < sizeof bufs / sizeof *bufs; b++) pf_free(bufs[b]);
     pf_free(cc);
 }
@@ -277,8 +278,12 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
                 target = cc->exit_flag[child_loop_of(g, c, pn->ctx) * k + rp->worker];
                 PF_ASSERT(target);
             }
-            int64_t *seen = &cc->seen[w * k + rp->worker];
+            int64_t *seen = &cc->seen[w * k + rp->worker], *seen_prev = &cc->seen_prev[w * k + rp->worker];
             if (plain && (int64_t)rp->pos <= *seen) continue; /* an earlier wait on that worker covers it */
+            /* a loop-carried edge (the pred's previous iteration) is covered by any wait on that worker in this
+             * iteration — it has finished its previous one — or by a later-placed carried wait on it */
+            int prev = carried && pn->ctx == c && n->ctx == c;
+            if (prev && (*seen >= 0 || (int64_t)rp->pos <= *seen_prev)) continue;
             int dup = 0;
             for (size_t o = first; o < g->programs[w].nops && !dup; o++) {
                 const pf_op *op = &g->programs[w].ops[o];
@@ -286,9 +291,13 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
             }
             if (dup) continue;
             if (plain) *seen = rp->pos;
+            if (prev) *seen_prev = rp->pos;
             await_flag(g, target);
             g->waits++;
-            if (emit(g, cc, w, (pf_op){.kind = PF_OP_WAIT, .delta = carried, .ctx = (uint16_t)c, .flag = target}))
+            /* a result from outside n's loop is awaited in the loop's first iteration only */
+            uint32_t once = !carried && c != n->ctx ? n->ctx : 0;
+            if (emit(g, cc, w,
+                     (pf_op){.kind = PF_OP_WAIT, .delta = carried, .ctx = (uint16_t)c, .jump = once, .flag = target}))
                 return PF_ENOMEM;
         }
     }
@@ -298,7 +307,7 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
 static int build_programs(pf_graph *g, compiler *cc, size_t from)
 {
     size_t k = cc->k;
-    for (size_t e = 0; e < k * k; e++) cc->seen[e] = -1;
+    for (size_t e = 0; e < k * k; e++) cc->seen[e] = cc->seen_prev[e] = -1;
     for (size_t i = from; i < g->nnodes; i++) {
         const pf_node *n = &g->nodes[i];
         for (uint32_t r = cc->rep_off[i]; r < cc->rep_off[i + 1]; r++) {
@@ -318,8 +327,11 @@ static int build_programs(pf_graph *g, compiler *cc, size_t from)
             case PF_NODE_BREAK: op.kind = PF_OP_BREAK; break;
             default: op.kind = PF_OP_RUN; break;
             }
-            if (op.kind != PF_OP_RUN) { /* a new iteration or entry: earlier waits no longer cover */
-                for (size_t b = 0; b < k; b++) cc->seen[w * k + b] = -1;
+            if (op.kind != PF_OP_RUN) {
+                /* a new iteration or entry: earlier waits no longer cover. A break stays inside its iteration:
+                 * when it is not taken, the waits before it have run in this iteration and still cover */
+                if (op.kind != PF_OP_BREAK)
+                    for (size_t b = 0; b < k; b++) cc->seen[w * k + b] = cc->seen_prev[w * k + b] = -1;
                 op.exit_flag = cc->exit_flag[n->loop * k + w]; /* exits are always published */
             }
             rp->flag->op = g->programs[w].nops;
@@ -398,8 +410,9 @@ int pf_graph_compile_programs(pf_graph *g, int workers)
     cc->k = k;
     cc->count = pf_calloc(k, sizeof *cc->count);
     cc->seen = pf_malloc(k * k * sizeof *cc->seen);
+    cc->seen_prev = pf_malloc(k * k * sizeof *cc->seen_prev);
     cc->cap_ops = pf_calloc(k, sizeof *cc->cap_ops);
-    if (!cc->count || !cc->seen || !cc->cap_ops) goto done;
+    if (!cc->count || !cc->seen || !cc->seen_prev || !cc->cap_ops) goto done;
     g->compiled_workers = workers;
     if (compile_from(g, 0, 0)) goto done;
     rc = PF_OK;

@@ -2,6 +2,7 @@
 #ifndef PF_RUNTIME_EXEC_H
 #define PF_RUNTIME_EXEC_H
 
+#include "counters.h"
 #include "graph.h"
 #include "team.h"
 #include "trace.h"
@@ -12,6 +13,7 @@ typedef struct pf_exec_ctx {
     int measure;     /* record each node's time as its measured cost */
     int workers;
     uint32_t spin;
+    pf_worker_tally *tally; /* per worker: what it counts during the run (static, seq) */
 } pf_exec_ctx;
 
 void pf_exec_seq(const pf_exec_ctx *c);

@@ -7,13 +7,8 @@ void pf_exec_node_instrumented(const pf_exec_ctx *c, pf_node *n, int worker)
     uint64_t t0 = pf_now_ns();
     pf_node_exec(g, n, worker);
     uint64_t t1 = pf_now_ns();
-    if (c->measure) { /* a node's cost is all its executions in the measured run (loop bodies repeat) */
-        double ns = (double)(t1 - t0);
-        if (n->kind == PF_NODE_TASK)
-            g->tasks[n->task].cost_meas += ns;
-        else
-            n->cost_meas += ns;
-    }
+    if (c->measure) /* a node's cost is all its executions in the measured run (loop bodies repeat) */
+        g->cost_run[n - g->nodes] += (double)(t1 - t0);
     if (c->trace)
         pf_trace_add(c->trace, worker, n->kind == PF_NODE_TASK ? PF_TRACE_TASK : PF_TRACE_REDUCER,
                      n->kind == PF_NODE_TASK ? g->tasks[n->task].name : "reduce", t0, t1);

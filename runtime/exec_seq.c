@@ -6,6 +6,8 @@ void pf_exec_seq(const pf_exec_ctx *c)
 {
     pf_graph *g = c->g;
     const int instrumented = c->trace || c->measure;
+    uint64_t tasks = 0;
+    c->tally[0].start_ns = pf_now_ns();
     for (size_t i = 0; i < g->nnodes;) {
         pf_node *n = &g->nodes[i];
         if (n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER) {
@@ -13,9 +15,12 @@ void pf_exec_seq(const pf_exec_ctx *c)
                 pf_exec_node_instrumented(c, n, 0);
             else
                 pf_node_exec(g, n, 0);
+            tasks++;
             i++;
         } else {
             i = pf_control_next(g, i);
         }
     }
+    c->tally[0].tasks = tasks;
+    c->tally[0].end_ns = pf_now_ns();
 }

@@ -22,6 +22,9 @@ static inline void exit_loop(pf_graph *g, const pf_op *op, uint32_t *cnt, uint32
 static void run_program(const pf_exec_ctx *c, int w, int instrumented)
 {
     pf_graph *g = c->g;
+    pf_worker_tally *tl = &c->tally[w];
+    uint64_t waits = 0, blocked = 0, tasks = 0, wait_ns = 0;
+    tl->start_ns = pf_now_ns();
     pf_program *prog = &g->programs[w];
     const pf_op *ops = prog->ops;
     uint32_t *cnt = prog->cnt, *it = prog->it;
@@ -36,13 +39,26 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
             else
                 pf_node_exec(g, n, w);
             publish(op->flag, cnt[op->ctx]);
+            tasks++;
             pc++;
             break;
         }
         case PF_OP_WAIT: {
-            uint64_t t0 = c->trace ? pf_now_ns() : 0;
-            pf_wait_stamp(&op->flag->done, &op->flag->waiters, cnt[op->ctx] - op->delta, c->spin);
-            if (c->trace) pf_trace_add(c->trace, w, PF_TRACE_WAIT, "wait", t0, pf_now_ns());
+            if (op->jump && it[op->jump - 1] > 1) { /* awaited in this entry's first iteration already */
+                pc++;
+                break;
+            }
+            uint32_t want = cnt[op->ctx] - op->delta;
+            waits++;
+            /* only a wait that finds the result not ready is timed (two clock reads) */
+            if (!pf_stamp_reached(atomic_load_explicit(&op->flag->done, memory_order_acquire), want)) {
+                uint64_t t0 = pf_now_ns();
+                pf_wait_stamp(&op->flag->done, &op->flag->waiters, want, c->spin);
+                uint64_t t1 = pf_now_ns();
+                if (c->trace) pf_trace_add(c->trace, w, PF_TRACE_WAIT, "wait", t0, t1);
+                wait_ns += t1 - t0;
+                blocked++;
+            }
             pc++;
             break;
         }
@@ -92,6 +108,8 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
         }
         }
     }
+    tl->waits = waits, tl->blocked = blocked, tl->tasks = tasks, tl->wait_ns = wait_ns;
+    tl->end_ns = pf_now_ns();
 }
 
 static void static_job(void *ctx, int w)

@@ -1,4 +1,5 @@
 /* Recording: graph lifecycle, data registration and task insertion. Nothing runs while recording. */
+#include "counters.h"
 #include "graph.h"
 
 #include "base/alloc.h"
@@ -23,6 +24,9 @@ void pf_graph_destroy(pf_graph *g)
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
     pf_placement_free(g->placement);
+    pf_counters_free(g->counters);
+    pf_free(g->datum_node);
+    pf_free(g->cost_run);
     pf_free(g->removed_list);
     pf_free(g->data);
     pf_free(g->tasks);

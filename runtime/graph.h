@@ -107,7 +107,9 @@ typedef struct pf_op {
     uint8_t delta;   /* WAIT: 1 when loop-carried (the previous iteration's execution) */
     uint16_t ctx;    /* RUN/control: the node's context; WAIT: the context whose counter gives the target */
     uint32_t node;
-    uint32_t jump;   /* BEGIN, BREAK: the op after the loop; END: the first op of the body */
+    uint32_t jump;   /* BEGIN, BREAK: the op after the loop; END: the first op of the body; WAIT: 1 + the loop whose
+                      * later iterations skip it (a result from outside the loop: it cannot change while the
+                      * loop runs), 0 when it runs every time */
     uint32_t skip_off, nskip; /* BREAK: flags to publish when the break skips the rest of the body */
     pf_flag *flag;      /* WAIT: the awaited flag; others: this op's flag when someone awaits it, else NULL */
     pf_flag *exit_flag; /* control ops: the loop's exit flag on this worker when awaited, else NULL */
@@ -124,6 +126,9 @@ typedef struct pf_program {
 } pf_program;
 
 #define PF_MAX_TASKS 0x7fffffffu
+
+/* Runs that measure every node's cost after a change of the graph; each node keeps its least time. */
+#define MEASURE_RUNS 2
 
 struct pf_graph {
     /* recording */
@@ -178,7 +183,10 @@ struct pf_graph {
     pf_flag **skips; /* backing of BREAK ops' skip lists */
     size_t nskips, cap_skips;
     uint32_t cross_edges, waits;
-    int measure_next; /* time every node on the next run, for the partitioner */
+    int measure_next;   /* runs left that time every node, for the partitioners (runtime.c: keep_costs) */
+    int measure_first;  /* the next measuring run starts a series: its times replace the costs */
+    double *cost_run;   /* per node: its time in the measuring run under way */
+    size_t cap_cost_run;
 
     uint64_t compiles, runs;
     int placed_workers;             /* worker count of the kept placement (0: none) */
@@ -192,6 +200,18 @@ struct pf_graph {
     uint32_t pending_moved;         /* tasks moved by pf_graph_rebalance, reported with the next update */
     struct pf_placement *placement; /* objects' workers and workers' loads, kept for appended updates */
     size_t placed_nodes;            /* nodes the placement covers (0 after a re-analysis renumbered them) */
+
+    /* repartitioning (repartition.c) and run counters (counters.h) */
+    struct pf_counters *counters;
+    int quiet;                /* the running runtime's: no notes on stderr */
+    uint8_t repart_forced;    /* pf_graph_repartition: partition afresh at the next static run */
+    uint8_t repart_pending;   /* decide after the next measured run (a structural update or an imbalance) */
+    uint8_t repart_recompile; /* the next compilation follows a repartition (its time counts as the repartition's) */
+    uint8_t metis_small_said; /* the note that METIS got a graph too small for it was printed */
+    uint64_t repart_decided_run; /* g->runs at the latest decision (hysteresis for the imbalance trigger) */
+    uint32_t metis_small;     /* placements where METIS fell back to owner-compute */
+    int32_t *datum_node;      /* numa.c: the NUMA node each datum is bound to, -1 when none */
+    size_t nbound, cap_datum_node;
 };
 
 /* The cost the partitioner uses for a node: measured when known, else estimated. */
@@ -211,6 +231,12 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p);
 /* partition_owner.c, partition_metis.c: fresh partitions. */
 int pf_partition_owner(pf_graph *g, int workers);
 int pf_partition_metis(pf_graph *g, int workers);
+/* repartition.c: after a run of the static executor (workers > 1): repartitions when the policy says it pays;
+ * `measured` says the run measured every node's cost. pf_repartition_forced applies pf_graph_repartition. */
+void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measured);
+int pf_repartition_forced(pf_graph *g, int workers, pf_partitioner p);
+/* Renames the parts in node.worker to overlap old[node] (the previous placement) most; PF_ENOMEM or PF_OK. */
+int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers);
 void pf_placement_free(struct pf_placement *pl);
 /* Per-worker sums of node costs (out[workers]). */
 void pf_worker_loads(const pf_graph *g, int workers, double *out);

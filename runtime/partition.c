@@ -163,12 +163,15 @@ static int place_new(pf_graph *g, pf_placement *pl, size_t from, pf_partitioner 
     for (size_t i = from; i < g->nnodes && !rc; i++) {
         pf_node *n = &g->nodes[i];
         if (!is_work(n) || n->worker >= 0) continue;
-        if (p == PF_PART_METIS) {
+        /* objects stay whole under both partitioners: a new task of a placed object joins it; a new object goes
+         * (METIS) with most of its placed predecessors, or (owner) to the least loaded worker */
+        int32_t *home = n->object != PF_NONE ? map_find(&pl->objects, n->object) : NULL;
+        if (home && *home >= 0)
+            n->worker = *home;
+        else if (p == PF_PART_METIS)
             n->worker = greedy_worker(g, n, pl->load, workers, total / workers, votes);
-        } else {
-            int32_t *slot = n->object != PF_NONE ? map_find(&pl->objects, n->object) : NULL;
-            n->worker = slot && *slot >= 0 ? *slot : least_loaded(pl->load, workers);
-        }
+        else
+            n->worker = least_loaded(pl->load, workers);
         if (n->kind == PF_NODE_TASK) (*added)++;
         /* account for it at once, so the rest of its object follows it */
         double c = pf_node_cost(g, n);

@@ -1,25 +1,40 @@
-/* METIS k-way partitioning of the task graph (paper 004 §3.2): a vertex per task or reducer weighted by its
- * cost (measured during the previous run, estimated before), an edge per dependency weighted by the bytes of
- * the datum it carries. Loop control is replicated, so it is no vertex; loop bodies are partitioned like any
- * other tasks. The seed is fixed, so a graph always gets the same partition. */
+/* METIS k-way partitioning (paper 004 §3.2) of the task graph contracted by object: a vertex per object (the
+ * tasks and reducers it owns; a task with no owner is a vertex of its own) weighted by their cost (measured
+ * during a run, estimated before), an edge per pair of vertices that a dependency joins, weighted by the bytes of
+ * the data flowing along those dependencies. Objects stay whole, so a repartition moves objects with their data
+ * (the owner-compute rule) while METIS minimises the data crossing workers. Loop control is replicated, so it is
+ * no vertex. The seed is fixed: a graph and its costs always get the same partition. */
 #include "graph.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
 #include <metis.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct wedge {
-    idx_t u, v, w;
+    idx_t u, v;
+    uint64_t w;
 } wedge;
 
 static int cmp_edge(const void *a, const void *b)
 {
     const wedge *x = a, *y = b;
     if (x->u != y->u) return x->u < y->u ? -1 : 1;
-    if (x->v != y->v) return x->v < y->v ? -1 : 1;
-    return (x->w > y->w) - (x->w < y->w);
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+typedef struct node_key {
+    uint32_t object; /* PF_NONE: a task of no object */
+    uint32_t node;
+} node_key;
+
+static int by_object(const void *a, const void *b)
+{
+    const node_key *x = a, *y = b;
+    if (x->object != y->object) return x->object < y->object ? -1 : 1;
+    return (x->node > y->node) - (x->node < y->node);
 }
 
 static int is_work(const pf_node *n)
@@ -44,66 +59,102 @@ static size_t edge_bytes(const pf_graph *g, const pf_node *p, const pf_node *n)
     return best;
 }
 
+/* Vertices: vid[node] for work nodes (-1 for control), one per object in object order, then one per task of no
+ * object. Returns the vertex count. */
+static idx_t contract(const pf_graph *g, node_key *keys, idx_t *vid)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        vid[i] = -1;
+        if (is_work(&g->nodes[i])) keys[m++] = (node_key){g->nodes[i].object, (uint32_t)i};
+    }
+    qsort(keys, m, sizeof *keys, by_object);
+    idx_t nv = 0;
+    for (size_t k = 0; k < m; k++) {
+        int same = k > 0 && keys[k].object != PF_NONE && keys[k].object == keys[k - 1].object;
+        vid[keys[k].node] = same ? nv - 1 : nv++;
+    }
+    return nv;
+}
+
+/* Says once per graph, unless quiet, that METIS got too small a graph; counts every time. */
+static void note_small(pf_graph *g, idx_t nv, int workers)
+{
+    g->metis_small++;
+    if (g->quiet || g->metis_small_said) return;
+    g->metis_small_said = 1;
+    fprintf(stderr,
+            "physflow: METIS partitioner: %ld objects for %d workers is too small a graph for METIS; "
+            "owner-compute places it instead\n",
+            (long)nv, workers);
+}
+
 int pf_partition_metis(pf_graph *g, int workers)
 {
     size_t n = g->nnodes;
-    idx_t *vid = pf_malloc((n + 1) * sizeof *vid); /* node -> vertex, -1 for control nodes */
-    if (!vid) return pf_error(PF_ENOMEM, "out of memory partitioning with METIS");
-    idx_t nv = 0;
-    size_t ne = 0;
-    for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
-        vid[i] = is_work(nd) ? nv++ : -1;
-        g->nodes[i].worker = -1;
-        if (is_work(nd)) ne += nd->npred;
+    node_key *keys = pf_malloc((n + 1) * sizeof *keys);
+    idx_t *vid = pf_malloc((n + 1) * sizeof *vid);
+    if (!keys || !vid) {
+        pf_free(keys);
+        pf_free(vid);
+        return pf_error(PF_ENOMEM, "out of memory partitioning with METIS");
     }
-    if (workers == 1 || nv < 16 * workers) {
-        /* too small for METIS to coarsen (it complains on stdout): owner-compute places such graphs well */
+    idx_t nv = contract(g, keys, vid);
+    pf_free(keys);
+    /* fewer than two objects per worker leaves METIS nothing to balance (and it cannot coarsen): owner-compute,
+     * which splits the same objects by cost, places such graphs as well */
+    if (workers > 1 && nv < 2 * workers) note_small(g, nv, workers);
+    if (workers == 1 || nv < 2 * workers) {
         pf_free(vid);
         return pf_partition_owner(g, workers);
     }
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++)
+        if (vid[i] >= 0) ne += g->nodes[i].npred;
     wedge *edges = pf_malloc((2 * ne + 1) * sizeof *edges);
     idx_t *xadj = pf_calloc((size_t)nv + 1, sizeof *xadj);
     idx_t *adjncy = pf_malloc((2 * ne + 1) * sizeof *adjncy);
     idx_t *adjwgt = pf_malloc((2 * ne + 1) * sizeof *adjwgt);
-    idx_t *vwgt = pf_malloc((size_t)nv * sizeof *vwgt);
+    idx_t *vwgt = pf_calloc((size_t)nv, sizeof *vwgt);
+    double *vcost = pf_calloc((size_t)nv, sizeof *vcost);
     idx_t *part = pf_malloc((size_t)nv * sizeof *part);
     int rc = PF_ENOMEM;
-    if (!vid || !edges || !xadj || !adjncy || !adjwgt || !vwgt || !part) goto done;
+    if (!edges || !xadj || !adjncy || !adjwgt || !vwgt || !vcost || !part) goto done;
 
     double total = 0;
-    for (size_t i = 0; i < n; i++)
-        if (vid[i] >= 0) total += pf_node_cost(g, &g->nodes[i]);
-    double scale = total > 1e8 ? total / 1e8 : 1.0; /* keep the weight sum far from idx_t's limit */
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const pf_node *nd = &g->nodes[i];
         if (vid[i] < 0) continue;
-        double c = pf_node_cost(g, nd) / scale;
-        vwgt[vid[i]] = c < 1 ? 1 : (idx_t)c;
+        double c = pf_node_cost(g, nd);
+        vcost[vid[i]] += c;
+        total += c;
         for (uint32_t k = 0; k < nd->npred; k++) {
             uint32_t p = PF_PRED_NODE(g->preds[nd->pred_off + k]);
             if (vid[p] < 0 || vid[p] == vid[i]) continue;
-            size_t bytes = edge_bytes(g, &g->nodes[p], nd) / 8;
-            idx_t w = bytes < 1 ? 1 : bytes > (1u << 20) ? (1 << 20) : (idx_t)bytes;
+            uint64_t w = edge_bytes(g, &g->nodes[p], nd) / 8 + 1;
             edges[m++] = (wedge){vid[i], vid[p], w};
             edges[m++] = (wedge){vid[p], vid[i], w};
         }
     }
-    /* METIS wants a symmetric graph without duplicate edges: sort and keep one (the heaviest) per pair */
+    double scale = total > 1e8 ? total / 1e8 : 1.0; /* keep the weight sum far from idx_t's limit */
+    for (idx_t v = 0; v < nv; v++) {
+        double c = vcost[v] / scale;
+        vwgt[v] = c < 1 ? 1 : (idx_t)c;
+    }
+    /* METIS wants a symmetric graph without duplicate edges: the dependencies between two objects add up */
     qsort(edges, m, sizeof *edges, cmp_edge);
     size_t out = 0;
     for (size_t e = 0; e < m; e++) {
-        if (out > 0 && edges[out - 1].u == edges[e].u && edges[out - 1].v == edges[e].v) {
-            edges[out - 1].w = edges[e].w; /* sorted by weight last: the heaviest wins */
-            continue;
-        }
-        edges[out++] = edges[e];
+        if (out > 0 && edges[out - 1].u == edges[e].u && edges[out - 1].v == edges[e].v)
+            edges[out - 1].w += edges[e].w;
+        else
+            edges[out++] = edges[e];
     }
     for (size_t e = 0; e < out; e++) {
         xadj[edges[e].u + 1]++;
         adjncy[e] = edges[e].v;
-        adjwgt[e] = edges[e].w;
+        adjwgt[e] = edges[e].w > (1u << 24) ? (1 << 24) : (idx_t)edges[e].w;
     }
     for (idx_t v = 0; v < nv; v++) xadj[v + 1] += xadj[v];
 
@@ -124,8 +175,7 @@ int pf_partition_metis(pf_graph *g, int workers)
             rc = pf_error(PF_EINVAL, "METIS_PartGraphKway returned part %ld for %d parts", (long)part[v], workers);
             goto done;
         }
-    for (size_t i = 0; i < n; i++)
-        if (vid[i] >= 0) g->nodes[i].worker = (int32_t)part[vid[i]];
+    for (size_t i = 0; i < n; i++) g->nodes[i].worker = vid[i] >= 0 ? (int32_t)part[vid[i]] : -1;
     rc = PF_OK;
 done:
     pf_free(vid);
@@ -134,6 +184,7 @@ done:
     pf_free(adjncy);
     pf_free(adjwgt);
     pf_free(vwgt);
+    pf_free(vcost);
     pf_free(part);
     if (rc == PF_ENOMEM) return pf_error(rc, "out of memory partitioning with METIS");
     return rc;

@@ -1,6 +1,7 @@
 /* The runtime: worker team, settings, and pf_graph_run, which analyses/partitions/compiles a graph when needed
  * and then hands it to the chosen executor. */
 #include "exec.h"
+#include "numa.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -12,11 +13,13 @@ struct pf_runtime {
     pf_runtime_def def;
     pf_team *team;
     pf_trace *trace; /* NULL when tracing is off */
+    pf_numa *numa;   /* NULL without a bound team; binds data to their owners' nodes when there are several */
     uint32_t spin;
 };
 
 static const char *const executor_names[PF_EXEC_COUNT] = {"seq", "static", "barrier", "omptasks"};
 static const char *const partitioner_names[PF_PART_COUNT] = {"owner", "metis"};
+static const char *const repartition_names[PF_REPART_COUNT] = {"auto", "never", "always"};
 
 const char *pf_executor_name(pf_executor e)
 {
@@ -50,6 +53,22 @@ int pf_partitioner_parse(const char *name, pf_partitioner *out)
     return pf_error(PF_EINVAL, "unknown partitioner '%s' (owner, metis)", name);
 }
 
+const char *pf_repartition_name(pf_repartition r)
+{
+    return (unsigned)r < PF_REPART_COUNT ? repartition_names[r] : "?";
+}
+
+int pf_repartition_parse(const char *name, pf_repartition *out)
+{
+    PF_CHECK_ARG(name && out);
+    for (int r = 0; r < PF_REPART_COUNT; r++)
+        if (!strcmp(name, repartition_names[r])) {
+            *out = (pf_repartition)r;
+            return PF_OK;
+        }
+    return pf_error(PF_EINVAL, "unknown repartitioning policy '%s' (auto, never, always)", name);
+}
+
 pf_runtime_def pf_runtime_default_def(void)
 {
     return (pf_runtime_def){
@@ -60,6 +79,7 @@ pf_runtime_def pf_runtime_default_def(void)
         .bind_caller = 0,
         .spin_ns = 20000,
         .quiet = 0,
+        .repartition = PF_REPART_AUTO,
     };
 }
 
@@ -73,7 +93,10 @@ static int start_team(pf_runtime *rt)
     if (cpus > 0 && def->workers > cpus && rt->spin > 64) rt->spin = 64;
     rt->team = def->tasks.enqueue ? pf_team_create_host(def->workers, &def->tasks, def->quiet)
                                   : pf_team_create(def->workers, def->bind, def->bind_caller, rt->spin, def->quiet);
-    return rt->team ? PF_OK : PF_ENOMEM;
+    if (!rt->team) return PF_ENOMEM;
+    hwloc_topology_t topo = pf_team_topology(rt->team);
+    rt->numa = topo ? pf_numa_create(topo, def->workers) : NULL; /* NULL: data stay where the host put them */
+    return PF_OK;
 }
 
 int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
@@ -83,6 +106,9 @@ int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
         return pf_error(PF_EINVAL, "pf_runtime_create: workers must be in [1, 4096], got %d", def->workers);
     if ((unsigned)def->executor >= PF_EXEC_COUNT || (unsigned)def->partitioner >= PF_PART_COUNT)
         return pf_error(PF_EINVAL, "pf_runtime_create: invalid executor or partitioner");
+    if ((unsigned)def->repartition >= PF_REPART_COUNT)
+        return pf_error(PF_EINVAL, "pf_runtime_create: repartition must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
+                        (int)def->repartition);
     if (def->spin_ns < 0) return pf_error(PF_EINVAL, "pf_runtime_create: spin_ns must be >= 0");
     if (!def->tasks.enqueue != !def->tasks.finish)
         return pf_error(PF_EINVAL, "pf_runtime_create: a task system needs both enqueue and finish");
@@ -126,12 +152,15 @@ int pf_runtime_set_workers(pf_runtime *rt, int workers)
     if (workers == rt->def.workers) return PF_OK;
     int old = rt->def.workers;
     pf_team *team = rt->team;
+    pf_numa *numa = rt->numa;
     rt->def.workers = workers;
     if (start_team(rt)) {
         rt->def.workers = old;
         rt->team = team;
+        rt->numa = numa;
         return PF_ENOMEM;
     }
+    pf_numa_destroy(numa);
     pf_team_destroy(team);
     if (rt->trace) { /* lanes are per worker */
         pf_trace_destroy(rt->trace);
@@ -143,6 +172,7 @@ int pf_runtime_set_workers(pf_runtime *rt, int workers)
 void pf_runtime_destroy(pf_runtime *rt)
 {
     if (!rt) return;
+    pf_numa_destroy(rt->numa);
     pf_team_destroy(rt->team);
     pf_trace_destroy(rt->trace);
     pf_free(rt);
@@ -164,6 +194,16 @@ int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p)
 {
     PF_CHECK_ARG(rt && (unsigned)p < PF_PART_COUNT);
     rt->def.partitioner = p;
+    return PF_OK;
+}
+
+int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r)
+{
+    PF_CHECK_ARG(rt);
+    if ((unsigned)r >= PF_REPART_COUNT)
+        return pf_error(PF_EINVAL, "pf_runtime_set_repartition: policy must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
+                        (int)r);
+    rt->def.repartition = r;
     return PF_OK;
 }
 
@@ -206,7 +246,9 @@ static int prepare(pf_graph *g, pf_runtime *rt)
             rc = pf_graph_analyse(g);
         }
         if (rc) return rc;
-        g->measure_next = 1;
+        g->measure_next = MEASURE_RUNS;
+        g->measure_first = 1;
+        g->repart_pending = 1; /* the changed graph's measured costs decide whether to partition it again */
         if (!static_exec) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
     }
     if (need_programs) {
@@ -220,8 +262,15 @@ static int prepare(pf_graph *g, pf_runtime *rt)
         g->compiled_partitioner = rt->def.partitioner;
         g->last_update.moved += g->pending_moved;
         g->pending_moved = 0;
+        if (rt->numa) pf_numa_apply(rt->numa, g); /* memory follows the placement (no-op on one node) */
     }
     uint64_t t1 = pf_now_ns();
+    if (g->repart_recompile && g->counters) {
+        double ms = (double)(t1 - t0) * 1e-6;
+        g->counters->last_run.ms_repartition += ms;
+        g->counters->total_run.ms_repartition += ms;
+    }
+    g->repart_recompile = 0;
     g->last_update.ms = (double)(t1 - t0) * 1e-6;
     g->compiles++;
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_COMPILE, "compile", t0, t1);
@@ -247,24 +296,46 @@ int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
     return PF_OK;
 }
 
+/* After a measuring run: each node's cost becomes the least of the series' runs (a time inflated by preemption
+ * or a cold cache never wins). Returns 1 when the series is complete. */
+static int keep_costs(pf_graph *g)
+{
+    for (size_t i = 0; i < g->nnodes; i++) {
+        pf_node *n = &g->nodes[i];
+        double *cost = n->kind == PF_NODE_TASK      ? &g->tasks[n->task].cost_meas
+                       : n->kind == PF_NODE_REDUCER ? &n->cost_meas
+                                                    : NULL;
+        if (cost && (g->measure_first || g->cost_run[i] < *cost)) *cost = g->cost_run[i];
+    }
+    g->measure_first = 0;
+    return --g->measure_next == 0;
+}
+
 int pf_graph_run(pf_graph *g, pf_runtime *rt)
 {
     PF_CHECK_ARG(g && rt);
+    int workers = rt->def.workers, static_exec = rt->def.executor == PF_EXEC_STATIC;
+    if (pf_counters_prepare(&g->counters, workers)) return pf_error(PF_ENOMEM, "out of memory for run counters");
+    g->quiet = rt->def.quiet;
     int rc = prepare(g, rt);
     if (rc) return rc;
+    if (g->repart_forced && static_exec) { /* pf_graph_repartition: partition afresh, then compile that */
+        if ((rc = pf_repartition_forced(g, workers, rt->def.partitioner)) || (rc = prepare(g, rt))) return rc;
+    }
     g->runs++;
-    pf_exec_ctx c = {
-        .g = g, .trace = rt->trace, .measure = g->measure_next, .workers = rt->def.workers, .spin = rt->spin};
-    g->measure_next = 0;
-    if (c.measure) /* the executors add up each node's executions */
-        for (size_t i = 0; i < g->nnodes; i++) {
-            pf_node *n = &g->nodes[i];
-            if (n->kind == PF_NODE_TASK)
-                g->tasks[n->task].cost_meas = 0;
-            else if (n->kind == PF_NODE_REDUCER)
-                n->cost_meas = 0;
-        }
-    uint64_t t0 = rt->trace ? pf_now_ns() : 0;
+    pf_counters_begin(g->counters);
+    pf_exec_ctx c = {.g = g,
+                     .trace = rt->trace,
+                     .measure = g->measure_next > 0,
+                     .workers = workers,
+                     .spin = rt->spin,
+                     .tally = g->counters->tally};
+    if (c.measure) { /* the executors add up each node's executions into cost_run */
+        if (PF_ARRAY_RESERVE(g->cost_run, g->cap_cost_run, g->nnodes))
+            return pf_error(PF_ENOMEM, "out of memory measuring task costs");
+        memset(g->cost_run, 0, g->nnodes * sizeof *g->cost_run);
+    }
+    uint64_t t0 = pf_now_ns();
     switch (rt->def.executor) {
     case PF_EXEC_SEQ: pf_exec_seq(&c); break;
     case PF_EXEC_STATIC: pf_exec_static(rt->team, &c); break;
@@ -278,6 +349,28 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
         break;
     default: return pf_error(PF_EINVAL, "invalid executor");
     }
-    if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, pf_now_ns());
+    uint64_t t1 = pf_now_ns();
+    if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, t1);
+    pf_counters_end(g->counters, t0, t1, static_exec || rt->def.executor == PF_EXEC_SEQ);
+    int measured = c.measure && keep_costs(g);
+    if (static_exec) pf_repartition_after_run(g, workers, rt->def.partitioner, rt->def.repartition, measured);
+    return PF_OK;
+}
+
+int pf_graph_get_run_stats(const pf_graph *g, pf_stats_span span, pf_run_stats *out, pf_worker_stats *workers,
+                           int cap, int *nworkers)
+{
+    PF_CHECK_ARG(g && out && (workers || cap == 0) && cap >= 0);
+    if (span != PF_STATS_LAST && span != PF_STATS_TOTAL)
+        return pf_error(PF_EINVAL, "pf_graph_get_run_stats: span must be PF_STATS_LAST or PF_STATS_TOTAL, got %d",
+                        (int)span);
+    const pf_counters *c = g->counters;
+    pf_run_stats r = {0};
+    if (c) r = span == PF_STATS_LAST ? c->last_run : c->total_run;
+    r.metis_small = g->metis_small; /* a count of placements, the same for both spans */
+    *out = r;
+    int k = c ? c->workers : 0;
+    for (int w = 0; w < cap && w < k; w++) workers[w] = span == PF_STATS_LAST ? c->last[w] : c->total[w];
+    if (nworkers) *nworkers = k;
     return PF_OK;
 }

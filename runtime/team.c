@@ -208,6 +208,11 @@ void pf_team_destroy(pf_team *t)
     pf_free(t);
 }
 
+hwloc_topology_t pf_team_topology(const pf_team *t)
+{
+    return t->topo_ok ? t->topo : NULL;
+}
+
 int pf_team_workers(const pf_team *t)
 {
     return t->workers;

@@ -4,6 +4,8 @@
 
 #include "physflow/runtime.h"
 
+#include <hwloc.h>
+
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -24,6 +26,10 @@ void pf_team_run(pf_team *t, pf_team_job job, void *ctx);
 
 /* Gives the calling thread (worker 0) its own binding back; the next run binds it again. */
 void pf_team_release_caller(pf_team *t);
+
+/* The machine's topology the team binds its workers with; NULL when it binds none (bind off, a host task
+ * system, or hwloc could not load it). */
+hwloc_topology_t pf_team_topology(const pf_team *t);
 
 /* Relax iterations that take about `ns` nanoseconds on this machine (measured once). */
 uint32_t pf_spin_iterations(int ns);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes scenes/heterogeneous.xml and scenes/torso.xml: rigid, mass-spring, FEM and deformable-grid objects with
-surface meshes (scenes/meshes/) falling under gravity onto static bodies and onto each other (paper 004 §4.2).
-Run by hand when the scenes change: python3 scenes/gen_bodies.py"""
+surface meshes (scenes/meshes/) falling under gravity onto static bodies and onto each other (paper 004 §4.2), and
+the torso of paper 004 §4.4 with its meshes (scenes/meshes/torso_*.obj, written here; the others come from
+tools/gen-meshes). Run by hand when the scenes change: python3 scenes/gen_bodies.py"""
+import math
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -118,31 +120,425 @@ def heterogeneous():
     return "".join(out)
 
 
+# --- torso (paper 004 §4.4: "a torso model with all organs. The bones were simulated as rigid bodies, lungs and liver
+# are simulated finite elements, and the intestine uses springs") ---------------------------------------------------
+# The body lies on its back on a table: x runs from the pelvis to the head, y from the patient's right to his left,
+# z from the back (the table top, z = 0) to the front. Metres, kilograms, pascals. The meshes are written centred on
+# the origin (scenes/meshes/torso_*.obj); the scene places them with the offsets computed here.
+
+
+def closed_oriented(f):
+    """Every directed edge once and its reverse once: a closed, consistently oriented surface."""
+    edges = set()
+    for a, b, c in f:
+        for e in ((a, b), (b, c), (c, a)):
+            if e in edges:
+                return False
+            edges.add(e)
+    return all((b, a) in edges for a, b in edges)
+
+
+def signed_volume(v, f):
+    vol = 0.0
+    for a, b, c in f:
+        p, q, r = v[a], v[b], v[c]
+        vol += (p[0] * (q[1] * r[2] - q[2] * r[1]) - p[1] * (q[0] * r[2] - q[2] * r[0]) +
+                p[2] * (q[0] * r[1] - q[1] * r[0])) / 6
+    return vol
+
+
+def outwards(v, f):
+    """The faces of one closed component turned to face outwards (positive enclosed volume)."""
+    assert closed_oriented(f)
+    return (v, f) if signed_volume(v, f) > 0 else (v, [(a, c, b) for a, b, c in f])
+
+
+def union(*parts):
+    """Several closed components as one mesh (a rigid body's mass properties sum them)."""
+    v, f = [], []
+    for pv, pf in parts:
+        base = len(v)
+        v += pv
+        f += [(a + base, b + base, c + base) for a, b, c in pf]
+    return v, f
+
+
+def lathe(nseg, nring, point):
+    """A closed blob: rings at a = -cos(pi i / nseg), i = 1 .. nseg-1, of nring vertices point(a, theta), and the
+    poles point(-1, 0), point(1, 0)."""
+    v = [point(-1.0, 0.0)]
+    for i in range(1, nseg):
+        a = -math.cos(math.pi * i / nseg)
+        v += [point(a, 2 * math.pi * j / nring) for j in range(nring)]
+    v.append(point(1.0, 0.0))
+    last = len(v) - 1
+
+    def ring(i, j):
+        return 1 + (i - 1) * nring + j % nring
+
+    f = []
+    for j in range(nring):
+        f += [(0, ring(1, j + 1), ring(1, j)), (last, ring(nseg - 1, j), ring(nseg - 1, j + 1))]
+    for i in range(1, nseg - 1):
+        for j in range(nring):
+            p, q, r, s = ring(i, j), ring(i, j + 1), ring(i + 1, j + 1), ring(i + 1, j)
+            f += [(p, q, r), (p, r, s)]
+    return outwards(v, f)
+
+
+def tube(path, radii, nseg, nring):
+    """A closed tube along path(t), t in [0, 1]: nseg + 1 rings of nring vertices (elliptic section of radii(t) =
+    (ra, rb) along a frame carried by parallel transport) and a flat cap at each end."""
+    pts = [path(i / nseg) for i in range(nseg + 1)]
+
+    def unit(u):
+        n = math.sqrt(sum(x * x for x in u))
+        return [x / n for x in u]
+
+    def cross(p, q):
+        return [p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]]
+
+    v, a = [], None
+    for i, p in enumerate(pts):
+        t = unit([pts[min(i + 1, nseg)][k] - pts[max(i - 1, 0)][k] for k in range(3)])
+        if a is None:  # the first frame: a is the z axis (or y) made normal to t
+            ref = [0.0, 0.0, 1.0] if abs(t[2]) < 0.9 else [0.0, 1.0, 0.0]
+            a = unit([ref[k] - sum(ref[m] * t[m] for m in range(3)) * t[k] for k in range(3)])
+        else:  # parallel transport: no twist along the path
+            d = sum(a[m] * t[m] for m in range(3))
+            a = unit([a[k] - d * t[k] for k in range(3)])
+        b = cross(t, a)
+        ra, rb = radii(i / nseg)
+        for j in range(nring):
+            c = 2 * math.pi * j / nring
+            v.append(tuple(p[k] + ra * math.cos(c) * a[k] + rb * math.sin(c) * b[k] for k in range(3)))
+    f = []
+    for i in range(nseg):
+        for j in range(nring):
+            p0, p1 = i * nring + j, i * nring + (j + 1) % nring
+            f += [(p0, p1 + nring, p0 + nring), (p0, p1, p1 + nring)]
+    s = len(v)
+    v += [tuple(pts[0]), tuple(pts[-1])]
+    last = nseg * nring
+    for j in range(nring):
+        f += [(s, (j + 1) % nring, j), (s + 1, last + j, last + (j + 1) % nring)]
+    return outwards(v, f)
+
+
+def smooth(e0, e1, x):
+    """0 below e0, 1 above e1, a smooth step between."""
+    t = min(1.0, max(0.0, (x - e0) / (e1 - e0)))
+    return t * t * (3 - 2 * t)
+
+
+def superellipse(c, p):
+    """sign(c) |c|^p: p < 1 squares a circle's side off."""
+    return math.copysign(abs(c) ** p, c)
+
+
+# The bodies are modelled where they rest (bottoms on the table, 5 mm up: the contact distance; the intestine 7 mm over
+# the spine, its sides to drape down); the scene lifts the moving ones by TORSO_LIFT and they fall into place, apart
+# (more than the alarm distance between any two but the left lung and the rib cage), so that contacts form and merge
+# their solver groups as they settle.
+TORSO_LIFT = 0.025  # m
+# The skeleton: the spine along x on the table; 7 ribs, each a rib pair joined through its costal cartilage on the
+# sternum: an arc over the chest, sloping down to the front, resting on the table beside the spine (the lower two
+# end higher up the flank, over the liver); the rib cage is one rigid body.
+SPINE_X = (-0.31, 0.31)
+SPINE_BOTTOM = 0.005
+RIB_X = [0.27 - 0.045 * i for i in range(7)]             # from the head down
+RIB_AY = [0.125, 0.14, 0.152, 0.16, 0.165, 0.168, 0.17]   # half widths: the upper ribs are shorter
+RIB_PHI0 = [math.radians(d) for d in (60, 60, 60, 60, 60, 70, 80)]  # where the arcs end, from the back
+RIB_R = 0.009                                            # rib radius
+RIB_AZ = (0.245 - 0.005 - 2 * RIB_R) / (1 + math.cos(RIB_PHI0[0]))  # arc half height: top at 0.245 m
+RIB_ZC = 0.005 + RIB_R + RIB_AZ * math.cos(RIB_PHI0[0])  # arc centre: the ends rest on the table
+RIB_SLOPE = 0.03                                         # the front of a rib is this much lower (towards the pelvis)
+
+
+def spine_mesh():
+    """17 vertebral bodies (T1-L5) with discs between, larger towards the pelvis; their fronts level (what rests on the
+    spine does not slide along it), the lumbar ones on the table."""
+    def scale(t):
+        return 1.15 - 0.3 * t
+
+    def radius(t):
+        r = (0.017 + 0.005 * math.sin(math.pi * 17 * t) ** 2) * scale(t)
+        return r, r
+    top = SPINE_BOTTOM + 2 * 0.022 * scale(0)
+    return tube(lambda t: (SPINE_X[0] + (SPINE_X[1] - SPINE_X[0]) * t, 0.0, top - 0.022 * scale(t)), radius, 68, 8)
+
+
+def rib_point(i, phi):
+    return (RIB_X[i] - RIB_SLOPE * (1 - math.cos(phi)) / 2, RIB_AY[i] * math.sin(phi), RIB_ZC - RIB_AZ * math.cos(phi))
+
+
+def ribcage_mesh():
+    parts = []
+    for i in range(7):
+        parts.append(tube(lambda t, i=i: rib_point(i, RIB_PHI0[i] + (2 * math.pi - 2 * RIB_PHI0[i]) * t),
+                          lambda t: (RIB_R, RIB_R), 32, 6))
+    top = RIB_ZC + RIB_AZ
+    x0, x1 = RIB_X[-1] - RIB_SLOPE - 0.025, RIB_X[0] - RIB_SLOPE + 0.02  # xiphoid to manubrium
+    parts.append(tube(lambda t: (x0 + (x1 - x0) * t, 0.0, top), lambda t: (0.007, 0.016 - 0.004 * t), 16, 8))
+    return union(*parts)
+
+
+def rib_clearance(p):
+    """Distance from p to the nearest rib's surface (the ribs' centre lines as polylines)."""
+    best = 1.0
+    for i in range(7):
+        phis = [RIB_PHI0[i] + (2 * math.pi - 2 * RIB_PHI0[i]) * k / 64 for k in range(65)]
+        pts = [rib_point(i, phi) for phi in phis]
+        for a, b in zip(pts, pts[1:]):
+            ab = [b[k] - a[k] for k in range(3)]
+            t = sum((p[k] - a[k]) * ab[k] for k in range(3)) / sum(x * x for x in ab)
+            t = min(1.0, max(0.0, t))
+            best = min(best, math.dist(p, [a[k] + t * ab[k] for k in range(3)]))
+    return best - RIB_R
+
+
+def moulded(mesh, axis, gap):
+    """Vertices closer than gap to a rib pulled towards axis(p) (the centre of their section) until they clear
+    it: the impressions of the ribs on an organ resting against them."""
+    v, f = mesh
+    out = []
+    for p in v:
+        if rib_clearance(p) >= gap:
+            out.append(p)
+            continue
+        q = axis(p)
+        lo, hi = 0.0, 1.0
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            if rib_clearance([q[k] + mid * (p[k] - q[k]) for k in range(3)]) >= gap:
+                lo = mid
+            else:
+                hi = mid
+        out.append(tuple(q[k] + lo * (p[k] - q[k]) for k in range(3)))
+    return out, f
+
+
+def lung_mesh(side):
+    """side -1: the right lung (y < 0), +1: the left one, shorter, with the cardiac notch. A rounded cone from the
+    base (on the diaphragm, hollowed by its dome) to the apex; the section flat on the back, flatter on the medial
+    side than on the lateral one (against the ribs)."""
+    length, x0 = (0.215, 0.05) if side < 0 else (0.205, 0.055)
+    lateral, medial, front, back = 0.062, 0.04, 0.07, 0.04
+    yc, zc = (0.083 if side < 0 else 0.086) * side, 0.005 + back
+    base = 0.3 * length      # from the lowest rim of the base to the widest section
+    xc = x0 + base
+
+    def point(a, th):
+        if a >= 0:
+            x, r = xc + (length - base) * a, math.sqrt(max(0.0, 1 - a * a)) * (1 - 0.35 * a)
+        else:
+            x, r = xc + base * (0.55 * a + 0.35 * a ** 4) / 0.302, math.sqrt(max(0.0, 1 - a * a))
+        c, s = math.cos(th), math.sin(th)
+        ky = lateral if c * side > 0 else medial
+        if side > 0 and c < 0 and s > 0:         # the cardiac notch: front, medial, lower half
+            ky *= 1 - 0.45 * smooth(0.3, 0.9, s) * (1 - smooth(-0.2, 0.4, a))
+        if s < 0:                                # the back: flat, to lie on
+            return (x, yc + ky * superellipse(c, 0.6) * r, zc + back * superellipse(s, 0.6) * r)
+        return (x, yc + ky * c * r, zc + front * s * r)
+
+    return moulded(lathe(22, 22, point), lambda p: (p[0], yc, zc), 0.013)
+
+
+def liver_mesh():
+    """A wedge along y: the thick rounded right lobe on the table, tapering to the thin left lobe, which lies higher,
+    over the spine; domed in front (under the diaphragm), flat at the back."""
+    y0, y1, xc = -0.158, 0.07, -0.037
+
+    def point(a, th):
+        u = (a + 1) / 2                      # 0 at the right end, 1 at the left tip
+        r = (1 - a * a) ** 0.4
+        sx, sz = 0.082 * (1 - 0.3 * u), 0.06 * (1 - 0.6 * u)
+        zb = 0.005 + 0.055 * smooth(0.25, 0.55, u)   # the bottom, raised over the spine
+        c, s = math.cos(th), math.sin(th)
+        if s < 0:
+            return (xc + sx * superellipse(c, 0.7) * r, y0 + (y1 - y0) * u,
+                    zb + 0.45 * sz * (1 + superellipse(s, 0.7) * r))
+        return (xc + sx * c * r, y0 + (y1 - y0) * u, zb + 0.45 * sz + sz * s * r)
+
+    return moulded(lathe(20, 24, point), lambda p: (xc, p[1], p[2]), 0.011)
+
+
+def bowel_mesh():
+    """The intestine: one tube coiled in two layers over the lower abdomen, five loops across the body, then seven
+    along it, resampled into segments of about 2.4 cm."""
+    r, x0, x1, y0, y1, z0, z1 = 0.016, -0.305, -0.134, -0.14, 0.14, 0.078, 0.112
+    way = []
+
+    def arc(centre, u, w, n=8):  # half a turn from centre - u to centre + u, bulging along w
+        for m in range(1, n):
+            phi = math.pi * m / n
+            way.append(tuple(centre[k] - math.cos(phi) * u[k] + math.sin(phi) * w[k] for k in range(3)))
+
+    rows = 5
+    xs = [x0 + (x1 - x0) * k / (rows - 1) for k in range(rows)]
+    for k, x in enumerate(xs):  # layer 1: rows across the body (along y)
+        a, b = (y0, y1) if k % 2 == 0 else (y1, y0)
+        way += [(x, a, z0), (x, b, z0)]
+        if k + 1 < rows:
+            rr = (xs[1] - xs[0]) / 2
+            arc((x + rr, b, z0), (rr, 0, 0), (0, rr if b > a else -rr, 0))
+    rz = (z1 - z0) / 2        # up to layer 2, turning over towards the head
+    arc((x1, y1, z0 + rz), (0, 0, rz), (rz, 0, 0))
+    cols, xa, xb = 7, x0 + 0.025, x1 - 0.045
+    ys = [y1 - (y1 - y0) * k / (cols - 1) for k in range(cols)]
+    for k, y in enumerate(ys):  # layer 2: rows along the body (along x)
+        a, b = (x1, xa) if k == 0 else ((xb, xa) if k % 2 == 0 else (xa, xb))
+        way += [(a, y, z1), (b, y, z1)]
+        if k + 1 < cols:
+            rr = (ys[0] - ys[1]) / 2
+            arc((b, y - rr, z1), (0, -rr, 0), (-rr if b < a else rr, 0, 0))
+    # resample by arc length
+    cum = [0.0]
+    for p, q in zip(way, way[1:]):
+        cum.append(cum[-1] + math.dist(p, q))
+    n = max(1, round(cum[-1] / 0.024))
+
+    def path(t):
+        s, k = t * cum[-1], 0
+        while k + 2 < len(cum) and cum[k + 1] < s:
+            k += 1
+        u = 0.0 if cum[k + 1] == cum[k] else min(1.0, (s - cum[k]) / (cum[k + 1] - cum[k]))
+        return tuple(way[k][m] + (way[k + 1][m] - way[k][m]) * u for m in range(3))
+    return tube(path, lambda t: (r, r), n, 8)
+
+
+def centred(mesh):
+    v, f = mesh
+    lo = [min(p[k] for p in v) for k in range(3)]
+    hi = [max(p[k] for p in v) for k in range(3)]
+    c = [(lo[k] + hi[k]) / 2 for k in range(3)]
+    return ([tuple(p[k] - c[k] for k in range(3)) for p in v], f), c
+
+
+def write_obj(name, mesh, comment):
+    v, f = mesh
+
+    def num(x):
+        s = f"{x:.4f}".rstrip("0").rstrip(".")
+        return "0" if s in ("-0", "") else s
+
+    with open(os.path.join(HERE, "meshes", name + ".obj"), "w") as fh:
+        fh.write(f"# {comment}\n# {len(v)} vertices, {len(f)} triangles, centred on the origin, metres "
+                 "(generated by scenes/gen_bodies.py)\n")
+        fh.writelines(f"v {num(p[0])} {num(p[1])} {num(p[2])}\n" for p in v)
+        fh.writelines(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f)
+
+
+def torso_meshes():
+    """Writes the torso's meshes; returns {name: (its centre, triangles)}."""
+    meshes = {
+        "torso_spine": ("spine: 17 vertebral bodies (T1-L5) along x", spine_mesh()),
+        "torso_ribcage": ("rib cage: 7 rib arcs on a sternum", ribcage_mesh()),
+        "torso_lung_r": ("right lung", lung_mesh(-1)),
+        "torso_lung_l": ("left lung, with the cardiac notch", lung_mesh(1)),
+        "torso_liver": ("liver", liver_mesh()),
+        "torso_bowel": ("intestine: a tube of radius 0.016 m coiled in two layers", bowel_mesh()),
+    }
+    out = {}
+    for name, (comment, mesh) in meshes.items():
+        c_mesh, c = centred(mesh)
+        size = " x ".join(f"{2 * max(abs(p[k]) for p in c_mesh[0]):.3f}" for k in range(3))
+        write_obj(name, c_mesh, f"{comment}, {size} m (x: pelvis to head, y: right to left, z: back to front)")
+        out[name] = (c, len(mesh[1]))
+    return out
+
+
+# the moving organs: (node, mesh, lattice points per axis, mass kg, force field)
+TORSO_ORGANS = [
+    ("lung_right", "torso_lung_r", (20, 8, 11), 0.55, ("fem", 5000, 0.3)),
+    ("lung_left", "torso_lung_l", (19, 8, 10), 0.45, ("fem", 5000, 0.3)),
+    ("liver", "torso_liver", (12, 17, 8), 1.5, ("fem", 20000, 0.4)),
+    ("intestine", "torso_bowel", (16, 20, 6), 1.5, ("springs", 100, 0.05)),
+]
+
+
 def torso():
+    meshes = torso_meshes()
+    tris = {k: v[1] for k, v in meshes.items()}
+    centre = {k: v[0] for k, v in meshes.items()}
+
+    def cells(n):
+        return (n[0] - 1) * (n[1] - 1) * (n[2] - 1)
+
+    fem = sum(cells(n) for _, _, n, _, ff in TORSO_ORGANS if ff[0] == "fem")
+    label = {"lung_right": "right lung", "lung_left": "left lung"}
+    organs = []
+    for name, mesh, n, mass, ff in TORSO_ORGANS:
+        model = f"E {f(ff[1] / 1000)} kPa, nu {f(ff[2])}" if ff[0] == "fem" else f"springs {f(ff[1])} N/m"
+        organs.append(f"       {label.get(name, name)} {f(mass)} kg, {n[0]}x{n[1]}x{n[2]} lattice, "
+                      f"{tris[mesh]} triangles, {model}\n")
     out = ['<?xml version="1.0"?>\n',
-           '<!-- A stand-in for the medical scene of paper 004 §4.2, generated by scenes/gen_bodies.py: rigid bones (a\n'
-           '     static spine, two heavy ribs), FEM organs (deformable grids over organ.obj) and a mass-spring intestine\n'
-           '     (a deformable grid with springs over intestine.obj) falling together into a static box. -->\n',
+           '<!-- The medical scene of paper 004 §4.4 (generated by scenes/gen_bodies.py, meshes in '
+           'meshes/torso_*.obj):\n'
+           '     a torso lying on its back in a static box (the table and the body wall); x from the pelvis to the '
+           'head,\n'
+           '     y from the right to the left, z from the back to the front; metres, kilograms, pascals. The bones are\n'
+           f'     rigid bodies: the spine (static, {tris["torso_spine"]} triangles) and the rib cage (7 ribs on a '
+           f'sternum, 1 kg, {tris["torso_ribcage"]} triangles).\n'
+           f'     Lungs and liver are corotational hexahedral FEM ({fem} elements in all), the intestine a grid of '
+           'springs,\n'
+           '     each a deformable grid carrying its surface mesh:\n' + "".join(organs) +
+           f'     Everything moving starts {f(TORSO_LIFT * 100)} cm up and falls: the rib cage lands on the table '
+           'beside the spine,\n'
+           '     the lungs inside it, the liver under the lower ribs, the intestine over the lumbar spine; the lungs and\n'
+           '     the liver settle against the ribs, the intestine against the liver, and their contacts merge them into\n'
+           '     one solver group. -->\n',
            '<Node name="torso" dt="0.005" gravity="0 0 -9.81">\n',
-           collision_header(0.01, 0.005, 10000, 20),  # stiffer: 5 kg bones rest on a few vertices
-           static_box("floor", (0, 0, -0.05), (0.45, 0.3, 0.05)),
-           static_box("wall_x0", (-0.5, 0, 0.2), (0.05, 0.35, 0.25)),
-           static_box("wall_x1", (0.5, 0, 0.2), (0.05, 0.35, 0.25)),
-           static_box("wall_y0", (0, -0.35, 0.2), (0.45, 0.05, 0.25)),
-           static_box("wall_y1", (0, 0.35, 0.2), (0.45, 0.05, 0.25))]
-    spine = rigid("spine", "bone", (0, -0.2, 0.056), 5.0, mapped=True)
-    spine = spine.replace('    <UniformMass totalMass="5"/>\n',
-                          '    <UniformMass totalMass="5"/>\n    <FixedConstraint indices="0"/>\n')
-    out.append(spine)
-    out.append(rigid("rib_0", "bone", (0, 0.0, 0.075), 5.0, mapped=True))
-    out.append(rigid("rib_1", "bone", (0, 0.15, 0.075), 5.0, mapped=False))
-    for k, c in enumerate([(-0.22, -0.05, 0.2), (0.0, 0.05, 0.2), (0.22, -0.05, 0.2)]):
-        out.append(sparse(f"organ_{k}", "organ", c, (4, 4, 3), 1.0, "fem", young=30000))
-    out.append(sparse("intestine", "intestine", (0, 0, 0.3), (10, 4, 2), 0.5, "springs", stiffness=1000))
+           collision_header(0.01, 0.005, 3000, 10)]
+    # the table and the body wall, 0.32 m high: inner faces at x = -0.33 (the pelvis) and, at the contact distance from
+    # the rib cage, at the head end and at y = +-w: the walls hold the rib cage in place on the frictionless table
+    w = RIB_AY[-1] + RIB_R + 0.005
+    xh = max(rib_point(0, phi)[0] for phi in (RIB_PHI0[0], math.pi / 2)) + RIB_R + 0.005
+    xm, xl = (xh - 0.33) / 2, (xh + 0.33) / 2
+    out.append(static_box("table", (xm, 0, -0.05), (xl + 0.05, w + 0.05, 0.05)))
+    for name, c, h in (("wall_pelvis", (-0.355, 0, 0.16), (0.025, w + 0.05, 0.16)),
+                       ("wall_head", (xh + 0.025, 0, 0.16), (0.025, w + 0.05, 0.16)),
+                       ("wall_right", (xm, -w - 0.025, 0.16), (xl, 0.025, 0.16)),
+                       ("wall_left", (xm, w + 0.025, 0.16), (xl, 0.025, 0.16))):
+        out.append(static_box(name, c, h))
+    solver = ('    <EulerImplicitSolver rayleighMass="1" rayleighStiffness="0.01"/>\n'
+              '    <CGLinearSolver iterations="25" tolerance="1e-5" threshold="1e-20"/>\n')
+
+    def lifted(name):
+        c = centre[name]
+        return (c[0], c[1], c[2] + TORSO_LIFT)
+
+    # the spine: fixed to the table
+    out.append('  <Node name="spine">\n'
+               f'    <MechanicalObject template="Rigid3d" position="{vec(*centre["torso_spine"])} 0 0 0 1"/>\n'
+               '    <UniformMass totalMass="1.2"/>\n    <FixedConstraint indices="0"/>\n'
+               '    <MeshObjLoader name="loader" filename="meshes/torso_spine.obj"/>\n'
+               '    <TriangleCollisionModel/>\n  </Node>\n')
+    # the rib cage: one rigid body, its mesh in a child node through a RigidMapping (SOFA's way)
+    out.append('  <Node name="ribcage">\n' + solver +
+               f'    <MechanicalObject template="Rigid3d" position="{vec(*lifted("torso_ribcage"))} 0 0 0 1"/>\n'
+               '    <UniformMass totalMass="1"/>\n'
+               '    <Node name="collision">\n'
+               '      <MeshObjLoader name="loader" filename="meshes/torso_ribcage.obj"/>\n'
+               '      <MechanicalObject/>\n      <TriangleCollisionModel/>\n'
+               '      <RigidMapping input="@.." output="@."/>\n    </Node>\n  </Node>\n')
+
+    for name, mesh, n, mass, ff in TORSO_ORGANS:
+        if ff[0] == "fem":
+            force = (f'    <HexahedronFEMForceField youngModulus="{f(ff[1])}" poissonRatio="{f(ff[2])}" '
+                     'method="large"/>\n')
+        else:
+            force = f'    <RegularGridSpringForceField stiffness="{f(ff[1])}" damping="{f(ff[2])}"/>\n'
+        out.append(f'  <Node name="{name}">\n' + solver +
+                   f'    <SparseGridTopology n="{vec(*n)}" fileTopology="meshes/{mesh}.obj"/>\n'
+                   f'    <MechanicalObject translation="{vec(*lifted(mesh))}"/>\n'
+                   f'    <UniformMass totalMass="{f(mass)}"/>\n{force}'
+                   '    <TriangleCollisionModel/>\n  </Node>\n')
     out.append('</Node>\n')
     return "".join(out)
 
 
-for name, text in (("heterogeneous", heterogeneous()), ("torso", torso())):
-    with open(os.path.join(HERE, name + ".xml"), "w") as fh:
-        fh.write(text)
+if __name__ == "__main__":
+    for name, text in (("heterogeneous", heterogeneous()), ("torso", torso())):
+        with open(os.path.join(HERE, name + ".xml"), "w") as fh:
+            fh.write(text)

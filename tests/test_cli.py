@@ -134,6 +134,22 @@ for path in BAD:
         check(f"{cmd[0]} {base} says {where} ... {text}", where in r.stderr and text in r.stderr, r.stderr)
         check(f"{cmd[0]} {base} simulates nothing", r.stdout == "", r.stdout)
 
+# ---- physflow run --repartition: every policy gives the same hash; a bad policy is bad input
+hashes = set()
+for policy in ("auto", "never", "always"):
+    r = run("run", "heterogeneous", "--steps", "40", "--threads", "2", "--repartition", policy, "--hash", "--no-bind")
+    check(f"--repartition {policy} runs", r.returncode == 0, r.stderr)
+    hashes.add(r.stdout.strip())
+check("--repartition: one hash for every policy", len(hashes) == 1, hashes)
+r = run("run", "bars64", "--steps", "1", "--repartition", "sometimes")
+check("--repartition sometimes: exit 2 naming the policies", r.returncode == 2 and "auto, never, always" in r.stderr,
+      r.stderr)
+r = run("run", "heterogeneous", "--steps", "1", "--threads", "2", "--partitioner", "metis", "--no-bind")
+check("METIS on 20 objects at 2 workers: no fallback note", "too small" not in r.stderr + r.stdout, r.stderr)
+r = run("run", "bars64", "--steps", "1", "--threads", "40", "--partitioner", "metis", "--no-bind")
+check("METIS on 64 objects at 40 workers: said once on stderr and in the summary",
+      r.returncode == 0 and r.stderr.count("too small") == 1 and "note: METIS" in r.stdout, r.stderr + r.stdout)
+
 # ---- physflow run: the default scene, per-step CSV, VTK frames, no overwriting, one hash for every executor
 with tempfile.TemporaryDirectory() as tmp:
     csv = os.path.join(tmp, "steps.csv")
@@ -142,15 +158,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check("run with no scene runs heterogeneous", r.returncode == 0 and r.stdout.startswith("physflow run: heterogeneous"),
           r.stdout + r.stderr)
     for key in ("median ms per step", "collision", "graph update", "integration", "graph updates:", "tasks moved",
-                "final:", "contacts", "solver groups"):
+                "final:", "contacts", "solver groups", "repartitioning: auto", "imbalance", "waits", "repartitions:"):
         check(f"summary mentions '{key}'", key in r.stdout, r.stdout)
     with open(csv) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     head = lines[0].split(",")
     rows = [dict(zip(head, map(float, l.split(",")))) for l in lines[1:]]
     check("one CSV row per step", len(rows) == 20 and [int(x["step"]) for x in rows] == list(range(1, 21)), lines[:3])
-    check("CSV stages add up to the step", all(abs(x["ms_collision"] + x["ms_update"] + x["ms_integration"]
-                                                   - x["ms_step"]) < 1e-3 or x["ms_integration"] == 0 for x in rows))
+    check("CSV stages add up to the step", all(abs(x["ms_collision"] + x["ms_update"] + x["ms_repartition"]
+                                                   + x["ms_integration"] - x["ms_step"]) < 1e-3
+                                               or x["ms_integration"] == 0 for x in rows))
+    check("CSV: runtime counters", all(x["waits"] >= x["waits_blocked"] >= 0 and x["busy_ms"] > 0
+                                       and (x["imbalance"] >= 1 or x["busy_ms"] == 0) for x in rows))
     check("CSV: the first step records", rows[0]["updated"] == 1 and rows[0]["tasks_added"] == rows[0]["tasks"])
     check("CSV: later updates exactly when contact pairs start or stop",
           all((x["updated"] == 1) == (x["pairs_started"] + x["pairs_stopped"] > 0) for x in rows[1:]),

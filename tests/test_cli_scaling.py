@@ -1,21 +1,66 @@
 #!/usr/bin/env python3
-"""`physflow bench scaling` and `physflow info` from the command line: the CSV follows the contract (machine
-header, columns bench,case,method,workers,metric,value, every metric for every configuration, the combinations
-asked for and no others), its numbers agree with each other (speedup = T1 / T, efficiency = speedup / workers,
-stages that sum to the step on a scene without collision), --plot writes an SVG and a PNG (skipped without
-gnuplot), a missing gnuplot still leaves the CSV, and bad options exit 2. No timing is asserted."""
+"""`physflow bench scaling`, `tools/scaling-campaign` and `physflow info` from the command line: the CSV follows
+the contract (machine header, columns bench,case,method,workers,metric,value, every metric for every
+configuration, the combinations asked for and no others), its numbers agree with each other (speedup = T1 / T,
+efficiency = speedup / workers, the same for integration = step - collision, which equals the step on a scene
+without collision), --plot writes an SVG and a PNG (skipped without gnuplot), a missing gnuplot still leaves the
+CSV, a scene file runs with --warmup and --repartition (methods labelled by policy, runtime counters present), a
+malformed scene file exits 2 naming file and line, bad options exit 2, and the campaign script's quick mode
+writes every experiment's CSV and a README into one folder and refuses a non-empty one. No timing is asserted."""
 import csv
 import os
 import shutil
 import struct
 import subprocess
+import re
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
 PHYSFLOW = sys.argv[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+CAMPAIGN = os.path.join(HERE, "..", "tools", "scaling-campaign")
 METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration",
-           "speedup", "efficiency", "updates"}
+           "ms_integration_lo", "ms_integration_hi", "speedup", "efficiency", "speedup_integration",
+           "efficiency_integration", "updates", "imbalance", "waits", "waits_blocked", "repartitions",
+           "objects_moved", "metis_small"}
+# A scene file small enough for milliseconds per step: two rigid boxes resting on a fixed floor (contacts, so a
+# collision stage) and two FEM bars falling freely.
+TINY_SCENE = """<Node name="tiny" dt="0.005" gravity="0 0 -9.81">
+  <DefaultPipeline/>
+  <BroadPhase method="kd"/>
+  <BVHNarrowPhase/>
+  <MinProximityIntersection alarmDistance="0.01" contactDistance="0.005"/>
+  <DefaultContactManager response="PenaltyContactForceField" stiffness="10000" damping="20"/>
+  <Node name="floor">
+    <MechanicalObject template="Rigid3d" position="0 0 -0.05 0 0 0 1"/>
+    <UniformMass totalMass="100"/>
+    <RigidShape type="box" halfExtents="0.5 0.5 0.05"/>
+    <FixedConstraint indices="0"/>
+    <TriangleCollisionModel/>
+  </Node>
+  <Replicate count="2 1 1" step="0.2 0 0">
+    <Node name="box">
+      <EulerImplicitSolver rayleighMass="0.5" rayleighStiffness="0.01"/>
+      <CGLinearSolver iterations="10" tolerance="1e-9" threshold="1e-12"/>
+      <MechanicalObject template="Rigid3d" position="0 0 0.06 0 0 0 1"/>
+      <UniformMass totalMass="1"/>
+      <RigidShape type="box" halfExtents="0.05 0.05 0.05"/>
+      <TriangleCollisionModel/>
+    </Node>
+  </Replicate>
+  <Replicate count="2 1 1" step="0 0.2 0">
+    <Node name="bar">
+      <EulerImplicitSolver rayleighMass="0.1" rayleighStiffness="0.01"/>
+      <CGLinearSolver iterations="10" tolerance="1e-9" threshold="1e-9"/>
+      <MechanicalObject template="Vec3d"/>
+      <RegularGridTopology n="6 3 3" min="-0.3 0.1 0.3" max="0.2 0.3 0.5"/>
+      <UniformMass totalMass="5"/>
+      <HexahedronFEMForceField youngModulus="1e6" poissonRatio="0.3" method="large"/>
+    </Node>
+  </Replicate>
+</Node>
+"""
 passed = failed = 0
 
 
@@ -33,7 +78,7 @@ def run(*args, env=None):
     return subprocess.run([PHYSFLOW, *args], capture_output=True, text=True, env=env, timeout=500)
 
 
-def read_csv(path):
+def read_csv(path, scene="bars64"):
     """'#' header lines and the rows as {(method, workers): {metric: value}}."""
     with open(path) as f:
         lines = f.read().splitlines()
@@ -44,7 +89,7 @@ def read_csv(path):
     for r in rows[1:]:
         bench, case, method, workers, metric, value = r
         table.setdefault((method, int(workers)), {})[metric] = float(value)
-        check("rows name the bench and the scene", bench == "scaling" and case == "bars64", r)
+        check("rows name the bench and the scene", bench == "scaling" and case == scene, r)
     return comments, rows[0] if rows else [], table
 
 
@@ -79,7 +124,13 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{key} efficiency = speedup / workers", close(m["efficiency"], m["speedup"] / workers), m)
         # bars64 has no collision stage and no structural change after its first step
         check(f"{key} no collision, no update", m["ms_collision"] == 0 and m["ms_update"] == 0 and m["updates"] == 0, m)
-        check(f"{key} integration = step - collision - update", close(m["ms_integration"], m["ms_per_step"]), m)
+        check(f"{key} integration = step - collision = step", close(m["ms_integration"], m["ms_per_step"]), m)
+        check(f"{key} integration speedup = T1 / T of integration",
+              close(m["speedup_integration"], table[("seq", 1)]["ms_integration"] / m["ms_integration"]), m)
+        check(f"{key} integration efficiency", close(m["efficiency_integration"], m["speedup_integration"] / workers),
+              m)
+        check(f"{key} runtime counters", m["imbalance"] >= 0 and m["waits"] >= m["waits_blocked"] >= 0 and
+              m["repartitions"] >= 0 and m["objects_moved"] >= 0, m)
     check("seq speedup is 1", table.get(("seq", 1), {}).get("speedup") == 1.0)
     for line in ("seq", "static"):
         check(f"table shows {line}", any(l.split()[:1] == [line] for l in r.stdout.splitlines()), r.stdout)
@@ -124,6 +175,84 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"bench scaling {' '.join(bad)} explains", len(r.stderr.strip()) > 0)
     r = run("bench", "scaling", "nosuchscene", "--threads", "1")
     check("unknown scene exits 2", r.returncode == 2 and "nosuchscene" in r.stderr, r.stderr)
+
+    # ---- a scene file, warm-up steps, repartitioning policies, runtime counters
+    scene = os.path.join(tmp, "tiny.xml")
+    with open(scene, "w") as f:
+        f.write(TINY_SCENE)
+    out3 = os.path.join(tmp, "tiny.csv")
+    r = run("bench", "scaling", scene, "--threads", "1,2", "--executors", "seq,static", "--repartition",
+            "auto,never", "--warmup", "30", "--steps", "3", "--no-bind", "--csv", out3)
+    check("scene file: exit 0", r.returncode == 0, r.stderr)
+    check("scene file: the table says how many steps were untimed", "after 30 untimed" in r.stdout, r.stdout)
+    check("scene file: the counters table", "imbalance" in r.stdout and "repart." in r.stdout, r.stdout)
+    if os.path.isfile(out3):
+        comments, _, t3 = read_csv(out3, scene="tiny")
+        check("scene file: the command records --warmup", any("--warmup 30" in c for c in comments), comments)
+        check("scene file: methods name the policy when several are given",
+              set(t3) == {("seq", 1), ("static/auto", 1), ("static/auto", 2), ("static/never", 1),
+                          ("static/never", 2)}, sorted(t3))
+        for (method, workers), m in t3.items():
+            key = f"tiny {method}@{workers}"
+            if not check(f"{key} has every metric", set(m) == METRICS, sorted(m)):
+                continue
+            check(f"{key} a collision stage", m["ms_collision"] > 0, m)
+            check(f"{key} integration within the step", 0 < m["ms_integration"] <= m["ms_per_step"], m)
+            check(f"{key} integration range ordered", 0 < m["ms_integration_lo"] <= m["ms_integration_hi"], m)
+            check(f"{key} integration speedup = T1 / T of integration",
+                  close(m["speedup_integration"], t3[("seq", 1)]["ms_integration"] / m["ms_integration"]), m)
+            check(f"{key} never means no repartition", method != "static/never" or m["repartitions"] == 0, m)
+        check("scene file: seq integration speedup is 1", t3.get(("seq", 1), {}).get("speedup_integration") == 1.0)
+
+    # a malformed scene file: exit 2, file:line: message, no CSV
+    bad = os.path.join(tmp, "bad.xml")
+    with open(bad, "w") as f:
+        f.write('<Node dt="0.01">\n  <Node name="o">\n    <MechanicalObject position="0 0 0"/>\n'
+                '    <UniformMass vertexMass="1" totalMass="3"/>\n  </Node>\n</Node>\n')
+    out4 = os.path.join(tmp, "bad.csv")
+    r = run("bench", "scaling", bad, "--threads", "1", "--csv", out4)
+    check("bad scene file exits 2", r.returncode == 2, f"rc {r.returncode}")
+    check("bad scene file: file:line: message", re.search(re.escape(bad) + r":4: ", r.stderr) is not None, r.stderr)
+    check("bad scene file: no CSV", not os.path.exists(out4), os.listdir(tmp))
+    r = run("bench", "scaling", os.path.join(tmp, "missing.xml"), "--threads", "1")
+    check("missing scene file exits 2", r.returncode == 2 and "missing.xml" in r.stderr, r.stderr)
+    for bad_opt in (["--warmup", "-1"], ["--warmup", "x"], ["--repartition", "sometimes"], ["--repartition", ""]):
+        r = run("bench", "scaling", "bars64", "--threads", "1", *bad_opt)
+        check(f"bench scaling {' '.join(bad_opt)} exits 2", r.returncode == 2 and r.stderr.strip(), r.stderr)
+
+    # ---- tools/scaling-campaign --quick: every experiment's CSV, a README naming the machine, one folder
+    camp = os.path.join(tmp, "campaign")
+    r = subprocess.run([CAMPAIGN, camp, "--quick", "--no-bind", "--physflow", PHYSFLOW], capture_output=True,
+                       text=True, timeout=300)
+    check("campaign --quick exits 0", r.returncode == 0, r.stderr)
+    names = ["fig5-bars64", "fig6-heterogeneous", "fig7-springgrid128", "fig7-springgrid256", "fig7-springgrid512",
+             "torso"]
+    files = set(os.listdir(camp)) if os.path.isdir(camp) else set()
+    check("campaign: a CSV and a table per experiment",
+          all(f"{n}.csv" in files and f"{n}.txt" in files for n in names), sorted(files))
+    if shutil.which("gnuplot"):
+        check("campaign: a plot per experiment", all(f"{n}.svg" in files for n in names), sorted(files))
+    for n in names:
+        path = os.path.join(camp, f"{n}.csv")
+        if not os.path.isfile(path):
+            continue
+        case = n.split("-", 1)[1] if n.startswith("fig") else n
+        _, _, t = read_csv(path, scene=case)
+        check(f"campaign {n}: seq, static/owner and static/metis at 1 and 2 workers",
+              set(t) == {("seq", 1), ("static/owner", 1), ("static/owner", 2), ("static/metis", 1),
+                         ("static/metis", 2)}, sorted(t))
+        check(f"campaign {n}: integration speedups", all("speedup_integration" in m for m in t.values()), n)
+    readme = os.path.join(camp, "README.txt")
+    text = open(readme).read() if os.path.isfile(readme) else ""
+    check("campaign README names the machine and the date",
+          f"nproc {os.cpu_count()}" in text and "machine:" in text and "started: 20" in text, text)
+    check("campaign README summarises the speedups", "fig5-bars64 (seq" in text and "static/metis" in text, text)
+    check("campaign README shows the pile warm-up", "--warmup 10" in text, text)
+
+    r = subprocess.run([CAMPAIGN, camp, "--quick", "--physflow", PHYSFLOW], capture_output=True, text=True,
+                       timeout=60)
+    check("campaign refuses a non-empty folder", r.returncode == 2 and "not empty" in r.stderr, r.stderr)
+    check("campaign left the folder as it was", set(os.listdir(camp)) == files, sorted(os.listdir(camp)))
 
 r = run("info")
 check("info exits 0", r.returncode == 0, r.stderr)

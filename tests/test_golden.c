@@ -1,6 +1,7 @@
 /* The determinism matrix against stored golden hashes (tests/golden_hashes.txt): every built-in scene listed
  * there, after its steps, has the stored hash for seq and for static (both partitioners), barrier and omptasks
- * at 1, 2, 3, 4 and 8 workers. The same test runs in the optimised build and in the -O0 sanitizer build, so the
+ * at 1, 2, 3, 4 and 8 workers, static also under each repartitioning policy (never, always; auto is the
+ * default every other run uses). The same test runs in the optimised build and in the -O0 sanitizer build, so the
  * hashes also hold across optimisation levels. Scenes of more than 100,000 points run a reduced matrix, and
  * PHYSFLOW_GOLDEN=quick a minimal one. */
 #include "check_main.h"
@@ -12,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t run_scene(const char *name, uint32_t steps, pf_executor e, pf_partitioner p, int workers,
-                          uint64_t *points)
+static uint64_t run_scene(const char *name, uint32_t steps, pf_executor e, pf_partitioner p, pf_repartition r,
+                          int workers, uint64_t *points)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
     d.world.workers = workers;
     d.world.executor = e;
     d.world.partitioner = p;
+    d.world.repartition = r;
     d.world.bind = 0; /* meson may run other suites' processes beside this one */
     d.world.quiet = 1;
     pf_scene *s = NULL;
@@ -49,7 +51,7 @@ START_TEST(test_golden_matrix)
         if (line[0] == '#' || sscanf(line, "%63s %u %" SCNx64, name, &steps, &want) != 3) continue;
         scenes++;
         uint64_t points;
-        uint64_t h = run_scene(name, steps, PF_EXEC_SEQ, PF_PART_OWNER, 1, &points);
+        uint64_t h = run_scene(name, steps, PF_EXEC_SEQ, PF_PART_OWNER, PF_REPART_AUTO, 1, &points);
         if (h != want) {
             fprintf(stderr, "%s: seq gives %016" PRIx64 ", golden %016" PRIx64 "\n", name, h, want);
             failures++;
@@ -63,11 +65,15 @@ START_TEST(test_golden_matrix)
             for (int k = 0; k < ncounts; k++)
                 for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
                     if ((big || quick) && e != PF_EXEC_STATIC) continue;
-                    h = run_scene(name, steps, (pf_executor)e, (pf_partitioner)p, counts[k], NULL);
-                    if (h != want) {
-                        fprintf(stderr, "%s: %s/%s at %d workers gives %016" PRIx64 ", golden %016" PRIx64 "\n", name,
-                                pf_executor_name((pf_executor)e), pf_partitioner_name((pf_partitioner)p), counts[k],
-                                h, want);
+                    /* static: every policy at 2 and 3 workers (auto, the default, at every count) */
+                    int policies = e == PF_EXEC_STATIC && (counts[k] == 2 || counts[k] == 3) ? PF_REPART_COUNT : 1;
+                    for (int r = 0; r < policies; r++) {
+                        h = run_scene(name, steps, (pf_executor)e, (pf_partitioner)p, (pf_repartition)r, counts[k],
+                                      NULL);
+                        if (h == want) continue;
+                        fprintf(stderr, "%s: %s/%s/%s at %d workers gives %016" PRIx64 ", golden %016" PRIx64 "\n",
+                                name, pf_executor_name((pf_executor)e), pf_partitioner_name((pf_partitioner)p),
+                                pf_repartition_name((pf_repartition)r), counts[k], h, want);
                         failures++;
                     }
                 }

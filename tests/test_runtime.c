@@ -118,6 +118,7 @@ START_TEST(replays_equal_fresh_compilations)
     pf_runtime_def def = pf_runtime_default_def();
     def.workers = 2;
     def.quiet = 1;
+    def.repartition = PF_REPART_NEVER; /* one compilation, replayed */
     pf_runtime *rt;
     ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
 
@@ -187,6 +188,7 @@ START_TEST(cross_worker_reader_sees_writer)
     pf_runtime_def def = pf_runtime_default_def();
     def.workers = 2;
     def.quiet = 1;
+    def.repartition = PF_REPART_NEVER; /* a repartition would rightly put the chain on one worker */
     pf_runtime *rt;
     ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
     for (int run = 1; run <= 2000; run++) {

@@ -1,13 +1,17 @@
 /* Graph updates and partitioners (paper 004 §3.2): across a random sequence of additions and removals no
  * existing task changes worker, and results stay those of the seq executor; METIS and rebalancing by object
- * beat plain owner-compute on an unbalanced graph. */
+ * beat plain owner-compute on an unbalanced graph; repartitioning never changes results, lowers a measured
+ * imbalance, and relabels a partition equal to the old one up to renaming back onto it. */
 #include "check_main.h"
 
 #include "physflow/runtime.h"
+#include "runtime/graph.h"
+#include "runtime/numa.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define VEC 4
 
@@ -98,16 +102,23 @@ static void run_from_init(world *w, pf_runtime *rt, double *out)
     memcpy(out, w->data, sizeof w->data);
 }
 
-static pf_runtime *make_rt(pf_executor e, pf_partitioner p, int workers)
+/* A runtime that never repartitions: the update path alone (the repartitioning tests set their policy). */
+static pf_runtime *make_rt_policy(pf_executor e, pf_partitioner p, int workers, pf_repartition policy)
 {
     pf_runtime_def def = pf_runtime_default_def();
     def.workers = workers;
     def.executor = e;
     def.partitioner = p;
     def.quiet = 1;
+    def.repartition = policy;
     pf_runtime *rt;
     ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
     return rt;
+}
+
+static pf_runtime *make_rt(pf_executor e, pf_partitioner p, int workers)
+{
+    return make_rt_policy(e, p, workers, PF_REPART_NEVER);
 }
 
 START_TEST(updates_never_move_existing_tasks)
@@ -222,6 +233,237 @@ START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
 }
 END_TEST
 
+/* Repartitions (forced every third step, and the policies' own) between random updates: the data equal seq's
+ * after every run, for owner-compute and METIS at 1, 2, 3 and 8 workers. */
+START_TEST(repartitions_keep_results)
+{
+    static const int wc[] = {1, 2, 3, 8};
+    uint32_t repartitions = 0;
+    for (int part = 0; part < PF_PART_COUNT; part++)
+        for (int pol = 0; pol < PF_REPART_COUNT; pol++)
+            for (int wi = 0; wi < 4; wi++) {
+                world *w = malloc(sizeof *w);
+                world_init(w, 7 + (uint64_t)part * 31 + (uint64_t)wi * 5 + (uint64_t)pol);
+                pf_runtime *rt = make_rt_policy(PF_EXEC_STATIC, (pf_partitioner)part, wc[wi], (pf_repartition)pol);
+                pf_runtime *seq = make_rt(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+                for (int k = 0; k < 120; k++) add_task(w, OBJECTS);
+                double got[NDATA * VEC], ref[NDATA * VEC];
+                for (int step = 0; step < 12; step++) {
+                    if (step % 3 == 2) ck_assert_int_eq(pf_graph_repartition(w->g), PF_OK);
+                    if (step % 4 == 3) { /* a structural update */
+                        ck_assert_int_eq(pf_graph_invalidate(w->g), PF_OK);
+                        for (int a = 0; a < 6; a++) add_task(w, OBJECTS);
+                    }
+                    run_from_init(w, rt, got);
+                    run_from_init(w, seq, ref);
+                    ck_assert_msg(memcmp(got, ref, sizeof got) == 0, "%s/%s/%d step %d: static differs from seq",
+                                  pf_partitioner_name((pf_partitioner)part), pf_repartition_name((pf_repartition)pol),
+                                  wc[wi], step);
+                }
+                pf_run_stats st;
+                ck_assert_int_eq(pf_graph_get_run_stats(w->g, PF_STATS_TOTAL, &st, NULL, 0, NULL), PF_OK);
+                ck_assert_uint_eq(st.runs, 24); /* the graph's runs on both runtimes */
+                if (wc[wi] == 1) ck_assert_uint_eq(st.repartitions, 0);
+                repartitions += st.repartitions;
+                pf_runtime_destroy(rt);
+                pf_runtime_destroy(seq);
+                pf_graph_destroy(w->g);
+                free(w);
+            }
+    ck_assert_uint_gt(repartitions, 0); /* the forced ones at least moved something somewhere */
+}
+END_TEST
+
+typedef struct spin_args {
+    uint64_t ns;
+} spin_args;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Busy for args->ns, then a write its datum (so the task has an effect). */
+static void spin(const pf_task_ctx *ctx)
+{
+    const spin_args *a = ctx->args;
+    uint64_t t0 = now_ns();
+    while (now_ns() - t0 < a->ns) {
+    }
+    *(double *)ctx->data[0] += 1;
+}
+
+/* Eight independent objects whose estimates are equal but whose tasks take 400 µs (objects 0-3) and 20 µs
+ * (4-7): owner-compute on the estimates puts the heavy four on one worker. */
+static pf_graph *unbalanced_graph(double *cells)
+{
+    pf_graph *g;
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    for (uint32_t obj = 0; obj < 8; obj++) {
+        pf_data_id d;
+        ck_assert_int_eq(pf_graph_data(g, &cells[obj], sizeof(double), obj, NULL, &d), PF_OK);
+        pf_access a = {d, PF_READWRITE};
+        spin_args s = {obj < 4 ? 400000 : 20000};
+        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = spin, .args = &s, .args_size = sizeof s, .accesses = &a,
+                                                         .naccesses = 1, .cost = 1000},
+                                       NULL),
+                         PF_OK);
+    }
+    return g;
+}
+
+/* The mean imbalance (max / mean busy time) of `runs` runs. */
+static double mean_imbalance(pf_graph *g, pf_runtime *rt, int runs)
+{
+    double sum = 0;
+    for (int k = 0; k < runs; k++) {
+        ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+        pf_run_stats st;
+        ck_assert_int_eq(pf_graph_get_run_stats(g, PF_STATS_LAST, &st, NULL, 0, NULL), PF_OK);
+        sum += st.imbalance;
+    }
+    return sum / runs;
+}
+
+START_TEST(repartition_lowers_measured_imbalance)
+{
+    static double cells[8];
+    for (int part = 0; part < PF_PART_COUNT; part++) {
+        /* forced, under the never policy */
+        pf_graph *g = unbalanced_graph(cells);
+        pf_runtime *rt = make_rt_policy(PF_EXEC_STATIC, (pf_partitioner)part, 2, PF_REPART_NEVER);
+        double before = mean_imbalance(g, rt, 10);
+        ck_assert_msg(before > 1.3, "%s: the estimates should have unbalanced the graph (imbalance %.3f)",
+                      pf_partitioner_name((pf_partitioner)part), before);
+        ck_assert_int_eq(pf_graph_repartition(g), PF_OK);
+        double after = mean_imbalance(g, rt, 10);
+        pf_run_stats st;
+        pf_graph_get_run_stats(g, PF_STATS_TOTAL, &st, NULL, 0, NULL);
+        ck_assert_uint_eq(st.repartitions, 1);
+        ck_assert_uint_gt(st.objects_moved, 0);
+        ck_assert_msg(after < before && after < 1.25, "%s: imbalance %.3f before, %.3f after the repartition",
+                      pf_partitioner_name((pf_partitioner)part), before, after);
+        pf_runtime_destroy(rt);
+        pf_graph_destroy(g);
+        /* auto: the first measured run shows it, and the policy repartitions by itself */
+        g = unbalanced_graph(cells);
+        rt = make_rt_policy(PF_EXEC_STATIC, (pf_partitioner)part, 2, PF_REPART_AUTO);
+        mean_imbalance(g, rt, 4); /* three measuring runs, then the decision */
+        after = mean_imbalance(g, rt, 10);
+        pf_graph_get_run_stats(g, PF_STATS_TOTAL, &st, NULL, 0, NULL);
+        ck_assert_uint_ge(st.repartitions, 1);
+        ck_assert_msg(after < 1.25, "%s/auto: imbalance %.3f", pf_partitioner_name((pf_partitioner)part), after);
+        pf_runtime_destroy(rt);
+        pf_graph_destroy(g);
+    }
+}
+END_TEST
+
+/* A partition equal to the old one up to renaming is renamed back: nothing moves. */
+START_TEST(relabel_undoes_a_renaming)
+{
+    static const int wc[] = {2, 3, 5};
+    for (int wi = 0; wi < 3; wi++) {
+        world *w = malloc(sizeof *w);
+        world_init(w, 1234 + (uint64_t)wi);
+        for (int k = 0; k < 200; k++) add_task(w, OBJECTS);
+        pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_OWNER, wc[wi]);
+        double got[NDATA * VEC];
+        run_from_init(w, rt, got);
+        pf_graph *g = w->g;
+        int32_t *old = malloc(g->nnodes * sizeof *old);
+        for (size_t i = 0; i < g->nnodes; i++) {
+            old[i] = g->nodes[i].worker;
+            if (g->nodes[i].worker >= 0) g->nodes[i].worker = (g->nodes[i].worker + 1 + wi) % wc[wi];
+        }
+        ck_assert_int_eq(pf_repartition_relabel(g, old, wc[wi]), PF_OK);
+        for (size_t i = 0; i < g->nnodes; i++)
+            ck_assert_msg(g->nodes[i].worker == old[i], "%d workers: node %zu on %d, was %d", wc[wi], i,
+                          g->nodes[i].worker, old[i]);
+        free(old);
+        pf_runtime_destroy(rt);
+        pf_graph_destroy(g);
+        free(w);
+    }
+}
+END_TEST
+
+/* Every datum's planned node is the node of the worker running its object's tasks (an independent walk over the
+ * tasks' placements), on a synthetic machine of 2 packages x 2 NUMA nodes x 2 cores. */
+static void check_plan(const pf_numa *numa, const pf_graph *g, const int32_t *plan)
+{
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if (nd->kind != PF_NODE_TASK || nd->object == PF_NONE) continue;
+        for (size_t d = 0; d < g->ndata; d++)
+            if (g->data[d].owner == nd->object)
+                ck_assert_msg(plan[d] == pf_numa_worker_node(numa, pf_graph_task_worker(g, nd->task)),
+                              "datum %zu of object %u planned on node %d, its task runs on worker %d", d, nd->object,
+                              plan[d], pf_graph_task_worker(g, nd->task));
+    }
+}
+
+START_TEST(numa_placement_follows_owners)
+{
+    hwloc_topology_t topo;
+    ck_assert_int_eq(hwloc_topology_init(&topo), 0);
+    ck_assert_int_eq(hwloc_topology_set_synthetic(topo, "pack:2 numa:2 core:2 pu:1"), 0);
+    ck_assert_int_eq(hwloc_topology_load(topo), 0);
+    /* workers on cores k mod 8; cores 2j and 2j+1 share node j */
+    static const int counts[] = {3, 8, 10};
+    for (int c = 0; c < 3; c++) {
+        pf_numa *numa = pf_numa_create(topo, counts[c]);
+        ck_assert_ptr_nonnull(numa);
+        ck_assert_int_eq(pf_numa_nodes(numa), 4);
+        for (int w = 0; w < counts[c]; w++) ck_assert_int_eq(pf_numa_worker_node(numa, w), (w % 8) / 2);
+        pf_numa_destroy(numa);
+    }
+    world *w = malloc(sizeof *w);
+    world_init(w, 4711);
+    for (int k = 0; k < 300; k++) add_task(w, OBJECTS);
+    pf_runtime_def def = pf_runtime_default_def();
+    def.workers = 8;
+    def.bind = 0; /* this machine's own binding plays no part */
+    def.quiet = 1;
+    def.repartition = PF_REPART_NEVER;
+    pf_runtime *rt;
+    ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+    double got[NDATA * VEC];
+    run_from_init(w, rt, got);
+    pf_numa *numa = pf_numa_create(topo, 8);
+    int32_t *plan = malloc(NDATA * sizeof *plan), *before = malloc(NDATA * sizeof *before);
+    ck_assert_int_eq(pf_numa_plan(numa, w->g, plan), PF_OK);
+    check_plan(numa, w->g, plan);
+    int nodes_used[4] = {0};
+    for (int d = 0; d < NDATA; d++)
+        if (plan[d] >= 0) nodes_used[plan[d]] = 1;
+    ck_assert_int_eq(nodes_used[0] + nodes_used[1] + nodes_used[2] + nodes_used[3], 4);
+    /* a synthetic machine refuses real binding: the plan is recorded, nothing is bound */
+    ck_assert_uint_eq(pf_numa_apply(numa, w->g), 0);
+    /* a repartition on measured costs moves objects: their data follow */
+    memcpy(before, plan, NDATA * sizeof *plan);
+    ck_assert_int_eq(pf_graph_repartition(w->g), PF_OK);
+    run_from_init(w, rt, got);
+    ck_assert_int_eq(pf_numa_plan(numa, w->g, plan), PF_OK);
+    check_plan(numa, w->g, plan);
+    pf_run_stats st;
+    pf_graph_get_run_stats(w->g, PF_STATS_TOTAL, &st, NULL, 0, NULL);
+    int changed = 0;
+    for (int d = 0; d < NDATA; d++) changed += plan[d] != before[d];
+    ck_assert_uint_gt(st.objects_moved, 0); /* measured costs differ from the estimates */
+    ck_assert_int_gt(changed, 0);
+    free(plan);
+    free(before);
+    pf_numa_destroy(numa);
+    pf_runtime_destroy(rt);
+    pf_graph_destroy(w->g);
+    free(w);
+    hwloc_topology_destroy(topo);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("runtime_update");
@@ -229,6 +471,10 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, updates_never_move_existing_tasks);
     tcase_add_test(tc, metis_and_rebalancing_beat_owner_compute_when_unbalanced);
+    tcase_add_test(tc, repartitions_keep_results);
+    tcase_add_test(tc, repartition_lowers_measured_imbalance);
+    tcase_add_test(tc, relabel_undoes_a_renaming);
+    tcase_add_test(tc, numa_placement_follows_owners);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,32 +1,51 @@
-/* physflow bench scaling: ms per step of a physics scene per executor (and partitioner) and worker count,
- * split into collision, graph update and integration, with the speedup and efficiency against seq at 1 worker
- * (paper 004 §4, figures 5-7). Setup and the recording step are excluded; repeats interleave the
- * configurations so that a noisy machine slows them alike. */
+/* physflow bench scaling: ms per step of a physics scene (built in, or a scene file) per executor,
+ * partitioner, repartitioning policy and worker count, split into collision, graph update and integration,
+ * with the speedup of the whole step and of integration alone (the paper's measure: step - collision, graph
+ * updates and repartitions included) against seq at 1 worker, and the runtime's counters (imbalance, waits,
+ * repartitions) (paper 004 §4, figures 5-7). Setup and the untimed warm-up steps (the recording step among
+ * them) are excluded; repeats interleave the configurations so that a noisy machine slows them alike. */
 #include "bench_csv.h"
 #include "bench_util.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "physics_scenes.h"
 #include "scaling_plot.h"
+#include "scene_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_LIST 32
-#define MAX_CONFIGS (1 + 3 * 8 * MAX_LIST)
+#define CMD "physflow bench scaling"
+
+/* What every configuration shares. */
+typedef struct scaling_opts {
+    const char *scene; /* a built-in name or a scene file, as given */
+    char name[64];     /* the CSV's case and the plot's title: the built-in name or the file's base name */
+    long steps, repeat;
+    long warmup; /* untimed steps before the timed ones, >= 1: the first records and compiles */
+    int bind;
+} scaling_opts;
+
+/* The per-step series of one configuration, repeats one after another (steps x repeat values each). */
+enum { S_STEP, S_COL, S_INTEG, S_IMBAL, S_WAITS, S_BLOCKED, S_COUNT };
 
 /* One measured configuration and its samples over all repeats. */
 typedef struct config {
     pf_executor ex;
     pf_partitioner part;
+    pf_repartition repart;
     int workers;
-    char method[32]; /* "seq", "static", "static/metis", ... as written in the CSV */
-    double *step;    /* ms of each timed step, repeats one after another */
-    double *col;     /* ms of the collision stage of each timed step (0 without one) */
-    double *integ;   /* step - collision - graph update of each timed step */
-    double *upd;     /* per repeat: ms of graph updates during the timed steps / steps */
-    long updates;    /* graph updates during the timed steps, all repeats */
+    char method[40]; /* "seq", "static", "static/metis", "static/metis/auto", ... as written in the CSV */
+    /* per timed step: ms of the step, of its collision stage (0 without one), step - collision (the paper's
+     * integration time: graph updates and repartitions included), and pf_world_get_stats' imbalance, waits
+     * and blocked waits of that step */
+    double *s[S_COUNT];
+    double *upd;          /* per repeat: ms of graph updates during the timed steps / steps */
+    long updates;         /* graph updates during the timed steps, all repeats */
+    long repartitions;    /* repartitions during the timed steps, all repeats */
+    long objects_moved;   /* objects moved by those repartitions */
+    uint32_t metis_small; /* the largest count of placements where METIS fell back to owner-compute */
     int failed;
 } config;
 
@@ -41,44 +60,64 @@ static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
     return u.ms_record + u.ms_runtime;
 }
 
-/* Runs repeat `r` of configuration c: a fresh world, `warmup` untimed steps (the first records and compiles),
- * then `steps` timed ones. Returns 0 or -1 (message on stderr). */
-static int time_repeat(const char *scene, config *c, long r, long steps, long warmup, int bind)
+/* A fresh scene with the configuration's runtime settings; 0 or an exit code (message on stderr). */
+static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
 {
-    pf_world_def def = pf_world_default_def();
-    def.workers = c->workers;
-    def.bind = bind;
-    def.executor = c->ex;
-    def.partitioner = c->part;
-    def.quiet = 1;
-    pf_world *w = NULL;
-    int rc = scene_create(scene, &def, &w);
-    if (rc == PF_OK) rc = pf_world_step(w, (uint32_t)warmup);
+    pf_scene_load_def ld = pf_scene_default_load_def();
+    ld.world.workers = c->workers;
+    ld.world.bind = o->bind;
+    ld.world.executor = c->ex;
+    ld.world.partitioner = c->part;
+    ld.world.repartition = c->repart;
+    ld.world.quiet = 1; /* binding refusals and METIS fallbacks would repeat per repeat; counted instead */
+    return scene_cli_load_def(CMD, o->scene, &ld, out);
+}
+
+static void record_step(config *c, size_t i, double ms, double col, const pf_world_stats *ws)
+{
+    c->s[S_STEP][i] = ms;
+    c->s[S_COL][i] = col;
+    c->s[S_INTEG][i] = ms - col;
+    c->s[S_IMBAL][i] = ws->imbalance;
+    c->s[S_WAITS][i] = (double)ws->waits;
+    c->s[S_BLOCKED][i] = (double)ws->waits_blocked;
+}
+
+/* Runs repeat `r` of configuration c: a fresh world, o->warmup untimed steps (the first records and
+ * compiles), then o->steps timed ones. Returns 0 or -1 (message on stderr). */
+static int time_repeat(const scaling_opts *o, config *c, long r)
+{
+    pf_scene *scene = NULL;
+    if (load_scene(o, c, &scene)) return -1;
+    pf_world *w = pf_scene_world(scene);
+    int rc = pf_world_step(w, (uint32_t)o->warmup);
     pf_collision_stats cs;
     int has_collision = rc == PF_OK && pf_world_collision_stats(w, &cs) == PF_OK;
+    pf_world_stats before, ws;
+    memset(&before, 0, sizeof before);
+    memset(&ws, 0, sizeof ws);
+    if (rc == PF_OK) rc = pf_world_get_stats(w, &before);
     uint32_t count = 0;
     long updates = 0;
     double upd_total = 0;
-    if (rc == PF_OK) update_ms_since(w, &count, &updates); /* the count so far: recording is not timed */
+    if (rc == PF_OK) update_ms_since(w, &count, &updates); /* the count so far: the warm-up is not timed */
     updates = 0;
-    for (long k = 0; k < steps && rc == PF_OK; k++) {
+    for (long k = 0; k < o->steps && rc == PF_OK; k++) {
         double t0 = bench_now_s();
         rc = pf_world_step(w, 1);
         double ms = (bench_now_s() - t0) * 1e3;
         double col = has_collision && pf_world_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
-        double upd = update_ms_since(w, &count, &updates);
-        size_t i = (size_t)(r * steps + k);
-        c->step[i] = ms;
-        c->col[i] = col;
-        c->integ[i] = ms - col - upd;
-        upd_total += upd;
+        upd_total += update_ms_since(w, &count, &updates);
+        if (rc == PF_OK) rc = pf_world_get_stats(w, &ws);
+        record_step(c, (size_t)(r * o->steps + k), ms, col, &ws);
     }
-    if (rc != PF_OK)
-        fprintf(stderr, "physflow bench scaling: %s, %d workers: %s\n", c->method, c->workers,
-                pf_last_error());
-    c->upd[r] = upd_total / (double)steps;
+    if (rc != PF_OK) fprintf(stderr, CMD ": %s, %d workers: %s\n", c->method, c->workers, pf_last_error());
+    c->upd[r] = upd_total / (double)o->steps;
     c->updates += updates;
-    pf_world_destroy(w);
+    c->repartitions += (long)ws.repartitions - (long)before.repartitions;
+    c->objects_moved += (long)ws.objects_moved - (long)before.objects_moved;
+    if (ws.metis_small > c->metis_small) c->metis_small = ws.metis_small;
+    pf_scene_destroy(scene);
     return rc == PF_OK ? 0 : -1;
 }
 
@@ -87,65 +126,127 @@ static void usage(FILE *out)
     fprintf(
         out,
         "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
-        "                              [--steps N] [--repeat R] [--no-bind] [--csv FILE] [--plot FILE]\n"
-        "  SCENE: %s. Per executor and worker count: the median ms per step over R repeats of N steps\n"
-        "  (defaults 10 and 1; each repeat builds the scene afresh, setup and the recording step excluded),\n"
-        "  the range of the per-repeat medians, the split into collision, graph update and integration,\n"
-        "  and the speedup and efficiency against seq at 1 worker (always measured). seq runs at 1 worker\n"
-        "  only; repeats interleave the configurations.\n"
+        "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
+        "[--no-bind]\n"
+        "                              [--csv FILE] [--plot FILE]\n"
+        "  SCENE: a built-in scene (%s) or a scene file.\n"
+        "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
+        "10\n"
+        "  and 1; each repeat loads the scene afresh, setup and the warm-up steps excluded), the range of "
+        "the\n"
+        "  per-repeat medians, the split into collision, graph update and integration (step - collision:\n"
+        "  graph updates and repartitions included, the paper's measure), the speedup and efficiency of the\n"
+        "  whole step and of integration against seq at 1 worker (always measured), and the runtime's\n"
+        "  counters: median imbalance and waits per step, repartitions and objects moved. seq runs at 1\n"
+        "  worker only; repeats interleave the configurations.\n"
         "  --executors    default seq,static,barrier,omptasks\n"
         "  --partitioners for static: owner,metis (default owner; when given, static's method reads\n"
         "                 static/PARTITIONER)\n"
+        "  --repartition  for static: auto,never,always (default: the world's, auto); with more than one,\n"
+        "                 static's method ends in /POLICY\n"
+        "  --warmup N     untimed steps before the timed ones (default 2, at least 1: the first step "
+        "records\n"
+        "                 and compiles the graph); e.g. 200 lets a pile form first\n"
         "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
-        "  --plot FILE    speedup against workers per method with gnuplot, as FILE.svg and FILE.png (a FILE\n"
-        "                 ending in .svg or .png names one of the two), error bars from the repeats' range;\n"
-        "                 without gnuplot a warning, exit 0\n",
-        scene_names());
+        "  --plot FILE    integration speedup against workers per method with gnuplot, as FILE.svg and\n"
+        "                 FILE.png (a FILE ending in .svg or .png names one of the two), error bars from "
+        "the\n"
+        "                 repeats' range; without gnuplot a warning, exit 0\n",
+        pf_scene_builtin_names());
 }
 
 static int parse_partitioners(const char *text, pf_partitioner *out, size_t cap, size_t *n)
 {
     char buf[256], *names[8];
     if (cli_str_list("--partitioners", text, buf, sizeof buf, names, 8, n)) return -1;
-    if (*n > cap) return -1;
+    if (*n > cap) {
+        fprintf(stderr, CMD ": --partitioners: at most %zu\n", cap);
+        return -1;
+    }
     for (size_t k = 0; k < *n; k++)
         if (pf_partitioner_parse(names[k], &out[k]) != PF_OK) {
-            fprintf(stderr,
-                    "physflow bench scaling: --partitioners: unknown partitioner '%s' (owner, metis)\n",
-                    names[k]);
+            fprintf(stderr, CMD ": --partitioners: unknown partitioner '%s' (owner, metis)\n", names[k]);
             return -1;
         }
     return 0;
 }
 
-static config *add_config(config *cfg, size_t *n, pf_executor e, pf_partitioner p, int workers,
-                          int label_part)
+static int parse_repartition(const char *text, pf_repartition *out, size_t cap, size_t *n)
+{
+    char buf[256], *names[8];
+    if (cli_str_list("--repartition", text, buf, sizeof buf, names, 8, n)) return -1;
+    if (*n > cap) {
+        fprintf(stderr, CMD ": --repartition: at most %zu\n", cap);
+        return -1;
+    }
+    for (size_t k = 0; k < *n; k++)
+        if (pf_repartition_parse(names[k], &out[k]) != PF_OK) {
+            fprintf(stderr, CMD ": --repartition: unknown policy '%s' (auto, never, always)\n", names[k]);
+            return -1;
+        }
+    return 0;
+}
+
+/* The configurations asked for: executors, and for static its partitioners and repartitioning policies. */
+typedef struct config_axes {
+    pf_executor ex[8];
+    size_t nex;
+    pf_partitioner parts[8];
+    size_t nparts;
+    int label_part; /* --partitioners given: static's method names its partitioner */
+    pf_repartition reps[PF_REPART_COUNT];
+    size_t nreps;
+    int label_rep; /* more than one policy: static's method names its policy */
+    long threads[MAX_LIST];
+    size_t nthreads;
+} config_axes;
+
+static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor e, pf_partitioner p,
+                       pf_repartition rp, int workers)
 {
     config *c = &cfg[(*n)++];
     memset(c, 0, sizeof *c);
     c->ex = e;
     c->part = p;
+    c->repart = rp;
     c->workers = workers;
-    if (label_part)
-        snprintf(c->method, sizeof c->method, "%s/%s", pf_executor_name(e), pf_partitioner_name(p));
-    else
-        snprintf(c->method, sizeof c->method, "%s", pf_executor_name(e));
-    return c;
+    /* only static partitions, so only static's label names a partitioner and a policy */
+    int is_static = e == PF_EXEC_STATIC;
+    size_t len = (size_t)snprintf(c->method, sizeof c->method, "%s", pf_executor_name(e));
+    if (is_static && a->label_part && len < sizeof c->method)
+        len += (size_t)snprintf(c->method + len, sizeof c->method - len, "/%s", pf_partitioner_name(p));
+    if (is_static && a->label_rep && len < sizeof c->method)
+        snprintf(c->method + len, sizeof c->method - len, "/%s", pf_repartition_name(rp));
 }
 
-/* seq at 1 worker first (the baseline), then every executor x partitioner x worker count. */
-static size_t build_configs(config *cfg, const pf_executor *ex, size_t nex, const pf_partitioner *parts,
-                            size_t nparts, int label_part, const long *threads, size_t nthreads)
+/* How many configurations build_configs makes. */
+static size_t count_configs(const config_axes *a)
+{
+    size_t n = 1;
+    for (size_t e = 0; e < a->nex; e++)
+        if (a->ex[e] == PF_EXEC_STATIC)
+            n += a->nparts * a->nreps * a->nthreads;
+        else if (a->ex[e] != PF_EXEC_SEQ)
+            n += a->nthreads;
+    return n;
+}
+
+/* seq at 1 worker first (the baseline), then every executor x partitioner x policy x worker count
+ * (partitioners and policies for static only: the others neither partition nor repartition). */
+static size_t build_configs(config *cfg, const config_axes *a)
 {
     size_t n = 0;
-    add_config(cfg, &n, PF_EXEC_SEQ, PF_PART_OWNER, 1, 0);
-    for (size_t e = 0; e < nex; e++) {
-        if (ex[e] == PF_EXEC_SEQ) continue;
-        size_t np = ex[e] == PF_EXEC_STATIC ? nparts : 1;
-        for (size_t p = 0; p < np; p++)
-            for (size_t t = 0; t < nthreads; t++)
-                add_config(cfg, &n, ex[e], ex[e] == PF_EXEC_STATIC ? parts[p] : PF_PART_OWNER,
-                           (int)threads[t], label_part && ex[e] == PF_EXEC_STATIC);
+    pf_repartition dflt = pf_world_default_def().repartition;
+    add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1);
+    for (size_t e = 0; e < a->nex; e++) {
+        pf_executor ex = a->ex[e];
+        if (ex == PF_EXEC_SEQ) continue;
+        int is_static = ex == PF_EXEC_STATIC;
+        for (size_t p = 0; p < (is_static ? a->nparts : 1); p++)
+            for (size_t q = 0; q < (is_static ? a->nreps : 1); q++)
+                for (size_t t = 0; t < a->nthreads; t++)
+                    add_config(cfg, &n, a, ex, is_static ? a->parts[p] : PF_PART_OWNER,
+                               is_static ? a->reps[q] : dflt, (int)a->threads[t]);
     }
     return n;
 }
@@ -153,148 +254,274 @@ static size_t build_configs(config *cfg, const pf_executor *ex, size_t nex, cons
 static int alloc_samples(config *c, long steps, long repeat)
 {
     size_t n = (size_t)(steps * repeat);
-    c->step = malloc(n * sizeof *c->step);
-    c->col = malloc(n * sizeof *c->col);
-    c->integ = malloc(n * sizeof *c->integ);
+    double *block = malloc(S_COUNT * n * sizeof *block);
     c->upd = malloc((size_t)repeat * sizeof *c->upd);
-    return c->step && c->col && c->integ && c->upd ? 0 : -1;
+    for (int k = 0; k < S_COUNT; k++)
+        c->s[k] = block ? block + k * n : NULL;
+    return block && c->upd ? 0 : -1;
 }
 
 static void free_samples(config *c)
 {
-    free(c->step);
-    free(c->col);
-    free(c->integ);
+    free(c->s[0]); /* the block holding every series */
     free(c->upd);
 }
 
-/* The medians of one configuration (they sort its samples), and the range of its per-repeat medians: how much
- * the machine's background load moved it between repeats. */
+/* The medians of one configuration (they sort its samples), and the range of its per-repeat medians of the
+ * step and of integration: how much the machine's background load moved them between repeats. */
 typedef struct summary {
-    double step, col, upd, integ;
-    double step_lo, step_hi;
+    double step, step_lo, step_hi;
+    double integ, integ_lo, integ_hi;
+    double col, upd;
+    double imbal, waits, blocked;
 } summary;
+
+/* The smallest and largest per-repeat median of series v (sorts each repeat's part). */
+static void repeat_range(double *v, long steps, long repeat, double *lo, double *hi)
+{
+    for (long r = 0; r < repeat; r++) {
+        double m = bench_median(v + r * steps, (size_t)steps);
+        if (r == 0 || m < *lo) *lo = m;
+        if (r == 0 || m > *hi) *hi = m;
+    }
+}
 
 static summary summarise(config *c, long steps, long repeat)
 {
     summary s = {0};
-    for (long r = 0; r < repeat; r++) {
-        double m = bench_median(c->step + r * steps, (size_t)steps);
-        if (r == 0 || m < s.step_lo) s.step_lo = m;
-        if (r == 0 || m > s.step_hi) s.step_hi = m;
-    }
+    repeat_range(c->s[S_STEP], steps, repeat, &s.step_lo, &s.step_hi);
+    repeat_range(c->s[S_INTEG], steps, repeat, &s.integ_lo, &s.integ_hi);
     size_t n = (size_t)(steps * repeat);
-    s.step = bench_median(c->step, n);
-    s.col = bench_median(c->col, n);
+    s.step = bench_median(c->s[S_STEP], n);
+    s.integ = bench_median(c->s[S_INTEG], n);
+    s.col = bench_median(c->s[S_COL], n);
     s.upd = bench_median(c->upd, (size_t)repeat);
-    s.integ = bench_median(c->integ, n);
+    s.imbal = bench_median(c->s[S_IMBAL], n);
+    s.waits = bench_median(c->s[S_WAITS], n);
+    s.blocked = bench_median(c->s[S_BLOCKED], n);
     return s;
 }
 
-static int report(const char *scene, config *cfg, size_t ncfg, long steps, long repeat, bench_csv *csv,
-                  const char *plot_path)
+/* a / b, 0 when b is not positive (a stage that took no measurable time has no speedup) */
+static double ratio(double a, double b)
 {
-    summary base = summarise(&cfg[0], steps, repeat);
-    printf("bench scaling %s: median of %ld repeats x %ld steps; baseline seq 1 worker %.3f ms/step\n", scene,
-           repeat, steps, base.step);
-    printf("  %-13s %7s %10s %17s %10s %10s %10s %8s %8s %7s\n", "method", "workers", "ms/step",
-           "repeats' range", "collision", "update", "integr.", "speedup", "effic.", "updates");
+    return b > 0 ? a / b : 0;
+}
+
+static void csv_rows(bench_csv *csv, const char *name, const config *c, const summary *s, const summary *base)
+{
+    const char *m = c->method;
+    int k = c->workers;
+    double sp = ratio(base->step, s->step), spi = ratio(base->integ, s->integ);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_per_step", s->step);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_per_step_lo", s->step_lo);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_per_step_hi", s->step_hi);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_collision", s->col);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_update", s->upd);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_integration", s->integ);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_integration_lo", s->integ_lo);
+    bench_csv_row(csv, "scaling", name, m, k, "ms_integration_hi", s->integ_hi);
+    bench_csv_row(csv, "scaling", name, m, k, "speedup", sp);
+    bench_csv_row(csv, "scaling", name, m, k, "efficiency", sp / k);
+    bench_csv_row(csv, "scaling", name, m, k, "speedup_integration", spi);
+    bench_csv_row(csv, "scaling", name, m, k, "efficiency_integration", spi / k);
+    bench_csv_row(csv, "scaling", name, m, k, "updates", (double)c->updates);
+    bench_csv_row(csv, "scaling", name, m, k, "imbalance", s->imbal);
+    bench_csv_row(csv, "scaling", name, m, k, "waits", s->waits);
+    bench_csv_row(csv, "scaling", name, m, k, "waits_blocked", s->blocked);
+    bench_csv_row(csv, "scaling", name, m, k, "repartitions", (double)c->repartitions);
+    bench_csv_row(csv, "scaling", name, m, k, "objects_moved", (double)c->objects_moved);
+    bench_csv_row(csv, "scaling", name, m, k, "metis_small", (double)c->metis_small);
+}
+
+static void print_times(const config *cfg, const summary *sum, size_t ncfg)
+{
+    printf("  %-19s %7s %10s %17s %10s %9s %10s %8s %7s %10s %10s\n", "method", "workers", "ms/step",
+           "repeats' range", "collision", "update", "integr.", "speedup", "effic.", "sp.integr",
+           "eff.integr");
+    for (size_t i = 0; i < ncfg; i++) {
+        const config *c = &cfg[i];
+        const summary *s = &sum[i];
+        if (c->failed) continue;
+        double sp = ratio(sum[0].step, s->step), spi = ratio(sum[0].integ, s->integ);
+        printf("  %-19s %7d %10.3f %8.3f-%-8.3f %10.3f %9.3f %10.3f %8.2f %7.2f %10.2f %10.2f\n", c->method,
+               c->workers, s->step, s->step_lo, s->step_hi, s->col, s->upd, s->integ, sp, sp / c->workers,
+               spi, spi / c->workers);
+    }
+}
+
+static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
+{
+    printf("  runtime counters over the timed steps: median imbalance (max / mean busy time of the workers) "
+           "and\n"
+           "  waits per step; graph updates, repartitions and objects moved, all repeats together\n");
+    printf("  %-19s %7s %9s %9s %9s %8s %8s %8s\n", "method", "workers", "imbalance", "waits", "blocked",
+           "updates", "repart.", "moved");
+    for (size_t i = 0; i < ncfg; i++) {
+        const config *c = &cfg[i];
+        if (c->failed) continue;
+        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld\n", c->method, c->workers, sum[i].imbal,
+               sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved);
+    }
+    for (size_t i = 0; i < ncfg; i++)
+        if (!cfg[i].failed && cfg[i].metis_small && cfg[i].part == PF_PART_METIS)
+            printf("  note: %s at %d workers: the graph was too small for METIS, placed by owner-compute\n",
+                   cfg[i].method, cfg[i].workers);
+}
+
+static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *csv, const char *plot_path)
+{
+    summary *sum = calloc(ncfg, sizeof *sum);
     scaling_point *pts = calloc(ncfg, sizeof *pts);
+    if (!sum || !pts) {
+        free(sum);
+        free(pts);
+        fprintf(stderr, CMD ": out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < ncfg; i++)
+        if (!cfg[i].failed) sum[i] = summarise(&cfg[i], o->steps, o->repeat);
+    const summary *base = &sum[0];
+    printf("bench scaling %s: median of %ld repeats x %ld steps after %ld untimed; baseline seq 1 worker: "
+           "%.3f ms/step, integration (step - collision) %.3f ms\n",
+           o->name, o->repeat, o->steps, o->warmup, base->step, base->integ);
+    print_times(cfg, sum, ncfg);
+    print_counters(cfg, sum, ncfg);
     size_t npts = 0;
     for (size_t i = 0; i < ncfg; i++) {
-        config *c = &cfg[i];
-        if (c->failed) continue;
-        summary s = i == 0 ? base : summarise(c, steps, repeat);
-        double speedup = base.step / s.step, eff = speedup / c->workers;
-        printf("  %-13s %7d %10.3f %8.3f-%-8.3f %10.3f %10.3f %10.3f %8.2f %8.2f %7ld\n", c->method,
-               c->workers, s.step, s.step_lo, s.step_hi, s.col, s.upd, s.integ, speedup, eff, c->updates);
-        const char *m = c->method;
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step", s.step);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step_lo", s.step_lo);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_per_step_hi", s.step_hi);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_collision", s.col);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_update", s.upd);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "ms_integration", s.integ);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "speedup", speedup);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "efficiency", eff);
-        bench_csv_row(csv, "scaling", scene, m, c->workers, "updates", (double)c->updates);
-        if (pts)
-            pts[npts++] =
-                (scaling_point){m, c->workers, speedup, base.step / s.step_hi, base.step / s.step_lo};
+        if (cfg[i].failed) continue;
+        const summary *s = &sum[i];
+        csv_rows(csv, o->name, &cfg[i], s, base);
+        /* the plot draws the paper's measure: integration speedup, error bars from the repeats' range */
+        pts[npts++] = (scaling_point){cfg[i].method, cfg[i].workers, ratio(base->integ, s->integ),
+                                      ratio(base->integ, s->integ_hi), ratio(base->integ, s->integ_lo)};
     }
     fflush(stdout);
     int status = 0;
-    if (plot_path && (!pts || scaling_plot_write(plot_path, scene, base.step, pts, npts) < 0)) status = 1;
+    if (plot_path &&
+        scaling_plot_write(plot_path, o->name, "integration (step - collision)", base->integ, pts, npts) < 0)
+        status = 1;
     free(pts);
+    free(sum);
     return status;
+}
+
+/* The case name of the CSV: a built-in name as is, a file by its base name without ".xml"; commas (the CSV's
+ * separator) become '_'. */
+static void case_name(const char *scene, char *out, size_t size)
+{
+    const char *base = pf_scene_builtin(scene, NULL) ? scene : strrchr(scene, '/');
+    base = base && base != scene ? base + 1 : scene;
+    size_t n = strlen(base);
+    if (base != scene && n > 4 && !strcmp(base + n - 4, ".xml")) n -= 4;
+    snprintf(out, size, "%.*s", (int)n, base);
+    for (char *p = out; *p; p++)
+        if (*p == ',' || *p == '\n' || *p == '\r') *p = '_';
+}
+
+/* Parses the command line into o and a; 0, -1 after --help, or the exit code 2 after a message. */
+static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, const char **csv_path,
+                      const char **plot_path)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            return -1;
+        } else if (!strcmp(arg, "--no-bind")) {
+            o->bind = 0;
+            continue;
+        } else if (arg[0] != '-' && !o->scene) {
+            o->scene = arg;
+            continue;
+        } else if (!val) {
+            bad = 1;
+        } else if (!strcmp(arg, "--threads")) {
+            bad = cli_int_list("--threads", val, 1, 4096, a->threads, MAX_LIST, &a->nthreads) != 0;
+        } else if (!strcmp(arg, "--executors")) {
+            bad = bench_parse_executors("--executors", val, a->ex, 8, &a->nex) != 0;
+        } else if (!strcmp(arg, "--partitioners")) {
+            bad = parse_partitioners(val, a->parts, 2, &a->nparts) != 0;
+            a->label_part = 1;
+        } else if (!strcmp(arg, "--repartition")) {
+            bad = parse_repartition(val, a->reps, PF_REPART_COUNT, &a->nreps) != 0;
+            a->label_rep = a->nreps > 1;
+        } else if (!strcmp(arg, "--steps")) {
+            bad = cli_long("--steps", val, 1, 100000, &o->steps) != 0;
+        } else if (!strcmp(arg, "--warmup")) {
+            bad = cli_long("--warmup", val, 0, 1000000, &o->warmup) != 0;
+        } else if (!strcmp(arg, "--repeat")) {
+            bad = cli_long("--repeat", val, 1, 1000, &o->repeat) != 0;
+        } else if (!strcmp(arg, "--csv")) {
+            *csv_path = val;
+        } else if (!strcmp(arg, "--plot")) {
+            *plot_path = val;
+        } else {
+            bad = 1;
+        }
+        if (bad) {
+            fprintf(stderr, CMD ": bad, unknown or incomplete option '%s'\n", arg);
+            usage(stderr);
+            return 2;
+        }
+        i++; /* past the value */
+    }
+    if (!o->scene || a->nthreads == 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (o->warmup < 1) o->warmup = 1; /* the recording step is never timed */
+    return 0;
+}
+
+/* Loads the scene once with the baseline's settings, so that a bad file or name stops before any timing. */
+static int check_scene(const scaling_opts *o, config *baseline)
+{
+    pf_scene *s = NULL;
+    int rc = load_scene(o, baseline, &s);
+    if (!rc) pf_scene_destroy(s);
+    return rc;
 }
 
 int bench_scaling(int argc, char **argv)
 {
-    const char *scene = NULL, *csv_path = NULL, *plot_path = NULL;
-    long threads[MAX_LIST] = {1}, steps = 10, repeat = 1;
-    size_t nthreads = 0, nex = 4, nparts = 1;
-    int bind = 1, label_part = 0;
-    pf_executor ex[8] = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS};
-    pf_partitioner parts[8] = {PF_PART_OWNER};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
-        } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (bench_parse_executors("--executors", argv[++i], ex, 8, &nex)) return 2;
-        } else if (!strcmp(argv[i], "--partitioners") && i + 1 < argc) {
-            if (parse_partitioners(argv[++i], parts, 2, &nparts)) return 2;
-            label_part = 1;
-        } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-            if (cli_long("--steps", argv[++i], 1, 100000, &steps)) return 2;
-        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (cli_long("--repeat", argv[++i], 1, 1000, &repeat)) return 2;
-        } else if (!strcmp(argv[i], "--no-bind")) {
-            bind = 0;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv_path = argv[++i];
-        } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
-            plot_path = argv[++i];
-        } else if (argv[i][0] != '-' && !scene) {
-            scene = argv[i];
-        } else {
-            fprintf(stderr, "physflow bench scaling: unknown or incomplete option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!scene || nthreads == 0) {
-        usage(stderr);
-        return 2;
-    }
-    if (!scene_known(scene)) {
-        fprintf(stderr, "physflow bench scaling: unknown scene '%s' (known: %s)\n", scene, scene_names());
-        return 2;
-    }
-    config *cfg = calloc(MAX_CONFIGS, sizeof *cfg);
+    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1}; /* warm-up: record, settle caches */
+    config_axes a = {.ex = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS},
+                     .nex = 4,
+                     .parts = {PF_PART_OWNER},
+                     .nparts = 1,
+                     .reps = {pf_world_default_def().repartition},
+                     .nreps = 1};
+    const char *csv_path = NULL, *plot_path = NULL;
+    int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);
+    if (rc) return rc < 0 ? 0 : rc;
+    case_name(o.scene, o.name, sizeof o.name);
+    size_t ncfg = count_configs(&a);
+    config *cfg = calloc(ncfg, sizeof *cfg);
     if (!cfg) return 1;
-    size_t ncfg = build_configs(cfg, ex, nex, parts, nparts, label_part, threads, nthreads);
+    build_configs(cfg, &a);
+    if ((rc = check_scene(&o, &cfg[0]))) {
+        free(cfg);
+        return rc;
+    }
     int status = 0;
     for (size_t i = 0; i < ncfg; i++)
-        if (alloc_samples(&cfg[i], steps, repeat)) status = 1;
+        if (alloc_samples(&cfg[i], o.steps, o.repeat)) status = 1;
     bench_csv *csv = status ? NULL : bench_csv_open(csv_path, argc, argv);
     if (!csv) status = 1;
-    const long warmup = 2; /* the first step records and compiles, the second settles caches */
     /* repeats outermost: every configuration meets the same background load, in turn */
-    for (long r = 0; r < repeat && !status; r++)
+    for (long r = 0; r < o.repeat && !status; r++)
         for (size_t i = 0; i < ncfg; i++)
-            if (!cfg[i].failed && time_repeat(scene, &cfg[i], r, steps, warmup, bind)) cfg[i].failed = 1;
+            if (!cfg[i].failed && time_repeat(&o, &cfg[i], r)) cfg[i].failed = 1;
     if (!status && cfg[0].failed) {
-        fprintf(stderr, "physflow bench scaling: the seq baseline failed; no speedups\n");
+        fprintf(stderr, CMD ": the seq baseline failed; no speedups\n");
         status = 1;
     }
     if (!status) {
         for (size_t i = 0; i < ncfg; i++)
             if (cfg[i].failed) status = 1;
-        if (report(scene, cfg, ncfg, steps, repeat, csv, plot_path)) status = 1;
+        if (report(&o, cfg, ncfg, csv, plot_path)) status = 1;
     }
     if (csv && bench_csv_close(csv)) status = 1;
     for (size_t i = 0; i < ncfg; i++)

@@ -17,7 +17,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: physflow run [SCENE] [--steps N] [--dt S] [--threads K] [--executor E] [--partitioner P]\n"
-            "                    [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
+            "                    [--repartition R] [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
             "                    [--checkpoint FILE] [--hash] [--force] [--no-bind]\n"
             "       physflow run --resume FILE [--steps N] [...]\n"
             "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
@@ -27,7 +27,10 @@ static void usage(FILE *out)
             "  (default 100; 300 for the default scene) one at a time with executor E (default static),\n"
             "  partitioner P (owner or metis) and K workers (default: all cores), then prints the\n"
             "  median ms per step and per stage (collision, graph update, integration), the graph updates (count,\n"
-            "  median and max ms), tasks moved, final contacts and solver groups, and the state hash.\n"
+            "  median and max ms), tasks moved, the runtime's counters (load imbalance, waits, repartitions),\n"
+            "  final contacts and solver groups, and the state hash.\n"
+            "  --repartition R: when the static executor partitions the graph again as contacts and measured load\n"
+            "  change it: auto (default: when it pays), never, always (after every structural update).\n"
             "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
             "  brute). --csv writes one row per step (docs/scenes.md); --vtk writes VTK XML PolyData frames (every\n"
             "  surface and every object's points) every --vtk-every steps (default 1) and scene.pvd for ParaView;\n"
@@ -53,7 +56,8 @@ static const char *value(int argc, char **argv, int *i)
 
 int cmd_run(int argc, char **argv)
 {
-    run_opts o = {.executor = PF_EXEC_STATIC, .partitioner = PF_PART_OWNER, .broadphase = -1, .vtk_every = 1,
+    run_opts o = {.executor = PF_EXEC_STATIC, .partitioner = PF_PART_OWNER, .repartition = PF_REPART_AUTO,
+                  .broadphase = -1, .vtk_every = 1,
                   .bind = 1, .argc = argc, .argv = argv};
     int demo = 0, executor_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -95,6 +99,11 @@ int cmd_run(int argc, char **argv)
             }
             if (a[2] == 'b') o.broadphase = (int)bp;
             if (a[2] == 'e') executor_given = 1;
+        } else if (!strcmp(a, "--repartition")) {
+            if (pf_repartition_parse(v, &o.repartition)) {
+                fprintf(stderr, "physflow run: --repartition: '%s' is not known (auto, never, always)\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--dt")) {
             if (scene_cli_dt("physflow run", v, &o.dt)) return 2;
         } else if (!strcmp(a, "--trace")) {

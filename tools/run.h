@@ -14,6 +14,7 @@ typedef struct run_opts {
     long steps, threads;
     pf_executor executor;
     pf_partitioner partitioner;
+    pf_repartition repartition;
     double dt;                /* > 0: overrides the scene's */
     int broadphase;           /* >= 0: overrides the scene's */
     const char *trace;        /* Chrome trace file, or NULL */
@@ -55,6 +56,10 @@ typedef struct run_step {
     uint32_t contacts, pairs, started, stopped, groups, tasks, tasks_added, tasks_removed, tasks_moved;
     uint64_t candidates;
     int updated;
+    /* the runtime's counters of the step's graph run (pf_world_get_stats) */
+    double imbalance, busy_ms, wait_ms, idle_ms, ms_repartition;
+    uint64_t waits, waits_blocked;
+    uint32_t repartitions, objects_moved; /* during this step */
 } run_step;
 /* The per-step CSV: '#' lines (machine, date, command), a header, one row per step. */
 FILE *run_csv_open(const char *path, int argc, char **argv);

@@ -54,15 +54,20 @@ FILE *run_csv_open(const char *path, int argc, char **argv)
     fprintf(f, "# machine: %s\n# date: %s\n# command: physflow", machine, date);
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
     fprintf(f, "\nstep,ms_step,ms_collision,ms_update,ms_integration,contacts,contact_pairs,pairs_started,"
-               "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved\n");
+               "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved,imbalance,busy_ms,"
+               "wait_ms,idle_ms,waits,waits_blocked,repartitions,objects_moved,ms_repartition\n");
     return f;
 }
 
 void run_csv_row(FILE *f, const run_step *r)
 {
-    fprintf(f, "%llu,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%llu,%u,%u,%d,%u,%u,%u\n", (unsigned long long)r->step,
+    fprintf(f, "%llu,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%llu,%u,%u,%d,%u,%u,%u", (unsigned long long)r->step,
             r->ms_step, r->ms_collision, r->ms_update, r->ms_integration, r->contacts, r->pairs, r->started,
-            r->stopped, (unsigned long long)r->candidates, r->groups, r->tasks, r->updated, r->tasks_added, r->tasks_removed, r->tasks_moved);
+            r->stopped, (unsigned long long)r->candidates, r->groups, r->tasks, r->updated, r->tasks_added,
+            r->tasks_removed, r->tasks_moved);
+    fprintf(f, ",%.4f,%.4f,%.4f,%.4f,%llu,%llu,%u,%u,%.4f\n", r->imbalance, r->busy_ms, r->wait_ms, r->idle_ms,
+            (unsigned long long)r->waits, (unsigned long long)r->waits_blocked, r->repartitions, r->objects_moved,
+            r->ms_repartition);
 }
 
 static void write_points(FILE *f, const double *x, uint32_t n)

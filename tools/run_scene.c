@@ -22,8 +22,24 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
+/* The runtime's counters of the step just run; `prev` holds the world's counters before it (updated). */
+static void measure_runtime(const pf_world_stats *ws, pf_world_stats *prev, run_step *r)
+{
+    r->imbalance = ws->imbalance;
+    r->busy_ms = ws->busy_ms;
+    r->wait_ms = ws->wait_ms;
+    r->idle_ms = ws->idle_ms;
+    r->waits = ws->waits;
+    r->waits_blocked = ws->waits_blocked;
+    r->repartitions = ws->repartitions - prev->repartitions;
+    r->objects_moved = ws->objects_moved - prev->objects_moved;
+    r->ms_repartition = ws->ms_repartition - prev->ms_repartition;
+    *prev = *ws;
+}
+
 /* The step just run, measured. `prev_updates` is the update count before it. */
-static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates, uint32_t *updates, run_step *r)
+static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates, uint32_t *updates,
+                    pf_world_stats *prev, run_step *r)
 {
     pf_collision_stats cs;
     pf_world_stats ws;
@@ -50,18 +66,67 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
         r->tasks_removed = up.tasks_removed;
         r->tasks_moved = up.tasks_moved;
     }
-    r->ms_integration = ms - r->ms_collision - r->ms_update;
+    measure_runtime(&ws, prev, r);
+    /* the solvers' time: neither the structural update nor repartitioning (its own column) */
+    r->ms_integration = ms - r->ms_collision - r->ms_update - r->ms_repartition;
     if (r->ms_integration < 0) r->ms_integration = 0;
 }
 
 typedef struct run_totals {
     double *ms, *col, *upd, *integ, *upd_only; /* per step; upd_only: the updates' ms */
+    double *imb, *waits, *blocked, *wait_ms, *idle_ms; /* per step: the runtime's counters */
     size_t n, nupd;
     uint64_t moved;
 } run_totals;
 
+static int totals_alloc(run_totals *t, size_t n)
+{
+    double **v[] = {&t->ms, &t->col, &t->upd, &t->integ, &t->upd_only, &t->imb, &t->waits, &t->blocked,
+                    &t->wait_ms, &t->idle_ms};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) bad |= !(*v[k] = malloc((n ? n : 1) * sizeof **v[k]));
+    return bad;
+}
+
+static void totals_free(run_totals *t)
+{
+    free(t->ms), free(t->col), free(t->upd), free(t->integ), free(t->upd_only);
+    free(t->imb), free(t->waits), free(t->blocked), free(t->wait_ms), free(t->idle_ms);
+}
+
+static void totals_add(run_totals *t, const run_step *r)
+{
+    size_t k = t->n++;
+    t->ms[k] = r->ms_step, t->col[k] = r->ms_collision, t->upd[k] = r->ms_update, t->integ[k] = r->ms_integration;
+    t->imb[k] = r->imbalance, t->waits[k] = (double)r->waits, t->blocked[k] = (double)r->waits_blocked;
+    t->wait_ms[k] = r->wait_ms, t->idle_ms[k] = r->idle_ms;
+    /* graph updates with the repartitioning they cause: a structural update, or a repartition decision */
+    if (r->updated || r->ms_repartition > 0) t->upd_only[t->nupd++] = r->ms_update + r->ms_repartition;
+    t->moved += r->tasks_moved;
+}
+
+/* The runtime's counters in the summary: medians per step, repartitions in total. */
+static void summary_runtime(const run_totals *t, const pf_world_stats *ws, int workers, pf_partitioner p)
+{
+    if (workers > 1 && t->n)
+        printf("  runtime: median per step: imbalance %.3f (max/mean busy), %.0f waits (%.0f blocked), wait %.3f ms, "
+               "idle %.3f ms (all workers)\n",
+               median_of(t->imb, t->n), median_of(t->waits, t->n), median_of(t->blocked, t->n),
+               median_of(t->wait_ms, t->n), median_of(t->idle_ms, t->n));
+    if (workers > 1)
+        printf("  repartitions: %u (%u objects moved, %.3f ms in all)\n", ws->repartitions, ws->objects_moved,
+               ws->ms_repartition);
+    if (p == PF_PART_METIS && ws->metis_small) {
+        printf("  note: METIS found the graph too small for %d workers %u time(s); owner-compute placed it\n",
+               workers, ws->metis_small);
+        /* the world runs quiet (no binding notes): say it on stderr here, once */
+        fprintf(stderr, "physflow run: METIS partitioner: the graph is too small for %d workers (fewer than two "
+                        "objects per worker); owner-compute placed it\n", workers);
+    }
+}
+
 static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, const run_step *last, int workers,
-                    double ms_setup)
+                    double ms_setup, const pf_world_stats *ws)
 {
     pf_world *w = pf_scene_world(scene);
     pf_scene_summary sum;
@@ -72,11 +137,14 @@ static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, con
            "partitioner, %d workers\n",
            o->scene, sum.objects, (unsigned long long)sum.points, sum.surfaces, t->n, sum.dt,
            pf_executor_name(o->executor), pf_partitioner_name(o->partitioner), workers);
+    if (o->executor == PF_EXEC_STATIC && workers > 1) printf("  repartitioning: %s\n", pf_repartition_name(o->repartition));
     printf("  median ms per step %.3f: collision %.3f, graph update %.3f, integration %.3f (setup %.0f ms)\n",
            median_of(t->ms, t->n), median_of(t->col, t->n), median_of(t->upd, t->n), median_of(t->integ, t->n),
            ms_setup);
-    printf("  graph updates: %zu (the first recording included), median %.3f ms, max %.3f ms; tasks moved %llu\n",
+    printf("  graph updates: %zu (the first recording and repartitioning decisions included), median %.3f ms, max "
+           "%.3f ms; tasks moved %llu\n",
            t->nupd, median_of(t->upd_only, t->nupd), umax, (unsigned long long)t->moved);
+    summary_runtime(t, ws, workers, o->partitioner);
     printf("  final: %u contacts in %u object pairs, %u solver groups, %u tasks per step\n", last->contacts,
            last->pairs, last->groups, last->tasks);
     printf("  state-hash %016llx\n", (unsigned long long)pf_world_state_hash(w));
@@ -111,6 +179,7 @@ int run_scene(const run_opts *o)
     ld.world.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
     ld.world.executor = o->executor;
     ld.world.partitioner = o->partitioner;
+    ld.world.repartition = o->repartition;
     ld.world.quiet = 1;
     ld.dt = o->dt;
     ld.broadphase = o->broadphase;
@@ -132,9 +201,9 @@ int run_scene(const run_opts *o)
     if (o->trace) pf_runtime_trace_start(pf_world_runtime(w));
     size_t n = (size_t)o->steps;
     run_totals t = {0};
-    t.ms = malloc(n * sizeof *t.ms), t.col = malloc(n * sizeof *t.col), t.upd = malloc(n * sizeof *t.upd);
-    t.integ = malloc(n * sizeof *t.integ), t.upd_only = malloc(n * sizeof *t.upd_only);
-    int status = !t.ms || !t.col || !t.upd || !t.integ || !t.upd_only;
+    int status = totals_alloc(&t, n);
+    pf_world_stats prev_stats;
+    pf_world_get_stats(w, &prev_stats);
     if (status) fprintf(stderr, "physflow run: out of memory\n");
     int tty = !o->hash_only && isatty(2);
     double last_print = bench_now_s();
@@ -155,11 +224,8 @@ int run_scene(const run_opts *o)
             status = 1;
             break;
         }
-        measure(w, k + 1, ms, prev, &updates, &r);
-        t.ms[t.n] = r.ms_step, t.col[t.n] = r.ms_collision, t.upd[t.n] = r.ms_update, t.integ[t.n] = r.ms_integration;
-        t.n++;
-        if (r.updated) t.upd_only[t.nupd++] = r.ms_update;
-        t.moved += r.tasks_moved;
+        measure(w, k + 1, ms, prev, &updates, &prev_stats, &r);
+        totals_add(&t, &r);
         if (csv) run_csv_row(csv, &r);
         if (o->vtk && (k + 1) % (size_t)o->vtk_every == 0 && run_vtk_frame(w, o->vtk, frames++)) status = 1;
         if (tty) progress(&r, o->steps, &last_print);
@@ -178,13 +244,13 @@ int run_scene(const run_opts *o)
         if (o->hash_only)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
         else
-            summary(o, scene, &t, &r, ld.world.workers, ms_setup);
+            summary(o, scene, &t, &r, ld.world.workers, ms_setup, &prev_stats);
         if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
         if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);
         if (!o->hash_only && o->trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", o->trace);
     }
-    free(t.ms), free(t.col), free(t.upd), free(t.integ), free(t.upd_only);
+    totals_free(&t);
     pf_scene_destroy(scene);
     return status;
 }

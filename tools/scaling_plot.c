@@ -75,8 +75,8 @@ static size_t list_methods(const scaling_point *pts, size_t n, const char **meth
     return m;
 }
 
-static void put_script(FILE *g, const char *svg, const char *png, const char *scene, double t1_ms,
-                       const scaling_point *pts, size_t n)
+static void put_script(FILE *g, const char *svg, const char *png, const char *scene, const char *measure,
+                       double t1_ms, const scaling_point *pts, size_t n)
 {
     const char *methods[MAX_METHODS];
     size_t m = list_methods(pts, n, methods);
@@ -98,8 +98,12 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
         fprintf(g, "EOD\n");
     }
     char title[512];
-    snprintf(title, sizeof title, "%s: speedup against seq at 1 worker (T1 = %.3g ms per step)", scene,
-             t1_ms);
+    if (measure)
+        snprintf(title, sizeof title, "%s: %s speedup against seq at 1 worker (T1 = %.3g ms per step)", scene,
+                 measure, t1_ms);
+    else
+        snprintf(title, sizeof title, "%s: speedup against seq at 1 worker (T1 = %.3g ms per step)", scene,
+                 t1_ms);
     fprintf(g, "set title ");
     put_quoted(g, title);
     fprintf(g, " noenhanced\n");
@@ -134,7 +138,8 @@ static int nonempty_file(const char *path)
     return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-int scaling_plot_write(const char *file, const char *scene, double t1_ms, const scaling_point *pts, size_t n)
+int scaling_plot_write(const char *file, const char *scene, const char *measure, double t1_ms,
+                       const scaling_point *pts, size_t n)
 {
     char svg[4096], png[4096];
     if (scaling_plot_paths(file, svg, png, sizeof svg) || strpbrk(file, "\n\r")) {
@@ -154,7 +159,7 @@ int scaling_plot_write(const char *file, const char *scene, double t1_ms, const 
         fprintf(stderr, "physflow bench scaling: cannot start gnuplot\n");
         return -1;
     }
-    put_script(g, svg, png, scene, t1_ms, pts, n);
+    put_script(g, svg, png, scene, measure, t1_ms, pts, n);
     int rc = pclose(g);
     if (rc != 0 || !nonempty_file(svg) || !nonempty_file(png)) {
         fprintf(stderr, "physflow bench scaling: gnuplot could not write %s and %s\n", svg, png);

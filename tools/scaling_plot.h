@@ -18,9 +18,11 @@ typedef struct scaling_point {
 int scaling_plot_paths(const char *file, char *svg, char *png, size_t size);
 
 /* Draws points of the same method as one curve with error bars (in the order given, which must be by
- * increasing workers), the ideal line y = x, a title naming the scene and the baseline time `t1_ms`. Returns
- * 0 when both images were written, 1 when gnuplot is not installed (a warning on stderr; nothing written), -1
- * when gnuplot failed or a path is unusable (a message on stderr). */
-int scaling_plot_write(const char *file, const char *scene, double t1_ms, const scaling_point *pts, size_t n);
+ * increasing workers), the ideal line y = x, a title naming the scene, the `measure` whose speedup the points
+ * are ("integration (step - collision)", ...; NULL: the step) and its baseline time `t1_ms`. Returns 0 when
+ * both images were written, 1 when gnuplot is not installed (a warning on stderr; nothing written), -1 when
+ * gnuplot failed or a path is unusable (a message on stderr). */
+int scaling_plot_write(const char *file, const char *scene, const char *measure, double t1_ms,
+                       const scaling_point *pts, size_t n);
 
 #endif

@@ -52,6 +52,8 @@ typedef struct pf_world_def {
                                 ///< default 1e4
     pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
                                 ///< default none: the world's own worker threads
+    pf_repartition repartition; ///< when the runtime partitions again (contacts, measured load); default
+                                ///< PF_REPART_AUTO
 } pf_world_def;
 
 typedef struct pf_world pf_world;
@@ -65,6 +67,8 @@ PF_API pf_runtime *pf_world_runtime(pf_world *w);
 /// Executor and partitioner of later steps (the recorded graph is kept; the runtime recompiles if needed).
 PF_API int pf_world_set_executor(pf_world *w, pf_executor e);
 PF_API int pf_world_set_partitioner(pf_world *w, pf_partitioner p);
+/// Repartitioning policy of later steps.
+PF_API int pf_world_set_repartition(pf_world *w, pf_repartition r);
 /// Worker count of later steps (between steps only); the graph is placed afresh for the new count.
 PF_API int pf_world_set_workers(pf_world *w, int workers);
 
@@ -271,8 +275,19 @@ typedef struct pf_world_stats {
     uint64_t steps;             ///< steps run
     uint32_t cg_iterations;     ///< CG iterations of the latest step, summed over implicit groups
     uint32_t cg_iterations_max; ///< the largest of one group in the latest step
+    /* the runtime's counters (pf_graph_get_run_stats) */
+    double imbalance;           ///< latest step: max busy / mean busy over workers (1: balanced)
+    double busy_ms, wait_ms, idle_ms; ///< latest step, summed over workers
+    uint64_t waits;             ///< latest step: wait operations of all workers
+    uint64_t waits_blocked;     ///< latest step: of which found the result not ready
+    uint32_t repartitions;      ///< repartitions so far
+    uint32_t objects_moved;     ///< objects moved by repartitions so far
+    double ms_repartition;      ///< time spent repartitioning so far, ms
+    uint32_t metis_small;       ///< placements where METIS fell back to owner-compute (graph too small)
 } pf_world_stats;
 PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
+/// Per-worker counters of the latest step's graph run: up to `cap` into `out`, the worker count into *workers.
+PF_API int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
 
 /* ==================================== Bodies: rigid bodies, surfaces, deformable grids ==================================
  * (paper 004 §4.2: rigid bodies and deformable models of several kinds, each seen by collision through a surface

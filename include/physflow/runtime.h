@@ -85,6 +85,21 @@ typedef enum pf_partitioner {
     PF_PART_COUNT
 } pf_partitioner;
 
+/// When the static executor partitions a graph again (paper 004 §3.2 places new tasks and keeps old ones where
+/// they were; contacts and measured load can make that placement poor). A repartition never changes results.
+typedef enum pf_repartition {
+    PF_REPART_AUTO = 0, ///< default: after a structural update, or when the measured imbalance of recent runs
+                        ///< passes 15 %, partition again with measured costs if the estimated gain pays for the
+                        ///< partitioning and the objects moved within 50 runs (with hysteresis)
+    PF_REPART_NEVER,    ///< only the first placement; new tasks are placed next to their predecessors
+    PF_REPART_ALWAYS,   ///< after every structural update (measured costs), whenever the partition differs
+    PF_REPART_COUNT
+} pf_repartition;
+
+/// "auto", "never", "always".
+PF_API const char *pf_repartition_name(pf_repartition r);
+PF_API int pf_repartition_parse(const char *name, pf_repartition *out);
+
 /// "seq", "static", "barrier", "omptasks".
 PF_API const char *pf_executor_name(pf_executor e);
 /// Parses an executor name; PF_EINVAL for an unknown one.
@@ -122,7 +137,9 @@ typedef struct pf_runtime_def {
                               ///< restore its own binding. Default 0: it is the host's thread, left where the
                               ///< system schedules it (beside K-1 pinned workers it settles on the free core)
     int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
-    int quiet;                ///< 1: no message on stderr when binding is refused; default 0
+    int quiet;                ///< 1: no message on stderr (binding refused, METIS on a graph too small for it);
+                              ///< default 0
+    pf_repartition repartition; ///< default PF_REPART_AUTO
     pf_task_system tasks;     ///< a host task system; default all NULL: PhysFlow's own worker threads
 } pf_runtime_def;
 
@@ -145,6 +162,8 @@ PF_API int pf_runtime_set_workers(pf_runtime *rt, int workers);
 /// Changes the executor or partitioner used by later runs (a graph recompiles on its next run if needed).
 PF_API int pf_runtime_set_executor(pf_runtime *rt, pf_executor e);
 PF_API int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p);
+/// Changes the repartitioning policy of later runs.
+PF_API int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r);
 
 /// Creates an empty graph. A graph records data and tasks; nothing runs while recording.
 PF_API int pf_graph_create(pf_graph **out);
@@ -221,7 +240,7 @@ PF_API int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop);
 typedef struct pf_graph_update {
     uint32_t added;   ///< tasks placed for the first time
     uint32_t removed; ///< tasks removed since the previous placement
-    uint32_t moved;   ///< tasks whose worker changed
+    uint32_t moved;   ///< tasks whose worker changed (a repartition's moves are counted in pf_run_stats)
     int full;         ///< 1 when the graph was partitioned afresh (first run, new worker count or partitioner)
     double ms;        ///< time of the whole update: analysis, placement and compilation
 } pf_graph_update;
@@ -236,6 +255,50 @@ PF_API int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objec
 /// The largest per-worker sum of task costs (measured when known, else estimated) in the current placement:
 /// the makespan estimate partitioners minimise. Compiles the graph first if needed.
 PF_API int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
+
+/// Partitions the graph afresh at its next static run, with the costs measured so far, whatever the policy; the
+/// new parts are relabelled to overlap the current placement most, and whole objects move (their tasks, their
+/// reducers and the placement of their data). Results do not change.
+PF_API int pf_graph_repartition(pf_graph *g);
+
+/// One worker's share of graph runs (static executor; seq runs count as worker 0's). busy + wait + idle is the
+/// wall time of the runs.
+typedef struct pf_worker_stats {
+    double busy_ms;   ///< running tasks, reducers and loop control
+    double wait_ms;   ///< blocked in waits for another worker's result
+    double idle_ms;   ///< done with its program before the run ended (or not yet started)
+    uint64_t waits;   ///< wait operations executed, whether the result was ready or not
+    uint64_t blocked; ///< waits that found the result not ready
+    uint64_t tasks;   ///< tasks and reducers run
+} pf_worker_stats;
+
+/// Counters of graph runs: of the latest run, or totals since the graph was created.
+typedef struct pf_run_stats {
+    uint64_t runs;           ///< runs counted
+    double ms;               ///< their wall time
+    double imbalance;        ///< max busy / mean busy over workers (1: balanced; 1 with one worker); 0 for the
+                             ///< barrier and omptasks executors, whose OpenMP threads are not counted
+    double busy_ms, wait_ms, idle_ms; ///< summed over workers (pf_worker_stats)
+    uint64_t waits;          ///< wait operations, all workers
+    uint64_t blocked;        ///< of which not ready
+    uint32_t repartitions;   ///< repartitions applied (the first partition excluded)
+    uint32_t objects_moved;  ///< objects whose worker a repartition changed
+    uint32_t tasks_moved;    ///< tasks whose worker a repartition or pf_graph_rebalance changed
+    double ms_repartition;   ///< time spent deciding repartitions: partitioning afresh, relabelling, and the
+                             ///< recompilation a kept one causes
+    uint32_t metis_small;    ///< placements where METIS was asked for but the graph was too small for it
+                             ///< (owner-compute used instead, said once on stderr unless quiet)
+} pf_run_stats;
+
+typedef enum pf_stats_span {
+    PF_STATS_LAST = 0, ///< the latest run (repartition counters: those applied before or after it)
+    PF_STATS_TOTAL = 1 ///< every run since the graph was created
+} pf_stats_span;
+
+/// Run counters; `workers` (may be NULL) receives up to `cap` per-worker counters, `nworkers` (may be NULL) the
+/// worker count of the runs counted.
+PF_API int pf_graph_get_run_stats(const pf_graph *g, pf_stats_span span, pf_run_stats *out, pf_worker_stats *workers,
+                                  int cap, int *nworkers);
 
 /// Counters of a graph (for tools and tests).
 typedef struct pf_graph_stats {

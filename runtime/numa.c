@@ -1,0 +1,157 @@
+/* NUMA placement of data (numa.h). The host allocates and first touches the data it registers, so PhysFlow
+ * cannot rely on first touch by the owning worker: it binds the pages of each datum to its owner's node with
+ * hwloc, migrating what is already there, after each placement that changes where an object lives. */
+#include "numa.h"
+
+#include "base/alloc.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+struct pf_numa {
+    hwloc_topology_t topo;
+    int workers, nodes;
+    int *worker_node;          /* [workers] */
+    hwloc_nodeset_t *nodesets; /* [nodes] */
+};
+
+void pf_numa_destroy(pf_numa *n)
+{
+    if (!n) return;
+    for (int k = 0; k < n->nodes && n->nodesets; k++) hwloc_bitmap_free(n->nodesets[k]);
+    pf_free(n->nodesets);
+    pf_free(n->worker_node);
+    pf_free(n);
+}
+
+pf_numa *pf_numa_create(hwloc_topology_t topo, int workers)
+{
+    int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    int nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    if (cores <= 0 || workers < 1) return NULL;
+    pf_numa *n = pf_calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->topo = topo;
+    n->workers = workers;
+    n->nodes = nodes > 0 ? nodes : 1;
+    n->worker_node = pf_calloc((size_t)workers, sizeof *n->worker_node);
+    n->nodesets = pf_calloc((size_t)n->nodes, sizeof *n->nodesets);
+    if (!n->worker_node || !n->nodesets) {
+        pf_numa_destroy(n);
+        return NULL;
+    }
+    for (int k = 0; k < nodes; k++) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)k);
+        if (!(n->nodesets[k] = hwloc_bitmap_dup(node->nodeset))) {
+            pf_numa_destroy(n);
+            return NULL;
+        }
+    }
+    for (int w = 0; w < workers; w++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(w % cores));
+        for (int k = 0; k < nodes; k++) {
+            hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)k);
+            if (core->cpuset && node->cpuset && hwloc_bitmap_isincluded(core->cpuset, node->cpuset)) {
+                n->worker_node[w] = k;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+int pf_numa_nodes(const pf_numa *n)
+{
+    return n->nodes;
+}
+
+int pf_numa_worker_node(const pf_numa *n, int worker)
+{
+    return worker >= 0 && worker < n->workers ? n->worker_node[worker] : -1;
+}
+
+typedef struct object_worker {
+    uint32_t object;
+    int32_t worker;
+    double cost;
+} object_worker;
+
+static int by_object_worker(const void *a, const void *b)
+{
+    const object_worker *x = a, *y = b;
+    if (x->object != y->object) return x->object < y->object ? -1 : 1;
+    return (x->worker > y->worker) - (x->worker < y->worker);
+}
+
+static int by_object(const void *a, const void *b)
+{
+    uint32_t x = ((const object_worker *)a)->object, y = ((const object_worker *)b)->object;
+    return (x > y) - (x < y);
+}
+
+/* Each object's worker: the one running most of its cost (objects are whole after a partition; an update under
+ * METIS may place a new task of an object elsewhere). Returns the number of objects, ow[] sorted by object. */
+static size_t object_workers(const pf_graph *g, object_worker *ow)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if ((nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) && nd->worker >= 0 && nd->object != PF_NONE)
+            ow[m++] = (object_worker){nd->object, nd->worker, pf_node_cost(g, nd) + 1e-3};
+    }
+    qsort(ow, m, sizeof *ow, by_object_worker);
+    size_t u = 0; /* (object, worker) sums */
+    for (size_t i = 0; i < m; i++) {
+        if (u > 0 && ow[u - 1].object == ow[i].object && ow[u - 1].worker == ow[i].worker)
+            ow[u - 1].cost += ow[i].cost;
+        else
+            ow[u++] = ow[i];
+    }
+    size_t o = 0; /* per object, the heaviest worker (the lowest on ties) */
+    for (size_t i = 0; i < u; i++) {
+        if (o > 0 && ow[o - 1].object == ow[i].object) {
+            if (ow[i].cost > ow[o - 1].cost) ow[o - 1] = ow[i];
+        } else {
+            ow[o++] = ow[i];
+        }
+    }
+    return o;
+}
+
+int pf_numa_plan(const pf_numa *n, const pf_graph *g, int32_t *node_of)
+{
+    object_worker *ow = pf_malloc((g->nnodes + 1) * sizeof *ow);
+    if (!ow) return PF_ENOMEM;
+    size_t m = object_workers(g, ow);
+    for (size_t d = 0; d < g->ndata; d++) {
+        object_worker key = {g->data[d].owner, 0, 0};
+        const object_worker *hit = m ? bsearch(&key, ow, m, sizeof *ow, by_object) : NULL;
+        node_of[d] = hit ? pf_numa_worker_node(n, hit->worker) : -1;
+    }
+    pf_free(ow);
+    return PF_OK;
+}
+
+uint32_t pf_numa_apply(const pf_numa *n, pf_graph *g)
+{
+    if (n->nodes < 2 || g->ndata == 0) return 0;
+    if (PF_ARRAY_RESERVE(g->datum_node, g->cap_datum_node, g->ndata)) return 0;
+    for (size_t d = g->nbound; d < g->ndata; d++) g->datum_node[d] = -1;
+    g->nbound = g->ndata;
+    int32_t *plan = pf_malloc(g->ndata * sizeof *plan);
+    if (!plan || pf_numa_plan(n, g, plan)) {
+        pf_free(plan);
+        return 0;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    uint32_t bound = 0;
+    for (size_t d = 0; d < g->ndata; d++) {
+        if (plan[d] < 0 || plan[d] == g->datum_node[d] || g->data[d].size < (size_t)(page > 0 ? page : 4096)) continue;
+        int rc = hwloc_set_area_membind(n->topo, g->data[d].ptr, g->data[d].size, n->nodesets[plan[d]],
+                                        HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_MIGRATE | HWLOC_MEMBIND_BYNODESET);
+        g->datum_node[d] = plan[d]; /* a refusal is not retried at every placement */
+        if (rc == 0) bound++;
+    }
+    pf_free(plan);
+    return bound;
+}

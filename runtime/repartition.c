@@ -1,0 +1,385 @@
+/* Repartitioning (paper 004 §3.2, "limit partitioning changes"): new tasks are placed next to the old ones,
+ * which keep their worker; once costs have been measured on the changed graph — after a structural update,
+ * or when the measured imbalance of recent runs grows — the graph is partitioned afresh, the new parts are
+ * relabelled to overlap the current placement most, and the result is kept only when the policy says it pays:
+ * the estimated gain per run over a horizon against the partitioning and recompilation it costs. Objects stay
+ * whole (both partitioners place objects), so what moves is whole objects with their tasks and reducers. */
+#include "counters.h"
+#include "graph.h"
+
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The policy's constants. A repartition must shorten the estimated makespan by GAIN_MIN of itself (hysteresis:
+ * the same costs never make two partitions each better than the other) and repay its cost within HORIZON runs.
+ * IMBALANCE_MAX (max / mean busy time, averaged over the runs since the latest decision) and COOLDOWN runs after
+ * a decision trigger a new measurement and decision without a structural change. */
+#define GAIN_MIN 0.05
+#define HORIZON 50.0
+#define IMBALANCE_MAX 1.15
+#define COOLDOWN 50
+
+typedef struct overlap {
+    int32_t from, to; /* new part, old worker */
+    double cost;
+} overlap;
+
+static int by_pair(const void *a, const void *b)
+{
+    const overlap *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    const overlap *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+    return by_pair(a, b);
+}
+
+static int is_work(const pf_node *n)
+{
+    return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
+}
+
+/* Renames the new parts (node.worker) so that each keeps as much cost as possible on the worker that ran it
+ * (old[node]): the pairs (new part, old worker) by shared cost, heaviest first, matched greedily; parts left
+ * unmatched take the workers left, in order. A partition equal to the old one up to renaming moves nothing. */
+int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
+{
+    size_t n = g->nnodes, m = 0;
+    overlap *ov = pf_malloc((n + 1) * sizeof *ov);
+    int32_t *name = pf_malloc((size_t)workers * sizeof *name);
+    uint8_t *taken = pf_calloc((size_t)workers, 1);
+    if (!ov || !name || !taken) {
+        pf_free(ov), pf_free(name), pf_free(taken);
+        return PF_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if (is_work(nd) && nd->worker >= 0 && old[i] >= 0)
+            ov[m++] = (overlap){nd->worker, old[i], pf_node_cost(g, nd) + 1e-3}; /* an unmeasured node counts */
+    }
+    qsort(ov, m, sizeof *ov, by_pair);
+    size_t u = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (u > 0 && ov[u - 1].from == ov[k].from && ov[u - 1].to == ov[k].to)
+            ov[u - 1].cost += ov[k].cost;
+        else
+            ov[u++] = ov[k];
+    }
+    qsort(ov, u, sizeof *ov, by_cost_desc);
+    for (int w = 0; w < workers; w++) name[w] = -1;
+    for (size_t k = 0; k < u; k++)
+        if (name[ov[k].from] < 0 && !taken[ov[k].to]) {
+            name[ov[k].from] = ov[k].to;
+            taken[ov[k].to] = 1;
+        }
+    int next = 0;
+    for (int w = 0; w < workers; w++) {
+        if (name[w] >= 0) continue;
+        while (taken[next]) next++;
+        name[w] = next;
+        taken[next] = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (is_work(&g->nodes[i]) && g->nodes[i].worker >= 0) g->nodes[i].worker = name[g->nodes[i].worker];
+    pf_free(ov), pf_free(name), pf_free(taken);
+    return PF_OK;
+}
+
+/* The estimated time of one run under the current placement (node.worker): a list schedule in graph order —
+ * each worker runs its nodes in that order, as its program does; a node starts when its worker is free and its
+ * predecessors have finished, plus SYNC_NS when one ran elsewhere; control nodes only pass their
+ * predecessors' finish on. A loop body counts once with its nodes' costs over all iterations (the measured
+ * costs are), so a group's per-iteration reductions appear as the join points they are. Loop-carried edges are
+ * left out. This sees what per-worker sums do not: a worker idle while another finishes what it needs.
+ * `finish` holds a node count of entries, `clock` a worker count. */
+#define SYNC_NS 1000.0
+
+static double simulate(const pf_graph *g, int workers, double *finish, double *clock)
+{
+    for (int w = 0; w < workers; w++) clock[w] = 0;
+    double end = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        int w = is_work(nd) ? nd->worker : -1;
+        double ready = w >= 0 ? clock[w] : 0;
+        for (uint32_t k = 0; k < nd->npred; k++) {
+            uint32_t pr = g->preds[nd->pred_off + k];
+            if (pr & PF_PRED_CARRIED) continue;
+            const pf_node *p = &g->nodes[pr];
+            double t = finish[pr] + (w >= 0 && is_work(p) && p->worker != w ? SYNC_NS : 0);
+            if (t > ready) ready = t;
+        }
+        finish[i] = w >= 0 ? ready + pf_node_cost(g, nd) : ready;
+        if (w >= 0) clock[w] = finish[i];
+        if (finish[i] > end) end = finish[i];
+    }
+    return end;
+}
+
+typedef struct candidate {
+    double before, after;    /* estimated run times (simulate), ns */
+    uint32_t tasks, objects; /* what would move */
+    double ms;               /* partitioning and relabelling */
+} candidate;
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Counts what differs between node.worker and old[]: tasks, and objects (distinct owners of moved nodes; each
+ * moved node of no object counts as one). `scratch` holds a node count of entries. */
+static void count_moves(const pf_graph *g, const int32_t *old, uint32_t *scratch, candidate *c)
+{
+    size_t no = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if (!is_work(nd) || nd->worker == old[i]) continue;
+        if (nd->kind == PF_NODE_TASK) c->tasks++;
+        if (nd->object == PF_NONE)
+            c->objects++;
+        else
+            scratch[no++] = nd->object;
+    }
+    qsort(scratch, no, sizeof *scratch, by_u32);
+    for (size_t i = 0; i < no; i++)
+        if (i == 0 || scratch[i] != scratch[i - 1]) c->objects++;
+}
+
+/* Local improvement by whole objects (the paper's "reassigning the partition related to this object", judged by
+ * the schedule rather than by sums): the MOVE_OBJECTS costliest objects in turn, each tried on the two workers
+ * that finish first; a move is kept when it shortens the estimated run by MOVE_GAIN of it. At most MOVE_PASSES
+ * passes, so the work is bounded whatever the graph. `order` holds a node count of entries. */
+#define MOVE_OBJECTS 32
+#define MOVE_PASSES 2
+#define MOVE_GAIN 0.005
+
+typedef struct object_nodes {
+    uint32_t object;
+    uint32_t first, count; /* into order[] */
+    double cost;
+} object_nodes;
+
+static int by_object_node(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b; /* pairs (object, node) */
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int by_cost_then_object(const void *a, const void *b)
+{
+    const object_nodes *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+    return (x->object > y->object) - (x->object < y->object);
+}
+
+static void set_object_worker(pf_graph *g, const object_nodes *o, const uint32_t *pairs, int32_t w)
+{
+    for (uint32_t k = 0; k < o->count; k++) g->nodes[pairs[2 * (o->first + k) + 1]].worker = w;
+}
+
+/* The two workers whose simulated clocks end first (b may equal a with one worker). */
+static void earliest_two(const double *clock, int workers, int *a, int *b)
+{
+    *a = 0;
+    for (int w = 1; w < workers; w++)
+        if (clock[w] < clock[*a]) *a = w;
+    *b = *a == 0 ? 1 : 0;
+    for (int w = 0; w < workers; w++)
+        if (w != *a && clock[w] < clock[*b]) *b = w;
+}
+
+static int improve_by_moves(pf_graph *g, int workers, double *finish, double *clock, double *best)
+{
+    size_t n = g->nnodes, m = 0;
+    uint32_t *pairs = pf_malloc((2 * n + 2) * sizeof *pairs);
+    object_nodes *objs = pf_malloc((n + 1) * sizeof *objs);
+    if (!pairs || !objs) {
+        pf_free(pairs), pf_free(objs);
+        return PF_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if (!is_work(nd) || nd->object == PF_NONE || nd->worker < 0) continue;
+        pairs[2 * m] = nd->object, pairs[2 * m + 1] = (uint32_t)i;
+        m++;
+    }
+    qsort(pairs, m, 2 * sizeof *pairs, by_object_node);
+    size_t no = 0;
+    for (size_t k = 0; k < m; k++) {
+        double c = pf_node_cost(g, &g->nodes[pairs[2 * k + 1]]);
+        if (no > 0 && objs[no - 1].object == pairs[2 * k]) {
+            objs[no - 1].count++;
+            objs[no - 1].cost += c;
+        } else {
+            objs[no++] = (object_nodes){pairs[2 * k], (uint32_t)k, 1, c};
+        }
+    }
+    qsort(objs, no, sizeof *objs, by_cost_then_object);
+    if (no > MOVE_OBJECTS) no = MOVE_OBJECTS;
+    *best = simulate(g, workers, finish, clock);
+    for (int pass = 0; pass < MOVE_PASSES; pass++) {
+        int moved = 0;
+        for (size_t k = 0; k < no; k++) {
+            int32_t from = g->nodes[pairs[2 * objs[k].first + 1]].worker;
+            int a, b;
+            simulate(g, workers, finish, clock); /* the clocks of the placement as it stands */
+            earliest_two(clock, workers, &a, &b);
+            int32_t target = -1;
+            double target_t = *best;
+            for (int t = 0; t < 2; t++) {
+                int32_t to = t ? b : a;
+                if (to == from) continue;
+                set_object_worker(g, &objs[k], pairs, to);
+                double e = simulate(g, workers, finish, clock);
+                if (e < target_t - MOVE_GAIN * *best) target = to, target_t = e;
+            }
+            set_object_worker(g, &objs[k], pairs, target >= 0 ? target : from);
+            if (target >= 0) *best = target_t, moved = 1;
+        }
+        if (!moved) break;
+    }
+    pf_free(pairs), pf_free(objs);
+    return PF_OK;
+}
+
+/* Partitions afresh into node.worker (old[] keeps the current placement), relabelled against it, and fills c. */
+static int propose(pf_graph *g, int workers, pf_partitioner p, const int32_t *old, uint32_t *scratch,
+                   double *finish, double *clock, candidate *c)
+{
+    uint64_t t0 = pf_now_ns();
+    c->before = simulate(g, workers, finish, clock);
+    int rc = p == PF_PART_METIS ? pf_partition_metis(g, workers) : pf_partition_owner(g, workers);
+    if (!rc) rc = pf_repartition_relabel(g, old, workers);
+    if (rc) return rc;
+    c->after = simulate(g, workers, finish, clock);
+    if (c->after > c->before) { /* start the moves from the current placement, the better one */
+        for (size_t i = 0; i < g->nnodes; i++) g->nodes[i].worker = old[i];
+        c->after = c->before;
+    }
+    if ((rc = improve_by_moves(g, workers, finish, clock, &c->after))) return rc;
+    count_moves(g, old, scratch, c);
+    c->ms = (double)(pf_now_ns() - t0) * 1e-6;
+    return PF_OK;
+}
+
+/* Keeps the proposed placement: tasks and reducers take their new workers; the programs are rebuilt at the
+ * next run (existing tasks keep these workers from then on). */
+static void apply(pf_graph *g)
+{
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        if (nd->kind == PF_NODE_TASK)
+            g->tasks[nd->task].worker = nd->worker;
+        else if (nd->kind == PF_NODE_REDUCER)
+            g->data[nd->datum].reducer_worker = nd->worker;
+    }
+    pf_graph_free_programs(g);
+    g->repart_recompile = 1;
+    pf_placement_free(g->placement);
+    g->placement = NULL;
+    g->placed_nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_last_update */
+}
+
+static void restore(pf_graph *g, const int32_t *old)
+{
+    for (size_t i = 0; i < g->nnodes; i++) g->nodes[i].worker = old[i];
+}
+
+/* Whether a proposal pays: a gain of at least GAIN_MIN of the makespan that repays, within HORIZON runs, the
+ * partitioning and a recompilation (estimated by the latest update's time). */
+static int pays(const pf_graph *g, const candidate *c)
+{
+    double gain = c->before - c->after;
+    if (c->tasks == 0 || gain < GAIN_MIN * c->before) return 0;
+    double cost_ns = (c->ms + g->last_update.ms) * 1e6;
+    return gain * HORIZON > cost_ns;
+}
+
+/* Proposes a fresh partition and keeps it when `force` or when it pays; counts the decision. */
+static int decide(pf_graph *g, int workers, pf_partitioner p, int force)
+{
+    size_t n = g->nnodes;
+    int32_t *old = pf_malloc((n + 1) * sizeof *old);
+    uint32_t *scratch = pf_malloc((n + 1) * sizeof *scratch);
+    double *finish = pf_malloc((n + 1) * sizeof *finish);
+    double *clock = pf_calloc((size_t)workers, sizeof *clock);
+    int rc = PF_ENOMEM;
+    if (!old || !scratch || !finish || !clock) goto done;
+    for (size_t i = 0; i < n; i++) old[i] = g->nodes[i].worker;
+    candidate c = {0};
+    rc = propose(g, workers, p, old, scratch, finish, clock, &c);
+    int keep = !rc && (force ? c.tasks > 0 : pays(g, &c));
+    if (keep)
+        apply(g);
+    else
+        restore(g, old);
+    pf_counters *ct = g->counters;
+    if (ct) {
+        ct->last_run.ms_repartition = c.ms;
+        ct->total_run.ms_repartition += c.ms;
+        ct->last_run.repartitions = keep;
+        ct->last_run.objects_moved = keep ? c.objects : 0;
+        ct->last_run.tasks_moved = keep ? c.tasks : 0;
+        if (keep) {
+            ct->total_run.repartitions++;
+            ct->total_run.objects_moved += c.objects;
+            ct->total_run.tasks_moved += c.tasks;
+        }
+        ct->imbalance_sum = 0;
+        ct->imbalance_runs = 0;
+    }
+    g->repart_decided_run = g->runs;
+done:
+    pf_free(old);
+    pf_free(scratch);
+    pf_free(finish);
+    pf_free(clock);
+    return rc;
+}
+
+void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measured)
+{
+    if (workers < 2 || policy == PF_REPART_NEVER || g->placed_workers != workers || g->compiled_workers == 0)
+        return;
+    if (measured && g->repart_pending) {
+        g->repart_pending = 0;
+        /* a failure (out of memory) leaves the placement as it was: repartitioning is an optimisation */
+        (void)decide(g, workers, p, policy == PF_REPART_ALWAYS);
+        return;
+    }
+    /* measured imbalance of the runs since the latest decision: measure costs at the next run, then decide */
+    const pf_counters *ct = g->counters;
+    if (policy == PF_REPART_AUTO && ct && ct->imbalance_runs >= COOLDOWN &&
+        g->runs - g->repart_decided_run >= COOLDOWN &&
+        ct->imbalance_sum > IMBALANCE_MAX * ct->imbalance_runs) {
+        g->repart_pending = 1;
+        g->measure_next = MEASURE_RUNS;
+        g->measure_first = 1;
+    }
+}
+
+int pf_repartition_forced(pf_graph *g, int workers, pf_partitioner p)
+{
+    g->repart_forced = 0;
+    if (workers < 2 || g->placed_workers != workers) return PF_OK;
+    int rc = decide(g, workers, p, 1);
+    return rc ? pf_error(rc, "out of memory repartitioning") : PF_OK;
+}
+
+int pf_graph_repartition(pf_graph *g)
+{
+    PF_CHECK_ARG(g);
+    g->repart_forced = 1;
+    return PF_OK;
+}
