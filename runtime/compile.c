@@ -50,6 +50,7 @@ void pf_graph_free_programs(pf_graph *g)
             pf_free(g->programs[w].ops);
             pf_free(g->programs[w].cnt);
             pf_free(g->programs[w].it);
+            pf_free(g->programs[w].op_ns);
         }
         pf_free(g->programs);
     }

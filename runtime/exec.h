@@ -17,7 +17,8 @@ typedef struct pf_exec_ctx {
 } pf_exec_ctx;
 
 void pf_exec_seq(const pf_exec_ctx *c);
-void pf_exec_static(pf_team *team, const pf_exec_ctx *c);
+/* PF_OK, or PF_ENOMEM when a measuring run cannot get its per-worker timing arrays (nothing ran) */
+int pf_exec_static(pf_team *team, const pf_exec_ctx *c);
 void pf_exec_barrier(const pf_exec_ctx *c);
 void pf_exec_omptasks(const pf_exec_ctx *c);
 

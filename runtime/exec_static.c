@@ -6,6 +6,9 @@
 
 #include "sync.h"
 
+#include "base/alloc.h"
+#include "base/error.h"
+
 static inline void publish(pf_flag *f, uint32_t value)
 {
     if (f) pf_signal_stamp(&f->done, &f->waiters, value);
@@ -34,10 +37,17 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
         switch (op->kind) {
         case PF_OP_RUN: {
             pf_node *n = &g->nodes[op->node];
-            if (instrumented)
-                pf_exec_node_instrumented(c, n, w);
-            else
+            if (instrumented) {
+                uint64_t t0 = pf_now_ns();
                 pf_node_exec(g, n, w);
+                uint64_t t1 = pf_now_ns();
+                if (c->measure) prog->op_ns[pc] += (double)(t1 - t0); /* folded into node costs after the run */
+                if (c->trace)
+                    pf_trace_add(c->trace, w, n->kind == PF_NODE_TASK ? PF_TRACE_TASK : PF_TRACE_REDUCER,
+                                 n->kind == PF_NODE_TASK ? g->tasks[n->task].name : "reduce", t0, t1);
+            } else {
+                pf_node_exec(g, n, w);
+            }
             publish(op->flag, cnt[op->ctx]);
             tasks++;
             pc++;
@@ -121,7 +131,21 @@ static void static_job(void *ctx, int w)
         run_program(c, w, 0);
 }
 
-void pf_exec_static(pf_team *team, const pf_exec_ctx *c)
+int pf_exec_static(pf_team *team, const pf_exec_ctx *c)
 {
+    pf_graph *g = c->g;
+    if (c->measure) /* each worker times its own ops into its own array */
+        for (int w = 0; w < g->compiled_workers; w++) {
+            pf_program *p = &g->programs[w];
+            if (PF_ARRAY_RESERVE(p->op_ns, p->cap_op_ns, p->nops ? p->nops : 1)) return PF_ENOMEM;
+            for (uint32_t k = 0; k < p->nops; k++) p->op_ns[k] = 0;
+        }
     pf_team_run(team, static_job, (void *)c);
+    if (c->measure)
+        for (int w = 0; w < g->compiled_workers; w++) {
+            const pf_program *p = &g->programs[w];
+            for (uint32_t k = 0; k < p->nops; k++)
+                if (p->ops[k].kind == PF_OP_RUN) g->cost_run[p->ops[k].node] += p->op_ns[k];
+        }
+    return PF_OK;
 }

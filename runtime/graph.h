@@ -123,6 +123,8 @@ typedef struct pf_program {
     uint32_t nops;
     uint32_t *cnt; /* nloops + 1 */
     uint32_t *it;  /* per loop: iteration within the current entry */
+    double *op_ns; /* measuring runs: ns spent in each op, written by this worker alone (no shared lines) */
+    size_t cap_op_ns;
 } pf_program;
 
 #define PF_MAX_TASKS 0x7fffffffu
@@ -235,6 +237,10 @@ int pf_partition_metis(pf_graph *g, int workers);
  * `measured` says the run measured every node's cost. pf_repartition_forced applies pf_graph_repartition. */
 void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measured);
 int pf_repartition_forced(pf_graph *g, int workers, pf_partitioner p);
+/* Right after a structural update is placed (old tasks measured, new ones estimated): the same decision, so the
+ * runs until the new tasks are measured do not run on a placement the update made poor. Returns 1 when it moved
+ * objects (the programs must then be compiled whole). */
+int pf_repartition_at_update(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy);
 /* Renames the parts in node.worker to overlap old[node] (the previous placement) most; PF_ENOMEM or PF_OK. */
 int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers);
 void pf_placement_free(struct pf_placement *pl);

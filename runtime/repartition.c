@@ -124,6 +124,26 @@ static double simulate(const pf_graph *g, int workers, double *finish, double *c
     return end;
 }
 
+/* A bound no placement can beat: the larger of an even share of the total cost and the longest dependency
+ * chain (the schedule with a worker per node and no synchronisation cost). */
+static double lower_bound(const pf_graph *g, int workers, double *finish)
+{
+    double total = 0, chain = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *nd = &g->nodes[i];
+        double ready = 0;
+        for (uint32_t k = 0; k < nd->npred; k++) {
+            uint32_t pr = g->preds[nd->pred_off + k];
+            if (!(pr & PF_PRED_CARRIED) && finish[pr] > ready) ready = finish[pr];
+        }
+        double c = is_work(nd) ? pf_node_cost(g, nd) : 0;
+        finish[i] = ready + c;
+        total += c;
+        if (finish[i] > chain) chain = finish[i];
+    }
+    return total / workers > chain ? total / workers : chain;
+}
+
 typedef struct candidate {
     double before, after;    /* estimated run times (simulate), ns */
     uint32_t tasks, objects; /* what would move */
@@ -275,7 +295,7 @@ static int propose(pf_graph *g, int workers, pf_partitioner p, const int32_t *ol
 
 /* Keeps the proposed placement: tasks and reducers take their new workers; the programs are rebuilt at the
  * next run (existing tasks keep these workers from then on). */
-static void apply(pf_graph *g)
+static void apply(pf_graph *g, int recompile_counts)
 {
     for (size_t i = 0; i < g->nnodes; i++) {
         const pf_node *nd = &g->nodes[i];
@@ -285,7 +305,7 @@ static void apply(pf_graph *g)
             g->data[nd->datum].reducer_worker = nd->worker;
     }
     pf_graph_free_programs(g);
-    g->repart_recompile = 1;
+    g->repart_recompile = (uint8_t)recompile_counts;
     pf_placement_free(g->placement);
     g->placement = NULL;
     g->placed_nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_last_update */
@@ -306,8 +326,10 @@ static int pays(const pf_graph *g, const candidate *c)
     return gain * HORIZON > cost_ns;
 }
 
-/* Proposes a fresh partition and keeps it when `force` or when it pays; counts the decision. */
-static int decide(pf_graph *g, int workers, pf_partitioner p, int force)
+/* Proposes a fresh partition and keeps it when `force` or when it pays; counts the decision, and its time unless
+ * `in_update` (a decision inside a structural update: the update's time holds it). *kept (may be NULL) says
+ * whether the placement changed. */
+static int decide(pf_graph *g, int workers, pf_partitioner p, int force, int in_update, int *kept)
 {
     size_t n = g->nnodes;
     int32_t *old = pf_malloc((n + 1) * sizeof *old);
@@ -318,16 +340,21 @@ static int decide(pf_graph *g, int workers, pf_partitioner p, int force)
     if (!old || !scratch || !finish || !clock) goto done;
     for (size_t i = 0; i < n; i++) old[i] = g->nodes[i].worker;
     candidate c = {0};
-    rc = propose(g, workers, p, old, scratch, finish, clock, &c);
-    int keep = !rc && (force ? c.tasks > 0 : pays(g, &c));
+    uint64_t t0 = pf_now_ns();
+    /* unless forced, skip the proposal when even the bound would not gain GAIN_MIN: nothing could pay */
+    int hopeless = !force && simulate(g, workers, finish, clock) * (1 - GAIN_MIN) <= lower_bound(g, workers, finish);
+    rc = hopeless ? PF_OK : propose(g, workers, p, old, scratch, finish, clock, &c);
+    if (hopeless) c.ms = (double)(pf_now_ns() - t0) * 1e-6;
+    int keep = !rc && !hopeless && (force ? c.tasks > 0 : pays(g, &c));
     if (keep)
-        apply(g);
+        apply(g, !in_update);
     else
         restore(g, old);
+    if (kept) *kept = keep;
     pf_counters *ct = g->counters;
     if (ct) {
-        ct->last_run.ms_repartition = c.ms;
-        ct->total_run.ms_repartition += c.ms;
+        ct->last_run.ms_repartition = in_update ? 0 : c.ms;
+        ct->total_run.ms_repartition += in_update ? 0 : c.ms;
         ct->last_run.repartitions = keep;
         ct->last_run.objects_moved = keep ? c.objects : 0;
         ct->last_run.tasks_moved = keep ? c.tasks : 0;
@@ -355,7 +382,7 @@ void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_rep
     if (measured && g->repart_pending) {
         g->repart_pending = 0;
         /* a failure (out of memory) leaves the placement as it was: repartitioning is an optimisation */
-        (void)decide(g, workers, p, policy == PF_REPART_ALWAYS);
+        (void)decide(g, workers, p, policy == PF_REPART_ALWAYS, 0, NULL);
         return;
     }
     /* measured imbalance of the runs since the latest decision: measure costs at the next run, then decide */
@@ -373,8 +400,17 @@ int pf_repartition_forced(pf_graph *g, int workers, pf_partitioner p)
 {
     g->repart_forced = 0;
     if (workers < 2 || g->placed_workers != workers) return PF_OK;
-    int rc = decide(g, workers, p, 1);
+    int rc = decide(g, workers, p, 1, 0, NULL);
     return rc ? pf_error(rc, "out of memory repartitioning") : PF_OK;
+}
+
+int pf_repartition_at_update(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy)
+{
+    int kept = 0;
+    if (workers < 2 || policy == PF_REPART_NEVER) return 0;
+    /* an optimisation: out of memory leaves the update's own placement */
+    (void)decide(g, workers, p, policy == PF_REPART_ALWAYS, 1, &kept);
+    return kept;
 }
 
 int pf_graph_repartition(pf_graph *g)

@@ -254,6 +254,9 @@ static int prepare(pf_graph *g, pf_runtime *rt)
     if (need_programs) {
         int rc = pf_partition(g, rt->def.workers, rt->def.partitioner);
         if (rc) return rc;
+        if (need_analysis && !g->last_update.full &&
+            pf_repartition_at_update(g, rt->def.workers, rt->def.partitioner, rt->def.repartition))
+            appended = 0; /* objects moved: compile whole */
         if (appended && !programs_stale)
             rc = pf_graph_compile_append(g);
         else
@@ -333,12 +336,14 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     if (c.measure) { /* the executors add up each node's executions into cost_run */
         if (PF_ARRAY_RESERVE(g->cost_run, g->cap_cost_run, g->nnodes))
             return pf_error(PF_ENOMEM, "out of memory measuring task costs");
-        memset(g->cost_run, 0, g->nnodes * sizeof *g->cost_run);
+        if (g->nnodes) memset(g->cost_run, 0, g->nnodes * sizeof *g->cost_run);
     }
     uint64_t t0 = pf_now_ns();
     switch (rt->def.executor) {
     case PF_EXEC_SEQ: pf_exec_seq(&c); break;
-    case PF_EXEC_STATIC: pf_exec_static(rt->team, &c); break;
+    case PF_EXEC_STATIC:
+        if (pf_exec_static(rt->team, &c)) return pf_error(PF_ENOMEM, "out of memory measuring task costs");
+        break;
     case PF_EXEC_BARRIER:
         pf_team_release_caller(rt->team); /* the OpenMP pool must not inherit worker 0's core */
         pf_exec_barrier(&c);

@@ -15,6 +15,7 @@
 struct pf_team {
     int workers;
     uint32_t spin;
+    uint32_t idle_spin; /* between jobs: longer than a wait's spin (see pf_team_create) */
     int bind_caller;
     int caller_bound;
     pthread_t caller;
@@ -91,7 +92,7 @@ static void *worker_main(void *p)
         for (uint32_t k = 0;; k++) {
             gen = atomic_load_explicit(&t->generation, memory_order_acquire);
             if (gen != seen) break;
-            if (k < t->spin) {
+            if (k < t->idle_spin) {
                 pf_cpu_relax();
                 continue;
             }
@@ -128,6 +129,10 @@ pf_team *pf_team_create(int workers, int bind, int bind_caller, uint32_t spin, i
     }
     t->workers = workers;
     t->spin = spin;
+    /* Between jobs a worker spins 25 times a wait's spin (0.5 ms by default) before it sleeps: a step's serial
+     * work between graph runs (the collision stage's bookkeeping) is shorter than that, and a futex wake-up at
+     * the next run costs tens of microseconds. With more workers than cores the spin is already minimal. */
+    t->idle_spin = spin > 64 ? (spin > UINT32_MAX / 25 ? UINT32_MAX : spin * 25) : spin;
     t->quiet = quiet;
     t->bind_caller = bind && bind_caller;
     if (bind && hwloc_topology_init(&t->topo) == 0) {

@@ -136,7 +136,9 @@ typedef struct pf_runtime_def {
                               ///< first run until the runtime is destroyed (or an OpenMP executor runs), which
                               ///< restore its own binding. Default 0: it is the host's thread, left where the
                               ///< system schedules it (beside K-1 pinned workers it settles on the free core)
-    int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once
+    int spin_ns;              ///< how long a wait spins before it sleeps; default 20000; 0 sleeps at once.
+                              ///< Between runs idle workers spin 25 times as long (0.5 ms by default) before
+                              ///< they sleep, so the next run does not pay for waking them
     int quiet;                ///< 1: no message on stderr (binding refused, METIS on a graph too small for it);
                               ///< default 0
     pf_repartition repartition; ///< default PF_REPART_AUTO
