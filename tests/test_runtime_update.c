@@ -5,13 +5,13 @@
 #include "check_main.h"
 
 #include "physflow/runtime.h"
+#include "base/clock.h"
 #include "runtime/graph.h"
 #include "runtime/numa.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define VEC 4
 
@@ -278,19 +278,12 @@ typedef struct spin_args {
     uint64_t ns;
 } spin_args;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Busy for args->ns, then a write its datum (so the task has an effect). */
+/* Busy for args->ns, then a write to its datum (so the task has an effect). */
 static void spin(const pf_task_ctx *ctx)
 {
     const spin_args *a = ctx->args;
-    uint64_t t0 = now_ns();
-    while (now_ns() - t0 < a->ns) {
+    uint64_t t0 = pf_now_ns();
+    while (pf_now_ns() - t0 < a->ns) {
     }
     *(double *)ctx->data[0] += 1;
 }
