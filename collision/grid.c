@@ -1,4 +1,4 @@
-/* The uniform grid broad phase (paper 001 §2.1): equal cubic cells, found by a sorted cell key. Two layouts:
+/* The uniform grid broad phase (Pouchol et al. 2009, §2.1): equal cubic cells, found by a sorted cell key. Two layouts:
  *  - stencil (automatic cell size, boxes of similar sizes): the cell edge is the largest box extent, each box
  *    is one record in the cell of its lower corner, and a box overlaps only boxes of the 27 cells around it.
  *    Cell keys are row-major, so the three cells of a row are consecutive in the sorted records: a box scans

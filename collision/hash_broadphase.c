@@ -1,5 +1,5 @@
-/* The hierarchical (paper 001 §3) and multilevel (§2.2) hash broad phases: build the spatial hash over the boxes,
- * then each box searches it for the partners it is responsible for (see pf_shash_pairs). */
+/* The hierarchical (Pouchol et al. 2009, §3) and multilevel (§2.2) hash broad phases: build the spatial hash over
+ * the boxes, then each box searches it for the partners it is responsible for (see pf_shash_pairs). */
 #include "broadphase_backend.h"
 #include "spatial_hash.h"
 

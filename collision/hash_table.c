@@ -15,7 +15,7 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected)
     t->ncells = 0;
     t->nentries = 0;
     /* keep the table of an earlier build unless it is too small or far too large: a scene that changes little
-     * from step to step then never allocates (paper 001 §4.3: reuse memory between time steps) */
+     * from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time steps) */
     if (t->nslots < want || t->nslots > 8 * want) {
         pf_free(t->slots);
         t->slots = pf_malloc(want * sizeof *t->slots);

@@ -1,4 +1,4 @@
-/* The key -> cell hash table of the spatial hashes (paper 001 §2: a cell holds its objects' ids and, for the
+/* The key -> cell hash table of the spatial hashes (Pouchol et al. 2009, §2: a cell holds its objects' ids and, for the
  * hierarchical hash, the hasChildren flag). Open addressing with the cells in the slots themselves (16 bytes,
  * four to a cache line), so that a lookup, hit or miss, reads one line; each cell's entries lie contiguously,
  * each with a copy of its box, so that scanning a cell reads memory in order. */
@@ -17,9 +17,9 @@ typedef struct pf_hash_entry {
 
 /* A cell, stored in its slot. key 0 marks an empty slot (pf_hash_key maps the key 0 to 1). */
 typedef struct pf_hash_slot {
-    uint64_t key;   /* the full 64-bit key (paper 001 uses n = infinity: no modulo on keys) */
+    uint64_t key;   /* the full 64-bit key (Pouchol et al. 2009 uses n = infinity: no modulo on keys) */
     uint32_t start; /* first entry of the cell in pf_hash_table.entries (after pf_hash_table_fill) */
-    uint32_t info;  /* entries held << 1 | hasChildren (paper 001 §3.1: a non-empty cell of a smaller class
+    uint32_t info;  /* entries held << 1 | hasChildren (Pouchol et al. 2009, §3.1: a non-empty cell of a smaller class
                      * lies inside this one) */
 } pf_hash_slot;
 

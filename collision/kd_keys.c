@@ -48,7 +48,7 @@ int kd_frame_equal(const kd_frame *a, const kd_frame *b)
            a->scale == b->scale && a->kbits == b->kbits;
 }
 
-/* The split of paper 000 §4.1 on one box, computed as a whole tree.
+/* The split of Poirrier 2009, §4.1 on one box, computed as a whole tree.
  *
  * A box is cut at most once per axis, at the highest plane its interval straddles, and a node is cut along
  * the axis of its highest differing bit unless that axis is already cut (the node then lies on its cell's

@@ -1,4 +1,4 @@
-/* The kd-tree's geometry (paper 000 §4-5): the root cell and quantisation, packed quantised boxes, cell keys of
+/* The kd-tree's geometry (Poirrier 2009, §4-5): the root cell and quantisation, packed quantised boxes, cell keys of
  * split boxes and the records that carry them. Private to collision/kdtree.c. */
 #ifndef PF_COLLISION_KD_KEYS_H
 #define PF_COLLISION_KD_KEYS_H
@@ -16,8 +16,8 @@
 /* The frame of one call: a cubic root cell whose edge is a power of two and whose corner lies on a multiple of
  * half that edge (so it changes only when the boxes' bounds cross such a multiple, or their extent a power of
  * two), and the key grid: the top `kbits` of the 20 quantised bits per axis, as many as fit beside a box index
- * in one 64-bit record. A cell key (3 kbits + 6 bits) is the cell's path from the root (paper 000 §5.1) padded
- * with zeros to 3 kbits, then its depth in 6 bits: sorted keys list the cells in pre-order (paper 000 §5.4,
+ * in one 64-bit record. A cell key (3 kbits + 6 bits) is the cell's path from the root (Poirrier 2009, §5.1) padded
+ * with zeros to 3 kbits, then its depth in 6 bits: sorted keys list the cells in pre-order (Poirrier 2009, §5.4,
  * Properties 2-4), and the subtree of a cell with padded path P and depth d is every key whose padded path lies
  * in [P, P + 2^(3 kbits - d)). A record is `key << kshift | box`. */
 typedef struct kd_frame {
@@ -36,7 +36,7 @@ void kd_frame_fit(kd_frame *f, const pf_aabb *boxes, size_t n, int threads);
 int kd_frame_equal(const kd_frame *a, const kd_frame *b);
 
 /* Writes the records (key << kshift, box bits left 0) of the box with packed quantised corners (ql, qh): up to 8
- * when `split` (paper 000 §4.1: cut once per axis, Figure 7's suppression), else 1, in key order. *g receives the
+ * when `split` (Poirrier 2009, §4.1: cut once per axis, Figure 7's suppression), else 1, in key order. *g receives the
  * lowest key-grid level the computation read: a box whose corners keep their bits at and above it keeps its
  * keys. Writes up to 8 entries of out even when it returns fewer. Returns the count. */
 int kd_box_keys(const kd_frame *f, uint64_t ql, uint64_t qh, int split, uint64_t *out, unsigned *g);

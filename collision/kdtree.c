@@ -1,4 +1,4 @@
-/* The linear kd-tree broad phase of paper 000: locational codes of split boxes, sorted, swept by prefix.
+/* The linear kd-tree broad phase of Poirrier 2009: locational codes of split boxes, sorted, swept by prefix.
  * Backends `kd` (unique pairs after the exact AABB test, the paper's kd-tree-2) and `kd-raw` (every candidate
  * with its duplicates, the paper's kd-tree-1). docs/collision.md describes the design and the memory layout.
  *
@@ -333,8 +333,8 @@ static void merge_back(uint64_t *R, size_t nk, const uint64_t *F, size_t nf, uin
     memcpy(R, F, f * sizeof *R);
 }
 
-/* Removes the records of the changed boxes of words [w0, w1) and merges in their new ones: the new records sorted (the room the
- * dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
+/* Removes the records of the changed boxes of words [w0, w1) and merges in their new ones: the new records sorted
+ * (the room the dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
  * records, one a thread, each first moved up to where its output starts. */
 static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
 {
@@ -445,7 +445,7 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
     return PF_OK;
 }
 
-/* ---- sweep (paper 000 §5.5) ---- */
+/* ---- sweep (Poirrier 2009, §5.5) ---- */
 
 typedef struct sweep_ctx {
     const kd_state *s;

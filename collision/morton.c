@@ -1,4 +1,4 @@
-/* The quantiser of paper 000 §5.2: the root cell of a set of boxes (see morton.h). */
+/* The quantiser of Poirrier 2009, §5.2: the root cell of a set of boxes (see morton.h). */
 #include "morton.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
 #define PF_MORTON_BITS 21
 #define PF_MORTON_MAXQ ((1u << PF_MORTON_BITS) - 1u)
 
-/* paper 000 §5.2: a' = floor((a - a0) 2^B / (a1 - a0)); one cubic root cell for the three axes (so that the
+/* Poirrier 2009, §5.2: a' = floor((a - a0) 2^B / (a1 - a0)); one cubic root cell for the three axes (so that the
  * cells stay cubes whatever the boxes' spread, and a flat set of boxes keeps a usable scale). */
 typedef struct pf_quantiser {
     double origin[3];
@@ -39,7 +39,7 @@ static inline uint64_t pf_morton_spread(uint64_t x)
 }
 
 /* Interleaves (x, y, z) with x in the most significant position of each triple: bit 3b + 2 - a holds bit b of
- * axis a, so cutting planes go x, y, z from the root down (paper 000 §5.2, Figure 8). */
+ * axis a, so cutting planes go x, y, z from the root down (Poirrier 2009, §5.2, Figure 8). */
 static inline uint64_t pf_morton3(uint32_t x, uint32_t y, uint32_t z)
 {
     return pf_morton_spread(x) << 2 | pf_morton_spread(y) << 1 | pf_morton_spread(z);

@@ -1,4 +1,4 @@
-/* Queries against a built structure (paper 001 §3.3): boxes and moving segments against a spatial hash of
+/* Queries against a built structure (Pouchol et al. 2009, §3.3): boxes and moving segments against a spatial hash of
  * boxes, and radius neighbour search among particles with a uniform hash or a kd tree. */
 #include "physflow/query.h"
 #include "physflow/rangequery.h"
@@ -203,7 +203,7 @@ int pf_query_segment(const pf_query_index *ix, const double a[3], const double b
     return search(ix, &s.bounds, out, keep_sweep, &s);
 }
 
-/* ---- radius neighbour search (paper 001 §2.1 uniform hash, §4.1 kd tree comparison) ---- */
+/* ---- radius neighbour search (Pouchol et al. 2009, §2.1 uniform hash, §4.1 kd tree comparison) ---- */
 
 struct pf_neighbors {
     size_t n;
@@ -281,7 +281,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         return rc;
     }
     if (def->method == PF_NEIGHBORS_UHASH) {
-        /* paper 001 §2.1: points hashed into cells of edge r; the search box [p - r, p + r] covers the cell
+        /* Pouchol et al. 2009, §2.1: points hashed into cells of edge r; the search box [p - r, p + r] covers the cell
          * of p and its 26 neighbours */
         pf_aabb *pts = pf_malloc((n ? n : 1) * sizeof *pts);
         pf_shash hash = {0};

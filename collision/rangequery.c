@@ -1,4 +1,4 @@
-/* Orthogonal range queries over points (paper 003): sequential scan, binary search on sorted x, midpoint
+/* Orthogonal range queries over points (Aïvázis 2010): sequential scan, binary search on sorted x, midpoint
  * tree, median kd tree and cell binning, behind the interface of rangequery.h. */
 #include "physflow/rangequery.h"
 
@@ -109,7 +109,7 @@ size_t pf_rangequery_bytes(const pf_rangequery *rq)
     return b;
 }
 
-/* ---- binary search (paper 003 Algorithm 2) ---- */
+/* ---- binary search (Aïvázis 2010 Algorithm 2) ---- */
 
 static int cmp_x(const void *a, const void *b)
 {
@@ -179,7 +179,7 @@ static int bsearch_find(const pf_rangequery *rq, const double lo[3], const doubl
     return PF_OK;
 }
 
-/* ---- trees (paper 003 Algorithms 3 and 4) ---- */
+/* ---- trees (Aïvázis 2010 Algorithms 3 and 4) ---- */
 
 static int new_node(pf_rangequery *rq, int32_t *idx)
 {
@@ -406,7 +406,7 @@ static int kd_find(const pf_rangequery *rq, int32_t k, const double lo[3], const
     return rc;
 }
 
-/* ---- cells (paper 003 "Binning", Algorithm 5 in 3D) ---- */
+/* ---- cells (Aïvázis 2010 "Binning", Algorithm 5 in 3D) ---- */
 
 /* Cell index along an axis; monotone in x, so a cell strictly between the query's first and last cells holds
  * only points strictly inside the query's slab. */
@@ -587,7 +587,7 @@ int pf_rangequery_find(const pf_rangequery *rq, const double lo[3], const double
     if (!rq->built) return pf_error(PF_ESTATE, "pf_rangequery_find: no successful build yet");
     if (rq->n == 0 || lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) return PF_OK;
     switch (rq->def.method) {
-    case PF_RQ_SCAN: /* paper 003 Algorithm 1 */
+    case PF_RQ_SCAN: /* Aïvázis 2010 Algorithm 1 */
         for (size_t i = 0; i < rq->n; i++) {
             out->candidates++;
             if (inside(rq->xyz + 3 * i, lo, hi)) {

@@ -1,4 +1,4 @@
-/* Hierarchical, multilevel and uniform spatial hashes over boxes (paper 001 §2.1, §2.2, §3). */
+/* Hierarchical, multilevel and uniform spatial hashes over boxes (Pouchol et al. 2009, §2.1, §2.2, §3). */
 #include "spatial_hash.h"
 
 #include "base/alloc.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Paper 001 eq. 1/3: XOR of the cell coordinates times large primes. The class number is mixed in so that the
+/* Pouchol et al. 2009 eq. 1/3: XOR of the cell coordinates times large primes. The class number is mixed in so that the
  * cells of different classes get different keys in the single table (the paper's "one table per class");
  * keys are 64-bit with no modulo (the paper's n = infinity, §4.3). */
 static inline uint64_t cell_hash(int c, uint64_t x, uint64_t y, uint64_t z)
@@ -53,7 +53,7 @@ static inline float round_up(double v)
     return f;
 }
 
-/* Paper 001 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
+/* Pouchol et al. 2009 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
  * box takes one per build). */
 static int ceil_log2(double l)
 {
@@ -174,7 +174,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         s->level[i] = (uint8_t)(ctop - c); /* temporarily: depth below the top */
         hist[ctop - c]++;
     }
-    /* Paper 001 §3.1: the smallest class is the particles' size, and nothing is smaller. Here the finest
+    /* Pouchol et al. 2009 §3.1: the smallest class is the particles' size, and nothing is smaller. Here the finest
      * classes are merged up to the class of the 10th-percentile box (a tail of tiny or zero-size boxes would
      * otherwise add levels that every top-down key and descent walks through); coarser cells stay correct. */
     int floor_depth = PF_SHASH_MAX_DEPTH;
@@ -205,15 +205,15 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
 #define PF_EAGAIN_FULL 1
 
 /* Hashes every box into the cells of its level that it covers (no box covers more than 2 cells per axis of
- * its class, the 8 endpoints of paper 001 §2.2), recording one scratch entry per (cell, box) in box order.
- * hier: paper 001 Listing 1, the additive top-down key (eq. 4), every ancestor cell on the way marked
+ * its class, the 8 endpoints of Pouchol et al. 2009, §2.2), recording one scratch entry per (cell, box) in box order.
+ * hier: Pouchol et al. 2009 Listing 1, the additive top-down key (eq. 4), every ancestor cell on the way marked
  * hasChildren; multi and uniform: the key of the cell alone (eq. 3). PF_OK or PF_EAGAIN_FULL. */
 static int insert_cells(pf_shash *s)
 {
     pf_hash_table *t = &s->table;
     size_t nent = 0;
-    /* hier: the chain of ancestor cells the last entry marked, levels < depth (paper 001 Listing 1 walks every
-     * class from the top for every point; an object's cells share most of their ancestors) */
+    /* hier: the chain of ancestor cells the last entry marked, levels < depth (Pouchol et al. 2009 Listing 1 walks
+     * every class from the top for every point; an object's cells share most of their ancestors) */
     struct {
         int depth;
         uint64_t xyz[PF_SHASH_MAX_LEVELS][3];
@@ -437,7 +437,7 @@ static inline void ctx_ranges(query_ctx *q, const double lo[3], const double hi[
     }
 }
 
-/* Paper 001 Listing 2, as a descent: retrieve the ids of the cell, and go down into the child cells that the
+/* Pouchol et al. 2009 Listing 2, as a descent: retrieve the ids of the cell, and go down into the child cells that the
  * query overlaps only when the cell's hasChildren is set. `key` is the cell's additive key (eq. 4), so a
  * child's key is one h^c away. */
 static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint64_t z)
@@ -472,7 +472,7 @@ static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint
     return PF_OK;
 }
 
-/* Searches the cells of one level in the given range (multilevel and uniform hashes, paper 001 §2.2: every
+/* Searches the cells of one level in the given range (multilevel and uniform hashes, Pouchol et al. 2009, §2.2: every
  * cell of the level that the query overlaps, no pruning). */
 static int scan_level(query_ctx *q, int L)
 {
@@ -503,7 +503,7 @@ static void ctx_init(query_ctx *q, const pf_shash *s, pf_id_buffer *b, const dou
 }
 
 
-/* Paper 001 Listing 2 from the largest class down to level `last`. */
+/* Pouchol et al. 2009 Listing 2 from the largest class down to level `last`. */
 static int top_down(query_ctx *q, int last)
 {
     const pf_shash *s = q->s;
@@ -546,7 +546,7 @@ int pf_shash_query(const pf_shash *s, const pf_aabb *box, pf_id_buffer *b)
 
 /* In the all-pairs search, a pair of classes at most 2^PF_SHASH_NEAR apart is found by the larger box's
  * descent (hasChildren pruning, a bounded number of child cells per level); a pair further apart by the
- * smaller box's top-down search of the larger classes (paper 001 Listing 2 stopped early), since a large box
+ * smaller box's top-down search of the larger classes (Pouchol et al. 2009 Listing 2 stopped early), since a large box
  * over a dense crowd of much smaller ones would visit every populated cell beneath it. */
 #define PF_SHASH_NEAR 2
 

@@ -1,4 +1,4 @@
-/* The spatial hashes of paper 001 over boxes: hierarchical (§3), multilevel (§2.2) and uniform (§2.1), with
+/* The spatial hashes of Pouchol et al. 2009 over boxes: hierarchical (§3), multilevel (§2.2) and uniform (§2.1), with
  * their build, box queries and the per-object searches the hhash and mlhash broad phases are made of. */
 #ifndef PF_COLLISION_SPATIAL_HASH_H
 #define PF_COLLISION_SPATIAL_HASH_H
@@ -22,7 +22,7 @@ typedef struct pf_shash {
     double origin[3];     /* lowest corner of all boxes: cells are counted from here, so far-away inputs work */
     double extent[3];     /* highest corner minus origin */
     int nlevels;          /* classes present, largest first (uniform: 1) */
-    int cexp[PF_SHASH_MAX_LEVELS];    /* class c holds cells of edge 2^c (paper 001 eq. 2) */
+    int cexp[PF_SHASH_MAX_LEVELS];    /* class c holds cells of edge 2^c (Pouchol et al. 2009 eq. 2) */
     double size[PF_SHASH_MAX_LEVELS]; /* cell edge of each level */
     double inv[PF_SHASH_MAX_LEVELS];  /* 1 / size: a power of two for the classes, so cell coordinates are exact */
     uint8_t *level;                   /* level of each box */
@@ -44,7 +44,7 @@ size_t pf_shash_bytes(const pf_shash *s);
 
 /* Appends to `b` (already begun, stamps sized for s->n) the id of every box stored in a cell that `q` overlaps
  * whose box, rounded outwards to float, overlaps `q` (a superset of the exact overlaps; b->candidates counts the
- * ids the cells held, before that test): hier, top-down with hasChildren pruning (paper 001 Listing 2); multi
+ * ids the cells held, before that test): hier, top-down with hasChildren pruning (Pouchol et al. 2009 Listing 2); multi
  * and uniform, the cells of every level (§2.2). */
 int pf_shash_query(const pf_shash *s, const pf_aabb *q, pf_id_buffer *b);
 

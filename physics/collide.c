@@ -1,5 +1,5 @@
-/* Finding a step's proximities, in two levels (paper 001 §3.3: queries against a built structure): the surfaces'
- * bounds go through a broad phase; for each pair of surfaces of different objects that come within the alarm
+/* Finding a step's proximities, in two levels (Pouchol et al. 2009, §3.3: queries against a built structure): the
+ * surfaces' bounds go through a broad phase; for each pair of surfaces of different objects that come within the alarm
  * distance, the vertices of each query an index of the other's triangles (and spheres), built at most once per
  * step and only for surfaces something comes near; the spheres of one surface (particles) meet each other
  * through the broad phase. A vertex is a point, or a sphere when its surface has a radius. */

@@ -1,4 +1,4 @@
-/* The collision stage and the penalty contact force field (paper 004 §4.2; SOFA's DefaultPipeline,
+/* The collision stage and the penalty contact force field (Hermann et al. 2009, §4.2; SOFA's DefaultPipeline,
  * MinProximityIntersection, DefaultContactManager and PenaltyContactForceField).
  *
  * Each step, before the solvers run: every surface's vertices (points) and triangles go through one broad phase;

@@ -1,5 +1,5 @@
-/* Deformable grid (paper 004 §4.2, SOFA SparseGridTopology): a coarse lattice object sized to a surface mesh's
- * bounding box, with a mass-spring or hexahedral FEM force field, carrying the mesh through the TRILINEAR
+/* Deformable grid (Hermann et al. 2009, §4.2, SOFA SparseGridTopology): a coarse lattice object sized to a surface
+ * mesh's bounding box, with a mass-spring or hexahedral FEM force field, carrying the mesh through the TRILINEAR
  * mapping, so that forces on the mesh act on the lattice and the mesh follows it. */
 #include "surface.h"
 

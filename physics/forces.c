@@ -1,5 +1,5 @@
 /* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
- * write into both objects' f (paper 004 §3.1-3.2, figure 2: "interaction force"). */
+ * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
 #include "world.h"
 
 #include "rigid.h"

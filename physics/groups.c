@@ -1,4 +1,4 @@
-/* Solver groups and the step graph. Objects linked by interaction force fields share one solver (paper 004
+/* Solver groups and the step graph. Objects linked by interaction force fields share one solver (Hermann et al. 2009
  * §2.1). A structural change (an object, force field, constraint or interaction added or removed) regroups the
  * objects; groups whose objects, interactions and force fields are unchanged keep their recorded tasks, the
  * others' tasks are removed and the new groups recorded onto the same graph, so the runtime places only the new

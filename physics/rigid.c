@@ -1,4 +1,4 @@
-/* Rigid bodies (6 DOF, paper 004 §4.2): creation from a shape (box, sphere, closed mesh) with its mass
+/* Rigid bodies (6 DOF, Hermann et al. 2009, §4.2): creation from a shape (box, sphere, closed mesh) with its mass
  * properties, and the per-object pieces the explicit and implicit solvers call for them (rigid.h). */
 #include "rigid.h"
 

@@ -1,4 +1,4 @@
-/* Explicit symplectic Euler (paper 004 algorithm 1): forces, then per object v += dt f/m and x += dt v, with
+/* Explicit symplectic Euler (Hermann et al. 2009 algorithm 1): forces, then per object v += dt f/m and x += dt v, with
  * fixed points held still. */
 #include "world.h"
 

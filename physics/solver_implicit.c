@@ -1,6 +1,6 @@
 /* Implicit Euler (Baraff & Witkin 1998, SOFA EulerImplicitSolver) with Rayleigh damping, solved by a matrix-free
  * conjugate gradient (SOFA CGLinearSolver) whose iterations are a runtime dynamic loop with conditional breaks on
- * the residual and on the denominator (paper 004 §3.3). One loop per solver group.
+ * the residual and on the denominator (Hermann et al. 2009, §3.3). One loop per solver group.
  *
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
@@ -310,7 +310,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
     pf_access lim[] = {{drr, PF_READWRITE}};
     TRY(task(g, t_cg_limits, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
 
-    /* paper 004 figure 4: a loop bounded by its counter, left early by breaks on shared scalars */
+    /* Hermann et al. 2009 figure 4: a loop bounded by its counter, left early by breaks on shared scalars */
     TRY(pf_graph_loop_begin(g,
                             &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
                                            .max_iterations = sv->cg_iterations},

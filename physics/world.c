@@ -1,5 +1,5 @@
 /* The physics world: objects and their force fields and constraints, solver groups, and the step loop that
- * records the step's tasks once and replays them (paper 004 §3.1-3.2). */
+ * records the step's tasks once and replays them (Hermann et al. 2009, §3.1-3.2). */
 #include "world.h"
 
 #include "surface.h"

@@ -58,7 +58,7 @@ typedef struct pf_object {
     double mass; /* per point, kg (a rigid: its total mass) */
     double inertia[9], inertia_inv[9]; /* a rigid: body-frame inertia tensor about the com (kg·m²), inverse */
     pf_solver_def solver;
-    /* state and solver work vectors, 3n each (paper 004 §3.1: the data of the task graph) */
+    /* state and solver work vectors, 3n each (Hermann et al. 2009, §3.1: the data of the task graph) */
     double *x, *v, *f, *dv, *b, *r, *p, *q;
     uint8_t *fixed;
     uint32_t *fixed_list, nfixed;

@@ -1,6 +1,6 @@
-/* Dependency analysis per datum (paper 004 §3.1-3.3): read-after-write, write-after-read and write-after-write
- * edges; groups of cumulative writers closed by a reducer node that becomes the datum's writer; loop markers
- * as control nodes, loop-carried edges found by a second pass over each body, and the state after a loop
+/* Dependency analysis per datum (Hermann et al. 2009, §3.1-3.3): read-after-write, write-after-read and
+ *write-after-write edges; groups of cumulative writers closed by a reducer node that becomes the datum's writer;
+ * loop markers as control nodes, loop-carried edges found by a second pass over each body, and the state after a loop
  * merged from its entry, its breaks and its end (a loop may run zero times or stop at a break). */
 #include "graph.h"
 

@@ -1,4 +1,4 @@
-/* Compilation into per-worker programs (paper 004 §3.2-3.3, figures 3a and 4): each worker runs its nodes in
+/* Compilation into per-worker programs (Hermann et al. 2009, §3.2-3.3, figures 3a and 4): each worker runs its nodes in
  * graph order; a wait precedes the first node that needs a result of another worker; loop control is
  * replicated on every worker that runs part of the body; an awaited node publishes its execution count.
  * Nodes appended to an analysed graph are compiled alone, onto the end of the programs. */

@@ -1,5 +1,5 @@
 /* The barrier executor: each segment of the graph level by level with an OpenMP barrier between levels — the
- * synchronisation-heavy baseline of paper 004 figure 2 (left); loops run as host-side loops, one thread
+ * synchronisation-heavy baseline of Hermann et al. 2009 figure 2 (left); loops run as host-side loops, one thread
  * deciding each condition between barriers. */
 #include "exec.h"
 

@@ -1,5 +1,5 @@
-/* The static executor (paper 004 §3.2-3.3): each worker replays its compiled program. A wait blocks until the
- * awaited flag reaches the waiter's own count of the context's executions (minus one when loop-carried); an
+/* The static executor (Hermann et al. 2009, §3.2-3.3): each worker replays its compiled program. A wait blocks
+ * until the awaited flag reaches the waiter's own count of the context's executions (minus one when loop-carried); an
  * awaited node publishes its count after it runs; loop control is evaluated by every participating worker.
  * No global barrier inside a run. */
 #include "exec.h"

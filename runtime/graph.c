@@ -126,7 +126,7 @@ int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
 }
 
 /* A marker's task record: a read of the condition datum when there is one, so the ordinary analysis orders it
- * after the datum's writer and before its next writer (paper 004 §3.3: the condition is shared data). */
+ * after the datum's writer and before its next writer (Hermann et al. 2009, §3.3: the condition is shared data). */
 static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn cond, uint32_t datum,
                          const void *args, size_t args_size, const char *name)
 {

@@ -18,7 +18,7 @@ typedef struct pf_datum {
     int32_t reducer_worker; /* placement of this datum's reducers, kept across updates; -1 when none */
 } pf_datum;
 
-/* What a recorded entry is: a task, or a loop marker (paper 004 §3.3). */
+/* What a recorded entry is: a task, or a loop marker (Hermann et al. 2009, §3.3). */
 enum { PF_ITEM_TASK = 0, PF_ITEM_BEGIN, PF_ITEM_END, PF_ITEM_BREAK };
 
 /* A recorded task or loop marker, as the user gave it. Markers keep their condition here: cond_fn reads
@@ -30,7 +30,7 @@ typedef struct pf_task {
     uint32_t cond_data;
     pf_task_fn fn;
     const char *name;
-    size_t args_off; /* into graph.args, PF_NONE-sized offset when no args */
+    size_t args_off; /* into graph.args (16-byte aligned); meaningless when args_size is 0 (no arguments) */
     size_t args_size;
     uint32_t acc_off; /* into graph.accesses */
     uint32_t nacc;
@@ -41,7 +41,7 @@ typedef struct pf_task {
 } pf_task;
 
 /* A dynamic loop: begin / end / conditional-break markers delimit a body that is redeployed while the
- * condition holds, never more than max_iter times per entry (paper 004 §3.3). */
+ * condition holds, never more than max_iter times per entry (Hermann et al. 2009, §3.3). */
 typedef struct pf_loop {
     pf_loop_kind kind;
     uint32_t count;     /* PF_LOOP_COUNT: iterations per entry */
@@ -98,7 +98,7 @@ typedef struct pf_segment {
     uint32_t level_begin, level_end; /* level ids [begin, end) */
 } pf_segment;
 
-/* A compiled per-worker program (paper 004 figure 3a, figure 4): RUN ops for the worker's nodes, WAIT ops
+/* A compiled per-worker program (Hermann et al. 2009 figure 3a, figure 4): RUN ops for the worker's nodes, WAIT ops
  * before the first node needing a result of another worker, and the replicated loop-control ops. */
 enum { PF_OP_RUN, PF_OP_WAIT, PF_OP_BEGIN, PF_OP_END, PF_OP_BREAK };
 
@@ -228,7 +228,7 @@ void pf_graph_free_analysis(pf_graph *g);
 
 /* partition.c: places every work node (node.worker) for `workers` workers. When the graph was compiled before
  * for the same workers and partitioner, placed tasks keep their worker and only new nodes are placed
- * (paper 004 §3.2, "limit partitioning changes"); otherwise everything is partitioned afresh. */
+ * (Hermann et al. 2009, §3.2, "limit partitioning changes"); otherwise everything is partitioned afresh. */
 int pf_partition(pf_graph *g, int workers, pf_partitioner p);
 /* partition_owner.c, partition_metis.c: fresh partitions. */
 int pf_partition_owner(pf_graph *g, int workers);

@@ -1,4 +1,4 @@
-/* Running one node: reducers fold their group's buffers in recording order (paper 004 figure 3b); tasks with
+/* Running one node: reducers fold their group's buffers in recording order (Hermann et al. 2009 figure 3b); tasks with
  * cumulative accesses get their private buffers reset to the reducer's identity first. */
 #include "graph.h"
 

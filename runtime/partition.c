@@ -1,5 +1,5 @@
 /* Placement of work nodes on workers: fresh partitions, and stable updates where existing tasks keep their
- * worker and only new ones are placed (paper 004 §3.2: "avoiding moving previously existing tasks"). */
+ * worker and only new ones are placed (Hermann et al. 2009, §3.2: "avoiding moving previously existing tasks"). */
 #include "graph.h"
 
 #include "base/alloc.h"

@@ -1,4 +1,4 @@
-/* METIS k-way partitioning (paper 004 §3.2) of the task graph contracted by object: a vertex per object (the
+/* METIS k-way partitioning (Hermann et al. 2009, §3.2) of the task graph contracted by object: a vertex per object (the
  * tasks and reducers it owns; a task with no owner is a vertex of its own) weighted by their cost (measured
  * during a run, estimated before), an edge per pair of vertices that a dependency joins, weighted by the bytes of
  * the data flowing along those dependencies. Objects stay whole, so a repartition moves objects with their data

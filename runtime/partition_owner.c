@@ -1,4 +1,4 @@
-/* Owner-compute partitioning (paper 004 §3.2): a task goes with the object whose data it writes; objects are
+/* Owner-compute partitioning (Hermann et al. 2009, §3.2): a task goes with the object whose data it writes; objects are
  * spread over workers by cost. */
 #include "graph.h"
 

@@ -1,4 +1,4 @@
-/* Rebalancing by object (paper 004 §3.2): whole objects move from the most loaded worker to the least loaded
+/* Rebalancing by object (Hermann et al. 2009, §3.2): whole objects move from the most loaded worker to the least loaded
  * one, by measured cost, while a move lowers the larger of the two loads; each move takes the object that
  * brings the two loads closest. */
 #include "graph.h"

@@ -1,4 +1,4 @@
-/* Repartitioning (paper 004 §3.2, "limit partitioning changes"): new tasks are placed next to the old ones,
+/* Repartitioning (Hermann et al. 2009, §3.2, "limit partitioning changes"): new tasks are placed next to the old ones,
  * which keep their worker; once costs have been measured on the changed graph — after a structural update,
  * or when the measured imbalance of recent runs grows — the graph is partitioned afresh, the new parts are
  * relabelled to overlap the current placement most, and the result is kept only when the policy says it pays:

@@ -1,6 +1,6 @@
 /* Bodies of a scene: rigid bodies (MechanicalObject template="Rigid3d") and the surfaces collision models ask
  * for — one per node, carried by the node's object or, through RigidMapping / BarycentricMapping, by its parent's
- * (paper 004 §4.2: every object seen by collision through a surface mesh) — and the collision stage. */
+ * (Hermann et al. 2009, §4.2: every object seen by collision through a surface mesh) — and the collision stage. */
 #include "scene_internal.h"
 
 #include "base/alloc.h"

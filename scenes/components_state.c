@@ -450,8 +450,8 @@ int sc_rigid_shape(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
-/* SparseGridTopology n="nx ny nz" fileTopology="mesh.obj": the deformable grid of paper 004 §4.2 — a lattice of n
- * points per axis over the mesh's bounding box grown by 1e-3 of its diagonal on every side (as
+/* SparseGridTopology n="nx ny nz" fileTopology="mesh.obj": the deformable grid of Hermann et al. 2009, §4.2 — a
+ * lattice of n points per axis over the mesh's bounding box grown by 1e-3 of its diagonal on every side (as
  * pf_world_add_deformable_grid sizes it), carrying the mesh (a TRILINEAR surface once a collision model asks). */
 int sc_sparse_grid_topology(pf_scene_component *c, void *ctx)
 {

@@ -320,7 +320,8 @@ END_TEST
 /* The grid's stencil layout (boxes of similar sizes, one record each, neighbours within one cell): exact and
  * thread-independent on sets that sit on its cell boundaries: a lattice of touching equal cubes, the same far
  * from the origin (where (x - origin) / cell rounds), random boxes whose sizes differ by up to 1.9x (half of
- * them of the largest size, whose lower corners may lie a cell apart), and points with repeats. records == n tells the stencil layout ran. */
+ *them of the largest size, whose lower corners may lie a cell apart), and points with repeats. records == n tells
+ * the stencil layout ran. */
 START_TEST(test_grid_stencil_layout)
 {
     enum { N = 20000 };
@@ -429,7 +430,7 @@ START_TEST(test_names)
 }
 END_TEST
 
-/* kd's counters: records between n and 8n (paper 000 §4.1), n without splitting; candidates >= pairs. */
+/* kd's counters: records between n and 8n (Poirrier 2009, §4.1), n without splitting; candidates >= pairs. */
 START_TEST(test_kd_counters)
 {
     size_t n = 5000;

@@ -1,5 +1,5 @@
 /* Check suite of the queries: box, moving-segment and radius searches against built structures, and the range
- * queries of paper 003, each equal to a brute-force scan on random data; rebuilds equal fresh builds. */
+ * queries of Aïvázis 2010, each equal to a brute-force scan on random data; rebuilds equal fresh builds. */
 #include "check_main.h"
 #include "test_rng.h"
 
@@ -244,7 +244,7 @@ START_TEST(radius_neighbours)
 }
 END_TEST
 
-/* ---- range queries (paper 003) ---- */
+/* ---- range queries (Aïvázis 2010) ---- */
 
 static size_t brute_range(const double *p, size_t n, const double lo[3], const double hi[3], uint32_t *out)
 {

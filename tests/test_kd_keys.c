@@ -1,5 +1,5 @@
 /* Check suite of kd_box_keys (collision/kd_keys.c), the cell keys of one quantised box for the linear
- * kd-tree: its branch-free split must give exactly what the recursion of paper 000 §4.1 gives (the oracle
+ * kd-tree: its branch-free split must give exactly what the recursion of Poirrier 2009, §4.1 gives (the oracle
  * below, written plainly): the same count, the same keys in the same order and the same lowest level read, on
  * random boxes of every size and key-grid resolution and on boxes whose ends or planes sit on bit boundaries,
  * split on and off. */

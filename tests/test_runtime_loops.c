@@ -1,4 +1,4 @@
-/* Dynamic-loop tests (paper 004 §3.3): random nested loops with both condition kinds and breaks leave the
+/* Dynamic-loop tests (Hermann et al. 2009, §3.3): random nested loops with both condition kinds and breaks leave the
  * seq executor's bits for every executor and worker count; zero-iteration loops, breaks at the first
  * iteration and at the bound; nesting; a task-graph conjugate gradient against a dense direct solve;
  * independent loops never wait for each other. */

@@ -1,4 +1,4 @@
-/* Graph updates and partitioners (paper 004 §3.2): across a random sequence of additions and removals no
+/* Graph updates and partitioners (Hermann et al. 2009, §3.2): across a random sequence of additions and removals no
  * existing task changes worker, and results stay those of the seq executor; METIS and rebalancing by object
  * beat plain owner-compute on an unbalanced graph; repartitioning never changes results, lowers a measured
  * imbalance, and relabels a partition equal to the old one up to renaming back onto it. */

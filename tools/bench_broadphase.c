@@ -1,4 +1,4 @@
-/* physflow bench broadphase: paper 000's falling-spheres benchmark (§6) run through every broad phase, printed
+/* physflow bench broadphase: Poirrier's (2009) falling-spheres benchmark (§6) run through every broad phase, printed
  * beside the paper's Tables 2 and 3 and written as CSV rows. */
 #include "bench_csv.h"
 #include "cli_args.h"
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-/* Paper 000 Table 2 (and reference/poirrier_table2_methods.csv): CPU ms per step, steps 50-60, density 0.1, one
+/* Poirrier 2009 Table 2 (and reference/poirrier_table2_methods.csv): CPU ms per step, steps 50-60, density 0.1, one
  * core of an Intel E2180 at 2 GHz; 0 = not run by the paper. Candidate pairs: kd-tree-1 raw candidates. */
-/* Paper 000 Table 3 (reference/poirrier_table3_memory.csv): kd-tree-1 vs kd-tree-2 (unique pairs + bounding-sphere
+/* Poirrier 2009 Table 3 (reference/poirrier_table3_memory.csv): kd-tree-1 vs kd-tree-2 (unique pairs + bounding-sphere
  * filter), same machine; resident memory in MB. */
 static const struct paper_row {
     long n;
@@ -60,7 +60,7 @@ static double rng_unit(uint64_t *s)
     return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* The spheres of paper 000 §6: unit radius, uniform in a cube sized for volume fraction d, falling under gravity
+/* The spheres of Poirrier 2009, §6: unit radius, uniform in a cube sized for volume fraction d, falling under gravity
  * onto a floor; after each step every reported pair that interpenetrates is pushed apart along its normal, pair
  * by pair ("non-interpenetration enforced pairwise, not globally"), so the set packs over time. */
 typedef struct spheres {
@@ -124,7 +124,7 @@ static void usage(FILE *out)
             "usage: physflow bench broadphase [--methods LIST] [--n LIST] [--density D] [--steps S]\n"
             "                                 [--threads LIST] [--warmup W] [--csv FILE]\n"
             "\n"
-            "Paper 000's benchmark: N unit spheres at volume fraction D (default 0.1) falling onto a floor, pairs\n"
+            "Poirrier 2009's benchmark: N unit spheres at volume fraction D (default 0.1) falling onto a floor, pairs\n"
             "pushed apart after each step (the pairs of the first exact method listed drive the motion; every\n"
             "method sees the same boxes). Only the broad-phase call is timed. Defaults: --methods\n"
             "kd,kd-raw,grid,sap,hhash,mlhash and the peers that are built, --n 10000,100000, --steps 10,\n"
@@ -230,7 +230,7 @@ int bench_broadphase(int argc, char **argv)
     if (!csv) return 1;
     char machine[512];
     bench_machine_summary(machine, sizeof machine);
-    printf("# falling spheres (paper 000 §6), density %g, %ld untimed warm-up steps then %ld timed steps; %s\n",
+    printf("# falling spheres (Poirrier 2009, §6), density %g, %ld untimed warm-up steps then %ld timed steps; %s\n",
            density, warmup, steps, machine);
     printf("# ms_per_step = median of timed steps 1..%ld (the pf_broadphase_pairs call only); MB, B/object = "
            "stats.bytes: working memory beyond the input boxes, output pairs buffer included\n",
@@ -349,7 +349,7 @@ int bench_broadphase(int argc, char **argv)
             if (meds) print_kd_ratios(csv, case_name, methods, nm, ths, nt, bp, meds);
             free(meds);
             if (row) {
-                printf("paper 000 (E2180 2 GHz, 1 core, steps 50-60): kd-tree-1 %.0f ms, %.3g candidates, %.0f MB;"
+                printf("Poirrier 2009 (E2180 2 GHz, 1 core, steps 50-60): kd-tree-1 %.0f ms, %.3g candidates, %.0f MB;"
                        " kd-tree-2 %.0f ms, %.3g pairs, %.0f MB",
                        row->kd1_ms, row->kd1_pairs, row->kd1_mb, row->kd2_ms, row->kd2_pairs, row->kd2_mb);
                 if (row->delaunay_ms > 0)
@@ -358,7 +358,7 @@ int bench_broadphase(int argc, char **argv)
                 if (row->quadratic_ms > 0) printf("; quadratic %.0f ms", row->quadratic_ms);
                 printf("\n");
             } else {
-                printf("paper 000 Tables 2-3 have N = 50000, 100000, 500000, 1000000, 5000000 (none at %zu)\n", n);
+                printf("Poirrier 2009 Tables 2-3 have N = 50000, 100000, 500000, 1000000, 5000000 (none at %zu)\n", n);
             }
             fflush(stdout);
         }

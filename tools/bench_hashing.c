@@ -1,5 +1,5 @@
-/* physflow bench hashing: paper 001's benchmarks — the 2D broad phase (hierarchical vs multilevel hash vs kd
- * tree, N objects then moving-particle segments) and the 3D particles falling on 2000 static spheres. */
+/* physflow bench hashing: Pouchol et al.'s (2009) benchmarks — the 2D broad phase (hierarchical vs multilevel hash
+ * vs kd tree, N objects then moving-particle segments) and the 3D particles falling on 2000 static spheres. */
 #include "commands.h"
 
 #include "bench_csv.h"
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Paper 001 §4 claims, printed beside our figures. */
+/* Pouchol et al. 2009 §4 claims, printed beside our figures. */
 static const char *const PAPER_2D_SETUP =
     "N objects random in a 2D square of side 2^13 (10% ~2^10, 25% ~2^6, rest ~2^3), then moving-particle "
     "segments (length <= 2^4) queried against the structure";
@@ -30,7 +30,7 @@ static const char *const PAPER_3D_CLAIM =
     "hierarchical hash about 25% faster than multilevel hash for the whole collision step; memory overhead <= 20%";
 static const double PAPER_3D_SPEEDUP = 1.25;
 
-/* ---- 2D broad phase (paper 001 §4.1, figure 4) ---- */
+/* ---- 2D broad phase (Pouchol et al. 2009, §4.1, figure 4) ---- */
 
 typedef struct scene2d {
     size_t n, m;
@@ -161,7 +161,7 @@ static int run_allpairs(pf_broadphase_method m, const pf_aabb *boxes, size_t n, 
 
 static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *csv, double *worst_ratio)
 {
-    printf("paper 001 §4.1 — 2D broad phase: %s\n", PAPER_2D_SETUP);
+    printf("Pouchol et al. 2009, §4.1 — 2D broad phase: %s\n", PAPER_2D_SETUP);
     printf("paper's claim: %s\n", PAPER_2D_CLAIM);
     printf("here: %zu segments, best of %d runs taking turns, ms_total = thread CPU time to insert the objects\n"
            "and query all segments (exact test included); cand/q = ids the cells hold per query, the same for both: the part pruning cannot save\n\n",
@@ -261,7 +261,7 @@ static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *cs
     return rc;
 }
 
-/* ---- 3D particles over static spheres (paper 001 §4.2, figure 6) ---- */
+/* ---- 3D particles over static spheres (Pouchol et al. 2009, §4.2, figure 6) ---- */
 
 typedef struct scene3d {
     size_t ns, np;
@@ -374,7 +374,7 @@ static int bench_3d(size_t np, int steps, bench_csv *csv, double *ratio)
 {
     const size_t ns = 2000;
     const double dt = 2e-3;
-    printf("\npaper 001 §4.2 — 3D: %s\npaper's claim: %s\n", PAPER_3D_SETUP, PAPER_3D_CLAIM);
+    printf("\nPouchol et al. 2009, §4.2 — 3D: %s\npaper's claim: %s\n", PAPER_3D_SETUP, PAPER_3D_CLAIM);
     printf("here: %zu particles, %zu spheres, %d steps of %g s, whole collision step timed (thread CPU time; the\n"
            "two methods step their own copies of the scene in turn)\n\n",
            np, ns, steps, dt);

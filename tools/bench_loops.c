@@ -1,5 +1,5 @@
-/* physflow bench loops: conjugate-gradient solves as dynamic loops in the task graph (paper 004 §3.3), per
- * executor and worker count, and the cost of a graph update against a full rebuild (paper 004 §3.2). */
+/* physflow bench loops: conjugate-gradient solves as dynamic loops in the task graph (Hermann et al. 2009, §3.3), per
+ * executor and worker count, and the cost of a graph update against a full rebuild (Hermann et al. 2009, §3.2). */
 #include "bench_csv.h"
 #include "bench_util.h"
 #include "cg_tasks.h"
@@ -227,7 +227,8 @@ int bench_loops(int argc, char **argv)
                 if (!rt) return 1;
                 uint32_t moved = 0;
                 if (execs[e] == PF_EXEC_STATIC && k > 1) {
-                    /* paper 004 §3.2: after a measured run, move whole objects to balance the measured costs */
+                    /* Hermann et al. 2009, §3.2: after a measured run, move whole objects to balance the measured
+                     * costs */
                     pf_graph_invalidate(cg_set_graph(set)); /* a fresh placement for this worker count */
                     cg_set_run(set, rt);
                     pf_graph_rebalance(cg_set_graph(set), rt, &moved, NULL);

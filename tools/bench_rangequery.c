@@ -1,4 +1,4 @@
-/* physflow bench rangequery: paper 003's cost model measured — b(N) build, r(N) rebuild after a small motion,
+/* physflow bench rangequery: Aïvázis's (2010) cost model measured — b(N) build, r(N) rebuild after a small motion,
  * s(N) bytes, q(N, n) query time with about n points in the box — for scan, bsearch, tree, kdtree, cells. */
 #include "commands.h"
 
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Paper 003's asymptotic costs, printed beside the measurements. */
+/* Aïvázis 2010's asymptotic costs, printed beside the measurements. */
 static const char *const PAPER_COSTS[PF_RQ_METHOD_COUNT] = {
     "b=O(N) r=0 q=O(N)",
     "b=O(N log N) r=O(N) q=O(log N + n)",
@@ -106,11 +106,11 @@ int bench_rangequery(int argc, char **argv)
     pf_id_buffer *buf = NULL;
     if (pf_id_buffer_create(&buf)) return 1;
     int rc = 0;
-    printf("paper 003 — orthogonal range queries, points uniform in the unit cube; rebuild after every point moved\n"
+    printf("Aïvázis 2010 — orthogonal range queries, points uniform in the unit cube; rebuild after every point moved\n"
            "by up to 1%% of the cube; q: mean time of one query holding ~16 points (%ld queries) and ~1024 points\n\n",
            nq);
     printf("%9s %-8s | %10s %10s %9s | %10s %12s %10s | %s\n", "N", "method", "build ms", "rebuild ms", "MB",
-           "q16 us", "batch ms", "q1024 us", "paper 003");
+           "q16 us", "batch ms", "q1024 us", "Aïvázis 2010");
     for (size_t t = 0; t < nn && !rc; t++) {
         size_t n = (size_t)ns[t];
         double *p = malloc(3 * n * sizeof *p), *moved = malloc(3 * n * sizeof *p);

@@ -2,7 +2,7 @@
  * partitioner, repartitioning policy and worker count, split into collision, graph update and integration,
  * with the speedup of the whole step and of integration alone (the paper's measure: step - collision, graph
  * updates and repartitions included) against seq at 1 worker, and the runtime's counters (imbalance, waits,
- * repartitions) (paper 004 §4, figures 5-7). Setup and the untimed warm-up steps (the recording step among
+ * repartitions) (Hermann et al. 2009, §4, figures 5-7). Setup and the untimed warm-up steps (the recording step among
  * them) are excluded; repeats interleave the configurations so that a noisy machine slows them alike. */
 #include "bench_csv.h"
 #include "bench_util.h"

@@ -1,4 +1,4 @@
-/* physflow bench splitting: paper 000 Table 1 (§4.2), the linear kd-tree with and without box splitting,
+/* physflow bench splitting: Poirrier 2009 Table 1 (§4.2), the linear kd-tree with and without box splitting,
  * printed beside the paper's figures and written as CSV rows. */
 #include "bench_csv.h"
 #include "cli_args.h"
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Paper 000 Table 1 (reference/poirrier_table1_splitting.csv): N = 10000 spheres, uniform centres, no
+/* Poirrier 2009 Table 1 (reference/poirrier_table1_splitting.csv): N = 10000 spheres, uniform centres, no
  * non-interpenetration. sub-elements per N, V_n / V_e, selected (candidate) pairs, true positives (counted with
  * their duplicates). */
 static const struct paper_row {
@@ -40,7 +40,7 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: physflow bench splitting [--n N] [--densities LIST] [--threads K] [--csv FILE]\n"
                  "\n"
-                 "Paper 000 Table 1: N (default 10000) unit spheres, centres uniform in a cube sized for volume\n"
+                 "Poirrier 2009 Table 1: N (default 10000) unit spheres, centres uniform in a cube sized for volume\n"
                  "fraction d (default 0.01,0.05,0.1,0.5,1), placed in the linear kd-tree without and with box\n"
                  "splitting (kd-raw). Per case: sub-elements per N, V_n/V_e (summed enclosing-cell volume over\n"
                  "sphere volume), selected pairs (raw candidates, duplicates included) and true positives\n"
@@ -85,7 +85,7 @@ int bench_splitting(int argc, char **argv)
         return 1;
     }
     const double r = 1.0, vsphere = 4.0 / 3.0 * M_PI;
-    printf("# paper 000 Table 1: N = %zu unit spheres, kd-raw (kd-tree-1) without / with splitting\n", count);
+    printf("# Poirrier 2009 Table 1: N = %zu unit spheres, kd-raw (kd-tree-1) without / with splitting\n", count);
     printf("%6s %5s | %8s %11s %12s %10s %11s | %8s %11s %12s %10s\n", "d", "split", "sub/N", "Vn/Ve", "selected",
            "true_pos", "unique_true", "paper", "Vn/Ve", "selected", "true_pos");
     int status = 0;
@@ -161,7 +161,7 @@ int bench_splitting(int argc, char **argv)
                           (double)unique_true);
         }
     }
-    printf("# paper: Poirrier 2009 (paper 000) Table 1; its root cell is the distribution's cuboid, ours a cube\n");
+    printf("# paper: Poirrier 2009 (Poirrier 2009) Table 1; its root cell is the distribution's cuboid, ours a cube\n");
     free(c);
     free(boxes);
     if (bench_csv_close(csv)) status = 1;

@@ -166,7 +166,7 @@ static int record_system(cg_set *set, int si, double tol, uint32_t max_iter)
         pf_access acc[] = {{k->dx, PF_WRITE}, {k->dr, PF_WRITE}, {k->dp, PF_WRITE}, {sy->drr, PF_CUMUL}};
         TRY(pf_graph_task(g, &(pf_task_def){t_init, "cg init", &args[b], sizeof args[b], acc, 4, 3.0 * n}, NULL));
     }
-    /* paper 004 figure 4: a loop bounded by its counter, left early by a break on the shared residual */
+    /* Hermann et al. 2009 figure 4: a loop bounded by its counter, left early by a break on the shared residual */
     TRY(pf_graph_loop_begin(g, &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = max_iter, .max_iterations = max_iter},
                             &sy->loop));
     for (int b = 0; b < B; b++) {

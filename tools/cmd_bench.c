@@ -11,11 +11,11 @@ static const struct {
 } benches[] = {
     {"tasks", bench_tasks, "runtime replay overhead per task and METG (Task Bench stencil) per executor"},
     {"loops", bench_loops, "CG solves as dynamic loops per executor; graph update against rebuild"},
-    {"broadphase", bench_broadphase, "falling spheres (paper 000): broad phases, ms per step, pairs, memory"},
-    {"splitting", bench_splitting, "paper 000 Table 1: kd-tree with and without box splitting"},
-    {"hashing", bench_hashing, "paper 001: hierarchical vs multilevel hash vs kd-tree"},
-    {"rangequery", bench_rangequery, "paper 003: b(N), r(N), s(N), q(N, n) of range-query methods"},
-    {"scaling", bench_scaling, "paper 004 §4: physics scene ms per step per executor and worker count, speedup"},
+    {"broadphase", bench_broadphase, "falling spheres (Poirrier 2009): broad phases, ms per step, pairs, memory"},
+    {"splitting", bench_splitting, "Poirrier 2009 Table 1: kd-tree with and without box splitting"},
+    {"hashing", bench_hashing, "Pouchol et al. 2009: hierarchical vs multilevel hash vs kd-tree"},
+    {"rangequery", bench_rangequery, "Aïvázis 2010: b(N), r(N), s(N), q(N, n) of range-query methods"},
+    {"scaling", bench_scaling, "Hermann et al. 2009, §4: physics scene ms per step per executor and worker count, speedup"},
 };
 
 int cmd_bench(int argc, char **argv)

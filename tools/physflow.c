@@ -11,7 +11,7 @@ static void usage(FILE *out)
                  "commands:\n"
                  "  run [SCENE]        run a scene (default: heterogeneous; --demo: the runtime demonstration)\n"
                  "  check SCENE        validate a scene file without running it\n"
-                 "  bench NAME ...     benchmarks: tasks, broadphase, splitting, hashing, rangequery\n"
+                 "  bench NAME ...     benchmarks: tasks, loops, scaling, broadphase, splitting, hashing, rangequery\n"
                  "  pairs --method M FILE [--count]   overlapping pairs of the boxes in FILE\n"
                  "  info               topology, build options, executors and broad phases\n"
                  "\n"

@@ -1,4 +1,5 @@
-/* Scenes built in code: 64 FEM bars (paper 004 §4.1, figure 5) and a tiled mass-spring sheet (§4.3, figure 7). */
+/* Scenes built in code: 64 FEM bars (Hermann et al. 2009, §4.1, figure 5) and a tiled mass-spring sheet (§4.3,
+ * figure 7). */
 #include "physics_scenes.h"
 
 #include "physflow/scene.h"

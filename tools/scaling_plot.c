@@ -1,5 +1,5 @@
 /* Speedup curves of `physflow bench scaling --plot`: a gnuplot script with the points inline (datablocks),
- * piped to gnuplot, which writes the SVG and then the PNG (paper 004 figures 5-7). */
+ * piped to gnuplot, which writes the SVG and then the PNG (Hermann et al. 2009 figures 5-7). */
 #include "scaling_plot.h"
 
 #include <stdio.h>

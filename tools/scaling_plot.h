@@ -1,4 +1,4 @@
-/* Speedup curves of `physflow bench scaling --plot`, drawn by gnuplot as SVG and PNG (paper 004 figures 5-7:
+/* Speedup curves of `physflow bench scaling --plot`, drawn by gnuplot as SVG and PNG (Hermann et al. 2009 figures 5-7:
  * speedup against workers, one curve per method, and the ideal line). */
 #ifndef PF_TOOLS_SCALING_PLOT_H
 #define PF_TOOLS_SCALING_PLOT_H

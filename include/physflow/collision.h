@@ -28,12 +28,12 @@ typedef struct pf_pair {
 /// Broad-phase methods. Every method reports exactly the pairs `brute` reports (kd-tree-1 aside).
 typedef enum pf_broadphase_method {
     PF_BP_BRUTE = 0,   ///< all-pairs test: the oracle
-    PF_BP_KD,          ///< linear kd-tree (paper 000), unique exact-AABB pairs (the paper's kd-tree-2)
+    PF_BP_KD,          ///< linear kd-tree (Poirrier 2009), unique exact-AABB pairs (the paper's kd-tree-2)
     PF_BP_KD_RAW,      ///< linear kd-tree, raw candidates with duplicates, no exact test (the paper's kd-tree-1)
-    PF_BP_GRID,        ///< uniform hash grid (paper 001 §2.1)
+    PF_BP_GRID,        ///< uniform hash grid (Pouchol et al. 2009, §2.1)
     PF_BP_SAP,         ///< sweep and prune on one axis, kept sorted across calls by insertion sort
-    PF_BP_HHASH,       ///< hierarchical hash (paper 001 §3)
-    PF_BP_MLHASH,      ///< multilevel hash of Eitz & Lixu (paper 001 §2.2)
+    PF_BP_HHASH,       ///< hierarchical hash (Pouchol et al. 2009, §3)
+    PF_BP_MLHASH,      ///< multilevel hash of Eitz & Lixu (Pouchol et al. 2009, §2.2)
     PF_BP_BULLET_DBVT, ///< peer: Bullet btDbvtBroadphase (meson option peers)
     PF_BP_BULLET_SAP,  ///< peer: Bullet bt32BitAxisSweep3
     PF_BP_CGAL,        ///< peer: CGAL box_self_intersection_d
@@ -46,7 +46,7 @@ typedef struct pf_broadphase_stats {
     uint64_t pairs;      ///< pairs reported
     size_t bytes;        ///< bytes of working memory held by the broad phase beyond the input boxes (the output
                          ///< pairs included)
-    uint64_t records;    ///< entries the method sorted or binned: kd = sub-boxes after splitting (paper 000 §4,
+    uint64_t records;    ///< entries the method sorted or binned: kd = sub-boxes after splitting (Poirrier 2009, §4,
                          ///< between n and 8n), grid = (box, cell) entries, sap = n; 0 for brute
     double cell_volume;  ///< kd: summed volume of the records' enclosing cells, in the boxes' unit cubed (paper
                          ///< 000 Table 1's V_n); 0 for the other methods
@@ -56,7 +56,7 @@ typedef struct pf_broadphase_stats {
 typedef struct pf_broadphase_def {
     pf_broadphase_method method; ///< default PF_BP_KD
     int threads;                 ///< OpenMP threads for the parallel parts; default 1; output does not depend on it
-    int kd_split;                ///< kd: split each box at most once per axis (paper 000 §4); default 1
+    int kd_split;                ///< kd: split each box at most once per axis (Poirrier 2009, §4); default 1
     double cell_size;            ///< grid: cell edge; <= 0 (default) picks one from the boxes
 } pf_broadphase_def;
 

@@ -1,6 +1,6 @@
 /* PhysFlow physics: a world of deformable objects (particles, mass-spring, hexahedral FEM) with fixed points and
  * interaction springs, integrated by explicit or implicit Euler whose every operation is a recorded runtime task
- * (paper 004 §2.1, §3; SOFA vocabulary). */
+ * (Hermann et al. 2009, §2.1, §3; SOFA vocabulary). */
 #ifndef PHYSFLOW_PHYSICS_H
 #define PHYSFLOW_PHYSICS_H
 
@@ -113,7 +113,7 @@ PF_API int pf_world_add_grid_springs(pf_world *w, pf_object_id o, double stiffne
 typedef uint32_t pf_interaction_id;
 
 /// Interaction springs between object `oa` (spring.a) and object `ob` (spring.b), oa != ob. Linked objects are
-/// solved together (one solver group, one CG loop: strong coupling, paper 004 §2.1). `out` (may be NULL)
+/// solved together (one solver group, one CG loop: strong coupling, Hermann et al. 2009, §2.1). `out` (may be NULL)
 /// receives the interaction's handle.
 PF_API int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
                                             uint32_t n, pf_interaction_id *out);
@@ -139,10 +139,10 @@ PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
 /// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions).
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def);
 
-/// A force field written by the host as plain sequential callbacks (paper 004's "non-invasive" promise). It acts
-/// on one object of points: it reads the object's positions and velocities and adds into its force vector, and
-/// it runs inside the object's force task, after the built-in fields, in the order the fields were added — so
-/// it is part of the recorded graph, scheduled and replayed like them. Get defaults from
+/// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
+/// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
+/// force vector, and it runs inside the object's force task, after the built-in fields, in the order the fields
+/// were added — so it is part of the recorded graph, scheduled and replayed like them. Get defaults from
 /// pf_force_field_default_def().
 typedef struct pf_force_field_def {
     /// f += F(x, v): x, v, f hold 3*points values (m, m/s, N). Required.
@@ -289,9 +289,10 @@ PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
 /// Per-worker counters of the latest step's graph run: up to `cap` into `out`, the worker count into *workers.
 PF_API int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
 
-/* ==================================== Bodies: rigid bodies, surfaces, deformable grids ==================================
- * (paper 004 §4.2: rigid bodies and deformable models of several kinds, each seen by collision through a surface
- * mesh that its object carries through a mapping, SOFA's IdentityMapping / BarycentricMapping / RigidMapping). */
+/* ==================================== Bodies: rigid bodies, surfaces, deformable grids
+ *================================== (Hermann et al. 2009, §4.2: rigid bodies and deformable models of several
+ *kinds, each seen by collision through a surface mesh that its object carries through a mapping, SOFA's
+ * IdentityMapping / BarycentricMapping / RigidMapping). */
 
 /// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
 typedef uint32_t pf_surface_id;
@@ -405,7 +406,7 @@ typedef struct pf_surface_def {
 
 PF_API pf_surface_def pf_surface_default_def(void);
 /// Attaches a surface to object o; *out (may be NULL) receives its id. A surface adds no force and no task: it
-/// is what collision and output read, and where contact forces enter the object (paper 004 §4.2).
+/// is what collision and output read, and where contact forces enter the object (Hermann et al. 2009, §4.2).
 PF_API int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out);
 /// Attaches the boundary surface of a grid object (IDENTITY mapping onto its boundary points): two triangles per
 /// boundary cell face, outward normals; a flat grid (one axis of 1 point) gives its sheet, normal along that axis.
@@ -428,9 +429,9 @@ typedef enum pf_grid_model {
     PF_GRID_FEM = 1      ///< pf_world_add_hexa_fem(fem)
 } pf_grid_model;
 
-/// A deformable grid (SOFA SparseGridTopology "deformable grid", paper 004 §4.2): a coarse lattice object sized
-/// to a surface mesh's bounding box, which carries the mesh through the TRILINEAR mapping. Get defaults from
-/// pf_deformable_grid_def().
+/// A deformable grid (SOFA SparseGridTopology "deformable grid", Hermann et al. 2009, §4.2): a coarse lattice
+/// object sized to a surface mesh's bounding box, which carries the mesh through the TRILINEAR mapping. Get
+/// defaults from pf_deformable_grid_default_def().
 typedef struct pf_deformable_grid_def {
     const double *mesh_positions; ///< 3*mesh_vertices world positions of the embedded mesh, m
     uint32_t mesh_vertices;

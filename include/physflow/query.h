@@ -1,4 +1,4 @@
-/* PhysFlow queries against a built structure (paper 001 §3.3): boxes and moving segments against a
+/* PhysFlow queries against a built structure (Pouchol et al. 2009, §3.3): boxes and moving segments against a
  * hierarchical, multilevel or uniform spatial hash of boxes, and radius neighbour search among particles. */
 #ifndef PHYSFLOW_QUERY_H
 #define PHYSFLOW_QUERY_H
@@ -27,9 +27,9 @@ PF_API uint64_t pf_id_buffer_candidates(const pf_id_buffer *b);
 
 /// Structures a pf_query_index can build over boxes.
 typedef enum pf_query_method {
-    PF_QUERY_HHASH = 0, ///< hierarchical hash (paper 001 §3): additive top-down keys, hasChildren pruning
-    PF_QUERY_MLHASH,    ///< multilevel hash of Eitz & Lixu (paper 001 §2.2): every class searched
-    PF_QUERY_UHASH,     ///< uniform hash (paper 001 §2.1): one cell size
+    PF_QUERY_HHASH = 0, ///< hierarchical hash (Pouchol et al. 2009, §3): additive top-down keys, hasChildren pruning
+    PF_QUERY_MLHASH,    ///< multilevel hash of Eitz & Lixu (Pouchol et al. 2009, §2.2): every class searched
+    PF_QUERY_UHASH,     ///< uniform hash (Pouchol et al. 2009, §2.1): one cell size
     PF_QUERY_METHOD_COUNT
 } pf_query_method;
 
@@ -54,7 +54,7 @@ PF_API size_t pf_query_index_bytes(const pf_query_index *ix);
 /// Ids of the indexed boxes that overlap `box` (closed boxes: touching counts), into `out`.
 PF_API int pf_query_aabb(const pf_query_index *ix, const pf_aabb *box, pf_id_buffer *out);
 /// Ids of the indexed boxes touched by a cube of half-edge `half_width` >= 0 whose centre moves along the
-/// segment from `a` to `b` (paper 001 §3.2: the structure is searched with the AABB of the motion, then each
+/// segment from `a` to `b` (Pouchol et al. 2009, §3.2: the structure is searched with the AABB of the motion, then each
 /// candidate gets the exact swept-box test). half_width = 0 is a moving point.
 PF_API int pf_query_segment(const pf_query_index *ix, const double a[3], const double b[3], double half_width,
                             pf_id_buffer *out);
@@ -62,9 +62,9 @@ PF_API int pf_query_segment(const pf_query_index *ix, const double a[3], const d
 PF_API const char *pf_query_method_name(pf_query_method m);
 PF_API int pf_query_method_parse(const char *name, pf_query_method *out);
 
-/// Radius neighbour search methods (paper 001 §3.3.2, §4.1).
+/// Radius neighbour search methods (Pouchol et al. 2009, §3.3.2, §4.1).
 typedef enum pf_neighbor_method {
-    PF_NEIGHBORS_UHASH = 0, ///< uniform hash with cells of edge `radius` (paper 001 §2.1: 27 cells)
+    PF_NEIGHBORS_UHASH = 0, ///< uniform hash with cells of edge `radius` (Pouchol et al. 2009, §2.1: 27 cells)
     PF_NEIGHBORS_KD,        ///< median kd tree of rangequery.h, searched with the box [p - r, p + r]
     PF_NEIGHBORS_BRUTE,     ///< all pairs: the oracle
     PF_NEIGHBORS_METHOD_COUNT

@@ -1,4 +1,4 @@
-/* PhysFlow orthogonal range queries over points (paper 003, Aïvázis' contact-search notes): which points lie in
+/* PhysFlow orthogonal range queries over points (Aïvázis 2010, Aïvázis' contact-search notes): which points lie in
  * a box. Five structures behind one interface, each with the build, rebuild and query costs the notes give:
  * b(N), r(N), s(N), q(N, n). */
 #ifndef PHYSFLOW_RANGEQUERY_H
@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-/// Range-query structures (paper 003).
+/// Range-query structures (Aïvázis 2010).
 typedef enum pf_rangequery_method {
     PF_RQ_SCAN = 0, ///< sequential scan: b = O(N), r = 0, q = O(N)
     PF_RQ_BSEARCH,  ///< points sorted on x, binary search then a walk: b = O(N log N), r = O(N) (insertion sort

@@ -1,6 +1,6 @@
 /* PhysFlow runtime: record tasks with declared data accesses into a graph, partition it across a pinned
  * worker team, compile per-worker programs that synchronise only where data flows, and replay them
- * (paper 004 §3.1-3.2). */
+ * (Hermann et al. 2009, §3.1-3.2). */
 #ifndef PHYSFLOW_RUNTIME_H
 #define PHYSFLOW_RUNTIME_H
 
@@ -25,7 +25,7 @@ typedef enum pf_access_mode {
     PF_READWRITE = 3, ///< reads and modifies the datum
     PF_CUMUL = 4      ///< adds into the datum through its reducer: the task sees a private buffer holding the
                       ///< reducer's identity; a reducer task later combines the buffers into the datum in
-                      ///< recording order (paper 004 figure 3b), so the result never depends on scheduling
+                      ///< recording order (Hermann et al. 2009 figure 3b), so the result never depends on scheduling
 } pf_access_mode;
 
 /// A reducer for cumulative writes: `init` sets a buffer to the identity, `combine` folds `src` into `dst`.
@@ -72,7 +72,7 @@ typedef struct pf_task_def {
 /// Executors. All run the same recorded graph and leave bitwise the same data.
 typedef enum pf_executor {
     PF_EXEC_SEQ = 0,  ///< reference: recording order on the calling thread
-    PF_EXEC_STATIC,   ///< paper 004: partitioned per-worker programs with signal/wait, replayed
+    PF_EXEC_STATIC,   ///< Hermann et al. 2009: partitioned per-worker programs with signal/wait, replayed
     PF_EXEC_BARRIER,  ///< the graph level by level, an OpenMP barrier between levels (baseline)
     PF_EXEC_OMPTASKS, ///< every task an OpenMP task with depend clauses (work-stealing baseline)
     PF_EXEC_COUNT
@@ -85,8 +85,8 @@ typedef enum pf_partitioner {
     PF_PART_COUNT
 } pf_partitioner;
 
-/// When the static executor partitions a graph again (paper 004 §3.2 places new tasks and keeps old ones where
-/// they were; contacts and measured load can make that placement poor). A repartition never changes results.
+/// When the static executor partitions a graph again (Hermann et al. 2009, §3.2, place new tasks and keep old ones
+/// where they were; contacts and measured load can make that placement poor). A repartition never changes results.
 typedef enum pf_repartition {
     PF_REPART_AUTO = 0, ///< default: after a structural update, or when the measured imbalance of recent runs
                         ///< passes 15 %, partition again with measured costs if the estimated gain pays for the
@@ -187,7 +187,7 @@ typedef uint32_t pf_loop_id;
 /// arguments. It runs on every worker that runs part of the loop body, so it must only read.
 typedef int (*pf_cond_fn)(const void *datum, const void *args);
 
-/// How a dynamic loop decides to run another iteration (paper 004 §3.3).
+/// How a dynamic loop decides to run another iteration (Hermann et al. 2009, §3.3).
 typedef enum pf_loop_kind {
     PF_LOOP_COUNT = 0, ///< a per-partition iteration counter: `count` iterations per entry, no synchronisation
     PF_LOOP_WHILE = 1  ///< a shared condition datum: iterates while cond(datum) is true, tested at the begin
@@ -237,8 +237,8 @@ PF_API int pf_graph_task_remove(pf_graph *g, pf_task_id t);
 PF_API int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop);
 
 /// What the latest placement did. After pf_graph_invalidate and more recording (or removals), the next run
-/// places only the new tasks: existing ones keep their worker (paper 004 §3.2), so `moved` stays 0 unless the
-/// worker count or partitioner changed or pf_graph_rebalance moved objects.
+/// places only the new tasks: existing ones keep their worker (Hermann et al. 2009, §3.2), so `moved` stays 0
+/// unless the worker count or partitioner changed or pf_graph_rebalance moved objects.
 typedef struct pf_graph_update {
     uint32_t added;   ///< tasks placed for the first time
     uint32_t removed; ///< tasks removed since the previous placement
@@ -248,7 +248,7 @@ typedef struct pf_graph_update {
 } pf_graph_update;
 PF_API int pf_graph_last_update(const pf_graph *g, pf_graph_update *out);
 
-/// Rebalancing by object (paper 004 §3.2: "reassigning the partition related to this object"): moves whole
+/// Rebalancing by object (Hermann et al. 2009, §3.2: "reassigning the partition related to this object"): moves whole
 /// objects — their tasks and the ownership of their data — from the most loaded workers to the least loaded
 /// ones, by measured cost, while that lowers the largest load. Applies to the static executor's placement at
 /// the graph's next run. `moved_objects` and `moved_tasks` may be NULL.
