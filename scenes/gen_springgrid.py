@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes scenes/springgridN.xml: an N x N mass-spring sheet (1 cm spacing, 1 kg, k = 100 N/m) cut into 4 x 4
 tiles joined by interaction springs, hanging from its y = 0 edge (Hermann, Raffin and Faure 2009, section 4.3).
-The numbers are those tools/physics_scenes.c's scene_springgrid(w, N, 4, 25) computes, printed so that they
+The numbers are those support/physics_scenes.c's scene_springgrid(w, N, 4, 25) computes, printed so that they
 parse back to the same doubles. Run by hand when the scene changes: gen_springgrid.py N > springgridN.xml"""
 import sys
 

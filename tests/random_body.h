@@ -1,23 +1,14 @@
-/* Shared by the runtime tests: a seeded generator and an order-sensitive task body over VEC-double data. */
+/* Shared by the runtime tests: an order-sensitive task body over VEC-double data (random inputs: support/rng.h). */
 #ifndef PF_TESTS_RANDOM_BODY_H
 #define PF_TESTS_RANDOM_BODY_H
 
 #include "physflow/runtime.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdint.h>
 
 #define VEC 4 /* doubles per datum */
-
-typedef struct rnd {
-    uint64_t s;
-} rnd;
-
-static inline uint32_t rnd_next(rnd *r)
-{
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(r->s >> 33);
-}
 
 typedef struct body_args {
     uint32_t id;

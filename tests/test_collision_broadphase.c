@@ -1,6 +1,7 @@
 /* Check suite of the broad phases: every method against the brute-force oracle on varied box sets, kd-raw's
  * candidates against the true pairs, thread-count independence, input validation. */
 #include "check_main.h"
+#include "rng.h"
 
 #include "physflow/collision.h"
 #include "collision/radix_sort.h"
@@ -11,21 +12,6 @@
 #include <string.h>
 
 /* ---- deterministic box sets ---- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *s = x;
-    return x;
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static void cube_box(pf_aabb *b, double x, double y, double z, double half)
 {
@@ -43,29 +29,29 @@ static const char *set_names[SET_COUNT] = {"uniform", "clustered", "polydisperse
 static pf_aabb *make_set(set_kind kind, size_t n, uint64_t seed)
 {
     pf_aabb *b = calloc(n, sizeof *b);
-    uint64_t s = seed * 2654435761u + 12345;
+    rng s = {seed * 2654435761u + 12345};
     double half = 0.5 * cbrt(0.2 / (double)n); /* about 1.5 overlaps per box */
     for (size_t i = 0; i < n; i++) {
-        double x = rng_unit(&s), y = rng_unit(&s), z = rng_unit(&s);
+        double x = urand(&s), y = urand(&s), z = urand(&s);
         switch (kind) {
         case SET_UNIFORM: cube_box(&b[i], x, y, z, half); break;
         case SET_FAR: cube_box(&b[i], 1e6 + x, -1e6 + y, 1e6 + z, half); break;
         case SET_CLUSTERED: {
             /* eight tight clusters */
-            uint64_t c = rng_next(&s) % 8;
+            uint64_t c = rng_u64(&s) % 8;
             double cx = 0.1 + 0.1 * (double)c, cy = 0.9 - 0.1 * (double)c, cz = 0.5;
             cube_box(&b[i], cx + 0.05 * (x - 0.5), cy + 0.05 * (y - 0.5), cz + 0.05 * (z - 0.5), half * 0.3);
             break;
         }
         case SET_POLY: {
             /* sizes log-uniform over three orders of magnitude; anisotropic */
-            double h = half * 0.05 * pow(1000.0, rng_unit(&s));
-            b[i].min[0] = x - h * (0.5 + rng_unit(&s));
-            b[i].min[1] = y - h * (0.5 + rng_unit(&s));
-            b[i].min[2] = z - h * (0.5 + rng_unit(&s));
-            b[i].max[0] = x + h * (0.5 + rng_unit(&s));
-            b[i].max[1] = y + h * (0.5 + rng_unit(&s));
-            b[i].max[2] = z + h * (0.5 + rng_unit(&s));
+            double h = half * 0.05 * pow(1000.0, urand(&s));
+            b[i].min[0] = x - h * (0.5 + urand(&s));
+            b[i].min[1] = y - h * (0.5 + urand(&s));
+            b[i].min[2] = z - h * (0.5 + urand(&s));
+            b[i].max[0] = x + h * (0.5 + urand(&s));
+            b[i].max[1] = y + h * (0.5 + urand(&s));
+            b[i].max[2] = z + h * (0.5 + urand(&s));
             break;
         }
         case SET_FLAT: {
@@ -75,14 +61,14 @@ static pf_aabb *make_set(set_kind kind, size_t n, uint64_t seed)
             break;
         }
         case SET_DEGENERATE: {
-            uint64_t k = rng_next(&s) % 5;
+            uint64_t k = rng_u64(&s) % 5;
             if (k == 0) { /* identical boxes */
                 cube_box(&b[i], 0.5, 0.5, 0.5, 0.01);
             } else if (k == 1) { /* points, some repeated */
-                double px = (double)(rng_next(&s) % 16) / 16.0;
+                double px = (double)(rng_u64(&s) % 16) / 16.0;
                 cube_box(&b[i], px, px, 0.25, 0.0);
             } else if (k == 2) { /* unit lattice of touching cubes */
-                uint64_t c = rng_next(&s) % 64;
+                uint64_t c = rng_u64(&s) % 64;
                 double e = 1.0 / 8.0;
                 b[i].min[0] = (double)(c % 4) * e;
                 b[i].min[1] = (double)(c / 4 % 4) * e;
@@ -255,7 +241,7 @@ START_TEST(test_reuse_across_steps)
         def.method = methods[m];
         ck_assert_int_eq(pf_broadphase_create(&def, &bp[m]), PF_OK);
     }
-    uint64_t s = 77;
+    rng s = {77};
     for (int step = 0; step < 6; step++) {
         size_t cur = step == 3 ? n - 100 : n; /* one step with fewer boxes */
         size_t nref;
@@ -274,7 +260,7 @@ START_TEST(test_reuse_across_steps)
         }
         free(ref);
         for (size_t i = 0; i < n; i++) { /* small random motion */
-            double d[3] = {0.01 * (rng_unit(&s) - 0.5), 0.01 * (rng_unit(&s) - 0.5), 0.01 * (rng_unit(&s) - 0.5)};
+            double d[3] = {0.01 * (urand(&s) - 0.5), 0.01 * (urand(&s) - 0.5), 0.01 * (urand(&s) - 0.5)};
             for (int a = 0; a < 3; a++) {
                 boxes[i].min[a] += d[a];
                 boxes[i].max[a] += d[a];
@@ -326,13 +312,13 @@ START_TEST(test_grid_stencil_layout)
 {
     enum { N = 20000 };
     pf_aabb *boxes = calloc(N, sizeof *boxes);
-    uint64_t s = 4242;
+    rng s = {4242};
     for (int kind = 0; kind < 4; kind++) {
         for (size_t i = 0; i < N; i++) {
-            uint64_t c = rng_next(&s) % 4096; /* lattice cells, many boxes repeated */
+            uint64_t c = rng_u64(&s) % 4096; /* lattice cells, many boxes repeated */
             double e = kind == 1 ? 1e-3 : 1.0 / 16.0, off = kind == 1 ? 3e6 : 0.0;
-            double x = rng_unit(&s), y = rng_unit(&s), z = rng_unit(&s);
-            double h = 0.02 * (rng_unit(&s) < 0.5 ? 1.9 : 1.0 + 0.9 * rng_unit(&s)); /* half the largest */
+            double x = urand(&s), y = urand(&s), z = urand(&s);
+            double h = 0.02 * (urand(&s) < 0.5 ? 1.9 : 1.0 + 0.9 * urand(&s)); /* half the largest */
             switch (kind) {
             case 0:
             case 1:
@@ -481,7 +467,7 @@ START_TEST(test_kd_incremental)
         }
         pf_aabb *b = malloc(n * sizeof *b);
         memcpy(b, boxes, n * sizeof *b);
-        uint64_t s = 1234;
+        rng s = {1234};
         size_t mismatched = 0;
         for (int step = 0; step < 10; step++) {
             size_t nf;
@@ -503,10 +489,10 @@ START_TEST(test_kd_incremental)
             free(fresh);
             for (size_t i = 0; i < n; i++) {
                 double d[3];
-                for (int a = 0; a < 3; a++) d[a] = 4e-5 * (rng_unit(&s) - 0.5); /* a few boxes change cells */
-                if (step == 3 && i % 20 == 0) d[0] += 0.3 * rng_unit(&s); /* 5 % jump: still an update */
-                if (step == 4 && i % 3 == 0) d[1] += 0.3 * rng_unit(&s);  /* a third jump: an update */
-                if (step == 5 && i % 3 != 0) d[2] += 0.3 * rng_unit(&s);  /* two thirds: in batches */
+                for (int a = 0; a < 3; a++) d[a] = 4e-5 * (urand(&s) - 0.5); /* a few boxes change cells */
+                if (step == 3 && i % 20 == 0) d[0] += 0.3 * urand(&s); /* 5 % jump: still an update */
+                if (step == 4 && i % 3 == 0) d[1] += 0.3 * urand(&s);  /* a third jump: an update */
+                if (step == 5 && i % 3 != 0) d[2] += 0.3 * urand(&s);  /* two thirds: in batches */
                 for (int a = 0; a < 3; a++) {
                     b[i].min[a] += d[a];
                     b[i].max[a] += d[a];
@@ -539,7 +525,7 @@ static int u64_cmp(const void *a, const void *b)
 START_TEST(test_radix_sort_equals_qsort)
 {
     const size_t sizes[] = {0, 1, 2, 24, 25, 300, 4095, 4096, 5000, 65535, 70000, 300000};
-    uint64_t s = 99;
+    rng s = {99};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
         for (int kind = 0; kind < 4; kind++)
             for (int threads = 1; threads <= 2; threads++) {
@@ -547,7 +533,7 @@ START_TEST(test_radix_sort_equals_qsort)
                 uint64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
                 uint64_t *tmp = malloc((n + 1) * sizeof *tmp);
                 for (size_t i = 0; i < n; i++) {
-                    uint64_t r = rng_next(&s);
+                    uint64_t r = rng_u64(&s);
                     a[i] = kind == 0 ? r : kind == 1 ? r % 7 : kind == 2 ? (r % 5) << 58 | (r >> 40) : 42;
                 }
                 memcpy(b, a, n * sizeof *a);

@@ -2,7 +2,7 @@
  * inputs, and the same output for 1 and 2 threads; the spatial hashes' box queries (hasChildren pruning, the
  * float pre-filter, duplicate removal) equal a brute-force scan on mixed-size scenes. */
 #include "check_main.h"
-#include "test_rng.h"
+#include "rng.h"
 
 #include "collision/broadphase_backend.h"
 #include "collision/spatial_hash.h"

@@ -1,6 +1,7 @@
 /* Check suite of the narrow phase (sphere–sphere, sphere/point–triangle, closest point on a triangle) and of
  * contact changes, against analytic cases and independent brute-force oracles. */
 #include "check_main.h"
+#include "rng.h"
 
 #include "physflow/narrowphase.h"
 
@@ -10,24 +11,6 @@
 #include <string.h>
 
 /* ---- helpers --------------------------------------------------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s) /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s) /* [0, 1) */
-{
-    return (double)(rng_next(s) >> 11) * 0x1.0p-53;
-}
-
-static double rng_range(uint64_t *s, double lo, double hi)
-{
-    return lo + (hi - lo) * rng_unit(s);
-}
 
 static double dist3(const double a[3], const double b[3])
 {
@@ -104,7 +87,7 @@ END_TEST
 
 START_TEST(sphere_sphere_random_directions)
 {
-    uint64_t s = 42;
+    rng s = {42};
     pf_proximity_def def = {0.3, 0.1};
     for (int it = 0; it < 2000; it++) {
         double u[3] = {rng_range(&s, -1, 1), rng_range(&s, -1, 1), rng_range(&s, -1, 1)};
@@ -231,7 +214,7 @@ END_TEST
 
 START_TEST(closest_point_random_vs_oracle)
 {
-    uint64_t s = 7;
+    rng s = {7};
     int seen[7] = {0};
     for (int it = 0; it < 20000; it++) {
         double v[3][3], p[3], q[3];
@@ -314,12 +297,12 @@ START_TEST(closest_point_slivers_vs_long_double)
 {
     /* thin triangles, from well shaped to collinear; queries near and far, above and beside: no region may be
      * misjudged (a misjudged region would give a point up to the triangle's length away) */
-    uint64_t s = 17;
+    rng s = {17};
     for (int e = 0; e <= 16; e++) {
         double eps = pow(10.0, -0.5 * e), worst = 0;
         for (int it = 0; it < 3000; it++) {
-            double a[3] = {0, 0, 0}, b[3] = {1, eps * rng_unit(&s), 0};
-            double c[3] = {rng_range(&s, -0.5, 1.5), eps * rng_range(&s, -0.5, 0.5), eps * rng_unit(&s)};
+            double a[3] = {0, 0, 0}, b[3] = {1, eps * urand(&s), 0};
+            double c[3] = {rng_range(&s, -0.5, 1.5), eps * rng_range(&s, -0.5, 0.5), eps * urand(&s)};
             double p[3] = {rng_range(&s, -1, 2), rng_range(&s, -3, 3) * (it % 2 ? eps : 1.0),
                            rng_range(&s, -3, 3) * (it % 2 ? eps : 1.0)}, q[3];
             pf_triangle_closest_point(p, a, b, c, q);
@@ -351,7 +334,7 @@ START_TEST(closest_point_degenerate)
     ck_vec_near(q, 1, 0, 0, 0);
     /* a sliver, nearly collinear */
     double s1[3] = {0, 0, 0}, s2[3] = {1, 1e-15, 0}, s3[3] = {2, 0, 1e-15};
-    uint64_t s = 3;
+    rng s = {3};
     for (int it = 0; it < 1000; it++) {
         for (int k = 0; k < 3; k++) p[k] = rng_range(&s, -1, 3);
         pf_triangle_closest_point(p, s1, s2, s3, q);
@@ -506,7 +489,7 @@ END_TEST
 
 START_TEST(batches_match_single_calls)
 {
-    uint64_t s = 99;
+    rng s = {99};
     enum { NS = 60, NT = 40 };
     pf_sphere sp[NS];
     pf_point pts[NS];
@@ -668,14 +651,14 @@ END_TEST
 START_TEST(contact_changes_random_vs_set_difference)
 {
     enum { NOBJ = 12, MAXC = 80 };
-    uint64_t s = 2024;
+    rng s = {2024};
     pf_contact prev[MAXC], cur[MAXC];
     pf_object_pair st[MAXC], sp[MAXC];
     size_t nprev = 0;
     for (int step = 0; step < 3000; step++) {
-        size_t ncur = (size_t)(rng_next(&s) % MAXC);
+        size_t ncur = (size_t)(rng_u64(&s) % MAXC);
         for (size_t k = 0; k < ncur; k++)
-            cur[k] = contact_of((uint32_t)(rng_next(&s) % NOBJ), (uint32_t)(rng_next(&s) % NOBJ));
+            cur[k] = contact_of((uint32_t)(rng_u64(&s) % NOBJ), (uint32_t)(rng_u64(&s) % NOBJ));
         size_t nst, nsp;
         ck_assert_int_eq(pf_contact_changes(prev, nprev, cur, ncur, st, MAXC, &nst, sp, MAXC, &nsp), PF_OK);
         /* oracle: adjacency matrices and the set differences read off in (a, b) order */
@@ -705,7 +688,7 @@ START_TEST(contact_changes_random_vs_set_difference)
         ck_assert_uint_eq(ist, nst);
         ck_assert_uint_eq(isp, nsp);
         /* a sequence: keep most of the contacts, as consecutive steps do */
-        if (rng_next(&s) % 4) memcpy(prev, cur, ncur * sizeof *cur), nprev = ncur;
+        if (rng_u64(&s) % 4) memcpy(prev, cur, ncur * sizeof *cur), nprev = ncur;
     }
 }
 END_TEST

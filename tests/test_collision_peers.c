@@ -1,6 +1,7 @@
 /* Check suite of the peer broad phases (bullet-dbvt, bullet-sap, cgal): each must report exactly the closed-box
  * overlaps of an all-pairs enumeration written here, sorted, on random, clustered, touching and moving inputs. */
 #include "check_main.h"
+#include "rng.h"
 
 #include "physflow/collision.h"
 
@@ -23,19 +24,6 @@ static int peer_built(pf_broadphase_method m)
 #endif
     (void)m;
     return 0;
-}
-
-static uint64_t rng_next(uint64_t *s) /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_range(uint64_t *s, double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(rng_next(s) >> 11) * 0x1.0p-53);
 }
 
 /* The oracle: every i < j whose closed boxes overlap, in (i, j) order. */
@@ -92,7 +80,7 @@ static pf_broadphase *make(pf_broadphase_method m)
     return bp;
 }
 
-static void fill_random(pf_aabb *b, size_t n, uint64_t *s, double world, double size)
+static void fill_random(pf_aabb *b, size_t n, rng *s, double world, double size)
 {
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++) {
@@ -118,7 +106,7 @@ START_TEST(random_boxes)
 {
     pf_broadphase_method m = peers[_i];
     if (!peer_built(m)) return;
-    uint64_t s = 11 + (uint64_t)_i;
+    rng s = {11 + (uint64_t)_i};
     enum { N = 2000 };
     static pf_aabb b[N];
     pf_broadphase *bp = make(m);
@@ -142,14 +130,14 @@ START_TEST(clustered_boxes)
 {
     pf_broadphase_method m = peers[_i];
     if (!peer_built(m)) return;
-    uint64_t s = 23 + (uint64_t)_i;
+    rng s = {23 + (uint64_t)_i};
     enum { N = 1500, CLUSTERS = 6 };
     static pf_aabb b[N];
     double centre[CLUSTERS][3];
     for (int c = 0; c < CLUSTERS; c++)
         for (int k = 0; k < 3; k++) centre[c][k] = rng_range(&s, -1000, 1000);
     for (size_t i = 0; i < N; i++) {
-        int c = (int)(rng_next(&s) % CLUSTERS);
+        int c = (int)(rng_u64(&s) % CLUSTERS);
         double half = rng_range(&s, 0.001, 0.5);
         for (int k = 0; k < 3; k++) {
             double x = centre[c][k] + rng_range(&s, -3, 3) * (c + 1);
@@ -186,10 +174,10 @@ START_TEST(touching_boxes)
                 n++;
             }
     /* flat and point boxes on lattice planes, and near misses by one ulp */
-    uint64_t s = 5;
+    rng s = {5};
     for (int i = 0; i < 64; i++) {
-        double p[3] = {(double)(rng_next(&s) % (G + 1)) * 0.1, (double)(rng_next(&s) % (G + 1)) * 0.1,
-                       (double)(rng_next(&s) % (G + 1)) * 0.1};
+        double p[3] = {(double)(rng_u64(&s) % (G + 1)) * 0.1, (double)(rng_u64(&s) % (G + 1)) * 0.1,
+                       (double)(rng_u64(&s) % (G + 1)) * 0.1};
         for (int k = 0; k < 3; k++) b[n].min[k] = b[n].max[k] = p[k];
         if (i % 3 == 1) b[n].max[0] = p[0] + 0.05;
         if (i % 3 == 2) {
@@ -203,8 +191,8 @@ START_TEST(touching_boxes)
     /* integer boxes: many exact touches */
     for (size_t i = 0; i < NI; i++)
         for (int k = 0; k < 3; k++) {
-            b[i].min[k] = (double)(rng_next(&s) % 20);
-            b[i].max[k] = b[i].min[k] + (double)(rng_next(&s) % 3);
+            b[i].min[k] = (double)(rng_u64(&s) % 20);
+            b[i].max[k] = b[i].min[k] + (double)(rng_u64(&s) % 3);
         }
     check_against_oracle(bp, b, NI, "integer");
     pf_broadphase_destroy(bp);
@@ -216,7 +204,7 @@ START_TEST(moving_boxes_across_calls)
     /* the same broad phase over a sequence: Bullet updates its proxies, rebuilds on a count change */
     pf_broadphase_method m = peers[_i];
     if (!peer_built(m)) return;
-    uint64_t s = 31 + (uint64_t)_i;
+    rng s = {31 + (uint64_t)_i};
     enum { N = 800 };
     static pf_aabb b[N];
     static double vel[N][3];

@@ -1,7 +1,7 @@
 /* Check suite of the queries: box, moving-segment and radius searches against built structures, and the range
  * queries of Aïvázis 2010, each equal to a brute-force scan on random data; rebuilds equal fresh builds. */
 #include "check_main.h"
-#include "test_rng.h"
+#include "rng.h"
 
 #include "physflow/query.h"
 #include "physflow/rangequery.h"

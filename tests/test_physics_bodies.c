@@ -4,6 +4,7 @@
  * against the discrete formula of the integrator, torque-free rotation against conservation of angular momentum,
  * embedded vertices against trilinear interpolation of the lattice, and the state hash of the seq executor. */
 #include "check_main.h"
+#include "rng.h"
 
 #include "physflow/physics.h"
 #include "physics/rigid.h"
@@ -29,12 +30,6 @@ static pf_world *make_world(double dt, double gz, pf_executor e, int workers)
 }
 
 /* deterministic uniform numbers in [-1, 1] */
-static double rnd(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*s >> 11) / (double)(1ull << 52) - 1.0;
-}
-
 static double dot3(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -89,19 +84,19 @@ static void check_virtual_work(pf_world *w, pf_surface_id sid, double tol)
     size_t n3 = 3 * (size_t)o->n, nx = n3 + o->xextra;
     double *dq = malloc(n3 * sizeof *dq), *fo = malloc(n3 * sizeof *fo), *xp = malloc(nx * sizeof *xp),
            *xm = malloc(nx * sizeof *xm);
-    uint64_t seed = 12345 + sid;
+    rng seed = {12345 + sid};
     const double eps = 1e-6;
     for (int trial = 0; trial < 40; trial++) {
         pf_surface_point pt;
         if (trial % 2 == 0 || s->nt == 0) {
-            pt = pf_surface_vertex((uint32_t)((rnd(&seed) + 1) * 0.5 * (s->nv - 1) + 0.5));
+            pt = pf_surface_vertex((uint32_t)((rng_range(&seed, -1, 1) + 1) * 0.5 * (s->nv - 1) + 0.5));
         } else {
-            double b0 = 0.5 * (rnd(&seed) + 1), b1 = (1 - b0) * 0.5 * (rnd(&seed) + 1);
+            double b0 = 0.5 * (rng_range(&seed, -1, 1) + 1), b1 = (1 - b0) * 0.5 * (rng_range(&seed, -1, 1) + 1);
             double bary[3] = {b0, b1, 1 - b0 - b1};
-            pt = pf_surface_triangle_point(s, (uint32_t)((rnd(&seed) + 1) * 0.5 * (s->nt - 1) + 0.5), bary);
+            pt = pf_surface_triangle_point(s, (uint32_t)((rng_range(&seed, -1, 1) + 1) * 0.5 * (s->nt - 1) + 0.5), bary);
         }
-        double f[3] = {rnd(&seed), rnd(&seed), rnd(&seed)};
-        for (size_t i = 0; i < n3; i++) dq[i] = rnd(&seed);
+        double f[3] = {rng_range(&seed, -1, 1), rng_range(&seed, -1, 1), rng_range(&seed, -1, 1)};
+        for (size_t i = 0; i < n3; i++) dq[i] = rng_range(&seed, -1, 1);
         memset(fo, 0, n3 * sizeof *fo);
         pf_surface_add_force(s, o, o->x, &pt, f, fo);
         double work_q = 0;
@@ -139,10 +134,10 @@ static pf_object_id shaken_grid(pf_world *w, int nx, int ny, int nz)
     return id;
 }
 
-static void shake(pf_world *w, pf_object_id id, uint64_t seed)
+static void shake(pf_world *w, pf_object_id id, rng seed)
 {
     pf_object *o = w->obj[id];
-    for (size_t i = 0; i < 3 * (size_t)o->n; i++) o->x[i] += 0.05 * rnd(&seed);
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) o->x[i] += 0.05 * rng_range(&seed, -1, 1);
 }
 
 START_TEST(test_identity_mapping_virtual_work)
@@ -151,7 +146,7 @@ START_TEST(test_identity_mapping_virtual_work)
     pf_object_id id = shaken_grid(w, 4, 3, 5);
     pf_surface_id sid;
     ck_assert_int_eq(pf_world_add_grid_surface(w, id, &sid), PF_OK);
-    shake(w, id, 7);
+    shake(w, id, (rng){7});
     check_virtual_work(w, sid, 1e-8);
     pf_world_destroy(w);
 }
@@ -161,16 +156,16 @@ START_TEST(test_trilinear_mapping_virtual_work)
 {
     pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
     pf_object_id id = shaken_grid(w, 3, 4, 3);
-    uint64_t seed = 99;
+    rng seed = {99};
     enum { NV = 30, NT = 20 };
     double pos[3 * NV];
     uint32_t tri[3 * NT];
     for (int i = 0; i < NV; i++) { /* inside the box, and a few just outside (extrapolated) */
-        pos[3 * i] = 0.1 + 0.45 * rnd(&seed);
-        pos[3 * i + 1] = 0.1 + 0.35 * rnd(&seed);
-        pos[3 * i + 2] = 0.5 + 0.45 * rnd(&seed);
+        pos[3 * i] = 0.1 + 0.45 * rng_range(&seed, -1, 1);
+        pos[3 * i + 1] = 0.1 + 0.35 * rng_range(&seed, -1, 1);
+        pos[3 * i + 2] = 0.5 + 0.45 * rng_range(&seed, -1, 1);
     }
-    for (int k = 0; k < 3 * NT; k++) tri[k] = (uint32_t)((rnd(&seed) + 1) * 0.5 * (NV - 1) + 0.5);
+    for (int k = 0; k < 3 * NT; k++) tri[k] = (uint32_t)((rng_range(&seed, -1, 1) + 1) * 0.5 * (NV - 1) + 0.5);
     pf_surface_def sd = pf_surface_default_def();
     sd.mapping = PF_SURFACE_TRILINEAR;
     sd.vertices = NV;
@@ -182,7 +177,7 @@ START_TEST(test_trilinear_mapping_virtual_work)
     /* at rest the mapped vertices are where they were given */
     const double *p = pf_world_surface_positions(w, sid, NULL);
     for (int k = 0; k < 3 * NV; k++) ck_assert_double_eq_tol(p[k], pos[k], 1e-12);
-    shake(w, id, 8);
+    shake(w, id, (rng){8});
     check_virtual_work(w, sid, 1e-8);
     pf_world_destroy(w);
 }
@@ -192,10 +187,10 @@ END_TEST
 static pf_object_id tumbling_box(pf_world *w, pf_solver_kind kind, pf_surface_id *sid)
 {
     pf_rigid_def rd = pf_rigid_default_def();
-    uint64_t seed = 3;
+    rng seed = {3};
     rd.position[0] = 0.3, rd.position[1] = -0.2, rd.position[2] = 1.0;
-    rd.orientation[0] = rnd(&seed), rd.orientation[1] = rnd(&seed), rd.orientation[2] = rnd(&seed),
-    rd.orientation[3] = rnd(&seed);
+    rd.orientation[0] = rng_range(&seed, -1, 1), rd.orientation[1] = rng_range(&seed, -1, 1), rd.orientation[2] = rng_range(&seed, -1, 1),
+    rd.orientation[3] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5;
@@ -206,7 +201,7 @@ static pf_object_id tumbling_box(pf_world *w, pf_solver_kind kind, pf_surface_id
         double pos[24];
         uint32_t tri[36];
         box_mesh(rd.half_extents, pos, tri);
-        for (int k = 0; k < 24; k++) pos[k] = pos[k] * 1.3 + rd.position[k % 3] + 0.01 * rnd(&seed);
+        for (int k = 0; k < 24; k++) pos[k] = pos[k] * 1.3 + rd.position[k % 3] + 0.01 * rng_range(&seed, -1, 1);
         pf_surface_def sd = pf_surface_default_def();
         sd.mapping = PF_SURFACE_RIGID;
         sd.vertices = 8;
@@ -242,14 +237,14 @@ START_TEST(test_rigid_linearisation_finite_difference)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     pf_surface *s = pf_world_surface(w, sid);
     const pf_object *o = w->obj[id];
-    uint64_t seed = 77;
+    rng seed = {77};
     const double eps = 1e-6;
     for (int trial = 0; trial < 20; trial++) {
         double K[9], A[9], dq[6], xp[PF_RIGID_XLEN], xm[PF_RIGID_XLEN];
-        for (int i = 0; i < 9; i++) A[i] = rnd(&seed);
+        for (int i = 0; i < 9; i++) A[i] = rng_range(&seed, -1, 1);
         for (int i = 0; i < 3; i++) /* symmetric, like a contact stiffness */
             for (int j = 0; j < 3; j++) K[3 * i + j] = A[3 * i + j] + A[3 * j + i];
-        for (int i = 0; i < 6; i++) dq[i] = rnd(&seed);
+        for (int i = 0; i < 6; i++) dq[i] = rng_range(&seed, -1, 1);
         double bary[3] = {0.2, 0.3, 0.5};
         pf_surface_point pt = pf_surface_triangle_point(s, (uint32_t)trial % s->nt, bary);
         double df[6] = {0}, p0[3], pp[3], pm[3], fp[3], fm[3], gp[6] = {0}, gm[6] = {0};
@@ -521,8 +516,8 @@ START_TEST(test_rigid_implicit_mass_damping)
     const double h = 0.01, rm = 2.0;
     pf_world *w = make_world(h, 0, PF_EXEC_SEQ, 1);
     pf_rigid_def rd = pf_rigid_default_def();
-    uint64_t seed = 5;
-    for (int k = 0; k < 4; k++) rd.orientation[k] = rnd(&seed);
+    rng seed = {5};
+    for (int k = 0; k < 4; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5, rd.velocity[2] = -1;

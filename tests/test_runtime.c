@@ -23,37 +23,37 @@ typedef struct random_graph {
 
 static void random_graph_build(random_graph *rg, uint64_t seed, size_t ntasks, size_t ndata, size_t nobjects)
 {
-    rnd r = {seed};
+    rng r = {seed};
     rg->ndata = ndata;
     rg->data = calloc(ndata * VEC, sizeof(double));
     rg->init = calloc(ndata * VEC, sizeof(double));
-    for (size_t i = 0; i < ndata * VEC; i++) rg->init[i] = (rnd_next(&r) % 1000) / 7.0;
+    for (size_t i = 0; i < ndata * VEC; i++) rg->init[i] = (rng_u32(&r) % 1000) / 7.0;
     ck_assert_int_eq(pf_graph_create(&rg->g), PF_OK);
     pf_reducer sum = pf_reducer_sum_f64();
     for (size_t d = 0; d < ndata; d++) {
         pf_data_id id;
         ck_assert_int_eq(pf_graph_data(rg->g, &rg->data[d * VEC], VEC * sizeof(double),
-                                       (uint32_t)(rnd_next(&r) % nobjects), &sum, &id),
+                                       (uint32_t)(rng_u32(&r) % nobjects), &sum, &id),
                          PF_OK);
         ck_assert_uint_eq(id, d);
     }
     static const pf_access_mode modes[] = {PF_READ, PF_READ, PF_WRITE, PF_READWRITE, PF_CUMUL, PF_CUMUL};
     for (size_t t = 0; t < ntasks; t++) {
-        body_args a = {.id = (uint32_t)t, .nacc = 1 + rnd_next(&r) % 4};
+        body_args a = {.id = (uint32_t)t, .nacc = 1 + rng_u32(&r) % 4};
         pf_access acc[8];
         for (uint32_t k = 0; k < a.nacc; k++) {
             uint32_t d;
             int dup;
             do { /* distinct data within a task */
-                d = rnd_next(&r) % (uint32_t)ndata;
+                d = rng_u32(&r) % (uint32_t)ndata;
                 dup = 0;
                 for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
             } while (dup);
-            acc[k] = (pf_access){d, modes[rnd_next(&r) % 6]};
+            acc[k] = (pf_access){d, modes[rng_u32(&r) % 6]};
             a.modes[k] = (uint8_t)acc[k].mode;
         }
         pf_task_def def = {.fn = random_body, .name = "random", .args = &a, .args_size = sizeof a,
-                           .accesses = acc, .naccesses = a.nacc, .cost = 100 + rnd_next(&r) % 1000};
+                           .accesses = acc, .naccesses = a.nacc, .cost = 100 + rng_u32(&r) % 1000};
         ck_assert_int_eq(pf_graph_task(rg->g, &def, NULL), PF_OK);
     }
 }

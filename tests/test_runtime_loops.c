@@ -54,24 +54,24 @@ typedef struct program {
     double *data, *init;
     size_t ndata, nwork; /* work data come first; loop counters after */
     size_t next_counter;
-    rnd r;
+    rng r;
     uint32_t next_id;
 } program;
 
 static void add_random_task(program *p)
 {
     static const pf_access_mode modes[] = {PF_READ, PF_READ, PF_WRITE, PF_READWRITE, PF_CUMUL, PF_CUMUL};
-    body_args a = {.id = p->next_id++, .nacc = 1 + rnd_next(&p->r) % 3};
+    body_args a = {.id = p->next_id++, .nacc = 1 + rng_u32(&p->r) % 3};
     pf_access acc[8];
     for (uint32_t k = 0; k < a.nacc; k++) {
         uint32_t d;
         int dup;
         do {
-            d = rnd_next(&p->r) % (uint32_t)p->nwork;
+            d = rng_u32(&p->r) % (uint32_t)p->nwork;
             dup = 0;
             for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
         } while (dup);
-        acc[k] = (pf_access){d, modes[rnd_next(&p->r) % 6]};
+        acc[k] = (pf_access){d, modes[rng_u32(&p->r) % 6]};
         a.modes[k] = (uint8_t)acc[k].mode;
     }
     pf_task_def def = {.fn = random_body, .name = "random", .args = &a, .args_size = sizeof a, .accesses = acc,
@@ -83,10 +83,10 @@ static void gen_body(program *p, int depth, int items);
 
 static void add_random_loop(program *p, int depth)
 {
-    pf_loop_def def = {.max_iterations = 1 + rnd_next(&p->r) % 5};
-    int kind = rnd_next(&p->r) % 2;
+    pf_loop_def def = {.max_iterations = 1 + rng_u32(&p->r) % 5};
+    int kind = rng_u32(&p->r) % 2;
     pf_data_id c = (pf_data_id)p->next_counter++;
-    double limit = rnd_next(&p->r) % 4; /* 0: the loop runs zero times */
+    double limit = rng_u32(&p->r) % 4; /* 0: the loop runs zero times */
     if (kind == 1) {
         pf_access a = {c, PF_WRITE};
         ck_assert_int_eq(pf_graph_task(p->g, &(pf_task_def){.fn = set_zero, .name = "reset", .accesses = &a,
@@ -100,11 +100,11 @@ static void add_random_loop(program *p, int depth)
         def.cond_args_size = sizeof limit;
     } else {
         def.kind = PF_LOOP_COUNT;
-        def.count = rnd_next(&p->r) % 4;
+        def.count = rng_u32(&p->r) % 4;
     }
     ck_assert_int_eq(pf_graph_loop_begin(p->g, &def, NULL), PF_OK);
-    int tick_at = (int)(rnd_next(&p->r) % 4);
-    int items = 2 + (int)(rnd_next(&p->r) % 5);
+    int tick_at = (int)(rng_u32(&p->r) % 4);
+    int items = 2 + (int)(rng_u32(&p->r) % 5);
     for (int i = 0; i < items; i++) {
         if (kind == 1 && i == tick_at % items) {
             pf_access a = {c, PF_READWRITE};
@@ -112,9 +112,9 @@ static void add_random_loop(program *p, int depth)
                 pf_graph_task(p->g, &(pf_task_def){.fn = tick, .name = "tick", .accesses = &a, .naccesses = 1}, NULL),
                 PF_OK);
         }
-        if (rnd_next(&p->r) % 6 == 0) { /* a conditional break on a work datum's value */
-            double th = 300 + rnd_next(&p->r) % 600;
-            ck_assert_int_eq(pf_graph_loop_break(p->g, rnd_next(&p->r) % (uint32_t)p->nwork, above, &th, sizeof th),
+        if (rng_u32(&p->r) % 6 == 0) { /* a conditional break on a work datum's value */
+            double th = 300 + rng_u32(&p->r) % 600;
+            ck_assert_int_eq(pf_graph_loop_break(p->g, rng_u32(&p->r) % (uint32_t)p->nwork, above, &th, sizeof th),
                              PF_OK);
         }
         gen_body(p, depth + 1, 1);
@@ -125,7 +125,7 @@ static void add_random_loop(program *p, int depth)
 static void gen_body(program *p, int depth, int items)
 {
     for (int i = 0; i < items; i++) {
-        if (depth < 2 && rnd_next(&p->r) % 5 == 0)
+        if (depth < 2 && rng_u32(&p->r) % 5 == 0)
             add_random_loop(p, depth);
         else
             add_random_task(p);
@@ -141,13 +141,13 @@ static void program_build(program *p, uint64_t seed, size_t nwork, size_t nobjec
     p->next_counter = nwork;
     p->data = calloc(p->ndata * VEC, sizeof(double));
     p->init = calloc(p->ndata * VEC, sizeof(double));
-    for (size_t i = 0; i < nwork * VEC; i++) p->init[i] = (rnd_next(&p->r) % 1000) / 7.0;
+    for (size_t i = 0; i < nwork * VEC; i++) p->init[i] = (rng_u32(&p->r) % 1000) / 7.0;
     ck_assert_int_eq(pf_graph_create(&p->g), PF_OK);
     pf_reducer sum = pf_reducer_sum_f64();
     for (size_t d = 0; d < p->ndata; d++) {
         pf_data_id id;
         ck_assert_int_eq(pf_graph_data(p->g, &p->data[d * VEC], VEC * sizeof(double),
-                                       (uint32_t)(rnd_next(&p->r) % nobjects), &sum, &id),
+                                       (uint32_t)(rng_u32(&p->r) % nobjects), &sum, &id),
                          PF_OK);
     }
     gen_body(p, 0, items);

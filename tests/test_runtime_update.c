@@ -8,18 +8,13 @@
 #include "base/clock.h"
 #include "runtime/graph.h"
 #include "runtime/numa.h"
+#include "rng.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define VEC 4
-
-static uint32_t rnd_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*s >> 33);
-}
 
 typedef struct body_args {
     uint32_t id;
@@ -50,26 +45,26 @@ typedef struct world {
     pf_graph *g;
     double data[NDATA * VEC], init[NDATA * VEC];
     uint32_t next_id;
-    uint64_t seed;
+    rng seed;
 } world;
 
 /* A task over 1-3 data of up to two objects below `objects`. */
 static pf_task_id add_task(world *w, uint32_t objects)
 {
     static const pf_access_mode modes[] = {PF_READ, PF_WRITE, PF_READWRITE, PF_CUMUL};
-    body_args a = {.id = w->next_id++, .nacc = 1 + rnd_next(&w->seed) % 3};
+    body_args a = {.id = w->next_id++, .nacc = 1 + rng_u32(&w->seed) % 3};
     pf_access acc[4];
-    uint32_t obj[2] = {rnd_next(&w->seed) % objects, rnd_next(&w->seed) % objects};
+    uint32_t obj[2] = {rng_u32(&w->seed) % objects, rng_u32(&w->seed) % objects};
     for (uint32_t k = 0; k < a.nacc; k++) {
         uint32_t d;
         int dup;
         do {
-            d = obj[rnd_next(&w->seed) % 2] * PER_OBJECT + rnd_next(&w->seed) % PER_OBJECT;
+            d = obj[rng_u32(&w->seed) % 2] * PER_OBJECT + rng_u32(&w->seed) % PER_OBJECT;
             dup = 0;
             for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
         } while (dup && k < 2);
         if (dup) break;
-        acc[k] = (pf_access){d, modes[rnd_next(&w->seed) % 4]};
+        acc[k] = (pf_access){d, modes[rng_u32(&w->seed) % 4]};
         a.modes[k] = (uint8_t)acc[k].mode;
         a.nacc = k + 1;
     }
@@ -84,8 +79,8 @@ static pf_task_id add_task(world *w, uint32_t objects)
 static void world_init(world *w, uint64_t seed)
 {
     memset(w, 0, sizeof *w);
-    w->seed = seed;
-    for (int i = 0; i < NDATA * VEC; i++) w->init[i] = rnd_next(&w->seed) % 100 / 3.0;
+    w->seed = (rng){seed};
+    for (int i = 0; i < NDATA * VEC; i++) w->init[i] = rng_u32(&w->seed) % 100 / 3.0;
     ck_assert_int_eq(pf_graph_create(&w->g), PF_OK);
     pf_reducer sum = pf_reducer_sum_f64();
     for (uint32_t d = 0; d < NDATA; d++) {
@@ -141,9 +136,9 @@ START_TEST(updates_never_move_existing_tasks)
                 ck_assert_int_eq(pf_graph_invalidate(w->g), PF_OK);
                 /* odd steps only append, which takes the incremental path (analysis and compilation of the
                  * new tasks alone); even steps also remove, which re-analyses the whole graph */
-                uint32_t removed = step % 2 ? 0 : 1 + rnd_next(&w->seed) % 8, added = rnd_next(&w->seed) % 20;
+                uint32_t removed = step % 2 ? 0 : 1 + rng_u32(&w->seed) % 8, added = rng_u32(&w->seed) % 20;
                 for (uint32_t r = 0, done = 0; r < 50 && done < removed; r++) {
-                    uint32_t t = rnd_next(&w->seed) % ntasks;
+                    uint32_t t = rng_u32(&w->seed) % ntasks;
                     if (!live[t]) continue;
                     ck_assert_int_eq(pf_graph_task_remove(w->g, t), PF_OK);
                     live[t] = 0;

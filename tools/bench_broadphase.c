@@ -2,6 +2,7 @@
  * beside the paper's Tables 2 and 3 and written as CSV rows. */
 #include "bench_csv.h"
 #include "cli_args.h"
+#include "rng.h"
 #include "commands.h"
 
 #include "physflow/collision.h"
@@ -45,21 +46,6 @@ static int dbl_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *s = x;
-    return x;
-}
-
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* The spheres of Poirrier 2009, §6: unit radius, uniform in a cube sized for volume fraction d, falling under gravity
  * onto a floor; after each step every reported pair that interpenetrates is pushed apart along its normal, pair
  * by pair ("non-interpenetration enforced pairwise, not globally"), so the set packs over time. */
@@ -77,7 +63,8 @@ static int spheres_init(spheres *s, size_t n, double density, uint64_t seed)
     s->x = malloc(3 * n * sizeof *s->x);
     s->v = calloc(3 * n, sizeof *s->v);
     if (!s->x || !s->v) return -1;
-    for (size_t i = 0; i < 3 * n; i++) s->x[i] = s->radius + (s->edge - 2 * s->radius) * rng_unit(&seed);
+    rng r = {seed};
+    for (size_t i = 0; i < 3 * n; i++) s->x[i] = s->radius + (s->edge - 2 * s->radius) * urand(&r);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "bench_csv.h"
 #include "bench_util.h"
+#include "rng.h"
 #include "cli_args.h"
 
 #include "physflow/collision.h"
@@ -40,25 +41,25 @@ typedef struct scene2d {
 
 static int scene2d_make(scene2d *s, size_t n, size_t m, uint64_t seed)
 {
-    bench_rng r = {seed};
+    rng r = {seed};
     s->n = n, s->m = m;
     s->objects = malloc(n * sizeof *s->objects);
     s->seg = malloc(m * sizeof *s->seg);
     if (!s->objects || !s->seg) return -1;
     const double side = 8192; /* 2^13 */
     for (size_t i = 0; i < n; i++) {
-        double u = bench_urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8;
+        double u = urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8;
         for (int k = 0; k < 2; k++) {
-            double c = side * bench_urand(&r), h = 0.5 * avg * (0.5 + bench_urand(&r)); /* edge avg x [0.5, 1.5) */
+            double c = side * urand(&r), h = 0.5 * avg * (0.5 + urand(&r)); /* edge avg x [0.5, 1.5) */
             s->objects[i].min[k] = c - h;
             s->objects[i].max[k] = c + h;
         }
         s->objects[i].min[2] = s->objects[i].max[2] = 0; /* 2D: z = 0 thickness */
     }
     for (size_t q = 0; q < m; q++) {
-        double len = 16 * bench_urand(&r), ang = 6.283185307179586 * bench_urand(&r);
-        s->seg[q][0][0] = side * bench_urand(&r);
-        s->seg[q][0][1] = side * bench_urand(&r);
+        double len = 16 * urand(&r), ang = 6.283185307179586 * urand(&r);
+        s->seg[q][0][0] = side * urand(&r);
+        s->seg[q][0][1] = side * urand(&r);
         s->seg[q][1][0] = s->seg[q][0][0] + len * cos(ang);
         s->seg[q][1][1] = s->seg[q][0][1] + len * sin(ang);
         s->seg[q][0][2] = s->seg[q][1][2] = 0;
@@ -275,7 +276,7 @@ static const double P_RADIUS = 0.0078125; /* particles of size 2^-6: radius 2^-7
 
 static int scene3d_make(scene3d *s, size_t ns, size_t np, uint64_t seed)
 {
-    bench_rng r = {seed};
+    rng r = {seed};
     s->ns = ns, s->np = np;
     s->sc = malloc(3 * ns * sizeof *s->sc);
     s->sr = malloc(ns * sizeof *s->sr);
@@ -285,14 +286,14 @@ static int scene3d_make(scene3d *s, size_t ns, size_t np, uint64_t seed)
     s->boxes = malloc((ns + np) * sizeof *s->boxes);
     if (!s->sc || !s->sr || !s->x || !s->v || !s->x1 || !s->boxes) return -1;
     for (size_t i = 0; i < ns; i++) {
-        s->sr[i] = 0.5 * pow(2.0, -4 + 2 * bench_urand(&r)); /* diameters 2^-4 .. 2^-2 */
+        s->sr[i] = 0.5 * pow(2.0, -4 + 2 * urand(&r)); /* diameters 2^-4 .. 2^-2 */
         for (int k = 0; k < 3; k++) {
-            s->sc[3 * i + (size_t)k] = bench_urand(&r);
+            s->sc[3 * i + (size_t)k] = urand(&r);
             s->boxes[i].min[k] = s->sc[3 * i + (size_t)k] - s->sr[i];
             s->boxes[i].max[k] = s->sc[3 * i + (size_t)k] + s->sr[i];
         }
     }
-    for (size_t i = 0; i < 3 * np; i++) s->x[i] = P_RADIUS + (1 - 2 * P_RADIUS) * bench_urand(&r);
+    for (size_t i = 0; i < 3 * np; i++) s->x[i] = P_RADIUS + (1 - 2 * P_RADIUS) * urand(&r);
     return 0;
 }
 

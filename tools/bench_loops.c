@@ -4,6 +4,7 @@
 #include "bench_util.h"
 #include "cg_tasks.h"
 #include "cli_args.h"
+#include "rng.h"
 #include "commands.h"
 
 #include "physflow/runtime.h"
@@ -53,21 +54,15 @@ enum { UPD_OBJECTS = 100, UPD_DATA_PER_OBJECT = 4 };
 typedef struct upd_graph {
     pf_graph *g;
     double cells[UPD_OBJECTS * 2 * UPD_DATA_PER_OBJECT];
-    uint64_t seed;
+    rng seed;
 } upd_graph;
-
-static uint32_t lcg(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*s >> 33);
-}
 
 /* A task of an object's solver: reads a datum of the object (or a neighbour), writes another of the object. */
 static int upd_task(upd_graph *u, uint32_t objects)
 {
-    uint32_t o = lcg(&u->seed) % objects, nb = lcg(&u->seed) % 8 == 0 ? (o + 1) % objects : o;
-    pf_access acc[2] = {{nb * UPD_DATA_PER_OBJECT + lcg(&u->seed) % UPD_DATA_PER_OBJECT, PF_READ},
-                        {o * UPD_DATA_PER_OBJECT + lcg(&u->seed) % UPD_DATA_PER_OBJECT, PF_READWRITE}};
+    uint32_t o = rng_u32(&u->seed) % objects, nb = rng_u32(&u->seed) % 8 == 0 ? (o + 1) % objects : o;
+    pf_access acc[2] = {{nb * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT, PF_READ},
+                        {o * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT, PF_READWRITE}};
     uint32_t n = acc[0].data == acc[1].data ? 1 : 2;
     if (n == 1) acc[0] = acc[1];
     return pf_graph_task(u->g, &(pf_task_def){.fn = nop, .name = "t", .accesses = acc, .naccesses = n, .cost = 500},
@@ -98,7 +93,7 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
     for (int r = -1; r < reps; r++) { /* r = -1: an untimed warm-up (first-touch of the allocator's pages) */
         int slot = r < 0 ? 0 : r;
         upd_graph *u = calloc(1, sizeof *u);
-        u->seed = 12345 + (uint64_t)slot;
+        u->seed = (rng){12345 + (uint64_t)slot};
         /* each figure: the recording, plus the analysis, placement and compilation that the graph itself
          * timed (pf_graph_update.ms) */
         pf_graph_update up;

@@ -4,6 +4,7 @@
 
 #include "bench_csv.h"
 #include "bench_util.h"
+#include "rng.h"
 #include "cli_args.h"
 
 #include "physflow/query.h"
@@ -28,12 +29,12 @@ static const char *const PAPER_COSTS[PF_RQ_METHOD_COUNT] = {
 /* `count` query boxes in the unit cube, each expected to hold about `target` of the n uniform points. */
 static double *make_queries(size_t count, size_t n, double target, uint64_t seed)
 {
-    bench_rng r = {seed};
+    rng r = {seed};
     double *q = malloc(6 * count * sizeof *q), h = 0.5 * cbrt(target / (double)n);
     if (!q) return NULL;
     for (size_t k = 0; k < count; k++)
         for (int a = 0; a < 3; a++) {
-            double c = h + (1 - 2 * h) * bench_urand(&r);
+            double c = h + (1 - 2 * h) * urand(&r);
             q[6 * k + (size_t)a] = c - h;
             q[6 * k + 3 + (size_t)a] = c + h;
         }
@@ -120,10 +121,10 @@ int bench_rangequery(int argc, char **argv)
             fprintf(stderr, "physflow: bench rangequery: out of memory\n");
             rc = -1;
         }
-        bench_rng r = {100 + t};
+        rng r = {100 + t};
         for (size_t i = 0; !rc && i < 3 * n; i++) {
-            p[i] = bench_urand(&r);
-            moved[i] = p[i] + 0.02 * (bench_urand(&r) - 0.5);
+            p[i] = urand(&r);
+            moved[i] = p[i] + 0.02 * (urand(&r) - 0.5);
         }
         char cname[64];
         snprintf(cname, sizeof cname, "uniform:%zu", n);

@@ -2,6 +2,7 @@
  * printed beside the paper's figures and written as CSV rows. */
 #include "bench_csv.h"
 #include "cli_args.h"
+#include "rng.h"
 #include "commands.h"
 
 #include "physflow/collision.h"
@@ -25,16 +26,6 @@ static const struct paper_row {
     {0.5, {1, 6.35}, {2.9324e6, 13.4745}, {4193598, 280736}, {16227, 63454}},
     {1.0, {1, 6.01}, {4.0032e6, 12.5170}, {5552230, 492790}, {28144, 72176}},
 };
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *s = x;
-    return x;
-}
 
 static void usage(FILE *out)
 {
@@ -92,8 +83,8 @@ int bench_splitting(int argc, char **argv)
     for (size_t id = 0; id < nd && !status; id++) {
         double d = dens[id];
         double edge = cbrt((double)count * vsphere / d);
-        uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)(d * 1e6);
-        for (size_t i = 0; i < 3 * count; i++) c[i] = edge * (double)(rng_next(&seed) >> 11) / 9007199254740992.0;
+        rng seed = {0x2545f4914f6cdd1dull ^ (uint64_t)(d * 1e6)};
+        for (size_t i = 0; i < 3 * count; i++) c[i] = edge * urand(&seed);
         for (size_t i = 0; i < count; i++)
             for (int a = 0; a < 3; a++) {
                 boxes[i].min[a] = c[3 * i + a] - r;
@@ -161,7 +152,7 @@ int bench_splitting(int argc, char **argv)
                           (double)unique_true);
         }
     }
-    printf("# paper: Poirrier 2009 (Poirrier 2009) Table 1; its root cell is the distribution's cuboid, ours a cube\n");
+    printf("# paper: Poirrier 2009, Table 1; its root cell is the distribution's cuboid, ours a cube\n");
     free(c);
     free(boxes);
     if (bench_csv_close(csv)) status = 1;

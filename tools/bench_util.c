@@ -27,20 +27,6 @@ double bench_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-uint64_t bench_next(bench_rng *r)
-{
-    r->s += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = r->s;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-double bench_urand(bench_rng *r)
-{
-    return (double)(bench_next(r) >> 11) * 0x1p-53;
-}
-
 int bench_parse_executors(const char *opt, const char *text, pf_executor *out, size_t cap, size_t *n)
 {
     char buf[256], *names[16];

@@ -1,4 +1,4 @@
-/* Small helpers every benchmark uses: a monotonic clock, medians, a seeded generator, executor lists. */
+/* Small helpers every benchmark uses: a monotonic clock, medians, executor lists (random inputs: support/rng.h). */
 #ifndef PF_TOOLS_BENCH_UTIL_H
 #define PF_TOOLS_BENCH_UTIL_H
 
@@ -11,14 +11,6 @@
 double bench_now_s(void);
 /* The median of v[0..n) (sorts v in place); 0 when n is 0. */
 double bench_median(double *v, size_t n);
-
-/* splitmix64: a seeded, platform-independent sequence. */
-typedef struct bench_rng {
-    uint64_t s;
-} bench_rng;
-uint64_t bench_next(bench_rng *r);
-/* Uniform in [0, 1). */
-double bench_urand(bench_rng *r);
 
 /* Parses a comma-separated executor list for option `opt`; 0, or -1 with a message on stderr. */
 int bench_parse_executors(const char *opt, const char *text, pf_executor *out, size_t cap, size_t *n);

@@ -1,6 +1,6 @@
 /* Small command-line helpers shared by the physflow subcommands: number lists and strict number parsing. */
-#ifndef PF_TOOLS_CLI_ARGS_H
-#define PF_TOOLS_CLI_ARGS_H
+#ifndef PF_SUPPORT_CLI_ARGS_H
+#define PF_SUPPORT_CLI_ARGS_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The box file of `physflow pairs`: one AABB per line, `xmin ymin zmin xmax ymax zmax`, '#' comments. */
-#ifndef PF_TOOLS_BOX_READER_H
-#define PF_TOOLS_BOX_READER_H
+#ifndef PF_SUPPORT_BOX_READER_H
+#define PF_SUPPORT_BOX_READER_H
 
 #include "physflow/collision.h"
 

@@ -4,7 +4,7 @@
  * random boxes of every size and key-grid resolution and on boxes whose ends or planes sit on bit boundaries,
  * split on and off. */
 #include "check_main.h"
-#include "test_rng.h"
+#include "rng.h"
 
 #include "collision/kd_keys.h"
 

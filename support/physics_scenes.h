@@ -1,7 +1,7 @@
 /* The physics scenes built in code and runnable by name (`physflow run bars64`): the 64 bars of Hermann et al.
  * 2009, §4.1, and §4.3's mass-spring sheet cut into tiles, with size parameters so tests can run small versions. */
-#ifndef PF_TOOLS_PHYSICS_SCENES_H
-#define PF_TOOLS_PHYSICS_SCENES_H
+#ifndef PF_SUPPORT_PHYSICS_SCENES_H
+#define PF_SUPPORT_PHYSICS_SCENES_H
 
 #include "physflow/physics.h"
 

@@ -1,8 +1,8 @@
 /* Conjugate-gradient solves written as runtime tasks (Hermann et al. 2009, §3.3): vectors split into blocks owned by
  * objects, dot products as cumulative writes into scalar data, a counted loop bounded by the iteration limit
  * with a conditional break on the residual. Used by `physflow bench loops` and the runtime tests. */
-#ifndef PF_TOOLS_CG_TASKS_H
-#define PF_TOOLS_CG_TASKS_H
+#ifndef PF_SUPPORT_CG_TASKS_H
+#define PF_SUPPORT_CG_TASKS_H
 
 #include "physflow/runtime.h"
 

@@ -1,5 +1,6 @@
 /* Conjugate gradient as recorded tasks: the sequential algorithm, one task per block and per scalar step. */
 #include "cg_tasks.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -120,17 +121,6 @@ static int converged(const void *datum, const void *args)
     return *(const double *)datum <= *(const double *)args;
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 11;
-}
-
-static double unit(uint64_t *s)
-{
-    return (double)rnd(s) / 9007199254740992.0;
-}
-
 #define TRY(call)                                                                                            \
     do {                                                                                                     \
         if ((call) != PF_OK) return -1;                                                                      \
@@ -201,14 +191,14 @@ static int record_system(cg_set *set, int si, double tol, uint32_t max_iter)
     return 0;
 }
 
-static int alloc_system(cg_system *sy, int B, int n, uint64_t *seed, double shift)
+static int alloc_system(cg_system *sy, int B, int n, rng *seed, double shift)
 {
     size_t N = (size_t)B * (size_t)n;
     sy->diag = malloc(N * sizeof(double));
     sy->off = calloc(N, sizeof(double));
     sy->blocks = calloc((size_t)B, sizeof *sy->blocks);
     if (!sy->diag || !sy->off || !sy->blocks) return -1;
-    for (size_t i = 0; i + 1 < N; i++) sy->off[i] = -(0.5 + 0.5 * unit(seed));
+    for (size_t i = 0; i + 1 < N; i++) sy->off[i] = -(0.5 + 0.5 * urand(seed));
     for (size_t i = 0; i < N; i++) sy->diag[i] = -(sy->off[i] + (i > 0 ? sy->off[i - 1] : 0.0)) + shift;
     sy->bb = 0;
     for (int b = 0; b < B; b++) {
@@ -217,7 +207,7 @@ static int alloc_system(cg_system *sy, int B, int n, uint64_t *seed, double shif
         for (int j = 0; j < 5; j++)
             if (!(*v[j] = calloc((size_t)n, sizeof(double)))) return -1;
         for (int i = 0; i < n; i++) {
-            k->b[i] = unit(seed) - 0.5;
+            k->b[i] = urand(seed) - 0.5;
             sy->bb += k->b[i] * k->b[i];
         }
     }
@@ -234,7 +224,7 @@ cg_set *cg_set_create(int solves, int blocks, int block_n, uint64_t seed, double
     s->bn = block_n;
     s->sys = calloc((size_t)solves, sizeof *s->sys);
     if (!s->sys || pf_graph_create(&s->g) != PF_OK) goto fail;
-    uint64_t st = seed * 2654435761u + 1;
+    rng st = {seed};
     for (int i = 0; i < solves; i++) {
         /* diagonal shift from 1e-1 down to 1e-4: condition numbers, and so iteration counts, spread out */
         double shift = vary_conditioning && solves > 1 ? pow(10.0, -1.0 - 3.0 * i / (solves - 1)) : 1e-2;
