@@ -246,6 +246,14 @@ int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers);
 void pf_placement_free(struct pf_placement *pl);
 /* Per-worker sums of node costs (out[workers]). */
 void pf_worker_loads(const pf_graph *g, int workers, double *out);
+/* The cost of each object on each worker: sums over the placed work nodes that name an object, sorted by object
+ * then worker, into out (room for g->nnodes entries); returns how many. */
+typedef struct pf_object_load {
+    uint32_t object;
+    int32_t worker;
+    double cost;
+} pf_object_load;
+size_t pf_object_loads(const pf_graph *g, pf_object_load *out);
 
 /* compile.c: builds the per-worker programs (needs node.worker); pf_graph_compile_append extends them with
  * the nodes from g->first_new_node on. */

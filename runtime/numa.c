@@ -70,44 +70,18 @@ int pf_numa_worker_node(const pf_numa *n, int worker)
     return worker >= 0 && worker < n->workers ? n->worker_node[worker] : -1;
 }
 
-typedef struct object_worker {
-    uint32_t object;
-    int32_t worker;
-    double cost;
-} object_worker;
-
-static int by_object_worker(const void *a, const void *b)
-{
-    const object_worker *x = a, *y = b;
-    if (x->object != y->object) return x->object < y->object ? -1 : 1;
-    return (x->worker > y->worker) - (x->worker < y->worker);
-}
-
 static int by_object(const void *a, const void *b)
 {
-    uint32_t x = ((const object_worker *)a)->object, y = ((const object_worker *)b)->object;
+    uint32_t x = ((const pf_object_load *)a)->object, y = ((const pf_object_load *)b)->object;
     return (x > y) - (x < y);
 }
 
 /* Each object's worker: the one running most of its cost (objects are whole after a partition; an update under
- * METIS may place a new task of an object elsewhere). Returns the number of objects, ow[] sorted by object. */
-static size_t object_workers(const pf_graph *g, object_worker *ow)
+ * METIS may place a new task of an object elsewhere), the lowest on ties. Returns the number of objects, ow[]
+ * sorted by object. */
+static size_t object_workers(const pf_graph *g, pf_object_load *ow)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
-        if ((nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) && nd->worker >= 0 && nd->object != PF_NONE)
-            ow[m++] = (object_worker){nd->object, nd->worker, pf_node_cost(g, nd) + 1e-3};
-    }
-    qsort(ow, m, sizeof *ow, by_object_worker);
-    size_t u = 0; /* (object, worker) sums */
-    for (size_t i = 0; i < m; i++) {
-        if (u > 0 && ow[u - 1].object == ow[i].object && ow[u - 1].worker == ow[i].worker)
-            ow[u - 1].cost += ow[i].cost;
-        else
-            ow[u++] = ow[i];
-    }
-    size_t o = 0; /* per object, the heaviest worker (the lowest on ties) */
+    size_t u = pf_object_loads(g, ow), o = 0;
     for (size_t i = 0; i < u; i++) {
         if (o > 0 && ow[o - 1].object == ow[i].object) {
             if (ow[i].cost > ow[o - 1].cost) ow[o - 1] = ow[i];
@@ -120,12 +94,12 @@ static size_t object_workers(const pf_graph *g, object_worker *ow)
 
 int pf_numa_plan(const pf_numa *n, const pf_graph *g, int32_t *node_of)
 {
-    object_worker *ow = pf_malloc((g->nnodes + 1) * sizeof *ow);
+    pf_object_load *ow = pf_malloc((g->nnodes + 1) * sizeof *ow);
     if (!ow) return PF_ENOMEM;
     size_t m = object_workers(g, ow);
     for (size_t d = 0; d < g->ndata; d++) {
-        object_worker key = {g->data[d].owner, 0, 0};
-        const object_worker *hit = m ? bsearch(&key, ow, m, sizeof *ow, by_object) : NULL;
+        pf_object_load key = {g->data[d].owner, 0, 0};
+        const pf_object_load *hit = m ? bsearch(&key, ow, m, sizeof *ow, by_object) : NULL;
         node_of[d] = hit ? pf_numa_worker_node(n, hit->worker) : -1;
     }
     pf_free(ow);

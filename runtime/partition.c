@@ -5,6 +5,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int is_work(const pf_node *n)
@@ -19,6 +20,32 @@ void pf_worker_loads(const pf_graph *g, int workers, double *out)
         const pf_node *n = &g->nodes[i];
         if (is_work(n) && n->worker >= 0 && n->worker < workers) out[n->worker] += pf_node_cost(g, n);
     }
+}
+
+static int by_object_worker(const void *a, const void *b)
+{
+    const pf_object_load *x = a, *y = b;
+    if (x->object != y->object) return x->object < y->object ? -1 : 1;
+    return (x->worker > y->worker) - (x->worker < y->worker);
+}
+
+size_t pf_object_loads(const pf_graph *g, pf_object_load *out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < g->nnodes; i++) {
+        const pf_node *n = &g->nodes[i];
+        if (is_work(n) && n->worker >= 0 && n->object != PF_NONE)
+            out[m++] = (pf_object_load){n->object, n->worker, pf_node_cost(g, n)};
+    }
+    qsort(out, m, sizeof *out, by_object_worker);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (u > 0 && out[u - 1].object == out[i].object && out[u - 1].worker == out[i].worker)
+            out[u - 1].cost += out[i].cost;
+        else
+            out[u++] = out[i];
+    }
+    return u;
 }
 
 /* object -> worker, open addressing (objects are arbitrary 32-bit ids), growing as objects arrive */

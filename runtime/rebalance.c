@@ -7,20 +7,6 @@
 #include "base/error.h"
 
 #include <math.h>
-#include <stdlib.h>
-
-typedef struct obj_load {
-    uint32_t object;
-    int32_t worker;
-    double cost;
-} obj_load;
-
-static int by_object_worker(const void *a, const void *b)
-{
-    const obj_load *x = a, *y = b;
-    if (x->object != y->object) return x->object < y->object ? -1 : 1;
-    return (x->worker > y->worker) - (x->worker < y->worker);
-}
 
 int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uint32_t *moved_tasks)
 {
@@ -30,28 +16,14 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
     if (rc) return rc;
     int k = pf_runtime_workers(rt);
     size_t n = g->nnodes;
-    obj_load *ol = pf_malloc((n + 1) * sizeof *ol);
+    pf_object_load *ol = pf_malloc((n + 1) * sizeof *ol);
     double *load = pf_calloc((size_t)k, sizeof *load);
     if (!ol || !load) {
         pf_free(ol);
         pf_free(load);
         return pf_error(PF_ENOMEM, "out of memory rebalancing");
     }
-    /* (object, worker) groups with their costs */
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
-        if ((nd->kind != PF_NODE_TASK && nd->kind != PF_NODE_REDUCER) || nd->object == PF_NONE) continue;
-        ol[m++] = (obj_load){nd->object, nd->worker, pf_node_cost(g, nd)};
-    }
-    qsort(ol, m, sizeof *ol, by_object_worker);
-    size_t u = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (u > 0 && ol[u - 1].object == ol[i].object && ol[u - 1].worker == ol[i].worker)
-            ol[u - 1].cost += ol[i].cost;
-        else
-            ol[u++] = ol[i];
-    }
+    size_t u = pf_object_loads(g, ol); /* (object, worker) groups with their costs */
     pf_worker_loads(g, k, load);
     uint32_t objects = 0, tasks = 0;
     for (size_t step = 0; step < u; step++) {
