@@ -13,6 +13,7 @@
  * through its surface's mapping (J^T f). Its stiffness df_a = k n n^T (dp_b - dp_a) enters the implicit solve
  * like a spring's. */
 #include "contacts.h"
+#include "interaction.h"
 
 #include "physflow/collision.h"
 #include "physflow/narrowphase.h"
@@ -85,7 +86,7 @@ static int report_contacts(pf_world *w, pf_collision_stage *c)
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->ninter; k++) {
         const pf_springset *s = w->inter[k];
-        if (!s->contacts) continue;
+        if (s->kind != PF_INTERACTION_CONTACTS) continue;
         const pf_contactset *cs = s->contacts;
         for (uint32_t i = 0; i < cs->n && n < c->ncand; i++, n++) {
             const contact_pt *p = &cs->c[i];
@@ -153,9 +154,12 @@ static void contactset_free(pf_contactset *cs)
     pf_free(cs);
 }
 
-void pf_contacts_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                           const double *vb, int want_jac)
+/* The contact field as an interaction kind (interaction.h): per-contact results into the field's buffer of the
+ * phase (its output datum holds the buffer's address); df at the current positions (o->x). */
+static void contacts_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                           const double *vb, void *out, int want_jac)
 {
+    (void)out; /* the datum of cs->buf[PF_PHASE_FORCE] */
     pf_contactset *cs = s->contacts;
     double *oa = cs->buf[PF_PHASE_FORCE], *ob = oa + 3 * (size_t)cs->n;
     for (uint32_t k = 0; k < cs->n; k++) {
@@ -176,8 +180,10 @@ void pf_contacts_force_out(const pf_springset *s, const double *xa, const double
     }
 }
 
-void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const double *dqb, int phase, double kfact)
+static void contacts_dforce(const pf_springset *s, const double *dqa, const double *dqb, void *out, int phase,
+                            double kfact)
 {
+    (void)out; /* the datum of cs->buf[phase] */
     pf_contactset *cs = s->contacts;
     double *oa = cs->buf[phase], *ob = oa + 3 * (size_t)cs->n;
     for (uint32_t k = 0; k < cs->n; k++) {
@@ -194,9 +200,11 @@ void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const doub
     }
 }
 
-void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, const double *out, double *vec)
+/* vec += J^T of the side's per-contact results (J at o->x) */
+static void contacts_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec)
 {
     const pf_contactset *cs = s->contacts;
+    const double *out = *(double *const *)out_datum; /* the datum is the buffer's address */
     for (int sd = side == 2 ? 0 : side; sd <= (side == 2 ? 1 : side); sd++) { /* 2: both (contacts within o) */
         const double *part = out + (sd ? 3 * (size_t)cs->n : 0);
         for (uint32_t k = 0; k < cs->n; k++) {
@@ -211,7 +219,7 @@ void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, con
 static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
 {
     for (uint32_t k = 0; k < w->ninter; k++)
-        if (w->inter[k]->contacts && w->inter[k]->oa == oa && w->inter[k]->ob == ob) return w->inter[k];
+        if (w->inter[k]->kind == PF_INTERACTION_CONTACTS && w->inter[k]->oa == oa && w->inter[k]->ob == ob) return w->inter[k];
     return NULL;
 }
 
@@ -228,10 +236,10 @@ static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset
         pf_free(cs);
         return pf_error(PF_ENOMEM, "out of memory");
     }
-    *s = (pf_springset){.contacts = cs, .oa = oa, .ob = ob, .uid = w->next_uid++};
+    *s = (pf_springset){.kind = PF_INTERACTION_CONTACTS, .contacts = cs, .oa = oa, .ob = ob, .uid = w->next_uid++};
     *cs = (pf_contactset){.a = w->obj[oa], .b = w->obj[ob]};
     uint32_t k = w->ninter++;
-    for (; k > 0 && w->inter[k - 1]->contacts &&
+    for (; k > 0 && w->inter[k - 1]->kind == PF_INTERACTION_CONTACTS &&
            (w->inter[k - 1]->oa > oa || (w->inter[k - 1]->oa == oa && w->inter[k - 1]->ob > ob));
          k--)
         w->inter[k] = w->inter[k - 1];
@@ -322,7 +330,7 @@ int pf_contacts_update(pf_world *w)
     }
     /* fields whose objects no longer touch */
     for (uint32_t j = w->ninter; j-- > 0 && !rc;)
-        if (w->inter[j]->contacts && w->inter[j]->contacts->stamp != c->passes) {
+        if (w->inter[j]->kind == PF_INTERACTION_CONTACTS && w->inter[j]->contacts->stamp != c->passes) {
             rc = remove_contact_field(w, j);
             stopped++;
             w->dirty = 1;
@@ -338,7 +346,8 @@ int pf_contacts_update(pf_world *w)
     return rc;
 }
 
-int pf_contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
+/* its contact list (as djac) and its per-phase buffers (as dout) */
+static int contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
 {
     pf_contactset *cs = s->contacts;
     int rc = pf_graph_data(g, cs, sizeof *cs, owner, NULL, &s->djac);
@@ -347,8 +356,26 @@ int pf_contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
     return rc;
 }
 
-void pf_contactset_destroy(pf_springset *s)
+static void contacts_destroy(pf_springset *s)
 {
     contactset_free(s->contacts);
     s->contacts = NULL;
 }
+
+/* a contact's force costs about what 8 springs' do */
+static double contacts_cost(const pf_springset *s)
+{
+    (void)s;
+    return 160.0;
+}
+
+const pf_interaction_ops pf_contacts_interaction = {
+    .name = "penalty contacts",
+    .force = contacts_force,
+    .dforce = contacts_dforce,
+    .gather = contacts_gather,
+    .register_data = contacts_register,
+    .cost = contacts_cost,
+    .df_reads_x = 1,
+    .destroy = contacts_destroy,
+};

@@ -1,5 +1,6 @@
 /* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
  * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
+#include "interaction.h"
 #include "world.h"
 
 #include "rigid.h"
@@ -47,10 +48,7 @@ static void t_inter_force(const pf_task_ctx *c)
     void *const *d = c->data;
     int self = a->s->oa == a->s->ob;
     const double *xa = d[0], *xb = d[self ? 0 : 1], *va = d[self ? 1 : 2], *vb = d[self ? 1 : 3];
-    if (a->s->contacts)
-        pf_contacts_force_out(a->s, xa, xb, va, vb, a->jac);
-    else
-        pf_springs_force_out(a->s, xa, xb, va, vb, d[4], a->jac);
+    pf_interaction_of(a->s)->force(a->s, xa, xb, va, vb, d[self ? 2 : 4], a->jac);
 }
 
 double pf_object_force_cost(const pf_object *o)
@@ -90,7 +88,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
         acc[na++] = (pf_access){s->djac, PF_WRITE};
         inter_force_args args = {s, want_jac};
         rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
-                                                 20.0 * (s->contacts ? 8 : s->n)});
+                                                 pf_interaction_of(s)->cost(s)});
     }
     return rc;
 }

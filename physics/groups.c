@@ -3,6 +3,7 @@
  * objects; groups whose objects, interactions and force fields are unchanged keep their recorded tasks, the
  * others' tasks are removed and the new groups recorded onto the same graph, so the runtime places only the new
  * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
+#include "interaction.h"
 #include "world.h"
 
 #include "base/alloc.h"
@@ -92,16 +93,7 @@ static int register_data(pf_world *w)
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
         pf_springset *s = w->inter[k];
         if (s->registered) continue;
-        uint32_t owner = interaction_owner(w, s);
-        if (s->contacts) {
-            rc = pf_contacts_register(w->g, s, owner);
-            s->registered = !rc;
-            continue;
-        }
-        size_t per = 6 * (size_t)s->n + 1;
-        rc = pf_graph_data(w->g, s->jac, per * sizeof(double), owner, NULL, &s->djac);
-        for (int ph = 0; ph < PF_PHASES && !rc; ph++)
-            rc = pf_graph_data(w->g, s->out + ph * per, per * sizeof(double), owner, NULL, &s->dout[ph]);
+        rc = pf_interaction_of(s)->register_data(w->g, s, interaction_owner(w, s));
         s->registered = !rc;
     }
     return rc;

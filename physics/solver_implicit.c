@@ -5,6 +5,7 @@
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
  * Fixed points are projected out of b and of every product A p. */
+#include "interaction.h"
 #include "world.h"
 
 #include "rigid.h"
@@ -83,14 +84,13 @@ typedef struct inter_args {
     int phase;
 } inter_args;
 
-/* data: in_a, in_b, out (per-spring results of the phase), jac */
+/* data: in_a, in_b, out (per-link results of the phase), jac, then x when df reads it; within one object in_b is
+ * in_a and appears once */
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    if (a->s->contacts) /* within one object: data in, out, jac, x */
-        pf_contacts_dforce_out(a->s, c->data[0], c->data[a->s->oa == a->s->ob ? 0 : 1], a->phase, a->fact);
-    else
-        pf_springs_dforce_out(a->s, c->data[0], c->data[1], c->data[2], a->fact);
+    int self = a->s->oa == a->s->ob;
+    pf_interaction_of(a->s)->dforce(a->s, c->data[0], c->data[self ? 0 : 1], c->data[self ? 1 : 2], a->phase, a->fact);
 }
 
 /* b += the interactions' rhs terms, then the CG start. data: b, dv, r, p, rr, then the rhs outputs */
@@ -248,13 +248,13 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
         if (b != a) acc[na++] = (pf_access){which ? b->dp : b->dv_, PF_READ};
         acc[na++] = (pf_access){s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE};
         acc[na++] = (pf_access){s->djac, PF_READ};
-        if (s->contacts) {
+        if (pf_interaction_of(s)->df_reads_x) {
             acc[na++] = (pf_access){a->dx, PF_READ};
             if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
         }
         inter_args args = {s, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
         TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, na,
-                 10.0 * (s->contacts ? 8 : s->n)));
+                 0.5 * pf_interaction_of(s)->cost(s)));
     }
     return PF_OK;
 }

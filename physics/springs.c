@@ -1,5 +1,6 @@
 /* Springs (SOFA StiffSpringForceField): forces with damping along the spring, and the stiffness blocks that the
  * implicit solver's matrix-free product uses (Baraff & Witkin 1998 §5). */
+#include "interaction.h"
 #include "world.h"
 
 #include "base/alloc.h"
@@ -37,7 +38,8 @@ int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring
 
 void pf_springset_free(pf_springset *s)
 {
-    if (s->contacts) pf_contactset_destroy(s);
+    const pf_interaction_ops *ops = pf_interaction_of(s);
+    if (ops->destroy) ops->destroy(s);
     pf_free(s->s);
     pf_free(s->jac);
     pf_free(s->out);
@@ -123,10 +125,10 @@ void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *d
 /* The interaction forms write per-spring results into `out` (3n values for the a ends, then 3n for the b ends)
  * instead of adding into whole force vectors: the object's own task gathers them (pf_gather_links), so an
  * interaction of a few springs costs what its springs cost, not two vector-sized reductions. */
-void pf_springs_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                          const double *vb, double *out, int want_jac)
+static void springs_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
+                              const double *vb, void *out_datum, int want_jac)
 {
-    double *oa = out, *ob = out + 3 * (size_t)s->n;
+    double *out = out_datum, *oa = out, *ob = out + 3 * (size_t)s->n;
     for (uint32_t k = 0; k < s->n; k++) {
         const pf_spring *sp = &s->s[k];
         size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
@@ -139,9 +141,11 @@ void pf_springs_force_out(const pf_springset *s, const double *xa, const double 
     }
 }
 
-void pf_springs_dforce_out(const pf_springset *s, const double *dxa, const double *dxb, double *out, double kfact)
+static void springs_dforce_out(const pf_springset *s, const double *dxa, const double *dxb, void *out_datum,
+                              int phase, double kfact)
 {
-    double *oa = out, *ob = out + 3 * (size_t)s->n;
+    (void)phase; /* the stiffness blocks are the same for every phase */
+    double *out = out_datum, *oa = out, *ob = out + 3 * (size_t)s->n;
     for (uint32_t k = 0; k < s->n; k++) {
         const pf_spring *sp = &s->s[k];
         size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
@@ -154,21 +158,49 @@ void pf_springs_dforce_out(const pf_springset *s, const double *dxa, const doubl
     }
 }
 
+/* vec += the side's per-spring results (springs always join two objects: side 0 or 1) */
+static void springs_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec)
+{
+    (void)o;
+    const double *out = (const double *)out_datum + (side ? 3 * (size_t)s->n : 0);
+    for (uint32_t k = 0; k < s->n; k++) {
+        size_t i = 3 * (size_t)(side ? s->s[k].b : s->s[k].a);
+        vec[i] += out[3 * k];
+        vec[i + 1] += out[3 * k + 1];
+        vec[i + 2] += out[3 * k + 2];
+    }
+}
+
+/* the stiffness blocks (djac) and the per-phase outputs (dout), slices of s->jac and s->out */
+static int springs_register(pf_graph *g, pf_springset *s, uint32_t owner)
+{
+    size_t per = 6 * (size_t)s->n + 1;
+    int rc = pf_graph_data(g, s->jac, per * sizeof(double), owner, NULL, &s->djac);
+    for (int ph = 0; ph < PF_PHASES && !rc; ph++)
+        rc = pf_graph_data(g, s->out + ph * per, per * sizeof(double), owner, NULL, &s->dout[ph]);
+    return rc;
+}
+
+static double springs_cost(const pf_springset *s)
+{
+    return 20.0 * s->n;
+}
+
+const pf_interaction_ops pf_springs_interaction = {
+    .name = "springs",
+    .force = springs_force_out,
+    .dforce = springs_dforce_out,
+    .gather = springs_gather,
+    .register_data = springs_register,
+    .cost = springs_cost,
+    .df_reads_x = 0,
+    .destroy = NULL,
+};
+
 void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
 {
     for (uint32_t j = 0; j < o->nlinks; j++) {
         const pf_springset *s = o->links[j].s;
-        int side = o->links[j].side;
-        if (s->contacts) {
-            pf_contacts_gather(s, side, o, *(double *const *)outs[j], vec);
-            continue;
-        }
-        const double *out = (const double *)outs[j] + (side ? 3 * (size_t)s->n : 0);
-        for (uint32_t k = 0; k < s->n; k++) {
-            size_t i = 3 * (size_t)(side ? s->s[k].b : s->s[k].a);
-            vec[i] += out[3 * k];
-            vec[i + 1] += out[3 * k + 1];
-            vec[i + 2] += out[3 * k + 2];
-        }
+        pf_interaction_of(s)->gather(s, o->links[j].side, o, outs[j], vec);
     }
 }

@@ -17,7 +17,8 @@ enum { PF_PHASE_FORCE = 0, PF_PHASE_RHS, PF_PHASE_DF, PF_PHASES };
 struct pf_contactset;
 
 typedef struct pf_springset {
-    struct pf_contactset *contacts; /* a penalty contact force field (contacts.c) instead of springs */
+    uint8_t kind;                   /* an interaction kind: its operations (interaction.h) */
+    struct pf_contactset *contacts; /* PF_INTERACTION_CONTACTS: the penalty contact field's own state (contacts.c) */
     uint32_t oa, ob;
     uint32_t n;
     uint32_t uid; /* interactions: never reused within a world (pf_interaction_id) */
@@ -132,17 +133,6 @@ struct pf_world {
 /* contacts.c: the collision stage of a step (contacts in, contact force fields created, updated, removed) */
 int pf_contacts_update(pf_world *w);
 void pf_collision_stage_free(struct pf_collision_stage *c);
-/* the interaction forms of a contact force field (pf_springset.contacts), as the springs' ones: per-contact
- * results into the field's buffer of the phase; df at the current positions (o->x) */
-void pf_contacts_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                           const double *vb, int want_jac);
-void pf_contacts_dforce_out(const pf_springset *s, const double *dqa, const double *dqb, int phase, double kfact);
-/* vec += J^T of the side's per-contact results `out` (J at o->x) */
-void pf_contacts_gather(const pf_springset *s, int side, const pf_object *o, const double *out, double *vec);
-/* registers the field's data, owned by object `owner`: its contact list (as djac) and its per-phase buffers (as
- * dout) */
-int pf_contacts_register(pf_graph *g, pf_springset *s, uint32_t owner);
-void pf_contactset_destroy(pf_springset *s);
 /* every point fixed: contacts push others away from it, and it links no solver groups */
 int pf_object_is_static(const pf_object *o);
 
@@ -155,10 +145,6 @@ void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *d
 int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
                       const double *xa, const double *xb);
 void pf_springset_free(pf_springset *s);
-/* interaction forms: per-spring results into out (see pf_springset) */
-void pf_springs_force_out(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                          const double *vb, double *out, int want_jac);
-void pf_springs_dforce_out(const pf_springset *s, const double *dxa, const double *dxb, double *out, double kfact);
 /* vec += the per-spring outputs of o's interactions; outs[j] is link j's output of one phase */
 void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
 /* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */

@@ -1,0 +1,44 @@
+/* Interaction force fields between two objects (Hermann et al. 2009, §3.1, figure 2's "interaction force") as kinds
+ * behind one set of operations: the solvers record and run them through the table below, never by model. A kind
+ * is one file (its model and its pf_interaction_ops) plus one entry in pf_interaction_kinds (interaction.c). */
+#ifndef PF_PHYSICS_INTERACTION_H
+#define PF_PHYSICS_INTERACTION_H
+
+#include "world.h"
+
+/* What an interaction does. `out` is always the memory of the field's output datum of the phase (dout[phase]):
+ * per-link results that its two objects' tasks gather (pf_gather_links), 3 values per link for the a ends then
+ * 3 per link for the b ends. For a field within one object, xb, vb and inb are xa, va and ina. */
+typedef struct pf_interaction_ops {
+    const char *name;
+    /* the forces at (x, v) into `out` (phase PF_PHASE_FORCE), and the stiffness the df phases use when want_jac */
+    void (*force)(const pf_springset *s, const double *xa, const double *xb, const double *va, const double *vb,
+                  void *out, int want_jac);
+    /* fact K (in_b - in_a) into `out` (phase PF_PHASE_RHS or PF_PHASE_DF), K from the latest force evaluation */
+    void (*dforce)(const pf_springset *s, const double *ina, const double *inb, void *out, int phase, double fact);
+    /* vec += the results in `out` of o's side (0: a ends, 1: b ends, 2: both, for a field within one object) */
+    void (*gather)(const pf_springset *s, int side, const pf_object *o, const void *out, double *vec);
+    /* registers the field's data in the graph, owned by object `owner`: its stiffness cache (djac) and per-phase
+     * outputs (dout) */
+    int (*register_data)(pf_graph *g, pf_springset *s, uint32_t owner);
+    /* estimated ns of one force evaluation, until the runtime has measured it */
+    double (*cost)(const pf_springset *s);
+    /* 1 when df is linearised at the current positions: the df tasks read both objects' x */
+    int df_reads_x;
+    /* frees what the kind holds beyond the springset's own arrays; NULL when nothing */
+    void (*destroy)(pf_springset *s);
+} pf_interaction_ops;
+
+/* The kinds (pf_springset.kind indexes this table). */
+enum { PF_INTERACTION_SPRINGS = 0, PF_INTERACTION_CONTACTS, PF_INTERACTION_KINDS };
+extern const pf_interaction_ops *const pf_interaction_kinds[PF_INTERACTION_KINDS];
+
+static inline const pf_interaction_ops *pf_interaction_of(const pf_springset *s)
+{
+    return pf_interaction_kinds[s->kind];
+}
+
+/* The kinds' operations, defined in their own files (springs.c, contacts.c). */
+extern const pf_interaction_ops pf_springs_interaction, pf_contacts_interaction;
+
+#endif
