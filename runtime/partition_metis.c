@@ -12,6 +12,7 @@
 #include <metis.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct wedge {
     idx_t u, v;
@@ -89,6 +90,92 @@ static void note_small(pf_graph *g, idx_t nv, int workers)
             (long)nv, workers);
 }
 
+/* An object heavier than an even share of what is left gets a worker of its own, heaviest first: METIS's recursive
+ * bisection puts such a vertex alone on one side and then leaves most of that side's parts empty (it prints
+ * "Cannot bisect a graph with 0 vertices"), which at 16 workers emptied 7 of them. Marks part[v] = 0, 1, ... for
+ * the peeled vertices, -1 for the others; returns how many were peeled (at most workers - 1). */
+static idx_t peel_heavy(const idx_t *vwgt, idx_t nv, int workers, idx_t *part)
+{
+    double rest = 0;
+    for (idx_t v = 0; v < nv; v++) {
+        part[v] = -1;
+        rest += (double)vwgt[v];
+    }
+    idx_t peeled = 0;
+    while (peeled < workers - 1) {
+        idx_t best = -1;
+        for (idx_t v = 0; v < nv; v++)
+            if (part[v] < 0 && (best < 0 || vwgt[v] > vwgt[best])) best = v;
+        if (best < 0 || (double)vwgt[best] <= rest / (double)(workers - peeled)) break;
+        part[best] = peeled++;
+        rest -= (double)vwgt[best];
+    }
+    return peeled;
+}
+
+/* METIS k-way over the vertices not peeled (part[v] < 0), into parts heavy .. workers - 1, on the subgraph of
+ * the deduplicated symmetric edge list `edges` (sorted by u, then v). xadj/adjncy/adjwgt are scratch of nv + 1
+ * and nedges entries. */
+static int partition_rest(idx_t nv, const wedge *edges, size_t nedges, const idx_t *vwgt, int workers,
+                          idx_t heavy, idx_t *part, idx_t *xadj, idx_t *adjncy, idx_t *adjwgt)
+{
+    idx_t nparts = workers - heavy;
+    idx_t *sub = pf_malloc(((size_t)nv + 1) * sizeof *sub);    /* vertex -> subgraph vertex, or -1 */
+    idx_t *orig = pf_malloc(((size_t)nv + 1) * sizeof *orig);  /* subgraph vertex -> vertex */
+    idx_t *swgt = pf_malloc(((size_t)nv + 1) * sizeof *swgt);
+    idx_t *spart = pf_malloc(((size_t)nv + 1) * sizeof *spart);
+    int rc = PF_ENOMEM;
+    if (!sub || !orig || !swgt || !spart) goto done;
+    idx_t ns = 0;
+    for (idx_t v = 0; v < nv; v++) {
+        sub[v] = part[v] < 0 ? ns : -1;
+        if (part[v] < 0) {
+            orig[ns] = v;
+            swgt[ns++] = vwgt[v];
+        }
+    }
+    rc = PF_OK;
+    if (nparts == 1) {
+        for (idx_t s = 0; s < ns; s++) part[orig[s]] = heavy;
+        goto done;
+    }
+    memset(xadj, 0, ((size_t)ns + 1) * sizeof *xadj);
+    size_t m = 0;
+    for (size_t e = 0; e < nedges; e++) {
+        if (sub[edges[e].u] < 0 || sub[edges[e].v] < 0) continue;
+        xadj[sub[edges[e].u] + 1]++;
+        adjncy[m] = sub[edges[e].v];
+        adjwgt[m++] = edges[e].w > (1u << 24) ? (1 << 24) : (idx_t)edges[e].w;
+    }
+    for (idx_t s = 0; s < ns; s++) xadj[s + 1] += xadj[s];
+
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = 7; /* reproducible partitions */
+    options[METIS_OPTION_NUMBERING] = 0;
+    idx_t ncon = 1, objval = 0;
+    int mrc = METIS_PartGraphKway(&ns, &ncon, xadj, adjncy, swgt, NULL, adjwgt, &nparts, NULL, NULL, options,
+                                  &objval, spart);
+    if (mrc != METIS_OK) {
+        rc = pf_error(PF_EINVAL, "METIS_PartGraphKway failed (code %d) on %ld vertices, %ld parts", mrc, (long)ns,
+                      (long)nparts);
+        goto done;
+    }
+    for (idx_t s = 0; s < ns && !rc; s++) {
+        if (spart[s] < 0 || spart[s] >= nparts)
+            rc = pf_error(PF_EINVAL, "METIS_PartGraphKway returned part %ld for %ld parts", (long)spart[s],
+                          (long)nparts);
+        else
+            part[orig[s]] = heavy + spart[s];
+    }
+done:
+    pf_free(sub);
+    pf_free(orig);
+    pf_free(swgt);
+    pf_free(spart);
+    return rc;
+}
+
 int pf_partition_metis(pf_graph *g, int workers)
 {
     size_t n = g->nnodes;
@@ -151,30 +238,9 @@ int pf_partition_metis(pf_graph *g, int workers)
         else
             edges[out++] = edges[e];
     }
-    for (size_t e = 0; e < out; e++) {
-        xadj[edges[e].u + 1]++;
-        adjncy[e] = edges[e].v;
-        adjwgt[e] = edges[e].w > (1u << 24) ? (1 << 24) : (idx_t)edges[e].w;
-    }
-    for (idx_t v = 0; v < nv; v++) xadj[v + 1] += xadj[v];
-
-    idx_t options[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_SEED] = 7; /* reproducible partitions */
-    options[METIS_OPTION_NUMBERING] = 0;
-    idx_t ncon = 1, nparts = workers, objval = 0;
-    int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, vwgt, NULL, adjwgt, &nparts, NULL, NULL, options, &objval,
-                                  part);
-    if (mrc != METIS_OK) {
-        rc = pf_error(PF_EINVAL, "METIS_PartGraphKway failed (code %d) on %ld vertices, %d parts", mrc, (long)nv,
-                      workers);
-        goto done;
-    }
-    for (idx_t v = 0; v < nv; v++)
-        if (part[v] < 0 || part[v] >= workers) {
-            rc = pf_error(PF_EINVAL, "METIS_PartGraphKway returned part %ld for %d parts", (long)part[v], workers);
-            goto done;
-        }
+    idx_t heavy = peel_heavy(vwgt, nv, workers, part);
+    rc = partition_rest(nv, edges, out, vwgt, workers, heavy, part, xadj, adjncy, adjwgt);
+    if (rc) goto done;
     for (size_t i = 0; i < n; i++) g->nodes[i].worker = vid[i] >= 0 ? (int32_t)part[vid[i]] : -1;
     rc = PF_OK;
 done:

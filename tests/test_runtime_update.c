@@ -228,6 +228,42 @@ START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
 }
 END_TEST
 
+/* One object outweighing an even share (METIS alone empties parts around such a vertex): at 16 workers with 40
+ * objects, the heavy object gets a worker of its own, every worker gets work, and the estimated makespan is the
+ * heavy object's cost, the lower bound. */
+START_TEST(metis_gives_a_heavy_object_its_own_worker)
+{
+    enum { NOBJ = 40, WORKERS = 16 };
+    static double cells[NOBJ];
+    pf_graph *g;
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    for (uint32_t obj = 0; obj < NOBJ; obj++) {
+        pf_data_id d;
+        ck_assert_int_eq(pf_graph_data(g, &cells[obj], sizeof(double), obj, NULL, &d), PF_OK);
+        pf_access a = {d, PF_READWRITE};
+        double cost = obj == 5 ? 200000 : 1000 + 10 * obj;
+        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost = cost},
+                                       NULL),
+                         PF_OK);
+    }
+    pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, WORKERS);
+    double makespan;
+    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &makespan), PF_OK);
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+    int tasks_on[WORKERS] = {0};
+    for (pf_task_id t = 0; t < NOBJ; t++) {
+        int wk = pf_graph_task_worker(g, t);
+        ck_assert(wk >= 0 && wk < WORKERS);
+        tasks_on[wk]++;
+    }
+    for (int wk = 0; wk < WORKERS; wk++) ck_assert_msg(tasks_on[wk] > 0, "worker %d got no task", wk);
+    ck_assert_int_eq(tasks_on[pf_graph_task_worker(g, 5)], 1);
+    ck_assert_msg(makespan == 200000.0, "makespan %g", makespan);
+    pf_runtime_destroy(rt);
+    pf_graph_destroy(g);
+}
+END_TEST
+
 /* Repartitions (forced every third step, and the policies' own) between random updates: the data equal seq's
  * after every run, for owner-compute and METIS at 1, 2, 3 and 8 workers. */
 START_TEST(repartitions_keep_results)
@@ -456,6 +492,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, updates_never_move_existing_tasks);
     tcase_add_test(tc, metis_and_rebalancing_beat_owner_compute_when_unbalanced);
+    tcase_add_test(tc, metis_gives_a_heavy_object_its_own_worker);
     tcase_add_test(tc, repartitions_keep_results);
     tcase_add_test(tc, repartition_lowers_measured_imbalance);
     tcase_add_test(tc, relabel_undoes_a_renaming);
