@@ -103,6 +103,8 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("bench", "scaling", "bars64", "--threads", "1,2", "--executors", "seq,static", "--steps", "2",
             "--repeat", "2", "--no-bind", "--csv", out, "--plot", plot)
     check("bench scaling exits 0", r.returncode == 0, r.stderr)
+    check("the paper's figures for bars64 are printed beside ours",
+          "paper (Hermann et al. 2009" in r.stdout and "150 ms/step" in r.stdout, r.stdout)
     comments, header, table = read_csv(out)
     check("CSV header names the columns", header == ["bench", "case", "method", "workers", "metric", "value"], header)
     machine = [c for c in comments if c.startswith("# machine:")]

@@ -9,6 +9,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "scaling_plot.h"
+#include "scaling_reference.h"
 #include "scene_cli.h"
 
 #include <stdio.h>
@@ -369,6 +370,16 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
                    cfg[i].method, cfg[i].workers);
 }
 
+/* The paper's figures for the same scene, when it is one of the paper's built-in scenes. */
+static void print_reference(const char *scene)
+{
+    const scaling_reference *r = scaling_reference_find(scene);
+    if (!r) return;
+    printf("  paper (Hermann et al. 2009, section 4, %s): ", r->machine);
+    if (r->seq_ms > 0) printf("sequential %.0f ms/step; ", r->seq_ms);
+    printf("%s\n", r->reported);
+}
+
 static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *csv, const char *plot_path)
 {
     summary *sum = calloc(ncfg, sizeof *sum);
@@ -387,6 +398,7 @@ static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *cs
            o->name, o->repeat, o->steps, o->warmup, base->step, base->integ);
     print_times(cfg, sum, ncfg);
     print_counters(cfg, sum, ncfg);
+    print_reference(o->name);
     size_t npts = 0;
     for (size_t i = 0; i < ncfg; i++) {
         if (cfg[i].failed) continue;
