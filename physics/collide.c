@@ -4,6 +4,7 @@
  * step and only for surfaces something comes near; the spheres of one surface (particles) meet each other
  * through the broad phase. A vertex is a point, or a sphere when its surface has a radius. */
 #include "contacts.h"
+#include "objects.h"
 
 #include "physflow/narrowphase.h"
 

@@ -14,6 +14,7 @@
  * like a spring's. */
 #include "contacts.h"
 #include "interaction.h"
+#include "objects.h"
 
 #include "physflow/collision.h"
 #include "physflow/narrowphase.h"
@@ -137,11 +138,6 @@ int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out)
     if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
     *out = w->col->stats;
     return PF_OK;
-}
-
-int pf_object_is_static(const pf_object *o)
-{
-    return o->nfixed == o->n;
 }
 
 /* ---- the force field ---- */

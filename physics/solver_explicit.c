@@ -1,6 +1,6 @@
 /* Explicit symplectic Euler (Hermann et al. 2009 algorithm 1): forces, then per object v += dt f/m and x += dt v, with
  * fixed points held still. */
-#include "world.h"
+#include "interaction.h"
 
 #include "rigid.h"
 

@@ -1,6 +1,7 @@
 /* The physics world: objects and their force fields and constraints, solver groups, and the step loop that
  * records the step's tasks once and replays them (Hermann et al. 2009, §3.1-3.2). */
-#include "world.h"
+#include "force_field.h"
+#include "interaction.h"
 
 #include "surface.h"
 
@@ -39,11 +40,6 @@ pf_object_def pf_object_default_def(void)
     return (pf_object_def){.vertex_mass = 1.0, .solver = pf_solver_default_def()};
 }
 
-pf_hexa_fem_def pf_hexa_fem_default_def(void)
-{
-    return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
-}
-
 int pf_world_create(const pf_world_def *def, pf_world **out)
 {
     PF_CHECK_ARG(def && out);
@@ -79,7 +75,7 @@ static void free_retired(pf_world *w)
     for (uint32_t k = 0; k < w->nretired; k++) pf_free(w->retired[k]);
     w->nretired = 0;
     for (uint32_t k = 0; k < w->ndropped; k++) {
-        pf_springset_free(w->dropped[k]);
+        pf_interaction_free(w->dropped[k]);
         pf_free(w->dropped[k]);
     }
     w->ndropped = 0;
@@ -100,19 +96,15 @@ void pf_world_destroy(pf_world *w)
         for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
         pf_free(o->fixed);
         pf_free(o->fixed_list);
-        for (uint32_t k = 0; k < o->nsprings; k++) pf_springset_free(&o->springs[k]);
-        pf_free(o->springs);
-        for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
-        pf_free(o->fem);
+        pf_force_fields_destroy(o);
         pf_free(o->links);
-        pf_free(o->custom);
         pf_free(o->x_prev);
         pf_free(o->v_prev);
         pf_free(o);
     }
     pf_free(w->obj);
     for (uint32_t k = 0; k < w->ninter; k++) {
-        pf_springset_free(w->inter[k]);
+        pf_interaction_free(w->inter[k]);
         pf_free(w->inter[k]);
     }
     pf_free(w->inter);
@@ -230,87 +222,6 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     return PF_OK;
 }
 
-static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb)
-{
-    PF_CHECK_ARG(s || n == 0);
-    for (uint32_t k = 0; k < n; k++) {
-        if (s[k].a >= na || s[k].b >= nb)
-            return pf_error(PF_EINVAL, "spring %u: point index out of range (%u, %u)", k, s[k].a, s[k].b);
-        if (!(s[k].stiffness >= 0 && isfinite(s[k].stiffness) && s[k].damping >= 0 && isfinite(s[k].damping) &&
-              isfinite(s[k].rest_length)))
-            return pf_error(PF_EINVAL, "spring %u: stiffness and damping must be finite and >= 0", k);
-    }
-    return PF_OK;
-}
-
-int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
-{
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
-    int rc = check_springs(springs, n, o->n, o->n);
-    if (rc) return rc;
-    if (PF_ARRAY_RESERVE(o->springs, o->cap_springs, o->nsprings + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    rc = pf_springset_init(&o->springs[o->nsprings], id, id, springs, n, o->x, o->x);
-    if (rc) return rc;
-    o->nsprings++;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
-{
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
-    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
-    PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
-    int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
-    /* lines along the 3 axes and both diagonals of the faces of the 3 planes */
-    static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
-                                  {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
-    size_t cap = (size_t)o->n * 9;
-    pf_spring *s = pf_malloc(cap * sizeof *s);
-    if (!s) return pf_error(PF_ENOMEM, "out of memory for grid springs");
-    uint32_t m = 0;
-    for (int k = 0; k < n2; k++)
-        for (int j = 0; j < n1; j++)
-            for (int i = 0; i < n0; i++)
-                for (int t = 0; t < 9; t++) {
-                    int a = i + off[t][0], b = j + off[t][1], c = k + off[t][2];
-                    if (a < 0 || a >= n0 || b < 0 || b >= n1 || c < 0 || c >= n2) continue;
-                    s[m++] = (pf_spring){(uint32_t)(i + n0 * (j + n1 * k)), (uint32_t)(a + n0 * (b + n1 * c)),
-                                         stiffness, damping, -1.0};
-                }
-    int rc = pf_world_add_springs(w, id, s, m);
-    pf_free(s);
-    if (rc == PF_OK && count) *count = m;
-    return rc;
-}
-
-int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
-                                     uint32_t n, pf_interaction_id *out)
-{
-    PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
-    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
-    int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
-    if (rc) return rc;
-    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
-    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    pf_springset *s = pf_calloc(1, sizeof *s);
-    if (!s) return pf_error(PF_ENOMEM, "out of memory");
-    if ((rc = pf_springset_init(s, oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x))) {
-        pf_free(s);
-        return rc;
-    }
-    s->uid = w->next_uid++;
-    w->inter[w->ninter++] = s;
-    w->dirty = 1;
-    if (out) *out = s->uid;
-    return PF_OK;
-}
-
 int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
     PF_CHECK_ARG(w);
@@ -325,39 +236,6 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
         return PF_OK;
     }
     return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world", id);
-}
-
-int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
-{
-    PF_CHECK_ARG(w && def && id < w->nobj);
-    PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
-    PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
-    PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
-    pf_object *o = w->obj[id];
-    if (PF_ARRAY_RESERVE(o->fem, o->cap_fem, o->nfem + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    int rc = pf_hexa_fem_init(&o->fem[o->nfem], o, def);
-    if (rc) return rc;
-    o->nfem++;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-pf_force_field_def pf_force_field_default_def(void)
-{
-    return (pf_force_field_def){0};
-}
-
-int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
-{
-    PF_CHECK_ARG(w && def && id < w->nobj && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
-    pf_object *o = w->obj[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
-    if (PF_ARRAY_RESERVE(o->custom, o->cap_custom, o->ncustom + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    o->custom[o->ncustom++] = *def;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
 }
 
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)

@@ -47,6 +47,16 @@ typedef struct pf_hexa_fem {
     pf_data_id drot;
 } pf_hexa_fem;
 
+/* A force field of one object: a kind (an index into pf_force_field_kinds, force_field.h) and the kind's own
+ * state. A kind with a cache that df reads (a spring set's stiffness blocks, FEM rotations) registers it as
+ * `dcache`: the force task writes it, the df tasks read it. */
+typedef struct pf_force_field {
+    uint8_t kind;
+    void *state;
+    pf_data_id dcache;
+    int registered; /* its cache is registered in the world's graph */
+} pf_force_field;
+
 /* What an object's points mean: deformable points, or a rigid body (rigid.h: 2 points, linear and angular). */
 typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1 } pf_object_kind;
 
@@ -64,17 +74,11 @@ typedef struct pf_object {
     uint8_t *fixed;
     uint32_t *fixed_list, nfixed;
     size_t cap_fixed;
-    pf_springset *springs; /* internal spring sets */
-    uint32_t nsprings;
-    size_t cap_springs;
-    pf_hexa_fem *fem;
-    uint32_t nfem;
-    size_t cap_fem;
+    pf_force_field *ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
+    uint32_t nff;
+    size_t cap_ff;
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
-    pf_force_field_def *custom; /* host force fields, run after the built-in ones */
-    uint32_t ncustom;
-    size_t cap_custom;
     /* set while recording */
     uint32_t group;
     int linked;        /* has interaction force fields */
@@ -82,7 +86,6 @@ typedef struct pf_object {
     uint32_t nlinks;
     size_t cap_links;
     int registered;    /* its vectors are registered in the graph */
-    uint32_t nreg_springs, nreg_fem; /* how many of its force fields have their caches registered */
     int changed;       /* a force field or constraint was added since its group was recorded */
     pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
 } pf_object;
@@ -133,28 +136,6 @@ struct pf_world {
 /* contacts.c: the collision stage of a step (contacts in, contact force fields created, updated, removed) */
 int pf_contacts_update(pf_world *w);
 void pf_collision_stage_free(struct pf_collision_stage *c);
-/* every point fixed: contacts push others away from it, and it links no solver groups */
-int pf_object_is_static(const pf_object *o);
-
-/* springs.c */
-void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                      const double *vb, double *fa, double *fb, int want_jac);
-/* df_a += kfact K (dx_b - dx_a), df_b -= the same */
-void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
-                       double kfact);
-int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
-                      const double *xa, const double *xb);
-void pf_springset_free(pf_springset *s);
-/* vec += the per-spring outputs of o's interactions; outs[j] is link j's output of one phase */
-void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
-/* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */
-int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na);
-
-/* fem_hexa.c */
-int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def);
-void pf_hexa_fem_free(pf_hexa_fem *fem);
-void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f);
-void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact);
 
 /* faults.c: around each object's integration (in its integrate task): keep the state, then check the new one */
 void pf_state_save(pf_object *o, const double *x, const double *v);
