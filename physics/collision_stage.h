@@ -1,7 +1,7 @@
-/* Private to the collision stage: contacts.c (the stage, the contact force field) and collide.c (finding the
- * proximities of a step). */
-#ifndef PF_PHYSICS_CONTACTS_H
-#define PF_PHYSICS_CONTACTS_H
+/* The collision stage of a step (collision_stage.c) and the data it shares with collide.c (finding the step's
+ * proximities) and contacts.c (the contact force field they become). */
+#ifndef PF_PHYSICS_COLLISION_STAGE_H
+#define PF_PHYSICS_COLLISION_STAGE_H
 
 #include "surface.h"
 
@@ -70,9 +70,9 @@ typedef struct pf_collision_stage {
     size_t cap_report;
 } pf_collision_stage;
 
-/* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
- * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
-int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);
-void pf_collide_free(pf_collision_stage *c);
+/* The collision stage of a step: proximities found (collide.c), then per object pair in contact one contact
+ * force field, created when the objects start touching, updated in place, removed when they stop. */
+int pf_collision_stage_run(pf_world *w);
+void pf_collision_stage_free(pf_collision_stage *c);
 
 #endif

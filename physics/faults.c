@@ -2,6 +2,8 @@
  * integrate task keeps the state it overwrites and checks the new one; after the run, a fault restores every
  * object to the state before the step — never half a step — and names the object, and the force field whose
  * force at that state is already not finite when there is one. */
+#include "faults.h"
+
 #include "force_field.h"
 
 #include "base/error.h"

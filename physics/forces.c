@@ -1,5 +1,7 @@
 /* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
  * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
+#include "forces.h"
+
 #include "force_field.h"
 #include "interaction.h"
 
@@ -49,12 +51,13 @@ static void t_inter_force(const pf_task_ctx *c)
     pf_interaction_of(a->s)->force(a->s, xa, xb, va, vb, d[self ? 2 : 4], a->jac);
 }
 
-double pf_object_force_cost(const pf_object *o)
+/* estimated ns of an object's force task (the runtime replaces it with measured costs) */
+static double object_force_cost(const pf_object *o)
 {
     return pf_force_fields_cost(o, 2.0 * o->n);
 }
 
-int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
+int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_recorder *rec)
 {
     int rc = PF_OK;
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
@@ -64,8 +67,8 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
             return pf_error(PF_EINVAL, "object %u has too many force fields", o->id);
         uint32_t na = pf_force_fields_cache_accesses(o, PF_WRITE, acc, 3);
         object_force_args args = {o, {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, want_jac};
-        rc = pf_group_task(w, gr,
-                           &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, pf_object_force_cost(o)});
+        rc = rec->record(rec->ctx,
+                         &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, object_force_cost(o)});
     }
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
         const pf_springset *s = gr->inter[k];
@@ -79,7 +82,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
         acc[na++] = (pf_access){s->dout[PF_PHASE_FORCE], PF_WRITE};
         acc[na++] = (pf_access){s->djac, PF_WRITE};
         inter_force_args args = {s, want_jac};
-        rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
+        rc = rec->record(rec->ctx, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
                                                  pf_interaction_of(s)->cost(s)});
     }
     return rc;

@@ -3,9 +3,13 @@
  * objects; groups whose objects, interactions and force fields are unchanged keep their recorded tasks, the
  * others' tasks are removed and the new groups recorded onto the same graph, so the runtime places only the new
  * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
+#include "groups.h"
+
 #include "force_field.h"
 #include "interaction.h"
 #include "objects.h"
+#include "solver_explicit.h"
+#include "solver_implicit.h"
 
 #include "base/alloc.h"
 #include "base/clock.h"
@@ -29,8 +33,16 @@ void pf_world_free_groups(pf_world *w)
     w->ngroups = 0;
 }
 
-int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def)
+/* A group being recorded: the solvers record its tasks through group_record, which keeps their ids. */
+typedef struct group_recording {
+    pf_world *w;
+    pf_group *gr;
+} group_recording;
+
+static int group_record(void *ctx, const pf_task_def *def)
 {
+    pf_world *w = ((group_recording *)ctx)->w;
+    pf_group *gr = ((group_recording *)ctx)->gr;
     if (PF_ARRAY_RESERVE(gr->tasks, gr->cap_tasks, gr->ntasks + 1)) return pf_error(PF_ENOMEM, "out of memory");
     int rc = pf_graph_task(w->g, def, &gr->tasks[gr->ntasks]);
     if (rc == PF_OK) gr->ntasks++;
@@ -224,7 +236,9 @@ int pf_world_sync_graph(pf_world *w)
         recorded++;
         gr->scal = pf_calloc(24, sizeof(double));
         if (!gr->scal) rc = pf_error(PF_ENOMEM, "out of memory");
-        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr) : pf_record_explicit(w, gr);
+        group_recording gc = {w, gr};
+        pf_task_recorder rec = {group_record, &gc};
+        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr, &rec) : pf_record_explicit(w, gr, &rec);
         tasks_added += gr->ntasks;
     }
     pf_free(keep);

@@ -5,7 +5,11 @@
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
  * Fixed points are projected out of b and of every product A p. */
+#include "solver_implicit.h"
+
+#include "faults.h"
 #include "force_field.h"
+#include "forces.h"
 #include "interaction.h"
 
 #include "rigid.h"
@@ -219,11 +223,11 @@ static double df_cost(const pf_object *o)
     } while (0)
 
 #define task(g_, fn, name, args, size, acc, na, cost)                                                       \
-    pf_group_task(w, gr, &(pf_task_def){fn, name, args, size, acc, na, cost})
+    rec->record(rec->ctx, &(pf_task_def){fn, name, args, size, acc, na, cost})
 
 /* Interaction df of the whole group: per spring fact K (in_b - in_a), gathered by the objects. `which` picks
  * the vectors: 0: v (the rhs phase), 1: p (the df phase). */
-static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
+static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double fact, int which)
 {
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
@@ -246,7 +250,7 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
     return PF_OK;
 }
 
-int pf_record_implicit(pf_world *w, pf_group *gr)
+int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
     pf_graph *g = w->g;
     const pf_solver_def *sv = &w->obj[gr->first]->solver;
@@ -261,7 +265,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
 
     pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
     TRY(task(g, t_cg_reset, "cg reset", NULL, 0, reset, 3, 20));
-    TRY(pf_record_forces(w, gr, 1));
+    TRY(pf_record_forces(w, gr, 1, rec));
 
     /* right-hand side, and the CG start of unlinked objects in the same task */
     for (uint32_t k = 0; k < gr->nobjs; k++) {
@@ -282,7 +286,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
         args.linked = o->linked;
         TRY(task(g, t_rhs, "rhs", &args, sizeof args, acc, na, df_cost(o) + 6.0 * o->n));
     }
-    TRY(record_inter_df(w, gr, base.bfact, 0));
+    TRY(record_inter_df(w, gr, rec, base.bfact, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;
@@ -315,7 +319,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
         args.linked = o->linked;
         TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
     }
-    TRY(record_inter_df(w, gr, base.kfact, 1));
+    TRY(record_inter_df(w, gr, rec, base.kfact, 1));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;

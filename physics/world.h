@@ -1,5 +1,5 @@
 /* Private layout of the physics world: objects with their state vectors and force fields, interactions, solver
- * groups, and the force-field / solver entry points the step recorder calls. */
+ * groups. Data only: each physics file declares its functions in its own header. */
 #ifndef PF_PHYSICS_WORLD_H
 #define PF_PHYSICS_WORLD_H
 
@@ -103,6 +103,14 @@ typedef struct pf_group {
     size_t cap_tasks;
 } pf_group;
 
+/* Where a solver records its tasks: record(ctx, def) adds one task to the step's graph. groups.c hands one to the
+ * solvers so that it keeps the ids of a group's tasks (to remove them when the group changes) without the solvers
+ * calling back into it. */
+typedef struct pf_task_recorder {
+    int (*record)(void *ctx, const pf_task_def *def);
+    void *ctx;
+} pf_task_recorder;
+
 struct pf_world {
     pf_world_def def;
     pf_runtime *rt;
@@ -125,36 +133,12 @@ struct pf_world {
     struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     uint32_t nsurf;
     size_t cap_surf;
-    struct pf_collision_stage *col; /* contacts.c; NULL until pf_world_set_collision */
+    struct pf_collision_stage *col; /* collision_stage.h; NULL until pf_world_set_collision */
     int dirty;
     uint32_t tasks, records;
     uint64_t steps;
     pf_world_update last_update; /* the latest structural update */
     uint32_t updates;            /* structural updates so far (the first recording included) */
 };
-
-/* contacts.c: the collision stage of a step (contacts in, contact force fields created, updated, removed) */
-int pf_contacts_update(pf_world *w);
-void pf_collision_stage_free(struct pf_collision_stage *c);
-
-/* faults.c: around each object's integration (in its integrate task): keep the state, then check the new one */
-void pf_state_save(pf_object *o, const double *x, const double *v);
-void pf_state_check(pf_object *o, const double *x, const double *v, double max_speed);
-/* after a run: PF_OK, or every object restored to its saved state and PF_ENUMERIC naming the faulty object */
-int pf_world_check_faults(pf_world *w);
-
-/* groups.c: records a task of group gr (its id kept for removal) */
-int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def);
-/* brings the graph up to date with the world: registers new data, regroups, re-records the changed groups */
-int pf_world_sync_graph(pf_world *w);
-void pf_world_free_groups(pf_world *w);
-
-/* solver_explicit.c / solver_implicit.c: record one group's step */
-int pf_record_explicit(pf_world *w, pf_group *gr);
-int pf_record_implicit(pf_world *w, pf_group *gr);
-/* the per-object force task and the interaction force task, shared by both solvers */
-int pf_record_forces(pf_world *w, pf_group *gr, int want_jac);
-/* estimated ns of an object's force task (the runtime replaces it with measured costs) */
-double pf_object_force_cost(const pf_object *o);
 
 #endif
