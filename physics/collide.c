@@ -3,7 +3,8 @@
  * distance, the vertices of each query an index of the other's triangles (and spheres), built at most once per
  * step and only for surfaces something comes near; the spheres of one surface (particles) meet each other
  * through the broad phase. A vertex is a point, or a sphere when its surface has a radius. */
-#include "contacts.h"
+#include "collide.h"
+#include "objects.h"
 
 #include "physflow/narrowphase.h"
 
@@ -340,7 +341,7 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     if (rc) return rc;
     narrow_run run = {w, c, 0, 0};
     if (c->nlanes > 1 && c->njobs > 1)
-        pf_runtime_parallel(pf_world_runtime(w), index_worker, &run);
+        pf_runtime_parallel(w->rt, index_worker, &run);
     else
         index_worker(&run, 0, 1);
     return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
@@ -360,7 +361,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     for (int l = 0; l < c->nlanes; l++) c->lanes[l].ncand = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
     narrow_run run = {w, c, 0, 0};
     if (c->nlanes > 1 && c->njobs > 1)
-        pf_runtime_parallel(pf_world_runtime(w), narrow_worker, &run);
+        pf_runtime_parallel(w->rt, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
     for (uint32_t s = 0; s < w->nsurf && !rc; s++) /* the broad phase itself runs in parallel */

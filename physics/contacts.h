@@ -1,78 +1,18 @@
-/* Private to the collision stage: contacts.c (the stage, the contact force field) and collide.c (finding the
- * proximities of a step). */
+/* The penalty contact force field (contacts.c): an interaction kind whose contacts the collision stage sets. */
 #ifndef PF_PHYSICS_CONTACTS_H
 #define PF_PHYSICS_CONTACTS_H
 
-#include "surface.h"
+#include "collision_stage.h"
 
-#include "physflow/collision.h"
-#include "physflow/query.h"
-
-enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
-
-/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
-typedef struct candidate {
-    uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
-    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
-    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
-    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
-    double bary[3];        /* triangle: barycentric coordinates of its closest point */
-    double n[3];           /* from the other feature towards the vertex */
-    double offset;         /* radii between the two points */
-    double dist;
-} candidate;
-
-/* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its
- * triangles (and of its spheres) that the other's vertices query. */
-typedef struct surface_cache {
-    pf_aabb bounds;           /* of its vertices, grown by its radius */
-    pf_query_index *tri, *sph; /* built lazily, once per pass */
-    uint64_t tri_pass, sph_pass;
-    pf_aabb *boxes;           /* scratch for building an index */
-    size_t cap_boxes;
-} surface_cache;
-
-/* One thread's share of the narrow phase: its query buffer and the proximities it found. */
-typedef struct collide_lane {
-    pf_id_buffer *ids;
-    candidate *cand;
-    size_t ncand, cap_cand;
-    uint64_t examined;
-    int rc;
-} collide_lane;
-
-/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b. */
-typedef struct collide_job {
-    uint32_t a, b;
-    int spheres;
-} collide_job;
-
-typedef struct pf_collision_stage {
-    pf_collision_def def;
-    int threads;          /* of the narrow phase and the broad phases: the world's workers */
-    pf_broadphase *bp;    /* spheres of one surface among themselves (particles) */
-    pf_broadphase *outer; /* surfaces against surfaces */
-    surface_cache *sc;
-    uint32_t nsc;
-    pf_aabb *sboxes; /* per surface: bounds grown by the alarm distance */
-    size_t cap_sboxes;
-    collide_lane *lanes;
-    int nlanes;
-    collide_job *jobs;
-    size_t njobs, cap_jobs;
-    candidate *cand;
-    size_t ncand, cap_cand;
-    pf_collision_stats stats;
-    uint64_t passes;
-    pf_contact_fn callback;
-    void *callback_ctx;
-    pf_world_contact *report; /* the callback's view of the contacts */
-    size_t cap_report;
-} pf_collision_stage;
-
-/* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
- * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
-int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);
-void pf_collide_free(pf_collision_stage *c);
+/* a new, empty contact field between objects a and b (a->id < b->id); the caller gives it its uid */
+pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b);
+/* replaces the contacts of field s with the n proximities cand (all of its object pair) of collision pass
+ * `stamp`, with the stage's stiffness, damping and contact distance; surf: the world's surfaces */
+int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const candidate *cand, size_t n,
+                          pf_surface *const *surf, uint64_t stamp);
+/* the collision pass that last filled s */
+uint64_t pf_contact_field_stamp(const pf_springset *s);
+/* the callback's view of s's contacts (at most cap) into out, at the objects' positions; returns how many */
+uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, uint32_t cap);
 
 #endif

@@ -2,7 +2,9 @@
  * integrate task keeps the state it overwrites and checks the new one; after the run, a fault restores every
  * object to the state before the step — never half a step — and names the object, and the force field whose
  * force at that state is already not finite when there is one. */
-#include "world.h"
+#include "faults.h"
+
+#include "force_field.h"
 
 #include "base/error.h"
 
@@ -36,35 +38,6 @@ void pf_state_check(pf_object *o, const double *x, const double *v, double max_s
         }
 }
 
-static int finite_all(const double *f, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(f[i])) return 0;
-    return 1;
-}
-
-/* The first internal force field whose force at the object's (restored) state is not finite, or NULL. */
-static const char *faulty_field(const pf_object *o, double *scratch)
-{
-    size_t n3 = 3 * (size_t)o->n;
-    for (uint32_t k = 0; k < o->nsprings; k++) {
-        memset(scratch, 0, n3 * sizeof *scratch);
-        pf_springs_force(&o->springs[k], o->x, o->x, o->v, o->v, scratch, scratch, 0);
-        if (!finite_all(scratch, n3)) return "springs";
-    }
-    for (uint32_t k = 0; k < o->nfem; k++) {
-        memset(scratch, 0, n3 * sizeof *scratch);
-        pf_hexa_fem_force((pf_hexa_fem *)&o->fem[k], o->x, scratch);
-        if (!finite_all(scratch, n3)) return "hexahedral FEM";
-    }
-    for (uint32_t k = 0; k < o->ncustom; k++) {
-        memset(scratch, 0, n3 * sizeof *scratch);
-        o->custom[k].add_force(o->x, o->v, scratch, o->n, o->custom[k].ctx);
-        if (!finite_all(scratch, n3)) return "custom force field";
-    }
-    return NULL;
-}
-
 int pf_world_check_faults(pf_world *w)
 {
     uint32_t bad = UINT32_MAX;
@@ -83,7 +56,7 @@ int pf_world_check_faults(pf_world *w)
         p->fault = 0;
     }
     /* the solver's vectors are scratch: f serves to evaluate each field at the restored state */
-    const char *field = o->kind == PF_OBJECT_POINTS ? faulty_field(o, o->f) : NULL;
+    const char *field = o->kind == PF_OBJECT_POINTS ? pf_force_fields_not_finite(o, o->f) : NULL;
     if (field)
         return pf_error(PF_ENUMERIC,
                         "step %llu: object %u: its %s force is not finite at the last good state; the world keeps "

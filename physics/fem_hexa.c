@@ -1,6 +1,7 @@
 /* Hexahedral FEM on a regular grid (SOFA HexahedronFEMForceField): trilinear elements, linear ("small") and
  * corotational ("large") formulations, forces f(x) and the matrix-free product df = K dx for implicit Euler. */
-#include "world.h"
+#include "force_field.h"
+#include "objects.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -55,7 +56,9 @@ static void box_stiffness(double a, double b, double c, double E, double nu, dou
     }
 }
 
-int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def)
+static void hexa_fem_free(pf_hexa_fem *fem);
+
+static int hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def)
 {
     memset(fem, 0, sizeof *fem);
     int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
@@ -68,7 +71,7 @@ int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def
     fem->rest = pf_malloc((size_t)fem->nelem * 24 * sizeof *fem->rest);
     fem->rot = pf_calloc((size_t)fem->nelem * 9, sizeof *fem->rot);
     if (!fem->elem || !fem->rest || !fem->rot) {
-        pf_hexa_fem_free(fem);
+        hexa_fem_free(fem);
         return pf_error(PF_ENOMEM, "out of memory for %u hexahedra", fem->nelem);
     }
     uint32_t e = 0;
@@ -91,7 +94,7 @@ int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def
     return PF_OK;
 }
 
-void pf_hexa_fem_free(pf_hexa_fem *fem)
+static void hexa_fem_free(pf_hexa_fem *fem)
 {
     pf_free(fem->elem);
     pf_free(fem->rest);
@@ -139,7 +142,7 @@ static void element_frame(const double *xe, double R[9])
     memcpy(R + 6, ez, sizeof ez);
 }
 
-void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
+static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
 {
     double xe[24], u[24], fl[24];
     for (uint32_t e = 0; e < fem->nelem; e++) {
@@ -170,7 +173,7 @@ void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
     }
 }
 
-void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact)
+static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact)
 {
     double u[24], fl[24];
     for (uint32_t e = 0; e < fem->nelem; e++) {
@@ -196,4 +199,75 @@ void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, do
                 for (int d = 0; d < 3; d++) df[3 * el[c] + d] -= kfact * fl[3 * c + d];
         }
     }
+}
+
+/* ---- as a force field (force_field.h) ---- */
+
+static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                              double *f, int want_jac)
+{
+    (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
+    hexa_fem_force(ff->state, x, f);
+}
+
+static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
+                               double kfact)
+{
+    (void)o;
+    hexa_fem_dforce(ff->state, dx, df, kfact);
+}
+
+/* the element rotations, which the force task writes and df reads */
+static int hexa_fem_ff_register(pf_graph *g, pf_force_field *ff, uint32_t owner)
+{
+    pf_hexa_fem *fem = ff->state;
+    return pf_graph_data(g, fem->rot, 9 * (size_t)fem->nelem * sizeof(double), owner, NULL, &ff->dcache);
+}
+
+static double hexa_fem_ff_cost(const pf_force_field *ff)
+{
+    return 600.0 * ((const pf_hexa_fem *)ff->state)->nelem;
+}
+
+static double hexa_fem_ff_df_cost(const pf_force_field *ff)
+{
+    return 400.0 * ((const pf_hexa_fem *)ff->state)->nelem;
+}
+
+static void hexa_fem_ff_destroy(void *state)
+{
+    hexa_fem_free(state);
+    pf_free(state);
+}
+
+const pf_force_field_ops pf_hexa_fem_force_field = {
+    .name = "hexahedral FEM",
+    .force = hexa_fem_ff_force,
+    .dforce = hexa_fem_ff_dforce,
+    .register_data = hexa_fem_ff_register,
+    .cost = hexa_fem_ff_cost,
+    .df_cost = hexa_fem_ff_df_cost,
+    .df_reads_x = 0,
+    .destroy = hexa_fem_ff_destroy,
+};
+
+/* ---- the public calls ---- */
+
+pf_hexa_fem_def pf_hexa_fem_default_def(void)
+{
+    return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
+}
+
+int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
+{
+    PF_CHECK_ARG(w && def && id < w->nobj);
+    PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
+    PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
+    PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
+    pf_object *o = w->obj[id];
+    pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
+    if (!fem) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = hexa_fem_init(fem, o, def);
+    if (rc || (rc = pf_object_add_force_field(w, o, PF_FORCE_HEXA_FEM, fem))) hexa_fem_ff_destroy(fem);
+    return rc;
 }

@@ -1,7 +1,9 @@
 /* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
  * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
+#include "forces.h"
+
+#include "force_field.h"
 #include "interaction.h"
-#include "world.h"
 
 #include "rigid.h"
 
@@ -31,9 +33,7 @@ static void t_object_force(const pf_task_ctx *c)
         f[3 * i + 1] = mg[1];
         f[3 * i + 2] = mg[2];
     }
-    for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_force(&o->springs[k], x, x, v, v, f, f, a->jac);
-    for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_force(&o->fem[k], x, f);
-    for (uint32_t k = 0; k < o->ncustom; k++) o->custom[k].add_force(x, v, f, o->n, o->custom[k].ctx);
+    pf_force_fields_force(o, x, v, f, a->jac);
 }
 
 typedef struct inter_force_args {
@@ -51,29 +51,24 @@ static void t_inter_force(const pf_task_ctx *c)
     pf_interaction_of(a->s)->force(a->s, xa, xb, va, vb, d[self ? 2 : 4], a->jac);
 }
 
-double pf_object_force_cost(const pf_object *o)
+/* estimated ns of an object's force task (the runtime replaces it with measured costs) */
+static double object_force_cost(const pf_object *o)
 {
-    double c = 2.0 * o->n;
-    for (uint32_t k = 0; k < o->nsprings; k++) c += 15.0 * o->springs[k].n;
-    for (uint32_t k = 0; k < o->nfem; k++) c += 600.0 * o->fem[k].nelem;
-    for (uint32_t k = 0; k < o->ncustom; k++) c += o->custom[k].cost_ns;
-    return c;
+    return pf_force_fields_cost(o, 2.0 * o->n);
 }
 
-int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
+int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_recorder *rec)
 {
     int rc = PF_OK;
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
         pf_object *o = w->obj[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->dx, PF_READ}, {o->dv_, PF_READ}, {o->df, PF_WRITE}};
-        uint32_t na = 3;
-        if (3 + o->nsprings + o->nfem > PF_MAX_ACCESSES)
+        if (3 + pf_force_fields_caches(o) > PF_MAX_ACCESSES)
             return pf_error(PF_EINVAL, "object %u has too many force fields", o->id);
-        for (uint32_t s = 0; s < o->nsprings; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_WRITE};
-        for (uint32_t s = 0; s < o->nfem; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_WRITE};
+        uint32_t na = pf_force_fields_cache_accesses(o, PF_WRITE, acc, 3);
         object_force_args args = {o, {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, want_jac};
-        rc = pf_group_task(w, gr,
-                           &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, pf_object_force_cost(o)});
+        rc = rec->record(rec->ctx,
+                         &(pf_task_def){t_object_force, "force", &args, sizeof args, acc, na, object_force_cost(o)});
     }
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
         const pf_springset *s = gr->inter[k];
@@ -87,7 +82,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac)
         acc[na++] = (pf_access){s->dout[PF_PHASE_FORCE], PF_WRITE};
         acc[na++] = (pf_access){s->djac, PF_WRITE};
         inter_force_args args = {s, want_jac};
-        rc = pf_group_task(w, gr, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
+        rc = rec->record(rec->ctx, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
                                                  pf_interaction_of(s)->cost(s)});
     }
     return rc;

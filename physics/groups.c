@@ -3,8 +3,13 @@
  * objects; groups whose objects, interactions and force fields are unchanged keep their recorded tasks, the
  * others' tasks are removed and the new groups recorded onto the same graph, so the runtime places only the new
  * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
+#include "groups.h"
+
+#include "force_field.h"
 #include "interaction.h"
-#include "world.h"
+#include "objects.h"
+#include "solver_explicit.h"
+#include "solver_implicit.h"
 
 #include "base/alloc.h"
 #include "base/clock.h"
@@ -28,20 +33,20 @@ void pf_world_free_groups(pf_world *w)
     w->ngroups = 0;
 }
 
-int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def)
+/* A group being recorded: the solvers record its tasks through group_record, which keeps their ids. */
+typedef struct group_recording {
+    pf_world *w;
+    pf_group *gr;
+} group_recording;
+
+static int group_record(void *ctx, const pf_task_def *def)
 {
+    pf_world *w = ((group_recording *)ctx)->w;
+    pf_group *gr = ((group_recording *)ctx)->gr;
     if (PF_ARRAY_RESERVE(gr->tasks, gr->cap_tasks, gr->ntasks + 1)) return pf_error(PF_ENOMEM, "out of memory");
     int rc = pf_graph_task(w->g, def, &gr->tasks[gr->ntasks]);
     if (rc == PF_OK) gr->ntasks++;
     return rc;
-}
-
-int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na)
-{
-    if (*na + o->nlinks > PF_MAX_ACCESSES)
-        return pf_error(PF_EINVAL, "object %u has too many interactions (%u) for one task", o->id, o->nlinks);
-    for (uint32_t j = 0; j < o->nlinks; j++) acc[(*na)++] = (pf_access){o->links[j].s->dout[phase], PF_READ};
-    return PF_OK;
 }
 
 /* Each object's vectors (owner = the object) and force-field caches, each interaction's caches and outputs:
@@ -81,14 +86,7 @@ static int register_data(pf_world *w)
             }
             o->registered = !rc;
         }
-        for (; o->nreg_springs < o->nsprings && !rc; o->nreg_springs++) {
-            pf_springset *s = &o->springs[o->nreg_springs];
-            rc = pf_graph_data(w->g, s->jac, 6 * (size_t)s->n * sizeof(double) + 8, i, NULL, &s->djac);
-        }
-        for (; o->nreg_fem < o->nfem && !rc; o->nreg_fem++) {
-            pf_hexa_fem *f = &o->fem[o->nreg_fem];
-            rc = pf_graph_data(w->g, f->rot, 9 * (size_t)f->nelem * sizeof(double), i, NULL, &f->drot);
-        }
+        if (!rc) rc = pf_force_fields_register(w->g, o);
     }
     for (uint32_t k = 0; k < w->ninter && !rc; k++) {
         pf_springset *s = w->inter[k];
@@ -238,7 +236,9 @@ int pf_world_sync_graph(pf_world *w)
         recorded++;
         gr->scal = pf_calloc(24, sizeof(double));
         if (!gr->scal) rc = pf_error(PF_ENOMEM, "out of memory");
-        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr) : pf_record_explicit(w, gr);
+        group_recording gc = {w, gr};
+        pf_task_recorder rec = {group_record, &gc};
+        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr, &rec) : pf_record_explicit(w, gr, &rec);
         tasks_added += gr->ntasks;
     }
     pf_free(keep);
@@ -251,7 +251,7 @@ int pf_world_sync_graph(pf_world *w)
         w->g = NULL;
         for (uint32_t i = 0; i < w->nobj; i++) {
             w->obj[i]->registered = 0;
-            w->obj[i]->nreg_springs = w->obj[i]->nreg_fem = 0;
+            pf_force_fields_forget(w->obj[i]);
         }
         for (uint32_t k = 0; k < w->ninter; k++) w->inter[k]->registered = 0;
         return rc;

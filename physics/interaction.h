@@ -41,4 +41,11 @@ static inline const pf_interaction_ops *pf_interaction_of(const pf_springset *s)
 /* The kinds' operations, defined in their own files (springs.c, contacts.c). */
 extern const pf_interaction_ops pf_springs_interaction, pf_contacts_interaction;
 
+/* vec += the per-link outputs of o's interactions; outs[j] is link j's output of one phase */
+void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
+/* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */
+int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na);
+/* frees what an interaction holds (not the springset itself) */
+void pf_interaction_free(pf_springset *s);
+
 #endif

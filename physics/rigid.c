@@ -204,11 +204,6 @@ int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, dou
     return PF_OK;
 }
 
-void pf_rigid_rotation(const double *x, double R[9])
-{
-    pf_quat_to_mat(x + PF_RIGID_QUAT, R);
-}
-
 void pf_rigid_world_inertia(const pf_object *o, const double *x, double Iw[9], double Iw_inv[9])
 {
     double R[9];

@@ -6,12 +6,17 @@
 #ifndef PF_PHYSICS_RIGID_H
 #define PF_PHYSICS_RIGID_H
 
+#include "rotation.h"
 #include "world.h"
 
 enum { PF_RIGID_QUAT = 6, PF_RIGID_XLEN = 10 };
 
-/* R of the orientation held in x */
-void pf_rigid_rotation(const double *x, double R[9]);
+/* R of the orientation held in x (inline: the surfaces' rigid mapping reads it without depending on rigid.c,
+ * which builds the shape surfaces) */
+static inline void pf_rigid_rotation(const double *x, double R[9])
+{
+    pf_quat_to_mat(x + PF_RIGID_QUAT, R);
+}
 /* world inertia I_w = R I_body R^T and its inverse at the orientation held in x */
 void pf_rigid_world_inertia(const pf_object *o, const double *x, double Iw[9], double Iw_inv[9]);
 /* f = (m g, 0): gravity acts on the com and has no torque */

@@ -1,6 +1,10 @@
 /* Explicit symplectic Euler (Hermann et al. 2009 algorithm 1): forces, then per object v += dt f/m and x += dt v, with
  * fixed points held still. */
-#include "world.h"
+#include "solver_explicit.h"
+
+#include "faults.h"
+#include "forces.h"
+#include "interaction.h"
 
 #include "rigid.h"
 
@@ -34,9 +38,9 @@ static void t_integrate(const pf_task_ctx *c)
     pf_state_check(a->o, x, v, a->max_speed);
 }
 
-int pf_record_explicit(pf_world *w, pf_group *gr)
+int pf_record_explicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
-    int rc = pf_record_forces(w, gr, 0);
+    int rc = pf_record_forces(w, gr, 0, rec);
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ},
@@ -46,7 +50,7 @@ int pf_record_explicit(pf_world *w, pf_group *gr)
         rc = pf_link_reads(o, PF_PHASE_FORCE, acc, &na);
         integrate_args args = {w->obj[gr->objs[k]], w->def.dt, w->def.max_speed};
         if (!rc)
-            rc = pf_group_task(w, gr, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, na, 2.0 * o->n});
+            rc = rec->record(rec->ctx, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, na, 2.0 * o->n});
     }
     return rc;
 }

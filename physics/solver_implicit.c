@@ -5,8 +5,12 @@
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
  * Fixed points are projected out of b and of every product A p. */
+#include "solver_implicit.h"
+
+#include "faults.h"
+#include "force_field.h"
+#include "forces.h"
 #include "interaction.h"
-#include "world.h"
 
 #include "rigid.h"
 
@@ -31,15 +35,6 @@ static void project(const pf_object *o, double *vec)
         size_t i = 3 * (size_t)o->fixed_list[k];
         vec[i] = vec[i + 1] = vec[i + 2] = 0;
     }
-}
-
-/* df += kfact K dx over the object's internal force fields */
-static void internal_dforce(const pf_object *o, const double *dx, double *df, double kfact)
-{
-    for (uint32_t k = 0; k < o->nsprings; k++) pf_springs_dforce(&o->springs[k], dx, dx, df, df, kfact);
-    for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_dforce(&o->fem[k], dx, df, kfact);
-    for (uint32_t k = 0; k < o->ncustom; k++) /* x: the step's positions, read (cache_reads) by the callers */
-        if (o->custom[k].add_dforce) o->custom[k].add_dforce(o->x, dx, df, kfact, o->n, o->custom[k].ctx);
 }
 
 static double dot(const double *a, const double *b, size_t n)
@@ -73,7 +68,7 @@ static void t_rhs(const pf_task_ctx *c)
         pf_rigid_rhs(o, a->h, a->rm, f, v, b); /* M holds I_w; no internal stiffness */
     else {
         for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
-        internal_dforce(o, v, b, a->bfact);
+        pf_force_fields_dforce(o, v, b, a->bfact);
     }
     if (!a->linked) cg_start(o, b, c->data[3], c->data[4], c->data[5], c->data[6]);
 }
@@ -131,7 +126,7 @@ static void t_cg_matvec(const pf_task_ctx *c)
     if (o->kind == PF_OBJECT_RIGID)
         pf_rigid_matvec(o, a->mfact, p, q);
     else
-        internal_dforce(o, p, q, a->kfact);
+        pf_force_fields_dforce(o, p, q, a->kfact);
     if (!a->linked) {
         project(o, q);
         *(double *)c->data[4] += dot(p, q, n3);
@@ -211,18 +206,14 @@ static int denominator_small(const void *datum, const void *args)
 /* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
 static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
 {
-    if ((o->kind == PF_OBJECT_RIGID || o->ncustom) && na < PF_MAX_ACCESSES) acc[na++] = (pf_access){o->dx, PF_READ};
-    for (uint32_t s = 0; s < o->nsprings && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->springs[s].djac, PF_READ};
-    for (uint32_t s = 0; s < o->nfem && na < PF_MAX_ACCESSES; s++) acc[na++] = (pf_access){o->fem[s].drot, PF_READ};
-    return na;
+    if ((o->kind == PF_OBJECT_RIGID || pf_force_fields_df_reads_x(o)) && na < PF_MAX_ACCESSES)
+        acc[na++] = (pf_access){o->dx, PF_READ};
+    return pf_force_fields_cache_accesses(o, PF_READ, acc, na);
 }
 
 static double df_cost(const pf_object *o)
 {
-    double c = 3.0 * o->n;
-    for (uint32_t k = 0; k < o->nsprings; k++) c += 6.0 * o->springs[k].n;
-    for (uint32_t k = 0; k < o->nfem; k++) c += 400.0 * o->fem[k].nelem;
-    return c;
+    return pf_force_fields_df_cost(o, 3.0 * o->n);
 }
 
 #define TRY(call)                                                                                            \
@@ -232,11 +223,11 @@ static double df_cost(const pf_object *o)
     } while (0)
 
 #define task(g_, fn, name, args, size, acc, na, cost)                                                       \
-    pf_group_task(w, gr, &(pf_task_def){fn, name, args, size, acc, na, cost})
+    rec->record(rec->ctx, &(pf_task_def){fn, name, args, size, acc, na, cost})
 
 /* Interaction df of the whole group: per spring fact K (in_b - in_a), gathered by the objects. `which` picks
  * the vectors: 0: v (the rhs phase), 1: p (the df phase). */
-static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
+static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double fact, int which)
 {
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
@@ -259,7 +250,7 @@ static int record_inter_df(pf_world *w, pf_group *gr, double fact, int which)
     return PF_OK;
 }
 
-int pf_record_implicit(pf_world *w, pf_group *gr)
+int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
     pf_graph *g = w->g;
     const pf_solver_def *sv = &w->obj[gr->first]->solver;
@@ -274,7 +265,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
 
     pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
     TRY(task(g, t_cg_reset, "cg reset", NULL, 0, reset, 3, 20));
-    TRY(pf_record_forces(w, gr, 1));
+    TRY(pf_record_forces(w, gr, 1, rec));
 
     /* right-hand side, and the CG start of unlinked objects in the same task */
     for (uint32_t k = 0; k < gr->nobjs; k++) {
@@ -295,7 +286,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
         args.linked = o->linked;
         TRY(task(g, t_rhs, "rhs", &args, sizeof args, acc, na, df_cost(o) + 6.0 * o->n));
     }
-    TRY(record_inter_df(w, gr, base.bfact, 0));
+    TRY(record_inter_df(w, gr, rec, base.bfact, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;
@@ -328,7 +319,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr)
         args.linked = o->linked;
         TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
     }
-    TRY(record_inter_df(w, gr, base.kfact, 1));
+    TRY(record_inter_df(w, gr, rec, base.kfact, 1));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj[gr->objs[k]];
         if (!o->linked) continue;

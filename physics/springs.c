@@ -1,7 +1,8 @@
 /* Springs (SOFA StiffSpringForceField): forces with damping along the spring, and the stiffness blocks that the
  * implicit solver's matrix-free product uses (Baraff & Witkin 1998 §5). */
+#include "force_field.h"
 #include "interaction.h"
-#include "world.h"
+#include "objects.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -9,7 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
+static void springset_free(pf_springset *s);
+
+static int springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
                       const double *xa, const double *xb)
 {
     memset(s, 0, sizeof *s);
@@ -22,7 +25,7 @@ int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring
     /* interactions: per-spring outputs of the three phases (force, rhs, df), each 3n for a then 3n for b */
     if (oa != ob) s->out = pf_calloc(PF_PHASES * ((size_t)n * 6 + 1), sizeof(double));
     if (!s->s || !s->jac || (oa != ob && !s->out)) {
-        pf_springset_free(s);
+        springset_free(s);
         return pf_error(PF_ENOMEM, "out of memory for %u springs", n);
     }
     for (uint32_t k = 0; k < n; k++) {
@@ -36,10 +39,8 @@ int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring
     return PF_OK;
 }
 
-void pf_springset_free(pf_springset *s)
+static void springset_free(pf_springset *s)
 {
-    const pf_interaction_ops *ops = pf_interaction_of(s);
-    if (ops->destroy) ops->destroy(s);
     pf_free(s->s);
     pf_free(s->jac);
     pf_free(s->out);
@@ -92,7 +93,7 @@ static inline void spring_dforce(const double *J, const double d[3], double kfac
     g[2] = kfact * (J[5] * d[0] + J[4] * d[1] + J[2] * d[2]);
 }
 
-void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
+static void springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
                       const double *vb, double *fa, double *fb, int want_jac)
 {
     for (uint32_t k = 0; k < s->n; k++) {
@@ -107,7 +108,7 @@ void pf_springs_force(const pf_springset *s, const double *xa, const double *xb,
     }
 }
 
-void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
+static void springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
                        double kfact)
 {
     for (uint32_t k = 0; k < s->n; k++) {
@@ -194,13 +195,138 @@ const pf_interaction_ops pf_springs_interaction = {
     .register_data = springs_register,
     .cost = springs_cost,
     .df_reads_x = 0,
-    .destroy = NULL,
+    .destroy = springset_free,
 };
 
-void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
+/* ---- a spring set within one object as a force field (force_field.h) ---- */
+
+static void springs_ff_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                             double *f, int want_jac)
 {
-    for (uint32_t j = 0; j < o->nlinks; j++) {
-        const pf_springset *s = o->links[j].s;
-        pf_interaction_of(s)->gather(s, o->links[j].side, o, outs[j], vec);
-    }
+    (void)o;
+    springs_force(ff->state, x, x, v, v, f, f, want_jac);
 }
+
+static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
+                              double kfact)
+{
+    (void)o;
+    springs_dforce(ff->state, dx, dx, df, df, kfact);
+}
+
+/* the stiffness blocks, which the force task writes and df reads */
+static int springs_ff_register(pf_graph *g, pf_force_field *ff, uint32_t owner)
+{
+    pf_springset *s = ff->state;
+    return pf_graph_data(g, s->jac, 6 * (size_t)s->n * sizeof(double) + 8, owner, NULL, &ff->dcache);
+}
+
+static double springs_ff_cost(const pf_force_field *ff)
+{
+    return 15.0 * ((const pf_springset *)ff->state)->n;
+}
+
+static double springs_ff_df_cost(const pf_force_field *ff)
+{
+    return 6.0 * ((const pf_springset *)ff->state)->n;
+}
+
+static void springs_ff_destroy(void *state)
+{
+    springset_free(state);
+    pf_free(state);
+}
+
+const pf_force_field_ops pf_springs_force_field = {
+    .name = "springs",
+    .force = springs_ff_force,
+    .dforce = springs_ff_dforce,
+    .register_data = springs_ff_register,
+    .cost = springs_ff_cost,
+    .df_cost = springs_ff_df_cost,
+    .df_reads_x = 0,
+    .destroy = springs_ff_destroy,
+};
+
+/* ---- the public calls ---- */
+
+static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb)
+{
+    PF_CHECK_ARG(s || n == 0);
+    for (uint32_t k = 0; k < n; k++) {
+        if (s[k].a >= na || s[k].b >= nb)
+            return pf_error(PF_EINVAL, "spring %u: point index out of range (%u, %u)", k, s[k].a, s[k].b);
+        if (!(s[k].stiffness >= 0 && isfinite(s[k].stiffness) && s[k].damping >= 0 && isfinite(s[k].damping) &&
+              isfinite(s[k].rest_length)))
+            return pf_error(PF_EINVAL, "spring %u: stiffness and damping must be finite and >= 0", k);
+    }
+    return PF_OK;
+}
+
+int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
+    int rc = check_springs(springs, n, o->n, o->n);
+    if (rc) return rc;
+    pf_springset *s = pf_calloc(1, sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory");
+    if ((rc = springset_init(s, id, id, springs, n, o->x, o->x)) ||
+        (rc = pf_object_add_force_field(w, o, PF_FORCE_SPRINGS, s)))
+        springs_ff_destroy(s);
+    return rc;
+}
+
+int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
+    PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
+    int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
+    /* lines along the 3 axes and both diagonals of the faces of the 3 planes */
+    static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
+                                  {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
+    size_t cap = (size_t)o->n * 9;
+    pf_spring *s = pf_malloc(cap * sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory for grid springs");
+    uint32_t m = 0;
+    for (int k = 0; k < n2; k++)
+        for (int j = 0; j < n1; j++)
+            for (int i = 0; i < n0; i++)
+                for (int t = 0; t < 9; t++) {
+                    int a = i + off[t][0], b = j + off[t][1], c = k + off[t][2];
+                    if (a < 0 || a >= n0 || b < 0 || b >= n1 || c < 0 || c >= n2) continue;
+                    s[m++] = (pf_spring){(uint32_t)(i + n0 * (j + n1 * k)), (uint32_t)(a + n0 * (b + n1 * c)),
+                                         stiffness, damping, -1.0};
+                }
+    int rc = pf_world_add_springs(w, id, s, m);
+    pf_free(s);
+    if (rc == PF_OK && count) *count = m;
+    return rc;
+}
+
+int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
+                                     uint32_t n, pf_interaction_id *out)
+{
+    PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
+    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
+    int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
+    if (rc) return rc;
+    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
+    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    pf_springset *s = pf_calloc(1, sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory");
+    if ((rc = springset_init(s, oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x))) {
+        pf_free(s);
+        return rc;
+    }
+    s->uid = w->next_uid++;
+    w->inter[w->ninter++] = s;
+    w->dirty = 1;
+    if (out) *out = s->uid;
+    return PF_OK;
+}
+

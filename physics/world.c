@@ -1,6 +1,11 @@
-/* The physics world: objects and their force fields and constraints, solver groups, and the step loop that
- * records the step's tasks once and replays them (Hermann et al. 2009, §3.1-3.2). */
-#include "world.h"
+/* The physics world: its lifecycle and runtime settings, and the step loop that runs the collision stage, brings
+ * the recorded graph up to date, replays it and checks for faults (Hermann et al. 2009, §3.1-3.2; the phases are
+ * listed in docs/physics.md). */
+#include "collision_stage.h"
+#include "faults.h"
+#include "force_field.h"
+#include "groups.h"
+#include "interaction.h"
 
 #include "surface.h"
 
@@ -10,16 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-pf_solver_def pf_solver_default_def(void)
-{
-    return (pf_solver_def){.kind = PF_SOLVER_IMPLICIT_EULER,
-                           .rayleigh_mass = 0,
-                           .rayleigh_stiffness = 0,
-                           .cg_iterations = 25,
-                           .cg_tolerance = 1e-9,
-                           .cg_threshold = 1e-9};
-}
 
 pf_world_def pf_world_default_def(void)
 {
@@ -32,16 +27,6 @@ pf_world_def pf_world_default_def(void)
                           .quiet = 0,
                           .max_speed = 1e4,
                           .repartition = PF_REPART_AUTO};
-}
-
-pf_object_def pf_object_default_def(void)
-{
-    return (pf_object_def){.vertex_mass = 1.0, .solver = pf_solver_default_def()};
-}
-
-pf_hexa_fem_def pf_hexa_fem_default_def(void)
-{
-    return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
 }
 
 int pf_world_create(const pf_world_def *def, pf_world **out)
@@ -79,7 +64,7 @@ static void free_retired(pf_world *w)
     for (uint32_t k = 0; k < w->nretired; k++) pf_free(w->retired[k]);
     w->nretired = 0;
     for (uint32_t k = 0; k < w->ndropped; k++) {
-        pf_springset_free(w->dropped[k]);
+        pf_interaction_free(w->dropped[k]);
         pf_free(w->dropped[k]);
     }
     w->ndropped = 0;
@@ -100,19 +85,15 @@ void pf_world_destroy(pf_world *w)
         for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
         pf_free(o->fixed);
         pf_free(o->fixed_list);
-        for (uint32_t k = 0; k < o->nsprings; k++) pf_springset_free(&o->springs[k]);
-        pf_free(o->springs);
-        for (uint32_t k = 0; k < o->nfem; k++) pf_hexa_fem_free(&o->fem[k]);
-        pf_free(o->fem);
+        pf_force_fields_destroy(o);
         pf_free(o->links);
-        pf_free(o->custom);
         pf_free(o->x_prev);
         pf_free(o->v_prev);
         pf_free(o);
     }
     pf_free(w->obj);
     for (uint32_t k = 0; k < w->ninter; k++) {
-        pf_springset_free(w->inter[k]);
+        pf_interaction_free(w->inter[k]);
         pf_free(w->inter[k]);
     }
     pf_free(w->inter);
@@ -155,162 +136,6 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
     return rc;
 }
 
-static int check_solver(const pf_solver_def *s)
-{
-    PF_CHECK_ARG(s->kind == PF_SOLVER_IMPLICIT_EULER || s->kind == PF_SOLVER_EXPLICIT_EULER);
-    PF_CHECK_ARG(s->rayleigh_mass >= 0 && isfinite(s->rayleigh_mass));
-    PF_CHECK_ARG(s->rayleigh_stiffness >= 0 && isfinite(s->rayleigh_stiffness));
-    PF_CHECK_ARG(s->cg_iterations >= 1);
-    PF_CHECK_ARG(s->cg_tolerance >= 0 && isfinite(s->cg_tolerance));
-    PF_CHECK_ARG(s->cg_threshold >= 0 && isfinite(s->cg_threshold));
-    return PF_OK;
-}
-
-int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out)
-{
-    PF_CHECK_ARG(w && def);
-    int rc = check_solver(&def->solver);
-    if (rc) return rc;
-    int has_grid = def->grid[0] || def->grid[1] || def->grid[2];
-    uint64_t n = def->points;
-    if (has_grid) {
-        for (int d = 0; d < 3; d++) {
-            PF_CHECK_ARG(def->grid[d] >= 1 && def->grid[d] <= (1 << 20));
-            PF_CHECK_ARG(isfinite(def->grid_min[d]) && isfinite(def->grid_max[d]));
-            PF_CHECK_ARG(def->grid[d] == 1 || def->grid_max[d] > def->grid_min[d]);
-        }
-        n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
-    }
-    PF_CHECK_ARG(n >= 1);
-    /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
-    char what[64];
-    snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
-    rc = pf_memory_check(241.0 * (double)n, what);
-    if (rc) return rc;
-    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
-    PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
-    if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
-    pf_object *o = pf_calloc(1, sizeof *o);
-    if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
-    o->id = w->nobj;
-    o->n = (uint32_t)n;
-    o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
-    o->solver = def->solver;
-    double **vecs[] = {&o->x, &o->v, &o->f, &o->dv, &o->b, &o->r, &o->p, &o->q};
-    int fail = 0;
-    for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) fail |= !(*vecs[k] = pf_calloc(3 * n, sizeof(double)));
-    fail |= !(o->fixed = pf_calloc(n, 1));
-    if (fail) {
-        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(*vecs[k]);
-        pf_free(o->fixed);
-        pf_free(o);
-        return pf_error(PF_ENOMEM, "out of memory for an object of %llu points", (unsigned long long)n);
-    }
-    if (has_grid) {
-        memcpy(o->grid, def->grid, sizeof o->grid);
-        memcpy(o->grid_min, def->grid_min, sizeof o->grid_min);
-        memcpy(o->grid_max, def->grid_max, sizeof o->grid_max);
-        for (int k = 0; k < def->grid[2]; k++)
-            for (int j = 0; j < def->grid[1]; j++)
-                for (int i = 0; i < def->grid[0]; i++) {
-                    int ijk[3] = {i, j, k};
-                    double *p = o->x + 3 * ((size_t)i + (size_t)def->grid[0] * ((size_t)j + (size_t)def->grid[1] * k));
-                    for (int d = 0; d < 3; d++)
-                        p[d] = def->grid[d] == 1 ? def->grid_min[d]
-                                                 : def->grid_min[d] + (def->grid_max[d] - def->grid_min[d]) * ijk[d] /
-                                                                          (double)(def->grid[d] - 1);
-                }
-    } else if (def->positions) {
-        memcpy(o->x, def->positions, 3 * n * sizeof(double));
-    }
-    if (def->velocities) memcpy(o->v, def->velocities, 3 * n * sizeof(double));
-    w->obj[w->nobj++] = o;
-    w->dirty = 1;
-    if (out) *out = o->id;
-    return PF_OK;
-}
-
-static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb)
-{
-    PF_CHECK_ARG(s || n == 0);
-    for (uint32_t k = 0; k < n; k++) {
-        if (s[k].a >= na || s[k].b >= nb)
-            return pf_error(PF_EINVAL, "spring %u: point index out of range (%u, %u)", k, s[k].a, s[k].b);
-        if (!(s[k].stiffness >= 0 && isfinite(s[k].stiffness) && s[k].damping >= 0 && isfinite(s[k].damping) &&
-              isfinite(s[k].rest_length)))
-            return pf_error(PF_EINVAL, "spring %u: stiffness and damping must be finite and >= 0", k);
-    }
-    return PF_OK;
-}
-
-int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
-{
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
-    int rc = check_springs(springs, n, o->n, o->n);
-    if (rc) return rc;
-    if (PF_ARRAY_RESERVE(o->springs, o->cap_springs, o->nsprings + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    rc = pf_springset_init(&o->springs[o->nsprings], id, id, springs, n, o->x, o->x);
-    if (rc) return rc;
-    o->nsprings++;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
-{
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
-    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
-    PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
-    int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
-    /* lines along the 3 axes and both diagonals of the faces of the 3 planes */
-    static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
-                                  {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
-    size_t cap = (size_t)o->n * 9;
-    pf_spring *s = pf_malloc(cap * sizeof *s);
-    if (!s) return pf_error(PF_ENOMEM, "out of memory for grid springs");
-    uint32_t m = 0;
-    for (int k = 0; k < n2; k++)
-        for (int j = 0; j < n1; j++)
-            for (int i = 0; i < n0; i++)
-                for (int t = 0; t < 9; t++) {
-                    int a = i + off[t][0], b = j + off[t][1], c = k + off[t][2];
-                    if (a < 0 || a >= n0 || b < 0 || b >= n1 || c < 0 || c >= n2) continue;
-                    s[m++] = (pf_spring){(uint32_t)(i + n0 * (j + n1 * k)), (uint32_t)(a + n0 * (b + n1 * c)),
-                                         stiffness, damping, -1.0};
-                }
-    int rc = pf_world_add_springs(w, id, s, m);
-    pf_free(s);
-    if (rc == PF_OK && count) *count = m;
-    return rc;
-}
-
-int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
-                                     uint32_t n, pf_interaction_id *out)
-{
-    PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
-    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
-    int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
-    if (rc) return rc;
-    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
-    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    pf_springset *s = pf_calloc(1, sizeof *s);
-    if (!s) return pf_error(PF_ENOMEM, "out of memory");
-    if ((rc = pf_springset_init(s, oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x))) {
-        pf_free(s);
-        return rc;
-    }
-    s->uid = w->next_uid++;
-    w->inter[w->ninter++] = s;
-    w->dirty = 1;
-    if (out) *out = s->uid;
-    return PF_OK;
-}
-
 int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
     PF_CHECK_ARG(w);
@@ -327,97 +152,12 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
     return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world", id);
 }
 
-int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
-{
-    PF_CHECK_ARG(w && def && id < w->nobj);
-    PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
-    PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
-    PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
-    pf_object *o = w->obj[id];
-    if (PF_ARRAY_RESERVE(o->fem, o->cap_fem, o->nfem + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    int rc = pf_hexa_fem_init(&o->fem[o->nfem], o, def);
-    if (rc) return rc;
-    o->nfem++;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-pf_force_field_def pf_force_field_default_def(void)
-{
-    return (pf_force_field_def){0};
-}
-
-int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
-{
-    PF_CHECK_ARG(w && def && id < w->nobj && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
-    pf_object *o = w->obj[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
-    if (PF_ARRAY_RESERVE(o->custom, o->cap_custom, o->ncustom + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    o->custom[o->ncustom++] = *def;
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
-{
-    PF_CHECK_ARG(w && id < w->nobj && (points || n == 0));
-    pf_object *o = w->obj[id];
-    for (uint32_t k = 0; k < n; k++)
-        if (points[k] >= o->n) return pf_error(PF_EINVAL, "fixed point %u out of range (%u points)", points[k], o->n);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = points[k];
-        if (o->fixed[i]) continue;
-        if (PF_ARRAY_RESERVE(o->fixed_list, o->cap_fixed, o->nfixed + 1)) return pf_error(PF_ENOMEM, "out of memory");
-        o->fixed[i] = 1;
-        o->fixed_list[o->nfixed++] = i;
-        o->v[3 * i] = o->v[3 * i + 1] = o->v[3 * i + 2] = 0;
-    }
-    o->changed = 1;
-    w->dirty = 1;
-    return PF_OK;
-}
-
-int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
-                        uint32_t *count)
-{
-    PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
-    const pf_object *o = w->obj[id];
-    uint32_t m = 0;
-    /* a rigid body's point 1 is its angular part, which has no position */
-    uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
-    for (uint32_t i = 0; i < npos; i++) {
-        const double *p = o->x + 3 * (size_t)i;
-        if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
-            continue;
-        if (m < cap) out[m] = i;
-        m++;
-    }
-    *count = m;
-    return PF_OK;
-}
-
-int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t *count)
-{
-    uint32_t m;
-    int rc = pf_world_box_select(w, id, box, NULL, 0, &m);
-    if (rc) return rc;
-    uint32_t *idx = pf_malloc((size_t)(m ? m : 1) * sizeof *idx);
-    if (!idx) return pf_error(PF_ENOMEM, "out of memory");
-    pf_world_box_select(w, id, box, idx, m, &m);
-    rc = pf_world_fix_points(w, id, idx, m);
-    pf_free(idx);
-    if (rc == PF_OK && count) *count = m;
-    return rc;
-}
-
 /* One step: the collision stage (which may create or remove contact force fields), the graph brought up to date
  * when the structure changed, then the recorded step replayed. */
 static int step_once(pf_world *w)
 {
     int rc;
-    if (w->col && (rc = pf_contacts_update(w))) return rc;
+    if (w->col && (rc = pf_collision_stage_run(w))) return rc;
     int synced = w->dirty;
     if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     if ((rc = pf_graph_run(w->g, w->rt))) return rc;
@@ -448,39 +188,6 @@ int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *coun
     PF_CHECK_ARG(w && out);
     *out = w->last_update;
     if (count) *count = w->updates;
-    return PF_OK;
-}
-
-uint32_t pf_world_objects(const pf_world *w)
-{
-    return w ? w->nobj : 0;
-}
-
-const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
-{
-    if (!w || o >= w->nobj) return NULL;
-    if (points) *points = w->obj[o]->n;
-    return w->obj[o]->x;
-}
-
-const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
-{
-    if (!w || o >= w->nobj) return NULL;
-    if (points) *points = w->obj[o]->n;
-    return w->obj[o]->v;
-}
-
-int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
-{
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
-    size_t n3 = 3 * (size_t)o->n;
-    for (size_t k = 0; k < n3; k++)
-        if ((x && !isfinite(x[k])) || (v && !isfinite(v[k])))
-            return pf_error(PF_EINVAL, "pf_world_set_state: value %zu of object %u is not finite", k, id);
-    if (x) memcpy(o->x, x, n3 * sizeof *x);
-    if (v) memcpy(o->v, v, n3 * sizeof *v);
-    for (uint32_t k = 0; k < o->nfixed; k++) memset(o->v + 3 * (size_t)o->fixed_list[k], 0, 3 * sizeof *o->v);
     return PF_OK;
 }
 

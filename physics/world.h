@@ -1,5 +1,5 @@
 /* Private layout of the physics world: objects with their state vectors and force fields, interactions, solver
- * groups, and the force-field / solver entry points the step recorder calls. */
+ * groups. Data only: each physics file declares its functions in its own header. */
 #ifndef PF_PHYSICS_WORLD_H
 #define PF_PHYSICS_WORLD_H
 
@@ -47,6 +47,16 @@ typedef struct pf_hexa_fem {
     pf_data_id drot;
 } pf_hexa_fem;
 
+/* A force field of one object: a kind (an index into pf_force_field_kinds, force_field.h) and the kind's own
+ * state. A kind with a cache that df reads (a spring set's stiffness blocks, FEM rotations) registers it as
+ * `dcache`: the force task writes it, the df tasks read it. */
+typedef struct pf_force_field {
+    uint8_t kind;
+    void *state;
+    pf_data_id dcache;
+    int registered; /* its cache is registered in the world's graph */
+} pf_force_field;
+
 /* What an object's points mean: deformable points, or a rigid body (rigid.h: 2 points, linear and angular). */
 typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1 } pf_object_kind;
 
@@ -64,17 +74,11 @@ typedef struct pf_object {
     uint8_t *fixed;
     uint32_t *fixed_list, nfixed;
     size_t cap_fixed;
-    pf_springset *springs; /* internal spring sets */
-    uint32_t nsprings;
-    size_t cap_springs;
-    pf_hexa_fem *fem;
-    uint32_t nfem;
-    size_t cap_fem;
+    pf_force_field *ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
+    uint32_t nff;
+    size_t cap_ff;
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
-    pf_force_field_def *custom; /* host force fields, run after the built-in ones */
-    uint32_t ncustom;
-    size_t cap_custom;
     /* set while recording */
     uint32_t group;
     int linked;        /* has interaction force fields */
@@ -82,7 +86,6 @@ typedef struct pf_object {
     uint32_t nlinks;
     size_t cap_links;
     int registered;    /* its vectors are registered in the graph */
-    uint32_t nreg_springs, nreg_fem; /* how many of its force fields have their caches registered */
     int changed;       /* a force field or constraint was added since its group was recorded */
     pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
 } pf_object;
@@ -99,6 +102,14 @@ typedef struct pf_group {
     uint32_t ntasks;
     size_t cap_tasks;
 } pf_group;
+
+/* Where a solver records its tasks: record(ctx, def) adds one task to the step's graph. groups.c hands one to the
+ * solvers so that it keeps the ids of a group's tasks (to remove them when the group changes) without the solvers
+ * calling back into it. */
+typedef struct pf_task_recorder {
+    int (*record)(void *ctx, const pf_task_def *def);
+    void *ctx;
+} pf_task_recorder;
 
 struct pf_world {
     pf_world_def def;
@@ -122,58 +133,12 @@ struct pf_world {
     struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     uint32_t nsurf;
     size_t cap_surf;
-    struct pf_collision_stage *col; /* contacts.c; NULL until pf_world_set_collision */
+    struct pf_collision_stage *col; /* collision_stage.h; NULL until pf_world_set_collision */
     int dirty;
     uint32_t tasks, records;
     uint64_t steps;
     pf_world_update last_update; /* the latest structural update */
     uint32_t updates;            /* structural updates so far (the first recording included) */
 };
-
-/* contacts.c: the collision stage of a step (contacts in, contact force fields created, updated, removed) */
-int pf_contacts_update(pf_world *w);
-void pf_collision_stage_free(struct pf_collision_stage *c);
-/* every point fixed: contacts push others away from it, and it links no solver groups */
-int pf_object_is_static(const pf_object *o);
-
-/* springs.c */
-void pf_springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                      const double *vb, double *fa, double *fb, int want_jac);
-/* df_a += kfact K (dx_b - dx_a), df_b -= the same */
-void pf_springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
-                       double kfact);
-int pf_springset_init(pf_springset *s, uint32_t oa, uint32_t ob, const pf_spring *springs, uint32_t n,
-                      const double *xa, const double *xb);
-void pf_springset_free(pf_springset *s);
-/* vec += the per-spring outputs of o's interactions; outs[j] is link j's output of one phase */
-void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
-/* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */
-int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na);
-
-/* fem_hexa.c */
-int pf_hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def);
-void pf_hexa_fem_free(pf_hexa_fem *fem);
-void pf_hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f);
-void pf_hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact);
-
-/* faults.c: around each object's integration (in its integrate task): keep the state, then check the new one */
-void pf_state_save(pf_object *o, const double *x, const double *v);
-void pf_state_check(pf_object *o, const double *x, const double *v, double max_speed);
-/* after a run: PF_OK, or every object restored to its saved state and PF_ENUMERIC naming the faulty object */
-int pf_world_check_faults(pf_world *w);
-
-/* groups.c: records a task of group gr (its id kept for removal) */
-int pf_group_task(pf_world *w, pf_group *gr, const pf_task_def *def);
-/* brings the graph up to date with the world: registers new data, regroups, re-records the changed groups */
-int pf_world_sync_graph(pf_world *w);
-void pf_world_free_groups(pf_world *w);
-
-/* solver_explicit.c / solver_implicit.c: record one group's step */
-int pf_record_explicit(pf_world *w, pf_group *gr);
-int pf_record_implicit(pf_world *w, pf_group *gr);
-/* the per-object force task and the interaction force task, shared by both solvers */
-int pf_record_forces(pf_world *w, pf_group *gr, int want_jac);
-/* estimated ns of an object's force task (the runtime replaces it with measured costs) */
-double pf_object_force_cost(const pf_object *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* FORCES-stage components: force fields (hexahedral FEM, spring fields), constraints (FixedConstraint, BoxROI) and
+/* FORCES-stage components: force fields (hexahedral FEM, spring fields, constant forces), constraints (FixedConstraint, BoxROI) and
  * collision models, added to the objects the STATE stage created. */
 #include "components.h"
 
@@ -272,6 +272,61 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx)
     c->L->scene->summary.force_fields++;
     c->L->scene->summary.springs += n;
     return PF_OK;
+}
+
+/* One 3-vector attribute: 1 when present, 0 when absent, or an error naming file:line. */
+static int vector3(pf_scene_component *c, const char *attr, double out[3])
+{
+    double *v;
+    size_t m;
+    int rc = sc_parse_reals(c, attr, &v, &m);
+    if (rc <= 0) return rc;
+    if (m != 3) {
+        pf_free(v);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' needs 3 numbers (x y z, N), got %zu", TYPE(c), attr,
+                                        m);
+    }
+    memcpy(out, v, 3 * sizeof *out);
+    pf_free(v);
+    return 1;
+}
+
+/* ConstantForceField: `force` on every listed point, or `totalForce` spread evenly over them; no `indices`: every
+ * point of the node's object. */
+int sc_constant_force_field(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_constant_force_def d = pf_constant_force_default_def();
+    double total[3];
+    int has_force, has_total, rc;
+    if ((has_force = vector3(c, "force", d.force)) < 0) return has_force;
+    if ((has_total = vector3(c, "totalForce", total)) < 0) return has_total;
+    if (has_force == has_total)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: give exactly one of 'force' (per point) and 'totalForce'",
+                                        TYPE(c));
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showArrowSize");
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a rigid body is not supported yet", TYPE(c));
+    uint32_t *idx = NULL, npts = object_points(c, o);
+    size_t m = 0;
+    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) return rc;
+    rc = PF_OK;
+    for (size_t k = 0; k < m && !rc; k++)
+        if (idx[k] >= npts)
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (%u points)", TYPE(c), idx[k],
+                                          npts);
+    if (!rc && m == 0 && idx) rc = pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' is empty", TYPE(c));
+    double spread = (double)(m ? m : npts); /* totalForce: each point's share */
+    for (int a = 0; a < 3 && has_total; a++) d.force[a] = total[a] / spread;
+    d.points = idx;
+    d.npoints = (uint32_t)m;
+    if (!rc) rc = pf_world_add_constant_force(c->L->scene->world, o, &d);
+    pf_free(idx);
+    if (!rc) c->L->scene->summary.force_fields++;
+    return rc;
 }
 
 /* ---- constraints ---- */

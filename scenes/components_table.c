@@ -34,6 +34,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
+    {"ConstantForceField", FORCES, sc_constant_force_field, NULL},
     {"BoxROI", FORCES, sc_box_roi, NULL},
     {"FixedConstraint", FORCES, sc_fixed_constraint, NULL},
     {"FixedProjectiveConstraint", FORCES, sc_fixed_constraint, NULL},

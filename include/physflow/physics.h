@@ -159,6 +159,20 @@ PF_API pf_force_field_def pf_force_field_default_def(void);
 /// Adds a custom force field to object o (an object of points, not a rigid body).
 PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_field_def *def);
 
+/// A constant force on points of one object (SOFA ConstantForceField): every listed point receives `force`, e.g.
+/// a load hung on a beam's end. It has no stiffness. Get defaults from pf_constant_force_default_def().
+typedef struct pf_constant_force_def {
+    const uint32_t *points; ///< point indices (a point listed twice gets the force twice); default NULL
+    uint32_t npoints;       ///< how many in `points`; 0 (with points NULL): every point of the object; default 0
+    double force[3];        ///< N per listed point, finite; default {0, 0, 0}
+} pf_constant_force_def;
+
+PF_API pf_constant_force_def pf_constant_force_default_def(void);
+/// Adds a constant force to object `object` (an object of points, not a rigid body); the points are copied. It
+/// is added into f after the springs and FEM of the object and before its custom force fields. Returns PF_EINVAL
+/// (message in pf_last_error()) for an unknown object, a non-finite force or a point out of range.
+PF_API int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_constant_force_def *def);
+
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
 /// Box region (SOFA BoxROI): the points of object o inside box = {xmin, ymin, zmin, xmax, ymax, zmax} (m,

@@ -1,0 +1,179 @@
+/* The collision stage of a step (Hermann et al. 2009, §4.2; SOFA's DefaultPipeline, MinProximityIntersection and
+ * DefaultContactManager), run before the solvers.
+ *
+ * Every surface's vertices (points) and triangles go through one broad phase; each point closer than the alarm
+ * distance to a triangle of another object is a contact (the nearest triangle per point and object; collide.c).
+ * The contacts between two objects form one contact force field (contacts.c), created when the objects start
+ * touching and removed when they stop: that is what merges and splits solver groups, so the graph changes only on
+ * those steps; on the others the contact lists change in place under the same tasks. */
+#include "collision_stage.h"
+
+#include "collide.h"
+#include "contacts.h"
+#include "interaction.h"
+
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+pf_collision_def pf_collision_default_def(void)
+{
+    return (pf_collision_def){.broadphase = PF_BP_KD,
+                              .alarm_distance = 0.02,
+                              .contact_distance = 0.01,
+                              .stiffness = 1000,
+                              .damping = 0};
+}
+
+void pf_collision_stage_free(pf_collision_stage *c)
+{
+    if (!c) return;
+    pf_collide_free(c);
+    pf_broadphase_destroy(c->bp);
+    pf_free(c->cand);
+    pf_free(c->report);
+    pf_free(c);
+}
+
+int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx)
+{
+    PF_CHECK_ARG(w);
+    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    w->col->callback = fn;
+    w->col->callback_ctx = ctx;
+    return PF_OK;
+}
+
+/* The callback's view: each contact's points at the step's start, from the fields' contact lists. */
+static int report_contacts(pf_world *w, pf_collision_stage *c)
+{
+    if (PF_ARRAY_RESERVE(c->report, c->cap_report, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->ninter; k++)
+        if (w->inter[k]->kind == PF_INTERACTION_CONTACTS)
+            n += pf_contact_field_report(w->inter[k], c->report + n, (uint32_t)c->ncand - n);
+    c->callback(c->report, n, c->callback_ctx);
+    return PF_OK;
+}
+
+int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
+{
+    PF_CHECK_ARG(w && def);
+    PF_CHECK_ARG(def->broadphase >= 0 && def->broadphase < PF_BP_METHOD_COUNT && def->broadphase != PF_BP_KD_RAW);
+    PF_CHECK_ARG(isfinite(def->alarm_distance) && isfinite(def->contact_distance) && def->contact_distance >= 0 &&
+                 def->alarm_distance >= def->contact_distance);
+    PF_CHECK_ARG(isfinite(def->stiffness) && def->stiffness > 0 && isfinite(def->damping) && def->damping >= 0);
+    pf_broadphase_def bd = pf_broadphase_default_def();
+    bd.method = (pf_broadphase_method)def->broadphase;
+    bd.threads = w->def.workers;
+    pf_broadphase *bp;
+    int rc = pf_broadphase_create(&bd, &bp);
+    if (rc) return rc;
+    if (!w->col && !(w->col = pf_calloc(1, sizeof *w->col))) {
+        pf_broadphase_destroy(bp);
+        return pf_error(PF_ENOMEM, "out of memory");
+    }
+    pf_broadphase_destroy(w->col->bp);
+    w->col->bp = bp;
+    w->col->def = *def;
+    /* The narrow phase runs on the world's worker team (pf_runtime_parallel): on OpenMP threads beside the team
+     * it finished sooner but their spinning slowed the solver tasks more than it gained. */
+    w->col->threads = w->def.workers;
+    w->col->stats.min_distance = INFINITY;
+    return PF_OK;
+}
+
+int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out)
+{
+    PF_CHECK_ARG(w && out);
+    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    *out = w->col->stats;
+    return PF_OK;
+}
+
+static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
+{
+    for (uint32_t k = 0; k < w->ninter; k++)
+        if (w->inter[k]->kind == PF_INTERACTION_CONTACTS && w->inter[k]->oa == oa && w->inter[k]->ob == ob) return w->inter[k];
+    return NULL;
+}
+
+/* A new contact field, placed among the contact fields by object pair: the order of a world's fields (which is
+ * the order its objects gather their forces in) then depends on which pairs touch, not on when they started —
+ * a restarted run adds them up as the uninterrupted one. */
+static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
+{
+    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    pf_springset *s = pf_contact_field_create(w->obj[oa], w->obj[ob]);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory");
+    s->uid = w->next_uid++;
+    uint32_t k = w->ninter++;
+    for (; k > 0 && w->inter[k - 1]->kind == PF_INTERACTION_CONTACTS &&
+           (w->inter[k - 1]->oa > oa || (w->inter[k - 1]->oa == oa && w->inter[k - 1]->ob > ob));
+         k--)
+        w->inter[k] = w->inter[k - 1];
+    w->inter[k] = s;
+    *out = s;
+    return PF_OK;
+}
+
+static int remove_contact_field(pf_world *w, uint32_t k)
+{
+    if (PF_ARRAY_RESERVE(w->dropped, w->cap_dropped, w->ndropped + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    w->dropped[w->ndropped++] = w->inter[k];
+    memmove(w->inter + k, w->inter + k + 1, (w->ninter - k - 1) * sizeof *w->inter);
+    w->ninter--;
+    return PF_OK;
+}
+
+int pf_collision_stage_run(pf_world *w)
+{
+    pf_collision_stage *c = w->col;
+    uint64_t t0 = pf_now_ns();
+    uint64_t examined = 0;
+    int rc = pf_collide(w, c, &examined);
+    if (rc) return rc;
+    /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
+    uint32_t started = 0, stopped = 0, fields = 0;
+    double mind = INFINITY; /* pf_collide began a new pass: the fields it fills get its stamp */
+    for (size_t k = 0; k < c->ncand && !rc;) {
+        const candidate *d = &c->cand[k];
+        uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
+        size_t end = k;
+        while (end < c->ncand &&
+               (c->cand[end].pobj < c->cand[end].tobj ? c->cand[end].pobj : c->cand[end].tobj) == oa &&
+               (c->cand[end].pobj < c->cand[end].tobj ? c->cand[end].tobj : c->cand[end].pobj) == ob) {
+            if (c->cand[end].dist < mind) mind = c->cand[end].dist;
+            end++;
+        }
+        pf_springset *s = find_contact_field(w, oa, ob);
+        if (!s) {
+            rc = new_contact_field(w, oa, ob, &s);
+            started++;
+            w->dirty = 1;
+        }
+        if (!rc) rc = pf_contact_field_fill(s, &c->def, c->cand + k, end - k, w->surf, c->passes);
+        fields++;
+        k = end;
+    }
+    /* fields whose objects no longer touch */
+    for (uint32_t j = w->ninter; j-- > 0 && !rc;)
+        if (w->inter[j]->kind == PF_INTERACTION_CONTACTS && pf_contact_field_stamp(w->inter[j]) != c->passes) {
+            rc = remove_contact_field(w, j);
+            stopped++;
+            w->dirty = 1;
+        }
+    c->stats = (pf_collision_stats){.contacts = (uint32_t)c->ncand,
+                                    .pairs = fields,
+                                    .started = started,
+                                    .stopped = stopped,
+                                    .candidates = examined,
+                                    .ms = (double)(pf_now_ns() - t0) * 1e-6,
+                                    .min_distance = mind};
+    if (!rc && c->callback) rc = report_contacts(w, c);
+    return rc;
+}
+

@@ -1,0 +1,78 @@
+/* The collision stage of a step (collision_stage.c) and the data it shares with collide.c (finding the step's
+ * proximities) and contacts.c (the contact force field they become). */
+#ifndef PF_PHYSICS_COLLISION_STAGE_H
+#define PF_PHYSICS_COLLISION_STAGE_H
+
+#include "surface.h"
+
+#include "physflow/collision.h"
+#include "physflow/query.h"
+
+enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
+
+/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
+typedef struct candidate {
+    uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
+    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
+    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
+    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
+    double bary[3];        /* triangle: barycentric coordinates of its closest point */
+    double n[3];           /* from the other feature towards the vertex */
+    double offset;         /* radii between the two points */
+    double dist;
+} candidate;
+
+/* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its
+ * triangles (and of its spheres) that the other's vertices query. */
+typedef struct surface_cache {
+    pf_aabb bounds;           /* of its vertices, grown by its radius */
+    pf_query_index *tri, *sph; /* built lazily, once per pass */
+    uint64_t tri_pass, sph_pass;
+    pf_aabb *boxes;           /* scratch for building an index */
+    size_t cap_boxes;
+} surface_cache;
+
+/* One thread's share of the narrow phase: its query buffer and the proximities it found. */
+typedef struct collide_lane {
+    pf_id_buffer *ids;
+    candidate *cand;
+    size_t ncand, cap_cand;
+    uint64_t examined;
+    int rc;
+} collide_lane;
+
+/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b. */
+typedef struct collide_job {
+    uint32_t a, b;
+    int spheres;
+} collide_job;
+
+typedef struct pf_collision_stage {
+    pf_collision_def def;
+    int threads;          /* of the narrow phase and the broad phases: the world's workers */
+    pf_broadphase *bp;    /* spheres of one surface among themselves (particles) */
+    pf_broadphase *outer; /* surfaces against surfaces */
+    surface_cache *sc;
+    uint32_t nsc;
+    pf_aabb *sboxes; /* per surface: bounds grown by the alarm distance */
+    size_t cap_sboxes;
+    collide_lane *lanes;
+    int nlanes;
+    collide_job *jobs;
+    size_t njobs, cap_jobs;
+    candidate *cand;
+    size_t ncand, cap_cand;
+    pf_collision_stats stats;
+    uint64_t passes;
+    pf_contact_fn callback;
+    void *callback_ctx;
+    pf_world_contact *report; /* the callback's view of the contacts */
+    size_t cap_report;
+} pf_collision_stage;
+
+/* The collision stage of a step: proximities found (collide.c), then per object pair in contact one contact
+ * force field, created when the objects start touching, updated in place, removed when they stop. */
+int pf_collision_stage_run(pf_world *w);
+void pf_collision_stage_free(pf_collision_stage *c);
+
+#endif

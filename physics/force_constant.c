@@ -1,0 +1,97 @@
+/* A constant force on chosen points (SOFA ConstantForceField): f_i += F, the same vector on every listed point,
+ * with no stiffness (df = 0). Gravity is the world's; this is for loads, pulls and pushes. */
+#include "force_field.h"
+#include "objects.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct constant_force {
+    uint32_t *points; /* NULL: every point of the object */
+    uint32_t npoints;
+    double force[3]; /* N per point */
+} constant_force;
+
+static void constant_add(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
+                         int want_jac)
+{
+    (void)x, (void)v, (void)want_jac;
+    const constant_force *c = ff->state;
+    uint32_t n = c->points ? c->npoints : o->n;
+    for (uint32_t k = 0; k < n; k++) {
+        double *fi = f + 3 * (size_t)(c->points ? c->points[k] : k);
+        fi[0] += c->force[0];
+        fi[1] += c->force[1];
+        fi[2] += c->force[2];
+    }
+}
+
+static double constant_cost(const pf_force_field *ff)
+{
+    return 2.0 * ((const constant_force *)ff->state)->npoints;
+}
+
+static void constant_destroy(void *state)
+{
+    constant_force *c = state;
+    if (c) pf_free(c->points);
+    pf_free(c);
+}
+
+const pf_force_field_ops pf_constant_force_field = {
+    .name = "constant force",
+    .force = constant_add,
+    .dforce = NULL, /* a constant force has no stiffness */
+    .register_data = NULL,
+    .cost = constant_cost,
+    .df_cost = NULL,
+    .df_reads_x = 0,
+    .destroy = constant_destroy,
+};
+
+pf_constant_force_def pf_constant_force_default_def(void)
+{
+    return (pf_constant_force_def){.points = NULL, .npoints = 0, .force = {0, 0, 0}};
+}
+
+static int check_constant_force(const pf_world *w, uint32_t object, const pf_constant_force_def *def)
+{
+    if (!w || !def) return pf_error(PF_EINVAL, "pf_world_add_constant_force: the world and the definition are required");
+    if (object >= w->nobj)
+        return pf_error(PF_EINVAL, "constant force: no object %u in this world (%u objects)", object, w->nobj);
+    const pf_object *o = w->obj[object];
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "constant force: object %u is a rigid body; a constant force acts on points", object);
+    if (!isfinite(def->force[0]) || !isfinite(def->force[1]) || !isfinite(def->force[2]))
+        return pf_error(PF_EINVAL, "constant force on object %u: the force (%g, %g, %g) N is not finite", object,
+                        def->force[0], def->force[1], def->force[2]);
+    if (def->npoints && !def->points)
+        return pf_error(PF_EINVAL, "constant force on object %u: %u points announced but no point list", object,
+                        def->npoints);
+    for (uint32_t k = 0; k < def->npoints; k++)
+        if (def->points[k] >= o->n)
+            return pf_error(PF_EINVAL, "constant force on object %u: point %u out of range (%u points)", object,
+                            def->points[k], o->n);
+    return PF_OK;
+}
+
+int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_constant_force_def *def)
+{
+    int rc = check_constant_force(w, object, def);
+    if (rc) return rc;
+    pf_object *o = w->obj[object];
+    constant_force *c = pf_calloc(1, sizeof *c);
+    if (c && def->npoints) c->points = pf_malloc((size_t)def->npoints * sizeof *c->points);
+    if (!c || (def->npoints && !c->points)) {
+        constant_destroy(c);
+        return pf_error(PF_ENOMEM, "out of memory for a constant force on %u points", def->npoints);
+    }
+    if (def->npoints) memcpy(c->points, def->points, (size_t)def->npoints * sizeof *c->points);
+    c->npoints = def->npoints ? def->npoints : o->n;
+    memcpy(c->force, def->force, sizeof c->force);
+    if ((rc = pf_object_add_force_field(w, o, PF_FORCE_CONSTANT, c))) constant_destroy(c);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/* Force fields of one object (Hermann et al. 2009, §3.1, figure 2's "internal force") as kinds behind one set of
+ * operations: the solvers record and run them through the functions below, never by model. A kind is one file
+ * (its model, its pf_force_field_ops and the public call that adds it) plus one entry in pf_force_field_kinds
+ * (force_field.c). */
+#ifndef PF_PHYSICS_FORCE_FIELD_H
+#define PF_PHYSICS_FORCE_FIELD_H
+
+#include "world.h"
+
+/* What a force field does. `o` is the object it acts on; x, v, f, dx, df hold its 3n values. */
+typedef struct pf_force_field_ops {
+    const char *name; /* in messages: "object 3: its <name> force is not finite" */
+    /* f += the field's force at (x, v); when want_jac it also refreshes the cache that dforce reads */
+    void (*force)(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
+                  int want_jac);
+    /* df += kfact K dx, K = df/dx from the latest force evaluation with want_jac; NULL: no stiffness */
+    void (*dforce)(const pf_force_field *ff, const pf_object *o, const double *dx, double *df, double kfact);
+    /* registers the field's cache in the graph as ff->dcache, owned by object `owner`; NULL: no cache */
+    int (*register_data)(pf_graph *g, pf_force_field *ff, uint32_t owner);
+    /* estimated ns of one force / one dforce evaluation, until the runtime has measured them; df_cost NULL: 0 */
+    double (*cost)(const pf_force_field *ff);
+    double (*df_cost)(const pf_force_field *ff);
+    /* 1 when dforce reads the object's positions (a host callback gets them): df tasks then read x */
+    int df_reads_x;
+    /* frees the kind's state */
+    void (*destroy)(void *state);
+} pf_force_field_ops;
+
+/* The kinds (pf_force_field.kind indexes this table). Their order is the order in which an object's force task
+ * adds them into f (gravity first): results are bitwise reproducible only as long as it stays. */
+enum { PF_FORCE_SPRINGS = 0, PF_FORCE_HEXA_FEM, PF_FORCE_CONSTANT, PF_FORCE_CUSTOM, PF_FORCE_KINDS };
+extern const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS];
+
+/* The kinds' operations, defined in their own files. */
+extern const pf_force_field_ops pf_springs_force_field, pf_hexa_fem_force_field, pf_constant_force_field,
+    pf_custom_force_field;
+
+/* f += every force field of o at (x, v), in kind order */
+void pf_force_fields_force(const pf_object *o, const double *x, const double *v, double *f, int want_jac);
+/* df += kfact K dx over o's force fields */
+void pf_force_fields_dforce(const pf_object *o, const double *dx, double *df, double kfact);
+/* estimated ns of o's force fields' force evaluations, of their dforce evaluations */
+double pf_force_fields_cost(const pf_object *o, double base);
+double pf_force_fields_df_cost(const pf_object *o, double base);
+/* 1 when some field's dforce reads o's positions */
+int pf_force_fields_df_reads_x(const pf_object *o);
+/* how many of o's fields have a cache; appends their caches' accesses (mode) to acc while they fit */
+uint32_t pf_force_fields_caches(const pf_object *o);
+uint32_t pf_force_fields_cache_accesses(const pf_object *o, pf_access_mode mode, pf_access *acc, uint32_t na);
+/* registers the caches of o's fields not yet registered; forget: marks them all unregistered (graph dropped) */
+int pf_force_fields_register(pf_graph *g, pf_object *o);
+void pf_force_fields_forget(pf_object *o);
+/* the name of o's first field whose force at o's state is not finite, or NULL; scratch: 3n doubles */
+const char *pf_force_fields_not_finite(const pf_object *o, double *scratch);
+void pf_force_fields_destroy(pf_object *o);
+
+#endif

@@ -1,0 +1,201 @@
+/* Objects of a world: creation (points, or a regular grid), state access, fixed points and box regions, and the
+ * list of force fields each carries (Hermann et al. 2009, §3.1: the objects own the data of the task graph). */
+#include "objects.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int pf_object_is_static(const pf_object *o)
+{
+    return o->nfixed == o->n;
+}
+
+int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state)
+{
+    if (PF_ARRAY_RESERVE(o->ff, o->cap_ff, o->nff + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    uint32_t k = o->nff++;
+    for (; k > 0 && o->ff[k - 1].kind > kind; k--) o->ff[k] = o->ff[k - 1];
+    o->ff[k] = (pf_force_field){.kind = kind, .state = state};
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+pf_solver_def pf_solver_default_def(void)
+{
+    return (pf_solver_def){.kind = PF_SOLVER_IMPLICIT_EULER,
+                           .rayleigh_mass = 0,
+                           .rayleigh_stiffness = 0,
+                           .cg_iterations = 25,
+                           .cg_tolerance = 1e-9,
+                           .cg_threshold = 1e-9};
+}
+
+pf_object_def pf_object_default_def(void)
+{
+    return (pf_object_def){.vertex_mass = 1.0, .solver = pf_solver_default_def()};
+}
+
+static int check_solver(const pf_solver_def *s)
+{
+    PF_CHECK_ARG(s->kind == PF_SOLVER_IMPLICIT_EULER || s->kind == PF_SOLVER_EXPLICIT_EULER);
+    PF_CHECK_ARG(s->rayleigh_mass >= 0 && isfinite(s->rayleigh_mass));
+    PF_CHECK_ARG(s->rayleigh_stiffness >= 0 && isfinite(s->rayleigh_stiffness));
+    PF_CHECK_ARG(s->cg_iterations >= 1);
+    PF_CHECK_ARG(s->cg_tolerance >= 0 && isfinite(s->cg_tolerance));
+    PF_CHECK_ARG(s->cg_threshold >= 0 && isfinite(s->cg_threshold));
+    return PF_OK;
+}
+
+int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out)
+{
+    PF_CHECK_ARG(w && def);
+    int rc = check_solver(&def->solver);
+    if (rc) return rc;
+    int has_grid = def->grid[0] || def->grid[1] || def->grid[2];
+    uint64_t n = def->points;
+    if (has_grid) {
+        for (int d = 0; d < 3; d++) {
+            PF_CHECK_ARG(def->grid[d] >= 1 && def->grid[d] <= (1 << 20));
+            PF_CHECK_ARG(isfinite(def->grid_min[d]) && isfinite(def->grid_max[d]));
+            PF_CHECK_ARG(def->grid[d] == 1 || def->grid_max[d] > def->grid_min[d]);
+        }
+        n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
+    }
+    PF_CHECK_ARG(n >= 1);
+    /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
+    char what[64];
+    snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
+    rc = pf_memory_check(241.0 * (double)n, what);
+    if (rc) return rc;
+    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
+    PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
+    if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
+    pf_object *o = pf_calloc(1, sizeof *o);
+    if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
+    o->id = w->nobj;
+    o->n = (uint32_t)n;
+    o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
+    o->solver = def->solver;
+    double **vecs[] = {&o->x, &o->v, &o->f, &o->dv, &o->b, &o->r, &o->p, &o->q};
+    int fail = 0;
+    for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) fail |= !(*vecs[k] = pf_calloc(3 * n, sizeof(double)));
+    fail |= !(o->fixed = pf_calloc(n, 1));
+    if (fail) {
+        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(*vecs[k]);
+        pf_free(o->fixed);
+        pf_free(o);
+        return pf_error(PF_ENOMEM, "out of memory for an object of %llu points", (unsigned long long)n);
+    }
+    if (has_grid) {
+        memcpy(o->grid, def->grid, sizeof o->grid);
+        memcpy(o->grid_min, def->grid_min, sizeof o->grid_min);
+        memcpy(o->grid_max, def->grid_max, sizeof o->grid_max);
+        for (int k = 0; k < def->grid[2]; k++)
+            for (int j = 0; j < def->grid[1]; j++)
+                for (int i = 0; i < def->grid[0]; i++) {
+                    int ijk[3] = {i, j, k};
+                    double *p = o->x + 3 * ((size_t)i + (size_t)def->grid[0] * ((size_t)j + (size_t)def->grid[1] * k));
+                    for (int d = 0; d < 3; d++)
+                        p[d] = def->grid[d] == 1 ? def->grid_min[d]
+                                                 : def->grid_min[d] + (def->grid_max[d] - def->grid_min[d]) * ijk[d] /
+                                                                          (double)(def->grid[d] - 1);
+                }
+    } else if (def->positions) {
+        memcpy(o->x, def->positions, 3 * n * sizeof(double));
+    }
+    if (def->velocities) memcpy(o->v, def->velocities, 3 * n * sizeof(double));
+    w->obj[w->nobj++] = o;
+    w->dirty = 1;
+    if (out) *out = o->id;
+    return PF_OK;
+}
+
+int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
+{
+    PF_CHECK_ARG(w && id < w->nobj && (points || n == 0));
+    pf_object *o = w->obj[id];
+    for (uint32_t k = 0; k < n; k++)
+        if (points[k] >= o->n) return pf_error(PF_EINVAL, "fixed point %u out of range (%u points)", points[k], o->n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = points[k];
+        if (o->fixed[i]) continue;
+        if (PF_ARRAY_RESERVE(o->fixed_list, o->cap_fixed, o->nfixed + 1)) return pf_error(PF_ENOMEM, "out of memory");
+        o->fixed[i] = 1;
+        o->fixed_list[o->nfixed++] = i;
+        o->v[3 * i] = o->v[3 * i + 1] = o->v[3 * i + 2] = 0;
+    }
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
+                        uint32_t *count)
+{
+    PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
+    const pf_object *o = w->obj[id];
+    uint32_t m = 0;
+    /* a rigid body's point 1 is its angular part, which has no position */
+    uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
+    for (uint32_t i = 0; i < npos; i++) {
+        const double *p = o->x + 3 * (size_t)i;
+        if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
+            continue;
+        if (m < cap) out[m] = i;
+        m++;
+    }
+    *count = m;
+    return PF_OK;
+}
+
+int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t *count)
+{
+    uint32_t m;
+    int rc = pf_world_box_select(w, id, box, NULL, 0, &m);
+    if (rc) return rc;
+    uint32_t *idx = pf_malloc((size_t)(m ? m : 1) * sizeof *idx);
+    if (!idx) return pf_error(PF_ENOMEM, "out of memory");
+    pf_world_box_select(w, id, box, idx, m, &m);
+    rc = pf_world_fix_points(w, id, idx, m);
+    pf_free(idx);
+    if (rc == PF_OK && count) *count = m;
+    return rc;
+}
+
+uint32_t pf_world_objects(const pf_world *w)
+{
+    return w ? w->nobj : 0;
+}
+
+const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
+{
+    if (!w || o >= w->nobj) return NULL;
+    if (points) *points = w->obj[o]->n;
+    return w->obj[o]->x;
+}
+
+const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
+{
+    if (!w || o >= w->nobj) return NULL;
+    if (points) *points = w->obj[o]->n;
+    return w->obj[o]->v;
+}
+
+int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
+{
+    PF_CHECK_ARG(w && id < w->nobj);
+    pf_object *o = w->obj[id];
+    size_t n3 = 3 * (size_t)o->n;
+    for (size_t k = 0; k < n3; k++)
+        if ((x && !isfinite(x[k])) || (v && !isfinite(v[k])))
+            return pf_error(PF_EINVAL, "pf_world_set_state: value %zu of object %u is not finite", k, id);
+    if (x) memcpy(o->x, x, n3 * sizeof *x);
+    if (v) memcpy(o->v, v, n3 * sizeof *v);
+    for (uint32_t k = 0; k < o->nfixed; k++) memset(o->v + 3 * (size_t)o->fixed_list[k], 0, 3 * sizeof *o->v);
+    return PF_OK;
+}

@@ -1,0 +1,13 @@
+/* Objects of a world (objects.c): their creation, state and constraints, and the force fields they carry. */
+#ifndef PF_PHYSICS_OBJECTS_H
+#define PF_PHYSICS_OBJECTS_H
+
+#include "world.h"
+
+/* every point fixed: contacts push others away from it, and it links no solver groups */
+int pf_object_is_static(const pf_object *o);
+/* gives o a force field of `kind` (force_field.h) with the kind's state (taken), after the fields of the same
+ * and lower kinds: that fixes the order of the sums in f */
+int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state);
+
+#endif

@@ -1,0 +1,260 @@
+/* Per-object force fields as kinds: the constant force (SOFA ConstantForceField) against the closed-form
+ * recurrences of symplectic and implicit Euler, its argument checks, and the scene component against the API. */
+#include "check_main.h"
+
+#include "physflow/physics.h"
+#include "physflow/scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static pf_world *make_world(double dt, double gz)
+{
+    pf_world_def d = pf_world_default_def();
+    d.workers = 1;
+    d.executor = PF_EXEC_SEQ;
+    d.dt = dt;
+    d.quiet = 1;
+    d.gravity[0] = d.gravity[1] = 0;
+    d.gravity[2] = gz;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    return w;
+}
+
+/* one free point of mass m at x0 with velocity v0 */
+static pf_object_id add_point(pf_world *w, pf_solver_def sv, double m, const double x0[3], const double v0[3])
+{
+    pf_object_def od = pf_object_default_def();
+    od.points = 1;
+    od.positions = x0;
+    od.velocities = v0;
+    od.vertex_mass = m;
+    od.solver = sv;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    return id;
+}
+
+/* force F (N) on every point of object id */
+static void add_constant_force(pf_world *w, pf_object_id id, const double F[3])
+{
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    memcpy(cf.force, F, sizeof cf.force);
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf), PF_OK);
+}
+
+static void assert_close(double got, double want, const char *what, int step)
+{
+    double tol = 1e-12 * fmax(fabs(want), 1.0);
+    ck_assert_msg(fabs(got - want) <= tol, "%s at step %d: %.17g, closed form %.17g", what, step, got, want);
+}
+
+/* Symplectic Euler with a = F/m: v_n = v0 + n h a, x_n = x0 + n h v0 + h^2 a n (n + 1) / 2. */
+START_TEST(test_constant_force_explicit_closed_form)
+{
+    const double h = 0.01, m = 0.5, F[3] = {1.5, -2.0, 0.25}, x0[3] = {1, 2, 3}, v0[3] = {0.5, 0, -1};
+    pf_world *w = make_world(h, 0);
+    pf_solver_def sv = pf_solver_default_def();
+    sv.kind = PF_SOLVER_EXPLICIT_EULER;
+    pf_object_id id = add_point(w, sv, m, x0, v0);
+    add_constant_force(w, id, F);
+    for (int n = 1; n <= 200; n++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        const double *x = pf_world_positions(w, id, NULL), *v = pf_world_velocities(w, id, NULL);
+        for (int a = 0; a < 3; a++) {
+            double acc = F[a] / m;
+            assert_close(v[a], v0[a] + n * h * acc, "v", n);
+            assert_close(x[a], x0[a] + n * h * v0[a] + h * h * acc * n * (n + 1) / 2.0, "x", n);
+        }
+    }
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Implicit Euler with Rayleigh mass damping rM and no stiffness: (1 + h rM) m dv = h (F - rM m v), so
+ * v_{k+1} = c (v_k + h a) with c = 1 / (1 + h rM); with v* = a / rM: v_n = v* + c^n (v0 - v*) and
+ * x_n = x0 + h (n v* + (v0 - v*) c (1 - c^n) / (1 - c)). Gravity adds to the constant force. */
+START_TEST(test_constant_force_implicit_closed_form)
+{
+    const double h = 0.02, m = 2.0, rm = 0.5, g = -9.81, F[3] = {3.0, 0, 4.0}, x0[3] = {0, 1, 0}, v0[3] = {1, 1, 1};
+    pf_world *w = make_world(h, g);
+    pf_solver_def sv = pf_solver_default_def();
+    sv.rayleigh_mass = rm;
+    pf_object_id id = add_point(w, sv, m, x0, v0);
+    add_constant_force(w, id, F);
+    double c = 1.0 / (1.0 + h * rm);
+    for (int n = 1; n <= 200; n++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        const double *x = pf_world_positions(w, id, NULL), *v = pf_world_velocities(w, id, NULL);
+        double cn = pow(c, n);
+        for (int a = 0; a < 3; a++) {
+            double acc = F[a] / m + (a == 2 ? g : 0), vs = acc / rm;
+            assert_close(v[a], vs + cn * (v0[a] - vs), "v", n);
+            assert_close(x[a], x0[a] + h * (n * vs + (v0[a] - vs) * c * (1 - cn) / (1 - c)), "x", n);
+        }
+    }
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Only the listed points are pushed (a point listed twice twice); the caller's list is copied. */
+START_TEST(test_constant_force_points)
+{
+    const double h = 0.01;
+    pf_world *w = make_world(h, 0);
+    pf_object_def od = pf_object_default_def();
+    od.points = 3;
+    pf_solver_def sv = pf_solver_default_def();
+    sv.kind = PF_SOLVER_EXPLICIT_EULER;
+    od.solver = sv;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    uint32_t pts[3] = {2, 1, 2};
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    cf.points = pts;
+    cf.npoints = 3;
+    cf.force[0] = 1.0;
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf), PF_OK);
+    pts[0] = pts[2] = 0; /* the world kept its own copy */
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    const double *v = pf_world_velocities(w, id, NULL);
+    ck_assert_double_eq(v[0], 0);
+    ck_assert_double_eq(v[3], h * 1.0);
+    ck_assert_double_eq(v[6], h * 2.0);
+    pf_world_destroy(w);
+}
+END_TEST
+
+static void expect_error(int rc, const char *text)
+{
+    ck_assert_int_lt(rc, 0);
+    ck_assert_msg(strstr(pf_last_error(), text), "'%s' lacks '%s'", pf_last_error(), text);
+}
+
+START_TEST(test_constant_force_bad_arguments)
+{
+    pf_world *w = make_world(0.01, 0);
+    const double x0[3] = {0, 0, 0};
+    pf_object_id id = add_point(w, pf_solver_default_def(), 1.0, x0, x0);
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    ck_assert_int_eq(pf_world_add_constant_force(NULL, id, &cf), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, NULL), PF_EINVAL);
+    expect_error(pf_world_add_constant_force(w, 7, &cf), "no object 7");
+    cf.force[1] = NAN;
+    expect_error(pf_world_add_constant_force(w, id, &cf), "not finite");
+    cf.force[1] = INFINITY;
+    expect_error(pf_world_add_constant_force(w, id, &cf), "not finite");
+    cf.force[1] = 0;
+    uint32_t bad = 1;
+    cf.points = &bad;
+    cf.npoints = 1;
+    expect_error(pf_world_add_constant_force(w, id, &cf), "point 1 out of range");
+    cf.points = NULL;
+    expect_error(pf_world_add_constant_force(w, id, &cf), "no point list");
+    pf_rigid_def rd = pf_rigid_default_def();
+    pf_object_id body;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &body), PF_OK);
+    cf.npoints = 0;
+    expect_error(pf_world_add_constant_force(w, body, &cf), "rigid body");
+    ck_assert_int_eq(pf_world_step(w, 2), PF_OK); /* nothing was added by the failed calls */
+    ck_assert_double_eq(pf_world_positions(w, id, NULL)[1], 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* ---- the scene component ---- */
+
+static const char *scene_fmt = "<Node dt='0.01' gravity='0 0 -10'>\n"
+                               "  <EulerImplicitSolver rayleighMass='0.1'/><CGLinearSolver iterations='50'/>\n"
+                               "  <Node name='m'>\n"
+                               "    <MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0'/>\n"
+                               "    <MeshTopology position='0 0 0  1 0 0  1 1 0  0 1 0' triangles='0 1 2  0 2 3'/>\n"
+                               "    <UniformMass totalMass='2'/>\n"
+                               "    <MeshSpringForceField stiffness='50' damping='0.1'/>\n"
+                               "    %s\n"
+                               "  </Node>\n"
+                               "</Node>\n";
+
+static int load(const char *component, pf_scene **out)
+{
+    char xml[2048];
+    snprintf(xml, sizeof xml, scene_fmt, component);
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.workers = 1;
+    d.world.executor = PF_EXEC_SEQ;
+    d.world.bind = 0;
+    d.world.quiet = 1;
+    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, out);
+}
+
+static uint64_t stepped_hash(pf_scene *s)
+{
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+/* the scene without the component, the constant force then added through the API */
+static uint64_t api_hash(const uint32_t *points, uint32_t npoints, const double force[3])
+{
+    pf_scene *s = NULL;
+    ck_assert_msg(load("", &s) == PF_OK, "%s", pf_last_error());
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    cf.points = points;
+    cf.npoints = npoints;
+    memcpy(cf.force, force, sizeof cf.force);
+    ck_assert_int_eq(pf_world_add_constant_force(pf_scene_world(s), 0, &cf), PF_OK);
+    return stepped_hash(s);
+}
+
+static uint64_t scene_hash(const char *component)
+{
+    pf_scene *s = NULL;
+    ck_assert_msg(load(component, &s) == PF_OK, "%s", pf_last_error());
+    return stepped_hash(s);
+}
+
+START_TEST(test_constant_force_scene_matches_api)
+{
+    const uint32_t pts[2] = {1, 3};
+    const double f[3] = {0.5, 0, 2.0}, all[3] = {0.25, -1, 0};
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1 3' force='0.5 0 2'/>"), api_hash(pts, 2, f));
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1 3' totalForce='1 0 4'/>"), api_hash(pts, 2, f));
+    ck_assert_uint_eq(scene_hash("<ConstantForceField totalForce='1 -4 0'/>"), api_hash(NULL, 0, all));
+    ck_assert_uint_ne(scene_hash("<ConstantForceField force='0.25 -1 0'/>"), api_hash(NULL, 0, f));
+}
+END_TEST
+
+static void scene_error(const char *component, int code, const char *text)
+{
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(component, &s), code);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:8") && strstr(pf_last_error(), text), "%s", pf_last_error());
+}
+
+START_TEST(test_constant_force_scene_errors)
+{
+    scene_error("<ConstantForceField/>", PF_EPARSE, "exactly one of 'force'");
+    scene_error("<ConstantForceField force='1 0 0' totalForce='1 0 0'/>", PF_EPARSE, "exactly one of 'force'");
+    scene_error("<ConstantForceField force='1 0'/>", PF_EPARSE, "needs 3 numbers");
+    scene_error("<ConstantForceField indices='0 4' force='1 0 0'/>", PF_EINVAL, "index 4 is out of range");
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("physics_forces");
+    TCase *tc = tcase_create("constant force");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_constant_force_explicit_closed_form);
+    tcase_add_test(tc, test_constant_force_implicit_closed_form);
+    tcase_add_test(tc, test_constant_force_points);
+    tcase_add_test(tc, test_constant_force_bad_arguments);
+    tcase_add_test(tc, test_constant_force_scene_matches_api);
+    tcase_add_test(tc, test_constant_force_scene_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
