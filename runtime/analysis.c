@@ -58,7 +58,7 @@ typedef struct pf_analysis {
     uint64_t *carried; /* (node << 32 | pred) pairs found by the second passes of this increment */
     size_t ncarried, cap_carried;
     uint32_t pass;
-    const unsigned char *args_base; /* g->args when node argument pointers were resolved */
+    const unsigned char *args_base; /* g->args.v when node argument pointers were resolved */
 } analysis;
 
 #define TAGGED 0x80000000u /* a node of the simulated next iteration, in the second pass */
@@ -77,9 +77,9 @@ static int add_pred(analysis *a, uint32_t node, uint32_t pred)
     if (a->mark[pred] == node) return PF_OK;
     a->mark[pred] = node;
     pf_graph *g = a->g;
-    if (PF_ARRAY_RESERVE(g->preds, g->cap_preds, g->npreds + 1)) return PF_ENOMEM;
-    g->preds[g->npreds++] = pred;
-    g->nodes[node].npred++;
+    if (pf_vec_reserve(&g->an.preds, g->an.preds.n + 1)) return PF_ENOMEM;
+    g->an.preds.v[g->an.preds.n++] = pred;
+    g->an.nodes.v[node].npred++;
     return PF_OK;
 }
 
@@ -93,13 +93,13 @@ static int add_list_preds(analysis *a, uint32_t node, uint32_t head)
 static int new_node(analysis *a, pf_node init, uint32_t *id)
 {
     pf_graph *g = a->g;
-    if (PF_ARRAY_RESERVE(g->nodes, g->cap_nodes, g->nnodes + 1)) return PF_ENOMEM;
-    init.pred_off = (uint32_t)g->npreds;
+    if (pf_vec_reserve(&g->an.nodes, g->an.nodes.n + 1)) return PF_ENOMEM;
+    init.pred_off = (uint32_t)g->an.preds.n;
     init.npred = 0;
     init.worker = -1;
     init.ctx = a->depth ? a->stack[a->depth - 1].loop + 1 : 0;
-    *id = (uint32_t)g->nnodes;
-    g->nodes[g->nnodes++] = init;
+    *id = (uint32_t)g->an.nodes.n;
+    g->an.nodes.v[g->an.nodes.n++] = init;
     a->mark[*id] = PF_NONE;
     return PF_OK;
 }
@@ -107,10 +107,10 @@ static int new_node(analysis *a, pf_node init, uint32_t *id)
 static int reserve_ptrs(analysis *a, uint32_t node, uint32_t count)
 {
     pf_graph *g = a->g;
-    if (PF_ARRAY_RESERVE(g->ptrs, g->cap_ptrs, g->nptrs + count)) return PF_ENOMEM;
-    g->nodes[node].ptr_off = (uint32_t)g->nptrs;
-    g->nodes[node].nptrs = count;
-    g->nptrs += count;
+    if (pf_vec_reserve(&g->an.ptrs, g->an.ptrs.n + count)) return PF_ENOMEM;
+    g->an.nodes.v[node].ptr_off = (uint32_t)g->an.ptrs.n;
+    g->an.nodes.v[node].nptrs = count;
+    g->an.ptrs.n += count;
     return PF_OK;
 }
 
@@ -148,18 +148,18 @@ static int close_group(analysis *a, uint32_t d)
 {
     pf_graph *g = a->g;
     uint32_t r;
-    if (new_node(a, (pf_node){.kind = PF_NODE_REDUCER, .task = PF_NONE, .datum = d, .object = g->data[d].owner,
+    if (new_node(a, (pf_node){.kind = PF_NODE_REDUCER, .task = PF_NONE, .datum = d, .object = g->data.v[d].owner,
                               .loop = PF_NONE, .cost_meas = -1.0},
                  &r))
         return PF_ENOMEM;
-    g->nreducers++;
+    g->an.nreducers++;
     uint32_t n = a->group_len[d];
     if (reserve_ptrs(a, r, n)) return PF_ENOMEM;
     /* The lists are newest first: fill the buffers from the back so they end up in recording order. */
     uint32_t k = n;
     for (uint32_t l = a->group_head[d], m = a->group_acc[d]; l != PF_NONE; l = a->pool[l].next, m = a->pool[m].next) {
         uint32_t access = a->pool[m].node;
-        g->ptrs[g->nodes[r].ptr_off + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
+        g->an.ptrs.v[g->an.nodes.v[r].ptr_off + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
         a->reducer_of[access] = r;
         if (add_pred(a, r, a->pool[l].node)) return PF_ENOMEM;
     }
@@ -182,8 +182,8 @@ static int close_all_groups(analysis *a)
 static int add_task(analysis *a, uint32_t t)
 {
     pf_graph *g = a->g;
-    const pf_task *task = &g->tasks[t];
-    const pf_access *acc = &g->accesses[task->acc_off];
+    const pf_task *task = &g->tasks.v[t];
+    const pf_access *acc = &g->accesses.v[task->acc_off];
 
     /* Reducers of groups this task closes come first in the node list. */
     for (uint32_t k = 0; k < task->nacc; k++)
@@ -193,15 +193,15 @@ static int add_task(analysis *a, uint32_t t)
     /* Owner-compute object: the owner of the first datum written, else of the first datum read. */
     uint32_t object = PF_NONE;
     for (uint32_t k = 0; k < task->nacc && object == PF_NONE; k++)
-        if (acc[k].mode != PF_READ) object = g->data[acc[k].data].owner;
-    if (object == PF_NONE && task->nacc > 0) object = g->data[acc[0].data].owner;
+        if (acc[k].mode != PF_READ) object = g->data.v[acc[k].data].owner;
+    if (object == PF_NONE && task->nacc > 0) object = g->data.v[acc[0].data].owner;
 
     uint32_t id;
     if (new_node(a, (pf_node){.kind = PF_NODE_TASK, .fn = task->fn, .task = t, .datum = PF_NONE, .object = object,
-                              .loop = PF_NONE, .args = task->args_size ? g->args + task->args_off : NULL},
+                              .loop = PF_NONE, .args = task->args_size ? g->args.v + task->args_off : NULL},
                  &id))
         return PF_ENOMEM;
-    g->task_node[t] = id;
+    g->an.task_node.v[t] = id;
     if (reserve_ptrs(a, id, task->nacc)) return PF_ENOMEM;
 
     for (uint32_t k = 0; k < task->nacc; k++) {
@@ -217,9 +217,9 @@ static int add_task(analysis *a, uint32_t t)
             break;
         case PF_CUMUL:
             /* Writes a private buffer: no edge now; the reducer orders it. */
-            g->nodes[id].has_cumul = 1;
-            a->buf_off[global] = g->bufmem_size;
-            g->bufmem_size += (g->data[d].size + 63) & ~(size_t)63;
+            g->an.nodes.v[id].has_cumul = 1;
+            a->buf_off[global] = g->an.bufmem_size;
+            g->an.bufmem_size += (g->data.v[d].size + 63) & ~(size_t)63;
             if (a->group_len[d] == 0) a->open_groups[a->nopen++] = d;
             if (push(a, &a->group_head[d], id) || push(a, &a->group_acc[d], global)) return PF_ENOMEM;
             a->group_len[d]++;
@@ -274,14 +274,14 @@ static int carried_pass(analysis *a, uint32_t begin, uint32_t end)
     pf_graph *g = a->g;
     a->pass++;
     for (uint32_t i = begin + 1; i <= end; i++) {
-        const pf_node *n = &g->nodes[i];
+        const pf_node *n = &g->an.nodes.v[i];
         if (n->kind == PF_NODE_REDUCER) {
             if (pass2_access(a, i, n->datum, 1, begin, end)) return PF_ENOMEM;
             continue;
         }
-        const pf_task *t = &g->tasks[n->task];
+        const pf_task *t = &g->tasks.v[n->task];
         for (uint32_t k = 0; k < t->nacc; k++) {
-            const pf_access *acc = &g->accesses[t->acc_off + k];
+            const pf_access *acc = &g->accesses.v[t->acc_off + k];
             if (acc->mode == PF_CUMUL) {
                 if (add_carried(a, i, a->reducer_of[t->acc_off + k])) return PF_ENOMEM;
             } else if (pass2_access(a, i, acc->data, acc->mode != PF_READ, begin, end)) {
@@ -316,13 +316,13 @@ static int merge_list(analysis *a, uint32_t *into, uint32_t from)
 static int control_node(analysis *a, uint32_t t, int kind, uint32_t *id)
 {
     pf_graph *g = a->g;
-    const pf_task *task = &g->tasks[t];
+    const pf_task *task = &g->tasks.v[t];
     if (close_all_groups(a)) return PF_ENOMEM;
     if (new_node(a, (pf_node){.kind = (uint8_t)kind, .task = t, .datum = PF_NONE, .object = PF_NONE,
-                              .loop = task->loop, .args = task->args_size ? g->args + task->args_off : NULL},
+                              .loop = task->loop, .args = task->args_size ? g->args.v + task->args_off : NULL},
                  id))
         return PF_ENOMEM;
-    g->task_node[t] = *id;
+    g->an.task_node.v[t] = *id;
     if (task->cond_fn && read_datum(a, *id, task->cond_data)) return PF_ENOMEM;
     return PF_OK;
 }
@@ -330,8 +330,8 @@ static int control_node(analysis *a, uint32_t t, int kind, uint32_t *id)
 static int add_marker(analysis *a, uint32_t t)
 {
     pf_graph *g = a->g;
-    const pf_task *task = &g->tasks[t];
-    pf_loop *L = &g->loops[task->loop];
+    const pf_task *task = &g->tasks.v[t];
+    pf_loop *L = &g->loops.v[task->loop];
     uint32_t id;
     if (task->item == PF_ITEM_BEGIN) {
         if (control_node(a, t, PF_NODE_BEGIN, &id)) return PF_ENOMEM;
@@ -390,29 +390,29 @@ static int merge_carried(analysis *a, size_t from)
     pf_graph *g = a->g;
     if (a->ncarried == 0) return PF_OK;
     qsort(a->carried, a->ncarried, sizeof *a->carried, cmp_u64);
-    size_t base = from < g->nnodes ? g->nodes[from].pred_off : g->npreds;
-    size_t tail = g->npreds - base + a->ncarried;
-    uint32_t *old = pf_malloc((g->npreds - base + 1) * sizeof *old);
-    if (!old || PF_ARRAY_RESERVE(g->preds, g->cap_preds, base + tail)) {
+    size_t base = from < g->an.nodes.n ? g->an.nodes.v[from].pred_off : g->an.preds.n;
+    size_t tail = g->an.preds.n - base + a->ncarried;
+    uint32_t *old = pf_malloc((g->an.preds.n - base + 1) * sizeof *old);
+    if (!old || pf_vec_reserve(&g->an.preds, base + tail)) {
         pf_free(old);
         return PF_ENOMEM;
     }
-    memcpy(old, g->preds + base, (g->npreds - base) * sizeof *old);
+    memcpy(old, g->an.preds.v + base, (g->an.preds.n - base) * sizeof *old);
     size_t out = base, c = 0;
-    for (size_t i = from; i < g->nnodes; i++) {
-        pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        pf_node *n = &g->an.nodes.v[i];
         uint32_t off = (uint32_t)out;
-        for (uint32_t k = 0; k < n->npred; k++) g->preds[out++] = old[n->pred_off - base + k];
+        for (uint32_t k = 0; k < n->npred; k++) g->an.preds.v[out++] = old[n->pred_off - base + k];
         for (; c < a->ncarried && (a->carried[c] >> 32) == i; c++) {
             uint32_t p = (uint32_t)a->carried[c] | PF_PRED_CARRIED;
-            if (out > off && g->preds[out - 1] == p) continue; /* sorted: duplicates are adjacent */
-            g->preds[out++] = p;
+            if (out > off && g->an.preds.v[out - 1] == p) continue; /* sorted: duplicates are adjacent */
+            g->an.preds.v[out++] = p;
         }
         n->pred_off = off;
         n->npred = (uint32_t)out - off;
     }
     PF_ASSERT(c == a->ncarried);
-    g->npreds = out;
+    g->an.preds.n = out;
     a->ncarried = 0;
     pf_free(old);
     return PF_OK;
@@ -427,28 +427,28 @@ static int is_work(const pf_node *n)
  * from `from` on. */
 static int build_levels(pf_graph *g, size_t from)
 {
-    size_t n = g->nnodes;
-    if (n + 2 > g->cap_levels) {
+    size_t n = g->an.nodes.n;
+    if (n + 2 > g->lv.cap) {
         size_t cap = (n + 2) * 2;
-        uint32_t *ln = pf_realloc(g->level_nodes, g->cap_levels * sizeof *ln, cap * sizeof *ln);
-        if (ln) g->level_nodes = ln;
-        uint32_t *lo = ln ? pf_realloc(g->level_off, g->cap_levels * sizeof *lo, cap * sizeof *lo) : NULL;
-        if (lo) g->level_off = lo;
-        pf_segment *sg = lo ? pf_realloc(g->segments, g->cap_levels * sizeof *sg, cap * sizeof *sg) : NULL;
-        if (sg) g->segments = sg;
-        uint32_t *ns = sg ? pf_realloc(g->node_segment, g->cap_levels * sizeof *ns, cap * sizeof *ns) : NULL;
+        uint32_t *ln = pf_realloc(g->lv.level_nodes, g->lv.cap * sizeof *ln, cap * sizeof *ln);
+        if (ln) g->lv.level_nodes = ln;
+        uint32_t *lo = ln ? pf_realloc(g->lv.level_off, g->lv.cap * sizeof *lo, cap * sizeof *lo) : NULL;
+        if (lo) g->lv.level_off = lo;
+        pf_segment *sg = lo ? pf_realloc(g->lv.segments, g->lv.cap * sizeof *sg, cap * sizeof *sg) : NULL;
+        if (sg) g->lv.segments = sg;
+        uint32_t *ns = sg ? pf_realloc(g->lv.node_segment, g->lv.cap * sizeof *ns, cap * sizeof *ns) : NULL;
         if (!ns) return PF_ENOMEM;
-        g->node_segment = ns;
-        g->cap_levels = cap;
+        g->lv.node_segment = ns;
+        g->lv.cap = cap;
     }
     /* Appended nodes start a segment of their own: the kept levels stay valid, and the barrier executor
      * merely puts one more barrier between the old nodes and the new. */
     uint32_t nseg = 0, nlev = 0, fill = 0;
     size_t i = 0;
     if (from > 0) {
-        nseg = g->nsegments;
-        nlev = g->nlevels;
-        fill = nlev ? g->level_off[nlev] : 0;
+        nseg = g->lv.nsegments;
+        nlev = g->lv.nlevels;
+        fill = nlev ? g->lv.level_off[nlev] : 0;
         i = from;
     }
     uint32_t *level = pf_malloc((n - i + 1) * sizeof *level);
@@ -460,44 +460,44 @@ static int build_levels(pf_graph *g, size_t from)
     }
     const size_t first = i;
     while (i < n) {
-        if (!is_work(&g->nodes[i])) {
-            g->node_segment[i++] = PF_NONE;
+        if (!is_work(&g->an.nodes.v[i])) {
+            g->lv.node_segment[i++] = PF_NONE;
             continue;
         }
         size_t end = i;
-        while (end < n && is_work(&g->nodes[end])) end++;
+        while (end < n && is_work(&g->an.nodes.v[end])) end++;
         uint32_t depth = 0;
         for (size_t j = i; j < end; j++) {
-            const pf_node *nd = &g->nodes[j];
+            const pf_node *nd = &g->an.nodes.v[j];
             uint32_t lv = 0;
             for (uint32_t k = 0; k < nd->npred; k++) {
-                uint32_t p = g->preds[nd->pred_off + k];
+                uint32_t p = g->an.preds.v[nd->pred_off + k];
                 if ((p & PF_PRED_CARRIED) || p < i) continue; /* earlier segments are complete */
                 PF_ASSERT(p < j);
                 if (level[p - first] + 1 > lv) lv = level[p - first] + 1;
             }
             level[j - first] = lv;
             if (lv + 1 > depth) depth = lv + 1;
-            g->node_segment[j] = nseg;
+            g->lv.node_segment[j] = nseg;
         }
         /* counting sort of the segment's nodes by level, stable in node order */
         for (uint32_t l = 0; l < depth; l++) cursor[l] = 0;
         for (size_t j = i; j < end; j++) cursor[level[j - first]]++;
         for (uint32_t l = 0, pos = fill; l < depth; l++) {
             uint32_t c = cursor[l];
-            g->level_off[nlev + l] = pos;
+            g->lv.level_off[nlev + l] = pos;
             cursor[l] = pos;
             pos += c;
         }
-        for (size_t j = i; j < end; j++) g->level_nodes[cursor[level[j - first]]++] = (uint32_t)j;
-        g->segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
+        for (size_t j = i; j < end; j++) g->lv.level_nodes[cursor[level[j - first]]++] = (uint32_t)j;
+        g->lv.segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
         fill += (uint32_t)(end - i);
         nlev += depth;
         i = end;
     }
-    g->level_off[nlev] = fill;
-    g->nlevels = nlev;
-    g->nsegments = nseg;
+    g->lv.level_off[nlev] = fill;
+    g->lv.nlevels = nlev;
+    g->lv.nsegments = nseg;
     pf_free(level);
     pf_free(cursor);
     return PF_OK;
@@ -508,38 +508,38 @@ static int finish(analysis *a, size_t from)
 {
     pf_graph *g = a->g;
     unsigned char *chunk = NULL;
-    if (g->bufmem_size) {
-        chunk = pf_calloc(1, g->bufmem_size);
-        if (!chunk || PF_ARRAY_RESERVE(g->buf_chunks, g->cap_buf_chunks, g->nbuf_chunks + 1)) {
+    if (g->an.bufmem_size) {
+        chunk = pf_calloc(1, g->an.bufmem_size);
+        if (!chunk || pf_vec_reserve(&g->an.buf_chunks, g->an.buf_chunks.n + 1)) {
             pf_free(chunk);
             return PF_ENOMEM;
         }
-        g->buf_chunks[g->nbuf_chunks++] = chunk;
-        g->bufmem_size = 0;
+        g->an.buf_chunks.v[g->an.buf_chunks.n++] = chunk;
+        g->an.bufmem_size = 0;
     }
-    if (a->args_base && a->args_base != g->args) { /* the argument arena moved: re-aim the kept nodes */
+    if (a->args_base && a->args_base != g->args.v) { /* the argument arena moved: re-aim the kept nodes */
         for (size_t i = 0; i < from; i++)
-            if (g->nodes[i].args) g->nodes[i].args = g->args + ((const unsigned char *)g->nodes[i].args - a->args_base);
+            if (g->an.nodes.v[i].args) g->an.nodes.v[i].args = g->args.v + ((const unsigned char *)g->an.nodes.v[i].args - a->args_base);
     }
-    a->args_base = g->args;
-    for (size_t i = from; i < g->nnodes; i++) {
-        pf_node *n = &g->nodes[i];
-        void **ptrs = g->ptrs + n->ptr_off;
+    a->args_base = g->args.v;
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        pf_node *n = &g->an.nodes.v[i];
+        void **ptrs = g->an.ptrs.v + n->ptr_off;
         if (n->kind == PF_NODE_REDUCER) {
             for (uint32_t k = 0; k < n->nptrs; k++) ptrs[k] = chunk + a->buf_off[(uintptr_t)ptrs[k]];
             continue;
         }
         if (n->kind != PF_NODE_TASK) continue;
-        const pf_task *t = &g->tasks[n->task];
+        const pf_task *t = &g->tasks.v[n->task];
         for (uint32_t k = 0; k < t->nacc; k++) {
-            const pf_access *acc = &g->accesses[t->acc_off + k];
-            ptrs[k] = acc->mode == PF_CUMUL ? (void *)(chunk + a->buf_off[t->acc_off + k]) : g->data[acc->data].ptr;
+            const pf_access *acc = &g->accesses.v[t->acc_off + k];
+            ptrs[k] = acc->mode == PF_CUMUL ? (void *)(chunk + a->buf_off[t->acc_off + k]) : g->data.v[acc->data].ptr;
         }
     }
     if (merge_carried(a, from)) return PF_ENOMEM;
-    uint32_t *it = pf_realloc(g->iter_scratch, 0, (g->nloops + 1) * sizeof *it);
+    uint32_t *it = pf_realloc(g->an.iter_scratch, 0, (g->loops.n + 1) * sizeof *it);
     if (!it) return PF_ENOMEM;
-    g->iter_scratch = it;
+    g->an.iter_scratch = it;
     return build_levels(g, from);
 }
 
@@ -547,7 +547,7 @@ static int finish(analysis *a, size_t from)
 static int ensure_capacity(analysis *a)
 {
     pf_graph *g = a->g;
-    size_t nd = g->ndata + 1;
+    size_t nd = g->data.n + 1;
     if (nd > a->cap_data) {
         size_t cap = nd * 2, old = a->cap_data;
         uint32_t **lists[] = {&a->writers, &a->readers, &a->group_head, &a->group_acc, &a->group_len,
@@ -561,7 +561,7 @@ static int ensure_capacity(analysis *a)
         for (size_t d = old; d < cap; d++) a->ov_stamp[d] = 0;
         a->cap_data = cap;
     }
-    size_t nacc = g->naccesses + 1;
+    size_t nacc = g->accesses.n + 1;
     if (nacc > a->cap_acc) {
         size_t cap = nacc * 2, old = a->cap_acc;
         size_t *bo = pf_realloc(a->buf_off, old * sizeof *bo, cap * sizeof *bo);
@@ -574,7 +574,7 @@ static int ensure_capacity(analysis *a)
         a->cap_acc = cap;
     }
     /* each new task adds itself and at most one reducer per access */
-    size_t nodes = g->nnodes + (g->ntasks - g->analysed_tasks) + (g->naccesses + 1);
+    size_t nodes = g->an.nodes.n + (g->tasks.n - g->an.analysed_tasks) + (g->accesses.n + 1);
     if (nodes > a->cap_mark) {
         size_t cap = nodes * 2;
         uint32_t *m = pf_realloc(a->mark, a->cap_mark * sizeof *m, cap * sizeof *m);
@@ -585,12 +585,12 @@ static int ensure_capacity(analysis *a)
         a->seen = sn;
         a->cap_mark = cap;
     }
-    if (g->ntasks + 1 > g->cap_task_node) {
-        size_t cap = (g->ntasks + 1) * 2;
-        uint32_t *tn = pf_realloc(g->task_node, g->cap_task_node * sizeof *tn, cap * sizeof *tn);
+    if (g->tasks.n + 1 > g->an.task_node.cap) {
+        size_t cap = (g->tasks.n + 1) * 2;
+        uint32_t *tn = pf_realloc(g->an.task_node.v, g->an.task_node.cap * sizeof *tn, cap * sizeof *tn);
         if (!tn) return PF_ENOMEM;
-        g->task_node = tn;
-        g->cap_task_node = cap;
+        g->an.task_node.v = tn;
+        g->an.task_node.cap = cap;
     }
     return PF_OK;
 }
@@ -609,24 +609,24 @@ static void free_state(analysis *a)
     pf_free(a);
 }
 
-/* Analyses the task records from g->analysed_tasks on, continuing the kept state. */
+/* Analyses the task records from g->an.analysed_tasks on, continuing the kept state. */
 static int analyse_from(pf_graph *g)
 {
-    analysis *a = g->an;
-    size_t from = g->nnodes;
+    analysis *a = g->an.state;
+    size_t from = g->an.nodes.n;
     if (ensure_capacity(a)) return PF_ENOMEM;
-    for (size_t t = g->analysed_tasks; t < g->ntasks; t++) {
-        if (g->tasks[t].removed) {
-            g->task_node[t] = PF_NONE;
+    for (size_t t = g->an.analysed_tasks; t < g->tasks.n; t++) {
+        if (g->tasks.v[t].removed) {
+            g->an.task_node.v[t] = PF_NONE;
             continue;
         }
-        int r = g->tasks[t].item == PF_ITEM_TASK ? add_task(a, (uint32_t)t) : add_marker(a, (uint32_t)t);
+        int r = g->tasks.v[t].item == PF_ITEM_TASK ? add_task(a, (uint32_t)t) : add_marker(a, (uint32_t)t);
         if (r) return PF_ENOMEM;
     }
     if (close_all_groups(a) || finish(a, from)) return PF_ENOMEM;
-    g->analysed_tasks = g->ntasks;
-    g->first_new_node = from;
-    g->analysed = 1;
+    g->an.analysed_tasks = g->tasks.n;
+    g->an.first_new_node = from;
+    g->an.analysed = 1;
     return PF_OK;
 }
 
@@ -637,30 +637,30 @@ static int analyse_from(pf_graph *g)
 static void compact_removed(pf_graph *g)
 {
     size_t dead = 0;
-    for (size_t t = 0; t < g->ntasks; t++)
-        if (g->tasks[t].removed) dead += g->tasks[t].nacc;
-    if (2 * dead <= g->naccesses) return;
+    for (size_t t = 0; t < g->tasks.n; t++)
+        if (g->tasks.v[t].removed) dead += g->tasks.v[t].nacc;
+    if (2 * dead <= g->accesses.n) return;
     size_t acc = 0, args = 0;
-    for (size_t t = 0; t < g->ntasks; t++) {
-        pf_task *task = &g->tasks[t];
+    for (size_t t = 0; t < g->tasks.n; t++) {
+        pf_task *task = &g->tasks.v[t];
         if (task->removed) {
             task->nacc = 0;
             task->acc_off = (uint32_t)acc;
             task->args_size = 0;
             continue;
         }
-        memmove(g->accesses + acc, g->accesses + task->acc_off, task->nacc * sizeof *g->accesses);
+        memmove(g->accesses.v + acc, g->accesses.v + task->acc_off, task->nacc * sizeof *g->accesses.v);
         task->acc_off = (uint32_t)acc;
         acc += task->nacc;
         if (task->args_size) {
             size_t off = (args + 15) & ~(size_t)15; /* arguments stay 16-byte aligned */
-            memmove(g->args + off, g->args + task->args_off, task->args_size);
+            memmove(g->args.v + off, g->args.v + task->args_off, task->args_size);
             task->args_off = off;
             args = off + task->args_size;
         }
     }
-    g->naccesses = acc;
-    g->nargs = args;
+    g->accesses.n = acc;
+    g->args.n = args;
 }
 
 int pf_graph_analyse(pf_graph *g)
@@ -669,13 +669,13 @@ int pf_graph_analyse(pf_graph *g)
     compact_removed(g);
     if (g->open_loop != PF_NONE)
         return pf_error(PF_ESTATE, "the graph has an open loop: call pf_graph_loop_end before running it");
-    g->an = pf_calloc(1, sizeof *g->an);
-    if (!g->an) return pf_error(PF_ENOMEM, "out of memory analysing a graph");
-    g->an->g = g;
+    g->an.state = pf_calloc(1, sizeof *g->an.state);
+    if (!g->an.state) return pf_error(PF_ENOMEM, "out of memory analysing a graph");
+    g->an.state->g = g;
     g->markers_removed = 0;
     if (analyse_from(g)) {
         pf_graph_free_analysis(g);
-        return pf_error(PF_ENOMEM, "out of memory analysing a graph of %zu tasks", g->ntasks);
+        return pf_error(PF_ENOMEM, "out of memory analysing a graph of %zu tasks", g->tasks.n);
     }
     return PF_OK;
 }
@@ -684,8 +684,8 @@ int pf_graph_analyse(pf_graph *g)
  * full analysis compacts it). */
 int pf_graph_can_append(const pf_graph *g)
 {
-    return g->an && g->nnodes > 0 && g->open_loop == PF_NONE && !g->markers_removed &&
-           2 * (g->ndead + g->nremoved_list) < g->nnodes;
+    return g->an.state && g->an.nodes.n > 0 && g->open_loop == PF_NONE && !g->markers_removed &&
+           2 * (g->an.ndead + g->removed.n) < g->an.nodes.n;
 }
 
 /* A removed task's node stays where it is as a no-op: every edge through it stays valid (its data keep their
@@ -693,27 +693,27 @@ int pf_graph_can_append(const pf_graph *g)
  * a graph recorded without the task would do. */
 static void kill_removed(pf_graph *g)
 {
-    analysis *a = g->an;
-    for (size_t r = 0; r < g->nremoved_list; r++) {
-        uint32_t t = g->removed_list[r];
-        if (t >= g->analysed_tasks || g->task_node[t] == PF_NONE) continue; /* never analysed */
-        pf_node *n = &g->nodes[g->task_node[t]];
-        const pf_task *task = &g->tasks[t];
+    analysis *a = g->an.state;
+    for (size_t r = 0; r < g->removed.n; r++) {
+        uint32_t t = g->removed.v[r];
+        if (t >= g->an.analysed_tasks || g->an.task_node.v[t] == PF_NONE) continue; /* never analysed */
+        pf_node *n = &g->an.nodes.v[g->an.task_node.v[t]];
+        const pf_task *task = &g->tasks.v[t];
         for (uint32_t k = 0; k < task->nacc; k++) {
-            if (g->accesses[task->acc_off + k].mode != PF_CUMUL) continue;
-            pf_node *red = &g->nodes[a->reducer_of[task->acc_off + k]];
-            void *buf = g->ptrs[n->ptr_off + k];
-            void **list = g->ptrs + red->ptr_off;
+            if (g->accesses.v[task->acc_off + k].mode != PF_CUMUL) continue;
+            pf_node *red = &g->an.nodes.v[a->reducer_of[task->acc_off + k]];
+            void *buf = g->an.ptrs.v[n->ptr_off + k];
+            void **list = g->an.ptrs.v + red->ptr_off;
             uint32_t out = 0;
             for (uint32_t j = 0; j < red->nptrs; j++)
                 if (list[j] != buf) list[out++] = list[j];
             red->nptrs = out;
         }
         n->dead = 1;
-        g->ndead++;
-        g->task_node[t] = PF_NONE;
+        g->an.ndead++;
+        g->an.task_node.v[t] = PF_NONE;
     }
-    g->nremoved_list = 0;
+    g->removed.n = 0;
 }
 
 int pf_graph_analyse_append(pf_graph *g)
@@ -729,38 +729,38 @@ int pf_graph_analyse_append(pf_graph *g)
 
 void pf_graph_free_analysis(pf_graph *g)
 {
-    free_state(g->an);
-    g->an = NULL;
-    for (size_t k = 0; k < g->nbuf_chunks; k++) pf_free(g->buf_chunks[k]);
-    void *bufs[] = {g->nodes, g->preds, g->task_node, g->ptrs, g->buf_chunks, g->level_nodes,
-                    g->level_off, g->segments, g->node_segment, g->iter_scratch};
+    free_state(g->an.state);
+    g->an.state = NULL;
+    for (size_t k = 0; k < g->an.buf_chunks.n; k++) pf_free(g->an.buf_chunks.v[k]);
+    void *bufs[] = {g->an.nodes.v, g->an.preds.v, g->an.task_node.v, g->an.ptrs.v, g->an.buf_chunks.v, g->lv.level_nodes,
+                    g->lv.level_off, g->lv.segments, g->lv.node_segment, g->an.iter_scratch};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
-    g->nodes = NULL;
-    g->preds = NULL;
-    g->task_node = NULL;
-    g->ptrs = NULL;
-    g->buf_chunks = NULL;
-    g->level_nodes = NULL;
-    g->level_off = NULL;
-    g->segments = NULL;
-    g->node_segment = NULL;
-    g->iter_scratch = NULL;
-    g->nnodes = g->cap_nodes = g->npreds = g->cap_preds = g->nptrs = g->cap_ptrs = 0;
-    g->nbuf_chunks = g->cap_buf_chunks = g->cap_task_node = g->cap_levels = 0;
-    g->bufmem_size = 0;
-    g->nlevels = g->nreducers = g->nsegments = 0;
-    g->analysed_tasks = 0;
-    g->first_new_node = 0;
-    g->placed_nodes = 0;
-    g->nremoved_list = 0;
-    g->ndead = 0;
-    g->analysed = 0;
+    g->an.nodes.v = NULL;
+    g->an.preds.v = NULL;
+    g->an.task_node.v = NULL;
+    g->an.ptrs.v = NULL;
+    g->an.buf_chunks.v = NULL;
+    g->lv.level_nodes = NULL;
+    g->lv.level_off = NULL;
+    g->lv.segments = NULL;
+    g->lv.node_segment = NULL;
+    g->an.iter_scratch = NULL;
+    g->an.nodes.n = g->an.nodes.cap = g->an.preds.n = g->an.preds.cap = g->an.ptrs.n = g->an.ptrs.cap = 0;
+    g->an.buf_chunks.n = g->an.buf_chunks.cap = g->an.task_node.cap = g->lv.cap = 0;
+    g->an.bufmem_size = 0;
+    g->lv.nlevels = g->an.nreducers = g->lv.nsegments = 0;
+    g->an.analysed_tasks = 0;
+    g->an.first_new_node = 0;
+    g->pl.nodes = 0;
+    g->removed.n = 0;
+    g->an.ndead = 0;
+    g->an.analysed = 0;
 }
 
 double pf_node_cost(const pf_graph *g, const pf_node *n)
 {
     if (n->kind == PF_NODE_REDUCER)
-        return n->cost_meas >= 0 ? n->cost_meas : 10.0 + (double)g->data[n->datum].size * n->nptrs / 8.0;
-    const pf_task *t = &g->tasks[n->task];
+        return n->cost_meas >= 0 ? n->cost_meas : 10.0 + (double)g->data.v[n->datum].size * n->nptrs / 8.0;
+    const pf_task *t = &g->tasks.v[n->task];
     return t->cost_meas >= 0 ? t->cost_meas : t->cost_est;
 }

@@ -45,31 +45,28 @@ static void free_compiler(compiler *cc)
 
 void pf_graph_free_programs(pf_graph *g)
 {
-    if (g->programs) {
-        for (int w = 0; w < g->compiled_workers; w++) {
-            pf_free(g->programs[w].ops);
-            pf_free(g->programs[w].cnt);
-            pf_free(g->programs[w].it);
-            pf_free(g->programs[w].op_ns);
+    if (g->prog.programs) {
+        for (int w = 0; w < g->prog.workers; w++) {
+            pf_free(g->prog.programs[w].ops);
+            pf_free(g->prog.programs[w].cnt);
+            pf_free(g->prog.programs[w].it);
+            pf_vec_free(&g->prog.programs[w].op_ns);
         }
-        pf_free(g->programs);
+        pf_free(g->prog.programs);
     }
-    for (size_t c = 0; c < g->nflag_chunks; c++) pf_free(g->flag_chunks[c]);
-    pf_free(g->flag_chunks);
-    pf_free(g->skips);
-    free_compiler(g->cc);
-    g->cc = NULL;
-    g->programs = NULL;
-    g->flag_chunks = NULL;
-    g->skips = NULL;
-    g->nflag_chunks = g->cap_flag_chunks = g->nskips = g->cap_skips = 0;
-    g->compiled_workers = 0;
-    g->cross_edges = g->waits = 0;
+    for (size_t c = 0; c < g->prog.flag_chunks.n; c++) pf_free(g->prog.flag_chunks.v[c]);
+    pf_vec_free(&g->prog.flag_chunks);
+    pf_vec_free(&g->prog.skips);
+    free_compiler(g->prog.cc);
+    g->prog.cc = NULL;
+    g->prog.programs = NULL;
+    g->prog.workers = 0;
+    g->prog.cross_edges = g->prog.waits = 0;
 }
 
 static uint32_t loop_parent_ctx(const pf_graph *g, uint32_t loop)
 {
-    uint32_t p = g->loops[loop].parent;
+    uint32_t p = g->loops.v[loop].parent;
     return p == PF_NONE ? 0 : p + 1;
 }
 
@@ -111,7 +108,7 @@ static int is_work(const pf_node *n)
 
 static int emit(pf_graph *g, compiler *cc, size_t w, pf_op op)
 {
-    pf_program *p = &g->programs[w];
+    pf_program *p = &g->prog.programs[w];
     size_t cap = cc->cap_ops[w];
     if (PF_ARRAY_RESERVE(p->ops, cap, (size_t)p->nops + 1)) return PF_ENOMEM;
     cc->cap_ops[w] = cap;
@@ -123,7 +120,7 @@ static int emit(pf_graph *g, compiler *cc, size_t w, pf_op op)
  * compilation) to the graph's loop count. */
 static int grow_loops(pf_graph *g, compiler *cc)
 {
-    size_t nl = g->nloops, k = cc->k;
+    size_t nl = g->loops.n, k = cc->k;
     if (nl <= cc->cap_loops && cc->part) return PF_OK;
     size_t cap = nl * 2 + 1, old = cc->cap_loops;
     uint8_t *part = pf_realloc(cc->part, old * k, cap * k);
@@ -138,7 +135,7 @@ static int grow_loops(pf_graph *g, compiler *cc)
     memset(cc->part + old * k, 0, (cap - old) * k);
     memset(cc->exit_flag + old * k, 0, (cap - old) * k * sizeof *ef);
     for (size_t w = 0; w < k; w++) {
-        pf_program *p = &g->programs[w];
+        pf_program *p = &g->prog.programs[w];
         uint32_t *cnt = pf_realloc(p->cnt, (old + 1) * sizeof *cnt, (cap + 1) * sizeof *cnt);
         if (cnt) p->cnt = cnt;
         uint32_t *it = cnt ? pf_realloc(p->it, (old + 1) * sizeof *it, (cap + 1) * sizeof *it) : NULL;
@@ -158,15 +155,15 @@ static void mark_participants(pf_graph *g, compiler *cc, size_t from)
 {
     size_t k = cc->k;
     uint32_t first_loop = PF_NONE;
-    for (size_t i = from; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         if (n->kind == PF_NODE_BEGIN && first_loop == PF_NONE) first_loop = n->loop;
         if (!is_work(n)) continue;
         for (uint32_t c = n->ctx; c; c = loop_parent_ctx(g, c - 1)) cc->part[(c - 1) * k + (size_t)n->worker] = 1;
     }
     if (first_loop == PF_NONE) return;
     /* A loop with no work still runs its control somewhere: on worker 0, and so in its ancestors too. */
-    for (size_t l = first_loop; l < g->nloops; l++) {
+    for (size_t l = first_loop; l < g->loops.n; l++) {
         int any = 0;
         for (size_t w = 0; w < k; w++) any |= cc->part[l * k + w];
         if (!any)
@@ -178,11 +175,11 @@ static void mark_participants(pf_graph *g, compiler *cc, size_t from)
  * block per worker, padded to cache lines, so one worker's signals never share a line with another's. */
 static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first_new_loop)
 {
-    size_t k = cc->k, n = g->nnodes;
+    size_t k = cc->k, n = g->an.nodes.n;
     if (PF_ARRAY_RESERVE(cc->rep_off, cc->cap_rep_off, n + 1)) return PF_ENOMEM;
     size_t nrep = cc->nreps;
     for (size_t i = from; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         cc->rep_off[i] = (uint32_t)nrep;
         if (is_work(nd)) {
             nrep++;
@@ -199,7 +196,7 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
         return PF_ENOMEM;
     }
     for (size_t i = from; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         replica *r = &cc->reps[cc->rep_off[i]];
         if (is_work(nd)) {
             *r = (replica){(uint32_t)nd->worker, cc->count[nd->worker]++, NULL};
@@ -212,7 +209,7 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
                 }
         }
     }
-    for (size_t l = first_new_loop; l < g->nloops; l++)
+    for (size_t l = first_new_loop; l < g->loops.n; l++)
         for (size_t w = 0; w < k; w++) slots[w] += cc->part[l * k + w];
     size_t per_line = 64 / sizeof(pf_flag), total = 0;
     for (size_t w = 0; w < k; w++) {
@@ -220,20 +217,20 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
         total += (slots[w] + per_line - 1) / per_line * per_line + per_line;
     }
     pf_flag *chunk = pf_calloc(total, sizeof *chunk);
-    if (!chunk || PF_ARRAY_RESERVE(g->flag_chunks, g->cap_flag_chunks, g->nflag_chunks + 1)) {
+    if (!chunk || pf_vec_reserve(&g->prog.flag_chunks, g->prog.flag_chunks.n + 1)) {
         pf_free(chunk);
         pf_free(slots);
         pf_free(base);
         return PF_ENOMEM;
     }
-    g->flag_chunks[g->nflag_chunks++] = chunk;
+    g->prog.flag_chunks.v[g->prog.flag_chunks.n++] = chunk;
     for (size_t r = cc->nreps; r < nrep; r++) {
         pf_flag *f = &chunk[base[cc->reps[r].worker]++];
         f->op = PF_NONE;
         f->worker = (uint16_t)cc->reps[r].worker;
         cc->reps[r].flag = f;
     }
-    for (size_t l = first_new_loop; l < g->nloops; l++)
+    for (size_t l = first_new_loop; l < g->loops.n; l++)
         for (size_t w = 0; w < k; w++)
             if (cc->part[l * k + w]) {
                 pf_flag *f = &chunk[base[w]++];
@@ -252,25 +249,25 @@ static void await_flag(pf_graph *g, pf_flag *f)
 {
     if (f->awaited) return;
     f->awaited = 1;
-    if (f->op != PF_NONE) g->programs[f->worker].ops[f->op].flag = f;
+    if (f->op != PF_NONE) g->prog.programs[f->worker].ops[f->op].flag = f;
 }
 
 /* Waits that node i's replica on worker w needs before it runs. */
 static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
 {
     size_t k = cc->k;
-    const pf_node *n = &g->nodes[i];
-    size_t first = g->programs[w].nops;
+    const pf_node *n = &g->an.nodes.v[i];
+    size_t first = g->prog.programs[w].nops;
     for (uint32_t e = 0; e < n->npred; e++) {
-        uint32_t pe = g->preds[n->pred_off + e];
+        uint32_t pe = g->an.preds.v[n->pred_off + e];
         uint32_t p = PF_PRED_NODE(pe);
         uint8_t carried = (pe & PF_PRED_CARRIED) != 0;
-        const pf_node *pn = &g->nodes[p];
+        const pf_node *pn = &g->an.nodes.v[p];
         uint32_t c = common_ctx(g, pn->ctx, n->ctx);
         for (uint32_t r = cc->rep_off[p]; r < cc->rep_off[p + 1]; r++) {
             const replica *rp = &cc->reps[r];
             if (rp->worker == w) continue; /* program order */
-            g->cross_edges++;
+            g->prog.cross_edges++;
             pf_flag *target;
             int plain = !carried && pn->ctx == c && n->ctx == c;
             if (pn->ctx == c) {
@@ -286,15 +283,15 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
             int prev = carried && pn->ctx == c && n->ctx == c;
             if (prev && (*seen >= 0 || (int64_t)rp->pos <= *seen_prev)) continue;
             int dup = 0;
-            for (size_t o = first; o < g->programs[w].nops && !dup; o++) {
-                const pf_op *op = &g->programs[w].ops[o];
+            for (size_t o = first; o < g->prog.programs[w].nops && !dup; o++) {
+                const pf_op *op = &g->prog.programs[w].ops[o];
                 dup = op->flag == target && op->ctx == c && op->delta == carried;
             }
             if (dup) continue;
             if (plain) *seen = rp->pos;
             if (prev) *seen_prev = rp->pos;
             await_flag(g, target);
-            g->waits++;
+            g->prog.waits++;
             /* a result from outside n's loop is awaited in the loop's first iteration only */
             uint32_t once = !carried && c != n->ctx ? n->ctx : 0;
             if (emit(g, cc, w,
@@ -309,8 +306,8 @@ static int build_programs(pf_graph *g, compiler *cc, size_t from)
 {
     size_t k = cc->k;
     for (size_t e = 0; e < k * k; e++) cc->seen[e] = cc->seen_prev[e] = -1;
-    for (size_t i = from; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         for (uint32_t r = cc->rep_off[i]; r < cc->rep_off[i + 1]; r++) {
             const replica *rp = &cc->reps[r];
             size_t w = rp->worker;
@@ -319,11 +316,11 @@ static int build_programs(pf_graph *g, compiler *cc, size_t from)
             switch (n->kind) {
             case PF_NODE_BEGIN:
                 op.kind = PF_OP_BEGIN;
-                cc->begin_op[n->loop * k + w] = g->programs[w].nops;
+                cc->begin_op[n->loop * k + w] = g->prog.programs[w].nops;
                 break;
             case PF_NODE_END:
                 op.kind = PF_OP_END;
-                cc->end_op[n->loop * k + w] = g->programs[w].nops;
+                cc->end_op[n->loop * k + w] = g->prog.programs[w].nops;
                 break;
             case PF_NODE_BREAK: op.kind = PF_OP_BREAK; break;
             default: op.kind = PF_OP_RUN; break;
@@ -335,7 +332,7 @@ static int build_programs(pf_graph *g, compiler *cc, size_t from)
                     for (size_t b = 0; b < k; b++) cc->seen[w * k + b] = cc->seen_prev[w * k + b] = -1;
                 op.exit_flag = cc->exit_flag[n->loop * k + w]; /* exits are always published */
             }
-            rp->flag->op = g->programs[w].nops;
+            rp->flag->op = g->prog.programs[w].nops;
             if (rp->flag->awaited) op.flag = rp->flag;
             if (emit(g, cc, w, op)) return PF_ENOMEM;
         }
@@ -348,31 +345,31 @@ static int link_programs(pf_graph *g, compiler *cc, const uint32_t *first_op)
 {
     size_t k = cc->k;
     for (size_t w = 0; w < k; w++) {
-        pf_program *prog = &g->programs[w];
+        pf_program *prog = &g->prog.programs[w];
         for (size_t o = first_op[w]; o < prog->nops; o++) {
             pf_op *op = &prog->ops[o];
             if (op->kind == PF_OP_WAIT || op->kind == PF_OP_RUN) continue;
-            uint32_t l = g->nodes[op->node].loop;
+            uint32_t l = g->an.nodes.v[op->node].loop;
             uint32_t end = cc->end_op[l * k + w];
             op->jump = op->kind == PF_OP_END ? cc->begin_op[l * k + w] + 1 : end + 1;
             if (op->kind != PF_OP_BREAK) continue;
             /* A taken break skips the rest of the iteration: publish what the skipped ops of this loop's level
              * would have published (awaited flags and child-loop exits), so waiters see a completed iteration. */
-            op->skip_off = (uint32_t)g->nskips;
+            op->skip_off = (uint32_t)g->prog.skips.n;
             for (size_t q = o + 1; q <= end; q++) {
                 const pf_op *s = &prog->ops[q];
                 if (s->kind == PF_OP_WAIT) continue;
-                const pf_node *sn = &g->nodes[s->node];
+                const pf_node *sn = &g->an.nodes.v[s->node];
                 pf_flag *f[2] = {NULL, NULL};
                 if (sn->ctx == l + 1 && s->flag) f[0] = s->flag;
                 if (s->kind == PF_OP_BEGIN && loop_parent_ctx(g, sn->loop) == l + 1) f[1] = s->exit_flag;
                 for (int j = 0; j < 2; j++) {
                     if (!f[j]) continue;
-                    if (PF_ARRAY_RESERVE(g->skips, g->cap_skips, g->nskips + 1)) return PF_ENOMEM;
-                    g->skips[g->nskips++] = f[j];
+                    if (pf_vec_reserve(&g->prog.skips, g->prog.skips.n + 1)) return PF_ENOMEM;
+                    g->prog.skips.v[g->prog.skips.n++] = f[j];
                 }
             }
-            op->nskip = (uint32_t)g->nskips - op->skip_off;
+            op->nskip = (uint32_t)g->prog.skips.n - op->skip_off;
         }
     }
     return PF_OK;
@@ -381,11 +378,11 @@ static int link_programs(pf_graph *g, compiler *cc, const uint32_t *first_op)
 /* Compiles the nodes from `from` on (all of them for a fresh compilation). */
 static int compile_from(pf_graph *g, size_t from, uint32_t first_new_loop)
 {
-    compiler *cc = g->cc;
+    compiler *cc = g->prog.cc;
     size_t k = cc->k;
     uint32_t *first_op = pf_malloc(k * sizeof *first_op);
     if (!first_op) return PF_ENOMEM;
-    for (size_t w = 0; w < k; w++) first_op[w] = g->programs[w].nops;
+    for (size_t w = 0; w < k; w++) first_op[w] = g->prog.programs[w].nops;
     int rc = PF_ENOMEM;
     if (grow_loops(g, cc)) goto done;
     mark_participants(g, cc, from);
@@ -398,15 +395,15 @@ done:
     return rc;
 }
 
-int pf_graph_compile_programs(pf_graph *g, int workers)
+int pf_graph_compile_programs(pf_graph *g, int workers, pf_partitioner p)
 {
     pf_graph_free_programs(g);
     size_t k = (size_t)workers;
     compiler *cc = pf_calloc(1, sizeof *cc);
-    g->cc = cc;
-    g->programs = pf_calloc(k, sizeof *g->programs);
+    g->prog.cc = cc;
+    g->prog.programs = pf_calloc(k, sizeof *g->prog.programs);
     int rc = PF_ENOMEM;
-    if (!cc || !g->programs) goto done;
+    if (!cc || !g->prog.programs) goto done;
     cc->g = g;
     cc->k = k;
     cc->count = pf_calloc(k, sizeof *cc->count);
@@ -414,7 +411,8 @@ int pf_graph_compile_programs(pf_graph *g, int workers)
     cc->seen_prev = pf_malloc(k * k * sizeof *cc->seen_prev);
     cc->cap_ops = pf_calloc(k, sizeof *cc->cap_ops);
     if (!cc->count || !cc->seen || !cc->seen_prev || !cc->cap_ops) goto done;
-    g->compiled_workers = workers;
+    g->prog.workers = workers;
+    g->prog.partitioner = p;
     if (compile_from(g, 0, 0)) goto done;
     rc = PF_OK;
 done:
@@ -427,15 +425,15 @@ done:
 
 int pf_graph_compile_append(pf_graph *g)
 {
-    PF_ASSERT(g->cc && g->compiled_workers > 0);
-    uint32_t first_new_loop = (uint32_t)g->nloops;
-    for (size_t i = g->first_new_node; i < g->nnodes; i++)
-        if (g->nodes[i].kind == PF_NODE_BEGIN) {
-            first_new_loop = g->nodes[i].loop;
+    PF_ASSERT(g->prog.cc && g->prog.workers > 0);
+    uint32_t first_new_loop = (uint32_t)g->loops.n;
+    for (size_t i = g->an.first_new_node; i < g->an.nodes.n; i++)
+        if (g->an.nodes.v[i].kind == PF_NODE_BEGIN) {
+            first_new_loop = g->an.nodes.v[i].loop;
             break;
         }
-    int workers = g->compiled_workers;
-    if (compile_from(g, g->first_new_node, first_new_loop)) {
+    int workers = g->prog.workers;
+    if (compile_from(g, g->an.first_new_node, first_new_loop)) {
         pf_graph_free_programs(g);
         return pf_error(PF_ENOMEM, "out of memory compiling appended tasks for %d workers", workers);
     }

@@ -14,15 +14,15 @@ void pf_exec_barrier(const pf_exec_ctx *c)
     {
         const int w = omp_get_thread_num();
         unsigned step = 0;
-        for (size_t i = 0; i < g->nnodes;) {
-            const pf_node *n = &g->nodes[i];
+        for (size_t i = 0; i < g->an.nodes.n;) {
+            const pf_node *n = &g->an.nodes.v[i];
             if (n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER) {
-                const pf_segment *s = &g->segments[g->node_segment[i]];
+                const pf_segment *s = &g->lv.segments[g->lv.node_segment[i]];
                 for (uint32_t l = s->level_begin; l < s->level_end; l++) {
-                    const int lo = (int)g->level_off[l], hi = (int)g->level_off[l + 1];
+                    const int lo = (int)g->lv.level_off[l], hi = (int)g->lv.level_off[l + 1];
 #pragma omp for schedule(static)
                     for (int k = lo; k < hi; k++) {
-                        pf_node *nd = &g->nodes[g->level_nodes[k]];
+                        pf_node *nd = &g->an.nodes.v[g->lv.level_nodes[k]];
                         if (instrumented)
                             pf_exec_node_instrumented(c, nd, w);
                         else

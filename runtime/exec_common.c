@@ -8,8 +8,8 @@ void pf_exec_node_instrumented(const pf_exec_ctx *c, pf_node *n, int worker)
     pf_node_exec(g, n, worker);
     uint64_t t1 = pf_now_ns();
     if (c->measure) /* a node's cost is all its executions in the measured run (loop bodies repeat) */
-        g->cost_run[n - g->nodes] += (double)(t1 - t0);
+        g->pl.cost_run.v[n - g->an.nodes.v] += (double)(t1 - t0);
     if (c->trace)
         pf_trace_add(c->trace, worker, n->kind == PF_NODE_TASK ? PF_TRACE_TASK : PF_TRACE_REDUCER,
-                     n->kind == PF_NODE_TASK ? g->tasks[n->task].name : "reduce", t0, t1);
+                     n->kind == PF_NODE_TASK ? g->tasks.v[n->task].name : "reduce", t0, t1);
 }

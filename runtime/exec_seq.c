@@ -8,8 +8,8 @@ void pf_exec_seq(const pf_exec_ctx *c)
     const int instrumented = c->trace || c->measure;
     uint64_t tasks = 0;
     c->tally[0].start_ns = pf_now_ns();
-    for (size_t i = 0; i < g->nnodes;) {
-        pf_node *n = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n;) {
+        pf_node *n = &g->an.nodes.v[i];
         if (n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER) {
             if (instrumented)
                 pf_exec_node_instrumented(c, n, 0);

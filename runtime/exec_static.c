@@ -17,7 +17,7 @@ static inline void publish(pf_flag *f, uint32_t value)
 /* Leaves loop l: the exit flag carries the count of the loop's enclosing context. */
 static inline void exit_loop(pf_graph *g, const pf_op *op, uint32_t *cnt, uint32_t l, uint32_t it)
 {
-    pf_loop *L = &g->loops[l];
+    pf_loop *L = &g->loops.v[l];
     atomic_store_explicit(&L->last_iterations, it, memory_order_relaxed);
     publish(op->exit_flag, cnt[L->parent == PF_NONE ? 0 : L->parent + 1]);
 }
@@ -28,7 +28,7 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
     pf_worker_tally *tl = &c->tally[w];
     uint64_t waits = 0, blocked = 0, tasks = 0, wait_ns = 0;
     tl->start_ns = pf_now_ns();
-    pf_program *prog = &g->programs[w];
+    pf_program *prog = &g->prog.programs[w];
     const pf_op *ops = prog->ops;
     uint32_t *cnt = prog->cnt, *it = prog->it;
     cnt[0]++;
@@ -36,15 +36,15 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
         const pf_op *op = &ops[pc];
         switch (op->kind) {
         case PF_OP_RUN: {
-            pf_node *n = &g->nodes[op->node];
+            pf_node *n = &g->an.nodes.v[op->node];
             if (instrumented) {
                 uint64_t t0 = pf_now_ns();
                 pf_node_exec(g, n, w);
                 uint64_t t1 = pf_now_ns();
-                if (c->measure) prog->op_ns[pc] += (double)(t1 - t0); /* folded into node costs after the run */
+                if (c->measure) prog->op_ns.v[pc] += (double)(t1 - t0); /* folded into node costs after the run */
                 if (c->trace)
                     pf_trace_add(c->trace, w, n->kind == PF_NODE_TASK ? PF_TRACE_TASK : PF_TRACE_REDUCER,
-                                 n->kind == PF_NODE_TASK ? g->tasks[n->task].name : "reduce", t0, t1);
+                                 n->kind == PF_NODE_TASK ? g->tasks.v[n->task].name : "reduce", t0, t1);
             } else {
                 pf_node_exec(g, n, w);
             }
@@ -73,7 +73,7 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
             break;
         }
         case PF_OP_BEGIN: {
-            const pf_node *n = &g->nodes[op->node];
+            const pf_node *n = &g->an.nodes.v[op->node];
             uint32_t l = n->loop;
             int go = pf_loop_continues(g, n, 0);
             publish(op->flag, cnt[op->ctx]);
@@ -88,7 +88,7 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
             break;
         }
         case PF_OP_END: {
-            const pf_node *n = &g->nodes[op->node];
+            const pf_node *n = &g->an.nodes.v[op->node];
             uint32_t l = n->loop;
             int go = pf_loop_continues(g, n, it[l]);
             publish(op->flag, cnt[op->ctx]);
@@ -103,12 +103,12 @@ static void run_program(const pf_exec_ctx *c, int w, int instrumented)
             break;
         }
         default: { /* PF_OP_BREAK */
-            const pf_node *n = &g->nodes[op->node];
+            const pf_node *n = &g->an.nodes.v[op->node];
             uint32_t l = n->loop;
             int take = pf_break_taken(g, n);
             publish(op->flag, cnt[op->ctx]);
             if (take) {
-                for (uint32_t s = 0; s < op->nskip; s++) publish(g->skips[op->skip_off + s], cnt[op->ctx]);
+                for (uint32_t s = 0; s < op->nskip; s++) publish(g->prog.skips.v[op->skip_off + s], cnt[op->ctx]);
                 exit_loop(g, op, cnt, l, it[l]);
                 pc = op->jump;
             } else {
@@ -135,17 +135,17 @@ int pf_exec_static(pf_team *team, const pf_exec_ctx *c)
 {
     pf_graph *g = c->g;
     if (c->measure) /* each worker times its own ops into its own array */
-        for (int w = 0; w < g->compiled_workers; w++) {
-            pf_program *p = &g->programs[w];
-            if (PF_ARRAY_RESERVE(p->op_ns, p->cap_op_ns, p->nops ? p->nops : 1)) return PF_ENOMEM;
-            for (uint32_t k = 0; k < p->nops; k++) p->op_ns[k] = 0;
+        for (int w = 0; w < g->prog.workers; w++) {
+            pf_program *p = &g->prog.programs[w];
+            if (pf_vec_reserve(&p->op_ns, p->nops ? p->nops : 1)) return PF_ENOMEM;
+            for (uint32_t k = 0; k < p->nops; k++) p->op_ns.v[k] = 0;
         }
     pf_team_run(team, static_job, (void *)c);
     if (c->measure)
-        for (int w = 0; w < g->compiled_workers; w++) {
-            const pf_program *p = &g->programs[w];
+        for (int w = 0; w < g->prog.workers; w++) {
+            const pf_program *p = &g->prog.programs[w];
             for (uint32_t k = 0; k < p->nops; k++)
-                if (p->ops[k].kind == PF_OP_RUN) g->cost_run[p->ops[k].node] += p->op_ns[k];
+                if (p->ops[k].kind == PF_OP_RUN) g->pl.cost_run.v[p->ops[k].node] += p->op_ns.v[k];
         }
     return PF_OK;
 }

@@ -23,16 +23,16 @@ void pf_graph_destroy(pf_graph *g)
     if (!g) return;
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
-    pf_placement_free(g->placement);
+    pf_placement_free(g->pl.state);
     pf_counters_free(g->counters);
-    pf_free(g->datum_node);
-    pf_free(g->cost_run);
-    pf_free(g->removed_list);
-    pf_free(g->data);
-    pf_free(g->tasks);
-    pf_free(g->accesses);
-    pf_free(g->args);
-    pf_free(g->loops);
+    pf_free(g->numa.datum_node.v);
+    pf_free(g->pl.cost_run.v);
+    pf_free(g->removed.v);
+    pf_free(g->data.v);
+    pf_free(g->tasks.v);
+    pf_free(g->accesses.v);
+    pf_free(g->args.v);
+    pf_free(g->loops.v);
     pf_free(g);
 }
 
@@ -42,13 +42,13 @@ int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_
     PF_CHECK_ARG(g && ptr && size > 0 && out);
     if (reducer && (!reducer->init || !reducer->combine))
         return pf_error(PF_EINVAL, "pf_graph_data: a reducer needs both init and combine");
-    if (g->ndata >= PF_NONE - 1) return pf_error(PF_ENOMEM, "pf_graph_data: too many data");
-    if (PF_ARRAY_RESERVE(g->data, g->cap_data, g->ndata + 1))
+    if (g->data.n >= PF_NONE - 1) return pf_error(PF_ENOMEM, "pf_graph_data: too many data");
+    if (pf_vec_reserve(&g->data, g->data.n + 1))
         return pf_error(PF_ENOMEM, "out of memory registering a datum");
-    pf_datum *d = &g->data[g->ndata];
+    pf_datum *d = &g->data.v[g->data.n];
     *d = (pf_datum){.ptr = ptr, .size = size, .owner = owner, .has_reducer = reducer != NULL, .reducer_worker = -1};
     if (reducer) d->reducer = *reducer;
-    *out = (pf_data_id)g->ndata++;
+    *out = (pf_data_id)g->data.n++;
     return PF_OK;
 }
 
@@ -56,11 +56,11 @@ static int check_accesses(const pf_graph *g, const pf_task_def *def)
 {
     for (uint32_t k = 0; k < def->naccesses; k++) {
         const pf_access *a = &def->accesses[k];
-        if (a->data >= g->ndata)
+        if (a->data >= g->data.n)
             return pf_error(PF_EINVAL, "task '%s': access %u names unknown datum %u", def->name, k, a->data);
         if (a->mode != PF_READ && a->mode != PF_WRITE && a->mode != PF_READWRITE && a->mode != PF_CUMUL)
             return pf_error(PF_EINVAL, "task '%s': access %u has invalid mode %d", def->name, k, (int)a->mode);
-        if (a->mode == PF_CUMUL && !g->data[a->data].has_reducer)
+        if (a->mode == PF_CUMUL && !g->data.v[a->data].has_reducer)
             return pf_error(PF_EINVAL, "task '%s': cumulative write to datum %u, which has no reducer",
                             def->name, a->data);
         for (uint32_t j = 0; j < k; j++)
@@ -75,22 +75,22 @@ static int check_accesses(const pf_graph *g, const pf_task_def *def)
 static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t loop, pf_cond_fn cond_fn,
                        uint32_t cond_data, uint32_t *out)
 {
-    if (g->analysed)
+    if (g->an.analysed)
         return pf_error(PF_ESTATE, "the graph is compiled; call pf_graph_invalidate before recording more");
     int rc = check_accesses(g, d);
     if (rc) return rc;
-    if (g->ntasks >= PF_MAX_TASKS) return pf_error(PF_ENOMEM, "too many tasks in one graph");
-    size_t args_off = (g->nargs + 15) & ~(size_t)15; /* keep arguments 16-byte aligned */
-    if (PF_ARRAY_RESERVE(g->tasks, g->cap_tasks, g->ntasks + 1) ||
-        PF_ARRAY_RESERVE(g->accesses, g->cap_accesses, g->naccesses + d->naccesses) ||
-        PF_ARRAY_RESERVE(g->args, g->cap_args, args_off + d->args_size))
+    if (g->tasks.n >= PF_MAX_TASKS) return pf_error(PF_ENOMEM, "too many tasks in one graph");
+    size_t args_off = (g->args.n + 15) & ~(size_t)15; /* keep arguments 16-byte aligned */
+    if (pf_vec_reserve(&g->tasks, g->tasks.n + 1) ||
+        pf_vec_reserve(&g->accesses, g->accesses.n + d->naccesses) ||
+        pf_vec_reserve(&g->args, args_off + d->args_size))
         return pf_error(PF_ENOMEM, "out of memory recording task '%s'", d->name);
     if (d->args_size) {
-        memcpy(g->args + args_off, d->args, d->args_size);
-        g->nargs = args_off + d->args_size;
+        memcpy(g->args.v + args_off, d->args, d->args_size);
+        g->args.n = args_off + d->args_size;
     }
-    if (d->naccesses) memcpy(g->accesses + g->naccesses, d->accesses, d->naccesses * sizeof *d->accesses);
-    g->tasks[g->ntasks] = (pf_task){
+    if (d->naccesses) memcpy(g->accesses.v + g->accesses.n, d->accesses, d->naccesses * sizeof *d->accesses);
+    g->tasks.v[g->tasks.n] = (pf_task){
         .item = item,
         .loop = loop,
         .cond_fn = cond_fn,
@@ -99,14 +99,14 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
         .name = d->name,
         .args_off = args_off,
         .args_size = d->args_size,
-        .acc_off = (uint32_t)g->naccesses,
+        .acc_off = (uint32_t)g->accesses.n,
         .nacc = d->naccesses,
         .cost_est = (d->cost > 0 && isfinite(d->cost)) ? d->cost : 1000.0,
         .cost_meas = -1.0,
         .worker = -1,
     };
-    g->naccesses += d->naccesses;
-    *out = (uint32_t)g->ntasks++;
+    g->accesses.n += d->naccesses;
+    *out = (uint32_t)g->tasks.n++;
     return PF_OK;
 }
 
@@ -136,8 +136,8 @@ static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn co
     uint32_t id;
     int rc = record_item(g, &d, item, loop, cond, cond ? datum : PF_NONE, &id);
     if (rc) return rc;
-    if (item == PF_ITEM_BEGIN) g->loops[loop].begin_task = id;
-    if (item == PF_ITEM_END) g->loops[loop].end_task = id;
+    if (item == PF_ITEM_BEGIN) g->loops.v[loop].begin_task = id;
+    if (item == PF_ITEM_END) g->loops.v[loop].end_task = id;
     return PF_OK;
 }
 
@@ -146,30 +146,30 @@ int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
     PF_CHECK_ARG(g && def);
     if (def->max_iterations < 1) return pf_error(PF_EINVAL, "pf_graph_loop_begin: max_iterations must be >= 1");
     if (def->kind == PF_LOOP_WHILE) {
-        if (!def->cond || def->cond_data >= g->ndata)
+        if (!def->cond || def->cond_data >= g->data.n)
             return pf_error(PF_EINVAL, "pf_graph_loop_begin: a while loop needs a condition and a valid datum");
     } else if (def->kind != PF_LOOP_COUNT) {
         return pf_error(PF_EINVAL, "pf_graph_loop_begin: invalid loop kind %d", (int)def->kind);
     }
     PF_CHECK_ARG(def->cond_args_size == 0 || def->cond_args);
-    if (g->analysed)
+    if (g->an.analysed)
         return pf_error(PF_ESTATE, "the graph is compiled; call pf_graph_invalidate before recording more");
-    if (g->nloops >= 0xfffe) return pf_error(PF_ENOMEM, "too many loops in one graph");
-    if (PF_ARRAY_RESERVE(g->loops, g->cap_loops, g->nloops + 1))
+    if (g->loops.n >= 0xfffe) return pf_error(PF_ENOMEM, "too many loops in one graph");
+    if (pf_vec_reserve(&g->loops, g->loops.n + 1))
         return pf_error(PF_ENOMEM, "out of memory recording a loop");
-    uint32_t l = (uint32_t)g->nloops;
-    g->loops[l] = (pf_loop){.kind = def->kind,
+    uint32_t l = (uint32_t)g->loops.n;
+    g->loops.v[l] = (pf_loop){.kind = def->kind,
                             .count = def->count,
                             .max_iter = def->max_iterations,
                             .parent = g->open_loop,
                             .begin_task = PF_NONE,
                             .end_task = PF_NONE};
-    g->nloops++;
+    g->loops.n++;
     int is_while = def->kind == PF_LOOP_WHILE;
     int rc = record_marker(g, PF_ITEM_BEGIN, l, is_while ? def->cond : NULL, is_while ? def->cond_data : PF_NONE,
                            is_while ? def->cond_args : NULL, is_while ? def->cond_args_size : 0, "loop begin");
     if (rc) {
-        g->nloops--;
+        g->loops.n--;
         return rc;
     }
     g->open_loop = l;
@@ -179,7 +179,7 @@ int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
 
 int pf_graph_loop_break(pf_graph *g, pf_data_id datum, pf_cond_fn cond, const void *args, size_t args_size)
 {
-    PF_CHECK_ARG(g && cond && datum < g->ndata && (args_size == 0 || args));
+    PF_CHECK_ARG(g && cond && datum < g->data.n && (args_size == 0 || args));
     if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_break: no loop is open");
     return record_marker(g, PF_ITEM_BREAK, g->open_loop, cond, datum, args, args_size, "loop break");
 }
@@ -189,33 +189,33 @@ int pf_graph_loop_end(pf_graph *g)
     PF_CHECK_ARG(g);
     if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_end: no loop is open");
     uint32_t l = g->open_loop;
-    const pf_task *b = &g->tasks[g->loops[l].begin_task];
+    const pf_task *b = &g->tasks.v[g->loops.v[l].begin_task];
     /* The end marker tests the same condition as the begin marker. Its arguments are copied out first:
      * recording may move the argument arena. */
     unsigned char *args = NULL;
     if (b->args_size) {
         args = pf_malloc(b->args_size);
         if (!args) return pf_error(PF_ENOMEM, "out of memory recording a loop end");
-        memcpy(args, g->args + b->args_off, b->args_size);
+        memcpy(args, g->args.v + b->args_off, b->args_size);
     }
     int rc = record_marker(g, PF_ITEM_END, l, b->cond_fn, b->cond_data, args, b->args_size, "loop end");
     pf_free(args);
     if (rc) return rc;
-    g->open_loop = g->loops[l].parent;
+    g->open_loop = g->loops.v[l].parent;
     return PF_OK;
 }
 
 uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop)
 {
-    if (!g || loop >= g->nloops) return 0;
-    return atomic_load_explicit(&((pf_graph *)g)->loops[loop].last_iterations, memory_order_relaxed);
+    if (!g || loop >= g->loops.n) return 0;
+    return atomic_load_explicit(&((pf_graph *)g)->loops.v[loop].last_iterations, memory_order_relaxed);
 }
 
 int pf_graph_invalidate(pf_graph *g)
 {
     PF_CHECK_ARG(g);
     /* The analysis and programs stay: if only tasks are appended, the next run extends them. */
-    g->analysed = 0;
+    g->an.analysed = 0;
     return PF_OK;
 }
 
@@ -224,13 +224,13 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
     PF_CHECK_ARG(g && out);
     *out = (pf_graph_stats){
         .tasks = g->real_tasks,
-        .loops = (uint32_t)g->nloops,
-        .reducers = g->analysed ? g->nreducers : 0,
-        .edges = g->analysed ? (uint32_t)g->npreds : 0,
-        .data = (uint32_t)g->ndata,
-        .cross_edges = g->cross_edges,
-        .waits = g->waits,
-        .levels = g->analysed ? g->nlevels : 0,
+        .loops = (uint32_t)g->loops.n,
+        .reducers = g->an.analysed ? g->an.nreducers : 0,
+        .edges = g->an.analysed ? (uint32_t)g->an.preds.n : 0,
+        .data = (uint32_t)g->data.n,
+        .cross_edges = g->prog.cross_edges,
+        .waits = g->prog.waits,
+        .levels = g->an.analysed ? g->lv.nlevels : 0,
         .compiles = g->compiles,
         .runs = g->runs,
     };
@@ -239,39 +239,39 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
 
 int pf_graph_task_worker(const pf_graph *g, pf_task_id t)
 {
-    if (!g || t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || g->tasks[t].removed || !g->analysed ||
-        g->compiled_workers == 0)
+    if (!g || t >= g->tasks.n || g->tasks.v[t].item != PF_ITEM_TASK || g->tasks.v[t].removed || !g->an.analysed ||
+        g->prog.workers == 0)
         return -1;
-    return g->nodes[g->task_node[t]].worker;
+    return g->an.nodes.v[g->an.task_node.v[t]].worker;
 }
 
 int pf_graph_task_remove(pf_graph *g, pf_task_id t)
 {
     PF_CHECK_ARG(g);
-    if (t >= g->ntasks || g->tasks[t].item != PF_ITEM_TASK || g->tasks[t].removed)
+    if (t >= g->tasks.n || g->tasks.v[t].item != PF_ITEM_TASK || g->tasks.v[t].removed)
         return pf_error(PF_EINVAL, "pf_graph_task_remove: %u is not a recorded task", t);
-    if (g->analysed)
+    if (g->an.analysed)
         return pf_error(PF_ESTATE, "pf_graph_task_remove: the graph is compiled; call pf_graph_invalidate first");
-    if (PF_ARRAY_RESERVE(g->removed_list, g->cap_removed_list, g->nremoved_list + 1))
+    if (pf_vec_reserve(&g->removed, g->removed.n + 1))
         return pf_error(PF_ENOMEM, "out of memory removing a task");
-    g->removed_list[g->nremoved_list++] = t;
-    g->tasks[t].removed = 1;
-    g->tasks[t].cost_meas = 0;
+    g->removed.v[g->removed.n++] = t;
+    g->tasks.v[t].removed = 1;
+    g->tasks.v[t].cost_meas = 0;
     g->real_tasks--;
-    g->removed_since++;
+    g->pl.removed_since++;
     return PF_OK;
 }
 
 int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
 {
     PF_CHECK_ARG(g);
-    if (loop >= g->nloops || g->loops[loop].end_task == PF_NONE || g->tasks[g->loops[loop].begin_task].removed)
+    if (loop >= g->loops.n || g->loops.v[loop].end_task == PF_NONE || g->tasks.v[g->loops.v[loop].begin_task].removed)
         return pf_error(PF_EINVAL, "pf_graph_loop_remove: %u is not a recorded, closed loop", loop);
-    if (g->analysed)
+    if (g->an.analysed)
         return pf_error(PF_ESTATE, "pf_graph_loop_remove: the graph is compiled; call pf_graph_invalidate first");
     /* the body is what was recorded between the markers (nested loops included) */
-    for (uint32_t t = g->loops[loop].begin_task; t <= g->loops[loop].end_task; t++) {
-        pf_task *task = &g->tasks[t];
+    for (uint32_t t = g->loops.v[loop].begin_task; t <= g->loops.v[loop].end_task; t++) {
+        pf_task *task = &g->tasks.v[t];
         if (task->removed) continue;
         if (task->item == PF_ITEM_TASK) {
             int rc = pf_graph_task_remove(g, t);
@@ -287,6 +287,6 @@ int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
 int pf_graph_last_update(const pf_graph *g, pf_graph_update *out)
 {
     PF_CHECK_ARG(g && out);
-    *out = g->last_update;
+    *out = g->pl.last_update;
     return PF_OK;
 }

@@ -94,11 +94,11 @@ static size_t object_workers(const pf_graph *g, pf_object_load *ow)
 
 int pf_numa_plan(const pf_numa *n, const pf_graph *g, int32_t *node_of)
 {
-    pf_object_load *ow = pf_malloc((g->nnodes + 1) * sizeof *ow);
+    pf_object_load *ow = pf_malloc((g->an.nodes.n + 1) * sizeof *ow);
     if (!ow) return PF_ENOMEM;
     size_t m = object_workers(g, ow);
-    for (size_t d = 0; d < g->ndata; d++) {
-        pf_object_load key = {g->data[d].owner, 0, 0};
+    for (size_t d = 0; d < g->data.n; d++) {
+        pf_object_load key = {g->data.v[d].owner, 0, 0};
         const pf_object_load *hit = m ? bsearch(&key, ow, m, sizeof *ow, by_object) : NULL;
         node_of[d] = hit ? pf_numa_worker_node(n, hit->worker) : -1;
     }
@@ -108,22 +108,22 @@ int pf_numa_plan(const pf_numa *n, const pf_graph *g, int32_t *node_of)
 
 uint32_t pf_numa_apply(const pf_numa *n, pf_graph *g)
 {
-    if (n->nodes < 2 || g->ndata == 0) return 0;
-    if (PF_ARRAY_RESERVE(g->datum_node, g->cap_datum_node, g->ndata)) return 0;
-    for (size_t d = g->nbound; d < g->ndata; d++) g->datum_node[d] = -1;
-    g->nbound = g->ndata;
-    int32_t *plan = pf_malloc(g->ndata * sizeof *plan);
+    if (n->nodes < 2 || g->data.n == 0) return 0;
+    if (pf_vec_reserve(&g->numa.datum_node, g->data.n)) return 0;
+    for (size_t d = g->numa.datum_node.n; d < g->data.n; d++) g->numa.datum_node.v[d] = -1;
+    g->numa.datum_node.n = g->data.n;
+    int32_t *plan = pf_malloc(g->data.n * sizeof *plan);
     if (!plan || pf_numa_plan(n, g, plan)) {
         pf_free(plan);
         return 0;
     }
     long page = sysconf(_SC_PAGESIZE);
     uint32_t bound = 0;
-    for (size_t d = 0; d < g->ndata; d++) {
-        if (plan[d] < 0 || plan[d] == g->datum_node[d] || g->data[d].size < (size_t)(page > 0 ? page : 4096)) continue;
-        int rc = hwloc_set_area_membind(n->topo, g->data[d].ptr, g->data[d].size, n->nodesets[plan[d]],
+    for (size_t d = 0; d < g->data.n; d++) {
+        if (plan[d] < 0 || plan[d] == g->numa.datum_node.v[d] || g->data.v[d].size < (size_t)(page > 0 ? page : 4096)) continue;
+        int rc = hwloc_set_area_membind(n->topo, g->data.v[d].ptr, g->data.v[d].size, n->nodesets[plan[d]],
                                         HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_MIGRATE | HWLOC_MEMBIND_BYNODESET);
-        g->datum_node[d] = plan[d]; /* a refusal is not retried at every placement */
+        g->numa.datum_node.v[d] = plan[d]; /* a refusal is not retried at every placement */
         if (rc == 0) bound++;
     }
     pf_free(plan);

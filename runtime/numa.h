@@ -22,7 +22,7 @@ int pf_numa_worker_node(const pf_numa *n, int worker);
  * PF_ENOMEM or PF_OK. */
 int pf_numa_plan(const pf_numa *n, const pf_graph *g, int32_t *node_of);
 /* Binds, with migration of the pages already touched, every datum of at least a page whose planned node differs
- * from the one it was bound to (g->datum_node); on a machine of one node, nothing. Returns the data bound; a
+ * from the one it was bound to (g->numa.datum_node); on a machine of one node, nothing. Returns the data bound; a
  * refused binding (a synthetic topology, an old kernel) leaves the datum where it is. */
 uint32_t pf_numa_apply(const pf_numa *n, pf_graph *g);
 

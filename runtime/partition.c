@@ -16,8 +16,8 @@ static int is_work(const pf_node *n)
 void pf_worker_loads(const pf_graph *g, int workers, double *out)
 {
     for (int w = 0; w < workers; w++) out[w] = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         if (is_work(n) && n->worker >= 0 && n->worker < workers) out[n->worker] += pf_node_cost(g, n);
     }
 }
@@ -32,8 +32,8 @@ static int by_object_worker(const void *a, const void *b)
 size_t pf_object_loads(const pf_graph *g, pf_object_load *out)
 {
     size_t m = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         if (is_work(n) && n->worker >= 0 && n->object != PF_NONE)
             out[m++] = (pf_object_load){n->object, n->worker, pf_node_cost(g, n)};
     }
@@ -126,8 +126,8 @@ void pf_placement_free(pf_placement *pl)
 /* Adds the placed work nodes from `from` on: an object lives where its first placed node is. */
 static int placement_add(pf_graph *g, pf_placement *pl, size_t from)
 {
-    for (size_t i = from; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         if (!is_work(n) || n->worker < 0) continue;
         double c = pf_node_cost(g, n);
         pl->load[n->worker] += c;
@@ -168,7 +168,7 @@ static int greedy_worker(const pf_graph *g, const pf_node *n, const double *load
 {
     for (int w = 0; w < workers; w++) votes[w] = 0;
     for (uint32_t k = 0; k < n->npred; k++) {
-        const pf_node *p = &g->nodes[PF_PRED_NODE(g->preds[n->pred_off + k])];
+        const pf_node *p = &g->an.nodes.v[PF_PRED_NODE(g->an.preds.v[n->pred_off + k])];
         if (p->worker >= 0) votes[p->worker]++;
     }
     int best = least_loaded(load, workers);
@@ -184,11 +184,11 @@ static int place_new(pf_graph *g, pf_placement *pl, size_t from, pf_partitioner 
     uint32_t *votes = pf_calloc((size_t)workers, sizeof *votes);
     if (!votes) return PF_ENOMEM;
     double total = pl->total;
-    for (size_t i = from; i < g->nnodes; i++)
-        if (is_work(&g->nodes[i]) && g->nodes[i].worker < 0) total += pf_node_cost(g, &g->nodes[i]);
+    for (size_t i = from; i < g->an.nodes.n; i++)
+        if (is_work(&g->an.nodes.v[i]) && g->an.nodes.v[i].worker < 0) total += pf_node_cost(g, &g->an.nodes.v[i]);
     int rc = PF_OK;
-    for (size_t i = from; i < g->nnodes && !rc; i++) {
-        pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n && !rc; i++) {
+        pf_node *n = &g->an.nodes.v[i];
         if (!is_work(n) || n->worker >= 0) continue;
         /* objects stay whole under both partitioners: a new task of a placed object joins it; a new object goes
          * (METIS) with most of its placed predecessors, or (owner) to the least loaded worker */
@@ -216,42 +216,42 @@ static int place_new(pf_graph *g, pf_placement *pl, size_t from, pf_partitioner 
 
 int pf_partition(pf_graph *g, int workers, pf_partitioner p)
 {
-    pf_graph_update up = {.removed = g->removed_since};
-    int stable = g->placed_workers == workers && g->placed_partitioner == p;
+    pf_graph_update up = {.removed = g->pl.removed_since};
+    int stable = g->pl.workers == workers && g->pl.partitioner == p;
     /* after appends, the kept nodes kept their workers too: only the nodes since the last placement matter */
-    size_t from = stable && g->placement && g->placement->workers == workers && g->placed_nodes <= g->nnodes
-                      ? g->placed_nodes
+    size_t from = stable && g->pl.state && g->pl.state->workers == workers && g->pl.nodes <= g->an.nodes.n
+                      ? g->pl.nodes
                       : 0;
     if (from == 0) {
-        pf_placement_free(g->placement);
-        g->placement = NULL;
+        pf_placement_free(g->pl.state);
+        g->pl.state = NULL;
     }
     if (stable) {
-        for (size_t i = from; i < g->nnodes; i++) {
-            pf_node *n = &g->nodes[i];
+        for (size_t i = from; i < g->an.nodes.n; i++) {
+            pf_node *n = &g->an.nodes.v[i];
             if (n->kind == PF_NODE_TASK)
-                n->worker = g->tasks[n->task].worker;
+                n->worker = g->tasks.v[n->task].worker;
             else if (n->kind == PF_NODE_REDUCER)
-                n->worker = g->data[n->datum].reducer_worker;
+                n->worker = g->data.v[n->datum].reducer_worker;
             else
                 n->worker = -1;
             if (n->worker >= workers) n->worker = -1;
         }
-        if (!g->placement && !(g->placement = placement_build(g, workers)))
+        if (!g->pl.state && !(g->pl.state = placement_build(g, workers)))
             return pf_error(PF_ENOMEM, "out of memory placing tasks");
-        int rc = place_new(g, g->placement, from, p, &up.added);
+        int rc = place_new(g, g->pl.state, from, p, &up.added);
         if (rc) return pf_error(rc, "out of memory placing new tasks");
     } else {
         up.full = 1;
         int rc = p == PF_PART_METIS ? pf_partition_metis(g, workers) : pf_partition_owner(g, workers);
         if (rc) return rc;
-        if (!(g->placement = placement_build(g, workers))) return pf_error(PF_ENOMEM, "out of memory placing tasks");
+        if (!(g->pl.state = placement_build(g, workers))) return pf_error(PF_ENOMEM, "out of memory placing tasks");
     }
     /* keep the placement for the next update; count what changed */
-    for (size_t i = from; i < g->nnodes; i++) {
-        const pf_node *n = &g->nodes[i];
+    for (size_t i = from; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
         if (n->kind == PF_NODE_TASK) {
-            pf_task *t = &g->tasks[n->task];
+            pf_task *t = &g->tasks.v[n->task];
             if (up.full) {
                 if (t->worker < 0)
                     up.added++;
@@ -260,13 +260,13 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p)
             }
             t->worker = n->worker;
         } else if (n->kind == PF_NODE_REDUCER) {
-            g->data[n->datum].reducer_worker = n->worker;
+            g->data.v[n->datum].reducer_worker = n->worker;
         }
     }
-    g->placed_workers = workers;
-    g->placed_partitioner = p;
-    g->placed_nodes = g->nnodes;
-    g->removed_since = 0;
-    g->last_update = up;
+    g->pl.workers = workers;
+    g->pl.partitioner = p;
+    g->pl.nodes = g->an.nodes.n;
+    g->pl.removed_since = 0;
+    g->pl.last_update = up;
     return PF_OK;
 }

@@ -47,14 +47,14 @@ static int is_work(const pf_node *n)
 static size_t edge_bytes(const pf_graph *g, const pf_node *p, const pf_node *n)
 {
     size_t best = 0;
-    const pf_task *tp = p->kind == PF_NODE_TASK ? &g->tasks[p->task] : NULL;
-    const pf_task *tn = n->kind == PF_NODE_TASK ? &g->tasks[n->task] : NULL;
+    const pf_task *tp = p->kind == PF_NODE_TASK ? &g->tasks.v[p->task] : NULL;
+    const pf_task *tn = n->kind == PF_NODE_TASK ? &g->tasks.v[n->task] : NULL;
     uint32_t np = tp ? tp->nacc : 1, nn = tn ? tn->nacc : 1;
     for (uint32_t i = 0; i < np; i++) {
-        uint32_t dp = tp ? g->accesses[tp->acc_off + i].data : p->datum;
+        uint32_t dp = tp ? g->accesses.v[tp->acc_off + i].data : p->datum;
         for (uint32_t j = 0; j < nn; j++) {
-            uint32_t dn = tn ? g->accesses[tn->acc_off + j].data : n->datum;
-            if (dp == dn && g->data[dp].size > best) best = g->data[dp].size;
+            uint32_t dn = tn ? g->accesses.v[tn->acc_off + j].data : n->datum;
+            if (dp == dn && g->data.v[dp].size > best) best = g->data.v[dp].size;
         }
     }
     return best;
@@ -65,9 +65,9 @@ static size_t edge_bytes(const pf_graph *g, const pf_node *p, const pf_node *n)
 static idx_t contract(const pf_graph *g, node_key *keys, idx_t *vid)
 {
     size_t m = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
         vid[i] = -1;
-        if (is_work(&g->nodes[i])) keys[m++] = (node_key){g->nodes[i].object, (uint32_t)i};
+        if (is_work(&g->an.nodes.v[i])) keys[m++] = (node_key){g->an.nodes.v[i].object, (uint32_t)i};
     }
     qsort(keys, m, sizeof *keys, by_object);
     idx_t nv = 0;
@@ -81,9 +81,9 @@ static idx_t contract(const pf_graph *g, node_key *keys, idx_t *vid)
 /* Says once per graph, unless quiet, that METIS got too small a graph; counts every time. */
 static void note_small(pf_graph *g, idx_t nv, int workers)
 {
-    g->metis_small++;
-    if (g->quiet || g->metis_small_said) return;
-    g->metis_small_said = 1;
+    g->pl.metis_small++;
+    if (g->quiet || g->pl.metis_small_said) return;
+    g->pl.metis_small_said = 1;
     fprintf(stderr,
             "physflow: METIS partitioner: %ld objects for %d workers is too small a graph for METIS; "
             "owner-compute places it instead\n",
@@ -178,7 +178,7 @@ done:
 
 int pf_partition_metis(pf_graph *g, int workers)
 {
-    size_t n = g->nnodes;
+    size_t n = g->an.nodes.n;
     node_key *keys = pf_malloc((n + 1) * sizeof *keys);
     idx_t *vid = pf_malloc((n + 1) * sizeof *vid);
     if (!keys || !vid) {
@@ -197,7 +197,7 @@ int pf_partition_metis(pf_graph *g, int workers)
     }
     size_t ne = 0;
     for (size_t i = 0; i < n; i++)
-        if (vid[i] >= 0) ne += g->nodes[i].npred;
+        if (vid[i] >= 0) ne += g->an.nodes.v[i].npred;
     wedge *edges = pf_malloc((2 * ne + 1) * sizeof *edges);
     idx_t *xadj = pf_calloc((size_t)nv + 1, sizeof *xadj);
     idx_t *adjncy = pf_malloc((2 * ne + 1) * sizeof *adjncy);
@@ -211,15 +211,15 @@ int pf_partition_metis(pf_graph *g, int workers)
     double total = 0;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         if (vid[i] < 0) continue;
         double c = pf_node_cost(g, nd);
         vcost[vid[i]] += c;
         total += c;
         for (uint32_t k = 0; k < nd->npred; k++) {
-            uint32_t p = PF_PRED_NODE(g->preds[nd->pred_off + k]);
+            uint32_t p = PF_PRED_NODE(g->an.preds.v[nd->pred_off + k]);
             if (vid[p] < 0 || vid[p] == vid[i]) continue;
-            uint64_t w = edge_bytes(g, &g->nodes[p], nd) / 8 + 1;
+            uint64_t w = edge_bytes(g, &g->an.nodes.v[p], nd) / 8 + 1;
             edges[m++] = (wedge){vid[i], vid[p], w};
             edges[m++] = (wedge){vid[p], vid[i], w};
         }
@@ -241,7 +241,7 @@ int pf_partition_metis(pf_graph *g, int workers)
     idx_t heavy = peel_heavy(vwgt, nv, workers, part);
     rc = partition_rest(nv, edges, out, vwgt, workers, heavy, part, xadj, adjncy, adjwgt);
     if (rc) goto done;
-    for (size_t i = 0; i < n; i++) g->nodes[i].worker = vid[i] >= 0 ? (int32_t)part[vid[i]] : -1;
+    for (size_t i = 0; i < n; i++) g->an.nodes.v[i].worker = vid[i] >= 0 ? (int32_t)part[vid[i]] : -1;
     rc = PF_OK;
 done:
     pf_free(vid);

@@ -23,12 +23,12 @@ static int by_object(const void *a, const void *b)
  * costs are alike, as in a domain decomposition); a run's imbalance is at most one object's cost. */
 int pf_partition_owner(pf_graph *g, int workers)
 {
-    size_t n = g->nnodes;
+    size_t n = g->an.nodes.n;
     object_cost *oc = pf_malloc((n + 1) * sizeof *oc);
     if (!oc) return pf_error(PF_ENOMEM, "out of memory partitioning");
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         if ((nd->kind == PF_NODE_TASK || nd->kind == PF_NODE_REDUCER) && nd->object != PF_NONE)
             oc[m++] = (object_cost){nd->object, pf_node_cost(g, nd)};
     }
@@ -52,7 +52,7 @@ int pf_partition_owner(pf_graph *g, int workers)
     }
     uint32_t free_tasks = 0;
     for (size_t i = 0; i < n; i++) {
-        pf_node *node = &g->nodes[i];
+        pf_node *node = &g->an.nodes.v[i];
         if (node->kind != PF_NODE_TASK && node->kind != PF_NODE_REDUCER) {
             node->worker = -1; /* loop control is replicated, not placed */
             continue;

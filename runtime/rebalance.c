@@ -15,7 +15,7 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
     int rc = pf_graph_estimated_makespan(g, rt, &makespan); /* makes sure a placement exists */
     if (rc) return rc;
     int k = pf_runtime_workers(rt);
-    size_t n = g->nnodes;
+    size_t n = g->an.nodes.n;
     pf_object_load *ol = pf_malloc((n + 1) * sizeof *ol);
     double *load = pf_calloc((size_t)k, sizeof *load);
     if (!ol || !load) {
@@ -44,13 +44,13 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
         load[hi] -= ol[best].cost;
         load[lo] += ol[best].cost;
         for (size_t i = 0; i < n; i++) {
-            pf_node *nd = &g->nodes[i];
+            pf_node *nd = &g->an.nodes.v[i];
             if (nd->object != ol[best].object || nd->worker != hi) continue;
             if (nd->kind == PF_NODE_TASK) {
-                g->tasks[nd->task].worker = lo;
+                g->tasks.v[nd->task].worker = lo;
                 tasks++;
             } else if (nd->kind == PF_NODE_REDUCER) {
-                g->data[nd->datum].reducer_worker = lo;
+                g->data.v[nd->datum].reducer_worker = lo;
             } else {
                 continue;
             }
@@ -63,10 +63,10 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
     pf_free(load);
     if (tasks) { /* recompile with the kept (now moved) placement at the next run */
         pf_graph_free_programs(g);
-        pf_placement_free(g->placement);
-        g->placement = NULL;
-        g->placed_nodes = 0;
-        g->pending_moved += tasks;
+        pf_placement_free(g->pl.state);
+        g->pl.state = NULL;
+        g->pl.nodes = 0;
+        g->pl.pending_moved += tasks;
     }
     if (moved_objects) *moved_objects = objects;
     if (moved_tasks) *moved_tasks = tasks;

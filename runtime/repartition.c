@@ -52,7 +52,7 @@ static int is_work(const pf_node *n)
  * unmatched take the workers left, in order. A partition equal to the old one up to renaming moves nothing. */
 int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
 {
-    size_t n = g->nnodes, m = 0;
+    size_t n = g->an.nodes.n, m = 0;
     overlap *ov = pf_malloc((n + 1) * sizeof *ov);
     int32_t *name = pf_malloc((size_t)workers * sizeof *name);
     uint8_t *taken = pf_calloc((size_t)workers, 1);
@@ -61,7 +61,7 @@ int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
         return PF_ENOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         if (is_work(nd) && nd->worker >= 0 && old[i] >= 0)
             ov[m++] = (overlap){nd->worker, old[i], pf_node_cost(g, nd) + 1e-3}; /* an unmeasured node counts */
     }
@@ -88,7 +88,7 @@ int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
         taken[next] = 1;
     }
     for (size_t i = 0; i < n; i++)
-        if (is_work(&g->nodes[i]) && g->nodes[i].worker >= 0) g->nodes[i].worker = name[g->nodes[i].worker];
+        if (is_work(&g->an.nodes.v[i]) && g->an.nodes.v[i].worker >= 0) g->an.nodes.v[i].worker = name[g->an.nodes.v[i].worker];
     pf_free(ov), pf_free(name), pf_free(taken);
     return PF_OK;
 }
@@ -106,14 +106,14 @@ static double simulate(const pf_graph *g, int workers, double *finish, double *c
 {
     for (int w = 0; w < workers; w++) clock[w] = 0;
     double end = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
         int w = is_work(nd) ? nd->worker : -1;
         double ready = w >= 0 ? clock[w] : 0;
         for (uint32_t k = 0; k < nd->npred; k++) {
-            uint32_t pr = g->preds[nd->pred_off + k];
+            uint32_t pr = g->an.preds.v[nd->pred_off + k];
             if (pr & PF_PRED_CARRIED) continue;
-            const pf_node *p = &g->nodes[pr];
+            const pf_node *p = &g->an.nodes.v[pr];
             double t = finish[pr] + (w >= 0 && is_work(p) && p->worker != w ? SYNC_NS : 0);
             if (t > ready) ready = t;
         }
@@ -129,11 +129,11 @@ static double simulate(const pf_graph *g, int workers, double *finish, double *c
 static double lower_bound(const pf_graph *g, int workers, double *finish)
 {
     double total = 0, chain = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
         double ready = 0;
         for (uint32_t k = 0; k < nd->npred; k++) {
-            uint32_t pr = g->preds[nd->pred_off + k];
+            uint32_t pr = g->an.preds.v[nd->pred_off + k];
             if (!(pr & PF_PRED_CARRIED) && finish[pr] > ready) ready = finish[pr];
         }
         double c = is_work(nd) ? pf_node_cost(g, nd) : 0;
@@ -161,8 +161,8 @@ static int by_u32(const void *a, const void *b)
 static void count_moves(const pf_graph *g, const int32_t *old, uint32_t *scratch, candidate *c)
 {
     size_t no = 0;
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
         if (!is_work(nd) || nd->worker == old[i]) continue;
         if (nd->kind == PF_NODE_TASK) c->tasks++;
         if (nd->object == PF_NONE)
@@ -205,7 +205,7 @@ static int by_cost_then_object(const void *a, const void *b)
 
 static void set_object_worker(pf_graph *g, const object_nodes *o, const uint32_t *pairs, int32_t w)
 {
-    for (uint32_t k = 0; k < o->count; k++) g->nodes[pairs[2 * (o->first + k) + 1]].worker = w;
+    for (uint32_t k = 0; k < o->count; k++) g->an.nodes.v[pairs[2 * (o->first + k) + 1]].worker = w;
 }
 
 /* The two workers whose simulated clocks end first (b may equal a with one worker). */
@@ -221,7 +221,7 @@ static void earliest_two(const double *clock, int workers, int *a, int *b)
 
 static int improve_by_moves(pf_graph *g, int workers, double *finish, double *clock, double *best)
 {
-    size_t n = g->nnodes, m = 0;
+    size_t n = g->an.nodes.n, m = 0;
     uint32_t *pairs = pf_malloc((2 * n + 2) * sizeof *pairs);
     object_nodes *objs = pf_malloc((n + 1) * sizeof *objs);
     if (!pairs || !objs) {
@@ -229,7 +229,7 @@ static int improve_by_moves(pf_graph *g, int workers, double *finish, double *cl
         return PF_ENOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        const pf_node *nd = &g->nodes[i];
+        const pf_node *nd = &g->an.nodes.v[i];
         if (!is_work(nd) || nd->object == PF_NONE || nd->worker < 0) continue;
         pairs[2 * m] = nd->object, pairs[2 * m + 1] = (uint32_t)i;
         m++;
@@ -237,7 +237,7 @@ static int improve_by_moves(pf_graph *g, int workers, double *finish, double *cl
     qsort(pairs, m, 2 * sizeof *pairs, by_object_node);
     size_t no = 0;
     for (size_t k = 0; k < m; k++) {
-        double c = pf_node_cost(g, &g->nodes[pairs[2 * k + 1]]);
+        double c = pf_node_cost(g, &g->an.nodes.v[pairs[2 * k + 1]]);
         if (no > 0 && objs[no - 1].object == pairs[2 * k]) {
             objs[no - 1].count++;
             objs[no - 1].cost += c;
@@ -251,7 +251,7 @@ static int improve_by_moves(pf_graph *g, int workers, double *finish, double *cl
     for (int pass = 0; pass < MOVE_PASSES; pass++) {
         int moved = 0;
         for (size_t k = 0; k < no; k++) {
-            int32_t from = g->nodes[pairs[2 * objs[k].first + 1]].worker;
+            int32_t from = g->an.nodes.v[pairs[2 * objs[k].first + 1]].worker;
             int a, b;
             simulate(g, workers, finish, clock); /* the clocks of the placement as it stands */
             earliest_two(clock, workers, &a, &b);
@@ -284,7 +284,7 @@ static int propose(pf_graph *g, int workers, pf_partitioner p, const int32_t *ol
     if (rc) return rc;
     c->after = simulate(g, workers, finish, clock);
     if (c->after > c->before) { /* start the moves from the current placement, the better one */
-        for (size_t i = 0; i < g->nnodes; i++) g->nodes[i].worker = old[i];
+        for (size_t i = 0; i < g->an.nodes.n; i++) g->an.nodes.v[i].worker = old[i];
         c->after = c->before;
     }
     if ((rc = improve_by_moves(g, workers, finish, clock, &c->after))) return rc;
@@ -297,23 +297,23 @@ static int propose(pf_graph *g, int workers, pf_partitioner p, const int32_t *ol
  * next run (existing tasks keep these workers from then on). */
 static void apply(pf_graph *g, int recompile_counts)
 {
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
         if (nd->kind == PF_NODE_TASK)
-            g->tasks[nd->task].worker = nd->worker;
+            g->tasks.v[nd->task].worker = nd->worker;
         else if (nd->kind == PF_NODE_REDUCER)
-            g->data[nd->datum].reducer_worker = nd->worker;
+            g->data.v[nd->datum].reducer_worker = nd->worker;
     }
     pf_graph_free_programs(g);
-    g->repart_recompile = (uint8_t)recompile_counts;
-    pf_placement_free(g->placement);
-    g->placement = NULL;
-    g->placed_nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_last_update */
+    g->rp.recompile = (uint8_t)recompile_counts;
+    pf_placement_free(g->pl.state);
+    g->pl.state = NULL;
+    g->pl.nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_last_update */
 }
 
 static void restore(pf_graph *g, const int32_t *old)
 {
-    for (size_t i = 0; i < g->nnodes; i++) g->nodes[i].worker = old[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) g->an.nodes.v[i].worker = old[i];
 }
 
 /* Whether a proposal pays: a gain of at least GAIN_MIN of the makespan that repays, within HORIZON runs, the
@@ -322,7 +322,7 @@ static int pays(const pf_graph *g, const candidate *c)
 {
     double gain = c->before - c->after;
     if (c->tasks == 0 || gain < GAIN_MIN * c->before) return 0;
-    double cost_ns = (c->ms + g->last_update.ms) * 1e6;
+    double cost_ns = (c->ms + g->pl.last_update.ms) * 1e6;
     return gain * HORIZON > cost_ns;
 }
 
@@ -331,14 +331,14 @@ static int pays(const pf_graph *g, const candidate *c)
  * whether the placement changed. */
 static int decide(pf_graph *g, int workers, pf_partitioner p, int force, int in_update, int *kept)
 {
-    size_t n = g->nnodes;
+    size_t n = g->an.nodes.n;
     int32_t *old = pf_malloc((n + 1) * sizeof *old);
     uint32_t *scratch = pf_malloc((n + 1) * sizeof *scratch);
     double *finish = pf_malloc((n + 1) * sizeof *finish);
     double *clock = pf_calloc((size_t)workers, sizeof *clock);
     int rc = PF_ENOMEM;
     if (!old || !scratch || !finish || !clock) goto done;
-    for (size_t i = 0; i < n; i++) old[i] = g->nodes[i].worker;
+    for (size_t i = 0; i < n; i++) old[i] = g->an.nodes.v[i].worker;
     candidate c = {0};
     uint64_t t0 = pf_now_ns();
     /* unless forced, skip the proposal when even the bound would not gain GAIN_MIN: nothing could pay */
@@ -366,7 +366,7 @@ static int decide(pf_graph *g, int workers, pf_partitioner p, int force, int in_
         ct->imbalance_sum = 0;
         ct->imbalance_runs = 0;
     }
-    g->repart_decided_run = g->runs;
+    g->rp.decided_run = g->runs;
 done:
     pf_free(old);
     pf_free(scratch);
@@ -377,10 +377,10 @@ done:
 
 void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measured)
 {
-    if (workers < 2 || policy == PF_REPART_NEVER || g->placed_workers != workers || g->compiled_workers == 0)
+    if (workers < 2 || policy == PF_REPART_NEVER || g->pl.workers != workers || g->prog.workers == 0)
         return;
-    if (measured && g->repart_pending) {
-        g->repart_pending = 0;
+    if (measured && g->rp.pending) {
+        g->rp.pending = 0;
         /* a failure (out of memory) leaves the placement as it was: repartitioning is an optimisation */
         (void)decide(g, workers, p, policy == PF_REPART_ALWAYS, 0, NULL);
         return;
@@ -388,18 +388,18 @@ void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_rep
     /* measured imbalance of the runs since the latest decision: measure costs at the next run, then decide */
     const pf_counters *ct = g->counters;
     if (policy == PF_REPART_AUTO && ct && ct->imbalance_runs >= COOLDOWN &&
-        g->runs - g->repart_decided_run >= COOLDOWN &&
+        g->runs - g->rp.decided_run >= COOLDOWN &&
         ct->imbalance_sum > IMBALANCE_MAX * ct->imbalance_runs) {
-        g->repart_pending = 1;
-        g->measure_next = MEASURE_RUNS;
-        g->measure_first = 1;
+        g->rp.pending = 1;
+        g->pl.measure_next = MEASURE_RUNS;
+        g->pl.measure_first = 1;
     }
 }
 
 int pf_repartition_forced(pf_graph *g, int workers, pf_partitioner p)
 {
-    g->repart_forced = 0;
-    if (workers < 2 || g->placed_workers != workers) return PF_OK;
+    g->rp.forced = 0;
+    if (workers < 2 || g->pl.workers != workers) return PF_OK;
     int rc = decide(g, workers, p, 1, 0, NULL);
     return rc ? pf_error(rc, "out of memory repartitioning") : PF_OK;
 }
@@ -416,6 +416,6 @@ int pf_repartition_at_update(pf_graph *g, int workers, pf_partitioner p, pf_repa
 int pf_graph_repartition(pf_graph *g)
 {
     PF_CHECK_ARG(g);
-    g->repart_forced = 1;
+    g->rp.forced = 1;
     return PF_OK;
 }

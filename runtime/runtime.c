@@ -230,8 +230,8 @@ int pf_runtime_trace_write(pf_runtime *rt, const char *path)
 static int prepare(pf_graph *g, pf_runtime *rt)
 {
     int static_exec = rt->def.executor == PF_EXEC_STATIC;
-    int need_analysis = !g->analysed;
-    int programs_stale = g->compiled_workers != rt->def.workers || g->compiled_partitioner != rt->def.partitioner;
+    int need_analysis = !g->an.analysed;
+    int programs_stale = g->prog.workers != rt->def.workers || g->prog.partitioner != rt->def.partitioner;
     int need_programs = static_exec && (need_analysis || programs_stale);
     if (!need_analysis && !need_programs) return PF_OK;
     uint64_t t0 = pf_now_ns();
@@ -246,35 +246,34 @@ static int prepare(pf_graph *g, pf_runtime *rt)
             rc = pf_graph_analyse(g);
         }
         if (rc) return rc;
-        g->measure_next = MEASURE_RUNS;
-        g->measure_first = 1;
-        g->repart_pending = 1; /* the changed graph's measured costs decide whether to partition it again */
+        g->pl.measure_next = MEASURE_RUNS;
+        g->pl.measure_first = 1;
+        g->rp.pending = 1; /* the changed graph's measured costs decide whether to partition it again */
         if (!static_exec) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
     }
     if (need_programs) {
         int rc = pf_partition(g, rt->def.workers, rt->def.partitioner);
         if (rc) return rc;
-        if (need_analysis && !g->last_update.full &&
+        if (need_analysis && !g->pl.last_update.full &&
             pf_repartition_at_update(g, rt->def.workers, rt->def.partitioner, rt->def.repartition))
             appended = 0; /* objects moved: compile whole */
         if (appended && !programs_stale)
             rc = pf_graph_compile_append(g);
         else
-            rc = pf_graph_compile_programs(g, rt->def.workers);
+            rc = pf_graph_compile_programs(g, rt->def.workers, rt->def.partitioner);
         if (rc) return rc;
-        g->compiled_partitioner = rt->def.partitioner;
-        g->last_update.moved += g->pending_moved;
-        g->pending_moved = 0;
+        g->pl.last_update.moved += g->pl.pending_moved;
+        g->pl.pending_moved = 0;
         if (rt->numa) pf_numa_apply(rt->numa, g); /* memory follows the placement (no-op on one node) */
     }
     uint64_t t1 = pf_now_ns();
-    if (g->repart_recompile && g->counters) {
+    if (g->rp.recompile && g->counters) {
         double ms = (double)(t1 - t0) * 1e-6;
         g->counters->last_run.ms_repartition += ms;
         g->counters->total_run.ms_repartition += ms;
     }
-    g->repart_recompile = 0;
-    g->last_update.ms = (double)(t1 - t0) * 1e-6;
+    g->rp.recompile = 0;
+    g->pl.last_update.ms = (double)(t1 - t0) * 1e-6;
     g->compiles++;
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_COMPILE, "compile", t0, t1);
     return PF_OK;
@@ -303,15 +302,15 @@ int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
  * or a cold cache never wins). Returns 1 when the series is complete. */
 static int keep_costs(pf_graph *g)
 {
-    for (size_t i = 0; i < g->nnodes; i++) {
-        pf_node *n = &g->nodes[i];
-        double *cost = n->kind == PF_NODE_TASK      ? &g->tasks[n->task].cost_meas
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        pf_node *n = &g->an.nodes.v[i];
+        double *cost = n->kind == PF_NODE_TASK      ? &g->tasks.v[n->task].cost_meas
                        : n->kind == PF_NODE_REDUCER ? &n->cost_meas
                                                     : NULL;
-        if (cost && (g->measure_first || g->cost_run[i] < *cost)) *cost = g->cost_run[i];
+        if (cost && (g->pl.measure_first || g->pl.cost_run.v[i] < *cost)) *cost = g->pl.cost_run.v[i];
     }
-    g->measure_first = 0;
-    return --g->measure_next == 0;
+    g->pl.measure_first = 0;
+    return --g->pl.measure_next == 0;
 }
 
 int pf_graph_run(pf_graph *g, pf_runtime *rt)
@@ -322,21 +321,21 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     g->quiet = rt->def.quiet;
     int rc = prepare(g, rt);
     if (rc) return rc;
-    if (g->repart_forced && static_exec) { /* pf_graph_repartition: partition afresh, then compile that */
+    if (g->rp.forced && static_exec) { /* pf_graph_repartition: partition afresh, then compile that */
         if ((rc = pf_repartition_forced(g, workers, rt->def.partitioner)) || (rc = prepare(g, rt))) return rc;
     }
     g->runs++;
     pf_counters_begin(g->counters);
     pf_exec_ctx c = {.g = g,
                      .trace = rt->trace,
-                     .measure = g->measure_next > 0,
+                     .measure = g->pl.measure_next > 0,
                      .workers = workers,
                      .spin = rt->spin,
                      .tally = g->counters->tally};
     if (c.measure) { /* the executors add up each node's executions into cost_run */
-        if (PF_ARRAY_RESERVE(g->cost_run, g->cap_cost_run, g->nnodes))
+        if (pf_vec_reserve(&g->pl.cost_run, g->an.nodes.n))
             return pf_error(PF_ENOMEM, "out of memory measuring task costs");
-        if (g->nnodes) memset(g->cost_run, 0, g->nnodes * sizeof *g->cost_run);
+        if (g->an.nodes.n) memset(g->pl.cost_run.v, 0, g->an.nodes.n * sizeof *g->pl.cost_run.v);
     }
     uint64_t t0 = pf_now_ns();
     switch (rt->def.executor) {
@@ -372,7 +371,7 @@ int pf_graph_get_run_stats(const pf_graph *g, pf_stats_span span, pf_run_stats *
     const pf_counters *c = g->counters;
     pf_run_stats r = {0};
     if (c) r = span == PF_STATS_LAST ? c->last_run : c->total_run;
-    r.metis_small = g->metis_small; /* a count of placements, the same for both spans */
+    r.metis_small = g->pl.metis_small; /* a count of placements, the same for both spans */
     *out = r;
     int k = c ? c->workers : 0;
     for (int w = 0; w < cap && w < k; w++) workers[w] = span == PF_STATS_LAST ? c->last[w] : c->total[w];

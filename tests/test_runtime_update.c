@@ -397,15 +397,15 @@ START_TEST(relabel_undoes_a_renaming)
         double got[NDATA * VEC];
         run_from_init(w, rt, got);
         pf_graph *g = w->g;
-        int32_t *old = malloc(g->nnodes * sizeof *old);
-        for (size_t i = 0; i < g->nnodes; i++) {
-            old[i] = g->nodes[i].worker;
-            if (g->nodes[i].worker >= 0) g->nodes[i].worker = (g->nodes[i].worker + 1 + wi) % wc[wi];
+        int32_t *old = malloc(g->an.nodes.n * sizeof *old);
+        for (size_t i = 0; i < g->an.nodes.n; i++) {
+            old[i] = g->an.nodes.v[i].worker;
+            if (g->an.nodes.v[i].worker >= 0) g->an.nodes.v[i].worker = (g->an.nodes.v[i].worker + 1 + wi) % wc[wi];
         }
         ck_assert_int_eq(pf_repartition_relabel(g, old, wc[wi]), PF_OK);
-        for (size_t i = 0; i < g->nnodes; i++)
-            ck_assert_msg(g->nodes[i].worker == old[i], "%d workers: node %zu on %d, was %d", wc[wi], i,
-                          g->nodes[i].worker, old[i]);
+        for (size_t i = 0; i < g->an.nodes.n; i++)
+            ck_assert_msg(g->an.nodes.v[i].worker == old[i], "%d workers: node %zu on %d, was %d", wc[wi], i,
+                          g->an.nodes.v[i].worker, old[i]);
         free(old);
         pf_runtime_destroy(rt);
         pf_graph_destroy(g);
@@ -418,11 +418,11 @@ END_TEST
  * tasks' placements), on a synthetic machine of 2 packages x 2 NUMA nodes x 2 cores. */
 static void check_plan(const pf_numa *numa, const pf_graph *g, const int32_t *plan)
 {
-    for (size_t i = 0; i < g->nnodes; i++) {
-        const pf_node *nd = &g->nodes[i];
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
         if (nd->kind != PF_NODE_TASK || nd->object == PF_NONE) continue;
-        for (size_t d = 0; d < g->ndata; d++)
-            if (g->data[d].owner == nd->object)
+        for (size_t d = 0; d < g->data.n; d++)
+            if (g->data.v[d].owner == nd->object)
                 ck_assert_msg(plan[d] == pf_numa_worker_node(numa, pf_graph_task_worker(g, nd->task)),
                               "datum %zu of object %u planned on node %d, its task runs on worker %d", d, nd->object,
                               plan[d], pf_graph_task_worker(g, nd->task));
