@@ -24,10 +24,8 @@ typedef struct touch {
 
 typedef struct loop_frame {
     uint32_t loop;
-    touch *entry; /* data touched in the body, with their state at loop entry */
-    size_t nentry, cap_entry;
-    touch *breaks; /* states saved at conditional breaks */
-    size_t nbreaks, cap_breaks;
+    PF_VEC(touch) entry;  /* data touched in the body, with their state at loop entry */
+    PF_VEC(touch) breaks; /* states saved at conditional breaks */
 } loop_frame;
 
 /* The analysis state, kept with the graph after an analysis so that tasks appended later are analysed alone:
@@ -51,12 +49,9 @@ typedef struct pf_analysis {
     uint32_t *seen;       /* per node: the merge that already has it in its target list */
     uint32_t merge;       /* the current merge's stamp */
     size_t cap_mark;
-    link *pool;
-    size_t npool, cap_pool;
-    loop_frame *stack;
-    size_t depth, cap_stack;
-    uint64_t *carried; /* (node << 32 | pred) pairs found by the second passes of this increment */
-    size_t ncarried, cap_carried;
+    PF_VEC(link) pool;
+    PF_VEC(loop_frame) stack; /* the open loops, innermost last */
+    PF_VEC(uint64_t) carried; /* (node << 32 | pred) pairs found by the second passes of this increment */
     uint32_t pass;
     const unsigned char *args_base; /* g->args.v when node argument pointers were resolved */
 } analysis;
@@ -65,9 +60,8 @@ typedef struct pf_analysis {
 
 static int push(analysis *a, uint32_t *head, uint32_t node)
 {
-    if (PF_ARRAY_RESERVE(a->pool, a->cap_pool, a->npool + 1)) return PF_ENOMEM;
-    a->pool[a->npool] = (link){node, *head};
-    *head = (uint32_t)a->npool++;
+    if (pf_vec_push(&a->pool, ((link){node, *head}))) return PF_ENOMEM;
+    *head = (uint32_t)(a->pool.n - 1);
     return PF_OK;
 }
 
@@ -85,8 +79,8 @@ static int add_pred(analysis *a, uint32_t node, uint32_t pred)
 
 static int add_list_preds(analysis *a, uint32_t node, uint32_t head)
 {
-    for (uint32_t l = head; l != PF_NONE; l = a->pool[l].next)
-        if (add_pred(a, node, a->pool[l].node)) return PF_ENOMEM;
+    for (uint32_t l = head; l != PF_NONE; l = a->pool.v[l].next)
+        if (add_pred(a, node, a->pool.v[l].node)) return PF_ENOMEM;
     return PF_OK;
 }
 
@@ -97,7 +91,7 @@ static int new_node(analysis *a, pf_node init, uint32_t *id)
     init.pred_off = (uint32_t)g->an.preds.n;
     init.npred = 0;
     init.worker = -1;
-    init.ctx = a->depth ? a->stack[a->depth - 1].loop + 1 : 0;
+    init.ctx = a->stack.n ? a->stack.v[a->stack.n - 1].loop + 1 : 0;
     *id = (uint32_t)g->an.nodes.n;
     g->an.nodes.v[g->an.nodes.n++] = init;
     a->mark[*id] = PF_NONE;
@@ -117,12 +111,11 @@ static int reserve_ptrs(analysis *a, uint32_t node, uint32_t count)
 /* Records, for every open loop that has not seen datum d yet, d's state at that loop's entry. */
 static int touch_datum(analysis *a, uint32_t d)
 {
-    for (size_t k = a->touch_depth[d]; k < a->depth; k++) {
-        loop_frame *f = &a->stack[k];
-        if (PF_ARRAY_RESERVE(f->entry, f->cap_entry, f->nentry + 1)) return PF_ENOMEM;
-        f->entry[f->nentry++] = (touch){d, a->writers[d], a->readers[d]};
+    for (size_t k = a->touch_depth[d]; k < a->stack.n; k++) {
+        loop_frame *f = &a->stack.v[k];
+        if (pf_vec_push(&f->entry, ((touch){d, a->writers[d], a->readers[d]}))) return PF_ENOMEM;
     }
-    if (a->touch_depth[d] < a->depth) a->touch_depth[d] = (uint32_t)a->depth;
+    if (a->touch_depth[d] < a->stack.n) a->touch_depth[d] = (uint32_t)a->stack.n;
     return PF_OK;
 }
 
@@ -157,11 +150,11 @@ static int close_group(analysis *a, uint32_t d)
     if (reserve_ptrs(a, r, n)) return PF_ENOMEM;
     /* The lists are newest first: fill the buffers from the back so they end up in recording order. */
     uint32_t k = n;
-    for (uint32_t l = a->group_head[d], m = a->group_acc[d]; l != PF_NONE; l = a->pool[l].next, m = a->pool[m].next) {
-        uint32_t access = a->pool[m].node;
+    for (uint32_t l = a->group_head[d], m = a->group_acc[d]; l != PF_NONE; l = a->pool.v[l].next, m = a->pool.v[m].next) {
+        uint32_t access = a->pool.v[m].node;
         g->an.ptrs.v[g->an.nodes.v[r].ptr_off + --k] = (void *)(uintptr_t)access; /* resolved in finish() */
         a->reducer_of[access] = r;
-        if (add_pred(a, r, a->pool[l].node)) return PF_ENOMEM;
+        if (add_pred(a, r, a->pool.v[l].node)) return PF_ENOMEM;
     }
     a->group_head[d] = a->group_acc[d] = PF_NONE;
     a->group_len[d] = 0;
@@ -241,16 +234,15 @@ static void overlay(analysis *a, uint32_t d)
 
 static int add_carried(analysis *a, uint32_t node, uint32_t pred)
 {
-    if (PF_ARRAY_RESERVE(a->carried, a->cap_carried, a->ncarried + 1)) return PF_ENOMEM;
-    a->carried[a->ncarried++] = (uint64_t)node << 32 | pred;
+    return pf_vec_push(&a->carried, (uint64_t)node << 32 | pred);
     return PF_OK;
 }
 
 /* Carried edges into `node` from the untagged (previous-iteration) body nodes of a list. */
 static int carried_from_list(analysis *a, uint32_t node, uint32_t head, uint32_t lo, uint32_t hi)
 {
-    for (uint32_t l = head; l != PF_NONE; l = a->pool[l].next) {
-        uint32_t p = a->pool[l].node;
+    for (uint32_t l = head; l != PF_NONE; l = a->pool.v[l].next) {
+        uint32_t p = a->pool.v[l].node;
         if (!(p & TAGGED) && p > lo && p <= hi && add_carried(a, node, p)) return PF_ENOMEM;
     }
     return PF_OK;
@@ -303,9 +295,9 @@ static int merge_list(analysis *a, uint32_t *into, uint32_t from)
         memset(a->seen, 0, a->cap_mark * sizeof *a->seen);
         a->merge = 1;
     }
-    for (uint32_t l = *into; l != PF_NONE; l = a->pool[l].next) a->seen[a->pool[l].node] = a->merge;
-    for (uint32_t l = from; l != PF_NONE; l = a->pool[l].next) {
-        uint32_t n = a->pool[l].node;
+    for (uint32_t l = *into; l != PF_NONE; l = a->pool.v[l].next) a->seen[a->pool.v[l].node] = a->merge;
+    for (uint32_t l = from; l != PF_NONE; l = a->pool.v[l].next) {
+        uint32_t n = a->pool.v[l].node;
         if (a->seen[n] == a->merge) continue;
         a->seen[n] = a->merge;
         if (push(a, into, n)) return PF_ENOMEM;
@@ -336,18 +328,16 @@ static int add_marker(analysis *a, uint32_t t)
     if (task->item == PF_ITEM_BEGIN) {
         if (control_node(a, t, PF_NODE_BEGIN, &id)) return PF_ENOMEM;
         L->begin_node = id;
-        if (PF_ARRAY_RESERVE(a->stack, a->cap_stack, a->depth + 1)) return PF_ENOMEM;
-        a->stack[a->depth++] = (loop_frame){.loop = task->loop};
+        if (pf_vec_push(&a->stack, ((loop_frame){.loop = task->loop}))) return PF_ENOMEM;
         return PF_OK;
     }
-    loop_frame *f = &a->stack[a->depth - 1];
+    loop_frame *f = &a->stack.v[a->stack.n - 1];
     if (task->item == PF_ITEM_BREAK) {
         if (control_node(a, t, PF_NODE_BREAK, &id)) return PF_ENOMEM;
         /* The loop may stop here: save the state of everything the body touched so far. */
-        for (size_t k = 0; k < f->nentry; k++) {
-            uint32_t d = f->entry[k].datum;
-            if (PF_ARRAY_RESERVE(f->breaks, f->cap_breaks, f->nbreaks + 1)) return PF_ENOMEM;
-            f->breaks[f->nbreaks++] = (touch){d, a->writers[d], a->readers[d]};
+        for (size_t k = 0; k < f->entry.n; k++) {
+            uint32_t d = f->entry.v[k].datum;
+            if (pf_vec_push(&f->breaks, ((touch){d, a->writers[d], a->readers[d]}))) return PF_ENOMEM;
         }
         return PF_OK;
     }
@@ -357,20 +347,20 @@ static int add_marker(analysis *a, uint32_t t)
     if (carried_pass(a, L->begin_node, L->end_node)) return PF_ENOMEM;
     /* After the loop a datum's last writer may be the body's, the one before the loop (zero iterations) or
      * the one at a break: later accesses wait for all of them. */
-    for (size_t k = 0; k < f->nbreaks; k++) {
-        const touch *b = &f->breaks[k];
+    for (size_t k = 0; k < f->breaks.n; k++) {
+        const touch *b = &f->breaks.v[k];
         if (merge_list(a, &a->writers[b->datum], b->writers) || merge_list(a, &a->readers[b->datum], b->readers))
             return PF_ENOMEM;
     }
-    for (size_t k = 0; k < f->nentry; k++) {
-        const touch *e = &f->entry[k];
+    for (size_t k = 0; k < f->entry.n; k++) {
+        const touch *e = &f->entry.v[k];
         if (merge_list(a, &a->writers[e->datum], e->writers) || merge_list(a, &a->readers[e->datum], e->readers))
             return PF_ENOMEM;
-        a->touch_depth[e->datum] = (uint32_t)a->depth - 1;
+        a->touch_depth[e->datum] = (uint32_t)a->stack.n - 1;
     }
-    pf_free(f->entry);
-    pf_free(f->breaks);
-    a->depth--;
+    pf_vec_free(&f->entry);
+    pf_vec_free(&f->breaks);
+    a->stack.n--;
     return PF_OK;
 }
 
@@ -388,10 +378,10 @@ static int cmp_u64(const void *x, const void *y)
 static int merge_carried(analysis *a, size_t from)
 {
     pf_graph *g = a->g;
-    if (a->ncarried == 0) return PF_OK;
-    qsort(a->carried, a->ncarried, sizeof *a->carried, cmp_u64);
+    if (a->carried.n == 0) return PF_OK;
+    qsort(a->carried.v, a->carried.n, sizeof *a->carried.v, cmp_u64);
     size_t base = from < g->an.nodes.n ? g->an.nodes.v[from].pred_off : g->an.preds.n;
-    size_t tail = g->an.preds.n - base + a->ncarried;
+    size_t tail = g->an.preds.n - base + a->carried.n;
     uint32_t *old = pf_malloc((g->an.preds.n - base + 1) * sizeof *old);
     if (!old || pf_vec_reserve(&g->an.preds, base + tail)) {
         pf_free(old);
@@ -403,107 +393,22 @@ static int merge_carried(analysis *a, size_t from)
         pf_node *n = &g->an.nodes.v[i];
         uint32_t off = (uint32_t)out;
         for (uint32_t k = 0; k < n->npred; k++) g->an.preds.v[out++] = old[n->pred_off - base + k];
-        for (; c < a->ncarried && (a->carried[c] >> 32) == i; c++) {
-            uint32_t p = (uint32_t)a->carried[c] | PF_PRED_CARRIED;
+        for (; c < a->carried.n && (a->carried.v[c] >> 32) == i; c++) {
+            uint32_t p = (uint32_t)a->carried.v[c] | PF_PRED_CARRIED;
             if (out > off && g->an.preds.v[out - 1] == p) continue; /* sorted: duplicates are adjacent */
             g->an.preds.v[out++] = p;
         }
         n->pred_off = off;
         n->npred = (uint32_t)out - off;
     }
-    PF_ASSERT(c == a->ncarried);
+    PF_ASSERT(c == a->carried.n);
     g->an.preds.n = out;
-    a->ncarried = 0;
+    a->carried.n = 0;
     pf_free(old);
     return PF_OK;
 }
 
-static int is_work(const pf_node *n)
-{
-    return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
-}
-
-/* Segments (runs of work nodes between control nodes) and their levels for the barrier executor, for the nodes
- * from `from` on. */
-static int build_levels(pf_graph *g, size_t from)
-{
-    size_t n = g->an.nodes.n;
-    if (n + 2 > g->lv.cap) {
-        size_t cap = (n + 2) * 2;
-        uint32_t *ln = pf_realloc(g->lv.level_nodes, g->lv.cap * sizeof *ln, cap * sizeof *ln);
-        if (ln) g->lv.level_nodes = ln;
-        uint32_t *lo = ln ? pf_realloc(g->lv.level_off, g->lv.cap * sizeof *lo, cap * sizeof *lo) : NULL;
-        if (lo) g->lv.level_off = lo;
-        pf_segment *sg = lo ? pf_realloc(g->lv.segments, g->lv.cap * sizeof *sg, cap * sizeof *sg) : NULL;
-        if (sg) g->lv.segments = sg;
-        uint32_t *ns = sg ? pf_realloc(g->lv.node_segment, g->lv.cap * sizeof *ns, cap * sizeof *ns) : NULL;
-        if (!ns) return PF_ENOMEM;
-        g->lv.node_segment = ns;
-        g->lv.cap = cap;
-    }
-    /* Appended nodes start a segment of their own: the kept levels stay valid, and the barrier executor
-     * merely puts one more barrier between the old nodes and the new. */
-    uint32_t nseg = 0, nlev = 0, fill = 0;
-    size_t i = 0;
-    if (from > 0) {
-        nseg = g->lv.nsegments;
-        nlev = g->lv.nlevels;
-        fill = nlev ? g->lv.level_off[nlev] : 0;
-        i = from;
-    }
-    uint32_t *level = pf_malloc((n - i + 1) * sizeof *level);
-    uint32_t *cursor = pf_malloc((n - i + 1) * sizeof *cursor);
-    if (!level || !cursor) {
-        pf_free(level);
-        pf_free(cursor);
-        return PF_ENOMEM;
-    }
-    const size_t first = i;
-    while (i < n) {
-        if (!is_work(&g->an.nodes.v[i])) {
-            g->lv.node_segment[i++] = PF_NONE;
-            continue;
-        }
-        size_t end = i;
-        while (end < n && is_work(&g->an.nodes.v[end])) end++;
-        uint32_t depth = 0;
-        for (size_t j = i; j < end; j++) {
-            const pf_node *nd = &g->an.nodes.v[j];
-            uint32_t lv = 0;
-            for (uint32_t k = 0; k < nd->npred; k++) {
-                uint32_t p = g->an.preds.v[nd->pred_off + k];
-                if ((p & PF_PRED_CARRIED) || p < i) continue; /* earlier segments are complete */
-                PF_ASSERT(p < j);
-                if (level[p - first] + 1 > lv) lv = level[p - first] + 1;
-            }
-            level[j - first] = lv;
-            if (lv + 1 > depth) depth = lv + 1;
-            g->lv.node_segment[j] = nseg;
-        }
-        /* counting sort of the segment's nodes by level, stable in node order */
-        for (uint32_t l = 0; l < depth; l++) cursor[l] = 0;
-        for (size_t j = i; j < end; j++) cursor[level[j - first]]++;
-        for (uint32_t l = 0, pos = fill; l < depth; l++) {
-            uint32_t c = cursor[l];
-            g->lv.level_off[nlev + l] = pos;
-            cursor[l] = pos;
-            pos += c;
-        }
-        for (size_t j = i; j < end; j++) g->lv.level_nodes[cursor[level[j - first]]++] = (uint32_t)j;
-        g->lv.segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
-        fill += (uint32_t)(end - i);
-        nlev += depth;
-        i = end;
-    }
-    g->lv.level_off[nlev] = fill;
-    g->lv.nlevels = nlev;
-    g->lv.nsegments = nseg;
-    pf_free(level);
-    pf_free(cursor);
-    return PF_OK;
-}
-
-/* Resolves the increment's pointers (datum memory, private buffers, arguments), its carried edges, levels. */
+/* Resolves the increment's pointers (datum memory, private buffers, arguments) and its carried edges. */
 static int finish(analysis *a, size_t from)
 {
     pf_graph *g = a->g;
@@ -518,8 +423,10 @@ static int finish(analysis *a, size_t from)
         g->an.bufmem_size = 0;
     }
     if (a->args_base && a->args_base != g->args.v) { /* the argument arena moved: re-aim the kept nodes */
-        for (size_t i = 0; i < from; i++)
-            if (g->an.nodes.v[i].args) g->an.nodes.v[i].args = g->args.v + ((const unsigned char *)g->an.nodes.v[i].args - a->args_base);
+        for (size_t i = 0; i < from; i++) {
+            pf_node *n = &g->an.nodes.v[i];
+            if (n->args) n->args = g->args.v + ((const unsigned char *)n->args - a->args_base);
+        }
     }
     a->args_base = g->args.v;
     for (size_t i = from; i < g->an.nodes.n; i++) {
@@ -540,7 +447,7 @@ static int finish(analysis *a, size_t from)
     uint32_t *it = pf_realloc(g->an.iter_scratch, 0, (g->loops.n + 1) * sizeof *it);
     if (!it) return PF_ENOMEM;
     g->an.iter_scratch = it;
-    return build_levels(g, from);
+    return PF_OK;
 }
 
 /* Grows the per-datum, per-access and per-node scratch to the graph's current sizes. */
@@ -598,14 +505,17 @@ static int ensure_capacity(analysis *a)
 static void free_state(analysis *a)
 {
     if (!a) return;
-    for (size_t k = 0; k < a->depth; k++) {
-        pf_free(a->stack[k].entry);
-        pf_free(a->stack[k].breaks);
+    for (size_t k = 0; k < a->stack.n; k++) {
+        pf_vec_free(&a->stack.v[k].entry);
+        pf_vec_free(&a->stack.v[k].breaks);
     }
     void *bufs[] = {a->writers, a->readers, a->group_head, a->group_acc, a->group_len, a->touch_depth,
                     a->ov_stamp, a->ov_writers, a->ov_readers, a->open_groups, a->buf_off, a->reducer_of,
-                    a->mark, a->seen, a->pool, a->stack, a->carried};
+                    a->mark, a->seen};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+    pf_vec_free(&a->pool);
+    pf_vec_free(&a->stack);
+    pf_vec_free(&a->carried);
     pf_free(a);
 }
 
@@ -666,6 +576,7 @@ static void compact_removed(pf_graph *g)
 int pf_graph_analyse(pf_graph *g)
 {
     pf_graph_free_analysis(g);
+    g->an.generation++; /* node ids change: whatever was derived from the old ones is rebuilt */
     compact_removed(g);
     if (g->open_loop != PF_NONE)
         return pf_error(PF_ESTATE, "the graph has an open loop: call pf_graph_loop_end before running it");
@@ -732,23 +643,15 @@ void pf_graph_free_analysis(pf_graph *g)
     free_state(g->an.state);
     g->an.state = NULL;
     for (size_t k = 0; k < g->an.buf_chunks.n; k++) pf_free(g->an.buf_chunks.v[k]);
-    void *bufs[] = {g->an.nodes.v, g->an.preds.v, g->an.task_node.v, g->an.ptrs.v, g->an.buf_chunks.v, g->lv.level_nodes,
-                    g->lv.level_off, g->lv.segments, g->lv.node_segment, g->an.iter_scratch};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
-    g->an.nodes.v = NULL;
-    g->an.preds.v = NULL;
-    g->an.task_node.v = NULL;
-    g->an.ptrs.v = NULL;
-    g->an.buf_chunks.v = NULL;
-    g->lv.level_nodes = NULL;
-    g->lv.level_off = NULL;
-    g->lv.segments = NULL;
-    g->lv.node_segment = NULL;
+    pf_vec_free(&g->an.nodes);
+    pf_vec_free(&g->an.preds);
+    pf_vec_free(&g->an.task_node);
+    pf_vec_free(&g->an.ptrs);
+    pf_vec_free(&g->an.buf_chunks);
+    pf_free(g->an.iter_scratch);
     g->an.iter_scratch = NULL;
-    g->an.nodes.n = g->an.nodes.cap = g->an.preds.n = g->an.preds.cap = g->an.ptrs.n = g->an.ptrs.cap = 0;
-    g->an.buf_chunks.n = g->an.buf_chunks.cap = g->an.task_node.cap = g->lv.cap = 0;
     g->an.bufmem_size = 0;
-    g->lv.nlevels = g->an.nreducers = g->lv.nsegments = 0;
+    g->an.nreducers = 0;
     g->an.analysed_tasks = 0;
     g->an.first_new_node = 0;
     g->pl.nodes = 0;

@@ -24,10 +24,8 @@ typedef struct pf_compiler {
     pf_flag **exit_flag; /* exit_flag[L * k + w] */
     uint32_t *begin_op, *end_op; /* [L * k + w]: op index of the loop's begin / end on w */
     size_t cap_loops;    /* loops the four arrays above hold */
-    uint32_t *rep_off;   /* per node: first replica; rep_off[n + 1] - rep_off[n] replicas */
-    size_t cap_rep_off;
-    replica *reps;
-    size_t nreps, cap_reps;
+    PF_VEC(uint32_t) rep_off; /* per node: first replica; rep_off[n + 1] - rep_off[n] replicas */
+    PF_VEC(replica) reps;
     uint32_t *count;     /* per worker: replicas placed (the next position) */
     int64_t *seen;       /* seen[w * k + b]: highest pos of b already awaited in w's current segment */
     int64_t *seen_prev;  /* seen_prev[w * k + b]: highest pos of b's previous iteration already awaited */
@@ -37,8 +35,10 @@ typedef struct pf_compiler {
 static void free_compiler(compiler *cc)
 {
     if (!cc) return;
-    void *bufs[] = {cc->part, cc->exit_flag, cc->begin_op, cc->end_op, cc->rep_off,
-                    cc->reps, cc->count, cc->seen, cc->seen_prev, cc->cap_ops};
+    pf_vec_free(&cc->rep_off);
+    pf_vec_free(&cc->reps);
+    void *bufs[] = {cc->part, cc->exit_flag, cc->begin_op, cc->end_op, cc->count, cc->seen, cc->seen_prev,
+                    cc->cap_ops};
     for (size_t b = 0; b < sizeof bufs / sizeof *bufs; b++) pf_free(bufs[b]);
     pf_free(cc);
 }
@@ -106,6 +106,8 @@ static int is_work(const pf_node *n)
     return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
 }
 
+/* Appends an op to worker w's program. The ops' capacity stays in the compiler, not in pf_program: a program is
+ * read on every replay and holds only what the executor uses. */
 static int emit(pf_graph *g, compiler *cc, size_t w, pf_op op)
 {
     pf_program *p = &g->prog.programs[w];
@@ -176,19 +178,19 @@ static void mark_participants(pf_graph *g, compiler *cc, size_t from)
 static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first_new_loop)
 {
     size_t k = cc->k, n = g->an.nodes.n;
-    if (PF_ARRAY_RESERVE(cc->rep_off, cc->cap_rep_off, n + 1)) return PF_ENOMEM;
-    size_t nrep = cc->nreps;
+    if (pf_vec_reserve(&cc->rep_off, n + 1)) return PF_ENOMEM;
+    size_t nrep = cc->reps.n;
     for (size_t i = from; i < n; i++) {
         const pf_node *nd = &g->an.nodes.v[i];
-        cc->rep_off[i] = (uint32_t)nrep;
+        cc->rep_off.v[i] = (uint32_t)nrep;
         if (is_work(nd)) {
             nrep++;
         } else {
             for (size_t w = 0; w < k; w++) nrep += cc->part[nd->loop * k + w];
         }
     }
-    cc->rep_off[n] = (uint32_t)nrep;
-    if (PF_ARRAY_RESERVE(cc->reps, cc->cap_reps, nrep + 1)) return PF_ENOMEM;
+    cc->rep_off.v[n] = (uint32_t)nrep;
+    if (pf_vec_reserve(&cc->reps, nrep + 1)) return PF_ENOMEM;
     size_t *slots = pf_calloc(k, sizeof *slots), *base = pf_calloc(k, sizeof *base);
     if (!slots || !base) {
         pf_free(slots);
@@ -197,7 +199,7 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
     }
     for (size_t i = from; i < n; i++) {
         const pf_node *nd = &g->an.nodes.v[i];
-        replica *r = &cc->reps[cc->rep_off[i]];
+        replica *r = &cc->reps.v[cc->rep_off.v[i]];
         if (is_work(nd)) {
             *r = (replica){(uint32_t)nd->worker, cc->count[nd->worker]++, NULL};
             slots[nd->worker]++;
@@ -224,11 +226,11 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
         return PF_ENOMEM;
     }
     g->prog.flag_chunks.v[g->prog.flag_chunks.n++] = chunk;
-    for (size_t r = cc->nreps; r < nrep; r++) {
-        pf_flag *f = &chunk[base[cc->reps[r].worker]++];
+    for (size_t r = cc->reps.n; r < nrep; r++) {
+        pf_flag *f = &chunk[base[cc->reps.v[r].worker]++];
         f->op = PF_NONE;
-        f->worker = (uint16_t)cc->reps[r].worker;
-        cc->reps[r].flag = f;
+        f->worker = (uint16_t)cc->reps.v[r].worker;
+        cc->reps.v[r].flag = f;
     }
     for (size_t l = first_new_loop; l < g->loops.n; l++)
         for (size_t w = 0; w < k; w++)
@@ -238,7 +240,7 @@ static int place_replicas(pf_graph *g, compiler *cc, size_t from, uint32_t first
                 f->worker = (uint16_t)w;
                 cc->exit_flag[l * k + w] = f;
             }
-    cc->nreps = nrep;
+    cc->reps.n = nrep;
     pf_free(slots);
     pf_free(base);
     return PF_OK;
@@ -264,8 +266,8 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
         uint8_t carried = (pe & PF_PRED_CARRIED) != 0;
         const pf_node *pn = &g->an.nodes.v[p];
         uint32_t c = common_ctx(g, pn->ctx, n->ctx);
-        for (uint32_t r = cc->rep_off[p]; r < cc->rep_off[p + 1]; r++) {
-            const replica *rp = &cc->reps[r];
+        for (uint32_t r = cc->rep_off.v[p]; r < cc->rep_off.v[p + 1]; r++) {
+            const replica *rp = &cc->reps.v[r];
             if (rp->worker == w) continue; /* program order */
             g->prog.cross_edges++;
             pf_flag *target;
@@ -308,8 +310,8 @@ static int build_programs(pf_graph *g, compiler *cc, size_t from)
     for (size_t e = 0; e < k * k; e++) cc->seen[e] = cc->seen_prev[e] = -1;
     for (size_t i = from; i < g->an.nodes.n; i++) {
         const pf_node *n = &g->an.nodes.v[i];
-        for (uint32_t r = cc->rep_off[i]; r < cc->rep_off[i + 1]; r++) {
-            const replica *rp = &cc->reps[r];
+        for (uint32_t r = cc->rep_off.v[i]; r < cc->rep_off.v[i + 1]; r++) {
+            const replica *rp = &cc->reps.v[r];
             size_t w = rp->worker;
             if (emit_waits(g, cc, i, w)) return PF_ENOMEM;
             pf_op op = {.ctx = (uint16_t)n->ctx, .node = (uint32_t)i};

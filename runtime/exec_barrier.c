@@ -3,7 +3,114 @@
  * deciding each condition between barriers. */
 #include "exec.h"
 
+#include "base/alloc.h"
+#include "base/error.h"
+
 #include <omp.h>
+
+static int is_work(const pf_node *n)
+{
+    return n->kind == PF_NODE_TASK || n->kind == PF_NODE_REDUCER;
+}
+
+/* Segments (runs of work nodes between control nodes) and their levels, for the nodes from `from` on. */
+static int build_levels(pf_graph *g, size_t from)
+{
+    size_t n = g->an.nodes.n;
+    if (n + 2 > g->lv.cap) {
+        size_t cap = (n + 2) * 2;
+        uint32_t *ln = pf_realloc(g->lv.level_nodes, g->lv.cap * sizeof *ln, cap * sizeof *ln);
+        if (ln) g->lv.level_nodes = ln;
+        uint32_t *lo = ln ? pf_realloc(g->lv.level_off, g->lv.cap * sizeof *lo, cap * sizeof *lo) : NULL;
+        if (lo) g->lv.level_off = lo;
+        pf_segment *sg = lo ? pf_realloc(g->lv.segments, g->lv.cap * sizeof *sg, cap * sizeof *sg) : NULL;
+        if (sg) g->lv.segments = sg;
+        uint32_t *ns = sg ? pf_realloc(g->lv.node_segment, g->lv.cap * sizeof *ns, cap * sizeof *ns) : NULL;
+        if (!ns) return PF_ENOMEM;
+        g->lv.node_segment = ns;
+        g->lv.cap = cap;
+    }
+    /* Appended nodes start a segment of their own: the kept levels stay valid, and the executor merely puts one
+     * more barrier between the old nodes and the new. */
+    uint32_t nseg = 0, nlev = 0, fill = 0;
+    size_t i = 0;
+    if (from > 0) {
+        nseg = g->lv.nsegments;
+        nlev = g->lv.nlevels;
+        fill = nlev ? g->lv.level_off[nlev] : 0;
+        i = from;
+    }
+    uint32_t *level = pf_malloc((n - i + 1) * sizeof *level);
+    uint32_t *cursor = pf_malloc((n - i + 1) * sizeof *cursor);
+    if (!level || !cursor) {
+        pf_free(level);
+        pf_free(cursor);
+        return PF_ENOMEM;
+    }
+    const size_t first = i;
+    while (i < n) {
+        if (!is_work(&g->an.nodes.v[i])) {
+            g->lv.node_segment[i++] = PF_NONE;
+            continue;
+        }
+        size_t end = i;
+        while (end < n && is_work(&g->an.nodes.v[end])) end++;
+        uint32_t depth = 0;
+        for (size_t j = i; j < end; j++) {
+            const pf_node *nd = &g->an.nodes.v[j];
+            uint32_t lv = 0;
+            for (uint32_t k = 0; k < nd->npred; k++) {
+                uint32_t p = g->an.preds.v[nd->pred_off + k];
+                if ((p & PF_PRED_CARRIED) || p < i) continue; /* earlier segments are complete */
+                PF_ASSERT(p < j);
+                if (level[p - first] + 1 > lv) lv = level[p - first] + 1;
+            }
+            level[j - first] = lv;
+            if (lv + 1 > depth) depth = lv + 1;
+            g->lv.node_segment[j] = nseg;
+        }
+        /* counting sort of the segment's nodes by level, stable in node order */
+        for (uint32_t l = 0; l < depth; l++) cursor[l] = 0;
+        for (size_t j = i; j < end; j++) cursor[level[j - first]]++;
+        for (uint32_t l = 0, pos = fill; l < depth; l++) {
+            uint32_t c = cursor[l];
+            g->lv.level_off[nlev + l] = pos;
+            cursor[l] = pos;
+            pos += c;
+        }
+        for (size_t j = i; j < end; j++) g->lv.level_nodes[cursor[level[j - first]]++] = (uint32_t)j;
+        g->lv.segments[nseg++] = (pf_segment){(uint32_t)i, (uint32_t)end, nlev, nlev + depth};
+        fill += (uint32_t)(end - i);
+        nlev += depth;
+        i = end;
+    }
+    g->lv.level_off[nlev] = fill;
+    g->lv.nlevels = nlev;
+    g->lv.nsegments = nseg;
+    pf_free(level);
+    pf_free(cursor);
+    return PF_OK;
+}
+
+int pf_barrier_levels_update(pf_graph *g)
+{
+    pf_barrier_levels *lv = &g->lv;
+    size_t from = lv->generation == g->an.generation && lv->built <= g->an.nodes.n ? lv->built : 0;
+    if (from == g->an.nodes.n && lv->generation == g->an.generation) return PF_OK;
+    if (build_levels(g, from)) return PF_ENOMEM;
+    lv->generation = g->an.generation;
+    lv->built = g->an.nodes.n;
+    return PF_OK;
+}
+
+void pf_barrier_levels_free(pf_barrier_levels *lv)
+{
+    pf_free(lv->level_nodes);
+    pf_free(lv->level_off);
+    pf_free(lv->segments);
+    pf_free(lv->node_segment);
+    *lv = (pf_barrier_levels){0};
+}
 
 void pf_exec_barrier(const pf_exec_ctx *c)
 {

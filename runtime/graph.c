@@ -23,16 +23,17 @@ void pf_graph_destroy(pf_graph *g)
     if (!g) return;
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
+    pf_barrier_levels_free(&g->lv);
     pf_placement_free(g->pl.state);
     pf_counters_free(g->counters);
-    pf_free(g->numa.datum_node.v);
-    pf_free(g->pl.cost_run.v);
-    pf_free(g->removed.v);
-    pf_free(g->data.v);
-    pf_free(g->tasks.v);
-    pf_free(g->accesses.v);
-    pf_free(g->args.v);
-    pf_free(g->loops.v);
+    pf_vec_free(&g->numa.datum_node);
+    pf_vec_free(&g->pl.cost_run);
+    pf_vec_free(&g->removed);
+    pf_vec_free(&g->data);
+    pf_vec_free(&g->tasks);
+    pf_vec_free(&g->accesses);
+    pf_vec_free(&g->args);
+    pf_vec_free(&g->loops);
     pf_free(g);
 }
 

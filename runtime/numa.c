@@ -120,7 +120,8 @@ uint32_t pf_numa_apply(const pf_numa *n, pf_graph *g)
     long page = sysconf(_SC_PAGESIZE);
     uint32_t bound = 0;
     for (size_t d = 0; d < g->data.n; d++) {
-        if (plan[d] < 0 || plan[d] == g->numa.datum_node.v[d] || g->data.v[d].size < (size_t)(page > 0 ? page : 4096)) continue;
+        size_t min_size = (size_t)(page > 0 ? page : 4096);
+        if (plan[d] < 0 || plan[d] == g->numa.datum_node.v[d] || g->data.v[d].size < min_size) continue;
         int rc = hwloc_set_area_membind(n->topo, g->data.v[d].ptr, g->data.v[d].size, n->nodesets[plan[d]],
                                         HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_MIGRATE | HWLOC_MEMBIND_BYNODESET);
         g->numa.datum_node.v[d] = plan[d]; /* a refusal is not retried at every placement */

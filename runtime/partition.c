@@ -270,3 +270,32 @@ int pf_partition(pf_graph *g, int workers, pf_partitioner p)
     g->pl.last_update = up;
     return PF_OK;
 }
+
+void pf_placement_measure_start(pf_graph *g)
+{
+    g->pl.measure_next = MEASURE_RUNS;
+    g->pl.measure_first = 1;
+}
+
+int pf_placement_measure_run(pf_graph *g)
+{
+    if (pf_vec_reserve(&g->pl.cost_run, g->an.nodes.n)) return PF_ENOMEM;
+    if (g->an.nodes.n) memset(g->pl.cost_run.v, 0, g->an.nodes.n * sizeof *g->pl.cost_run.v);
+    return PF_OK;
+}
+
+/* Each node's cost becomes the least of the series' runs: a time inflated by preemption or a cold cache never
+ * wins. */
+int pf_placement_keep_costs(pf_graph *g)
+{
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        pf_node *n = &g->an.nodes.v[i];
+        double *cost = n->kind == PF_NODE_TASK      ? &g->tasks.v[n->task].cost_meas
+                       : n->kind == PF_NODE_REDUCER ? &n->cost_meas
+                                                    : NULL;
+        if (cost && (g->pl.measure_first || g->pl.cost_run.v[i] < *cost)) *cost = g->pl.cost_run.v[i];
+    }
+    g->pl.measure_first = 0;
+    return --g->pl.measure_next == 0;
+}
+

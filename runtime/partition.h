@@ -47,9 +47,11 @@ typedef struct pf_object_load {
 size_t pf_object_loads(const pf_graph *g, pf_object_load *out);
 
 
-/* Node costs: after a change of the graph, the next MEASURE_RUNS runs time every node (pf_placement_measure_start);
- * after each, pf_placement_keep_costs keeps each node's least time and returns 1 when the series is complete. */
+/* Node costs: after a change of the graph, the next MEASURE_RUNS runs time every node (pf_placement_measure_start).
+ * Before each, pf_placement_measure_run clears the per-node times the executors add to (PF_OK or PF_ENOMEM);
+ * after it, pf_placement_keep_costs keeps each node's least time and returns 1 when the series is complete. */
 void pf_placement_measure_start(pf_graph *g);
+int pf_placement_measure_run(pf_graph *g);
 int pf_placement_keep_costs(pf_graph *g);
 
 #endif

@@ -87,8 +87,10 @@ int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
         name[w] = next;
         taken[next] = 1;
     }
-    for (size_t i = 0; i < n; i++)
-        if (is_work(&g->an.nodes.v[i]) && g->an.nodes.v[i].worker >= 0) g->an.nodes.v[i].worker = name[g->an.nodes.v[i].worker];
+    for (size_t i = 0; i < n; i++) {
+        pf_node *nd = &g->an.nodes.v[i];
+        if (is_work(nd) && nd->worker >= 0) nd->worker = name[nd->worker];
+    }
     pf_free(ov), pf_free(name), pf_free(taken);
     return PF_OK;
 }

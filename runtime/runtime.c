@@ -201,7 +201,8 @@ int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r)
 {
     PF_CHECK_ARG(rt);
     if ((unsigned)r >= PF_REPART_COUNT)
-        return pf_error(PF_EINVAL, "pf_runtime_set_repartition: policy must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
+        return pf_error(PF_EINVAL,
+                        "pf_runtime_set_repartition: policy must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
                         (int)r);
     rt->def.repartition = r;
     return PF_OK;
@@ -225,47 +226,80 @@ int pf_runtime_trace_write(pf_runtime *rt, const char *path)
     return rc;
 }
 
-/* Analysis, placement and programs, each rebuilt only when what it depends on changed. Tasks appended to an
- * analysed graph (nothing removed) are analysed, placed and compiled alone, so an update costs what it adds. */
-static int prepare(pf_graph *g, pf_runtime *rt)
+/* What a caller needs prepared: the analysis always; the static executor a placement and its programs, the
+ * barrier executor its levels, an estimate a placement alone. */
+enum { NEED_PLACEMENT = 1, NEED_PROGRAMS = 2, NEED_LEVELS = 4 };
+
+static unsigned needs_of(pf_executor e)
 {
-    int static_exec = rt->def.executor == PF_EXEC_STATIC;
+    if (e == PF_EXEC_STATIC) return NEED_PLACEMENT | NEED_PROGRAMS;
+    return e == PF_EXEC_BARRIER ? NEED_LEVELS : 0;
+}
+
+static int placement_stale(const pf_graph *g, int workers, pf_partitioner p)
+{
+    return g->pl.workers != workers || g->pl.partitioner != p || g->pl.nodes != g->an.nodes.n;
+}
+
+/* Analyses what was recorded since the last analysis: appended tasks alone when nothing was removed. Sets
+ * *appended when it could. */
+static int analyse(pf_graph *g, int *appended)
+{
+    int rc;
+    if (pf_graph_can_append(g)) {
+        rc = pf_graph_analyse_append(g);
+        *appended = !rc;
+    } else {
+        pf_graph_free_programs(g);
+        rc = pf_graph_analyse(g);
+    }
+    if (rc) return rc;
+    pf_placement_measure_start(g);
+    g->rp.pending = 1; /* the changed graph's measured costs decide whether to partition it again */
+    return PF_OK;
+}
+
+/* Programs for the placement: the appended nodes alone when the analysis was appended to and the programs match
+ * the workers and partitioner, else compiled whole. */
+static int compile(pf_graph *g, pf_runtime *rt, int appended)
+{
+    int stale = g->prog.workers != rt->def.workers || g->prog.partitioner != rt->def.partitioner;
+    int rc = appended && !stale ? pf_graph_compile_append(g)
+                                : pf_graph_compile_programs(g, rt->def.workers, rt->def.partitioner);
+    if (rc) return rc;
+    g->pl.last_update.moved += g->pl.pending_moved;
+    g->pl.pending_moved = 0;
+    if (rt->numa) pf_numa_apply(rt->numa, g); /* memory follows the placement (no-op on one node) */
+    return PF_OK;
+}
+
+/* Analysis, placement, programs and levels as `need` asks, each rebuilt only when what it depends on changed.
+ * Tasks appended to an analysed graph (nothing removed) are analysed, placed and compiled alone, so an update
+ * costs what it adds. */
+static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
+{
+    int workers = rt->def.workers;
+    pf_partitioner part = rt->def.partitioner;
     int need_analysis = !g->an.analysed;
-    int programs_stale = g->prog.workers != rt->def.workers || g->prog.partitioner != rt->def.partitioner;
-    int need_programs = static_exec && (need_analysis || programs_stale);
-    if (!need_analysis && !need_programs) return PF_OK;
+    int place = (need & NEED_PLACEMENT) && (need_analysis || placement_stale(g, workers, part));
+    int programs = (need & NEED_PROGRAMS) &&
+                   (need_analysis || place || g->prog.workers != workers || g->prog.partitioner != part);
+    int levels = (need & NEED_LEVELS) && (need_analysis || g->lv.generation != g->an.generation ||
+                                          g->lv.built != g->an.nodes.n);
+    if (!need_analysis && !place && !programs && !levels) return PF_OK;
     uint64_t t0 = pf_now_ns();
-    int appended = 0;
+    int appended = 0, rc = PF_OK;
     if (need_analysis) {
-        int rc;
-        if (pf_graph_can_append(g)) {
-            rc = pf_graph_analyse_append(g);
-            appended = !rc;
-        } else {
-            pf_graph_free_programs(g);
-            rc = pf_graph_analyse(g);
-        }
-        if (rc) return rc;
-        g->pl.measure_next = MEASURE_RUNS;
-        g->pl.measure_first = 1;
-        g->rp.pending = 1; /* the changed graph's measured costs decide whether to partition it again */
-        if (!static_exec) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
+        if ((rc = analyse(g, &appended))) return rc;
+        if (!(need & NEED_PROGRAMS)) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
     }
-    if (need_programs) {
-        int rc = pf_partition(g, rt->def.workers, rt->def.partitioner);
-        if (rc) return rc;
-        if (need_analysis && !g->pl.last_update.full &&
-            pf_repartition_at_update(g, rt->def.workers, rt->def.partitioner, rt->def.repartition))
+    if (place) {
+        if ((rc = pf_partition(g, workers, part))) return rc;
+        if (need_analysis && !g->pl.last_update.full && pf_repartition_at_update(g, workers, part, rt->def.repartition))
             appended = 0; /* objects moved: compile whole */
-        if (appended && !programs_stale)
-            rc = pf_graph_compile_append(g);
-        else
-            rc = pf_graph_compile_programs(g, rt->def.workers, rt->def.partitioner);
-        if (rc) return rc;
-        g->pl.last_update.moved += g->pl.pending_moved;
-        g->pl.pending_moved = 0;
-        if (rt->numa) pf_numa_apply(rt->numa, g); /* memory follows the placement (no-op on one node) */
     }
+    if (programs && (rc = compile(g, rt, appended))) return rc;
+    if (levels && pf_barrier_levels_update(g)) return pf_error(PF_ENOMEM, "out of memory levelling a graph");
     uint64_t t1 = pf_now_ns();
     if (g->rp.recompile && g->counters) {
         double ms = (double)(t1 - t0) * 1e-6;
@@ -282,10 +316,7 @@ static int prepare(pf_graph *g, pf_runtime *rt)
 int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
 {
     PF_CHECK_ARG(g && rt && out);
-    pf_executor saved = rt->def.executor;
-    rt->def.executor = PF_EXEC_STATIC;
-    int rc = prepare(g, rt);
-    rt->def.executor = saved;
+    int rc = prepare(g, rt, NEED_PLACEMENT);
     if (rc) return rc;
     double *load = pf_calloc((size_t)rt->def.workers, sizeof *load);
     if (!load) return pf_error(PF_ENOMEM, "out of memory");
@@ -298,31 +329,17 @@ int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
     return PF_OK;
 }
 
-/* After a measuring run: each node's cost becomes the least of the series' runs (a time inflated by preemption
- * or a cold cache never wins). Returns 1 when the series is complete. */
-static int keep_costs(pf_graph *g)
-{
-    for (size_t i = 0; i < g->an.nodes.n; i++) {
-        pf_node *n = &g->an.nodes.v[i];
-        double *cost = n->kind == PF_NODE_TASK      ? &g->tasks.v[n->task].cost_meas
-                       : n->kind == PF_NODE_REDUCER ? &n->cost_meas
-                                                    : NULL;
-        if (cost && (g->pl.measure_first || g->pl.cost_run.v[i] < *cost)) *cost = g->pl.cost_run.v[i];
-    }
-    g->pl.measure_first = 0;
-    return --g->pl.measure_next == 0;
-}
-
 int pf_graph_run(pf_graph *g, pf_runtime *rt)
 {
     PF_CHECK_ARG(g && rt);
     int workers = rt->def.workers, static_exec = rt->def.executor == PF_EXEC_STATIC;
     if (pf_counters_prepare(&g->counters, workers)) return pf_error(PF_ENOMEM, "out of memory for run counters");
     g->quiet = rt->def.quiet;
-    int rc = prepare(g, rt);
+    unsigned need = needs_of(rt->def.executor);
+    int rc = prepare(g, rt, need);
     if (rc) return rc;
     if (g->rp.forced && static_exec) { /* pf_graph_repartition: partition afresh, then compile that */
-        if ((rc = pf_repartition_forced(g, workers, rt->def.partitioner)) || (rc = prepare(g, rt))) return rc;
+        if ((rc = pf_repartition_forced(g, workers, rt->def.partitioner)) || (rc = prepare(g, rt, need))) return rc;
     }
     g->runs++;
     pf_counters_begin(g->counters);
@@ -332,11 +349,7 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
                      .workers = workers,
                      .spin = rt->spin,
                      .tally = g->counters->tally};
-    if (c.measure) { /* the executors add up each node's executions into cost_run */
-        if (pf_vec_reserve(&g->pl.cost_run, g->an.nodes.n))
-            return pf_error(PF_ENOMEM, "out of memory measuring task costs");
-        if (g->an.nodes.n) memset(g->pl.cost_run.v, 0, g->an.nodes.n * sizeof *g->pl.cost_run.v);
-    }
+    if (c.measure && pf_placement_measure_run(g)) return pf_error(PF_ENOMEM, "out of memory measuring task costs");
     uint64_t t0 = pf_now_ns();
     switch (rt->def.executor) {
     case PF_EXEC_SEQ: pf_exec_seq(&c); break;
@@ -356,7 +369,7 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     uint64_t t1 = pf_now_ns();
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, t1);
     pf_counters_end(g->counters, t0, t1, static_exec || rt->def.executor == PF_EXEC_SEQ);
-    int measured = c.measure && keep_costs(g);
+    int measured = c.measure && pf_placement_keep_costs(g);
     if (static_exec) pf_repartition_after_run(g, workers, rt->def.partitioner, rt->def.repartition, measured);
     return PF_OK;
 }

@@ -3,6 +3,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 #include "physflow/base.h"
 
 #include <stdio.h>
@@ -15,8 +16,7 @@ typedef struct trace_event {
 } trace_event;
 
 typedef struct lane {
-    trace_event *ev;
-    size_t n, cap;
+    PF_VEC(trace_event) ev;
     char pad[40]; /* one lane per cache line: each worker appends to its own */
 } lane;
 
@@ -43,7 +43,7 @@ pf_trace *pf_trace_create(int workers)
 void pf_trace_destroy(pf_trace *t)
 {
     if (!t) return;
-    for (int w = 0; w < t->workers; w++) pf_free(t->lanes[w].ev);
+    for (int w = 0; w < t->workers; w++) pf_vec_free(&t->lanes[w].ev);
     pf_free(t->lanes);
     pf_free(t);
 }
@@ -52,8 +52,7 @@ void pf_trace_add(pf_trace *t, int w, int kind, const char *name, uint64_t t0, u
 {
     if (w < 0 || w >= t->workers) return;
     lane *l = &t->lanes[w];
-    if (PF_ARRAY_RESERVE(l->ev, l->cap, l->n + 1)) return;
-    l->ev[l->n++] = (trace_event){t0, t1, name, kind};
+    (void)pf_vec_push(&l->ev, ((trace_event){t0, t1, name, kind})); /* out of memory: the event is dropped */
 }
 
 static void write_json_string(FILE *f, const char *s)
@@ -83,8 +82,8 @@ int pf_trace_write_json(const pf_trace *t, const char *path)
                 w, w);
     for (int w = 0; w < t->workers; w++) {
         const lane *l = &t->lanes[w];
-        for (size_t k = 0; k < l->n; k++) {
-            const trace_event *e = &l->ev[k];
+        for (size_t k = 0; k < l->ev.n; k++) {
+            const trace_event *e = &l->ev.v[k];
             uint64_t t0 = e->t0 > t->origin ? e->t0 - t->origin : 0;
             uint64_t dur = e->t1 > e->t0 ? e->t1 - e->t0 : 0;
             fprintf(f, ",\n{\"name\":");
