@@ -29,7 +29,8 @@ int cli_unknown_option(const char *cmd, const char *opt, void (*usage)(FILE *));
 
 /* The overwrite rule of every physflow output, checked before the first step or timing. 0 when the file `path`
  * (given with option `opt`) may be written: its folder exists and takes a new file (tried with a probe file,
- * removed at once), and `path` does not exist or, with `force`, is not a folder. Else 2 after "physflow CMD: OPT: ..." on stderr; nothing is created. */
+ * removed at once), and `path` does not exist or, with `force`, is not a folder. Else 2 after
+ * "physflow CMD: OPT: ..." on stderr; nothing is created. */
 int cli_output_file(const char *cmd, const char *opt, const char *path, int force);
 /* The same for an output folder: missing (its parent takes a new folder; not created here), empty, or `force`. */
 int cli_output_dir(const char *cmd, const char *opt, const char *dir, int force);
