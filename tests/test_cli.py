@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 PHYSFLOW = sys.argv[1]
 failures = 0
@@ -230,8 +231,13 @@ with tempfile.TemporaryDirectory() as tmp:
     rest = run("run", "--resume", ckpt, "--steps", "25", "--hash", "--no-bind", "--executor", "seq")
     check("resumed run equals the uninterrupted one", rest.returncode == 0 and rest.stdout == whole.stdout,
           f"{rest.stdout} {rest.stderr} vs {whole.stdout}")
+    before = open(ckpt, "rb").read()
     again = run("run", "--resume", ckpt, "--steps", "5", "--checkpoint", ckpt, "--no-bind")
-    check("a checkpoint replaces an older checkpoint", again.returncode == 0, again.stderr)
+    check("an older checkpoint is not replaced without --force", again.returncode == 2 and "--force" in again.stderr
+          and open(ckpt, "rb").read() == before, again.stderr)
+    again = run("run", "--resume", ckpt, "--steps", "5", "--checkpoint", ckpt, "--no-bind", "--force")
+    check("a checkpoint replaces an older checkpoint with --force", again.returncode == 0 and
+          open(ckpt, "rb").read() != before, again.stderr)
     other = os.path.join(tmp, "notes.txt")
     with open(other, "w") as f:
         f.write("mine\n")
@@ -243,6 +249,105 @@ with tempfile.TemporaryDirectory() as tmp:
           r.stderr)
     r = run("run", "bars64", "--resume", ckpt)
     check("--resume refuses a scene of its own", r.returncode == 2, r.stderr)
+
+
+def run_fast(*args, limit=20):
+    """(result, seconds); result None when the command was still running after `limit` s (then killed)."""
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run([PHYSFLOW, *args], capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        r = None
+    return r, time.monotonic() - t0
+
+
+# The one rule of every output: checked before the first step or timing (exit 2, the path named, nothing left),
+# never overwritten without --force (the same message everywhere), written whole or not at all.
+LONG_RUN = ["heterogeneous", "--steps", "100000000", "--no-bind"]  # hours: a fast exit proves no step ran
+OUTPUTS = [(["run", *LONG_RUN], "--csv"), (["run", *LONG_RUN], "--trace"), (["run", *LONG_RUN], "--checkpoint"),
+           (["run", *LONG_RUN], "--vtk"), (["run", "--demo", "--steps", "100000000"], "--trace")]
+BENCHES = ["tasks", "loops", "broadphase", "splitting", "hashing", "rangequery"]
+OUTPUTS += [(["bench", b], "--csv") for b in BENCHES]
+with tempfile.TemporaryDirectory() as tmp:
+    blocker = os.path.join(tmp, "a-file")
+    with open(blocker, "w") as f:
+        f.write("mine\n")
+    for cmd, opt in OUTPUTS:
+        what = f"{' '.join(cmd[:2])} {opt}"
+        for bad in (os.path.join(tmp, "no-such-folder", "out"), os.path.join(blocker, "out")):
+            r, secs = run_fast(*cmd, opt, bad)
+            check(f"{what} under an unwritable folder exits 2 at once, naming the path",
+                  r is not None and r.returncode == 2 and f"{opt}: cannot write" in r.stderr and bad in r.stderr
+                  and secs < 10, r.stderr if r else f"still running after {secs:.0f} s")
+            check(f"{what} under an unwritable folder leaves nothing", sorted(os.listdir(tmp)) == ["a-file"] and
+                  open(blocker).read() == "mine\n", sorted(os.listdir(tmp)))
+        if opt == "--vtk":
+            continue
+        r, secs = run_fast(*cmd, opt, blocker)
+        check(f"{what} refuses an existing file at once, in the shared words",
+              r is not None and r.returncode == 2 and
+              f"{opt}: '{blocker}' exists: not overwritten (give --force to replace it)" in r.stderr and secs < 10,
+              r.stderr if r else "still running")
+        check(f"{what} leaves the existing file byte for byte", open(blocker, "rb").read() == b"mine\n" and
+              sorted(os.listdir(tmp)) == ["a-file"], sorted(os.listdir(tmp)))
+    vtk = os.path.join(tmp, "frames")
+    os.mkdir(vtk)
+    with open(os.path.join(vtk, "keep.txt"), "w") as f:
+        f.write("mine\n")
+    r, secs = run_fast("run", *LONG_RUN, "--vtk", vtk)
+    check("run --vtk refuses a non-empty folder at once", r is not None and r.returncode == 2 and
+          f"--vtk: the folder '{vtk}' is not empty: not overwritten (give --force to write into it)" in r.stderr,
+          r.stderr if r else "still running")
+    check("run --vtk leaves the folder as it was", os.listdir(vtk) == ["keep.txt"], os.listdir(vtk))
+    # with --force each is replaced by a whole new file
+    short = ["bars64", "--steps", "2", "--threads", "1", "--no-bind", "--force"]
+    for opt in ("--csv", "--trace", "--checkpoint"):
+        r = run("run", *short, opt, blocker)
+        data = open(blocker, "rb").read()
+        check(f"run {opt} replaces the file with --force", r.returncode == 0 and data != b"mine\n" and len(data) > 0,
+              r.stderr)
+        check(f"run {opt} leaves no temporary file", sorted(os.listdir(tmp)) == ["a-file", "frames"],
+              sorted(os.listdir(tmp)))
+        with open(blocker, "w") as f:
+            f.write("mine\n")
+    r = run("bench", "splitting", "--n", "100", "--densities", "0.1", "--csv", blocker, "--force")
+    check("bench --csv replaces the file with --force", r.returncode == 0 and
+          open(blocker).read().startswith("# machine:"), r.stderr)
+    with open(blocker, "w") as f:
+        f.write("mine\n")
+    # a run that fails (a numerical fault) writes none of its files and keeps the one --force was to replace
+    fault = os.path.join(tmp, "fault.xml")
+    with open(fault, "w") as f:
+        f.write('<Node dt="0.01"><EulerExplicitSolver/>\n<Node name="p"><MechanicalObject position="0 0 0 1 0 0"/>'
+                '<UniformMass vertexMass="1"/><StiffSpringForceField spring="0 1 1e9 0 0.5"/></Node></Node>\n')
+    csv_new = os.path.join(tmp, "fault.csv")
+    r = run("run", fault, "--steps", "50", "--threads", "1", "--no-bind", "--csv", csv_new, "--trace", blocker,
+            "--force")
+    check("a failed run leaves no half-written CSV and keeps the file it was to replace", r.returncode == 1 and
+          not os.path.exists(csv_new) and open(blocker).read() == "mine\n" and
+          sorted(os.listdir(tmp)) == ["a-file", "fault.xml", "frames"], f"{r.stderr} {sorted(os.listdir(tmp))}")
+
+# Options: unknown ones named as such, a missing value said, a bad number naming the option, value and range.
+for cmd in (["run", "bars64"], ["check", "bars64"], ["pairs", "--method", "kd", "x"], ["info"],
+            *(["bench", b] for b in BENCHES + ["scaling"])):
+    r = run(*cmd, "--bogus")
+    check(f"{' '.join(cmd)} --bogus: unknown option", r.returncode == 2 and "unknown option '--bogus'" in r.stderr,
+          r.stderr)
+for cmd in (["run", "bars64", "--steps"], ["run", "--csv"], ["check", "bars64", "--dt"], ["pairs", "x", "--method"],
+            ["bench", "tasks", "--csv"], ["bench", "loops", "--n"], ["bench", "scaling", "bars64", "--threads"]):
+    r = run(*cmd)
+    check(f"{' '.join(cmd)}: the value is missing", r.returncode == 2 and
+          f"option '{cmd[-1]}' needs a value" in r.stderr, r.stderr)
+for value in ("1e300", "nan", "inf", "-1", "0", "10x", ""):
+    for cmd in (["run", "bars64"], ["check", "bars64"]):
+        r = run(*cmd, "--dt", value)
+        check(f"{cmd[0]} --dt '{value}' names the range", r.returncode == 2 and
+              f"--dt: expected a time step in seconds in (0, 1e+300), got '{value}'" in r.stderr, r.stderr)
+for opt, rng in (("--steps", "[1, 100000000]"), ("--threads", "[1, 4096]"), ("--vtk-every", "[1, 100000000]")):
+    for value in ("10x", "0", "-5", "1e9", "99999999999999999999", "nan", "2.5"):
+        r = run("run", "bars64", opt, value)
+        check(f"run {opt} '{value}' names the range", r.returncode == 2 and
+              f"{opt}: expected an integer in {rng}, got '{value}'" in r.stderr, r.stderr)
 
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -15,6 +15,7 @@ import subprocess
 import re
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 
 PHYSFLOW = sys.argv[1]
@@ -253,8 +254,46 @@ with tempfile.TemporaryDirectory() as tmp:
 
     r = subprocess.run([CAMPAIGN, camp, "--quick", "--physflow", PHYSFLOW], capture_output=True, text=True,
                        timeout=60)
-    check("campaign refuses a non-empty folder", r.returncode == 2 and "not empty" in r.stderr, r.stderr)
+    check("campaign refuses a non-empty folder in physflow's words", r.returncode == 2 and
+          f"the folder '{camp}' is not empty: not overwritten (give --force to write into it)" in r.stderr, r.stderr)
     check("campaign left the folder as it was", set(os.listdir(camp)) == files, sorted(os.listdir(camp)))
+    blocker = os.path.join(tmp, "a-file")
+    with open(blocker, "w") as f:
+        f.write("mine\n")
+    t0 = time.monotonic()
+    r = subprocess.run([CAMPAIGN, os.path.join(blocker, "camp"), "--quick", "--physflow", PHYSFLOW],
+                       capture_output=True, text=True, timeout=60)
+    check("campaign into a folder it cannot create exits 2 at once, naming it", r.returncode == 2 and
+          os.path.join(blocker, "camp") in r.stderr and time.monotonic() - t0 < 10, r.stderr)
+    check("campaign left the file as it was", open(blocker).read() == "mine\n")
+
+    # bench scaling's outputs: checked before the scene loads or anything is timed
+    for opt, path in (("--csv", os.path.join(tmp, "none", "s.csv")), ("--plot", os.path.join(blocker, "p.svg"))):
+        t0 = time.monotonic()
+        r = run("bench", "scaling", "heterogeneous", "--threads", "1", "--steps", "100000", "--warmup", "1000000",
+                opt, path)
+        check(f"bench scaling {opt} unwritable: exit 2 at once, the path named", r.returncode == 2 and path in r.stderr
+              and f"{opt}: cannot write" in r.stderr and time.monotonic() - t0 < 10, r.stderr)
+    mine = os.path.join(tmp, "mine.svg")
+    for opt, path in (("--csv", blocker), ("--plot", mine)):
+        with open(path, "w") as f:
+            f.write("mine\n")
+        t0 = time.monotonic()
+        r = run("bench", "scaling", "heterogeneous", "--threads", "1", "--steps", "100000", "--warmup", "1000000",
+                opt, path)
+        check(f"bench scaling {opt} refuses an existing file at once", r.returncode == 2 and
+              f"{opt}: '{path}' exists: not overwritten (give --force to replace it)" in r.stderr and
+              time.monotonic() - t0 < 10, r.stderr)
+        check(f"bench scaling {opt} leaves the file byte for byte", open(path, "rb").read() == b"mine\n")
+    r = run("bench", "scaling", "bars64", "--threads", "1", "--executors", "seq", "--steps", "1", "--no-bind",
+            "--csv", blocker, "--force")
+    check("bench scaling --csv replaces the file with --force", r.returncode == 0 and
+          open(blocker).read().startswith("# machine:"), r.stderr)
+    for args, needle in ((["--steps", "10x"], "--steps: expected an integer in [1, 100000], got '10x'"),
+                         (["--repeat", "0"], "--repeat: expected an integer in [1, 1000], got '0'"),
+                         (["--bogus"], "unknown option '--bogus'"), (["--csv"], "option '--csv' needs a value")):
+        r = run("bench", "scaling", "bars64", "--threads", "1", *args)
+        check(f"bench scaling {' '.join(args)}: {needle}", r.returncode == 2 and needle in r.stderr, r.stderr)
 
 r = run("info")
 check("info exits 0", r.returncode == 0, r.stderr)

@@ -109,7 +109,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: physflow bench broadphase [--methods LIST] [--n LIST] [--density D] [--steps S]\n"
-            "                                 [--threads LIST] [--warmup W] [--csv FILE]\n"
+            "                                 [--threads LIST] [--warmup W] [--csv FILE [--force]]\n"
             "\n"
             "Poirrier 2009's benchmark: N unit spheres at volume fraction D (default 0.1) falling onto a floor, pairs\n"
             "pushed apart after each step (the pairs of the first exact method listed drive the motion; every\n"
@@ -164,9 +164,15 @@ int bench_broadphase(int argc, char **argv)
     long steps = 10, warmup = 50;
     const char *csv_path = NULL;
     const char *methods_arg = NULL;
+    int force = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v;
-        int got = cli_option_value(argc, argv, &k, "bench broadphase", usage, &v);
+        if (!strcmp(a, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &k, "bench broadphase",
+                                   "--methods --n --threads --density --steps --warmup --csv", usage, &v);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         if (!strcmp(a, "--methods")) methods_arg = v;
         else if (!strcmp(a, "--n")) {
@@ -180,11 +186,7 @@ int bench_broadphase(int argc, char **argv)
         } else if (!strcmp(a, "--warmup")) {
             if (cli_long("--warmup", v, 0, 100000, &warmup)) return 2;
         } else if (!strcmp(a, "--csv")) csv_path = v;
-        else {
-            fprintf(stderr, "physflow bench broadphase: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
+        else return cli_unknown_option("bench broadphase", a, usage);
     }
     pf_broadphase_method methods[PF_BP_METHOD_COUNT];
     if (methods_arg) {
@@ -213,8 +215,9 @@ int bench_broadphase(int argc, char **argv)
     for (size_t k = 0; k < nm && driver == nm; k++)
         if (methods[k] != PF_BP_KD_RAW) driver = k;
 
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     char machine[512];
     bench_machine_summary(machine, sizeof machine);
     printf("# falling spheres (Poirrier 2009, §6), density %g, %ld untimed warm-up steps then %ld timed steps; %s\n",
@@ -233,6 +236,7 @@ int bench_broadphase(int argc, char **argv)
         pf_broadphase_stats *last = calloc(nbp + 1, sizeof *last);
         if (!boxes || !bp || !times || !last || spheres_init(&sp, n, density, 0x9e3779b97f4a7c15ull ^ n)) {
             fprintf(stderr, "physflow bench broadphase: out of memory for %zu spheres\n", n);
+            bench_csv_close(csv, 0);
             return 1;
         }
         for (size_t m = 0; m < nm; m++)
@@ -357,6 +361,6 @@ int bench_broadphase(int argc, char **argv)
         free(sp.x);
         free(sp.v);
     }
-    if (bench_csv_close(csv)) status = 1;
+    if (bench_csv_close(csv, !status)) status = 1;
     return status;
 }

@@ -1,6 +1,8 @@
 /* Writes benchmark rows in the tidy CSV contract, with the machine, date and command as '#' comments. */
 #include "bench_csv.h"
 
+#include "cli_args.h"
+
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,7 @@
 #include <unistd.h>
 
 struct bench_csv {
-    FILE *f;
-    char *path;
-    char *tmp;
+    cli_out out; /* out.f NULL: a sink */
 };
 
 static void cpu_model(char *buf, size_t size)
@@ -52,58 +52,58 @@ void bench_machine_summary(char *buf, size_t size)
              sysconf(_SC_NPROCESSORS_ONLN), packages, numa, cores, pus);
 }
 
-bench_csv *bench_csv_open(const char *path, int argc, char **argv)
+int bench_csv_open(const char *path, int force, int argc, char **argv, bench_csv **out)
 {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "bench %s", argc > 0 ? argv[0] : "");
+    *out = NULL;
+    if (path && cli_output_file(cmd, "--csv", path, force)) return 2;
     bench_csv *csv = calloc(1, sizeof *csv);
-    if (!csv) return NULL;
-    if (!path) return csv;
-    size_t len = strlen(path) + 16;
-    csv->path = strdup(path);
-    csv->tmp = malloc(len);
-    if (!csv->path || !csv->tmp) goto fail;
-    snprintf(csv->tmp, len, "%s.tmp", path);
-    csv->f = fopen(csv->tmp, "w");
-    if (!csv->f) {
-        fprintf(stderr, "physflow: cannot write '%s'\n", csv->tmp);
-        goto fail;
+    if (!csv) {
+        fprintf(stderr, "physflow %s: out of memory\n", cmd);
+        return 1;
     }
+    if (path && cli_out_open(&csv->out, cmd, path)) {
+        free(csv);
+        return 2;
+    }
+    *out = csv;
+    if (!path) return 0;
     char machine[512];
     bench_machine_summary(machine, sizeof machine);
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(csv->f, "# machine: %s\n# date: %s\n# command: physflow bench", machine, date);
-    for (int k = 0; k < argc; k++) fprintf(csv->f, " %s", argv[k]);
-    fprintf(csv->f, "\nbench,case,method,workers,metric,value\n");
-    return csv;
-fail:
-    free(csv->path);
-    free(csv->tmp);
-    free(csv);
-    return NULL;
+    fprintf(csv->out.f, "# machine: %s\n# date: %s\n# command: physflow bench", machine, date);
+    for (int k = 0; k < argc; k++) fprintf(csv->out.f, " %s", argv[k]);
+    fprintf(csv->out.f, "\nbench,case,method,workers,metric,value\n");
+    return 0;
 }
 
 void bench_csv_row(bench_csv *csv, const char *bench, const char *case_name, const char *method, int workers,
                    const char *metric, double value)
 {
-    if (!csv || !csv->f) return;
-    fprintf(csv->f, "%s,%s,%s,%d,%s,%.6g\n", bench, case_name, method, workers, metric, value);
+    if (!csv || !csv->out.f) return;
+    fprintf(csv->out.f, "%s,%s,%s,%d,%s,%.6g\n", bench, case_name, method, workers, metric, value);
 }
 
-int bench_csv_close(bench_csv *csv)
+int bench_csv_close(bench_csv *csv, int ok)
 {
     if (!csv) return 0;
     int rc = 0;
-    if (csv->f) {
-        if (fclose(csv->f) != 0 || rename(csv->tmp, csv->path) != 0) {
-            fprintf(stderr, "physflow: cannot write '%s'\n", csv->path);
+    if (csv->out.f) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", csv->out.path);
+        if (!ok) {
+            fprintf(stderr, "physflow: the benchmark failed: '%s' not written\n", path);
+            cli_out_discard(&csv->out);
+            rc = -1;
+        } else if (cli_out_commit(&csv->out, "bench")) {
             rc = -1;
         } else {
-            fprintf(stderr, "physflow: wrote %s\n", csv->path);
+            fprintf(stderr, "physflow: wrote %s\n", path);
         }
     }
-    free(csv->path);
-    free(csv->tmp);
     free(csv);
     return rc;
 }

@@ -8,14 +8,16 @@
 typedef struct bench_csv bench_csv;
 
 /* argc/argv are the benchmark's own (argv[0] = its name): the command line is recorded as "physflow bench ...".
- * Opens `path` for writing (NULL path: returns a sink that drops rows, so callers need no branches).
- * Writes to a temporary file renamed over `path` on close, so an interrupted run never leaves half a file.
- * Returns NULL with a message on stderr when the file cannot be created. */
-bench_csv *bench_csv_open(const char *path, int argc, char **argv);
+ * Opens `path` for writing into *out (NULL path: a sink that drops rows, so callers need no branches), under the
+ * rule of every output (cli_output_file): an existing file is refused without `force`. Call it before the first
+ * timing. Writes to a temporary file renamed over `path` on close, so a failed or interrupted run never leaves
+ * half a file. Returns 0, or the exit code after a message on stderr: 2 (refused, unwritable), 1 (no memory). */
+int bench_csv_open(const char *path, int force, int argc, char **argv, bench_csv **out);
 void bench_csv_row(bench_csv *csv, const char *bench, const char *case_name, const char *method, int workers,
                    const char *metric, double value);
-/* Flushes, renames into place and frees. Returns 0 or -1 (message on stderr). */
-int bench_csv_close(bench_csv *csv);
+/* `ok`: flushes, renames into place and frees; else (the benchmark failed) removes the rows and frees. Returns 0,
+ * or -1 after a message on stderr (also when !ok and a file was to be written). */
+int bench_csv_close(bench_csv *csv, int ok);
 
 /* One line describing this machine: CPU model, cores, hwloc summary (packages, NUMA nodes, cores, PUs). */
 void bench_machine_summary(char *buf, size_t size);

@@ -431,7 +431,7 @@ static int bench_3d(size_t np, int steps, bench_csv *csv, double *ratio)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: physflow bench hashing [--n LIST] [--segments M] [--particles P] [--steps S] [--reps R]\n"
-               "                              [--csv FILE]\n"
+               "                              [--csv FILE [--force]]\n"
                "  --n LIST        object counts of the 2D benchmark (default 100,300,1000,3000,10000)\n"
                "  --segments M    moving-particle segments queried in 2D (default 200000; the paper used 1M)\n"
                "  --particles P   particles of the 3D benchmark (default 5000; 0 skips it)\n"
@@ -446,9 +446,15 @@ int bench_hashing(int argc, char **argv)
     size_t nn = 5;
     long m = 200000, np = 5000, steps = 50, reps = 3;
     const char *csv_path = NULL;
+    int force = 0;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a], *val;
-        int got = cli_option_value(argc, argv, &a, "bench hashing", usage, &val);
+        if (!strcmp(opt, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &a, "bench hashing",
+                                   "--n --segments --particles --steps --reps --csv", usage, &val);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         int bad = 0;
         if (!strcmp(opt, "--n"))
@@ -463,15 +469,13 @@ int bench_hashing(int argc, char **argv)
             bad = cli_long(opt, val, 1, 100, &reps);
         else if (!strcmp(opt, "--csv"))
             csv_path = val;
-        else {
-            fprintf(stderr, "physflow: bench hashing: unknown option '%s'\n", opt);
-            usage(stderr);
-            return 2;
-        }
+        else
+            return cli_unknown_option("bench hashing", opt, usage);
         if (bad) return 2;
     }
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     double worst = 0, r3 = 0;
     int rc = bench_2d(ns, nn, (size_t)m, (int)reps, csv, &worst);
     if (!rc) {
@@ -479,6 +483,6 @@ int bench_hashing(int argc, char **argv)
                PAPER_2D_MIN_SPEEDUP, worst >= PAPER_2D_MIN_SPEEDUP ? "holds" : "does not hold");
     }
     if (!rc && np > 0) rc = bench_3d((size_t)np, (int)steps, csv, &r3);
-    if (bench_csv_close(csv)) rc = -1;
+    if (bench_csv_close(csv, !rc)) rc = -1;
     return rc ? 1 : 0;
 }

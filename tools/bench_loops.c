@@ -138,7 +138,7 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
 static void usage(FILE *out)
 {
     fprintf(out, "usage: physflow bench loops [--threads LIST] [--executors LIST] [--n N] [--solves S] [--quick]\n"
-                 "                            [--cases cg-independent,cg-coupled,update] [--csv FILE]\n"
+                 "                            [--cases cg-independent,cg-coupled,update] [--csv FILE [--force]]\n"
                  "  cg-independent: S (default 64) CG solves of N (default 2000) unknowns, conditioning varied;\n"
                  "  cg-coupled: one CG over S blocks of N unknowns; ms per solve per executor and worker count.\n"
                  "  update-1pct, update-10pct: adding that share of tasks to a 10,000-task graph (update_ms), then\n"
@@ -153,28 +153,34 @@ int bench_loops(int argc, char **argv)
     size_t nexec = 4;
     const char *csv_path = NULL;
     long n = 2000, solves = 64;
-    int quick = 0;
+    int quick = 0, force = 0;
     int want[3] = {1, 1, 1}; /* cg-independent, cg-coupled, update */
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
-        } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (bench_parse_executors("--executors", argv[++i], execs, 8, &nexec)) return 2;
-        } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
-            if (cli_long("--n", argv[++i], 2, 10000000, &n)) return 2;
-        } else if (!strcmp(argv[i], "--solves") && i + 1 < argc) {
-            if (cli_long("--solves", argv[++i], 1, 100000, &solves)) return 2;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv_path = argv[++i];
-        } else if (!strcmp(argv[i], "--quick")) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--quick")) {
             quick = 1;
-        } else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
+            continue;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &i, "bench loops", "--threads --executors --n --solves --csv --cases",
+                                   usage, &v);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
+        if (!strcmp(a, "--threads")) {
+            if (cli_int_list("--threads", v, 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
+        } else if (!strcmp(a, "--executors")) {
+            if (bench_parse_executors("--executors", v, execs, 8, &nexec)) return 2;
+        } else if (!strcmp(a, "--n")) {
+            if (cli_long("--n", v, 2, 10000000, &n)) return 2;
+        } else if (!strcmp(a, "--solves")) {
+            if (cli_long("--solves", v, 1, 100000, &solves)) return 2;
+        } else if (!strcmp(a, "--csv")) {
+            csv_path = v;
+        } else if (!strcmp(a, "--cases")) {
             char buf[256], *names[8];
             size_t nn;
-            if (cli_str_list("--cases", argv[++i], buf, sizeof buf, names, 8, &nn)) return 2;
+            if (cli_str_list("--cases", v, buf, sizeof buf, names, 8, &nn)) return 2;
             want[0] = want[1] = want[2] = 0;
             for (size_t k = 0; k < nn; k++) {
                 int hit = !strcmp(names[k], "cg-independent") ? 0 : !strcmp(names[k], "cg-coupled") ? 1
@@ -187,13 +193,12 @@ int bench_loops(int argc, char **argv)
                 want[hit] = 1;
             }
         } else {
-            fprintf(stderr, "physflow bench loops: unknown or incomplete option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
+            return cli_unknown_option("bench loops", a, usage);
         }
     }
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     char machine[512];
     bench_machine_summary(machine, sizeof machine);
     printf("# machine: %s\n", machine);
@@ -207,6 +212,7 @@ int bench_loops(int argc, char **argv)
                                   : cg_set_create(1, (int)solves, (int)n, 1, 1e-8, 20000, 0);
         if (!set) {
             fprintf(stderr, "physflow bench loops: out of memory\n");
+            bench_csv_close(csv, 0);
             return 1;
         }
         printf("\n%s: %s\n", cases[c],
@@ -219,7 +225,10 @@ int bench_loops(int argc, char **argv)
                 int k = execs[e] == PF_EXEC_SEQ ? 1 : (int)threads[t];
                 if (execs[e] == PF_EXEC_SEQ && t > 0) break;
                 pf_runtime *rt = make_runtime(k, execs[e]);
-                if (!rt) return 1;
+                if (!rt) {
+                    bench_csv_close(csv, 0);
+                    return 1;
+                }
                 uint32_t moved = 0;
                 if (execs[e] == PF_EXEC_STATIC && k > 1) {
                     /* Hermann et al. 2009, §3.2: after a measured run, move whole objects to balance the measured
@@ -267,5 +276,5 @@ int bench_loops(int argc, char **argv)
         bench_update(csv, (int)threads[t], 10000, 0.01, "update-1pct", quick ? 3 : 7);
         bench_update(csv, (int)threads[t], 10000, 0.10, "update-10pct", quick ? 3 : 7);
     }
-    return bench_csv_close(csv) ? 1 : 0;
+    return bench_csv_close(csv, 1) ? 1 : 0;
 }

@@ -58,7 +58,7 @@ static int time_queries(const pf_rangequery *rq, const double *q, size_t count, 
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: physflow bench rangequery [--n LIST] [--queries Q] [--methods LIST] [--csv FILE]\n"
+    fprintf(f, "usage: physflow bench rangequery [--n LIST] [--queries Q] [--methods LIST] [--csv FILE [--force]]\n"
                "  --n LIST        point counts (default 10000,100000,1000000), uniform in the unit cube\n"
                "  --queries Q     queries per batch, boxes holding about 16 points (default 1000)\n"
                "  --methods LIST  among scan,bsearch,tree,kdtree,cells (default all)\n");
@@ -70,9 +70,14 @@ int bench_rangequery(int argc, char **argv)
     size_t nn = 3;
     int use[PF_RQ_METHOD_COUNT] = {1, 1, 1, 1, 1};
     const char *csv_path = NULL;
+    int force = 0;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a], *val;
-        int got = cli_option_value(argc, argv, &a, "bench rangequery", usage, &val);
+        if (!strcmp(opt, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &a, "bench rangequery", "--n --queries --methods --csv", usage, &val);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         int bad = 0;
         if (!strcmp(opt, "--n"))
@@ -95,17 +100,18 @@ int bench_rangequery(int argc, char **argv)
             }
         } else if (!strcmp(opt, "--csv"))
             csv_path = val;
-        else {
-            fprintf(stderr, "physflow: bench rangequery: unknown option '%s'\n", opt);
-            usage(stderr);
-            return 2;
-        }
+        else
+            return cli_unknown_option("bench rangequery", opt, usage);
         if (bad) return 2;
     }
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     pf_id_buffer *buf = NULL;
-    if (pf_id_buffer_create(&buf)) return 1;
+    if (pf_id_buffer_create(&buf)) {
+        bench_csv_close(csv, 0);
+        return 1;
+    }
     int rc = 0;
     printf("Aïvázis 2010 — orthogonal range queries, points uniform in the unit cube; rebuild after every point moved\n"
            "by up to 1%% of the cube; q: mean time of one query holding ~16 points (%ld queries) and ~1024 points\n\n",
@@ -178,6 +184,6 @@ int bench_rangequery(int argc, char **argv)
         free(p), free(moved), free(q16), free(q1k);
     }
     pf_id_buffer_destroy(buf);
-    if (bench_csv_close(csv)) rc = -1;
+    if (bench_csv_close(csv, !rc)) rc = -1;
     return rc ? 1 : 0;
 }

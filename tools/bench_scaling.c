@@ -25,7 +25,7 @@ typedef struct scaling_opts {
     char name[64];     /* the CSV's case and the plot's title: the built-in name or the file's base name */
     long steps, repeat;
     long warmup; /* untimed steps before the timed ones, >= 1: the first records and compiles */
-    int bind;
+    int bind, force; /* force: --force, outputs may replace files */
 } scaling_opts;
 
 /* The per-step series of one configuration, repeats one after another (steps x repeat values each). */
@@ -129,7 +129,7 @@ static void usage(FILE *out)
         "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
         "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
         "[--no-bind]\n"
-        "                              [--csv FILE] [--plot FILE]\n"
+        "                              [--csv FILE] [--plot FILE] [--force]\n"
         "  SCENE: a built-in scene (%s) or a scene file.\n"
         "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
         "10\n"
@@ -152,7 +152,8 @@ static void usage(FILE *out)
         "  --plot FILE    integration speedup against workers per method with gnuplot, as FILE.svg and\n"
         "                 FILE.png (a FILE ending in .svg or .png names one of the two), error bars from "
         "the\n"
-        "                 repeats' range; without gnuplot a warning, exit 0\n",
+        "                 repeats' range; without gnuplot a warning, exit 0\n"
+        "  --csv, --plot: checked before any timing; an existing file is not overwritten unless --force.\n",
         pf_scene_builtin_names());
 }
 
@@ -436,20 +437,26 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
                       const char **plot_path)
 {
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *arg = argv[i], *val = NULL;
         int bad = 0;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return -1;
-        } else if (!strcmp(arg, "--no-bind")) {
+        if (!strcmp(arg, "--no-bind")) {
             o->bind = 0;
             continue;
-        } else if (arg[0] != '-' && !o->scene) {
+        } else if (!strcmp(arg, "--force")) {
+            o->force = 1;
+            continue;
+        } else if (arg[0] != '-') {
+            if (o->scene) {
+                fprintf(stderr, CMD ": one scene at a time ('%s', then '%s')\n", o->scene, arg);
+                return 2;
+            }
             o->scene = arg;
             continue;
-        } else if (!val) {
-            bad = 1;
-        } else if (!strcmp(arg, "--threads")) {
+        }
+        int got = cli_option_value(argc, argv, &i, "bench scaling", "--threads --executors --partitioners "
+                                   "--repartition --steps --warmup --repeat --csv --plot", usage, &val);
+        if (got != CLI_VALUE) return got == CLI_HELP ? -1 : 2;
+        if (!strcmp(arg, "--threads")) {
             bad = cli_int_list("--threads", val, 1, 4096, a->threads, MAX_LIST, &a->nthreads) != 0;
         } else if (!strcmp(arg, "--executors")) {
             bad = bench_parse_executors("--executors", val, a->ex, 8, &a->nex) != 0;
@@ -470,20 +477,31 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
         } else if (!strcmp(arg, "--plot")) {
             *plot_path = val;
         } else {
-            bad = 1;
+            return cli_unknown_option("bench scaling", arg, usage);
         }
-        if (bad) {
-            fprintf(stderr, CMD ": bad, unknown or incomplete option '%s'\n", arg);
-            usage(stderr);
-            return 2;
-        }
-        i++; /* past the value */
+        if (bad) return 2; /* the parser said why */
     }
     if (!o->scene || a->nthreads == 0) {
         usage(stderr);
         return 2;
     }
     if (o->warmup < 1) o->warmup = 1; /* the recording step is never timed */
+    return 0;
+}
+
+/* The outputs, checked before the scene loads and any timing: 0, or 2 after a message. */
+static int check_outputs(const scaling_opts *o, const char *csv_path, const char *plot_path)
+{
+    if (csv_path && cli_output_file("bench scaling", "--csv", csv_path, o->force)) return 2;
+    if (!plot_path) return 0;
+    char svg[4096], png[4096];
+    if (scaling_plot_paths(plot_path, svg, png, sizeof svg) || strpbrk(plot_path, "\n\r")) {
+        fprintf(stderr, CMD ": --plot: unusable plot file name '%s'\n", plot_path);
+        return 2;
+    }
+    if (cli_output_file("bench scaling", "--plot", svg, o->force) ||
+        cli_output_file("bench scaling", "--plot", png, o->force))
+        return 2;
     return 0;
 }
 
@@ -508,6 +526,7 @@ int bench_scaling(int argc, char **argv)
     const char *csv_path = NULL, *plot_path = NULL;
     int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);
     if (rc) return rc < 0 ? 0 : rc;
+    if ((rc = check_outputs(&o, csv_path, plot_path))) return rc;
     case_name(o.scene, o.name, sizeof o.name);
     size_t ncfg = count_configs(&a);
     config *cfg = calloc(ncfg, sizeof *cfg);
@@ -520,8 +539,8 @@ int bench_scaling(int argc, char **argv)
     int status = 0;
     for (size_t i = 0; i < ncfg; i++)
         if (alloc_samples(&cfg[i], o.steps, o.repeat)) status = 1;
-    bench_csv *csv = status ? NULL : bench_csv_open(csv_path, argc, argv);
-    if (!csv) status = 1;
+    bench_csv *csv = NULL;
+    if (!status && (rc = bench_csv_open(csv_path, o.force, argc, argv, &csv))) status = rc;
     /* repeats outermost: every configuration meets the same background load, in turn */
     for (long r = 0; r < o.repeat && !status; r++)
         for (size_t i = 0; i < ncfg; i++)
@@ -535,7 +554,7 @@ int bench_scaling(int argc, char **argv)
             if (cfg[i].failed) status = 1;
         if (report(&o, cfg, ncfg, csv, plot_path)) status = 1;
     }
-    if (csv && bench_csv_close(csv)) status = 1;
+    if (csv && bench_csv_close(csv, !status)) status = 1;
     for (size_t i = 0; i < ncfg; i++)
         free_samples(&cfg[i]);
     free(cfg);

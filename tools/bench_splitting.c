@@ -29,7 +29,7 @@ static const struct paper_row {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: physflow bench splitting [--n N] [--densities LIST] [--threads K] [--csv FILE]\n"
+    fprintf(out, "usage: physflow bench splitting [--n N] [--densities LIST] [--threads K] [--csv FILE [--force]]\n"
                  "\n"
                  "Poirrier 2009 Table 1: N (default 10000) unit spheres, centres uniform in a cube sized for volume\n"
                  "fraction d (default 0.01,0.05,0.1,0.5,1), placed in the linear kd-tree without and with box\n"
@@ -44,9 +44,14 @@ int bench_splitting(int argc, char **argv)
     double dens[16] = {0.01, 0.05, 0.1, 0.5, 1.0};
     size_t nd = 5;
     const char *csv_path = NULL;
+    int force = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v;
-        int got = cli_option_value(argc, argv, &k, "bench splitting", usage, &v);
+        if (!strcmp(a, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &k, "bench splitting", "--n --threads --densities --csv", usage, &v);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         if (!strcmp(a, "--n")) {
             if (cli_long("--n", v, 2, 10000000, &n)) return 2;
@@ -61,18 +66,18 @@ int bench_splitting(int argc, char **argv)
         } else if (!strcmp(a, "--csv")) {
             csv_path = v;
         } else {
-            fprintf(stderr, "physflow bench splitting: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return cli_unknown_option("bench splitting", a, usage);
         }
     }
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     size_t count = (size_t)n;
     double *c = malloc(3 * count * sizeof *c);
     pf_aabb *boxes = malloc(count * sizeof *boxes);
     if (!c || !boxes) {
         fprintf(stderr, "physflow bench splitting: out of memory\n");
+        bench_csv_close(csv, 0);
         return 1;
     }
     const double r = 1.0, vsphere = 4.0 / 3.0 * M_PI;
@@ -155,6 +160,6 @@ int bench_splitting(int argc, char **argv)
     printf("# paper: Poirrier 2009, Table 1; its root cell is the distribution's cuboid, ours a cube\n");
     free(c);
     free(boxes);
-    if (bench_csv_close(csv)) status = 1;
+    if (bench_csv_close(csv, !status)) status = 1;
     return status;
 }

@@ -178,7 +178,8 @@ static double metg50(const double *grain, const double *eff, int n)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: physflow bench tasks [--threads LIST] [--executors LIST] [--ntasks N] [--quick] [--csv FILE]\n"
+    fprintf(out, "usage: physflow bench tasks [--threads LIST] [--executors LIST] [--ntasks N] [--quick]\n"
+                 "                            [--csv FILE [--force]]\n"
                  "  replay overhead per empty task (chain and independent) and METG(50%%) of a 1-D stencil of\n"
                  "  width 4 x workers, 3 dependencies per task, grains from 100 ns to 1 ms, per executor.\n"
                  "  defaults: --threads 1,2 --executors static,barrier,omptasks --ntasks 20000\n");
@@ -192,29 +193,33 @@ int bench_tasks(int argc, char **argv)
     size_t nexec = 3;
     const char *csv_path = NULL;
     long ntasks = 20000;
-    int quick = 0;
+    int quick = 0, force = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (cli_int_list("--threads", argv[++i], 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
-        } else if (!strcmp(argv[i], "--executors") && i + 1 < argc) {
-            if (bench_parse_executors("--executors", argv[++i], execs, 8, &nexec)) return 2;
-        } else if (!strcmp(argv[i], "--ntasks") && i + 1 < argc) {
-            if (cli_long("--ntasks", argv[++i], 10, 10000000, &ntasks)) return 2;
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv_path = argv[++i];
-        } else if (!strcmp(argv[i], "--quick")) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--quick")) {
             quick = 1;
+            continue;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
+            continue;
+        }
+        int got = cli_option_value(argc, argv, &i, "bench tasks", "--threads --executors --ntasks --csv", usage, &v);
+        if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
+        if (!strcmp(a, "--threads")) {
+            if (cli_int_list("--threads", v, 1, 4096, threads, MAX_LIST, &nthreads)) return 2;
+        } else if (!strcmp(a, "--executors")) {
+            if (bench_parse_executors("--executors", v, execs, 8, &nexec)) return 2;
+        } else if (!strcmp(a, "--ntasks")) {
+            if (cli_long("--ntasks", v, 10, 10000000, &ntasks)) return 2;
+        } else if (!strcmp(a, "--csv")) {
+            csv_path = v;
         } else {
-            fprintf(stderr, "physflow bench tasks: unknown or incomplete option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
+            return cli_unknown_option("bench tasks", a, usage);
         }
     }
-    bench_csv *csv = bench_csv_open(csv_path, argc, argv);
-    if (!csv) return 1;
+    bench_csv *csv = NULL;
+    int csv_rc = bench_csv_open(csv_path, force, argc, argv, &csv);
+    if (csv_rc) return csv_rc;
     char machine[512];
     bench_machine_summary(machine, sizeof machine);
     printf("# machine: %s\n", machine);
@@ -229,7 +234,10 @@ int bench_tasks(int argc, char **argv)
             int k = ex == PF_EXEC_SEQ ? 1 : (int)threads[t];
             if (ex == PF_EXEC_SEQ && t > 0) break;
             pf_runtime *rt = make_runtime(k, ex);
-            if (!rt) return 1;
+            if (!rt) {
+                bench_csv_close(csv, 0);
+                return 1;
+            }
             double ns[2];
             for (int chain = 1; chain >= 0; chain--) {
                 pf_graph *g = overhead_graph(chain, (size_t)ntasks, cells);
@@ -260,7 +268,10 @@ int bench_tasks(int argc, char **argv)
             int k = (int)threads[t];
             int width = 4 * k;
             pf_runtime *rt = make_runtime(k, execs[e]);
-            if (!rt) return 1;
+            if (!rt) {
+                bench_csv_close(csv, 0);
+                return 1;
+            }
             padded *sc = calloc(2 * (size_t)width, sizeof *sc);
             double eff[32];
             printf("%-10s %8d", pf_executor_name(execs[e]), k);
@@ -287,5 +298,5 @@ int bench_tasks(int argc, char **argv)
             free(sc);
             pf_runtime_destroy(rt);
         }
-    return bench_csv_close(csv) ? 1 : 0;
+    return bench_csv_close(csv, 1) ? 1 : 0;
 }

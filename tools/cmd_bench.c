@@ -23,7 +23,10 @@ int cmd_bench(int argc, char **argv)
     size_t count = sizeof benches / sizeof benches[0];
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         FILE *out = argc < 2 ? stderr : stdout;
-        fprintf(out, "usage: physflow bench NAME [options]   (every bench accepts --csv FILE)\n\n");
+        fprintf(out, "usage: physflow bench NAME [options]\n"
+                     "  Every bench accepts --csv FILE: checked before the first timing (its folder must exist and\n"
+                     "  take files; an existing file is not overwritten unless --force; exit 2), written whole when\n"
+                     "  the bench succeeds.\n\n");
         for (size_t k = 0; k < count; k++) fprintf(out, "  %-12s %s\n", benches[k].name, benches[k].what);
         return argc < 2 ? 2 : 0;
     }

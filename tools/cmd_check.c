@@ -1,4 +1,5 @@
 /* physflow check: loads and validates a scene without running it; one summary line. */
+#include "cli_args.h"
 #include "commands.h"
 #include "scene_cli.h"
 
@@ -21,9 +22,16 @@ int cmd_check(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--dt") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--dt")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "physflow check: option '--dt' needs a value\n");
+                usage(stderr);
+                return 2;
+            }
             if (scene_cli_dt("physflow check", argv[++i], &dt)) return 2;
-        } else if (argv[i][0] == '-' || scene) {
+        } else if (argv[i][0] == '-') {
+            return cli_unknown_option("check", argv[i], usage);
+        } else if (scene) {
             fprintf(stderr, "physflow check: unexpected argument '%s'\n", argv[i]);
             usage(stderr);
             return 2;

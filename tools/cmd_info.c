@@ -170,7 +170,8 @@ int cmd_info(int argc, char **argv)
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "physflow info: unexpected argument '%s'\n", argv[1]);
+        if (argv[1][0] == '-') fprintf(stderr, "physflow info: unknown option '%s'\n", argv[1]);
+        else fprintf(stderr, "physflow info: unexpected argument '%s' (info takes none)\n", argv[1]);
         return 2;
     }
     char machine[512];

@@ -58,15 +58,14 @@ int cmd_pairs(int argc, char **argv)
             count_only = 1;
         } else if (!strcmp(a, "--method") || !strcmp(a, "--threads")) {
             if (k + 1 == argc) {
-                fprintf(stderr, "physflow pairs: %s needs a value\n", a);
+                fprintf(stderr, "physflow pairs: option '%s' needs a value\n", a);
+                usage(stderr);
                 return 2;
             }
             if (!strcmp(a, "--method")) method = argv[++k];
             else if (cli_long("--threads", argv[++k], 1, 1024, &threads)) return 2;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "physflow pairs: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return cli_unknown_option("pairs", a, usage);
         } else if (!file) {
             file = a;
         } else {

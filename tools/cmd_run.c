@@ -34,24 +34,19 @@ static void usage(FILE *out)
             "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
             "  brute). --csv writes one row per step (docs/scenes.md); --vtk writes VTK XML PolyData frames (every\n"
             "  surface and every object's points) every --vtk-every steps (default 1) and scene.pvd for ParaView;\n"
-            "  --trace a Chrome trace. An existing file or a non-empty folder is not overwritten unless --force.\n"
+            "  --trace a Chrome trace. Every output is checked before the first step (exit 2): its folder must\n"
+            "  exist and take files, and an existing file or a non-empty folder is not overwritten unless --force.\n"
+            "  Files are written whole by a run that succeeds, or not at all.\n"
             "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
             "  executor, worker count and partitioner. Exit 1 on a numerical fault (message on stderr), 2 on bad\n"
             "  input (a scene's errors as 'file:line: message').\n"
-            "  --checkpoint FILE writes the state after the N steps (atomically: a failure never truncates an older\n"
-            "  checkpoint, which it replaces); --resume FILE rebuilds that checkpoint's scene (with its --dt and\n"
-            "  --broadphase), restores the state and runs N more steps: the same state as the uninterrupted run.\n"
+            "  --checkpoint FILE writes the state after the N steps (atomically; an existing file, an older\n"
+            "  checkpoint too, is replaced only with --force); --resume FILE rebuilds that checkpoint's scene\n"
+            "  (with its --dt and --broadphase), restores the state and runs N more steps: the same state as the\n"
+            "  uninterrupted run.\n"
             "  --demo: the runtime demonstration (a heat equation cut into 16 objects) replayed N steps (default\n"
             "  200) with each executor (or only E).\n",
             pf_scene_builtin_names());
-}
-
-/* A value option's argument, or NULL (with a message) when it is missing. */
-static const char *value(int argc, char **argv, int *i)
-{
-    if (*i + 1 < argc) return argv[++*i];
-    fprintf(stderr, "physflow run: option '%s' needs a value\n", argv[*i]);
-    return NULL;
 }
 
 int cmd_run(int argc, char **argv)
@@ -62,10 +57,8 @@ int cmd_run(int argc, char **argv)
     int demo = 0, executor_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--demo")) {
+        int got;
+        if (!strcmp(a, "--demo")) {
             demo = 1;
         } else if (!strcmp(a, "--no-bind")) {
             o.bind = 0;
@@ -79,8 +72,10 @@ int cmd_run(int argc, char **argv)
                 return 2;
             }
             o.scene = a;
-        } else if (!(v = value(argc, argv, &i))) {
-            return 2;
+        } else if ((got = cli_option_value(argc, argv, &i, "run", "--steps --threads --vtk-every --executor "
+                                           "--partitioner --broadphase --repartition --dt --trace --vtk --csv "
+                                           "--checkpoint --resume", usage, &v)) != CLI_VALUE) {
+            return got == CLI_HELP ? 0 : 2;
         } else if (!strcmp(a, "--steps")) {
             if (cli_long(a, v, 1, 100000000, &o.steps)) return 2;
         } else if (!strcmp(a, "--threads")) {
@@ -117,9 +112,7 @@ int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--resume")) {
             o.resume = v;
         } else {
-            fprintf(stderr, "physflow run: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return cli_unknown_option("run", a, usage);
         }
     }
     if (o.threads == 0) {
@@ -132,7 +125,7 @@ int cmd_run(int argc, char **argv)
                             "or --resume\n");
             return 2;
         }
-        if (o.trace && run_output_file_ok(o.trace, o.force)) return 2;
+        if (o.trace && cli_output_file("run", "--trace", o.trace, o.force)) return 2;
         return run_demo(o.steps ? o.steps : 200, o.threads, executor_given ? o.executor : PF_EXEC_COUNT,
                         o.partitioner, o.trace, o.hash_only, o.bind);
     }

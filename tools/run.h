@@ -3,6 +3,8 @@
 #ifndef PF_TOOLS_RUN_H
 #define PF_TOOLS_RUN_H
 
+#include "cli_args.h"
+
 #include "physflow/physics.h"
 #include "physflow/runtime.h"
 
@@ -38,16 +40,12 @@ int run_demo(long steps, long threads, pf_executor only, pf_partitioner part, co
 /* The scene and settings a checkpoint was made with, read from its note into o (scene, dt, broadphase); 0 or 2
  * after a message. `scene` receives the scene text's storage (free it). */
 int run_checkpoint_scene(const char *path, run_opts *o, char **scene);
-/* 0 when `path` may receive a checkpoint: missing, an older PhysFlow checkpoint, or force; else 2. */
-int run_checkpoint_file_ok(const char *path, int force);
 /* Writes w's state to path with o's scene and settings as the note; 0, or 1 after a message. */
 int run_checkpoint_write(pf_world *w, const run_opts *o, const char *path);
 
-/* ---- outputs (run_output.c) ---- */
-/* 0 when `path` may be written: it does not exist, or force; else 2 after a message. */
-int run_output_file_ok(const char *path, int force);
-/* 0 when `dir` may receive frames: missing (created), empty, or force; else 2 (or 1 when it cannot be made). */
-int run_output_dir_ok(const char *dir, int force);
+/* ---- outputs (run_output.c; their checks: cli_output_file, cli_output_dir) ---- */
+/* The Chrome trace of rt written whole to path (a temporary file renamed into place); 0, or 1 after a message. */
+int run_trace_write(pf_runtime *rt, const char *path);
 
 /* One row of the per-step table. */
 typedef struct run_step {
@@ -61,8 +59,9 @@ typedef struct run_step {
     uint64_t waits, waits_blocked;
     uint32_t repartitions, objects_moved; /* during this step */
 } run_step;
-/* The per-step CSV: '#' lines (machine, date, command), a header, one row per step. */
-FILE *run_csv_open(const char *path, int argc, char **argv);
+/* The per-step CSV into *out (cli_out: renamed into place by cli_out_commit): '#' lines (machine, date,
+ * command), a header, then one row per step (run_csv_row on out->f). 0, or -1 after a message. */
+int run_csv_open(cli_out *out, const char *path, int argc, char **argv);
 void run_csv_row(FILE *f, const run_step *r);
 
 /* The VTK XML PolyData frame `frame` of world w into dir/frame_NNNNNN.vtp: one piece per surface (its current

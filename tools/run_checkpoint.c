@@ -11,21 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int run_checkpoint_file_ok(const char *path, int force)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f || force) {
-        if (f) fclose(f);
-        return 0;
-    }
-    char magic[8] = {0};
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    if (n == sizeof magic && !memcmp(magic, "PFCHKPT1", sizeof magic)) return 0; /* a checkpoint: replaced */
-    fprintf(stderr, "physflow run: '%s' exists and is not a PhysFlow checkpoint (--force to overwrite it)\n", path);
-    return 2;
-}
-
 int run_checkpoint_write(pf_world *w, const run_opts *o, const char *path)
 {
     /* a scene file is named by its absolute path, so a resume works from another folder */

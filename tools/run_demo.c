@@ -219,8 +219,7 @@ int run_demo(long steps, long threads, pf_executor only, pf_partitioner part, co
                    pf_executor_name((pf_executor)e), def.workers, ms, d.energy, (unsigned long long)h, st.tasks,
                    st.reducers, st.edges, e == PF_EXEC_STATIC ? st.cross_edges : 0, e == PF_EXEC_STATIC ? st.waits : 0);
         if (tracing) {
-            if (pf_runtime_trace_write(rt, trace)) {
-                fprintf(stderr, "physflow run: %s\n", pf_last_error());
+            if (run_trace_write(rt, trace)) {
                 status = 1;
             } else if (!hash_only) {
                 printf("  trace of %s written to %s (open in Perfetto or chrome://tracing)\n",

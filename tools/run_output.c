@@ -1,52 +1,30 @@
 /* physflow run's outputs: the per-step CSV table and VTK XML PolyData frames with a ParaView .pvd collection;
- * nothing a user wrote is overwritten without --force. */
+ * nothing a user wrote is overwritten without --force (support/cli_args.h), and files are written whole. */
 #include "bench_csv.h"
 #include "run.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
-int run_output_file_ok(const char *path, int force)
+int run_trace_write(pf_runtime *rt, const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || force) return 0;
-    fprintf(stderr, "physflow run: '%s' exists: not overwritten (give --force to replace it)\n", path);
-    return 2;
-}
-
-int run_output_dir_ok(const char *dir, int force)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (mkdir(dir, 0777) == 0) return 0;
-        fprintf(stderr, "physflow run: cannot create the folder '%s': %s\n", dir, strerror(errno));
+    cli_out out;
+    if (cli_out_open(&out, "run", path)) return 1;
+    fclose(out.f); /* the runtime writes the file by name */
+    out.f = NULL;
+    if (pf_runtime_trace_write(rt, out.tmp)) {
+        fprintf(stderr, "physflow run: %s\n", pf_last_error());
+        cli_out_discard(&out);
         return 1;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "physflow run: '%s' is not a folder\n", dir);
-        return 2;
-    }
-    DIR *d = opendir(dir);
-    int empty = 1;
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) empty = 0;
-    if (d) closedir(d);
-    if (empty || force) return 0;
-    fprintf(stderr, "physflow run: the folder '%s' is not empty: nothing written (give --force to write into it)\n",
-            dir);
-    return 2;
+    return cli_out_commit(&out, "run") ? 1 : 0;
 }
 
-FILE *run_csv_open(const char *path, int argc, char **argv)
+int run_csv_open(cli_out *out, const char *path, int argc, char **argv)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "physflow run: cannot write '%s': %s\n", path, strerror(errno));
-        return NULL;
-    }
+    if (cli_out_open(out, "run", path)) return -1;
+    FILE *f = out->f;
     char machine[512], date[64];
     bench_machine_summary(machine, sizeof machine);
     time_t now = time(NULL);
@@ -56,7 +34,7 @@ FILE *run_csv_open(const char *path, int argc, char **argv)
     fprintf(f, "\nstep,ms_step,ms_collision,ms_update,ms_integration,contacts,contact_pairs,pairs_started,"
                "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved,imbalance,busy_ms,"
                "wait_ms,idle_ms,waits,waits_blocked,repartitions,objects_moved,ms_repartition\n");
-    return f;
+    return 0;
 }
 
 void run_csv_row(FILE *f, const run_step *r)

@@ -7,8 +7,10 @@
 
 #include "physflow/scene.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static double median_of(const double *v, size_t n)
@@ -160,13 +162,25 @@ static void progress(const run_step *r, long steps, double *last_print)
     if ((long)r->step == steps) fprintf(stderr, "\n");
 }
 
+/* Every output, before the scene loads: 0, or 2 after a message. */
 static int check_outputs(const run_opts *o)
 {
-    int rc = 0;
-    if (o->csv && (rc = run_output_file_ok(o->csv, o->force))) return rc;
-    if (o->trace && (rc = run_output_file_ok(o->trace, o->force))) return rc;
-    if (o->vtk && (rc = run_output_dir_ok(o->vtk, o->force))) return rc;
-    if (o->checkpoint && (rc = run_checkpoint_file_ok(o->checkpoint, o->force))) return rc;
+    if (o->csv && cli_output_file("run", "--csv", o->csv, o->force)) return 2;
+    if (o->trace && cli_output_file("run", "--trace", o->trace, o->force)) return 2;
+    if (o->vtk && cli_output_dir("run", "--vtk", o->vtk, o->force)) return 2;
+    if (o->checkpoint && cli_output_file("run", "--checkpoint", o->checkpoint, o->force)) return 2;
+    return 0;
+}
+
+/* The outputs opened once the scene is loaded: the CSV's temporary file, the VTK folder when missing. */
+static int open_outputs(const run_opts *o, cli_out *csv)
+{
+    if (o->csv && run_csv_open(csv, o->csv, o->argc, o->argv)) return 1;
+    if (o->vtk && mkdir(o->vtk, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "physflow run: --vtk: cannot create the folder '%s': %s\n", o->vtk, strerror(errno));
+        cli_out_discard(csv);
+        return 1;
+    }
     return 0;
 }
 
@@ -193,11 +207,12 @@ int run_scene(const run_opts *o)
         pf_scene_destroy(scene);
         return 2;
     }
-    FILE *csv = o->csv ? run_csv_open(o->csv, o->argc, o->argv) : NULL;
-    if (o->csv && !csv) {
+    cli_out csv_out = {0};
+    if (open_outputs(o, &csv_out)) {
         pf_scene_destroy(scene);
         return 1;
     }
+    FILE *csv = csv_out.f;
     if (o->trace) pf_runtime_trace_start(pf_world_runtime(w));
     size_t n = (size_t)o->steps;
     run_totals t = {0};
@@ -230,16 +245,12 @@ int run_scene(const run_opts *o)
         if (o->vtk && (k + 1) % (size_t)o->vtk_every == 0 && run_vtk_frame(w, o->vtk, frames++)) status = 1;
         if (tty) progress(&r, o->steps, &last_print);
     }
-    if (csv && fclose(csv) != 0) {
-        fprintf(stderr, "physflow run: write error on '%s'\n", o->csv);
-        status = 1;
-    }
+    /* the files are written whole by a run that succeeds, or not at all */
+    if (o->csv && status) cli_out_discard(&csv_out);
+    if (o->csv && !status && cli_out_commit(&csv_out, "run")) status = 1;
     if (o->vtk && frames && run_vtk_collection(o->vtk, frames, sum.dt * (double)o->vtk_every)) status = 1;
     if (!status && o->checkpoint && run_checkpoint_write(w, o, o->checkpoint)) status = 1;
-    if (o->trace && pf_runtime_trace_write(pf_world_runtime(w), o->trace)) {
-        fprintf(stderr, "physflow run: %s\n", pf_last_error());
-        status = 1;
-    }
+    if (!status && o->trace && run_trace_write(pf_world_runtime(w), o->trace)) status = 1;
     if (!status) {
         if (o->hash_only)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));

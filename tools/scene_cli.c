@@ -1,6 +1,7 @@
 /* Scene loading for the physflow commands: built-in names first, then files. */
 #include "scene_cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +35,12 @@ int scene_cli_load_def(const char *cmd, const char *arg, const pf_scene_load_def
 int scene_cli_dt(const char *cmd, const char *text, double *dt)
 {
     char *end;
+    errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || !(v > 0)) {
-        fprintf(stderr, "%s: --dt needs a time step > 0 in seconds, got '%s'\n", cmd, text);
+    /* the range pf_scene_load_def.dt accepts: > 0 and below 1e300 */
+    if (errno || end == text || *end || !isfinite(v) || !(v > 0) || !(v < SCENE_CLI_DT_MAX)) {
+        fprintf(stderr, "%s: --dt: expected a time step in seconds in (0, %g), got '%s'\n", cmd, SCENE_CLI_DT_MAX,
+                text);
         return 2;
     }
     *dt = v;

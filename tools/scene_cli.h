@@ -10,7 +10,9 @@
 int scene_cli_load(const char *cmd, const char *arg, const pf_world_def *wd, double dt, pf_scene **out);
 /* Same with every load setting given. */
 int scene_cli_load_def(const char *cmd, const char *arg, const pf_scene_load_def *def, pf_scene **out);
-/* Parses a --dt value (> 0, finite); 0 or 2 after a message. */
+/* Parses a --dt value in (0, SCENE_CLI_DT_MAX) seconds, the scene loader's range; 0, or 2 after a message naming
+ * the option, the value and the range. */
+#define SCENE_CLI_DT_MAX 1e300
 int scene_cli_dt(const char *cmd, const char *text, double *dt);
 
 #endif
