@@ -103,6 +103,4 @@ void pf_force_fields_destroy(pf_object *o)
 {
     for (uint32_t k = 0; k < o->ff.n; k++) ops_of(&o->ff.v[k])->destroy(o->ff.v[k].state);
     pf_vec_free(&o->ff);
-    o->ff.v = NULL;
-    o->ff.n = 0;
 }
