@@ -30,9 +30,9 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t fingerprint(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        const pf_object *o = w->obj[i];
-        uint32_t v[4] = {(uint32_t)o->kind, o->n, o->xextra, o->nfixed};
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        const pf_object *o = w->obj.v[i];
+        uint32_t v[4] = {(uint32_t)o->kind, o->n, o->xextra, (uint32_t)o->fixed_list.n};
         h = fnv(h, v, sizeof v);
     }
     return h;
@@ -72,7 +72,7 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
         pf_free(tmp);
         return pf_error(PF_EIO, "%s: cannot write: %s", path, strerror(errno));
     }
-    uint32_t head[2] = {VERSION, w->nobj}, nl = (uint32_t)nlen;
+    uint32_t head[2] = {VERSION, w->obj.n}, nl = (uint32_t)nlen;
     uint64_t steps = w->steps, fp = fingerprint(w);
     put(&wr, MAGIC, sizeof MAGIC);
     put(&wr, head, sizeof head);
@@ -80,8 +80,8 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
     put(&wr, &fp, sizeof fp);
     put(&wr, &nl, sizeof nl);
     if (nlen) put(&wr, note, nlen);
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        const pf_object *o = w->obj[i];
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        const pf_object *o = w->obj.v[i];
         put(&wr, o->x, (3 * (size_t)o->n + o->xextra) * sizeof *o->x);
         put(&wr, o->v, 3 * (size_t)o->n * sizeof *o->v);
     }
@@ -188,14 +188,14 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     uint64_t sum;
     if ((rc = read_header(&rd, path, &h))) goto done;
     rc = PF_EPARSE;
-    if (h.objects != w->nobj || h.fingerprint != fingerprint(w)) {
-        pf_error(rc, "%s: the checkpoint was made from a different scene (%u objects, this world has %u)", path,
-                 h.objects, w->nobj);
+    if (h.objects != w->obj.n || h.fingerprint != fingerprint(w)) {
+        pf_error(rc, "%s: the checkpoint was made from a different scene (%u objects, this world has %zu)", path,
+                 h.objects, w->obj.n);
         goto done;
     }
     /* the state goes to scratch first: a bad file leaves the world as it was */
     size_t total = 0;
-    for (uint32_t i = 0; i < w->nobj; i++) total += 6 * (size_t)w->obj[i]->n + w->obj[i]->xextra;
+    for (uint32_t i = 0; i < w->obj.n; i++) total += 6 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra;
     if (rd.left != total * sizeof(double) + sizeof sum) {
         pf_error(rc, "%s: truncated or wrong size (%zu bytes of state, %zu expected)", path, rd.left,
                  total * sizeof(double) + sizeof sum);
@@ -210,8 +210,8 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         pf_error(rc, "%s: checksum mismatch (the file is damaged)", path);
         goto done;
     }
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        pf_object *o = w->obj[i];
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        pf_object *o = w->obj.v[i];
         size_t nx = 3 * (size_t)o->n + o->xextra, nv = 3 * (size_t)o->n;
         memcpy(o->x, state, nx * sizeof *o->x);
         memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);

@@ -55,9 +55,7 @@ static int cand_order(const void *x, const void *y)
 
 static int add_candidate(collide_lane *L, const candidate *cd)
 {
-    if (PF_ARRAY_RESERVE(L->cand, L->cap_cand, L->ncand + 1)) return PF_ENOMEM;
-    L->cand[L->ncand++] = *cd;
-    return PF_OK;
+    return pf_vec_push(&L->cand, *cd);
 }
 
 void pf_collide_free(pf_collision_stage *c)
@@ -65,16 +63,16 @@ void pf_collide_free(pf_collision_stage *c)
     for (uint32_t s = 0; s < c->nsc; s++) {
         pf_query_index_destroy(c->sc[s].tri);
         pf_query_index_destroy(c->sc[s].sph);
-        pf_free(c->sc[s].boxes);
+        pf_vec_free(&c->sc[s].boxes);
     }
     pf_free(c->sc);
-    pf_free(c->sboxes);
+    pf_vec_free(&c->sboxes);
     for (int k = 0; k < c->nlanes; k++) {
         pf_id_buffer_destroy(c->lanes[k].ids);
-        pf_free(c->lanes[k].cand);
+        pf_vec_free(&c->lanes[k].cand);
     }
     pf_free(c->lanes);
-    pf_free(c->jobs);
+    pf_vec_free(&c->jobs);
     pf_broadphase_destroy(c->outer);
 }
 
@@ -93,7 +91,8 @@ static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
         int rc = pf_broadphase_create(&d, &c->outer);
         if (rc) return rc;
     }
-    if (PF_ARRAY_RESERVE(c->sboxes, c->cap_sboxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->sboxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    c->sboxes.n = n;
     if (n <= c->nsc) return PF_OK;
     surface_cache *sc = pf_realloc(c->sc, c->nsc * sizeof *sc, n * sizeof *sc);
     if (!sc) return pf_error(PF_ENOMEM, "out of memory");
@@ -126,14 +125,15 @@ static inline int overlap(const pf_aabb *a, const pf_aabb *b)
 /* Every surface's positions and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm distance. */
 static void surface_bounds(pf_world *w, pf_collision_stage *c)
 {
-    for (uint32_t s = 0; s < w->nsurf; s++) {
-        pf_surface *sf = w->surf[s];
-        const double *p = pf_surface_positions(sf, w->obj[sf->object], w->obj[sf->object]->x);
+    for (uint32_t s = 0; s < w->surf.n; s++) {
+        pf_surface *sf = w->surf.v[s];
+        const double *p = pf_surface_positions(sf, w->obj.v[sf->object], w->obj.v[sf->object]->x);
         pf_aabb b = box_at(p, sf->radius);
         for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
         c->sc[s].bounds = b;
         double a = c->def.alarm_distance;
-        c->sboxes[s] = (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
+        c->sboxes.v[s] =
+            (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
     }
 }
 
@@ -146,16 +146,17 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
     *out = *ix;
     if (*ix && *pass == c->passes) return PF_OK;
     size_t n = spheres ? sf->nv : sf->nt;
-    if (PF_ARRAY_RESERVE(sc->boxes, sc->cap_boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&sc->boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    sc->boxes.n = n;
     for (size_t k = 0; k < n; k++) {
         if (spheres) {
-            sc->boxes[k] = box_at(sf->pos + 3 * k, sf->radius);
+            sc->boxes.v[k] = box_at(sf->pos + 3 * k, sf->radius);
             continue;
         }
         const uint32_t *t = sf->tri + 3 * k;
-        sc->boxes[k] = box_at(sf->pos + 3 * (size_t)t[0], 0);
-        grow(&sc->boxes[k], sf->pos + 3 * (size_t)t[1], 0);
-        grow(&sc->boxes[k], sf->pos + 3 * (size_t)t[2], 0);
+        sc->boxes.v[k] = box_at(sf->pos + 3 * (size_t)t[0], 0);
+        grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)t[1], 0);
+        grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)t[2], 0);
     }
     if (!*ix) {
         pf_query_def d = pf_query_default_def();
@@ -163,7 +164,7 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
         int rc = pf_query_index_create(&d, ix);
         if (rc) return rc;
     }
-    int rc = pf_query_index_build(*ix, sc->boxes, n);
+    int rc = pf_query_index_build(*ix, sc->boxes.v, n);
     if (rc) return rc;
     *pass = c->passes;
     *out = *ix;
@@ -192,7 +193,7 @@ static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf
 static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
                               uint32_t ts)
 {
-    const pf_surface *S = w->surf[ps], *T = w->surf[ts];
+    const pf_surface *S = w->surf.v[ps], *T = w->surf.v[ts];
     const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
     int rc;
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
@@ -226,7 +227,7 @@ static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, co
 static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t v,
                        uint32_t qs, uint32_t u)
 {
-    const pf_surface *S = w->surf[ps], *Q = w->surf[qs];
+    const pf_surface *S = w->surf.v[ps], *Q = w->surf.v[qs];
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
     pf_sphere a = {{0}, S->radius, S->object, v}, b = {{0}, Q->radius, Q->object, u};
     memcpy(a.center, S->pos + 3 * (size_t)v, sizeof a.center);
@@ -243,7 +244,7 @@ static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_l
 static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
                            uint32_t qs)
 {
-    const pf_surface *S = w->surf[ps];
+    const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[qs].sph; /* built before the narrow phase */
     int rc;
     for (uint32_t v = 0; v < S->nv; v++) {
@@ -260,15 +261,16 @@ static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, colli
 /* The spheres of one surface among themselves (particles of one object), through the broad phase. */
 static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, uint32_t s)
 {
-    const pf_surface *S = w->surf[s];
+    const pf_surface *S = w->surf.v[s];
     surface_cache *sc = &c->sc[s];
-    if (PF_ARRAY_RESERVE(sc->boxes, sc->cap_boxes, S->nv)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&sc->boxes, S->nv)) return pf_error(PF_ENOMEM, "out of memory");
+    sc->boxes.n = S->nv;
     double r = S->radius + c->def.alarm_distance / 2; /* two boxes meet when the gap is within the alarm */
-    for (uint32_t v = 0; v < S->nv; v++) sc->boxes[v] = box_at(S->pos + 3 * (size_t)v, r);
+    for (uint32_t v = 0; v < S->nv; v++) sc->boxes.v[v] = box_at(S->pos + 3 * (size_t)v, r);
     sc->sph_pass = 0; /* the scratch boxes are not the sphere index's any more */
     const pf_pair *pairs;
     size_t np;
-    int rc = pf_broadphase_pairs(c->bp, sc->boxes, S->nv, &pairs, &np, NULL);
+    int rc = pf_broadphase_pairs(c->bp, sc->boxes.v, S->nv, &pairs, &np, NULL);
     for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j);
     return rc;
 }
@@ -288,16 +290,16 @@ static void index_worker(void *ctx, int worker, int workers)
     (void)worker, (void)workers;
     narrow_run *r = ctx;
     pf_collision_stage *c = r->c;
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->njobs;) {
-        uint32_t b = c->jobs[k].b;
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
+        uint32_t b = c->jobs.v[k].b;
         int first = 1, kinds = 0;
-        for (size_t e = 0; e < k && first; e++) first = c->jobs[e].b != b;
+        for (size_t e = 0; e < k && first; e++) first = c->jobs.v[e].b != b;
         if (!first) continue;
-        for (size_t e = k; e < c->njobs; e++)
-            if (c->jobs[e].b == b) kinds |= 1 << c->jobs[e].spheres;
+        for (size_t e = k; e < c->jobs.n; e++)
+            if (c->jobs.v[e].b == b) kinds |= 1 << c->jobs.v[e].spheres;
         pf_query_index *ix;
         for (int kind = 0; kind < 2; kind++)
-            if ((kinds >> kind & 1) && surface_index(c, r->w->surf[b], b, kind, &ix) != PF_OK)
+            if ((kinds >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
                 atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
     }
 }
@@ -309,8 +311,8 @@ static void narrow_worker(void *ctx, int worker, int workers)
     pf_collision_stage *c = r->c;
     collide_lane *L = &c->lanes[worker < c->nlanes ? worker : 0];
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->njobs;) {
-        const collide_job *jb = &c->jobs[k];
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
+        const collide_job *jb = &c->jobs.v[k];
         int rc = jb->spheres ? spheres_spheres(r->w, c, L, jb->a, jb->b) : vertices_triangles(r->w, c, L, jb->a, jb->b);
         if (rc) L->rc = rc;
     }
@@ -318,8 +320,7 @@ static void narrow_worker(void *ctx, int worker, int workers)
 
 static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres)
 {
-    if (PF_ARRAY_RESERVE(c->jobs, c->cap_jobs, c->njobs + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    c->jobs[c->njobs++] = (collide_job){a, b, spheres};
+    if (pf_vec_push(&c->jobs, ((collide_job){a, b, spheres}))) return pf_error(PF_ENOMEM, "out of memory");
     return PF_OK;
 }
 
@@ -327,20 +328,20 @@ static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres)
  * parallel, each surface its own) before the jobs run. */
 static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, size_t np)
 {
-    c->njobs = 0;
+    c->jobs.n = 0;
     int rc = PF_OK;
     for (size_t k = 0; k < np && !rc; k++) {
         uint32_t i = pairs[k].i, j = pairs[k].j;
-        const pf_surface *A = w->surf[i], *B = w->surf[j];
+        const pf_surface *A = w->surf.v[i], *B = w->surf.v[j];
         if (A->object == B->object) continue; /* no self-collision of a mesh */
-        if (pf_object_is_static(w->obj[A->object]) && pf_object_is_static(w->obj[B->object])) continue;
+        if (pf_object_is_static(w->obj.v[A->object]) && pf_object_is_static(w->obj.v[B->object])) continue;
         if (B->nt) rc = add_job(c, i, j, 0);
         if (!rc && A->nt) rc = add_job(c, j, i, 0);
         if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1);
     }
     if (rc) return rc;
     narrow_run run = {w, c, 0, 0};
-    if (c->nlanes > 1 && c->njobs > 1)
+    if (c->nlanes > 1 && c->jobs.n > 1)
         pf_runtime_parallel(w->rt, index_worker, &run);
     else
         index_worker(&run, 0, 1);
@@ -349,47 +350,48 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
 
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
 {
-    c->ncand = 0;
+    c->cand.n = 0;
     c->passes++;
-    int rc = reserve_surfaces(c, w->nsurf);
-    if (rc || w->nsurf == 0) return rc;
+    int rc = reserve_surfaces(c, w->surf.n);
+    if (rc || w->surf.n == 0) return rc;
     surface_bounds(w, c);
     const pf_pair *pairs;
     size_t np;
-    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes, w->nsurf, &pairs, &np, NULL))) return rc;
+    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, w->surf.n, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
-    for (int l = 0; l < c->nlanes; l++) c->lanes[l].ncand = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
+    for (int l = 0; l < c->nlanes; l++) c->lanes[l].cand.n = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
     narrow_run run = {w, c, 0, 0};
-    if (c->nlanes > 1 && c->njobs > 1)
+    if (c->nlanes > 1 && c->jobs.n > 1)
         pf_runtime_parallel(w->rt, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
-    for (uint32_t s = 0; s < w->nsurf && !rc; s++) /* the broad phase itself runs in parallel */
-        if (w->surf[s]->radius > 0 && w->surf[s]->nv > 1 && !pf_object_is_static(w->obj[w->surf[s]->object]))
+    for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* the broad phase itself runs in parallel */
+        if (w->surf.v[s]->radius > 0 && w->surf.v[s]->nv > 1 && !pf_object_is_static(w->obj.v[w->surf.v[s]->object]))
             rc = spheres_within(w, c, &c->lanes[0], s);
     /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */
     size_t total = 0;
     for (int l = 0; l < c->nlanes; l++) {
         if (c->lanes[l].rc && !rc) rc = pf_error(c->lanes[l].rc, "collision stage: out of memory");
-        total += c->lanes[l].ncand;
+        total += c->lanes[l].cand.n;
         *examined += c->lanes[l].examined;
     }
     if (rc) return rc;
-    if (PF_ARRAY_RESERVE(c->cand, c->cap_cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
     for (int l = 0; l < c->nlanes; l++) {
-        if (c->lanes[l].ncand) memcpy(c->cand + c->ncand, c->lanes[l].cand, c->lanes[l].ncand * sizeof *c->cand);
-        c->ncand += c->lanes[l].ncand;
+        const collide_lane *L = &c->lanes[l];
+        if (L->cand.n) memcpy(c->cand.v + c->cand.n, L->cand.v, L->cand.n * sizeof *c->cand.v);
+        c->cand.n += L->cand.n;
     }
-    if (c->ncand) qsort(c->cand, c->ncand, sizeof *c->cand, cand_order);
+    if (c->cand.n) qsort(c->cand.v, c->cand.n, sizeof *c->cand.v, cand_order);
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
     size_t out = 0;
-    for (size_t k = 0; k < c->ncand; k++) {
-        const candidate *a = &c->cand[k], *p = out ? &c->cand[out - 1] : NULL;
+    for (size_t k = 0; k < c->cand.n; k++) {
+        const candidate *a = &c->cand.v[k], *p = out ? &c->cand.v[out - 1] : NULL;
         if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
             p->pvert == a->pvert && p->tobj == a->tobj)
             continue;
-        c->cand[out++] = *a;
+        c->cand.v[out++] = *a;
     }
-    c->ncand = out;
+    c->cand.n = out;
     return PF_OK;
 }

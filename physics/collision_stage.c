@@ -33,8 +33,8 @@ void pf_collision_stage_free(pf_collision_stage *c)
     if (!c) return;
     pf_collide_free(c);
     pf_broadphase_destroy(c->bp);
-    pf_free(c->cand);
-    pf_free(c->report);
+    pf_vec_free(&c->cand);
+    pf_vec_free(&c->report);
     pf_free(c);
 }
 
@@ -50,12 +50,13 @@ int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx)
 /* The callback's view: each contact's points at the step's start, from the fields' contact lists. */
 static int report_contacts(pf_world *w, pf_collision_stage *c)
 {
-    if (PF_ARRAY_RESERVE(c->report, c->cap_report, c->ncand + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->report, c->cand.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     uint32_t n = 0;
-    for (uint32_t k = 0; k < w->ninter; k++)
-        if (w->inter[k]->kind == PF_INTERACTION_CONTACTS)
-            n += pf_contact_field_report(w->inter[k], c->report + n, (uint32_t)c->ncand - n);
-    c->callback(c->report, n, c->callback_ctx);
+    for (uint32_t k = 0; k < w->inter.n; k++)
+        if (w->inter.v[k]->kind == PF_INTERACTION_CONTACTS)
+            n += pf_contact_field_report(w->inter.v[k], c->report.v + n, (uint32_t)c->cand.n - n);
+    c->report.n = n;
+    c->callback(c->report.v, n, c->callback_ctx);
     return PF_OK;
 }
 
@@ -96,8 +97,9 @@ int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out)
 
 static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
 {
-    for (uint32_t k = 0; k < w->ninter; k++)
-        if (w->inter[k]->kind == PF_INTERACTION_CONTACTS && w->inter[k]->oa == oa && w->inter[k]->ob == ob) return w->inter[k];
+    for (uint32_t k = 0; k < w->inter.n; k++)
+        if (w->inter.v[k]->kind == PF_INTERACTION_CONTACTS && w->inter.v[k]->oa == oa && w->inter.v[k]->ob == ob)
+            return w->inter.v[k];
     return NULL;
 }
 
@@ -106,26 +108,25 @@ static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
  * a restarted run adds them up as the uninterrupted one. */
 static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
 {
-    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    pf_springset *s = pf_contact_field_create(w->obj[oa], w->obj[ob]);
+    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    pf_springset *s = pf_contact_field_create(w->obj.v[oa], w->obj.v[ob]);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
     s->uid = w->next_uid++;
-    uint32_t k = w->ninter++;
-    for (; k > 0 && w->inter[k - 1]->kind == PF_INTERACTION_CONTACTS &&
-           (w->inter[k - 1]->oa > oa || (w->inter[k - 1]->oa == oa && w->inter[k - 1]->ob > ob));
+    uint32_t k = w->inter.n++;
+    for (; k > 0 && w->inter.v[k - 1]->kind == PF_INTERACTION_CONTACTS &&
+           (w->inter.v[k - 1]->oa > oa || (w->inter.v[k - 1]->oa == oa && w->inter.v[k - 1]->ob > ob));
          k--)
-        w->inter[k] = w->inter[k - 1];
-    w->inter[k] = s;
+        w->inter.v[k] = w->inter.v[k - 1];
+    w->inter.v[k] = s;
     *out = s;
     return PF_OK;
 }
 
 static int remove_contact_field(pf_world *w, uint32_t k)
 {
-    if (PF_ARRAY_RESERVE(w->dropped, w->cap_dropped, w->ndropped + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    w->dropped[w->ndropped++] = w->inter[k];
-    memmove(w->inter + k, w->inter + k + 1, (w->ninter - k - 1) * sizeof *w->inter);
-    w->ninter--;
+    if (pf_vec_push(&w->dropped, w->inter.v[k])) return pf_error(PF_ENOMEM, "out of memory");
+    memmove(w->inter.v + k, w->inter.v + k + 1, (w->inter.n - k - 1) * sizeof *w->inter.v);
+    w->inter.n--;
     return PF_OK;
 }
 
@@ -139,14 +140,14 @@ int pf_collision_stage_run(pf_world *w)
     /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
     uint32_t started = 0, stopped = 0, fields = 0;
     double mind = INFINITY; /* pf_collide began a new pass: the fields it fills get its stamp */
-    for (size_t k = 0; k < c->ncand && !rc;) {
-        const candidate *d = &c->cand[k];
+    for (size_t k = 0; k < c->cand.n && !rc;) {
+        const candidate *d = &c->cand.v[k];
         uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
         size_t end = k;
-        while (end < c->ncand &&
-               (c->cand[end].pobj < c->cand[end].tobj ? c->cand[end].pobj : c->cand[end].tobj) == oa &&
-               (c->cand[end].pobj < c->cand[end].tobj ? c->cand[end].tobj : c->cand[end].pobj) == ob) {
-            if (c->cand[end].dist < mind) mind = c->cand[end].dist;
+        while (end < c->cand.n &&
+               (c->cand.v[end].pobj < c->cand.v[end].tobj ? c->cand.v[end].pobj : c->cand.v[end].tobj) == oa &&
+               (c->cand.v[end].pobj < c->cand.v[end].tobj ? c->cand.v[end].tobj : c->cand.v[end].pobj) == ob) {
+            if (c->cand.v[end].dist < mind) mind = c->cand.v[end].dist;
             end++;
         }
         pf_springset *s = find_contact_field(w, oa, ob);
@@ -155,18 +156,18 @@ int pf_collision_stage_run(pf_world *w)
             started++;
             w->dirty = 1;
         }
-        if (!rc) rc = pf_contact_field_fill(s, &c->def, c->cand + k, end - k, w->surf, c->passes);
+        if (!rc) rc = pf_contact_field_fill(s, &c->def, c->cand.v + k, end - k, w->surf.v, c->passes);
         fields++;
         k = end;
     }
     /* fields whose objects no longer touch */
-    for (uint32_t j = w->ninter; j-- > 0 && !rc;)
-        if (w->inter[j]->kind == PF_INTERACTION_CONTACTS && pf_contact_field_stamp(w->inter[j]) != c->passes) {
+    for (uint32_t j = w->inter.n; j-- > 0 && !rc;)
+        if (w->inter.v[j]->kind == PF_INTERACTION_CONTACTS && pf_contact_field_stamp(w->inter.v[j]) != c->passes) {
             rc = remove_contact_field(w, j);
             stopped++;
             w->dirty = 1;
         }
-    c->stats = (pf_collision_stats){.contacts = (uint32_t)c->ncand,
+    c->stats = (pf_collision_stats){.contacts = (uint32_t)c->cand.n,
                                     .pairs = fields,
                                     .started = started,
                                     .stopped = stopped,

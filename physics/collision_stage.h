@@ -5,6 +5,7 @@
 
 #include "surface.h"
 
+#include "base/vec.h"
 #include "physflow/collision.h"
 #include "physflow/query.h"
 
@@ -28,15 +29,13 @@ typedef struct surface_cache {
     pf_aabb bounds;           /* of its vertices, grown by its radius */
     pf_query_index *tri, *sph; /* built lazily, once per pass */
     uint64_t tri_pass, sph_pass;
-    pf_aabb *boxes;           /* scratch for building an index */
-    size_t cap_boxes;
+    PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
 } surface_cache;
 
 /* One thread's share of the narrow phase: its query buffer and the proximities it found. */
 typedef struct collide_lane {
     pf_id_buffer *ids;
-    candidate *cand;
-    size_t ncand, cap_cand;
+    PF_VEC(candidate) cand;
     uint64_t examined;
     int rc;
 } collide_lane;
@@ -54,20 +53,16 @@ typedef struct pf_collision_stage {
     pf_broadphase *outer; /* surfaces against surfaces */
     surface_cache *sc;
     uint32_t nsc;
-    pf_aabb *sboxes; /* per surface: bounds grown by the alarm distance */
-    size_t cap_sboxes;
+    PF_VEC(pf_aabb) sboxes; /* per surface: bounds grown by the alarm distance */
     collide_lane *lanes;
     int nlanes;
-    collide_job *jobs;
-    size_t njobs, cap_jobs;
-    candidate *cand;
-    size_t ncand, cap_cand;
+    PF_VEC(collide_job) jobs;
+    PF_VEC(candidate) cand;
     pf_collision_stats stats;
     uint64_t passes;
     pf_contact_fn callback;
     void *callback_ctx;
-    pf_world_contact *report; /* the callback's view of the contacts */
-    size_t cap_report;
+    PF_VEC(pf_world_contact) report; /* the callback's view of the contacts */
 } pf_collision_stage;
 
 /* The collision stage of a step: proximities found (collide.c), then per object pair in contact one contact

@@ -16,6 +16,7 @@
 #include "base/alloc.h"
 #include "base/clock.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,10 +32,10 @@ typedef struct contact_pt {
 
 typedef struct pf_contactset {
     const pf_object *a, *b;
-    contact_pt *c;
-    uint32_t n;
-    size_t cap;
-    double *buf[PF_PHASES]; /* per phase: 3n for the a points, then 3n for the b points */
+    PF_VEC(contact_pt) pts;
+    /* per phase: 3n for the a points, then 3n for the b points. Not PF_VECs: the phases' buffers grow together
+     * and share one capacity, in doubles. */
+    double *buf[PF_PHASES];
     size_t cap_buf;
     double stiffness, damping, distance;
     uint64_t stamp; /* the collision pass that last found contacts for it */
@@ -51,7 +52,7 @@ static inline double dot3(const double *a, const double *b)
 static void contactset_free(pf_contactset *cs)
 {
     if (!cs) return;
-    pf_free(cs->c);
+    pf_vec_free(&cs->pts);
     for (int ph = 0; ph < PF_PHASES; ph++) pf_free(cs->buf[ph]);
     pf_free(cs);
 }
@@ -63,9 +64,9 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
 {
     (void)out; /* the datum of cs->buf[PF_PHASE_FORCE] */
     pf_contactset *cs = s->contacts;
-    double *oa = cs->buf[PF_PHASE_FORCE], *ob = oa + 3 * (size_t)cs->n;
-    for (uint32_t k = 0; k < cs->n; k++) {
-        contact_pt *c = &cs->c[k];
+    double *oa = cs->buf[PF_PHASE_FORCE], *ob = oa + 3 * cs->pts.n;
+    for (uint32_t k = 0; k < cs->pts.n; k++) {
+        contact_pt *c = &cs->pts.v[k];
         double pa[3], pb[3], wa[3], wb[3];
         pf_surface_point_position(c->sa, cs->a, xa, &c->pa, pa);
         pf_surface_point_position(c->sb, cs->b, xb, &c->pb, pb);
@@ -87,9 +88,9 @@ static void contacts_dforce(const pf_springset *s, const double *dqa, const doub
 {
     (void)out; /* the datum of cs->buf[phase] */
     pf_contactset *cs = s->contacts;
-    double *oa = cs->buf[phase], *ob = oa + 3 * (size_t)cs->n;
-    for (uint32_t k = 0; k < cs->n; k++) {
-        const contact_pt *c = &cs->c[k];
+    double *oa = cs->buf[phase], *ob = oa + 3 * cs->pts.n;
+    for (uint32_t k = 0; k < cs->pts.n; k++) {
+        const contact_pt *c = &cs->pts.v[k];
         double da[3], db[3];
         pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, dqa, da);
         pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, dqb, db);
@@ -108,9 +109,9 @@ static void contacts_gather(const pf_springset *s, int side, const pf_object *o,
     const pf_contactset *cs = s->contacts;
     const double *out = *(double *const *)out_datum; /* the datum is the buffer's address */
     for (int sd = side == 2 ? 0 : side; sd <= (side == 2 ? 1 : side); sd++) { /* 2: both (contacts within o) */
-        const double *part = out + (sd ? 3 * (size_t)cs->n : 0);
-        for (uint32_t k = 0; k < cs->n; k++) {
-            const contact_pt *c = &cs->c[k];
+        const double *part = out + (sd ? 3 * cs->pts.n : 0);
+        for (uint32_t k = 0; k < cs->pts.n; k++) {
+            const contact_pt *c = &cs->pts.v[k];
             pf_surface_add_force(sd ? c->sb : c->sa, o, o->x, sd ? &c->pb : &c->pa, part + 3 * (size_t)k, vec);
         }
     }
@@ -170,7 +171,7 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
                           pf_surface *const *surf, uint64_t stamp)
 {
     pf_contactset *cs = s->contacts;
-    if (PF_ARRAY_RESERVE(cs->c, cs->cap, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&cs->pts, n)) return pf_error(PF_ENOMEM, "out of memory");
     if (n * 6 > cs->cap_buf) {
         size_t cap = n * 6 * 2;
         for (int ph = 0; ph < PF_PHASES; ph++) {
@@ -192,7 +193,7 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
                                                      : pf_surface_triangle_point(ts, d->telem, d->bary);
         int point_is_a = d->pobj == s->oa; /* n points from the other feature to the vertex: b to a when so */
         double sg = point_is_a ? 1.0 : -1.0;
-        cs->c[k] = (contact_pt){point_is_a ? ps : ts,
+        cs->pts.v[k] = (contact_pt){point_is_a ? ps : ts,
                                 point_is_a ? ts : ps,
                                 point_is_a ? pp : tp,
                                 point_is_a ? tp : pp,
@@ -200,7 +201,7 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
                                 d->offset,
                                 0};
     }
-    cs->n = (uint32_t)n;
+    cs->pts.n = n;
     return PF_OK;
 }
 
@@ -213,8 +214,8 @@ uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, u
 {
     const pf_contactset *cs = s->contacts;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < cs->n && n < cap; i++, n++) {
-        const contact_pt *p = &cs->c[i];
+    for (uint32_t i = 0; i < cs->pts.n && n < cap; i++, n++) {
+        const contact_pt *p = &cs->pts.v[i];
         pf_world_contact *r = &out[n];
         r->object_a = s->oa;
         r->object_b = s->ob;

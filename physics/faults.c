@@ -41,15 +41,15 @@ void pf_state_check(pf_object *o, const double *x, const double *v, double max_s
 int pf_world_check_faults(pf_world *w)
 {
     uint32_t bad = UINT32_MAX;
-    for (uint32_t i = 0; i < w->nobj; i++)
-        if (w->obj[i]->registered && w->obj[i]->fault && bad == UINT32_MAX) bad = i;
+    for (uint32_t i = 0; i < w->obj.n; i++)
+        if (w->obj.v[i]->registered && w->obj.v[i]->fault && bad == UINT32_MAX) bad = i;
     if (bad == UINT32_MAX) return PF_OK;
-    const pf_object *o = w->obj[bad];
+    const pf_object *o = w->obj.v[bad];
     uint32_t point = o->fault - 1;
     const double *v = o->v + 3 * (size_t)point;
     double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        pf_object *p = w->obj[i];
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        pf_object *p = w->obj.v[i];
         if (!p->registered) continue;
         memcpy(p->x, p->x_prev, (3 * (size_t)p->n + p->xextra) * sizeof *p->x);
         memcpy(p->v, p->v_prev, 3 * (size_t)p->n * sizeof *p->v);

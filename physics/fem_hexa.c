@@ -260,11 +260,11 @@ pf_hexa_fem_def pf_hexa_fem_default_def(void)
 
 int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
 {
-    PF_CHECK_ARG(w && def && id < w->nobj);
+    PF_CHECK_ARG(w && def && id < w->obj.n);
     PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
     PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
     PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
-    pf_object *o = w->obj[id];
+    pf_object *o = w->obj.v[id];
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");
     int rc = hexa_fem_init(fem, o, def);

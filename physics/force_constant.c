@@ -60,9 +60,9 @@ pf_constant_force_def pf_constant_force_default_def(void)
 static int check_constant_force(const pf_world *w, uint32_t object, const pf_constant_force_def *def)
 {
     if (!w || !def) return pf_error(PF_EINVAL, "pf_world_add_constant_force: the world and the definition are required");
-    if (object >= w->nobj)
-        return pf_error(PF_EINVAL, "constant force: no object %u in this world (%u objects)", object, w->nobj);
-    const pf_object *o = w->obj[object];
+    if (object >= w->obj.n)
+        return pf_error(PF_EINVAL, "constant force: no object %u in this world (%zu objects)", object, w->obj.n);
+    const pf_object *o = w->obj.v[object];
     if (o->kind != PF_OBJECT_POINTS)
         return pf_error(PF_EINVAL, "constant force: object %u is a rigid body; a constant force acts on points", object);
     if (!isfinite(def->force[0]) || !isfinite(def->force[1]) || !isfinite(def->force[2]))
@@ -82,7 +82,7 @@ int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_constant_
 {
     int rc = check_constant_force(w, object, def);
     if (rc) return rc;
-    pf_object *o = w->obj[object];
+    pf_object *o = w->obj.v[object];
     constant_force *c = pf_calloc(1, sizeof *c);
     if (c && def->npoints) c->points = pf_malloc((size_t)def->npoints * sizeof *c->points);
     if (!c || (def->npoints && !c->points)) {

@@ -46,8 +46,8 @@ pf_force_field_def pf_force_field_default_def(void)
 
 int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
 {
-    PF_CHECK_ARG(w && def && id < w->nobj && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
-    pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && def && id < w->obj.n && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
+    pf_object *o = w->obj.v[id];
     if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
     pf_force_field_def *copy = pf_malloc(sizeof *copy);
     if (!copy) return pf_error(PF_ENOMEM, "out of memory");

@@ -21,54 +21,54 @@ static const pf_force_field_ops *ops_of(const pf_force_field *ff)
 
 void pf_force_fields_force(const pf_object *o, const double *x, const double *v, double *f, int want_jac)
 {
-    for (uint32_t k = 0; k < o->nff; k++) ops_of(&o->ff[k])->force(&o->ff[k], o, x, v, f, want_jac);
+    for (uint32_t k = 0; k < o->ff.n; k++) ops_of(&o->ff.v[k])->force(&o->ff.v[k], o, x, v, f, want_jac);
 }
 
 void pf_force_fields_dforce(const pf_object *o, const double *dx, double *df, double kfact)
 {
-    for (uint32_t k = 0; k < o->nff; k++)
-        if (ops_of(&o->ff[k])->dforce) ops_of(&o->ff[k])->dforce(&o->ff[k], o, dx, df, kfact);
+    for (uint32_t k = 0; k < o->ff.n; k++)
+        if (ops_of(&o->ff.v[k])->dforce) ops_of(&o->ff.v[k])->dforce(&o->ff.v[k], o, dx, df, kfact);
 }
 
 double pf_force_fields_cost(const pf_object *o, double base)
 {
-    for (uint32_t k = 0; k < o->nff; k++) base += ops_of(&o->ff[k])->cost(&o->ff[k]);
+    for (uint32_t k = 0; k < o->ff.n; k++) base += ops_of(&o->ff.v[k])->cost(&o->ff.v[k]);
     return base;
 }
 
 double pf_force_fields_df_cost(const pf_object *o, double base)
 {
-    for (uint32_t k = 0; k < o->nff; k++)
-        if (ops_of(&o->ff[k])->df_cost) base += ops_of(&o->ff[k])->df_cost(&o->ff[k]);
+    for (uint32_t k = 0; k < o->ff.n; k++)
+        if (ops_of(&o->ff.v[k])->df_cost) base += ops_of(&o->ff.v[k])->df_cost(&o->ff.v[k]);
     return base;
 }
 
 int pf_force_fields_df_reads_x(const pf_object *o)
 {
-    for (uint32_t k = 0; k < o->nff; k++)
-        if (ops_of(&o->ff[k])->df_reads_x) return 1;
+    for (uint32_t k = 0; k < o->ff.n; k++)
+        if (ops_of(&o->ff.v[k])->df_reads_x) return 1;
     return 0;
 }
 
 uint32_t pf_force_fields_caches(const pf_object *o)
 {
     uint32_t n = 0;
-    for (uint32_t k = 0; k < o->nff; k++) n += ops_of(&o->ff[k])->register_data != NULL;
+    for (uint32_t k = 0; k < o->ff.n; k++) n += ops_of(&o->ff.v[k])->register_data != NULL;
     return n;
 }
 
 uint32_t pf_force_fields_cache_accesses(const pf_object *o, pf_access_mode mode, pf_access *acc, uint32_t na)
 {
-    for (uint32_t k = 0; k < o->nff && na < PF_MAX_ACCESSES; k++)
-        if (ops_of(&o->ff[k])->register_data) acc[na++] = (pf_access){o->ff[k].dcache, mode};
+    for (uint32_t k = 0; k < o->ff.n && na < PF_MAX_ACCESSES; k++)
+        if (ops_of(&o->ff.v[k])->register_data) acc[na++] = (pf_access){o->ff.v[k].dcache, mode};
     return na;
 }
 
 int pf_force_fields_register(pf_graph *g, pf_object *o)
 {
     int rc = 0;
-    for (uint32_t k = 0; k < o->nff && !rc; k++) {
-        pf_force_field *ff = &o->ff[k];
+    for (uint32_t k = 0; k < o->ff.n && !rc; k++) {
+        pf_force_field *ff = &o->ff.v[k];
         if (ff->registered || !ops_of(ff)->register_data) continue;
         rc = ops_of(ff)->register_data(g, ff, o->id);
         ff->registered = !rc;
@@ -78,7 +78,7 @@ int pf_force_fields_register(pf_graph *g, pf_object *o)
 
 void pf_force_fields_forget(pf_object *o)
 {
-    for (uint32_t k = 0; k < o->nff; k++) o->ff[k].registered = 0;
+    for (uint32_t k = 0; k < o->ff.n; k++) o->ff.v[k].registered = 0;
 }
 
 static int finite_all(const double *f, size_t n)
@@ -91,18 +91,16 @@ static int finite_all(const double *f, size_t n)
 const char *pf_force_fields_not_finite(const pf_object *o, double *scratch)
 {
     size_t n3 = 3 * (size_t)o->n;
-    for (uint32_t k = 0; k < o->nff; k++) {
+    for (uint32_t k = 0; k < o->ff.n; k++) {
         memset(scratch, 0, n3 * sizeof *scratch);
-        ops_of(&o->ff[k])->force(&o->ff[k], o, o->x, o->v, scratch, 0);
-        if (!finite_all(scratch, n3)) return ops_of(&o->ff[k])->name;
+        ops_of(&o->ff.v[k])->force(&o->ff.v[k], o, o->x, o->v, scratch, 0);
+        if (!finite_all(scratch, n3)) return ops_of(&o->ff.v[k])->name;
     }
     return NULL;
 }
 
 void pf_force_fields_destroy(pf_object *o)
 {
-    for (uint32_t k = 0; k < o->nff; k++) ops_of(&o->ff[k])->destroy(o->ff[k].state);
-    pf_free(o->ff);
-    o->ff = NULL;
-    o->nff = 0;
+    for (uint32_t k = 0; k < o->ff.n; k++) ops_of(&o->ff.v[k])->destroy(o->ff.v[k].state);
+    pf_vec_free(&o->ff);
 }

@@ -61,7 +61,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_reco
 {
     int rc = PF_OK;
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
-        pf_object *o = w->obj[gr->objs[k]];
+        pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->dx, PF_READ}, {o->dv_, PF_READ}, {o->df, PF_WRITE}};
         if (3 + pf_force_fields_caches(o) > PF_MAX_ACCESSES)
             return pf_error(PF_EINVAL, "object %u has too many force fields", o->id);
@@ -72,7 +72,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_reco
     }
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
         const pf_springset *s = gr->inter[k];
-        const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+        const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
         pf_access acc[6];
         uint32_t na = 0;
         acc[na++] = (pf_access){a->dx, PF_READ};

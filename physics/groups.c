@@ -22,7 +22,7 @@ static void free_group(pf_group *gr)
     pf_free(gr->objs);
     pf_free(gr->inter);
     pf_free(gr->scal);
-    pf_free(gr->tasks);
+    pf_vec_free(&gr->tasks);
 }
 
 void pf_world_free_groups(pf_world *w)
@@ -43,9 +43,9 @@ static int group_record(void *ctx, const pf_task_def *def)
 {
     pf_world *w = ((group_recording *)ctx)->w;
     pf_group *gr = ((group_recording *)ctx)->gr;
-    if (PF_ARRAY_RESERVE(gr->tasks, gr->cap_tasks, gr->ntasks + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    int rc = pf_graph_task(w->g, def, &gr->tasks[gr->ntasks]);
-    if (rc == PF_OK) gr->ntasks++;
+    if (pf_vec_reserve(&gr->tasks, gr->tasks.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = pf_graph_task(w->g, def, &gr->tasks.v[gr->tasks.n]);
+    if (rc == PF_OK) gr->tasks.n++;
     return rc;
 }
 
@@ -56,7 +56,7 @@ static int group_record(void *ctx, const pf_task_def *def)
  * since it has no work of its own to share a worker with. */
 static uint32_t interaction_owner(const pf_world *w, const pf_springset *s)
 {
-    const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+    const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
     if (pf_object_is_static(a) != pf_object_is_static(b)) return pf_object_is_static(a) ? s->ob : s->oa;
     return b->n > a->n ? s->ob : s->oa;
 }
@@ -65,8 +65,8 @@ static int register_data(pf_world *w)
 {
     pf_reducer sum = pf_reducer_sum_f64();
     int rc = PF_OK;
-    for (uint32_t i = 0; i < w->nobj && !rc; i++) {
-        pf_object *o = w->obj[i];
+    for (uint32_t i = 0; i < w->obj.n && !rc; i++) {
+        pf_object *o = w->obj.v[i];
         if (!o->registered) {
             size_t bytes = 3 * (size_t)o->n * sizeof(double);
             size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
@@ -88,8 +88,8 @@ static int register_data(pf_world *w)
         }
         if (!rc) rc = pf_force_fields_register(w->g, o);
     }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
-        pf_springset *s = w->inter[k];
+    for (uint32_t k = 0; k < w->inter.n && !rc; k++) {
+        pf_springset *s = w->inter.v[k];
         if (s->registered) continue;
         rc = pf_interaction_of(s)->register_data(w->g, s, interaction_owner(w, s));
         s->registered = !rc;
@@ -106,48 +106,46 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 /* the object whose group solves an interaction: a, unless a is static */
 static uint32_t inter_owner(const pf_world *w, const pf_springset *s)
 {
-    return pf_object_is_static(w->obj[s->oa]) ? s->ob : s->oa;
+    return pf_object_is_static(w->obj.v[s->oa]) ? s->ob : s->oa;
 }
 
 /* The groups of the current interactions (objects and interactions in increasing order, no tasks yet), and
  * each object's group, linked flag and links. */
 static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
 {
-    uint32_t N = w->nobj, ng = 0;
+    uint32_t N = w->obj.n, ng = 0;
     uint32_t *parent = pf_malloc((size_t)(N ? N : 1) * sizeof *parent);
     pf_group *gs = NULL;
     int rc = PF_OK;
     if (!parent) return pf_error(PF_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < N; i++) {
         parent[i] = i;
-        w->obj[i]->linked = 0;
-        w->obj[i]->nlinks = 0;
+        w->obj.v[i]->linked = 0;
+        w->obj.v[i]->links.n = 0;
     }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
-        pf_springset *s = w->inter[k];
-        int sa = pf_object_is_static(w->obj[s->oa]), sb = pf_object_is_static(w->obj[s->ob]);
+    for (uint32_t k = 0; k < w->inter.n && !rc; k++) {
+        pf_springset *s = w->inter.v[k];
+        int sa = pf_object_is_static(w->obj.v[s->oa]), sb = pf_object_is_static(w->obj.v[s->ob]);
         uint32_t a = find(parent, s->oa), b = find(parent, s->ob);
         if (a != b && !sa && !sb) parent[a < b ? b : a] = a < b ? a : b; /* the root is the lowest id */
         /* a static object takes no force; a field within one object is one link of both sides (2) */
         for (int side = 0; side < (s->oa == s->ob ? 1 : 2) && !rc; side++) {
-            pf_object *o = w->obj[side ? s->ob : s->oa];
+            pf_object *o = w->obj.v[side ? s->ob : s->oa];
             if (side ? sb : sa) continue;
             o->linked = 1;
-            if (PF_ARRAY_RESERVE(o->links, o->cap_links, o->nlinks + 1))
+            if (pf_vec_push(&o->links, ((pf_link){s, s->oa == s->ob ? 2 : side})))
                 rc = pf_error(PF_ENOMEM, "out of memory");
-            else
-                o->links[o->nlinks++] = (pf_link){s, s->oa == s->ob ? 2 : side};
         }
     }
     for (uint32_t i = 0; i < N; i++)
-        if (find(parent, i) == i) w->obj[i]->group = ng++;
+        if (find(parent, i) == i) w->obj.v[i]->group = ng++;
     gs = rc ? NULL : pf_calloc(ng ? ng : 1, sizeof *gs);
     if (!gs && !rc) rc = pf_error(PF_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < N && !rc; i++) {
-        w->obj[i]->group = w->obj[find(parent, i)]->group;
-        gs[w->obj[i]->group].nobjs++;
+        w->obj.v[i]->group = w->obj.v[find(parent, i)]->group;
+        gs[w->obj.v[i]->group].nobjs++;
     }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++) gs[w->obj[inter_owner(w, w->inter[k])]->group].ninter++;
+    for (uint32_t k = 0; k < w->inter.n && !rc; k++) gs[w->obj.v[inter_owner(w, w->inter.v[k])]->group].ninter++;
     for (uint32_t gi = 0; gi < ng && !rc; gi++) {
         gs[gi].objs = pf_malloc((size_t)gs[gi].nobjs * sizeof *gs[gi].objs);
         gs[gi].inter = pf_malloc((size_t)(gs[gi].ninter ? gs[gi].ninter : 1) * sizeof *gs[gi].inter);
@@ -155,16 +153,16 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         gs[gi].nobjs = gs[gi].ninter = 0;
     }
     for (uint32_t i = 0; i < N && !rc; i++) {
-        pf_group *gr = &gs[w->obj[i]->group];
+        pf_group *gr = &gs[w->obj.v[i]->group];
         if (gr->nobjs == 0) gr->first = i;
         gr->objs[gr->nobjs++] = i;
     }
-    for (uint32_t k = 0; k < w->ninter && !rc; k++) {
-        pf_group *gr = &gs[w->obj[inter_owner(w, w->inter[k])]->group];
-        gr->inter[gr->ninter++] = w->inter[k];
+    for (uint32_t k = 0; k < w->inter.n && !rc; k++) {
+        pf_group *gr = &gs[w->obj.v[inter_owner(w, w->inter.v[k])]->group];
+        gr->inter[gr->ninter++] = w->inter.v[k];
     }
     for (uint32_t gi = 0; gi < ng && !rc; gi++)
-        gs[gi].implicit = w->obj[gs[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
+        gs[gi].implicit = w->obj.v[gs[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
     pf_free(parent);
     if (rc) {
         for (uint32_t gi = 0; gs && gi < ng; gi++) free_group(&gs[gi]);
@@ -184,18 +182,17 @@ static int same_group(const pf_world *w, const pf_group *old, const pf_group *nw
     for (uint32_t k = 0; k < nw->ninter; k++)
         if (old->inter[k] != nw->inter[k]) return 0;
     for (uint32_t k = 0; k < nw->nobjs; k++)
-        if (w->obj[nw->objs[k]]->changed) return 0;
+        if (w->obj.v[nw->objs[k]]->changed) return 0;
     return 1;
 }
 
 static int remove_group(pf_world *w, pf_group *gr)
 {
     int rc = PF_OK;
-    for (uint32_t k = 0; k < gr->ntasks && !rc; k++) rc = pf_graph_task_remove(w->g, gr->tasks[k]);
+    for (uint32_t k = 0; k < gr->tasks.n && !rc; k++) rc = pf_graph_task_remove(w->g, gr->tasks.v[k]);
     if (!rc && gr->has_loop) rc = pf_graph_loop_remove(w->g, gr->loop);
     if (!rc && gr->scal) {
-        if (PF_ARRAY_RESERVE(w->retired, w->cap_retired, w->nretired + 1)) return pf_error(PF_ENOMEM, "out of memory");
-        w->retired[w->nretired++] = gr->scal;
+        if (pf_vec_push(&w->retired, gr->scal)) return pf_error(PF_ENOMEM, "out of memory");
         gr->scal = NULL;
     }
     return rc;
@@ -226,20 +223,20 @@ int pf_world_sync_graph(pf_world *w)
         }
     for (uint32_t oi = 0; oi < w->ngroups && !rc; oi++)
         if (!keep[oi]) {
-            tasks_removed += w->groups[oi].ntasks;
+            tasks_removed += w->groups[oi].tasks.n;
             rc = remove_group(w, &w->groups[oi]);
             removed++;
         }
     for (uint32_t gi = 0; gi < ng && !rc; gi++) {
         pf_group *gr = &gs[gi];
-        if (gr->tasks) continue; /* kept */
+        if (gr->tasks.v) continue; /* kept */
         recorded++;
         gr->scal = pf_calloc(24, sizeof(double));
         if (!gr->scal) rc = pf_error(PF_ENOMEM, "out of memory");
         group_recording gc = {w, gr};
         pf_task_recorder rec = {group_record, &gc};
         if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr, &rec) : pf_record_explicit(w, gr, &rec);
-        tasks_added += gr->ntasks;
+        tasks_added += gr->tasks.n;
     }
     pf_free(keep);
     pf_world_free_groups(w);
@@ -249,14 +246,14 @@ int pf_world_sync_graph(pf_world *w)
         pf_world_free_groups(w);
         pf_graph_destroy(w->g);
         w->g = NULL;
-        for (uint32_t i = 0; i < w->nobj; i++) {
-            w->obj[i]->registered = 0;
-            pf_force_fields_forget(w->obj[i]);
+        for (uint32_t i = 0; i < w->obj.n; i++) {
+            w->obj.v[i]->registered = 0;
+            pf_force_fields_forget(w->obj.v[i]);
         }
-        for (uint32_t k = 0; k < w->ninter; k++) w->inter[k]->registered = 0;
+        for (uint32_t k = 0; k < w->inter.n; k++) w->inter.v[k]->registered = 0;
         return rc;
     }
-    for (uint32_t i = 0; i < w->nobj; i++) w->obj[i]->changed = 0;
+    for (uint32_t i = 0; i < w->obj.n; i++) w->obj.v[i]->changed = 0;
     pf_graph_stats st;
     pf_graph_get_stats(w->g, &st);
     w->tasks = st.tasks;

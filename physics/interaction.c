@@ -11,17 +11,17 @@ const pf_interaction_ops *const pf_interaction_kinds[PF_INTERACTION_KINDS] = {
 
 void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
 {
-    for (uint32_t j = 0; j < o->nlinks; j++) {
-        const pf_springset *s = o->links[j].s;
-        pf_interaction_of(s)->gather(s, o->links[j].side, o, outs[j], vec);
+    for (uint32_t j = 0; j < o->links.n; j++) {
+        const pf_springset *s = o->links.v[j].s;
+        pf_interaction_of(s)->gather(s, o->links.v[j].side, o, outs[j], vec);
     }
 }
 
 int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na)
 {
-    if (*na + o->nlinks > PF_MAX_ACCESSES)
-        return pf_error(PF_EINVAL, "object %u has too many interactions (%u) for one task", o->id, o->nlinks);
-    for (uint32_t j = 0; j < o->nlinks; j++) acc[(*na)++] = (pf_access){o->links[j].s->dout[phase], PF_READ};
+    if (*na + o->links.n > PF_MAX_ACCESSES)
+        return pf_error(PF_EINVAL, "object %u has too many interactions (%zu) for one task", o->id, o->links.n);
+    for (uint32_t j = 0; j < o->links.n; j++) acc[(*na)++] = (pf_access){o->links.v[j].s->dout[phase], PF_READ};
     return PF_OK;
 }
 

@@ -11,15 +11,15 @@
 
 int pf_object_is_static(const pf_object *o)
 {
-    return o->nfixed == o->n;
+    return o->fixed_list.n == o->n;
 }
 
 int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state)
 {
-    if (PF_ARRAY_RESERVE(o->ff, o->cap_ff, o->nff + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    uint32_t k = o->nff++;
-    for (; k > 0 && o->ff[k - 1].kind > kind; k--) o->ff[k] = o->ff[k - 1];
-    o->ff[k] = (pf_force_field){.kind = kind, .state = state};
+    if (pf_vec_reserve(&o->ff, o->ff.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    uint32_t k = o->ff.n++;
+    for (; k > 0 && o->ff.v[k - 1].kind > kind; k--) o->ff.v[k] = o->ff.v[k - 1];
+    o->ff.v[k] = (pf_force_field){.kind = kind, .state = state};
     o->changed = 1;
     w->dirty = 1;
     return PF_OK;
@@ -74,10 +74,10 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     if (rc) return rc;
     if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
     PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
-    if (PF_ARRAY_RESERVE(w->obj, w->cap_obj, w->nobj + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
+    if (pf_vec_reserve(&w->obj, w->obj.n + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
     pf_object *o = pf_calloc(1, sizeof *o);
     if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
-    o->id = w->nobj;
+    o->id = w->obj.n;
     o->n = (uint32_t)n;
     o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
     o->solver = def->solver;
@@ -109,7 +109,7 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
         memcpy(o->x, def->positions, 3 * n * sizeof(double));
     }
     if (def->velocities) memcpy(o->v, def->velocities, 3 * n * sizeof(double));
-    w->obj[w->nobj++] = o;
+    w->obj.v[w->obj.n++] = o;
     w->dirty = 1;
     if (out) *out = o->id;
     return PF_OK;
@@ -117,16 +117,15 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
 
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
-    PF_CHECK_ARG(w && id < w->nobj && (points || n == 0));
-    pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && id < w->obj.n && (points || n == 0));
+    pf_object *o = w->obj.v[id];
     for (uint32_t k = 0; k < n; k++)
         if (points[k] >= o->n) return pf_error(PF_EINVAL, "fixed point %u out of range (%u points)", points[k], o->n);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = points[k];
         if (o->fixed[i]) continue;
-        if (PF_ARRAY_RESERVE(o->fixed_list, o->cap_fixed, o->nfixed + 1)) return pf_error(PF_ENOMEM, "out of memory");
+        if (pf_vec_push(&o->fixed_list, i)) return pf_error(PF_ENOMEM, "out of memory");
         o->fixed[i] = 1;
-        o->fixed_list[o->nfixed++] = i;
         o->v[3 * i] = o->v[3 * i + 1] = o->v[3 * i + 2] = 0;
     }
     o->changed = 1;
@@ -137,8 +136,8 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
 int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
                         uint32_t *count)
 {
-    PF_CHECK_ARG(w && box && count && id < w->nobj && (out || cap == 0));
-    const pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && box && count && id < w->obj.n && (out || cap == 0));
+    const pf_object *o = w->obj.v[id];
     uint32_t m = 0;
     /* a rigid body's point 1 is its angular part, which has no position */
     uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
@@ -169,33 +168,33 @@ int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t
 
 uint32_t pf_world_objects(const pf_world *w)
 {
-    return w ? w->nobj : 0;
+    return w ? w->obj.n : 0;
 }
 
 const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (!w || o >= w->nobj) return NULL;
-    if (points) *points = w->obj[o]->n;
-    return w->obj[o]->x;
+    if (!w || o >= w->obj.n) return NULL;
+    if (points) *points = w->obj.v[o]->n;
+    return w->obj.v[o]->x;
 }
 
 const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (!w || o >= w->nobj) return NULL;
-    if (points) *points = w->obj[o]->n;
-    return w->obj[o]->v;
+    if (!w || o >= w->obj.n) return NULL;
+    if (points) *points = w->obj.v[o]->n;
+    return w->obj.v[o]->v;
 }
 
 int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
 {
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && id < w->obj.n);
+    pf_object *o = w->obj.v[id];
     size_t n3 = 3 * (size_t)o->n;
     for (size_t k = 0; k < n3; k++)
         if ((x && !isfinite(x[k])) || (v && !isfinite(v[k])))
             return pf_error(PF_EINVAL, "pf_world_set_state: value %zu of object %u is not finite", k, id);
     if (x) memcpy(o->x, x, n3 * sizeof *x);
     if (v) memcpy(o->v, v, n3 * sizeof *v);
-    for (uint32_t k = 0; k < o->nfixed; k++) memset(o->v + 3 * (size_t)o->fixed_list[k], 0, 3 * sizeof *o->v);
+    for (uint32_t k = 0; k < o->fixed_list.n; k++) memset(o->v + 3 * (size_t)o->fixed_list.v[k], 0, 3 * sizeof *o->v);
     return PF_OK;
 }

@@ -130,7 +130,7 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
         pf_free(xq);
         return rc;
     }
-    pf_object *o = w->obj[id];
+    pf_object *o = w->obj.v[id];
     memcpy(xq, o->x, 6 * sizeof *xq);
     memcpy(xq + PF_RIGID_QUAT, q, sizeof q);
     pf_free(o->x);
@@ -145,7 +145,7 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
 
 static const pf_object *rigid_object(const pf_world *w, pf_object_id id)
 {
-    return w && id < w->nobj && w->obj[id]->kind == PF_OBJECT_RIGID ? w->obj[id] : NULL;
+    return w && id < w->obj.n && w->obj.v[id]->kind == PF_OBJECT_RIGID ? w->obj.v[id] : NULL;
 }
 
 int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigid_def *def, pf_surface_id *out)

@@ -21,8 +21,8 @@ static void integrate(const pf_object *o, double h, const double *f, double *v, 
     }
     double hm = h / o->mass;
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
-    for (uint32_t k = 0; k < o->nfixed; k++) {
-        size_t i = 3 * (size_t)o->fixed_list[k];
+    for (uint32_t k = 0; k < o->fixed_list.n; k++) {
+        size_t i = 3 * (size_t)o->fixed_list.v[k];
         v[i] = v[i + 1] = v[i + 2] = 0;
     }
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
@@ -42,13 +42,13 @@ int pf_record_explicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
     int rc = pf_record_forces(w, gr, 0, rec);
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ},
                                           {o->dv_, PF_READWRITE},
                                           {o->dx, PF_READWRITE}};
         uint32_t na = 3;
         rc = pf_link_reads(o, PF_PHASE_FORCE, acc, &na);
-        integrate_args args = {w->obj[gr->objs[k]], w->def.dt, w->def.max_speed};
+        integrate_args args = {w->obj.v[gr->objs[k]], w->def.dt, w->def.max_speed};
         if (!rc)
             rc = rec->record(rec->ctx, &(pf_task_def){t_integrate, "integrate", &args, sizeof args, acc, na, 2.0 * o->n});
     }

@@ -31,8 +31,8 @@ typedef struct obj_args {
 
 static void project(const pf_object *o, double *vec)
 {
-    for (uint32_t k = 0; k < o->nfixed; k++) {
-        size_t i = 3 * (size_t)o->fixed_list[k];
+    for (uint32_t k = 0; k < o->fixed_list.n; k++) {
+        size_t i = 3 * (size_t)o->fixed_list.v[k];
         vec[i] = vec[i + 1] = vec[i + 2] = 0;
     }
 }
@@ -231,7 +231,7 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
 {
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
-        const pf_object *a = w->obj[s->oa], *b = w->obj[s->ob];
+        const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
         /* a contact's mapping is linearised at the current positions: it reads x too */
         pf_access acc[6];
         uint32_t na = 0;
@@ -253,7 +253,7 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
 int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
     pf_graph *g = w->g;
-    const pf_solver_def *sv = &w->obj[gr->first]->solver;
+    const pf_solver_def *sv = &w->obj.v[gr->first]->solver;
     double h = w->def.dt;
     obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
                      h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0};
@@ -269,7 +269,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 
     /* right-hand side, and the CG start of unlinked objects in the same task */
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ}, {o->dv_, PF_READ},
                                           {o->db, PF_WRITE}};
         uint32_t na = 3;
@@ -288,7 +288,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     }
     TRY(record_inter_df(w, gr, rec, base.bfact, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         if (!o->linked) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->db, PF_READWRITE}, {o->ddv, PF_WRITE}, {o->dr, PF_WRITE},
                                           {o->dp, PF_WRITE},    {drr, PF_CUMUL}};
@@ -309,7 +309,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     gr->has_loop = 1;
     TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
         uint32_t na = 4;
         if (!o->linked) acc[na++] = (pf_access){dpq, PF_CUMUL};
@@ -321,7 +321,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     }
     TRY(record_inter_df(w, gr, rec, base.kfact, 1));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         if (!o->linked) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
         uint32_t na = 3;
@@ -332,7 +332,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     }
     TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
                            {o->ddv, PF_READWRITE}, {o->dr, PF_READWRITE}, {drn, PF_CUMUL}};
         obj_args args = base;
@@ -344,7 +344,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     TRY(pf_graph_loop_end(g));
 
     for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj[gr->objs[k]];
+        const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[] = {{o->ddv, PF_READ}, {o->dv_, PF_READWRITE}, {o->dx, PF_READWRITE}};
         obj_args args = base;
         args.o = o;

@@ -265,8 +265,8 @@ static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t n
 
 int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
 {
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && id < w->obj.n);
+    pf_object *o = w->obj.v[id];
     if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
     int rc = check_springs(springs, n, o->n, o->n);
     if (rc) return rc;
@@ -280,8 +280,8 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
 
 int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
 {
-    PF_CHECK_ARG(w && id < w->nobj);
-    pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && id < w->obj.n);
+    pf_object *o = w->obj.v[id];
     if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
     PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
     int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
@@ -310,21 +310,21 @@ int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, do
 int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
                                      uint32_t n, pf_interaction_id *out)
 {
-    PF_CHECK_ARG(w && oa < w->nobj && ob < w->nobj && oa != ob);
-    if (w->obj[oa]->kind != PF_OBJECT_POINTS || w->obj[ob]->kind != PF_OBJECT_POINTS)
+    PF_CHECK_ARG(w && oa < w->obj.n && ob < w->obj.n && oa != ob);
+    if (w->obj.v[oa]->kind != PF_OBJECT_POINTS || w->obj.v[ob]->kind != PF_OBJECT_POINTS)
         return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
-    int rc = check_springs(springs, n, w->obj[oa]->n, w->obj[ob]->n);
+    int rc = check_springs(springs, n, w->obj.v[oa]->n, w->obj.v[ob]->n);
     if (rc) return rc;
     if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
-    if (PF_ARRAY_RESERVE(w->inter, w->cap_inter, w->ninter + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
-    if ((rc = springset_init(s, oa, ob, springs, n, w->obj[oa]->x, w->obj[ob]->x))) {
+    if ((rc = springset_init(s, oa, ob, springs, n, w->obj.v[oa]->x, w->obj.v[ob]->x))) {
         pf_free(s);
         return rc;
     }
     s->uid = w->next_uid++;
-    w->inter[w->ninter++] = s;
+    w->inter.v[w->inter.n++] = s;
     w->dirty = 1;
     if (out) *out = s->uid;
     return PF_OK;

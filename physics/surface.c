@@ -281,31 +281,31 @@ const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const dou
 
 pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s)
 {
-    return w && s < w->nsurf ? w->surf[s] : NULL;
+    return w && s < w->surf.n ? w->surf.v[s] : NULL;
 }
 
 int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
 {
-    if (PF_ARRAY_RESERVE(w->surf, w->cap_surf, w->nsurf + 1)) {
+    if (pf_vec_reserve(&w->surf, w->surf.n + 1)) {
         pf_surface_free(s);
         return pf_error(PF_ENOMEM, "out of memory for a surface");
     }
-    if (out) *out = w->nsurf;
-    w->surf[w->nsurf++] = s;
+    if (out) *out = w->surf.n;
+    w->surf.v[w->surf.n++] = s;
     return PF_OK;
 }
 
 int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out)
 {
-    PF_CHECK_ARG(w && def && o < w->nobj);
+    PF_CHECK_ARG(w && def && o < w->obj.n);
     pf_surface *s;
-    int rc = pf_surface_create(w->obj[o], def, &s);
+    int rc = pf_surface_create(w->obj.v[o], def, &s);
     return rc ? rc : pf_world_take_surface(w, s, out);
 }
 
 uint32_t pf_world_surfaces(const pf_world *w)
 {
-    return w ? w->nsurf : 0;
+    return w ? w->surf.n : 0;
 }
 
 int pf_world_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *object, uint32_t *vertices,
@@ -324,7 +324,7 @@ const double *pf_world_surface_positions(pf_world *w, pf_surface_id id, uint32_t
     pf_surface *s = pf_world_surface(w, id);
     if (!s) return NULL;
     if (vertices) *vertices = s->nv;
-    const pf_object *o = w->obj[s->object];
+    const pf_object *o = w->obj.v[s->object];
     return pf_surface_positions(s, o, o->x);
 }
 
@@ -333,7 +333,7 @@ const double *pf_world_surface_velocities(pf_world *w, pf_surface_id id, uint32_
     pf_surface *s = pf_world_surface(w, id);
     if (!s) return NULL;
     if (vertices) *vertices = s->nv;
-    const pf_object *o = w->obj[s->object];
+    const pf_object *o = w->obj.v[s->object];
     return pf_surface_velocities(s, o, o->x, o->v);
 }
 

@@ -37,8 +37,8 @@ static uint32_t face_triangles(const int *n, int d, int layer, int outward, uint
 
 int pf_world_add_grid_surface(pf_world *w, pf_object_id id, pf_surface_id *out)
 {
-    PF_CHECK_ARG(w && id < w->nobj);
-    const pf_object *o = w->obj[id];
+    PF_CHECK_ARG(w && id < w->obj.n);
+    const pf_object *o = w->obj.v[id];
     const int *n = o->grid;
     if (o->kind != PF_OBJECT_POINTS || n[0] < 1) return pf_error(PF_EINVAL, "object %u is not a grid", id);
     int flat = -1, nflat = 0;

@@ -61,13 +61,13 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
 /* After the first run of a re-recorded graph nothing names the removed groups' scalars and interactions. */
 static void free_retired(pf_world *w)
 {
-    for (uint32_t k = 0; k < w->nretired; k++) pf_free(w->retired[k]);
-    w->nretired = 0;
-    for (uint32_t k = 0; k < w->ndropped; k++) {
-        pf_interaction_free(w->dropped[k]);
-        pf_free(w->dropped[k]);
+    for (uint32_t k = 0; k < w->retired.n; k++) pf_free(w->retired.v[k]);
+    w->retired.n = 0;
+    for (uint32_t k = 0; k < w->dropped.n; k++) {
+        pf_interaction_free(w->dropped.v[k]);
+        pf_free(w->dropped.v[k]);
     }
-    w->ndropped = 0;
+    w->dropped.n = 0;
 }
 
 void pf_world_destroy(pf_world *w)
@@ -76,29 +76,29 @@ void pf_world_destroy(pf_world *w)
     pf_graph_destroy(w->g);
     pf_world_free_groups(w);
     free_retired(w);
-    pf_free(w->retired);
-    pf_free(w->dropped);
+    pf_vec_free(&w->retired);
+    pf_vec_free(&w->dropped);
     pf_collision_stage_free(w->col);
-    for (uint32_t i = 0; i < w->nobj; i++) {
-        pf_object *o = w->obj[i];
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        pf_object *o = w->obj.v[i];
         double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q};
         for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
         pf_free(o->fixed);
-        pf_free(o->fixed_list);
+        pf_vec_free(&o->fixed_list);
         pf_force_fields_destroy(o);
-        pf_free(o->links);
+        pf_vec_free(&o->links);
         pf_free(o->x_prev);
         pf_free(o->v_prev);
         pf_free(o);
     }
-    pf_free(w->obj);
-    for (uint32_t k = 0; k < w->ninter; k++) {
-        pf_interaction_free(w->inter[k]);
-        pf_free(w->inter[k]);
+    pf_vec_free(&w->obj);
+    for (uint32_t k = 0; k < w->inter.n; k++) {
+        pf_interaction_free(w->inter.v[k]);
+        pf_free(w->inter.v[k]);
     }
-    pf_free(w->inter);
-    for (uint32_t k = 0; k < w->nsurf; k++) pf_surface_free(w->surf[k]);
-    pf_free(w->surf);
+    pf_vec_free(&w->inter);
+    for (uint32_t k = 0; k < w->surf.n; k++) pf_surface_free(w->surf.v[k]);
+    pf_vec_free(&w->surf);
     pf_runtime_destroy(w->rt);
     pf_free(w);
 }
@@ -139,13 +139,12 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
 int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
     PF_CHECK_ARG(w);
-    for (uint32_t k = 0; k < w->ninter; k++) {
-        if (w->inter[k]->uid != id) continue;
+    for (uint32_t k = 0; k < w->inter.n; k++) {
+        if (w->inter.v[k]->uid != id) continue;
         /* its group's tasks (which name it) are removed at the next step; until then it stays allocated */
-        if (PF_ARRAY_RESERVE(w->dropped, w->cap_dropped, w->ndropped + 1)) return pf_error(PF_ENOMEM, "out of memory");
-        w->dropped[w->ndropped++] = w->inter[k];
-        memmove(w->inter + k, w->inter + k + 1, (w->ninter - k - 1) * sizeof *w->inter);
-        w->ninter--;
+        if (pf_vec_push(&w->dropped, w->inter.v[k])) return pf_error(PF_ENOMEM, "out of memory");
+        memmove(w->inter.v + k, w->inter.v + k + 1, (w->inter.n - k - 1) * sizeof *w->inter.v);
+        w->inter.n--;
         w->dirty = 1;
         return PF_OK;
     }
@@ -201,9 +200,9 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 uint64_t pf_world_state_hash(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; w && i < w->nobj; i++) {
-        h = fnv1a(h, w->obj[i]->x, (3 * (size_t)w->obj[i]->n + w->obj[i]->xextra) * sizeof(double));
-        h = fnv1a(h, w->obj[i]->v, 3 * (size_t)w->obj[i]->n * sizeof(double));
+    for (uint32_t i = 0; w && i < w->obj.n; i++) {
+        h = fnv1a(h, w->obj.v[i]->x, (3 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra) * sizeof(double));
+        h = fnv1a(h, w->obj.v[i]->v, 3 * (size_t)w->obj.v[i]->n * sizeof(double));
     }
     return h;
 }
@@ -211,7 +210,7 @@ uint64_t pf_world_state_hash(const pf_world *w)
 int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
 {
     PF_CHECK_ARG(w && out);
-    *out = (pf_world_stats){.objects = w->nobj, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
+    *out = (pf_world_stats){.objects = w->obj.n, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
                             .records = w->records, .steps = w->steps};
     for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {
         if (!w->groups[gi].implicit) continue;

@@ -3,6 +3,7 @@
 #ifndef PF_PHYSICS_WORLD_H
 #define PF_PHYSICS_WORLD_H
 
+#include "base/vec.h"
 #include "physflow/physics.h"
 
 #include <stdint.h>
@@ -72,19 +73,14 @@ typedef struct pf_object {
     /* state and solver work vectors, 3n each (Hermann et al. 2009, §3.1: the data of the task graph) */
     double *x, *v, *f, *dv, *b, *r, *p, *q;
     uint8_t *fixed;
-    uint32_t *fixed_list, nfixed;
-    size_t cap_fixed;
-    pf_force_field *ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
-    uint32_t nff;
-    size_t cap_ff;
+    PF_VEC(uint32_t) fixed_list;
+    PF_VEC(pf_force_field) ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
     /* set while recording */
     uint32_t group;
     int linked;        /* has interaction force fields */
-    pf_link *links;    /* its interactions, in the world's interaction order */
-    uint32_t nlinks;
-    size_t cap_links;
+    PF_VEC(pf_link) links; /* its interactions, in the world's interaction order */
     int registered;    /* its vectors are registered in the graph */
     int changed;       /* a force field or constraint was added since its group was recorded */
     pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
@@ -98,9 +94,7 @@ typedef struct pf_group {
     double *scal;     /* rr[3] = {r.r, tol^2 b.b, previous r.r}, pq[1], rn[1]; each on its own cache line */
     pf_loop_id loop;
     int implicit, has_loop;
-    pf_task_id *tasks; /* the tasks it recorded (loop bodies excepted: removing the loop removes them) */
-    uint32_t ntasks;
-    size_t cap_tasks;
+    PF_VEC(pf_task_id) tasks; /* the tasks it recorded (loop bodies excepted: removing the loop removes them) */
 } pf_group;
 
 /* Where a solver records its tasks: record(ctx, def) adds one task to the step's graph. groups.c hands one to the
@@ -115,24 +109,14 @@ struct pf_world {
     pf_world_def def;
     pf_runtime *rt;
     pf_graph *g;
-    pf_object **obj;
-    uint32_t nobj;
-    size_t cap_obj;
-    pf_springset **inter; /* interactions in creation order (removal keeps the order of the others) */
-    uint32_t ninter;
-    size_t cap_inter;
+    PF_VEC(pf_object *) obj;
+    PF_VEC(pf_springset *) inter; /* interactions in creation order (removal keeps the order of the others) */
     uint32_t next_uid;
-    pf_springset **dropped; /* removed interactions, freed once the graph no longer names them */
-    uint32_t ndropped;
-    size_t cap_dropped;
+    PF_VEC(pf_springset *) dropped; /* removed interactions, freed once the graph no longer names them */
     pf_group *groups;
     uint32_t ngroups;
-    double **retired; /* CG scalars of groups removed from the graph, freed once it has been re-analysed */
-    uint32_t nretired;
-    size_t cap_retired;
-    struct pf_surface **surf; /* surfaces carried by objects (surface.h); they add no task to the step */
-    uint32_t nsurf;
-    size_t cap_surf;
+    PF_VEC(double *) retired; /* CG scalars of groups removed from the graph, freed once it has been re-analysed */
+    PF_VEC(struct pf_surface *) surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     struct pf_collision_stage *col; /* collision_stage.h; NULL until pf_world_set_collision */
     int dirty;
     uint32_t tasks, records;

@@ -21,8 +21,8 @@ static void quat_matrix(const double q[4], double r[9])
 static const sc_mesh *rigid_mesh(const sc_node *n)
 {
     if (n->topology == SC_TOPO_MESH && n->mesh.ntris) return &n->mesh;
-    for (uint32_t k = 0; k < n->nchildren; k++)
-        if (n->children[k]->mapping == SC_MAP_RIGID && n->children[k]->mesh.ntris) return &n->children[k]->mesh;
+    for (uint32_t k = 0; k < n->children.n; k++)
+        if (n->children.v[k]->mapping == SC_MAP_RIGID && n->children.v[k]->mesh.ntris) return &n->children.v[k]->mesh;
     return NULL;
 }
 
@@ -197,13 +197,13 @@ static int attach_one(sc_loader *L, sc_node *n)
 int sc_attach_surfaces(sc_loader *L)
 {
     pf_scene *s = L->scene;
-    for (uint32_t k = 0; k < L->ncollide_nodes; k++) {
-        int rc = attach_one(L, L->collide_nodes[k]);
+    for (uint32_t k = 0; k < L->collide_nodes.n; k++) {
+        int rc = attach_one(L, L->collide_nodes.v[k]);
         if (rc) return rc;
     }
-    for (uint32_t k = 0; k < s->nmodels; k++) {
-        const sc_node *n = L->collide_nodes[s->model_node[k]];
-        s->models[k].surface = s->models[k].kind == PF_COLLIDE_SPHERE ? n->sphere_surface : n->surface;
+    for (uint32_t k = 0; k < s->models.n; k++) {
+        const sc_node *n = L->collide_nodes.v[s->model_node.v[k]];
+        s->models.v[k].surface = s->models.v[k].kind == PF_COLLIDE_SPHERE ? n->sphere_surface : n->surface;
     }
     if (!s->collision.enabled) return PF_OK;
     pf_collision_def cd = pf_collision_default_def();

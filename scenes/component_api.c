@@ -104,8 +104,7 @@ int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t
     *n = 0;
     const char *s = pf_scene_component_string(c, attr);
     if (!s) return 0;
-    size_t cap = 0;
-    double *v = NULL;
+    PF_VEC(double) v = {0};
     for (;;) {
         while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') s++;
         if (!*s) break;
@@ -113,25 +112,25 @@ int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t
         errno = 0;
         double x = strtod(s, &end);
         if (end == s || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != ',')) {
-            pf_free(v);
+            pf_vec_free(&v);
             int len = 0;
             while (s[len] && s[len] != ' ' && len < 40) len++;
             return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s': '%.*s' is not a number",
                                             pf_scene_component_type(c), attr, len, s);
         }
         if (!isfinite(x)) {
-            pf_free(v);
+            pf_vec_free(&v);
             return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not finite",
                                             pf_scene_component_type(c), attr, x);
         }
-        if (PF_ARRAY_RESERVE(v, cap, *n + 1)) {
-            pf_free(v);
+        if (pf_vec_push(&v, x)) {
+            pf_vec_free(&v);
             return pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
         }
-        v[(*n)++] = x;
         s = end;
     }
-    *out = v;
+    *out = v.v;
+    *n = v.n;
     return 1;
 }
 
@@ -227,8 +226,9 @@ int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
 
 static sc_node *child_named(sc_node *n, const char *name, size_t len)
 {
-    for (uint32_t k = 0; k < n->nchildren; k++)
-        if (strlen(n->children[k]->name) == len && !strncmp(n->children[k]->name, name, len)) return n->children[k];
+    for (uint32_t k = 0; k < n->children.n; k++)
+        if (strlen(n->children.v[k]->name) == len && !strncmp(n->children.v[k]->name, name, len))
+            return n->children.v[k];
     return NULL;
 }
 
@@ -332,14 +332,11 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
                                         pf_scene_component_type(c), on->name,
                                         n->mapping != SC_MAP_NONE ? " (the mapping's parent)" : "");
     pf_object_id o = on->object;
-    size_t cap = s->cap_models, cap2 = s->cap_models;
-    if (PF_ARRAY_RESERVE(s->models, s->cap_models, s->nmodels + 1) ||
-        PF_ARRAY_RESERVE(s->model_tris, cap, s->nmodels + 1) || PF_ARRAY_RESERVE(s->model_node, cap2, s->nmodels + 1))
+    if (pf_vec_reserve(&s->models, s->models.n + 1) || pf_vec_reserve(&s->model_tris, s->model_tris.n + 1) ||
+        pf_vec_reserve(&s->model_node, s->model_node.n + 1))
         return pf_error(PF_ENOMEM, "out of memory for collision models");
     if (!n->collide) {
-        if (PF_ARRAY_RESERVE(L->collide_nodes, L->cap_collide_nodes, L->ncollide_nodes + 1))
-            return pf_error(PF_ENOMEM, "out of memory for collision models");
-        L->collide_nodes[L->ncollide_nodes++] = n;
+        if (pf_vec_push(&L->collide_nodes, n)) return pf_error(PF_ENOMEM, "out of memory for collision models");
         n->collide_line = sc_line(c->el);
     }
     uint32_t *copy = NULL;
@@ -352,11 +349,12 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
                   : kind == PF_COLLIDE_POINT  ? SC_COLLIDE_POINTS
                                               : SC_COLLIDE_SPHERES;
     if (kind == PF_COLLIDE_SPHERE) n->sphere_radius = radius;
-    s->model_tris[s->nmodels] = copy;
-    s->model_node[s->nmodels] = L->ncollide_nodes - 1;
-    for (uint32_t k = 0; k < L->ncollide_nodes; k++)
-        if (L->collide_nodes[k] == n) s->model_node[s->nmodels] = k;
-    s->models[s->nmodels++] = (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el), 0};
+    uint32_t node = (uint32_t)(L->collide_nodes.n - 1);
+    for (uint32_t k = 0; k < L->collide_nodes.n; k++)
+        if (L->collide_nodes.v[k] == n) node = k;
+    s->model_tris.v[s->model_tris.n++] = copy; /* reserved above: cannot fail */
+    s->model_node.v[s->model_node.n++] = node;
+    s->models.v[s->models.n++] = (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el), 0};
     s->summary.collision_models++;
     return PF_OK;
 }
@@ -364,10 +362,10 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
 int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n)
 {
     sc_loader *L = c->L;
-    for (uint32_t k = 0; k < L->nboxes; k++)
-        if (L->boxes[k].node == node && L->boxes[k].el == box_el) {
-            *idx = L->boxes[k].idx;
-            *n = L->boxes[k].n;
+    for (uint32_t k = 0; k < L->boxes.n; k++)
+        if (L->boxes.v[k].node == node && L->boxes.v[k].el == box_el) {
+            *idx = L->boxes.v[k].idx;
+            *n = L->boxes.v[k].n;
             return PF_OK;
         }
     return pf_scene_component_error(c, PF_EINVAL, "%s: the BoxROI at line %d has not been evaluated (it must be in "

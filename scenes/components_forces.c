@@ -94,10 +94,8 @@ int sc_regular_grid_springs(pf_scene_component *c, void *ctx)
 }
 
 typedef struct edge_set {
-    pf_spring *s;
-    size_t n, cap;
-    uint64_t *keys; /* sorted a<<32|b of the springs so far, for de-duplication */
-    size_t nkeys, cap_keys;
+    PF_VEC(pf_spring) s;
+    PF_VEC(uint64_t) keys; /* sorted a<<32|b of the springs so far, for de-duplication */
 } edge_set;
 
 static int cmp_u64(const void *a, const void *b)
@@ -110,18 +108,18 @@ static int edge_add(edge_set *e, uint32_t a, uint32_t b, double k, double d)
 {
     if (a == b) return PF_OK;
     uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-    if (e->nkeys && bsearch(&key, e->keys, e->nkeys, sizeof key, cmp_u64)) return PF_OK;
-    if (PF_ARRAY_RESERVE(e->s, e->cap, e->n + 1) || PF_ARRAY_RESERVE(e->keys, e->cap_keys, e->nkeys + 1))
+    if (e->keys.n && bsearch(&key, e->keys.v, e->keys.n, sizeof key, cmp_u64)) return PF_OK;
+    if (pf_vec_reserve(&e->s, e->s.n + 1) || pf_vec_reserve(&e->keys, e->keys.n + 1))
         return pf_error(PF_ENOMEM, "out of memory for springs");
     /* keep keys sorted: insertion (meshes are small next to the cost of a step) */
-    size_t i = e->nkeys;
-    while (i > 0 && e->keys[i - 1] > key) {
-        e->keys[i] = e->keys[i - 1];
+    size_t i = e->keys.n;
+    while (i > 0 && e->keys.v[i - 1] > key) {
+        e->keys.v[i] = e->keys.v[i - 1];
         i--;
     }
-    e->keys[i] = key;
-    e->nkeys++;
-    e->s[e->n++] = (pf_spring){a, b, k, d, -1.0};
+    e->keys.v[i] = key;
+    e->keys.n++;
+    e->s.v[e->s.n++] = (pf_spring){a, b, k, d, -1.0};
     return PF_OK;
 }
 
@@ -161,14 +159,15 @@ int sc_mesh_springs(pf_scene_component *c, void *ctx)
     } else {
         return pf_scene_component_error(c, PF_EPARSE, "MeshSpringForceField needs a topology in node '%s'", n->name);
     }
-    if (!rc && e.n == 0) rc = pf_scene_component_error(c, PF_EINVAL, "MeshSpringForceField: the topology has no edges");
-    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s, (uint32_t)e.n);
+    if (!rc && e.s.n == 0)
+        rc = pf_scene_component_error(c, PF_EINVAL, "MeshSpringForceField: the topology has no edges");
+    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s.v, (uint32_t)e.s.n);
     if (!rc) {
         c->L->scene->summary.force_fields++;
-        c->L->scene->summary.springs += e.n;
+        c->L->scene->summary.springs += e.s.n;
     }
-    pf_free(e.s);
-    pf_free(e.keys);
+    pf_vec_free(&e.s);
+    pf_vec_free(&e.keys);
     return rc;
 }
 
@@ -392,13 +391,10 @@ int sc_box_roi(pf_scene_component *c, void *ctx)
         n = u;
     }
     sc_loader *L = c->L;
-    if (!rc && PF_ARRAY_RESERVE(L->boxes, L->cap_boxes, L->nboxes + 1)) rc = pf_error(PF_ENOMEM, "out of memory");
-    if (rc) {
-        pf_free(idx);
-        return rc;
-    }
-    L->boxes[L->nboxes++] = (struct sc_box_cache){c->node, c->el, idx, n};
-    return PF_OK;
+    if (!rc && pf_vec_push(&L->boxes, ((sc_box_cache){c->node, c->el, idx, n})))
+        rc = pf_error(PF_ENOMEM, "out of memory");
+    if (rc) pf_free(idx);
+    return rc;
 }
 
 int sc_fixed_constraint(pf_scene_component *c, void *ctx)

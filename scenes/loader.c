@@ -32,8 +32,8 @@ static int is_elem(const xmlNode *e, const char *name)
 static void node_free(sc_node *n)
 {
     if (!n) return;
-    for (uint32_t k = 0; k < n->nchildren; k++) node_free(n->children[k]);
-    pf_free(n->children);
+    for (uint32_t k = 0; k < n->children.n; k++) node_free(n->children.v[k]);
+    pf_vec_free(&n->children);
     pf_free(n->name);
     pf_free(n->positions);
     pf_free(n->velocities);
@@ -85,9 +85,7 @@ static int locate_error(sc_loader *L, const xmlNode *el, int rc)
 
 static int add_child(sc_loader *L, sc_node *parent, sc_node *child, const xmlNode *el)
 {
-    if (PF_ARRAY_RESERVE(parent->children, parent->cap_children, parent->nchildren + 1))
-        return sc_error(L, sc_line(el), PF_ENOMEM, "out of memory");
-    parent->children[parent->nchildren++] = child;
+    if (pf_vec_push(&parent->children, child)) return sc_error(L, sc_line(el), PF_ENOMEM, "out of memory");
     return PF_OK;
 }
 
@@ -232,8 +230,8 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         if (rc) return locate_error(L, e, rc);
         if ((rc = check_attributes(&c, first))) return rc;
     }
-    for (uint32_t k = 0; k < n->nchildren; k++)
-        if ((rc = walk(L, n->children[k], stage, wd))) return rc;
+    for (uint32_t k = 0; k < n->children.n; k++)
+        if ((rc = walk(L, n->children.v[k], stage, wd))) return rc;
     return PF_OK;
 }
 
@@ -258,12 +256,10 @@ static int record_object(sc_loader *L, sc_node *n, uint32_t npts)
     char path[1024];
     path_of(n, path, sizeof path);
     char *p = dup_str(path);
-    size_t cap = s->npaths;
-    if (!p || PF_ARRAY_RESERVE(s->paths, cap, s->npaths + 1)) {
+    if (!p || pf_vec_push(&s->paths, p)) {
         pf_free(p);
         return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
     }
-    s->paths[s->npaths++] = p;
     return PF_OK;
 }
 
@@ -333,8 +329,8 @@ static int create_objects(sc_loader *L, sc_node *n)
         }
         if ((rc = record_object(L, n, npts))) return rc;
     }
-    for (uint32_t k = 0; k < n->nchildren; k++)
-        if ((rc = create_objects(L, n->children[k]))) return rc;
+    for (uint32_t k = 0; k < n->children.n; k++)
+        if ((rc = create_objects(L, n->children.v[k]))) return rc;
     return PF_OK;
 }
 
@@ -342,12 +338,12 @@ void pf_scene_destroy(pf_scene *s)
 {
     if (!s) return;
     pf_world_destroy(s->world);
-    for (uint32_t k = 0; k < s->nmodels; k++) pf_free(s->model_tris[k]);
-    pf_free(s->model_tris);
-    pf_free(s->models);
-    pf_free(s->model_node);
-    for (uint32_t k = 0; k < s->npaths; k++) pf_free(s->paths[k]);
-    pf_free(s->paths);
+    for (uint32_t k = 0; k < s->models.n; k++) pf_free(s->model_tris.v[k]);
+    pf_vec_free(&s->model_tris);
+    pf_vec_free(&s->models);
+    pf_vec_free(&s->model_node);
+    for (uint32_t k = 0; k < s->paths.n; k++) pf_free(s->paths.v[k]);
+    pf_vec_free(&s->paths);
     pf_free(s);
 }
 
@@ -466,9 +462,9 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
     int rc = load(&L, text ? text : "", length, out);
     if (L.scene) pf_scene_destroy(L.scene);
     node_free(L.root);
-    for (uint32_t k = 0; k < L.nboxes; k++) pf_free(L.boxes[k].idx);
-    pf_free(L.boxes);
-    pf_free(L.collide_nodes);
+    for (uint32_t k = 0; k < L.boxes.n; k++) pf_free(L.boxes.v[k].idx);
+    pf_vec_free(&L.boxes);
+    pf_vec_free(&L.collide_nodes);
     if (L.doc) xmlFreeDoc(L.doc);
     pf_scene_registry_destroy(own);
     return rc;
@@ -480,30 +476,29 @@ int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene 
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return pf_error(PF_EIO, "%s:0: cannot open the scene file", path);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
+    PF_VEC(char) text = {0};
     for (;;) {
-        if (PF_ARRAY_RESERVE(text, cap, len + 65536)) {
+        if (pf_vec_reserve(&text, text.n + 65536)) {
             fclose(f);
-            pf_free(text);
+            pf_vec_free(&text);
             return pf_error(PF_ENOMEM, "%s:0: out of memory reading the scene file", path);
         }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
+        size_t got = fread(text.v + text.n, 1, text.cap - text.n, f);
+        text.n += got;
         if (got == 0) break;
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
-        pf_free(text);
+        pf_vec_free(&text);
         return pf_error(PF_EIO, "%s:0: read error", path);
     }
     /* mesh files resolve against the scene file's folder */
     char dir[1024] = "";
     const char *slash = strrchr(path, '/');
     if (slash) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
-    int rc = pf_scene_load_memory(def, path, text, len, dir, out);
-    pf_free(text);
+    int rc = pf_scene_load_memory(def, path, text.v, text.n, dir, out);
+    pf_vec_free(&text);
     return rc;
 }
 
@@ -528,15 +523,15 @@ const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s)
 
 uint32_t pf_scene_collision_models(const pf_scene *s, const pf_scene_collision_model **out)
 {
-    if (out) *out = s ? s->models : NULL;
-    return s ? s->nmodels : 0;
+    if (out) *out = s ? s->models.v : NULL;
+    return s ? s->models.n : 0;
 }
 
 int pf_scene_find_object(const pf_scene *s, const char *path, pf_object_id *out)
 {
     PF_CHECK_ARG(s && path && out);
-    for (uint32_t k = 0; k < s->npaths; k++)
-        if (!strcmp(s->paths[k], path)) {
+    for (uint32_t k = 0; k < s->paths.n; k++)
+        if (!strcmp(s->paths.v[k], path)) {
             *out = k;
             return PF_OK;
         }

@@ -35,7 +35,10 @@ static int corner(const char *tok, long npoints, long *out)
 static int read_lines(FILE *f, const char *path, sc_mesh *m)
 {
     char line[4096];
-    size_t capp = 0, capt = 0;
+    /* the arrays grow here, 3 items per vertex and per triangle; m names them all along (so that the caller frees
+     * them on an error) and counts vertices and triangles */
+    PF_VEC(double) points = {0};
+    PF_VEC(uint32_t) tris = {0};
     long lineno = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -51,9 +54,12 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
                 if (!tok || *end || !isfinite(p[d]))
                     return pf_error(PF_EPARSE, "%s:%ld: a vertex needs 3 finite numbers", path, lineno);
             }
-            if (m->npoints >= (1u << 28) || PF_ARRAY_RESERVE(m->points, capp, 3 * ((size_t)m->npoints + 1)))
+            if (m->npoints >= (1u << 28) || pf_vec_reserve(&points, points.n + 3))
                 return pf_error(PF_ENOMEM, "%s:%ld: too many vertices", path, lineno);
-            memcpy(m->points + 3 * (size_t)m->npoints++, p, sizeof p);
+            m->points = points.v;
+            memcpy(points.v + points.n, p, sizeof p);
+            points.n += 3;
+            m->npoints++;
         } else if (!strcmp(kw, "f")) {
             long first = -1, prev = -1, count = 0;
             for (char *tok; (tok = strtok_r(NULL, " \t\r\n", &save));) {
@@ -63,9 +69,12 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
                                     tok, m->npoints);
                 if (count == 0) first = v;
                 if (count >= 2) { /* fan: (first, prev, v) */
-                    if (PF_ARRAY_RESERVE(m->tris, capt, 3 * ((size_t)m->ntris + 1)))
+                    if (pf_vec_reserve(&tris, tris.n + 3))
                         return pf_error(PF_ENOMEM, "%s:%ld: out of memory", path, lineno);
-                    uint32_t *t = m->tris + 3 * (size_t)m->ntris++;
+                    m->tris = tris.v;
+                    uint32_t *t = tris.v + tris.n;
+                    tris.n += 3;
+                    m->ntris++;
                     t[0] = (uint32_t)first, t[1] = (uint32_t)prev, t[2] = (uint32_t)v;
                 }
                 prev = v;

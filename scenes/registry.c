@@ -10,15 +10,15 @@
 void pf_scene_registry_destroy(pf_scene_registry *r)
 {
     if (!r) return;
-    for (size_t k = 0; k < r->n; k++) pf_free((void *)r->entries[k].name);
-    pf_free(r->entries);
+    for (size_t k = 0; k < r->entries.n; k++) pf_free((void *)r->entries.v[k].name);
+    pf_vec_free(&r->entries);
     pf_free(r);
 }
 
 static pf_scene_component_def *find_entry(const pf_scene_registry *r, const char *name)
 {
-    for (size_t k = 0; k < r->n; k++)
-        if (!strcmp(r->entries[k].name, name)) return &r->entries[k];
+    for (size_t k = 0; k < r->entries.n; k++)
+        if (!strcmp(r->entries.v[k].name, name)) return &r->entries.v[k];
     return NULL;
 }
 
@@ -40,13 +40,13 @@ int pf_scene_register(pf_scene_registry *r, const pf_scene_component_def *def)
     }
     size_t len = strlen(def->name) + 1;
     char *name = pf_malloc(len);
-    if (!name || PF_ARRAY_RESERVE(r->entries, r->cap, r->n + 1)) {
+    if (!name || pf_vec_reserve(&r->entries, r->entries.n + 1)) {
         pf_free(name);
         return pf_error(PF_ENOMEM, "out of memory registering '%s'", def->name);
     }
     memcpy(name, def->name, len);
-    r->entries[r->n] = *def;
-    r->entries[r->n++].name = name;
+    r->entries.v[r->entries.n] = *def;
+    r->entries.v[r->entries.n++].name = name;
     return PF_OK;
 }
 
@@ -56,8 +56,8 @@ int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out
     *out = NULL;
     pf_scene_registry *r = pf_calloc(1, sizeof *r);
     if (!r) return pf_error(PF_ENOMEM, "out of memory for a registry");
-    for (size_t k = 0; k < src->n; k++) {
-        int rc = pf_scene_register(r, &src->entries[k]);
+    for (size_t k = 0; k < src->entries.n; k++) {
+        int rc = pf_scene_register(r, &src->entries.v[k]);
         if (rc) {
             pf_scene_registry_destroy(r);
             return rc;
@@ -70,8 +70,8 @@ int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out
 int pf_scene_registry_create(pf_scene_registry **out)
 {
     PF_CHECK_ARG(out);
-    pf_scene_registry builtin = {(pf_scene_component_def *)sc_builtin_components, sc_builtin_component_count,
-                                 sc_builtin_component_count};
+    pf_scene_registry builtin = {
+        {(pf_scene_component_def *)sc_builtin_components, sc_builtin_component_count, sc_builtin_component_count}};
     return pf_scene_registry_copy(&builtin, out);
 }
 

@@ -3,6 +3,7 @@
 #ifndef PF_SCENES_SCENE_INTERNAL_H
 #define PF_SCENES_SCENE_INTERNAL_H
 
+#include "base/vec.h"
 #include "physflow/scene.h"
 
 #include <libxml/tree.h>
@@ -34,9 +35,7 @@ struct sc_node {
     sc_node *parent;
     char *name;         /* owned: the name attribute, or name_i_j_k for a replicated copy */
     double offset[3];   /* m: translation of a replicated copy (sum over nested Replicates) */
-    sc_node **children;
-    uint32_t nchildren;
-    size_t cap_children;
+    PF_VEC(sc_node *) children;
     /* STATE stage draft */
     pf_solver_def solver; /* inherited from the parent, then set by the node's own solver components */
     int solver_line;      /* 0: no solver on the path from the root */
@@ -86,22 +85,25 @@ struct pf_scene_component {
 };
 
 struct pf_scene_registry {
-    pf_scene_component_def *entries; /* names owned */
-    size_t n, cap;
+    PF_VEC(pf_scene_component_def) entries; /* names owned */
 };
 
 struct pf_scene {
     pf_world *world;
     pf_scene_collision collision;
-    pf_scene_collision_model *models;
-    uint32_t nmodels;
-    size_t cap_models;
-    uint32_t **model_tris; /* owned triangle arrays of the models */
+    PF_VEC(pf_scene_collision_model) models;
+    PF_VEC(uint32_t *) model_tris; /* owned triangle arrays of the models, in step with models */
     pf_scene_summary summary;
-    uint32_t *model_node;  /* per model: index into the loader's list of nodes with models */
-    char **paths;          /* node path of each object, by object id */
-    uint32_t npaths;
+    PF_VEC(uint32_t) model_node; /* per model: index into the loader's list of nodes with models */
+    PF_VEC(char *) paths;        /* node path of each object, by object id */
 };
+
+typedef struct sc_box_cache {
+    const sc_node *node;
+    const xmlNode *el;
+    uint32_t *idx;
+    uint32_t n;
+} sc_box_cache;
 
 struct sc_loader {
     const char *file;  /* name for messages */
@@ -114,17 +116,8 @@ struct sc_loader {
     pf_scene *scene;
     uint32_t nodes;         /* nodes built, replicated copies included (bounded: nested Replicates multiply) */
     int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
-    struct sc_box_cache {    /* BoxROI indices, per (node, element): replicated copies share elements */
-        const sc_node *node;
-        const xmlNode *el;
-        uint32_t *idx;
-        uint32_t n;
-    } *boxes;
-    uint32_t nboxes;
-    size_t cap_boxes;
-    sc_node **collide_nodes; /* nodes with collision models, in document order */
-    uint32_t ncollide_nodes;
-    size_t cap_collide_nodes;
+    PF_VEC(sc_box_cache) boxes;     /* BoxROI indices, per (node, element): replicated copies share elements */
+    PF_VEC(sc_node *) collide_nodes; /* nodes with collision models, in document order */
 };
 
 /* ---- loader services for constructors (scenes/component_api.c) ---- */

@@ -80,7 +80,7 @@ static void check_virtual_work(pf_world *w, pf_surface_id sid, double tol)
 {
     pf_surface *s = pf_world_surface(w, sid);
     ck_assert_ptr_nonnull(s);
-    const pf_object *o = w->obj[s->object];
+    const pf_object *o = w->obj.v[s->object];
     size_t n3 = 3 * (size_t)o->n, nx = n3 + o->xextra;
     double *dq = malloc(n3 * sizeof *dq), *fo = malloc(n3 * sizeof *fo), *xp = malloc(nx * sizeof *xp),
            *xm = malloc(nx * sizeof *xm);
@@ -136,7 +136,7 @@ static pf_object_id shaken_grid(pf_world *w, int nx, int ny, int nz)
 
 static void shake(pf_world *w, pf_object_id id, rng seed)
 {
-    pf_object *o = w->obj[id];
+    pf_object *o = w->obj.v[id];
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) o->x[i] += 0.05 * rng_range(&seed, -1, 1);
 }
 
@@ -236,7 +236,7 @@ START_TEST(test_rigid_linearisation_finite_difference)
     pf_object_id id = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, &sid);
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     pf_surface *s = pf_world_surface(w, sid);
-    const pf_object *o = w->obj[id];
+    const pf_object *o = w->obj.v[id];
     rng seed = {77};
     const double eps = 1e-6;
     for (int trial = 0; trial < 20; trial++) {

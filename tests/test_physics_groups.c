@@ -70,10 +70,10 @@ static uint64_t hash_after(pf_world *w, uint32_t steps)
 /* Workers of the tasks of the group holding object o. */
 static int *group_workers(const pf_world *w, pf_object_id o, uint32_t *n)
 {
-    const pf_group *gr = &w->groups[w->obj[o]->group];
-    int *ws = malloc(gr->ntasks * sizeof *ws);
-    for (uint32_t k = 0; k < gr->ntasks; k++) ws[k] = pf_graph_task_worker(w->g, gr->tasks[k]);
-    *n = gr->ntasks;
+    const pf_group *gr = &w->groups[w->obj.v[o]->group];
+    int *ws = malloc(gr->tasks.n * sizeof *ws);
+    for (uint32_t k = 0; k < gr->tasks.n; k++) ws[k] = pf_graph_task_worker(w->g, gr->tasks.v[k]);
+    *n = gr->tasks.n;
     return ws;
 }
 
