@@ -10,6 +10,11 @@ int pf_check_given(const void *p, const char *fn, const char *what)
     return p ? PF_OK : pf_error(PF_EINVAL, "%s: %s is required (NULL given)", fn, what);
 }
 
+int pf_check_callback(int given, const char *fn, const char *what)
+{
+    return given ? PF_OK : pf_error(PF_EINVAL, "%s: %s is required (NULL given)", fn, what);
+}
+
 int pf_check_finite(double x, const char *fn, const char *what)
 {
     return isfinite(x) ? PF_OK : pf_error(PF_EINVAL, "%s: %s must be a finite number, got %g", fn, what, x);

@@ -19,6 +19,8 @@
 
 /* "fn: what is required (NULL given)" */
 int pf_check_given(const void *p, const char *fn, const char *what);
+/* a callback, given as `fnptr != NULL` (ISO C keeps function pointers apart from data pointers) */
+int pf_check_callback(int given, const char *fn, const char *what);
 /* a finite number (not NaN, not infinite) */
 int pf_check_finite(double x, const char *fn, const char *what);
 /* n finite numbers; the message names the first bad one as what[i] */

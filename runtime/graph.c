@@ -3,14 +3,21 @@
 #include "graph.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
 #include <string.h>
 
+int pf_graph_check_idle(const pf_graph *g, const char *fn)
+{
+    if (!atomic_load(&((pf_graph *)g)->running)) return PF_OK;
+    return pf_error(PF_ESTATE, "%s: the graph is running (called from inside one of its tasks?)", fn);
+}
+
 int pf_graph_create(pf_graph **out)
 {
-    PF_CHECK_ARG(out);
+    PF_TRY(pf_check_given(out, __func__, "out"));
     pf_graph *g = pf_calloc(1, sizeof *g);
     if (!g) return pf_error(PF_ENOMEM, "out of memory creating a graph");
     g->open_loop = PF_NONE;
@@ -20,7 +27,7 @@ int pf_graph_create(pf_graph **out)
 
 void pf_graph_destroy(pf_graph *g)
 {
-    if (!g) return;
+    if (!g || pf_graph_check_idle(g, __func__)) return; /* from inside a run: refused, the graph stays valid */
     pf_graph_free_programs(g);
     pf_graph_free_analysis(g);
     pf_barrier_levels_free(&g->lv);
@@ -40,7 +47,13 @@ void pf_graph_destroy(pf_graph *g)
 int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_reducer *reducer,
                   pf_data_id *out)
 {
-    PF_CHECK_ARG(g && ptr && size > 0 && out);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(g, fn, "g"));
+    PF_TRY(pf_check_given(ptr, fn, "ptr"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    if (size == 0) return pf_error(PF_EINVAL, "%s: size must be > 0 bytes", fn);
+    PF_TRY(pf_check_size(size, 1, fn, "size"));
+    PF_TRY(pf_graph_check_idle(g, fn));
     if (reducer && (!reducer->init || !reducer->combine))
         return pf_error(PF_EINVAL, "pf_graph_data: a reducer needs both init and combine");
     if (g->data.n >= PF_NONE - 1) return pf_error(PF_ENOMEM, "pf_graph_data: too many data");
@@ -113,12 +126,21 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
 
 int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
 {
-    PF_CHECK_ARG(g && def && def->fn);
-    PF_CHECK_ARG(def->naccesses <= PF_MAX_ACCESSES && (def->naccesses == 0 || def->accesses));
-    PF_CHECK_ARG(def->args_size == 0 || def->args);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(g, fn, "g"));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_callback(def->fn != NULL, fn, "def.fn"));
+    PF_TRY(pf_check_int_range(def->naccesses, 0, PF_MAX_ACCESSES, fn, "def.naccesses"));
+    if (def->naccesses) PF_TRY(pf_check_given(def->accesses, fn, "def.accesses (def.naccesses > 0)"));
+    PF_TRY(pf_check_size(def->args_size, 1, fn, "def.args_size"));
+    if (def->args_size) PF_TRY(pf_check_given(def->args, fn, "def.args (def.args_size > 0)"));
+    if (!(def->cost >= 0) || isinf(def->cost)) /* NaN fails >= */
+        return pf_error(PF_EINVAL, "%s: def.cost must be a finite number of ns >= 0 (0: unknown), got %g", fn,
+                        def->cost);
+    PF_TRY(pf_graph_check_idle(g, fn));
     pf_task_def d = *def;
     if (!d.name) d.name = "task";
-    uint32_t id;
+    uint32_t id = PF_NONE;
     int rc = record_item(g, &d, PF_ITEM_TASK, g->open_loop, NULL, PF_NONE, &id);
     if (rc) return rc;
     g->real_tasks++;
@@ -134,7 +156,7 @@ static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn co
     pf_access acc = {datum, PF_READ};
     pf_task_def d = {.name = name, .args = args, .args_size = args_size, .accesses = cond ? &acc : NULL,
                      .naccesses = cond ? 1 : 0, .cost = 10};
-    uint32_t id;
+    uint32_t id = PF_NONE;
     int rc = record_item(g, &d, item, loop, cond, cond ? datum : PF_NONE, &id);
     if (rc) return rc;
     if (item == PF_ITEM_BEGIN) g->loops.v[loop].begin_task = id;
@@ -144,15 +166,19 @@ static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn co
 
 int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
 {
-    PF_CHECK_ARG(g && def);
-    if (def->max_iterations < 1) return pf_error(PF_EINVAL, "pf_graph_loop_begin: max_iterations must be >= 1");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(g, fn, "g"));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_graph_check_idle(g, fn));
+    if (def->max_iterations < 1) return pf_error(PF_EINVAL, "%s: def.max_iterations must be >= 1, got 0", fn);
     if (def->kind == PF_LOOP_WHILE) {
-        if (!def->cond || def->cond_data >= g->data.n)
-            return pf_error(PF_EINVAL, "pf_graph_loop_begin: a while loop needs a condition and a valid datum");
+        PF_TRY(pf_check_callback(def->cond != NULL, fn, "def.cond (a while loop)"));
+        PF_TRY(pf_check_index(def->cond_data, g->data.n, fn, "datum (def.cond_data)"));
     } else if (def->kind != PF_LOOP_COUNT) {
-        return pf_error(PF_EINVAL, "pf_graph_loop_begin: invalid loop kind %d", (int)def->kind);
+        return pf_error(PF_EINVAL, "%s: def.kind must be PF_LOOP_COUNT or PF_LOOP_WHILE, got %d", fn, (int)def->kind);
     }
-    PF_CHECK_ARG(def->cond_args_size == 0 || def->cond_args);
+    PF_TRY(pf_check_size(def->cond_args_size, 1, fn, "def.cond_args_size"));
+    if (def->cond_args_size) PF_TRY(pf_check_given(def->cond_args, fn, "def.cond_args (def.cond_args_size > 0)"));
     if (g->an.analysed)
         return pf_error(PF_ESTATE, "the graph is compiled; call pf_graph_invalidate before recording more");
     if (g->loops.n >= 0xfffe) return pf_error(PF_ENOMEM, "too many loops in one graph");
@@ -180,14 +206,21 @@ int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
 
 int pf_graph_loop_break(pf_graph *g, pf_data_id datum, pf_cond_fn cond, const void *args, size_t args_size)
 {
-    PF_CHECK_ARG(g && cond && datum < g->data.n && (args_size == 0 || args));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(g, fn, "g"));
+    PF_TRY(pf_check_callback(cond != NULL, fn, "cond"));
+    PF_TRY(pf_check_index(datum, g->data.n, fn, "datum"));
+    PF_TRY(pf_check_size(args_size, 1, fn, "args_size"));
+    if (args_size) PF_TRY(pf_check_given(args, fn, "args (args_size > 0)"));
+    PF_TRY(pf_graph_check_idle(g, fn));
     if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_break: no loop is open");
     return record_marker(g, PF_ITEM_BREAK, g->open_loop, cond, datum, args, args_size, "loop break");
 }
 
 int pf_graph_loop_end(pf_graph *g)
 {
-    PF_CHECK_ARG(g);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
     if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_end: no loop is open");
     uint32_t l = g->open_loop;
     const pf_task *b = &g->tasks.v[g->loops.v[l].begin_task];
@@ -214,7 +247,8 @@ uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop)
 
 int pf_graph_invalidate(pf_graph *g)
 {
-    PF_CHECK_ARG(g);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
     /* The analysis and programs stay: if only tasks are appended, the next run extends them. */
     g->an.analysed = 0;
     return PF_OK;
@@ -222,7 +256,8 @@ int pf_graph_invalidate(pf_graph *g)
 
 int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
 {
-    PF_CHECK_ARG(g && out);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     *out = (pf_graph_stats){
         .tasks = g->real_tasks,
         .loops = (uint32_t)g->loops.n,
@@ -248,7 +283,8 @@ int pf_graph_task_worker(const pf_graph *g, pf_task_id t)
 
 int pf_graph_task_remove(pf_graph *g, pf_task_id t)
 {
-    PF_CHECK_ARG(g);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
     if (t >= g->tasks.n || g->tasks.v[t].item != PF_ITEM_TASK || g->tasks.v[t].removed)
         return pf_error(PF_EINVAL, "pf_graph_task_remove: %u is not a recorded task", t);
     if (g->an.analysed)
@@ -265,7 +301,8 @@ int pf_graph_task_remove(pf_graph *g, pf_task_id t)
 
 int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
 {
-    PF_CHECK_ARG(g);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
     if (loop >= g->loops.n || g->loops.v[loop].end_task == PF_NONE || g->tasks.v[g->loops.v[loop].begin_task].removed)
         return pf_error(PF_EINVAL, "pf_graph_loop_remove: %u is not a recorded, closed loop", loop);
     if (g->an.analysed)
@@ -287,7 +324,8 @@ int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
 
 int pf_graph_last_update(const pf_graph *g, pf_graph_update *out)
 {
-    PF_CHECK_ARG(g && out);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     *out = g->pl.last_update;
     return PF_OK;
 }

@@ -37,10 +37,14 @@ struct pf_graph {
     pf_numa_binding numa;          /* numa.c */
 
     /* runs (runtime.c) */
+    _Atomic int running; /* pf_graph_run is under way: recording and destruction are refused */
     uint64_t compiles, runs;
     struct pf_counters *counters;
     int quiet; /* the running runtime's: no notes on stderr */
 };
+
+/* graph.c: PF_OK, or PF_ESTATE naming `fn` when the graph is running (a call from inside one of its tasks). */
+int pf_graph_check_idle(const pf_graph *g, const char *fn);
 
 /* node_exec.c: runs a reducer, or a task after resetting its private cumulative buffers. */
 void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker);

@@ -4,13 +4,15 @@
 #include "graph.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
 
 int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uint32_t *moved_tasks)
 {
-    PF_CHECK_ARG(g && rt);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
     double makespan;
     int rc = pf_graph_estimated_makespan(g, rt, &makespan); /* makes sure a placement exists */
     if (rc) return rc;

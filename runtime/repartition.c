@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "base/clock.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <stdlib.h>
@@ -417,7 +418,8 @@ int pf_repartition_at_update(pf_graph *g, int workers, pf_partitioner p, pf_repa
 
 int pf_graph_repartition(pf_graph *g)
 {
-    PF_CHECK_ARG(g);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
     g->rp.forced = 1;
     return PF_OK;
 }

@@ -4,7 +4,10 @@
 #include "numa.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
+
+#include <stdatomic.h>
 
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +18,26 @@ struct pf_runtime {
     pf_trace *trace; /* NULL when tracing is off */
     pf_numa *numa;   /* NULL without a bound team; binds data to their owners' nodes when there are several */
     uint32_t spin;
+    _Atomic int busy; /* a graph run or parallel region is under way (claim, release) */
 };
+
+/* Claims the runtime for a run, a parallel region or a change of its workers: PF_ESTATE when it is in one already
+ * (the call came from inside one of its tasks, or from another thread meanwhile), where going on would recurse
+ * without end, wait for itself, or pull the worker team from under a run. */
+static int claim(pf_runtime *rt, const char *fn)
+{
+    int idle = 0;
+    if (atomic_compare_exchange_strong(&rt->busy, &idle, 1)) return PF_OK;
+    return pf_error(PF_ESTATE,
+                    "%s: the runtime is running a graph or a parallel region (called from inside one of its tasks, "
+                    "or from another thread meanwhile)",
+                    fn);
+}
+
+static void release(pf_runtime *rt)
+{
+    atomic_store(&rt->busy, 0);
+}
 
 static const char *const executor_names[PF_EXEC_COUNT] = {"seq", "static", "barrier", "omptasks"};
 static const char *const partitioner_names[PF_PART_COUNT] = {"owner", "metis"};
@@ -28,7 +50,8 @@ const char *pf_executor_name(pf_executor e)
 
 int pf_executor_parse(const char *name, pf_executor *out)
 {
-    PF_CHECK_ARG(name && out);
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int e = 0; e < PF_EXEC_COUNT; e++)
         if (!strcmp(name, executor_names[e])) {
             *out = (pf_executor)e;
@@ -44,7 +67,8 @@ const char *pf_partitioner_name(pf_partitioner p)
 
 int pf_partitioner_parse(const char *name, pf_partitioner *out)
 {
-    PF_CHECK_ARG(name && out);
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int p = 0; p < PF_PART_COUNT; p++)
         if (!strcmp(name, partitioner_names[p])) {
             *out = (pf_partitioner)p;
@@ -60,7 +84,8 @@ const char *pf_repartition_name(pf_repartition r)
 
 int pf_repartition_parse(const char *name, pf_repartition *out)
 {
-    PF_CHECK_ARG(name && out);
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int r = 0; r < PF_REPART_COUNT; r++)
         if (!strcmp(name, repartition_names[r])) {
             *out = (pf_repartition)r;
@@ -101,17 +126,16 @@ static int start_team(pf_runtime *rt)
 
 int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
 {
-    PF_CHECK_ARG(def && out);
-    if (def->workers < 1 || def->workers > 4096)
-        return pf_error(PF_EINVAL, "pf_runtime_create: workers must be in [1, 4096], got %d", def->workers);
-    if ((unsigned)def->executor >= PF_EXEC_COUNT || (unsigned)def->partitioner >= PF_PART_COUNT)
-        return pf_error(PF_EINVAL, "pf_runtime_create: invalid executor or partitioner");
-    if ((unsigned)def->repartition >= PF_REPART_COUNT)
-        return pf_error(PF_EINVAL, "pf_runtime_create: repartition must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
-                        (int)def->repartition);
-    if (def->spin_ns < 0) return pf_error(PF_EINVAL, "pf_runtime_create: spin_ns must be >= 0");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_int_range(def->workers, 1, 4096, fn, "def.workers"));
+    PF_TRY(pf_check_enum((int)def->executor, PF_EXEC_COUNT, fn, "def.executor"));
+    PF_TRY(pf_check_enum((int)def->partitioner, PF_PART_COUNT, fn, "def.partitioner"));
+    PF_TRY(pf_check_enum((int)def->repartition, PF_REPART_COUNT, fn, "def.repartition"));
+    PF_TRY(pf_check_int_range(def->spin_ns, 0, 1000000000, fn, "def.spin_ns"));
     if (!def->tasks.enqueue != !def->tasks.finish)
-        return pf_error(PF_EINVAL, "pf_runtime_create: a task system needs both enqueue and finish");
+        return pf_error(PF_EINVAL, "%s: def.tasks needs both enqueue and finish, or neither", fn);
     pf_runtime *rt = pf_calloc(1, sizeof *rt);
     if (!rt) return pf_error(PF_ENOMEM, "out of memory creating a runtime");
     rt->def = *def;
@@ -138,18 +162,18 @@ static void parallel_job(void *ctx, int worker)
 
 int pf_runtime_parallel(pf_runtime *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx)
 {
-    PF_CHECK_ARG(rt && fn);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_callback(fn != NULL, __func__, "fn"));
+    PF_TRY(claim(rt, __func__));
     parallel_call p = {fn, ctx, rt->def.workers};
     pf_team_run(rt->team, parallel_job, &p);
+    release(rt);
     return PF_OK;
 }
 
-int pf_runtime_set_workers(pf_runtime *rt, int workers)
+/* A new team for `workers` (the runtime claimed). */
+static int restart_team(pf_runtime *rt, int workers)
 {
-    PF_CHECK_ARG(rt);
-    if (workers < 1 || workers > 4096)
-        return pf_error(PF_EINVAL, "pf_runtime_set_workers: workers must be in [1, 4096], got %d", workers);
-    if (workers == rt->def.workers) return PF_OK;
     int old = rt->def.workers;
     pf_team *team = rt->team;
     pf_numa *numa = rt->numa;
@@ -169,9 +193,21 @@ int pf_runtime_set_workers(pf_runtime *rt, int workers)
     return PF_OK;
 }
 
+int pf_runtime_set_workers(pf_runtime *rt, int workers)
+{
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_int_range(workers, 1, 4096, __func__, "workers"));
+    if (workers == rt->def.workers) return PF_OK;
+    PF_TRY(claim(rt, __func__));
+    int rc = restart_team(rt, workers);
+    release(rt);
+    return rc == PF_OK ? PF_OK : pf_error(rc, "%s: out of memory starting %d workers", __func__, workers);
+}
+
 void pf_runtime_destroy(pf_runtime *rt)
 {
-    if (!rt) return;
+    /* from inside a run, destroying would pull the team from under it: refused (the runtime stays valid) */
+    if (!rt || claim(rt, __func__)) return;
     pf_numa_destroy(rt->numa);
     pf_team_destroy(rt->team);
     pf_trace_destroy(rt->trace);
@@ -185,44 +221,48 @@ int pf_runtime_workers(const pf_runtime *rt)
 
 int pf_runtime_set_executor(pf_runtime *rt, pf_executor e)
 {
-    PF_CHECK_ARG(rt && (unsigned)e < PF_EXEC_COUNT);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_enum((int)e, PF_EXEC_COUNT, __func__, "executor"));
     rt->def.executor = e;
     return PF_OK;
 }
 
 int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p)
 {
-    PF_CHECK_ARG(rt && (unsigned)p < PF_PART_COUNT);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_enum((int)p, PF_PART_COUNT, __func__, "partitioner"));
     rt->def.partitioner = p;
     return PF_OK;
 }
 
 int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r)
 {
-    PF_CHECK_ARG(rt);
-    if ((unsigned)r >= PF_REPART_COUNT)
-        return pf_error(PF_EINVAL,
-                        "pf_runtime_set_repartition: policy must be PF_REPART_AUTO, _NEVER or _ALWAYS, got %d",
-                        (int)r);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_enum((int)r, PF_REPART_COUNT, __func__, "policy"));
     rt->def.repartition = r;
     return PF_OK;
 }
 
 int pf_runtime_trace_start(pf_runtime *rt)
 {
-    PF_CHECK_ARG(rt);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(claim(rt, __func__));
     pf_trace_destroy(rt->trace);
     rt->trace = pf_trace_create(rt->def.workers);
+    release(rt);
     return rt->trace ? PF_OK : pf_error(PF_ENOMEM, "out of memory starting a trace");
 }
 
 int pf_runtime_trace_write(pf_runtime *rt, const char *path)
 {
-    PF_CHECK_ARG(rt && path);
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_given(path, __func__, "path"));
     if (!rt->trace) return pf_error(PF_ESTATE, "pf_runtime_trace_write: tracing was not started");
+    PF_TRY(claim(rt, __func__));
     int rc = pf_trace_write_json(rt->trace, path);
     pf_trace_destroy(rt->trace);
     rt->trace = NULL;
+    release(rt);
     return rc;
 }
 
@@ -315,8 +355,13 @@ static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
 
 int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
 {
-    PF_CHECK_ARG(g && rt && out);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
+    PF_TRY(claim(rt, __func__));
     int rc = prepare(g, rt, NEED_PLACEMENT);
+    release(rt);
     if (rc) return rc;
     double *load = pf_calloc((size_t)rt->def.workers, sizeof *load);
     if (!load) return pf_error(PF_ENOMEM, "out of memory");
@@ -329,9 +374,8 @@ int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
     return PF_OK;
 }
 
-int pf_graph_run(pf_graph *g, pf_runtime *rt)
+static int run_graph(pf_graph *g, pf_runtime *rt)
 {
-    PF_CHECK_ARG(g && rt);
     int workers = rt->def.workers, static_exec = rt->def.executor == PF_EXEC_STATIC;
     if (pf_counters_prepare(&g->counters, workers)) return pf_error(PF_ENOMEM, "out of memory for run counters");
     g->quiet = rt->def.quiet;
@@ -374,10 +418,26 @@ int pf_graph_run(pf_graph *g, pf_runtime *rt)
     return PF_OK;
 }
 
+int pf_graph_run(pf_graph *g, pf_runtime *rt)
+{
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_graph_check_idle(g, __func__));
+    PF_TRY(claim(rt, __func__));
+    atomic_store(&g->running, 1);
+    int rc = run_graph(g, rt);
+    atomic_store(&g->running, 0);
+    release(rt);
+    return rc;
+}
+
 int pf_graph_get_run_stats(const pf_graph *g, pf_stats_span span, pf_run_stats *out, pf_worker_stats *workers,
                            int cap, int *nworkers)
 {
-    PF_CHECK_ARG(g && out && (workers || cap == 0) && cap >= 0);
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
+    PF_TRY(pf_check_int_range(cap, 0, 1 << 20, __func__, "cap"));
+    if (cap > 0) PF_TRY(pf_check_given(workers, __func__, "workers (cap > 0)"));
     if (span != PF_STATS_LAST && span != PF_STATS_TOTAL)
         return pf_error(PF_EINVAL, "pf_graph_get_run_stats: span must be PF_STATS_LAST or PF_STATS_TOTAL, got %d",
                         (int)span);

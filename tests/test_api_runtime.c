@@ -1,0 +1,177 @@
+/* The runtime's public API called wrongly: NULL, out-of-range, overflowing and wrong-kind arguments, and calls from
+ * inside a task of a running graph (its own graph run again, a parallel region of the same runtime, recording,
+ * destruction). Every such call returns a negative code with a message that names the function and contains no C
+ * operator; nothing crashes or hangs; the graph still runs correctly afterwards (oracle: the values the tasks
+ * compute, written out here). */
+#include "check_main.h"
+
+#include "physflow/runtime.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static void assert_refused(int rc, int want, const char *fn)
+{
+    ck_assert_msg(rc == want, "%s returned %d, expected %d (%s)", fn, rc, want, pf_last_error());
+    const char *m = pf_last_error();
+    ck_assert_msg(strstr(m, fn), "message '%s' should name %s", m, fn);
+    static const char *const ops[] = {"&&", "||", "->", "!=", "==", "!(", "invalid argument:"};
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        ck_assert_msg(!strstr(m, ops[k]), "message '%s' contains '%s'", m, ops[k]);
+}
+
+static void add_one(const pf_task_ctx *c)
+{
+    *(double *)c->data[0] += 1;
+}
+
+static int never(const void *data, const void *args)
+{
+    (void)data, (void)args;
+    return 0;
+}
+
+static void on_worker(void *ctx, int worker, int workers)
+{
+    (void)ctx, (void)worker, (void)workers;
+}
+
+START_TEST(bad_arguments_are_refused_in_user_terms)
+{
+    pf_runtime_def def = pf_runtime_default_def();
+    def.bind = 0;
+    def.quiet = 1;
+    pf_runtime *rt;
+    pf_graph *g;
+    ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    double cell = 0;
+    pf_data_id d;
+    ck_assert_int_eq(pf_graph_data(g, &cell, sizeof cell, 0, NULL, &d), PF_OK);
+
+    assert_refused(pf_runtime_create(NULL, &rt), PF_EINVAL, "pf_runtime_create");
+    pf_runtime_def bad = def;
+    bad.workers = 0;
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    bad = def;
+    bad.executor = (pf_executor)17;
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    bad = def;
+    bad.spin_ns = -1;
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    assert_refused(pf_runtime_set_workers(rt, -3), PF_EINVAL, "pf_runtime_set_workers");
+    assert_refused(pf_runtime_set_executor(rt, (pf_executor)-1), PF_EINVAL, "pf_runtime_set_executor");
+    assert_refused(pf_runtime_set_partitioner(rt, PF_PART_COUNT), PF_EINVAL, "pf_runtime_set_partitioner");
+    assert_refused(pf_runtime_set_repartition(rt, PF_REPART_COUNT), PF_EINVAL, "pf_runtime_set_repartition");
+    assert_refused(pf_runtime_parallel(rt, NULL, NULL), PF_EINVAL, "pf_runtime_parallel");
+    assert_refused(pf_executor_parse(NULL, &def.executor), PF_EINVAL, "pf_executor_parse");
+    assert_refused(pf_runtime_trace_write(rt, NULL), PF_EINVAL, "pf_runtime_trace_write");
+
+    /* a size of (size_t)-8, what n * sizeof(double) gives for n = -1 */
+    pf_data_id big;
+    assert_refused(pf_graph_data(g, &cell, (size_t)-8, 0, NULL, &big), PF_EINVAL,
+                   "pf_graph_data");
+    assert_refused(pf_graph_data(g, NULL, 8, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
+    assert_refused(pf_graph_data(g, &cell, 0, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
+    pf_access acc = {d, PF_READWRITE};
+    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = NULL, .accesses = &acc, .naccesses = 1}, NULL), PF_EINVAL,
+                   "pf_graph_task");
+    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = NULL, .naccesses = 1}, NULL),
+                   PF_EINVAL, "pf_graph_task");
+    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &acc, .naccesses = 1, .cost = NAN},
+                                 NULL),
+                   PF_EINVAL, "pf_graph_task");
+    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .args_size = (size_t)-8, .args = &cell}, NULL),
+                   PF_EINVAL, "pf_graph_task");
+    pf_access unknown = {d + 7, PF_READ};
+    ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &unknown, .naccesses = 1}, NULL),
+                     PF_EINVAL);
+    assert_refused(pf_graph_loop_begin(g, &(pf_loop_def){.kind = (pf_loop_kind)9, .max_iterations = 1}, NULL),
+                   PF_EINVAL, "pf_graph_loop_begin");
+    assert_refused(pf_graph_loop_break(g, d + 5, never, NULL, 0), PF_EINVAL, "pf_graph_loop_break");
+    assert_refused(pf_graph_loop_break(g, d, NULL, NULL, 0), PF_EINVAL, "pf_graph_loop_break");
+    assert_refused(pf_graph_run(NULL, rt), PF_EINVAL, "pf_graph_run");
+    assert_refused(pf_graph_run(g, NULL), PF_EINVAL, "pf_graph_run");
+    pf_run_stats st;
+    assert_refused(pf_graph_get_run_stats(g, PF_STATS_LAST, &st, NULL, 4, NULL), PF_EINVAL,
+                   "pf_graph_get_run_stats");
+    assert_refused(pf_graph_get_run_stats(g, PF_STATS_LAST, &st, NULL, -1, NULL), PF_EINVAL,
+                   "pf_graph_get_run_stats");
+    assert_refused(pf_graph_get_stats(g, NULL), PF_EINVAL, "pf_graph_get_stats");
+    assert_refused(pf_graph_repartition(NULL), PF_EINVAL, "pf_graph_repartition");
+
+    /* none of it left a trace: one task, one run, the value it computes */
+    ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &acc, .naccesses = 1}, NULL), PF_OK);
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+    ck_assert(cell == 1.0);
+    pf_graph_destroy(g);
+    pf_runtime_destroy(rt);
+}
+END_TEST
+
+/* What a task body tries, and what it got (one datum per attempt, written by the task alone). */
+typedef struct inside {
+    pf_graph *g;
+    pf_runtime *rt;
+    int run, parallel, record, invalidate, set_workers, trace;
+} inside;
+
+static inside in;
+
+static void misbehave(const pf_task_ctx *c)
+{
+    *(double *)c->data[0] += 1;
+    in.run = pf_graph_run(in.g, in.rt);
+    in.parallel = pf_runtime_parallel(in.rt, on_worker, NULL);
+    in.record = pf_graph_task(in.g, &(pf_task_def){.fn = add_one}, NULL);
+    in.invalidate = pf_graph_invalidate(in.g);
+    in.set_workers = pf_runtime_set_workers(in.rt, 3);
+    in.trace = pf_runtime_trace_start(in.rt);
+    pf_graph_destroy(in.g);   /* refused: the graph stays valid */
+    pf_runtime_destroy(in.rt); /* refused: the runtime stays valid */
+}
+
+START_TEST(calls_from_inside_a_task_are_refused)
+{
+    for (int e = 0; e < PF_EXEC_COUNT; e++)
+        for (int workers = 1; workers <= 2; workers++) {
+            pf_runtime_def def = pf_runtime_default_def();
+            def.bind = 0;
+            def.quiet = 1;
+            def.workers = workers;
+            def.executor = (pf_executor)e;
+            ck_assert_int_eq(pf_runtime_create(&def, &in.rt), PF_OK);
+            ck_assert_int_eq(pf_graph_create(&in.g), PF_OK);
+            double cell = 0;
+            pf_data_id d;
+            ck_assert_int_eq(pf_graph_data(in.g, &cell, sizeof cell, 0, NULL, &d), PF_OK);
+            pf_access acc = {d, PF_READWRITE};
+            ck_assert_int_eq(pf_graph_task(in.g, &(pf_task_def){.fn = misbehave, .accesses = &acc, .naccesses = 1},
+                                           NULL),
+                             PF_OK);
+            for (int r = 0; r < 3; r++) ck_assert_int_eq(pf_graph_run(in.g, in.rt), PF_OK);
+            const char *ex = pf_executor_name((pf_executor)e);
+            ck_assert_msg(cell == 3.0, "%s/%d: the task ran %g times, not 3", ex, workers, cell);
+            int got[] = {in.run, in.parallel, in.record, in.invalidate, in.set_workers, in.trace};
+            for (size_t k = 0; k < sizeof got / sizeof *got; k++)
+                ck_assert_msg(got[k] == PF_ESTATE, "%s/%d: call %zu from inside a task returned %d", ex, workers, k,
+                              got[k]);
+            ck_assert_int_eq(pf_runtime_workers(in.rt), workers);
+            ck_assert_int_eq(pf_graph_run(in.g, in.rt), PF_OK); /* still usable */
+            ck_assert(cell == 4.0);
+            pf_graph_destroy(in.g);
+            pf_runtime_destroy(in.rt);
+        }
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("api_runtime");
+    TCase *tc = tcase_create("api");
+    tcase_add_test(tc, bad_arguments_are_refused_in_user_terms);
+    tcase_add_test(tc, calls_from_inside_a_task_are_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
