@@ -151,15 +151,17 @@ typedef struct pf_graph pf_graph;
 PF_API pf_runtime_def pf_runtime_default_def(void);
 /// Creates a runtime and starts its K-1 worker threads (they sleep until a graph runs).
 PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
+/// Stops the workers and frees the runtime. From inside one of its tasks or parallel regions it does nothing
+/// (the runtime stays valid).
 PF_API void pf_runtime_destroy(pf_runtime *rt);
 PF_API int pf_runtime_workers(const pf_runtime *rt);
 /// Runs fn(ctx, worker, workers) once on every worker of the runtime's team — worker 0 on the calling thread —
 /// and returns when all have returned: host-side parallel work between graph runs (the collision stage uses it)
-/// on the same pinned threads, so no second thread pool competes with the team. Not from inside a task, nor
-/// while a graph of this runtime runs.
+/// on the same pinned threads, so no second thread pool competes with the team. From inside a task, or while a
+/// graph of this runtime runs, it returns PF_ESTATE.
 PF_API int pf_runtime_parallel(pf_runtime *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx);
-/// Changes the worker count for later runs (between runs only): the team is restarted, and each graph is
-/// placed and compiled afresh for the new count on its next run.
+/// Changes the worker count for later runs (between runs only: PF_ESTATE during one): the team is restarted,
+/// and each graph is placed and compiled afresh for the new count on its next run.
 PF_API int pf_runtime_set_workers(pf_runtime *rt, int workers);
 /// Changes the executor or partitioner used by later runs (a graph recompiles on its next run if needed).
 PF_API int pf_runtime_set_executor(pf_runtime *rt, pf_executor e);
@@ -225,7 +227,10 @@ PF_API int pf_graph_invalidate(pf_graph *g);
 
 /// Runs the graph once with the runtime's executor: analyses, partitions and compiles it first if it was
 /// never compiled, was invalidated (see pf_graph_invalidate), or was compiled for another worker count or
-/// partitioner; otherwise replays the compiled programs with no analysis and no allocation.
+/// partitioner; otherwise replays the compiled programs with no analysis and no allocation. A run is not
+/// re-entrant: called from inside a task of a running graph on the same runtime, or on a graph that is running,
+/// it returns PF_ESTATE; so do the recording and editing calls on a running graph, and pf_graph_destroy then
+/// does nothing.
 PF_API int pf_graph_run(pf_graph *g, pf_runtime *rt);
 
 /// Removes a recorded task from an editable graph (after pf_graph_invalidate). Its id stays reserved. The
