@@ -115,13 +115,23 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
         .args_size = d->args_size,
         .acc_off = (uint32_t)g->accesses.n,
         .nacc = d->naccesses,
-        .cost_est = (d->cost > 0 && isfinite(d->cost)) ? d->cost : 1000.0,
+        .cost_est = d->cost_ns > 0 ? d->cost_ns : 1000.0,
         .cost_meas = -1.0,
         .worker = -1,
     };
     g->accesses.n += d->naccesses;
     *out = (uint32_t)g->tasks.n++;
     return PF_OK;
+}
+
+pf_task_def pf_task_default_def(void)
+{
+    return (pf_task_def){.name = "task"};
+}
+
+pf_loop_def pf_loop_default_def(void)
+{
+    return (pf_loop_def){.kind = PF_LOOP_COUNT, .count = 1, .max_iterations = 1000000};
 }
 
 int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
@@ -134,9 +144,9 @@ int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
     if (def->naccesses) PF_TRY(pf_check_given(def->accesses, fn, "def.accesses (def.naccesses > 0)"));
     PF_TRY(pf_check_size(def->args_size, 1, fn, "def.args_size"));
     if (def->args_size) PF_TRY(pf_check_given(def->args, fn, "def.args (def.args_size > 0)"));
-    if (!(def->cost >= 0) || isinf(def->cost)) /* NaN fails >= */
-        return pf_error(PF_EINVAL, "%s: def.cost must be a finite number of ns >= 0 (0: unknown), got %g", fn,
-                        def->cost);
+    if (!(def->cost_ns >= 0) || isinf(def->cost_ns)) /* NaN fails >= */
+        return pf_error(PF_EINVAL, "%s: def.cost_ns must be a finite number >= 0 (0: unknown), got %g", fn,
+                        def->cost_ns);
     PF_TRY(pf_graph_check_idle(g, fn));
     pf_task_def d = *def;
     if (!d.name) d.name = "task";
@@ -155,7 +165,7 @@ static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn co
 {
     pf_access acc = {datum, PF_READ};
     pf_task_def d = {.name = name, .args = args, .args_size = args_size, .accesses = cond ? &acc : NULL,
-                     .naccesses = cond ? 1 : 0, .cost = 10};
+                     .naccesses = cond ? 1 : 0, .cost_ns = 10};
     uint32_t id = PF_NONE;
     int rc = record_item(g, &d, item, loop, cond, cond ? datum : PF_NONE, &id);
     if (rc) return rc;

@@ -79,7 +79,7 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
                    "pf_graph_task");
     assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = NULL, .naccesses = 1}, NULL),
                    PF_EINVAL, "pf_graph_task");
-    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &acc, .naccesses = 1, .cost = NAN},
+    assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &acc, .naccesses = 1, .cost_ns = NAN},
                                  NULL),
                    PF_EINVAL, "pf_graph_task");
     assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .args_size = (size_t)-8, .args = &cell}, NULL),
@@ -101,10 +101,20 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
     assert_refused(pf_graph_get_stats(g, NULL), PF_EINVAL, "pf_graph_get_stats");
     assert_refused(pf_graph_repartition(NULL), PF_EINVAL, "pf_graph_repartition");
 
-    /* none of it left a trace: one task, one run, the value it computes */
-    ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &acc, .naccesses = 1}, NULL), PF_OK);
+    /* none of it left a trace: one task (from its default def) in a loop of 3 (from its default def), one run,
+     * the value it computes */
+    pf_loop_def loop = pf_loop_default_def();
+    loop.count = 3;
+    ck_assert_int_eq(pf_graph_loop_begin(g, &loop, NULL), PF_OK);
+    pf_task_def task = pf_task_default_def();
+    ck_assert_str_eq(task.name, "task");
+    task.fn = add_one;
+    task.accesses = &acc;
+    task.naccesses = 1;
+    ck_assert_int_eq(pf_graph_task(g, &task, NULL), PF_OK);
+    ck_assert_int_eq(pf_graph_loop_end(g), PF_OK);
     ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
-    ck_assert(cell == 1.0);
+    ck_assert(cell == 3.0);
     pf_graph_destroy(g);
     pf_runtime_destroy(rt);
 }

@@ -53,7 +53,7 @@ static void random_graph_build(random_graph *rg, uint64_t seed, size_t ntasks, s
             a.modes[k] = (uint8_t)acc[k].mode;
         }
         pf_task_def def = {.fn = random_body, .name = "random", .args = &a, .args_size = sizeof a,
-                           .accesses = acc, .naccesses = a.nacc, .cost = 100 + rng_u32(&r) % 1000};
+                           .accesses = acc, .naccesses = a.nacc, .cost_ns = 100 + rng_u32(&r) % 1000};
         ck_assert_int_eq(pf_graph_task(rg->g, &def, NULL), PF_OK);
     }
 }

@@ -198,7 +198,7 @@ START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
             pf_data_id d;
             ck_assert_int_eq(pf_graph_data(g, &cells[c], sizeof(double), obj, NULL, &d), PF_OK);
             pf_access a = {d, PF_READWRITE};
-            ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost = 1000},
+            ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost_ns = 1000},
                                            NULL),
                              PF_OK);
         }
@@ -242,7 +242,7 @@ START_TEST(metis_gives_a_heavy_object_its_own_worker)
         ck_assert_int_eq(pf_graph_data(g, &cells[obj], sizeof(double), obj, NULL, &d), PF_OK);
         pf_access a = {d, PF_READWRITE};
         double cost = obj == 5 ? 200000 : 1000 + 10 * obj;
-        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost = cost},
+        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = heavy, .accesses = &a, .naccesses = 1, .cost_ns = cost},
                                        NULL),
                          PF_OK);
     }
@@ -331,7 +331,7 @@ static pf_graph *unbalanced_graph(double *cells)
         pf_access a = {d, PF_READWRITE};
         spin_args s = {obj < 4 ? 400000 : 20000};
         ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = spin, .args = &s, .args_size = sizeof s, .accesses = &a,
-                                                         .naccesses = 1, .cost = 1000},
+                                                         .naccesses = 1, .cost_ns = 1000},
                                        NULL),
                          PF_OK);
     }

@@ -65,7 +65,7 @@ static int upd_task(upd_graph *u, uint32_t objects)
                         {o * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT, PF_READWRITE}};
     uint32_t n = acc[0].data == acc[1].data ? 1 : 2;
     if (n == 1) acc[0] = acc[1];
-    return pf_graph_task(u->g, &(pf_task_def){.fn = nop, .name = "t", .accesses = acc, .naccesses = n, .cost = 500},
+    return pf_graph_task(u->g, &(pf_task_def){.fn = nop, .name = "t", .accesses = acc, .naccesses = n, .cost_ns = 500},
                          NULL);
 }
 

@@ -74,7 +74,7 @@ static pf_graph *overhead_graph(int chain, size_t ntasks, padded *cells)
     }
     for (size_t i = 0; i < ntasks; i++) {
         pf_access a = {chain ? first : (pf_data_id)i, chain ? PF_READWRITE : PF_WRITE};
-        pf_task_def def = {.fn = empty_task, .name = "empty", .accesses = &a, .naccesses = 1, .cost = 10};
+        pf_task_def def = {.fn = empty_task, .name = "empty", .accesses = &a, .naccesses = 1, .cost_ns = 10};
         pf_graph_task(g, &def, NULL);
     }
     return g;
@@ -156,7 +156,7 @@ static pf_graph *stencil_graph(int width, int steps, double grain_ns, padded *ce
             a.nin = n;
             acc[n++] = (pf_access){id[(t % 2) * width + x], PF_WRITE};
             pf_task_def def = {.fn = stencil_task, .name = "stencil", .args = &a, .args_size = sizeof a,
-                               .accesses = acc, .naccesses = n, .cost = grain_ns};
+                               .accesses = acc, .naccesses = n, .cost_ns = grain_ns};
             pf_graph_task(g, &def, NULL);
         }
     free(id);

@@ -64,8 +64,12 @@ typedef struct pf_task_def {
     size_t args_size;          ///< bytes of args
     const pf_access *accesses; ///< the data the body touches and how
     uint32_t naccesses;        ///< at most PF_MAX_ACCESSES
-    double cost;               ///< estimated cost in ns, used until a measured one exists; <= 0 means 1000
+    double cost_ns;            ///< estimated cost in ns, used until a measured one exists; 0 (default): unknown,
+                               ///< taken as 1000; negative, NaN or infinite is refused
 } pf_task_def;
+
+/// A pf_task_def with its defaults: no body (set fn), name "task", no arguments, no accesses, cost unknown.
+PF_API pf_task_def pf_task_default_def(void);
 
 #define PF_MAX_ACCESSES 64
 
@@ -208,6 +212,9 @@ typedef struct pf_loop_def {
     size_t cond_args_size;
     uint32_t max_iterations; ///< always bounds the loop (>= 1 required): iterations per entry never exceed it
 } pf_loop_def;
+
+/// A pf_loop_def with its defaults: a counted loop of 1 iteration, bounded by max_iterations 1000000.
+PF_API pf_loop_def pf_loop_default_def(void);
 
 /// Opens a loop; the tasks recorded until the matching pf_graph_loop_end form its body.
 PF_API int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out);
