@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <float.h>
 #include <math.h>
@@ -23,12 +24,11 @@
 typedef struct grid_state {
     uint64_t *keys, *keys2;
     uint32_t *vals, *vals2;
-    size_t cap;
-    uint32_t *big;
-    size_t big_cap;
+    size_t cap;           /* room of keys, keys2, vals and vals2: four arrays grown in step, so no PF_VEC */
+    PF_VEC(uint32_t) big; /* spread: the boxes meeting too many cells, increasing */
     pf_radix_scratch radix;
-    pf_aabb *sorted; /* stencil: the boxes in record order */
-    size_t sorted_cap;
+    pf_aabb *sorted;   /* stencil: the boxes in record order */
+    size_t sorted_cap; /* refilled whole from a fresh 64-byte aligned block, nothing copied: no PF_VEC */
     pf_pair_chunks chunks;
 } grid_state;
 
@@ -62,7 +62,7 @@ static void grid_destroy(void *state)
     pf_free(s->keys2);
     pf_free(s->vals);
     pf_free(s->vals2);
-    pf_free(s->big);
+    pf_vec_free(&s->big);
     pf_free(s->sorted);
     pf_pair_chunks_free(&s->chunks);
     pf_radix_scratch_free(&s->radix);
@@ -86,7 +86,7 @@ static int grow(grid_state *s, size_t need)
 
 static size_t grid_bytes(const grid_state *s)
 {
-    return sizeof *s + s->cap * 24 + s->big_cap * 4 + s->sorted_cap * sizeof *s->sorted +
+    return sizeof *s + s->cap * 24 + s->big.cap * sizeof *s->big.v + s->sorted_cap * sizeof *s->sorted +
            pf_pair_chunks_bytes(&s->chunks) + pf_radix_scratch_bytes(&s->radix);
 }
 
@@ -306,7 +306,8 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
     if (!isfinite(g.inv_cell)) g.inv_cell = 0.0;
 
     /* Bin: one entry per (box, cell) met, keyed by the cell's Morton code. */
-    size_t m = 0, nbig = 0;
+    size_t m = 0;
+    s->big.n = 0;
     for (size_t i = 0; i < n; i++) {
         const pf_aabb *b = &boxes[i];
         uint32_t lo[3], hi[3];
@@ -317,14 +318,8 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
             cells *= (uint64_t)(hi[a] - lo[a] + 1);
         }
         if (cells > GRID_MAX_CELLS_PER_BOX) {
-            if (nbig == s->big_cap) {
-                size_t c = s->big_cap ? s->big_cap * 2 : 64;
-                uint32_t *p = pf_realloc(s->big, s->big_cap * 4, c * 4);
-                if (!p) return pf_error(PF_ENOMEM, "out of memory for large boxes");
-                s->big = p;
-                s->big_cap = c;
-            }
-            s->big[nbig++] = (uint32_t)i;
+            if (pf_vec_push(&s->big, (uint32_t)i))
+                return pf_error(PF_ENOMEM, "out of memory for large boxes");
             continue;
         }
         int rc = grow(s, m + cells);
@@ -362,11 +357,11 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
         r0 = r1;
     }
     /* Large boxes against every box; two large boxes pair once, from the lower index (big[] is increasing). */
-    for (size_t k = 0; k < nbig; k++) {
-        uint32_t b = s->big[k];
+    for (size_t k = 0; k < s->big.n; k++) {
+        uint32_t b = s->big.v[k];
         size_t prev = 0; /* big[prev..k) are the large boxes below b still ahead of j */
         for (size_t j = 0; j < n; j++) {
-            if (prev < k && s->big[prev] == j) {
+            if (prev < k && s->big.v[prev] == j) {
                 prev++;
                 continue; /* large, below b: paired from its own row */
             }

@@ -13,7 +13,7 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected)
     int bits = 4;
     while (want < 2 * expected) want *= 2, bits++;
     t->ncells = 0;
-    t->nentries = 0;
+    t->entries.n = 0;
     /* keep the table of an earlier build unless it is too small or far too large: a scene that changes little
      * from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time steps) */
     if (t->nslots < want || t->nslots > 8 * want) {
@@ -35,15 +35,12 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected)
 int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *id, const float (*fbox)[6],
                        size_t nentries)
 {
-    if (nentries > t->entries_cap) {
+    if (nentries > t->entries.cap) {
         size_t cap = nentries + nentries / 4;
-        pf_free(t->entries);
-        t->entries = pf_malloc(cap * sizeof *t->entries);
-        if (!t->entries) {
-            t->entries_cap = 0;
-            return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
-        }
-        t->entries_cap = cap;
+        pf_vec_free(&t->entries);
+        t->entries.v = pf_malloc(cap * sizeof *t->entries.v);
+        if (!t->entries.v) return pf_error(PF_ENOMEM, "out of memory for %zu hash entries", cap);
+        t->entries.cap = cap;
     }
     /* each cell's start is set to its end, then entries are placed backwards: cells end up in k order */
     uint32_t end = 0;
@@ -54,23 +51,23 @@ int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *i
     }
     PF_ASSERT(end == nentries);
     for (size_t k = nentries; k-- > 0;) {
-        pf_hash_entry *e = &t->entries[--t->slots[slot[k]].start];
+        pf_hash_entry *e = &t->entries.v[--t->slots[slot[k]].start];
         const float *b = fbox[id[k]];
         for (int a = 0; a < 3; a++) e->lo[a] = b[a], e->hi[a] = b[3 + a];
         e->id = id[k];
     }
-    t->nentries = nentries;
+    t->entries.n = nentries;
     return PF_OK;
 }
 
 size_t pf_hash_table_bytes(const pf_hash_table *t)
 {
-    return t->nslots * sizeof *t->slots + t->entries_cap * sizeof *t->entries;
+    return t->nslots * sizeof *t->slots + t->entries.cap * sizeof *t->entries.v;
 }
 
 void pf_hash_table_free(pf_hash_table *t)
 {
     pf_free(t->slots);
-    pf_free(t->entries);
+    pf_vec_free(&t->entries);
     memset(t, 0, sizeof *t);
 }

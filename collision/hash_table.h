@@ -5,6 +5,8 @@
 #ifndef PF_COLLISION_HASH_TABLE_H
 #define PF_COLLISION_HASH_TABLE_H
 
+#include "base/vec.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,8 +30,10 @@ typedef struct pf_hash_table {
     size_t nslots;       /* power of two */
     int shift;           /* 64 - log2(nslots) */
     size_t ncells;       /* slots in use */
-    pf_hash_entry *entries;
-    size_t nentries, entries_cap;
+    /* Grown by pf_hash_table_fill's own code, not pf_vec_reserve: every fill rewrites all entries, so a new
+     * block is taken 64-byte aligned from pf_malloc with nothing copied (pf_realloc copies and only gives 16
+     * bytes). */
+    PF_VEC(pf_hash_entry) entries;
 } pf_hash_table;
 
 /* Empties the table, keeping its memory when its size suits `expected` cells (no allocation from one build to

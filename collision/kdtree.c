@@ -18,6 +18,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <string.h>
 
@@ -37,8 +38,7 @@ typedef struct kd_state {
     kd_frame fr;
     int split;
     /* Records sorted by (cell key, box index), each `key << fr.kshift | rank` (kd_keys.h). */
-    uint64_t *rec;
-    size_t m, rec_cap;
+    PF_VEC(uint64_t) rec;
     /* By rank (boxes renumbered in their order of first appearance in the records, so that the sweep finds
      * the boxes of a neighbourhood near each other in memory): quantised corners, key level, box index. */
     uint64_t *q; /* q[2r], q[2r + 1]: lower, upper corner (one cache line for both) */
@@ -46,9 +46,8 @@ typedef struct kd_state {
     uint32_t *perm;    /* rank -> box */
     uint64_t *changed; /* bit per rank */
     uint32_t *wrecs;   /* per 64 ranks (a word of `changed`): the new records of its changed boxes */
-    size_t box_cap;
-    uint64_t *fresh; /* the new records of the boxes that changed, (key | rank) */
-    size_t nfresh, fresh_cap;
+    size_t box_cap;    /* room of q, glev, perm, changed and wrecs: grown in step, so no PF_VEC */
+    PF_VEC(uint64_t) fresh; /* the new records of the boxes that changed, (key | rank) */
     struct sweep_buf *sbuf; /* per thread */
     int sbuf_count;
     pf_pair_chunks chunks;
@@ -94,9 +93,9 @@ static void kd_destroy(void *state)
 {
     kd_state *s = state;
     if (!s) return;
-    pf_free(s->rec);
+    pf_vec_free(&s->rec);
     free_boxes(s);
-    pf_free(s->fresh);
+    pf_vec_free(&s->fresh);
     pf_free(s->sbuf);
     pf_pair_chunks_free(&s->chunks);
     pf_free(s);
@@ -120,26 +119,28 @@ static int grow_boxes(kd_state *s, size_t n)
     return PF_OK;
 }
 
-/* Makes room for `need` records, keeping the first `keep`. */
+/* Makes room for `need` records, keeping the first `keep`. Not pf_vec_reserve, which would double the room
+ * (8 bytes a record, millions of records) and copy all of it, the sort scratch past `keep` included. */
 static int grow_records(kd_state *s, size_t need, size_t keep)
 {
-    if (need <= s->rec_cap) return PF_OK;
+    if (need <= s->rec.cap) return PF_OK;
     size_t c = need + need / 64 + 1024; /* the count moves little from step to step */
-    uint64_t *r = pf_realloc(s->rec, keep * sizeof *r, c * sizeof *r);
+    uint64_t *r = pf_realloc(s->rec.v, keep * sizeof *r, c * sizeof *r);
     if (!r) return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
-    s->rec = r;
-    s->rec_cap = c;
+    s->rec.v = r;
+    s->rec.cap = c;
     return PF_OK;
 }
 
+/* Not pf_vec_reserve: the array is refilled whole each time, so the old block is dropped, not copied. */
 static int fresh_reserve(kd_state *s, size_t need)
 {
-    if (need <= s->fresh_cap) return PF_OK;
+    if (need <= s->fresh.cap) return PF_OK;
     size_t c = need + need / 16 + 256; /* the count grows while the boxes speed up */
-    pf_free(s->fresh);                  /* refilled whole each time */
-    s->fresh = pf_malloc(c * sizeof *s->fresh);
-    s->fresh_cap = s->fresh ? c : 0;
-    return s->fresh ? PF_OK : pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
+    pf_vec_free(&s->fresh);
+    s->fresh.v = pf_malloc(c * sizeof *s->fresh.v);
+    s->fresh.cap = s->fresh.v ? c : 0;
+    return s->fresh.v ? PF_OK : pf_error(PF_ENOMEM, "out of memory for %zu kd-tree records", c);
 }
 
 /* Chunk c of `threads` over [0, n), bounds rounded to multiples of 64 (whole words of the changed bits). */
@@ -215,7 +216,7 @@ static int refresh_write(kd_state *s, size_t w0, size_t w1, int threads)
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; c++) {
         size_t a, b;
-        uint64_t *out = s->fresh + at[c];
+        uint64_t *out = s->fresh.v + at[c];
         pf_chunk_range(w1 - w0, threads, c, &a, &b);
         for (size_t w = w0 + a; w < w0 + b; w++)
             for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
@@ -229,7 +230,7 @@ static int refresh_write(kd_state *s, size_t w0, size_t w1, int threads)
                 out += k;
             }
     }
-    s->nfresh = at[threads];
+    s->fresh.n = at[threads];
     return PF_OK;
 }
 
@@ -260,9 +261,9 @@ static void order_ties(uint64_t *F, size_t n, uint64_t low, const uint32_t *perm
 static size_t drop_changed(kd_state *s, size_t w0, size_t w1, int threads)
 {
     uint64_t low = kd_low_mask(&s->fr);
-    uint64_t *R = s->rec;
+    uint64_t *R = s->rec.v;
     const uint64_t *bits = s->changed;
-    size_t m = s->m, kept[64];
+    size_t m = s->rec.n, kept[64];
     if (threads > 64) threads = 64;
     if (m < 65536) threads = 1;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
@@ -340,11 +341,11 @@ static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
 {
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
-    size_t nf = s->nfresh;
-    size_t keep = drop ? drop_changed(s, w0, w1, threads) : s->m;
+    size_t nf = s->fresh.n;
+    size_t keep = drop ? drop_changed(s, w0, w1, threads) : s->rec.n;
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
-    uint64_t *R = s->rec, *F = s->fresh;
+    uint64_t *R = s->rec.v, *F = s->fresh.v;
     pf_radix_sort_u64_scratch(F, nf, R + keep, threads);
     order_ties(F, nf, low, perm);
     int segs = keep >= 65536 && nf >= 1024 ? threads : 1;
@@ -358,7 +359,7 @@ static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
 #pragma omp parallel for num_threads(segs) schedule(static, 1)
     for (int g = 0; g < segs; g++)
         merge_back(R + kp[g] + fo[g], kp[g + 1] - kp[g], F + fo[g], fo[g + 1] - fo[g], low, perm);
-    s->m = keep + nf;
+    s->rec.n = keep + nf;
     return PF_OK;
 }
 
@@ -401,12 +402,12 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, 
         unsigned g;
         kd_quantise_box(fr, &boxes[i], &ql, &qh);
         int k = kd_box_keys(fr, ql, qh, split, keys, &g);
-        s->fresh[i] = keys[0] | i;
+        s->fresh.v[i] = keys[0] | i;
         gtmp[i] = (uint8_t)g;
         ktmp[i] = (uint8_t)k;
         sum += (size_t)k;
     }
-    pf_radix_sort_u64_scratch(s->fresh, n, s->rec, threads);
+    pf_radix_sort_u64_scratch(s->fresh.v, n, s->rec.v, threads);
     uint64_t low = kd_low_mask(fr);
     size_t words = (n + 63) / 64;
     for (size_t w = 0; w < words; w++) {
@@ -415,7 +416,7 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, 
     }
     if (n % 64) s->changed[words - 1] = (1ull << (n % 64)) - 1;
     for (size_t r = 0; r < n; r++) {
-        uint32_t b = (uint32_t)(s->fresh[r] & low);
+        uint32_t b = (uint32_t)(s->fresh.v[r] & low);
         s->perm[r] = b;
         s->glev[r] = gtmp[b];
         s->wrecs[r / 64] += ktmp[b];
@@ -434,13 +435,11 @@ static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
     if (!rc) rc = rank_boxes(s, boxes, n, threads, &total);
     if (!rc) rc = grow_records(s, total, 0);
     if (rc) return rc;
-    s->m = 0;
+    s->rec.n = 0;
     rc = insert_changed(s, n, threads, 0);
     if (rc) return rc;
     /* the batches' room is given back: steps that change little need far less */
-    pf_free(s->fresh);
-    s->fresh = NULL;
-    s->fresh_cap = 0;
+    pf_vec_free(&s->fresh);
     s->n = n;
     return PF_OK;
 }
@@ -658,7 +657,7 @@ static int close_up(kd_state *s, pf_pair_vec *out, const pf_pair_vec *view, int 
 
 static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *out, pf_broadphase_stats *stats)
 {
-    sweep_ctx x = {s, boxes, s->rec, s->m, kd_low_mask(&s->fr), s->fr.kshift, KD_QBITS - s->fr.kbits};
+    sweep_ctx x = {s, boxes, s->rec.v, s->rec.n, kd_low_mask(&s->fr), s->fr.kshift, KD_QBITS - s->fr.kbits};
     uint64_t vol[2] = {0, 0};
     int rc = pf_pair_vec_reserve(out, s->last_pairs + s->last_pairs / 16);
     if (rc) return rc;
@@ -671,7 +670,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
     if (threads == 1) {
         s->sbuf[0].out = out;
         s->sbuf[0].spill = NULL;
-        if (sweep_range(&x, 0, s->m, &s->sbuf[0], &stats->candidates, vol))
+        if (sweep_range(&x, 0, s->rec.n, &s->sbuf[0], &stats->candidates, vol))
             return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
     } else {
         /* chunk c writes into its share of out (sized from the last step's pairs), or, past it, into its own
@@ -683,10 +682,10 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
         if (threads > 64) threads = 64;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
         for (int c = 0; c < threads; c++) {
-            size_t lo, hi, blocks = (s->m + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
+            size_t lo, hi, blocks = (s->rec.n + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
             pf_chunk_range(blocks, threads, c, &lo, &hi);
             lo *= KD_BLOCK;
-            hi = hi * KD_BLOCK < s->m ? hi * KD_BLOCK : s->m;
+            hi = hi * KD_BLOCK < s->rec.n ? hi * KD_BLOCK : s->rec.n;
             pf_chunk_range(out->cap, threads, c, &r0, &r1);
             view[c] = (pf_pair_vec){out->data + r0, 0, r1 - r0};
             s->sbuf[c].out = &view[c];
@@ -710,7 +709,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
 static size_t kd_bytes(const kd_state *s)
 {
     /* per box: the corners q, glev, perm; per 64 boxes: a word of changed bits and its record count */
-    return sizeof *s + s->rec_cap * sizeof *s->rec + s->fresh_cap * sizeof *s->fresh +
+    return sizeof *s + s->rec.cap * sizeof *s->rec.v + s->fresh.cap * sizeof *s->fresh.v +
            s->box_cap * (2 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm) +
            (s->box_cap + 63) / 64 * (sizeof *s->changed + sizeof *s->wrecs) +
            pf_pair_chunks_bytes(&s->chunks) + (size_t)s->sbuf_count * sizeof(struct sweep_buf);
@@ -740,7 +739,7 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
         int rc = rebuild(s, boxes, n, threads);
         if (rc) return rc;
     }
-    stats->records = s->m;
+    stats->records = s->rec.n;
     int rc = sweep(s, boxes, threads, out, stats);
     if (rc) return rc;
     s->last_pairs = out->n;

@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,8 +17,7 @@
 struct pf_query_index {
     pf_query_def def;
     pf_shash hash;
-    pf_aabb *boxes; /* the index's copy */
-    size_t n, cap;
+    PF_VEC(pf_aabb) boxes; /* the index's copy */
     int built;
 };
 
@@ -69,7 +69,7 @@ void pf_query_index_destroy(pf_query_index *ix)
 {
     if (!ix) return;
     pf_shash_free(&ix->hash);
-    pf_free(ix->boxes);
+    pf_vec_free(&ix->boxes);
     pf_free(ix);
 }
 
@@ -90,17 +90,10 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
         int rc = check_box(&boxes[i], "box", i);
         if (rc) return rc;
     }
-    if (n > ix->cap) {
-        pf_free(ix->boxes);
-        ix->boxes = pf_malloc(n * sizeof *ix->boxes);
-        if (!ix->boxes) {
-            ix->cap = 0;
-            return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
-        }
-        ix->cap = n;
-    }
-    if (n) memcpy(ix->boxes, boxes, n * sizeof *boxes);
-    ix->n = n;
+    if (n > ix->boxes.cap) pf_vec_free(&ix->boxes); /* refilled whole: growing need not copy the old boxes */
+    if (pf_vec_reserve(&ix->boxes, n)) return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
+    if (n) memcpy(ix->boxes.v, boxes, n * sizeof *boxes);
+    ix->boxes.n = n;
     int kind = ix->def.method == PF_QUERY_HHASH ? PF_SHASH_HIER
                : ix->def.method == PF_QUERY_MLHASH ? PF_SHASH_MULTI
                                                    : PF_SHASH_UNIFORM;
@@ -112,14 +105,14 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
             for (int k = 0; k < 3; k++) cell = fmax(cell, boxes[i].max[k] - boxes[i].min[k]);
         if (!(cell > 0)) cell = 1;
     }
-    int rc = pf_shash_build(&ix->hash, kind, ix->boxes, n, cell);
+    int rc = pf_shash_build(&ix->hash, kind, ix->boxes.v, n, cell);
     ix->built = rc == PF_OK;
     return rc;
 }
 
 size_t pf_query_index_bytes(const pf_query_index *ix)
 {
-    return ix ? sizeof *ix + ix->cap * sizeof *ix->boxes + pf_shash_bytes(&ix->hash) : 0;
+    return ix ? sizeof *ix + ix->boxes.cap * sizeof *ix->boxes.v + pf_shash_bytes(&ix->hash) : 0;
 }
 
 /* Candidates of the structure for `q`, then the exact test `keep`, compacting in place. */
@@ -127,14 +120,14 @@ static int search(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out,
                   int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx)
 {
     if (!ix->built) return pf_error(PF_ESTATE, "query index: no successful build yet");
-    int rc = pf_idbuf_marks(out, ix->n);
+    int rc = pf_idbuf_marks(out, ix->boxes.n);
     if (rc) return rc;
     pf_idbuf_begin(out);
     rc = pf_shash_query(&ix->hash, q, out);
     if (rc) return rc;
     size_t m = 0;
     for (size_t k = 0; k < out->n; k++)
-        if (keep(&ix->boxes[out->ids[k]], ctx)) out->ids[m++] = out->ids[k];
+        if (keep(&ix->boxes.v[out->ids[k]], ctx)) out->ids[m++] = out->ids[k];
     out->n = m;
     return PF_OK;
 }
@@ -208,8 +201,7 @@ int pf_query_segment(const pf_query_index *ix, const double a[3], const double b
 struct pf_neighbors {
     size_t n;
     size_t *start; /* n + 1 offsets */
-    uint32_t *ids;
-    size_t total;
+    PF_VEC(uint32_t) ids; /* the lists one after the other */
 };
 
 pf_neighbor_def pf_neighbor_default_def(void)
@@ -244,31 +236,25 @@ static inline int within(const double *p, const double *q, double r2)
 }
 
 /* Appends the candidates of `b` that are within the radius of particle i to the lists. */
-static int append_list(pf_neighbors *nb, size_t *cap, size_t i, const double *xyz, const uint32_t *cand, size_t m,
+static int append_list(pf_neighbors *nb, size_t i, const double *xyz, const uint32_t *cand, size_t m,
                        double r2)
 {
-    size_t first = nb->total;
+    size_t first = nb->ids.n;
     for (size_t k = 0; k < m; k++) {
         uint32_t j = cand[k];
         if (j == i || !within(xyz + 3 * i, xyz + 3 * (size_t)j, r2)) continue;
-        if (nb->total == *cap) {
-            size_t c = *cap ? 2 * *cap : 4096;
-            uint32_t *p = pf_realloc(nb->ids, *cap * sizeof *p, c * sizeof *p);
-            if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu neighbours", c);
-            nb->ids = p;
-            *cap = c;
-        }
-        nb->ids[nb->total++] = j;
+        if (nb->ids.n == nb->ids.cap && pf_vec_reserve(&nb->ids, nb->ids.n + 1))
+            return pf_error(PF_ENOMEM, "out of memory for %zu neighbours", nb->ids.n + 1);
+        nb->ids.v[nb->ids.n++] = j;
     }
-    sort_ids(nb->ids + first, nb->total - first);
-    nb->start[i + 1] = nb->total;
+    sort_ids(nb->ids.v + first, nb->ids.n - first);
+    nb->start[i + 1] = nb->ids.n;
     return PF_OK;
 }
 
 static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const double *xyz, size_t n)
 {
     double r = def->radius, r2 = r * r;
-    size_t cap = 0;
     int rc = PF_OK;
     pf_id_buffer buf = {0};
     nb->start[0] = 0;
@@ -276,7 +262,8 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         uint32_t *all = pf_malloc((n ? n : 1) * sizeof *all);
         if (!all) return pf_error(PF_ENOMEM, "out of memory for %zu ids", n);
         for (size_t i = 0; i < n; i++) all[i] = (uint32_t)i;
-        for (size_t i = 0; i < n && !rc; i++) rc = append_list(nb, &cap, i, xyz, all, n, r2);
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = append_list(nb, i, xyz, all, n, r2);
         pf_free(all);
         return rc;
     }
@@ -295,7 +282,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
             for (int k = 0; k < 3; k++) q.min[k] = xyz[3 * i + (size_t)k] - r, q.max[k] = xyz[3 * i + (size_t)k] + r;
             pf_idbuf_begin(&buf);
             rc = pf_shash_query(&hash, &q, &buf);
-            if (!rc) rc = append_list(nb, &cap, i, xyz, buf.ids, buf.n, r2);
+            if (!rc) rc = append_list(nb, i, xyz, buf.ids, buf.n, r2);
         }
         pf_shash_free(&hash);
         pf_free(pts);
@@ -311,7 +298,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         double lo[3], hi[3];
         for (int k = 0; k < 3; k++) lo[k] = xyz[3 * i + (size_t)k] - r, hi[k] = xyz[3 * i + (size_t)k] + r;
         rc = pf_rangequery_find(rq, lo, hi, &buf);
-        if (!rc) rc = append_list(nb, &cap, i, xyz, buf.ids, buf.n, r2);
+        if (!rc) rc = append_list(nb, i, xyz, buf.ids, buf.n, r2);
     }
     pf_rangequery_destroy(rq);
     pf_idbuf_release(&buf);
@@ -347,7 +334,7 @@ void pf_neighbors_destroy(pf_neighbors *nb)
 {
     if (!nb) return;
     pf_free(nb->start);
-    pf_free(nb->ids);
+    pf_vec_free(&nb->ids);
     pf_free(nb);
 }
 
@@ -355,17 +342,17 @@ int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **ids, size
 {
     if (!nb || !ids || !count) return pf_error(PF_EINVAL, "pf_neighbors_of: NULL argument");
     if (i >= nb->n) return pf_error(PF_EINVAL, "pf_neighbors_of: particle %zu out of range (%zu)", i, nb->n);
-    *ids = nb->ids + nb->start[i];
+    *ids = nb->ids.v + nb->start[i];
     *count = nb->start[i + 1] - nb->start[i];
     return PF_OK;
 }
 
 size_t pf_neighbors_total(const pf_neighbors *nb)
 {
-    return nb ? nb->total : 0;
+    return nb ? nb->ids.n : 0;
 }
 
 size_t pf_neighbors_bytes(const pf_neighbors *nb)
 {
-    return nb ? sizeof *nb + (nb->n + 1) * sizeof *nb->start + nb->total * sizeof *nb->ids : 0;
+    return nb ? sizeof *nb + (nb->n + 1) * sizeof *nb->start + nb->ids.cap * sizeof *nb->ids.v : 0;
 }

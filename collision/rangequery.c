@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,14 +35,13 @@ struct pf_rangequery {
     double *xyz;    /* the points as given (scan) */
     rq_point *pts;  /* bsearch: sorted on x; trees: leaf order; cells: cell order */
     uint32_t *perm; /* build scratch: ids */
-    size_t cap_n;
-    rq_node *nodes;
-    size_t nnodes, nodes_cap;
+    size_t cap_n;   /* room of xyz, pts and perm: three arrays grown in step, so no PF_VEC */
+    PF_VEC(rq_node) nodes;
     /* cells */
     double origin[3], cell;
     uint64_t dims[3];
     uint32_t *cell_start; /* M + 1 offsets into pts */
-    size_t cells_cap;
+    size_t cells_cap;     /* refilled whole from a fresh block, nothing copied: no PF_VEC */
 };
 
 static const char *const method_names[PF_RQ_METHOD_COUNT] = {"scan", "bsearch", "tree", "kdtree", "cells"};
@@ -90,7 +90,7 @@ void pf_rangequery_destroy(pf_rangequery *rq)
     pf_free(rq->xyz);
     pf_free(rq->pts);
     pf_free(rq->perm);
-    pf_free(rq->nodes);
+    pf_vec_free(&rq->nodes);
     pf_free(rq->cell_start);
     pf_free(rq);
 }
@@ -103,7 +103,9 @@ size_t pf_rangequery_bytes(const pf_rangequery *rq)
     case PF_RQ_SCAN: break;
     case PF_RQ_BSEARCH: b += rq->cap_n * sizeof(rq_point); break;
     case PF_RQ_TREE:
-    case PF_RQ_KDTREE: b += rq->cap_n * (sizeof(rq_point) + sizeof(uint32_t)) + rq->nodes_cap * sizeof(rq_node); break;
+    case PF_RQ_KDTREE:
+        b += rq->cap_n * (sizeof(rq_point) + sizeof(uint32_t)) + rq->nodes.cap * sizeof *rq->nodes.v;
+        break;
     default: b += rq->cap_n * sizeof(rq_point) + rq->cells_cap * sizeof(uint32_t); break;
     }
     return b;
@@ -183,14 +185,9 @@ static int bsearch_find(const pf_rangequery *rq, const double lo[3], const doubl
 
 static int new_node(pf_rangequery *rq, int32_t *idx)
 {
-    if (rq->nnodes == rq->nodes_cap) {
-        size_t cap = rq->nodes_cap ? 2 * rq->nodes_cap : 256;
-        rq_node *p = pf_realloc(rq->nodes, rq->nodes_cap * sizeof *p, cap * sizeof *p);
-        if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu tree nodes", cap);
-        rq->nodes = p;
-        rq->nodes_cap = cap;
-    }
-    *idx = (int32_t)rq->nnodes++;
+    if (pf_vec_reserve(&rq->nodes, rq->nodes.n + 1))
+        return pf_error(PF_ENOMEM, "out of memory for %zu tree nodes", rq->nodes.n + 1);
+    *idx = (int32_t)rq->nodes.n++;
     return PF_OK;
 }
 
@@ -225,7 +222,7 @@ static int mid_make(pf_rangequery *rq, uint32_t begin, uint32_t end, double clo[
 {
     int rc = new_node(rq, out);
     if (rc) return rc;
-    rq_node *nd = &rq->nodes[*out];
+    rq_node *nd = &rq->nodes.v[*out];
     nd->begin = begin, nd->end = end, nd->left = nd->right = -1;
     int axis = longest_axis(clo, chi);
     double split = clo[axis] + 0.5 * (chi[axis] - clo[axis]);
@@ -239,8 +236,8 @@ static int mid_make(pf_rangequery *rq, uint32_t begin, uint32_t end, double clo[
             ids[t] = ids[m];
             ids[m++] = tmp;
         }
-    rq->nodes[*out].axis = axis;
-    rq->nodes[*out].split = split;
+    rq->nodes.v[*out].axis = axis;
+    rq->nodes.v[*out].split = split;
     double save = chi[axis];
     chi[axis] = split;
     int32_t l, r;
@@ -252,8 +249,8 @@ static int mid_make(pf_rangequery *rq, uint32_t begin, uint32_t end, double clo[
     rc = mid_make(rq, m, end, clo, chi, depth + 1, &r);
     clo[axis] = save;
     if (rc) return rc;
-    rq->nodes[*out].left = l;
-    rq->nodes[*out].right = r;
+    rq->nodes.v[*out].left = l;
+    rq->nodes.v[*out].right = r;
     return PF_OK;
 }
 
@@ -302,21 +299,21 @@ static int kd_make(pf_rangequery *rq, uint32_t begin, uint32_t end, int32_t *out
 {
     int rc = new_node(rq, out);
     if (rc) return rc;
-    rq_node *nd = &rq->nodes[*out];
+    rq_node *nd = &rq->nodes.v[*out];
     nd->begin = begin, nd->end = end, nd->left = nd->right = -1;
     bounds_of(rq, rq->perm + begin, end - begin, nd->lo, nd->hi);
     if (end - begin <= (uint32_t)rq->def.leaf_size) return PF_OK;
     int axis = longest_axis(nd->lo, nd->hi);
     uint32_t m = begin + (end - begin) / 2;
     select_kth(rq, rq->perm, begin, end, m, axis);
-    rq->nodes[*out].axis = axis;
-    rq->nodes[*out].split = coord(rq, rq->perm[m], axis);
+    rq->nodes.v[*out].axis = axis;
+    rq->nodes.v[*out].split = coord(rq, rq->perm[m], axis);
     int32_t l, r;
     rc = kd_make(rq, begin, m, &l);
     if (!rc) rc = kd_make(rq, m, end, &r);
     if (rc) return rc;
-    rq->nodes[*out].left = l;
-    rq->nodes[*out].right = r;
+    rq->nodes.v[*out].left = l;
+    rq->nodes.v[*out].right = r;
     return PF_OK;
 }
 
@@ -330,7 +327,7 @@ static void gather_tree_points(pf_rangequery *rq)
 
 static int tree_build(pf_rangequery *rq)
 {
-    rq->nnodes = 0;
+    rq->nodes.n = 0;
     for (size_t i = 0; i < rq->n; i++) rq->perm[i] = (uint32_t)i;
     int32_t root;
     int rc;
@@ -351,8 +348,8 @@ static int tree_build(pf_rangequery *rq)
 static void kd_refit(pf_rangequery *rq)
 {
     gather_tree_points(rq);
-    for (size_t k = rq->nnodes; k-- > 0;) {
-        rq_node *nd = &rq->nodes[k];
+    for (size_t k = rq->nodes.n; k-- > 0;) {
+        rq_node *nd = &rq->nodes.v[k];
         if (nd->left < 0) {
             for (int a = 0; a < 3; a++) nd->lo[a] = INFINITY, nd->hi[a] = -INFINITY;
             for (uint32_t t = nd->begin; t < nd->end; t++)
@@ -361,7 +358,7 @@ static void kd_refit(pf_rangequery *rq)
                     nd->hi[a] = fmax(nd->hi[a], rq->pts[t].p[a]);
                 }
         } else {
-            const rq_node *l = &rq->nodes[nd->left], *r = &rq->nodes[nd->right];
+            const rq_node *l = &rq->nodes.v[nd->left], *r = &rq->nodes.v[nd->right];
             for (int a = 0; a < 3; a++) {
                 nd->lo[a] = fmin(l->lo[a], r->lo[a]);
                 nd->hi[a] = fmax(l->hi[a], r->hi[a]);
@@ -384,7 +381,7 @@ static int push_range(const pf_rangequery *rq, uint32_t begin, uint32_t end, con
 
 static int mid_find(const pf_rangequery *rq, int32_t k, const double lo[3], const double hi[3], pf_id_buffer *out)
 {
-    const rq_node *nd = &rq->nodes[k];
+    const rq_node *nd = &rq->nodes.v[k];
     if (nd->left < 0) return push_range(rq, nd->begin, nd->end, lo, hi, 1, out);
     int rc = PF_OK;
     if (lo[nd->axis] < nd->split) rc = mid_find(rq, nd->left, lo, hi, out);
@@ -394,7 +391,7 @@ static int mid_find(const pf_rangequery *rq, int32_t k, const double lo[3], cons
 
 static int kd_find(const pf_rangequery *rq, int32_t k, const double lo[3], const double hi[3], pf_id_buffer *out)
 {
-    const rq_node *nd = &rq->nodes[k];
+    const rq_node *nd = &rq->nodes.v[k];
     int contained = 1;
     for (int a = 0; a < 3; a++) {
         if (nd->lo[a] > hi[a] || nd->hi[a] < lo[a]) return PF_OK;

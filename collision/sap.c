@@ -5,6 +5,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 
@@ -14,9 +15,7 @@ typedef struct sap_entry {
 } sap_entry;
 
 typedef struct sap_state {
-    sap_entry *order;
-    size_t n; /* entries in order (0: none yet) */
-    size_t cap;
+    PF_VEC(sap_entry) order; /* the last call's boxes in sweep order (n = 0: none yet) */
 } sap_state;
 
 static int sap_create(const pf_broadphase_def *def, void **state)
@@ -32,7 +31,7 @@ static void sap_destroy(void *state)
 {
     sap_state *s = state;
     if (!s) return;
-    pf_free(s->order);
+    pf_vec_free(&s->order);
     pf_free(s);
 }
 
@@ -53,46 +52,43 @@ static int sap_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *b
     (void)def;
     sap_state *s = state;
     int full = 1;
-    if (s->n == n) {
+    if (s->order.n == n) {
         /* Insertion sort from the last call's order; give up for a full sort past a budget of moves. */
         size_t budget = 8 * n + 1024, moves = 0;
-        for (size_t k = 0; k < n; k++) s->order[k].x = boxes[s->order[k].id].min[0];
+        for (size_t k = 0; k < n; k++)
+            s->order.v[k].x = boxes[s->order.v[k].id].min[0];
         full = 0;
         for (size_t k = 1; k < n && !full; k++) {
-            sap_entry e = s->order[k];
+            sap_entry e = s->order.v[k];
             size_t l = k;
-            while (l > 0 && entry_less(&e, &s->order[l - 1])) {
-                s->order[l] = s->order[l - 1];
+            while (l > 0 && entry_less(&e, &s->order.v[l - 1])) {
+                s->order.v[l] = s->order.v[l - 1];
                 l--;
                 if (++moves > budget) {
                     full = 1;
                     break;
                 }
             }
-            s->order[l] = e;
+            s->order.v[l] = e;
         }
     }
     if (full) {
-        if (n > s->cap) {
-            sap_entry *p = pf_realloc(s->order, s->cap * sizeof *p, n * sizeof *p);
-            if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu sweep entries", n);
-            s->order = p;
-            s->cap = n;
-        }
+        if (pf_vec_reserve(&s->order, n))
+            return pf_error(PF_ENOMEM, "out of memory for %zu sweep entries", n);
         for (size_t k = 0; k < n; k++) {
-            s->order[k].x = boxes[k].min[0];
-            s->order[k].id = (uint32_t)k;
+            s->order.v[k].x = boxes[k].min[0];
+            s->order.v[k].id = (uint32_t)k;
         }
-        qsort(s->order, n, sizeof *s->order, entry_cmp);
-        s->n = n;
+        qsort(s->order.v, n, sizeof *s->order.v, entry_cmp);
+        s->order.n = n;
     }
     uint64_t cand = 0;
     for (size_t k = 0; k < n; k++) {
-        uint32_t a = s->order[k].id;
+        uint32_t a = s->order.v[k].id;
         const pf_aabb *A = &boxes[a];
         double xmax = A->max[0];
-        for (size_t l = k + 1; l < n && s->order[l].x <= xmax; l++) {
-            uint32_t b = s->order[l].id;
+        for (size_t l = k + 1; l < n && s->order.v[l].x <= xmax; l++) {
+            uint32_t b = s->order.v[l].id;
             const pf_aabb *B = &boxes[b];
             cand++;
             if (A->min[1] <= B->max[1] && B->min[1] <= A->max[1] && A->min[2] <= B->max[2] &&
@@ -104,7 +100,7 @@ static int sap_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *b
     }
     stats->candidates = cand;
     stats->records = n;
-    stats->bytes = sizeof *s + s->cap * sizeof *s->order;
+    stats->bytes = sizeof *s + s->order.cap * sizeof *s->order.v;
     return PF_OK;
 }
 

@@ -378,7 +378,7 @@ static int reserve_ids(pf_id_buffer *b, size_t m)
  * can only come from a level where the query spans several cells: only there are the stamps needed. */
 static int push_cell(query_ctx *q, const pf_hash_slot *c, int L)
 {
-    const pf_hash_entry *e = q->s->table.entries + c->start;
+    const pf_hash_entry *e = q->s->table.entries.v + c->start;
     uint32_t m = c->info >> 1;
     pf_id_buffer *b = q->b;
     b->candidates += m;

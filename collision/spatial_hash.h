@@ -29,10 +29,10 @@ typedef struct pf_shash {
     uint32_t *by_level;               /* box ids grouped by level, ascending within a level */
     size_t level_start[PF_SHASH_MAX_LEVELS + 1];
     float (*fbox)[6];                 /* each box relative to origin, rounded outwards: lo[3], hi[3] */
-    size_t cap_n;
+    size_t cap_n; /* room of level, by_level and fbox: three arrays grown in step, so no PF_VEC */
     pf_hash_table table;
     uint32_t *ent_slot, *ent_id; /* build scratch: one entry per (cell, box) */
-    size_t ent_cap;
+    size_t ent_cap;              /* room of both ent_slot and ent_id: grown in step, so no PF_VEC */
     size_t cells_hint; /* cells of the previous build: the next table is sized for them */
 } pf_shash;
 

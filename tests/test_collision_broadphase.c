@@ -1,6 +1,7 @@
 /* Check suite of the broad phases: every method against the brute-force oracle on varied box sets, kd-raw's
  * candidates against the true pairs, thread-count independence, input validation. */
 #include "check_main.h"
+#include "box_sets.h"
 #include "rng.h"
 
 #include "physflow/collision.h"
@@ -26,69 +27,40 @@ static void cube_box(pf_aabb *b, double x, double y, double z, double half)
 typedef enum { SET_UNIFORM, SET_CLUSTERED, SET_POLY, SET_FLAT, SET_DEGENERATE, SET_FAR, SET_COUNT } set_kind;
 static const char *set_names[SET_COUNT] = {"uniform", "clustered", "polydisperse", "flat", "degenerate", "far"};
 
+/* n boxes in the unit cube, cubes of half extent 0.5 * cbrt(0.2 / n) unless said otherwise (about 1.5
+ * overlaps per box). */
 static pf_aabb *make_set(set_kind kind, size_t n, uint64_t seed)
 {
-    pf_aabb *b = calloc(n, sizeof *b);
-    rng s = {seed * 2654435761u + 12345};
-    double half = 0.5 * cbrt(0.2 / (double)n); /* about 1.5 overlaps per box */
-    for (size_t i = 0; i < n; i++) {
-        double x = urand(&s), y = urand(&s), z = urand(&s);
-        switch (kind) {
-        case SET_UNIFORM: cube_box(&b[i], x, y, z, half); break;
-        case SET_FAR: cube_box(&b[i], 1e6 + x, -1e6 + y, 1e6 + z, half); break;
-        case SET_CLUSTERED: {
-            /* eight tight clusters */
-            uint64_t c = rng_u64(&s) % 8;
-            double cx = 0.1 + 0.1 * (double)c, cy = 0.9 - 0.1 * (double)c, cz = 0.5;
-            cube_box(&b[i], cx + 0.05 * (x - 0.5), cy + 0.05 * (y - 0.5), cz + 0.05 * (z - 0.5), half * 0.3);
-            break;
-        }
-        case SET_POLY: {
-            /* sizes log-uniform over three orders of magnitude; anisotropic */
-            double h = half * 0.05 * pow(1000.0, urand(&s));
-            b[i].min[0] = x - h * (0.5 + urand(&s));
-            b[i].min[1] = y - h * (0.5 + urand(&s));
-            b[i].min[2] = z - h * (0.5 + urand(&s));
-            b[i].max[0] = x + h * (0.5 + urand(&s));
-            b[i].max[1] = y + h * (0.5 + urand(&s));
-            b[i].max[2] = z + h * (0.5 + urand(&s));
-            break;
-        }
-        case SET_FLAT: {
-            double h = cbrt(0.2 / (double)n) * 2.0;
-            cube_box(&b[i], x, y, 0.0, h);
-            b[i].min[2] = b[i].max[2] = 0.25;
-            break;
-        }
-        case SET_DEGENERATE: {
-            uint64_t k = rng_u64(&s) % 5;
-            if (k == 0) { /* identical boxes */
-                cube_box(&b[i], 0.5, 0.5, 0.5, 0.01);
-            } else if (k == 1) { /* points, some repeated */
-                double px = (double)(rng_u64(&s) % 16) / 16.0;
-                cube_box(&b[i], px, px, 0.25, 0.0);
-            } else if (k == 2) { /* unit lattice of touching cubes */
-                uint64_t c = rng_u64(&s) % 64;
-                double e = 1.0 / 8.0;
-                b[i].min[0] = (double)(c % 4) * e;
-                b[i].min[1] = (double)(c / 4 % 4) * e;
-                b[i].min[2] = (double)(c / 16) * e;
-                for (int a = 0; a < 3; a++) b[i].max[a] = b[i].min[a] + e;
-            } else if (k == 3) { /* zero-thickness slabs */
-                b[i].min[0] = x * 0.5;
-                b[i].max[0] = b[i].min[0] + 0.1;
-                b[i].min[1] = b[i].max[1] = 0.5;
-                b[i].min[2] = z;
-                b[i].max[2] = z + 0.05;
-            } else {
-                cube_box(&b[i], x, y, z, half);
-            }
-            break;
-        }
-        default: break;
-        }
+    double half = 0.5 * cbrt(0.2 / (double)n);
+    box_set_def d = {.n = n,
+                     .seed = seed * 2654435761u + 12345,
+                     .lo = {0, 0, 0},
+                     .hi = {1, 1, 1},
+                     .half_min = half,
+                     .half_max = half,
+                     .law = BOX_SIZE_CUBE};
+    switch (kind) {
+    case SET_FAR:
+        for (int a = 0; a < 3; a++)
+            d.lo[a] = a == 1 ? -1e6 : 1e6, d.hi[a] = d.lo[a] + 1;
+        break;
+    case SET_CLUSTERED: /* eight tight clusters */
+        d.clusters = 8, d.cluster_edge = 0.05, d.half_min = d.half_max = half * 0.3;
+        break;
+    case SET_POLY: /* sizes log-uniform over three orders of magnitude; anisotropic */
+        d.law = BOX_SIZE_LOG, d.half_min = half * 0.05, d.half_max = half * 50;
+        break;
+    case SET_FLAT: /* all in the plane z = 0.25 */
+        d.lo[2] = d.hi[2] = 0.25, d.flat = 1, d.half_min = d.half_max = 4 * half;
+        break;
+    case SET_DEGENERATE: /* identical boxes, points (some repeated), touching lattice cubes, zero-thickness
+                            slabs */
+        d.identical = d.points = d.touching = d.slabs = 0.2, d.special_half = 0.01, d.lattice = 8;
+        break;
+    default:
+        break;
     }
-    return b;
+    return box_set_create(&d);
 }
 
 /* ---- helpers ---- */

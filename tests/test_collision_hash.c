@@ -2,6 +2,7 @@
  * inputs, and the same output for 1 and 2 threads; the spatial hashes' box queries (hasChildren pruning, the
  * float pre-filter, duplicate removal) equal a brute-force scan on mixed-size scenes. */
 #include "check_main.h"
+#include "box_sets.h"
 #include "rng.h"
 
 #include "collision/broadphase_backend.h"
@@ -28,52 +29,51 @@ static const char *kind_name[NKINDS] = {"uniform",   "clustered", "polydisperse"
 
 static pf_aabb *make_boxes(int kind, size_t n, uint64_t seed)
 {
-    rng r = {seed};
-    pf_aabb *b = malloc(n * sizeof *b);
-    for (size_t i = 0; i < n; i++) {
-        double c[3], h[3];
-        switch (kind) {
-        case UNIFORM:
-            for (int k = 0; k < 3; k++) c[k] = 100 * urand(&r), h[k] = 0.5 + 3 * urand(&r);
-            break;
-        case CLUSTERED: {
-            int cl = (int)(urand(&r) * 5);
-            for (int k = 0; k < 3; k++)
-                c[k] = 200.0 * cl + 10 * (urand(&r) - 0.5) * (urand(&r) + 0.1), h[k] = 0.1 + urand(&r);
-            break;
-        }
-        case POLYDISPERSE: /* sizes over 3 orders of magnitude, flat-ish boxes too */
-            for (int k = 0; k < 3; k++) c[k] = 1000 * urand(&r);
-            for (int k = 0; k < 3; k++) h[k] = 0.05 * pow(1000.0, urand(&r)) * (k == 2 ? urand(&r) : 1);
-            break;
-        case FLAT:
-            for (int k = 0; k < 2; k++) c[k] = 8192 * urand(&r), h[k] = 4 + 60 * urand(&r) * urand(&r);
-            c[2] = 0, h[2] = 0;
-            break;
-        case IDENTICAL:
-            for (int k = 0; k < 3; k++) c[k] = 1.5, h[k] = 0.25;
-            break;
-        case ZERO_SIZE: /* points on a coarse lattice: many exact coincidences */
-            for (int k = 0; k < 3; k++) c[k] = floor(urand(&r) * 6), h[k] = 0;
-            break;
-        case TOUCHING: /* unit cubes on a lattice: neighbours touch exactly */
-            c[0] = (double)(i % 12) + 0.5, c[1] = (double)(i / 12 % 12) + 0.5, c[2] = (double)(i / 144) + 0.5;
-            for (int k = 0; k < 3; k++) h[k] = 0.5;
-            break;
-        case FAR:
-            for (int k = 0; k < 3; k++) c[k] = 1e12 + 50 * urand(&r), h[k] = 0.2 + 2 * urand(&r);
-            c[1] = -3e9 + 50 * urand(&r);
-            break;
-        default: { /* MIXED_DEGENERATE: zero-size, huge and tiny boxes together */
-            double u = urand(&r);
-            for (int k = 0; k < 3; k++) c[k] = 64 * urand(&r);
-            for (int k = 0; k < 3; k++) h[k] = u < 0.3 ? 0 : u < 0.35 ? 20 : 1e-6 + urand(&r);
-            break;
-        }
-        }
-        box_at(&b[i], c, h);
+    box_set_def d = {
+        .n = n, .seed = seed, .lo = {0, 0, 0}, .hi = {100, 100, 100}, .half_min = 0.5, .half_max = 3.5};
+    switch (kind) {
+    case CLUSTERED: /* five clusters of boxes in a large space */
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = 1000;
+        d.clusters = 5, d.cluster_edge = 10, d.half_min = 0.1, d.half_max = 1.1;
+        break;
+    case POLYDISPERSE: /* sizes over 3 orders of magnitude */
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = 1000;
+        d.law = BOX_SIZE_LOG, d.half_min = 0.05, d.half_max = 50;
+        break;
+    case FLAT:
+        d.hi[0] = d.hi[1] = 8192, d.hi[2] = 0, d.flat = 1, d.half_min = 4, d.half_max = 64;
+        break;
+    case IDENTICAL:
+        d.identical = 1, d.lo[0] = d.lo[1] = d.lo[2] = 1, d.hi[0] = d.hi[1] = d.hi[2] = 2,
+        d.special_half = 0.25;
+        break;
+    case ZERO_SIZE: /* points on a coarse lattice: many exact coincidences */
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = 6;
+        d.points = 1, d.lattice = 6;
+        break;
+    case TOUCHING: /* unit cubes on a lattice: neighbours touch exactly */
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = 12;
+        d.touching = 1, d.lattice = 12;
+        break;
+    case FAR:
+        d.lo[0] = d.lo[2] = 1e12, d.lo[1] = -3e9;
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = d.lo[k] + 50;
+        d.half_min = 0.2, d.half_max = 2.2;
+        break;
+    case MIXED_DEGENERATE: /* zero-size, huge and tiny boxes together */
+        for (int k = 0; k < 3; k++)
+            d.hi[k] = 64;
+        d.points = 0.3, d.lattice = 64, d.huge = 0.05, d.special_half = 20, d.half_min = 1e-6, d.half_max = 1;
+        break;
+    default:
+        break;
     }
-    return b;
+    return box_set_create(&d);
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -212,17 +212,20 @@ END_TEST
  * ranges hit the guard. */
 static pf_aabb *mixed_scene(size_t n, int flat, uint64_t seed)
 {
-    rng r = {seed};
     pf_aabb *b = malloc(n * sizeof *b);
-    for (size_t i = 0; i < n; i++) {
-        double u = urand(&r), avg = u < 0.10 ? 1024 : u < 0.35 ? 64 : 8, c[3], h[3];
-        int clump = i % 9 == 0;
-        for (int k = 0; k < 3; k++) {
-            c[k] = clump ? 10 * urand(&r) : 8192 * urand(&r);
-            h[k] = clump ? 0.01 * urand(&r) : 0.5 * avg * (0.5 + urand(&r));
-        }
-        if (flat) c[2] = h[2] = 0;
-        box_at(&b[i], c, h);
+    size_t clump = n / 9, big = (n - clump) / 10, mid = (n - clump) / 4, at = 0;
+    /* the clump, then boxes of about 2^10, 2^6 and 2^3 (half extents 0.25 .. 0.75 of those) */
+    const double half[4] = {0.005, 512, 32, 4}, side[4] = {10, 8192, 8192, 8192};
+    const size_t count[4] = {clump, big, mid, n - clump - big - mid};
+    for (int c = 0; c < 4; c++) {
+        box_set_def d = {.n = count[c],
+                         .seed = seed + (uint64_t)c,
+                         .hi = {side[c], side[c], flat ? 0 : side[c]},
+                         .half_min = c ? 0.5 * half[c] : 0,
+                         .half_max = c ? 1.5 * half[c] : 2 * half[c],
+                         .flat = flat};
+        box_set_fill(b + at, &d);
+        at += count[c];
     }
     return b;
 }

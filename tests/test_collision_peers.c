@@ -1,6 +1,7 @@
 /* Check suite of the peer broad phases (bullet-dbvt, bullet-sap, cgal): each must report exactly the closed-box
  * overlaps of an all-pairs enumeration written here, sorted, on random, clustered, touching and moving inputs. */
 #include "check_main.h"
+#include "box_sets.h"
 #include "rng.h"
 
 #include "physflow/collision.h"
@@ -80,13 +81,12 @@ static pf_broadphase *make(pf_broadphase_method m)
     return bp;
 }
 
-static void fill_random(pf_aabb *b, size_t n, rng *s, double world, double size)
+/* Boxes with corners uniform in [0, world) and extents uniform in [0, size) on each axis. */
+static void fill_random(pf_aabb *b, size_t n, uint64_t seed, double world, double size)
 {
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++) {
-            b[i].min[k] = rng_range(s, 0, world);
-            b[i].max[k] = b[i].min[k] + rng_range(s, 0, size);
-        }
+    box_set_def d = {
+        .n = n, .seed = seed, .lo = {0, 0, 0}, .hi = {world, world, world}, .half_max = size / 2};
+    box_set_fill(b, &d);
 }
 
 START_TEST(not_built_reports_enotsup)
@@ -110,7 +110,7 @@ START_TEST(random_boxes)
     enum { N = 2000 };
     static pf_aabb b[N];
     pf_broadphase *bp = make(m);
-    fill_random(b, N, &s, 100, 6);
+    fill_random(b, N, rng_u64(&s), 100, 6);
     check_against_oracle(bp, b, N, "random");
     /* a single box, and few boxes */
     check_against_oracle(bp, b, 1, "one box");
@@ -208,7 +208,7 @@ START_TEST(moving_boxes_across_calls)
     enum { N = 800 };
     static pf_aabb b[N];
     static double vel[N][3];
-    fill_random(b, N, &s, 40, 3);
+    fill_random(b, N, rng_u64(&s), 40, 3);
     for (size_t i = 0; i < N; i++)
         for (int k = 0; k < 3; k++) vel[i][k] = rng_range(&s, -0.3, 0.3);
     pf_broadphase *bp = make(m);

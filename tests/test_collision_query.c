@@ -1,6 +1,7 @@
 /* Check suite of the queries: box, moving-segment and radius searches against built structures, and the range
  * queries of Aïvázis 2010, each equal to a brute-force scan on random data; rebuilds equal fresh builds. */
 #include "check_main.h"
+#include "box_sets.h"
 #include "rng.h"
 
 #include "physflow/query.h"
@@ -38,22 +39,21 @@ static void expect_same(const uint32_t *got, size_t ng, const uint32_t *want, si
 
 enum { B_POLY, B_FLAT, B_FAR, B_DEGENERATE, B_KINDS };
 
+/* Polydisperse boxes (half extents 0.05 .. 100) in a cube of side 1000: flat, far from the origin, or a third
+ * zero-size and a third identical. */
 static pf_aabb *make_boxes(int kind, size_t n, uint64_t seed)
 {
-    rng r = {seed};
-    pf_aabb *b = malloc(n * sizeof *b);
-    for (size_t i = 0; i < n; i++) {
-        double c[3], h[3];
-        for (int k = 0; k < 3; k++) c[k] = 1000 * urand(&r);
-        double u = urand(&r);
-        for (int k = 0; k < 3; k++) h[k] = 0.05 * pow(2000.0, u) * (0.5 + urand(&r));
-        if (kind == B_FLAT) c[2] = 0, h[2] = 0;
-        if (kind == B_FAR) c[0] += 1e11, c[2] -= 5e9;
-        if (kind == B_DEGENERATE && i % 3 == 0) h[0] = h[1] = h[2] = 0;
-        if (kind == B_DEGENERATE && i % 3 == 1) c[0] = c[1] = c[2] = 500, h[0] = h[1] = h[2] = 3;
-        for (int k = 0; k < 3; k++) b[i].min[k] = c[k] - h[k], b[i].max[k] = c[k] + h[k];
-    }
-    return b;
+    box_set_def d = {.n = n,
+                     .seed = seed,
+                     .lo = {0, 0, 0},
+                     .hi = {1000, 1000, 1000},
+                     .half_min = 0.05,
+                     .half_max = 100,
+                     .law = BOX_SIZE_LOG};
+    if (kind == B_FLAT) d.flat = 1, d.hi[2] = 0;
+    if (kind == B_FAR) d.lo[0] = d.hi[0] = 1e11, d.hi[0] += 1000, d.lo[2] = -5e9, d.hi[2] = -5e9 + 1000;
+    if (kind == B_DEGENERATE) d.points = d.identical = 1.0 / 3, d.lattice = 1000, d.special_half = 3;
+    return box_set_create(&d);
 }
 
 static int overlap(const pf_aabb *a, const pf_aabb *b)
