@@ -13,18 +13,9 @@ import sys
 import tempfile
 import time
 
+from checks import check, finish
+
 PHYSFLOW = sys.argv[1]
-failures = 0
-passed = 0
-
-
-def check(name, cond, detail=""):
-    global failures, passed
-    if cond:
-        passed += 1
-    else:
-        failures += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def run(*args, stdin=None):
@@ -349,5 +340,4 @@ for opt, rng in (("--steps", "[1, 100000000]"), ("--threads", "[1, 4096]"), ("--
         check(f"run {opt} '{value}' names the range", r.returncode == 2 and
               f"{opt}: expected an integer in {rng}, got '{value}'" in r.stderr, r.stderr)
 
-print(f"{passed} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -18,6 +18,8 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from checks import check, finish
+
 PHYSFLOW = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
 CAMPAIGN = os.path.join(HERE, "..", "tools", "scaling-campaign")
@@ -62,17 +64,6 @@ TINY_SCENE = """<Node name="tiny" dt="0.005" gravity="0 0 -9.81">
   </Replicate>
 </Node>
 """
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
-    return ok
 
 
 def run(*args, env=None):
@@ -304,5 +295,4 @@ for needle in ("topology (hwloc", "cores", "hardware threads", "L1d caches", "NU
 r = run("info", "--bogus")
 check("info with a stray argument exits 2", r.returncode == 2, f"rc {r.returncode}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

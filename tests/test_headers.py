@@ -7,17 +7,9 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 include_dir, library, cc = sys.argv[1], sys.argv[2], sys.argv[3]
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}\n{detail}")
 
 
 headers = sorted(glob.glob(os.path.join(include_dir, "physflow", "*.h")))
@@ -37,5 +29,4 @@ check("nm reads the library", r.returncode == 0, r.stderr)
 symbols = [line.split()[-1] for line in r.stdout.splitlines() if line.strip()]
 bad = [s for s in symbols if not s.startswith("pf_")]
 check("every exported symbol starts with pf_", not bad and symbols, "unprefixed: " + " ".join(bad[:20]))
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

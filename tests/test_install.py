@@ -12,22 +12,13 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 meson, build_dir, source_dir, cc, pkg_config = sys.argv[1:6]
 # A sanitized build (tools/check-sanitizers) installs a library that needs the sanitizer runtime loaded first:
 # the examples are then compiled and linked with the same -fsanitize flags.
 sanitize = sys.argv[6] if len(sys.argv) > 6 and sys.argv[6] not in ("", "none") else None
 san_flags = [f"-fsanitize={sanitize}"] if sanitize else []
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}\n{detail}")
-    return ok
 
 
 def run(cmd, env=None, timeout=300):
@@ -136,5 +127,4 @@ with tempfile.TemporaryDirectory(prefix="physflow-install-") as tmp:
     if dropped:
         print(f"note: dropped {' '.join(dropped)} from the static link (no development file on this system)")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
