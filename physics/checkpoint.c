@@ -6,8 +6,10 @@
  * so a resumed run repeats the uninterrupted one bit for bit. */
 #define _POSIX_C_SOURCE 200809L
 #include "world.h"
+#include "world_guard.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <errno.h>
@@ -52,9 +54,12 @@ static void put(writer *wr, const void *p, size_t n)
 
 int pf_world_save_state(const pf_world *w, const char *path, const char *note)
 {
-    PF_CHECK_ARG(w && path);
+    static const char fn[] = "pf_world_save_state";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_check_given(path, fn, "path"));
     size_t plen = strlen(path), nlen = note ? strlen(note) : 0;
-    PF_CHECK_ARG(plen > 0 && nlen < (1u << 20));
+    if (plen == 0) return pf_error(PF_EINVAL, "%s: path is empty", fn);
+    if (nlen >= (1u << 20)) return pf_error(PF_EINVAL, "%s: note of %zu bytes is too long (at most 1 MiB)", fn, nlen);
     char *tmp = pf_malloc(plen + 8);
     if (!tmp) return pf_error(PF_ENOMEM, "out of memory");
     memcpy(tmp, path, plen);
@@ -178,7 +183,10 @@ static void copy_note(const header *h, char *note, size_t note_cap)
 
 int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_cap)
 {
-    PF_CHECK_ARG(w && path && (note || note_cap == 0));
+    static const char fn[] = "pf_world_load_state";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(path, fn, "path"));
+    if (note_cap > 0) PF_TRY(pf_check_given(note, fn, "note"));
     unsigned char *buf = NULL;
     size_t len = 0;
     int rc = read_all(path, &buf, &len);
@@ -227,7 +235,10 @@ done:
 
 int pf_state_file_note(const char *path, char *note, size_t note_cap)
 {
-    PF_CHECK_ARG(path && note && note_cap > 0);
+    static const char fn[] = "pf_state_file_note";
+    PF_TRY(pf_check_given(path, fn, "path"));
+    PF_TRY(pf_check_given(note, fn, "note"));
+    if (note_cap == 0) return pf_error(PF_EINVAL, "%s: note_cap must be >= 1, got 0", fn);
     unsigned char *buf = NULL;
     size_t len = 0;
     int rc = read_all(path, &buf, &len);

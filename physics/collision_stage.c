@@ -11,8 +11,10 @@
 #include "collide.h"
 #include "contacts.h"
 #include "interaction.h"
+#include "world_guard.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/clock.h"
 #include "base/error.h"
 
@@ -40,8 +42,10 @@ void pf_collision_stage_free(pf_collision_stage *c)
 
 int pf_world_set_contact_callback(pf_world *w, pf_contact_fn fn, void *ctx)
 {
-    PF_CHECK_ARG(w);
-    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_contact_callback"));
+    if (!w->col)
+        return pf_error(PF_ESTATE, "pf_world_set_contact_callback: the world has no collision stage (call "
+                        "pf_world_set_collision first)");
     w->col->callback = fn;
     w->col->callback_ctx = ctx;
     return PF_OK;
@@ -62,11 +66,20 @@ static int report_contacts(pf_world *w, pf_collision_stage *c)
 
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
 {
-    PF_CHECK_ARG(w && def);
-    PF_CHECK_ARG(def->broadphase >= 0 && def->broadphase < PF_BP_METHOD_COUNT && def->broadphase != PF_BP_KD_RAW);
-    PF_CHECK_ARG(isfinite(def->alarm_distance) && isfinite(def->contact_distance) && def->contact_distance >= 0 &&
-                 def->alarm_distance >= def->contact_distance);
-    PF_CHECK_ARG(isfinite(def->stiffness) && def->stiffness > 0 && isfinite(def->damping) && def->damping >= 0);
+    static const char fn[] = "pf_world_set_collision";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_enum(def->broadphase, PF_BP_METHOD_COUNT, fn, "def.broadphase"));
+    if (def->broadphase == PF_BP_KD_RAW)
+        return pf_error(PF_EINVAL, "%s: def.broadphase PF_BP_KD_RAW (%d) gives raw candidates without an exact test: "
+                        "the collision stage needs another method", fn, def->broadphase);
+    PF_TRY(pf_check_nonnegative(def->contact_distance, fn, "def.contact_distance"));
+    PF_TRY(pf_check_finite(def->alarm_distance, fn, "def.alarm_distance"));
+    if (!(def->alarm_distance >= def->contact_distance))
+        return pf_error(PF_EINVAL, "%s: def.alarm_distance (%g) must be >= def.contact_distance (%g)", fn,
+                        def->alarm_distance, def->contact_distance);
+    PF_TRY(pf_check_positive(def->stiffness, fn, "def.stiffness"));
+    PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
     pf_broadphase_def bd = pf_broadphase_default_def();
     bd.method = (pf_broadphase_method)def->broadphase;
     bd.threads = w->def.workers;
@@ -89,8 +102,11 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
 
 int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out)
 {
-    PF_CHECK_ARG(w && out);
-    if (!w->col) return pf_error(PF_ESTATE, "the world has no collision stage (pf_world_set_collision)");
+    PF_TRY(pf_world_check_given(w, "pf_world_collision_stats"));
+    PF_TRY(pf_check_given(out, "pf_world_collision_stats", "out"));
+    if (!w->col)
+        return pf_error(PF_ESTATE, "pf_world_collision_stats: the world has no collision stage (call "
+                        "pf_world_set_collision first)");
     *out = w->col->stats;
     return PF_OK;
 }

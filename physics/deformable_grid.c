@@ -1,8 +1,11 @@
 /* Deformable grid (Hermann et al. 2009, §4.2, SOFA SparseGridTopology): a coarse lattice object sized to a surface
  * mesh's bounding box, with a mass-spring or hexahedral FEM force field, carrying the mesh through the TRILINEAR
  * mapping, so that forces on the mesh act on the lattice and the mesh follows it. */
+#include "world_guard.h"
+#include "objects.h"
 #include "surface.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -19,35 +22,41 @@ pf_deformable_grid_def pf_deformable_grid_default_def(void)
                                     .solver = pf_solver_default_def()};
 }
 
-static int check_def(const pf_deformable_grid_def *d)
+static int check_def(const pf_deformable_grid_def *d, const char *fn)
 {
-    PF_CHECK_ARG(d->mesh_positions && d->mesh_vertices >= 1);
-    PF_CHECK_ARG(d->n[0] >= 2 && d->n[1] >= 2 && d->n[2] >= 2);
-    PF_CHECK_ARG(d->margin >= 0 && isfinite(d->margin));
-    PF_CHECK_ARG(d->total_mass > 0 && isfinite(d->total_mass));
+    PF_TRY(pf_check_given(d->mesh_positions, fn, "def.mesh_positions"));
+    if (d->mesh_vertices < 1) return pf_error(PF_EINVAL, "%s: def.mesh_vertices must be >= 1, got 0", fn);
+    static const char *const nname[3] = {"def.n[0]", "def.n[1]", "def.n[2]"};
+    for (int a = 0; a < 3; a++) PF_TRY(pf_check_int_range(d->n[a], 2, 1 << 20, fn, nname[a]));
+    PF_TRY(pf_check_nonnegative(d->margin, fn, "def.margin"));
+    PF_TRY(pf_check_positive(d->total_mass, fn, "def.total_mass"));
+    PF_TRY(pf_check_enum((int)d->model, 2, fn, "def.model"));
     if (d->model == PF_GRID_FEM) {
-        PF_CHECK_ARG(d->fem.young_modulus > 0 && isfinite(d->fem.young_modulus));
-        PF_CHECK_ARG(d->fem.poisson_ratio >= 0 && d->fem.poisson_ratio < 0.5);
-        PF_CHECK_ARG(d->fem.method == PF_FEM_LINEAR || d->fem.method == PF_FEM_LARGE);
+        PF_TRY(pf_check_positive(d->fem.young_modulus, fn, "def.fem.young_modulus"));
+        if (!(d->fem.poisson_ratio >= 0 && d->fem.poisson_ratio < 0.5))
+            return pf_error(PF_EINVAL, "%s: def.fem.poisson_ratio must be in [0, 0.5), got %g", fn, d->fem.poisson_ratio);
+        PF_TRY(pf_check_enum((int)d->fem.method, 2, fn, "def.fem.method"));
     } else {
-        PF_CHECK_ARG(d->model == PF_GRID_SPRINGS);
-        PF_CHECK_ARG(d->stiffness >= 0 && isfinite(d->stiffness) && d->damping >= 0 && isfinite(d->damping));
+        PF_TRY(pf_check_nonnegative(d->stiffness, fn, "def.stiffness"));
+        PF_TRY(pf_check_nonnegative(d->damping, fn, "def.damping"));
     }
-    PF_CHECK_ARG(d->mesh_indices || d->mesh_triangles == 0);
+    PF_TRY(pf_check_solver_def(&d->solver, fn, "def.solver"));
+    if (d->mesh_triangles > 0) PF_TRY(pf_check_given(d->mesh_indices, fn, "def.mesh_indices"));
     for (size_t k = 0; k < 3 * (size_t)d->mesh_triangles; k++)
         if (d->mesh_indices[k] >= d->mesh_vertices)
-            return pf_error(PF_EINVAL, "mesh triangle %zu: vertex %u out of range", k / 3, d->mesh_indices[k]);
-    for (size_t k = 0; k < 3 * (size_t)d->mesh_vertices; k++)
-        if (!isfinite(d->mesh_positions[k])) return pf_error(PF_EINVAL, "mesh vertex %zu is not finite", k / 3);
-    return PF_OK;
+            return pf_error(PF_EINVAL, "%s: def.mesh_indices[%zu] = %u (triangle %zu): the mesh has %u vertices", fn, k,
+                            d->mesh_indices[k], k / 3, d->mesh_vertices);
+    return pf_check_finite_n(d->mesh_positions, 3 * (size_t)d->mesh_vertices, fn, "def.mesh_positions");
 }
 
 int pf_world_add_deformable_grid(pf_world *w, const pf_deformable_grid_def *def, pf_object_id *object,
                                  pf_surface_id *surface)
 {
-    PF_CHECK_ARG(w && def);
-    int rc = check_def(def);
-    if (rc) return rc;
+    static const char fn[] = "pf_world_add_deformable_grid";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    int rc;
+    PF_TRY(check_def(def, fn));
     double lo[3], hi[3];
     for (int a = 0; a < 3; a++) lo[a] = hi[a] = def->mesh_positions[a];
     for (size_t i = 1; i < def->mesh_vertices; i++)
@@ -64,7 +73,7 @@ int pf_world_add_deformable_grid(pf_world *w, const pf_deformable_grid_def *def,
         od.grid_min[a] = lo[a] - def->margin * diag;
         od.grid_max[a] = hi[a] + def->margin * diag;
         if (!(od.grid_max[a] > od.grid_min[a]))
-            return pf_error(PF_EINVAL, "deformable grid: the mesh is flat along axis %d (give a margin > 0)", a);
+            return pf_error(PF_EINVAL, "%s: the mesh is flat along axis %d (give def.margin > 0)", fn, a);
     }
     od.total_mass = def->total_mass;
     od.solver = def->solver;

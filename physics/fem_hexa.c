@@ -1,9 +1,11 @@
 /* Hexahedral FEM on a regular grid (SOFA HexahedronFEMForceField): trilinear elements, linear ("small") and
  * corotational ("large") formulations, forces f(x) and the matrix-free product df = K dx for implicit Euler. */
+#include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -260,10 +262,14 @@ pf_hexa_fem_def pf_hexa_fem_default_def(void)
 
 int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
 {
-    PF_CHECK_ARG(w && def && id < w->obj.n);
-    PF_CHECK_ARG(def->young_modulus > 0 && isfinite(def->young_modulus));
-    PF_CHECK_ARG(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5);
-    PF_CHECK_ARG(def->method == PF_FEM_LINEAR || def->method == PF_FEM_LARGE);
+    static const char fn[] = "pf_world_add_hexa_fem";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_positive(def->young_modulus, fn, "def.young_modulus"));
+    if (!(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5))
+        return pf_error(PF_EINVAL, "%s: def.poisson_ratio must be in [0, 0.5), got %g", fn, def->poisson_ratio);
+    PF_TRY(pf_check_enum((int)def->method, 2, fn, "def.method"));
     pf_object *o = w->obj.v[id];
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");

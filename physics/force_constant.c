@@ -1,9 +1,11 @@
 /* A constant force on chosen points (SOFA ConstantForceField): f_i += F, the same vector on every listed point,
  * with no stiffness (df = 0). Gravity is the world's; this is for loads, pulls and pushes. */
+#include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -59,22 +61,23 @@ pf_constant_force_def pf_constant_force_default_def(void)
 
 static int check_constant_force(const pf_world *w, uint32_t object, const pf_constant_force_def *def)
 {
-    if (!w || !def) return pf_error(PF_EINVAL, "pf_world_add_constant_force: the world and the definition are required");
-    if (object >= w->obj.n)
-        return pf_error(PF_EINVAL, "constant force: no object %u in this world (%zu objects)", object, w->obj.n);
+    static const char fn[] = "pf_world_add_constant_force";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, object, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
     const pf_object *o = w->obj.v[object];
     if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "constant force: object %u is a rigid body; a constant force acts on points", object);
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; a constant force acts on points", fn, object);
     if (!isfinite(def->force[0]) || !isfinite(def->force[1]) || !isfinite(def->force[2]))
-        return pf_error(PF_EINVAL, "constant force on object %u: the force (%g, %g, %g) N is not finite", object,
-                        def->force[0], def->force[1], def->force[2]);
+        return pf_error(PF_EINVAL, "%s: def.force (%g, %g, %g) N on object %u is not finite", fn, def->force[0],
+                        def->force[1], def->force[2], object);
     if (def->npoints && !def->points)
-        return pf_error(PF_EINVAL, "constant force on object %u: %u points announced but no point list", object,
+        return pf_error(PF_EINVAL, "%s: def.points is NULL: def.npoints = %u points announced but no point list", fn,
                         def->npoints);
     for (uint32_t k = 0; k < def->npoints; k++)
         if (def->points[k] >= o->n)
-            return pf_error(PF_EINVAL, "constant force on object %u: point %u out of range (%u points)", object,
-                            def->points[k], o->n);
+            return pf_error(PF_EINVAL, "%s: def.points[%u] = %u: point %u out of range (object %u has %u points)", fn,
+                            k, def->points[k], def->points[k], object, o->n);
     return PF_OK;
 }
 

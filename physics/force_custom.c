@@ -1,9 +1,11 @@
 /* Host force fields (pf_force_field_def): plain sequential callbacks run inside the object's force task, after the
  * built-in fields (Hermann et al.'s (2009) "non-invasive" promise). */
+#include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -46,9 +48,16 @@ pf_force_field_def pf_force_field_default_def(void)
 
 int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
 {
-    PF_CHECK_ARG(w && def && id < w->obj.n && def->add_force && def->cost_ns >= 0 && isfinite(def->cost_ns));
+    static const char fn[] = "pf_world_add_force_field";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    if (!def->add_force) return pf_error(PF_EINVAL, "%s: def.add_force is required (NULL given)", fn);
+    PF_TRY(pf_check_nonnegative(def->cost_ns, fn, "def.cost_ns"));
     pf_object *o = w->obj.v[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "a custom force field acts on an object of points");
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; a custom force field acts on an object of points",
+                        fn, id);
     pf_force_field_def *copy = pf_malloc(sizeof *copy);
     if (!copy) return pf_error(PF_ENOMEM, "out of memory");
     *copy = *def;

@@ -3,6 +3,7 @@
  * over the faces of closed-form polynomial integrals over each triangle. */
 #include "physflow/physics.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -22,10 +23,18 @@ static void subexpressions(double w0, double w1, double w2, double *f1, double *
 int pf_mesh_mass_properties(const double *positions, uint32_t vertices, const uint32_t *indices, uint32_t triangles,
                             double density, pf_mass_properties *out)
 {
-    PF_CHECK_ARG(positions && indices && out && vertices >= 4 && triangles >= 4);
-    PF_CHECK_ARG(density > 0 && isfinite(density));
+    static const char fn[] = "pf_mesh_mass_properties";
+    PF_TRY(pf_check_given(positions, fn, "positions"));
+    PF_TRY(pf_check_given(indices, fn, "indices"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    if (vertices < 4) return pf_error(PF_EINVAL, "%s: vertices must be >= 4 for a closed mesh, got %u", fn, vertices);
+    if (triangles < 4) return pf_error(PF_EINVAL, "%s: triangles must be >= 4 for a closed mesh, got %u", fn, triangles);
+    PF_TRY(pf_check_positive(density, fn, "density"));
     for (size_t k = 0; k < 3 * (size_t)triangles; k++)
-        if (indices[k] >= vertices) return pf_error(PF_EINVAL, "triangle %zu: vertex %u out of range", k / 3, indices[k]);
+        if (indices[k] >= vertices)
+            return pf_error(PF_EINVAL, "%s: indices[%zu] = %u (triangle %zu): the mesh has %u vertices", fn, k,
+                            indices[k], k / 3, vertices);
+    PF_TRY(pf_check_finite_n(positions, 3 * (size_t)vertices, fn, "positions"));
     double in[10] = {0}; /* 1, x, y, z, x², y², z², xy, yz, zx */
     for (uint32_t t = 0; t < triangles; t++) {
         const double *p0 = positions + 3 * (size_t)indices[3 * t], *p1 = positions + 3 * (size_t)indices[3 * t + 1],

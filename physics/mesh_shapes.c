@@ -3,6 +3,7 @@
 #include "physflow/physics.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -30,9 +31,13 @@ static int mesh_alloc(pf_mesh *m, size_t nv, size_t nt)
 
 int pf_mesh_box(const double half_extents[3], pf_mesh *out)
 {
-    PF_CHECK_ARG(half_extents && out);
+    static const char fn[] = "pf_mesh_box";
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_given(half_extents, fn, "half_extents"));
     const double *e = half_extents;
-    PF_CHECK_ARG(e[0] > 0 && e[1] > 0 && e[2] > 0 && isfinite(e[0]) && isfinite(e[1]) && isfinite(e[2]));
+    PF_TRY(pf_check_positive(e[0], fn, "half_extents[0]"));
+    PF_TRY(pf_check_positive(e[1], fn, "half_extents[1]"));
+    PF_TRY(pf_check_positive(e[2], fn, "half_extents[2]"));
     int rc = mesh_alloc(out, 8, 12);
     if (rc) return rc;
     for (int k = 0; k < 8; k++) /* corner k at (±e0, ±e1, ±e2), bit d set: + on axis d */
@@ -71,7 +76,10 @@ static uint32_t midpoint(edge_map *em, pf_mesh *m, uint32_t a, uint32_t b, doubl
 
 int pf_mesh_icosphere(double radius, int level, pf_mesh *out)
 {
-    PF_CHECK_ARG(out && radius > 0 && isfinite(radius) && level >= 0 && level <= 7);
+    static const char fn[] = "pf_mesh_icosphere";
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_positive(radius, fn, "radius"));
+    PF_TRY(pf_check_int_range(level, 0, 7, fn, "level"));
     size_t nv = 12, nt = 20;
     for (int l = 0; l < level; l++) nv += nt * 3 / 2, nt *= 4;
     int rc = mesh_alloc(out, nv, nt);

@@ -1,8 +1,10 @@
 /* Objects of a world: creation (points, or a regular grid), state access, fixed points and box regions, and the
  * list of force fields each carries (Hermann et al. 2009, §3.1: the objects own the data of the task graph). */
 #include "objects.h"
+#include "world_guard.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -40,40 +42,59 @@ pf_object_def pf_object_default_def(void)
     return (pf_object_def){.vertex_mass = 1.0, .solver = pf_solver_default_def()};
 }
 
-static int check_solver(const pf_solver_def *s)
+int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what)
 {
-    PF_CHECK_ARG(s->kind == PF_SOLVER_IMPLICIT_EULER || s->kind == PF_SOLVER_EXPLICIT_EULER);
-    PF_CHECK_ARG(s->rayleigh_mass >= 0 && isfinite(s->rayleigh_mass));
-    PF_CHECK_ARG(s->rayleigh_stiffness >= 0 && isfinite(s->rayleigh_stiffness));
-    PF_CHECK_ARG(s->cg_iterations >= 1);
-    PF_CHECK_ARG(s->cg_tolerance >= 0 && isfinite(s->cg_tolerance));
-    PF_CHECK_ARG(s->cg_threshold >= 0 && isfinite(s->cg_threshold));
+    char f[64];
+    snprintf(f, sizeof f, "%s.kind", what);
+    PF_TRY(pf_check_enum((int)s->kind, 2, fn, f));
+    snprintf(f, sizeof f, "%s.rayleigh_mass", what);
+    PF_TRY(pf_check_nonnegative(s->rayleigh_mass, fn, f));
+    snprintf(f, sizeof f, "%s.rayleigh_stiffness", what);
+    PF_TRY(pf_check_nonnegative(s->rayleigh_stiffness, fn, f));
+    snprintf(f, sizeof f, "%s.cg_iterations", what);
+    PF_TRY(pf_check_int_range(s->cg_iterations, 1, UINT32_MAX, fn, f));
+    snprintf(f, sizeof f, "%s.cg_tolerance", what);
+    PF_TRY(pf_check_nonnegative(s->cg_tolerance, fn, f));
+    snprintf(f, sizeof f, "%s.cg_threshold", what);
+    PF_TRY(pf_check_nonnegative(s->cg_threshold, fn, f));
     return PF_OK;
 }
 
 int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out)
 {
-    PF_CHECK_ARG(w && def);
-    int rc = check_solver(&def->solver);
-    if (rc) return rc;
+    static const char fn[] = "pf_world_add_object";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_solver_def(&def->solver, fn, "def.solver"));
     int has_grid = def->grid[0] || def->grid[1] || def->grid[2];
     uint64_t n = def->points;
     if (has_grid) {
+        static const char *const gname[3] = {"def.grid[0]", "def.grid[1]", "def.grid[2]"};
+        PF_TRY(pf_check_finite_n(def->grid_min, 3, fn, "def.grid_min"));
+        PF_TRY(pf_check_finite_n(def->grid_max, 3, fn, "def.grid_max"));
         for (int d = 0; d < 3; d++) {
-            PF_CHECK_ARG(def->grid[d] >= 1 && def->grid[d] <= (1 << 20));
-            PF_CHECK_ARG(isfinite(def->grid_min[d]) && isfinite(def->grid_max[d]));
-            PF_CHECK_ARG(def->grid[d] == 1 || def->grid_max[d] > def->grid_min[d]);
+            PF_TRY(pf_check_int_range(def->grid[d], 1, 1 << 20, fn, gname[d]));
+            if (def->grid[d] > 1 && !(def->grid_max[d] > def->grid_min[d]))
+                return pf_error(PF_EINVAL, "%s: def.grid_max[%d] (%g) must be above def.grid_min[%d] (%g) when "
+                                "def.grid[%d] is %d", fn, d, def->grid_max[d], d, def->grid_min[d], d, def->grid[d]);
         }
         n = (uint64_t)def->grid[0] * (uint64_t)def->grid[1] * (uint64_t)def->grid[2];
     }
-    PF_CHECK_ARG(n >= 1);
+    if (n < 1) return pf_error(PF_EINVAL, "%s: def.points must be >= 1 when def.grid is not set, got 0", fn);
+    int rc;
     /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
     char what[64];
     snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
-    rc = pf_memory_check(241.0 * (double)n, what);
-    if (rc) return rc;
-    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: at most 2^28 points per object", what);
-    PF_CHECK_ARG(def->total_mass > 0 ? isfinite(def->total_mass) : (def->vertex_mass > 0 && isfinite(def->vertex_mass)));
+    if ((rc = pf_memory_check(241.0 * (double)n, what))) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_error(rc, "%s: %s", fn, copy);
+    }
+    if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: %s: at most 2^28 points per object", fn, what);
+    PF_TRY(pf_check_nonnegative(def->total_mass, fn, "def.total_mass"));
+    if (def->total_mass == 0) PF_TRY(pf_check_positive(def->vertex_mass, fn, "def.vertex_mass"));
+    if (!has_grid && def->positions) PF_TRY(pf_check_finite_n(def->positions, 3 * (size_t)n, fn, "def.positions"));
+    if (def->velocities) PF_TRY(pf_check_finite_n(def->velocities, 3 * (size_t)n, fn, "def.velocities"));
     if (pf_vec_reserve(&w->obj, w->obj.n + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
     pf_object *o = pf_calloc(1, sizeof *o);
     if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
@@ -117,10 +138,15 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
 
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
-    PF_CHECK_ARG(w && id < w->obj.n && (points || n == 0));
+    static const char fn[] = "pf_world_fix_points";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    if (n > 0) PF_TRY(pf_check_given(points, fn, "points"));
     pf_object *o = w->obj.v[id];
     for (uint32_t k = 0; k < n; k++)
-        if (points[k] >= o->n) return pf_error(PF_EINVAL, "fixed point %u out of range (%u points)", points[k], o->n);
+        if (points[k] >= o->n)
+            return pf_error(PF_EINVAL, "%s: points[%u] = %u: object %u has %u points (0 to %u)", fn, k, points[k], id,
+                            o->n, o->n - 1);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = points[k];
         if (o->fixed[i]) continue;
@@ -136,7 +162,13 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
 int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
                         uint32_t *count)
 {
-    PF_CHECK_ARG(w && box && count && id < w->obj.n && (out || cap == 0));
+    static const char fn[] = "pf_world_box_select";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_check_given(box, fn, "box"));
+    PF_TRY(pf_check_finite_n(box, 6, fn, "box"));
+    PF_TRY(pf_check_given(count, fn, "count"));
+    if (cap > 0) PF_TRY(pf_check_given(out, fn, "out"));
     const pf_object *o = w->obj.v[id];
     uint32_t m = 0;
     /* a rigid body's point 1 is its angular part, which has no position */
@@ -154,6 +186,11 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
 
 int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t *count)
 {
+    static const char fn[] = "pf_world_fix_box";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_check_given(box, fn, "box"));
+    PF_TRY(pf_check_finite_n(box, 6, fn, "box"));
     uint32_t m;
     int rc = pf_world_box_select(w, id, box, NULL, 0, &m);
     if (rc) return rc;
@@ -173,26 +210,29 @@ uint32_t pf_world_objects(const pf_world *w)
 
 const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (!w || o >= w->obj.n) return NULL;
+    if (pf_world_check_given(w, "pf_world_positions") || pf_world_check_object(w, o, "pf_world_positions"))
+        return NULL;
     if (points) *points = w->obj.v[o]->n;
     return w->obj.v[o]->x;
 }
 
 const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (!w || o >= w->obj.n) return NULL;
+    if (pf_world_check_given(w, "pf_world_velocities") || pf_world_check_object(w, o, "pf_world_velocities"))
+        return NULL;
     if (points) *points = w->obj.v[o]->n;
     return w->obj.v[o]->v;
 }
 
 int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
 {
-    PF_CHECK_ARG(w && id < w->obj.n);
+    static const char fn[] = "pf_world_set_state";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
     pf_object *o = w->obj.v[id];
     size_t n3 = 3 * (size_t)o->n;
-    for (size_t k = 0; k < n3; k++)
-        if ((x && !isfinite(x[k])) || (v && !isfinite(v[k])))
-            return pf_error(PF_EINVAL, "pf_world_set_state: value %zu of object %u is not finite", k, id);
+    if (x) PF_TRY(pf_check_finite_n(x, n3, fn, "x"));
+    if (v) PF_TRY(pf_check_finite_n(v, n3, fn, "v"));
     if (x) memcpy(o->x, x, n3 * sizeof *x);
     if (v) memcpy(o->v, v, n3 * sizeof *v);
     for (uint32_t k = 0; k < o->fixed_list.n; k++) memset(o->v + 3 * (size_t)o->fixed_list.v[k], 0, 3 * sizeof *o->v);

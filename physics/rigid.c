@@ -2,10 +2,14 @@
  * properties, and the per-object pieces the explicit and implicit solvers call for them (rigid.h). */
 #include "rigid.h"
 
+#include "objects.h"
+#include "world_guard.h"
+
 #include "rotation.h"
 #include "surface.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -21,20 +25,34 @@ pf_rigid_def pf_rigid_default_def(void)
                           .solver = pf_solver_default_def()};
 }
 
-static int finite_n(const double *v, int n)
+/* the shape fields of a rigid definition given to `fn` */
+static int check_shape(const pf_rigid_def *d, const char *fn)
 {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i])) return 0;
-    return 1;
+    PF_TRY(pf_check_enum((int)d->shape, 3, fn, "def.shape"));
+    if (d->shape == PF_RIGID_BOX) {
+        PF_TRY(pf_check_positive(d->half_extents[0], fn, "def.half_extents[0]"));
+        PF_TRY(pf_check_positive(d->half_extents[1], fn, "def.half_extents[1]"));
+        return pf_check_positive(d->half_extents[2], fn, "def.half_extents[2]");
+    }
+    if (d->shape == PF_RIGID_SPHERE) return pf_check_positive(d->radius, fn, "def.radius");
+    PF_TRY(pf_check_given(d->mesh_positions, fn, "def.mesh_positions"));
+    PF_TRY(pf_check_given(d->mesh_indices, fn, "def.mesh_indices"));
+    if (d->mesh_vertices < 4 || d->mesh_triangles < 4)
+        return pf_error(PF_EINVAL, "%s: a closed mesh needs def.mesh_vertices >= 4 and def.mesh_triangles >= 4, got %u "
+                        "and %u", fn, d->mesh_vertices, d->mesh_triangles);
+    for (size_t k = 0; k < 3 * (size_t)d->mesh_triangles; k++)
+        if (d->mesh_indices[k] >= d->mesh_vertices)
+            return pf_error(PF_EINVAL, "%s: def.mesh_indices[%zu] = %u (triangle %zu): the mesh has %u vertices", fn, k,
+                            d->mesh_indices[k], k / 3, d->mesh_vertices);
+    return pf_check_finite_n(d->mesh_positions, 3 * (size_t)d->mesh_vertices, fn, "def.mesh_positions");
 }
 
-/* mass, com (body model frame) and inertia about the com of the shape at density rho */
+/* mass, com (body model frame) and inertia about the com of the shape at density rho (check_shape passed) */
 static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_properties *mp)
 {
     memset(mp, 0, sizeof *mp);
     if (d->shape == PF_RIGID_BOX) {
         const double *e = d->half_extents;
-        PF_CHECK_ARG(e[0] > 0 && e[1] > 0 && e[2] > 0 && finite_n(e, 3));
         mp->mass = rho * 8 * e[0] * e[1] * e[2];
         mp->inertia[0] = mp->mass / 3 * (e[1] * e[1] + e[2] * e[2]);
         mp->inertia[4] = mp->mass / 3 * (e[2] * e[2] + e[0] * e[0]);
@@ -42,14 +60,11 @@ static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_propertie
         return PF_OK;
     }
     if (d->shape == PF_RIGID_SPHERE) {
-        PF_CHECK_ARG(d->radius > 0 && isfinite(d->radius));
         double r = d->radius;
         mp->mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
         mp->inertia[0] = mp->inertia[4] = mp->inertia[8] = 0.4 * mp->mass * r * r;
         return PF_OK;
     }
-    PF_CHECK_ARG(d->shape == PF_RIGID_MESH);
-    PF_CHECK_ARG(d->mesh_positions && d->mesh_indices);
     return pf_mesh_mass_properties(d->mesh_positions, d->mesh_vertices, d->mesh_indices, d->mesh_triangles, rho, mp);
 }
 
@@ -96,13 +111,19 @@ static int attach_shape_surface(pf_world *w, const pf_object *o, const pf_rigid_
 
 int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
 {
-    PF_CHECK_ARG(w && def);
-    PF_CHECK_ARG(finite_n(def->position, 3) && finite_n(def->velocity, 3) && finite_n(def->angular_velocity, 3));
-    PF_CHECK_ARG(finite_n(def->orientation, 4));
+    static const char fn[] = "pf_world_add_rigid";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_finite_n(def->position, 3, fn, "def.position"));
+    PF_TRY(pf_check_finite_n(def->velocity, 3, fn, "def.velocity"));
+    PF_TRY(pf_check_finite_n(def->angular_velocity, 3, fn, "def.angular_velocity"));
+    PF_TRY(pf_check_finite_n(def->orientation, 4, fn, "def.orientation"));
     double q[4] = {def->orientation[0], def->orientation[1], def->orientation[2], def->orientation[3]};
-    if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "rigid body: the orientation quaternion is zero");
-    PF_CHECK_ARG(def->mass >= 0 && isfinite(def->mass));
-    PF_CHECK_ARG(def->mass > 0 || (def->density > 0 && isfinite(def->density)));
+    if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "%s: def.orientation is the zero quaternion", fn);
+    PF_TRY(pf_check_nonnegative(def->mass, fn, "def.mass"));
+    if (def->mass == 0) PF_TRY(pf_check_positive(def->density, fn, "def.density"));
+    PF_TRY(check_shape(def, fn));
+    PF_TRY(pf_check_solver_def(&def->solver, fn, "def.solver"));
     pf_mass_properties mp;
     int rc = shape_properties(def, def->mass > 0 ? 1.0 : def->density, &mp);
     if (rc) return rc;
@@ -112,7 +133,7 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
     }
     double inv[9];
     if (!(mp.inertia[0] > 0 && mp.inertia[4] > 0 && mp.inertia[8] > 0) || !(pf_mat3_inverse(mp.inertia, inv) > 0))
-        return pf_error(PF_EINVAL, "rigid body: the inertia tensor is not positive definite");
+        return pf_error(PF_EINVAL, "%s: the inertia tensor of the shape is not positive definite", fn);
 
     pf_object_def od = pf_object_default_def();
     double x[6] = {def->position[0], def->position[1], def->position[2], 0, 0, 0};
@@ -143,16 +164,25 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
     return PF_OK;
 }
 
-static const pf_object *rigid_object(const pf_world *w, pf_object_id id)
+/* rigid body id of w, or NULL with the message of `fn` */
+static const pf_object *rigid_object(const pf_world *w, pf_object_id id, const char *fn)
 {
-    return w && id < w->obj.n && w->obj.v[id]->kind == PF_OBJECT_RIGID ? w->obj.v[id] : NULL;
+    if (pf_world_check_given(w, fn) || pf_world_check_object(w, id, fn)) return NULL;
+    if (w->obj.v[id]->kind != PF_OBJECT_RIGID) {
+        pf_error(PF_EINVAL, "%s: object %u is not a rigid body", fn, id);
+        return NULL;
+    }
+    return w->obj.v[id];
 }
 
 int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigid_def *def, pf_surface_id *out)
 {
-    PF_CHECK_ARG(def);
-    const pf_object *o = rigid_object(w, id);
-    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    static const char fn[] = "pf_world_add_rigid_shape_surface";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    const pf_object *o = rigid_object(w, id, fn);
+    if (!o) return PF_EINVAL;
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(check_shape(def, fn));
     pf_mass_properties mp; /* the com the body frame is centred on (0 for a box or a sphere) */
     int rc = shape_properties(def, 1.0, &mp);
     return rc ? rc : attach_shape_surface(w, o, def, mp.com, out);
@@ -161,8 +191,8 @@ int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigi
 int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
                          double velocity[3], double angular_velocity[3])
 {
-    const pf_object *o = rigid_object(w, id);
-    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    const pf_object *o = rigid_object(w, id, "pf_world_rigid_state");
+    if (!o) return PF_EINVAL;
     if (position) memcpy(position, o->x, 3 * sizeof(double));
     if (orientation) memcpy(orientation, o->x + PF_RIGID_QUAT, 4 * sizeof(double));
     if (velocity) memcpy(velocity, o->v, 3 * sizeof(double));
@@ -173,16 +203,18 @@ int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3],
 int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position[3], const double orientation[4],
                              const double velocity[3], const double angular_velocity[3])
 {
-    pf_object *o = (pf_object *)rigid_object(w, id);
-    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    static const char fn[] = "pf_world_set_rigid_state";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    pf_object *o = (pf_object *)rigid_object(w, id, fn);
+    if (!o) return PF_EINVAL;
     double q[4] = {1, 0, 0, 0};
-    if ((position && !finite_n(position, 3)) || (velocity && !finite_n(velocity, 3)) ||
-        (angular_velocity && !finite_n(angular_velocity, 3)))
-        return pf_error(PF_EINVAL, "rigid body %u: a state value is not finite", id);
+    if (position) PF_TRY(pf_check_finite_n(position, 3, fn, "position"));
+    if (velocity) PF_TRY(pf_check_finite_n(velocity, 3, fn, "velocity"));
+    if (angular_velocity) PF_TRY(pf_check_finite_n(angular_velocity, 3, fn, "angular_velocity"));
     if (orientation) {
+        PF_TRY(pf_check_finite_n(orientation, 4, fn, "orientation"));
         memcpy(q, orientation, sizeof q);
-        if (!finite_n(q, 4) || !pf_quat_normalize(q))
-            return pf_error(PF_EINVAL, "rigid body %u: the orientation is not a nonzero finite quaternion", id);
+        if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "%s: orientation is the zero quaternion", fn);
         memcpy(o->x + PF_RIGID_QUAT, q, sizeof q);
     }
     if (position) memcpy(o->x, position, 3 * sizeof(double));
@@ -193,8 +225,8 @@ int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position
 
 int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9], double world[9])
 {
-    const pf_object *o = rigid_object(w, id);
-    if (!o) return pf_error(PF_EINVAL, "object %u is not a rigid body", id);
+    const pf_object *o = rigid_object(w, id, "pf_world_rigid_inertia");
+    if (!o) return PF_EINVAL;
     if (mass) *mass = o->mass;
     if (body) memcpy(body, o->inertia, sizeof o->inertia);
     if (world) {

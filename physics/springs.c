@@ -1,10 +1,12 @@
 /* Springs (SOFA StiffSpringForceField): forces with damping along the spring, and the stiffness blocks that the
  * implicit solver's matrix-free product uses (Baraff & Witkin 1998 §5). */
+#include "world_guard.h"
 #include "force_field.h"
 #include "interaction.h"
 #include "objects.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -250,25 +252,38 @@ const pf_force_field_ops pf_springs_force_field = {
 
 /* ---- the public calls ---- */
 
-static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb)
+/* springs[0..n) of `fn`: ends a among na points, b among nb; messages name springs[k].field */
+static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t nb, const char *fn)
 {
-    PF_CHECK_ARG(s || n == 0);
+    if (n > 0) PF_TRY(pf_check_given(s, fn, "springs"));
+    PF_TRY(pf_check_size(n, sizeof *s, fn, "springs"));
     for (uint32_t k = 0; k < n; k++) {
-        if (s[k].a >= na || s[k].b >= nb)
-            return pf_error(PF_EINVAL, "spring %u: point index out of range (%u, %u)", k, s[k].a, s[k].b);
-        if (!(s[k].stiffness >= 0 && isfinite(s[k].stiffness) && s[k].damping >= 0 && isfinite(s[k].damping) &&
-              isfinite(s[k].rest_length)))
-            return pf_error(PF_EINVAL, "spring %u: stiffness and damping must be finite and >= 0", k);
+        char f[64];
+        if (s[k].a >= na)
+            return pf_error(PF_EINVAL, "%s: springs[%u].a = %u: point out of range (the object has %u points)", fn, k,
+                            s[k].a, na);
+        if (s[k].b >= nb)
+            return pf_error(PF_EINVAL, "%s: springs[%u].b = %u: point out of range (the object has %u points)", fn, k,
+                            s[k].b, nb);
+        snprintf(f, sizeof f, "springs[%u].stiffness", k);
+        PF_TRY(pf_check_nonnegative(s[k].stiffness, fn, f));
+        snprintf(f, sizeof f, "springs[%u].damping", k);
+        PF_TRY(pf_check_nonnegative(s[k].damping, fn, f));
+        snprintf(f, sizeof f, "springs[%u].rest_length", k);
+        PF_TRY(pf_check_finite(s[k].rest_length, fn, f));
     }
     return PF_OK;
 }
 
 int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
 {
-    PF_CHECK_ARG(w && id < w->obj.n);
+    static const char fn[] = "pf_world_add_springs";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
     pf_object *o = w->obj.v[id];
-    if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "object %u is a rigid body: springs need points", id);
-    int rc = check_springs(springs, n, o->n, o->n);
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: springs need points", fn, id);
+    int rc = check_springs(springs, n, o->n, o->n, fn);
     if (rc) return rc;
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
@@ -280,10 +295,13 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
 
 int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
 {
-    PF_CHECK_ARG(w && id < w->obj.n);
+    static const char fn[] = "pf_world_add_grid_springs";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
     pf_object *o = w->obj.v[id];
-    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "object %u is not a regular grid", id);
-    PF_CHECK_ARG(stiffness >= 0 && isfinite(stiffness) && damping >= 0 && isfinite(damping));
+    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "%s: object %u is not a regular grid", fn, id);
+    PF_TRY(pf_check_nonnegative(stiffness, fn, "stiffness"));
+    PF_TRY(pf_check_nonnegative(damping, fn, "damping"));
     int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
     /* lines along the 3 axes and both diagonals of the faces of the 3 planes */
     static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
@@ -310,12 +328,18 @@ int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, do
 int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_spring *springs,
                                      uint32_t n, pf_interaction_id *out)
 {
-    PF_CHECK_ARG(w && oa < w->obj.n && ob < w->obj.n && oa != ob);
+    static const char fn[] = "pf_world_add_interaction_springs";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, oa, fn));
+    PF_TRY(pf_world_check_object(w, ob, fn));
+    if (oa == ob)
+        return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: springs inside one object are added with "
+                        "pf_world_add_springs", fn, oa);
     if (w->obj.v[oa]->kind != PF_OBJECT_POINTS || w->obj.v[ob]->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "interaction springs join points, not rigid bodies");
-    int rc = check_springs(springs, n, w->obj.v[oa]->n, w->obj.v[ob]->n);
+        return pf_error(PF_EINVAL, "%s: interaction springs join points, not rigid bodies", fn);
+    int rc = check_springs(springs, n, w->obj.v[oa]->n, w->obj.v[ob]->n, fn);
     if (rc) return rc;
-    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many interactions in one world");
+    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);
     if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");

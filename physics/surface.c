@@ -1,11 +1,13 @@
 /* Surfaces carried by objects through the IDENTITY, TRILINEAR and RIGID mappings (surface.h), and the public
  * functions that attach and read them. */
+#include "world_guard.h"
 #include "surface.h"
 
 #include "rigid.h"
 #include "rotation.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -30,36 +32,37 @@ void pf_surface_free(pf_surface *s)
 
 static int check_def(const pf_object *o, const pf_surface_def *d)
 {
-    PF_CHECK_ARG(d->vertices >= 1 && d->vertices <= (1u << 28) && d->triangles <= (1u << 28));
-    PF_CHECK_ARG(d->radius >= 0 && isfinite(d->radius));
-    PF_CHECK_ARG(d->indices || d->triangles == 0);
+    static const char fn[] = "pf_world_add_surface";
+    PF_TRY(pf_check_int_range(d->vertices, 1, 1 << 28, fn, "def.vertices"));
+    PF_TRY(pf_check_int_range(d->triangles, 0, 1 << 28, fn, "def.triangles"));
+    PF_TRY(pf_check_nonnegative(d->radius, fn, "def.radius"));
+    PF_TRY(pf_check_enum((int)d->mapping, 3, fn, "def.mapping"));
+    if (d->triangles > 0) PF_TRY(pf_check_given(d->indices, fn, "def.indices"));
     for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
         if (d->indices[k] >= d->vertices)
-            return pf_error(PF_EINVAL, "surface triangle %zu: vertex %u out of range (%u vertices)", k / 3,
-                            d->indices[k], d->vertices);
+            return pf_error(PF_EINVAL, "%s: def.indices[%zu] = %u (triangle %zu): vertex out of range (%u vertices)",
+                            fn, k, d->indices[k], k / 3, d->vertices);
     switch (d->mapping) {
     case PF_SURFACE_IDENTITY:
-        if (o->kind != PF_OBJECT_POINTS) return pf_error(PF_EINVAL, "an identity surface needs an object of points");
-        PF_CHECK_ARG(d->points);
+        if (o->kind != PF_OBJECT_POINTS)
+            return pf_error(PF_EINVAL, "%s: an identity surface needs an object of points, object %u is a rigid body",
+                            fn, o->id);
+        PF_TRY(pf_check_given(d->points, fn, "def.points"));
         for (uint32_t i = 0; i < d->vertices; i++)
             if (d->points[i] >= o->n)
-                return pf_error(PF_EINVAL, "surface vertex %u: object point %u out of range (%u points)", i,
+                return pf_error(PF_EINVAL, "%s: def.points[%u] = %u: object point out of range (%u points)", fn, i,
                                 d->points[i], o->n);
         return PF_OK;
     case PF_SURFACE_TRILINEAR:
         if (o->kind != PF_OBJECT_POINTS || o->grid[0] < 2 || o->grid[1] < 2 || o->grid[2] < 2)
-            return pf_error(PF_EINVAL, "a trilinear surface needs a grid object with >= 2 points per axis");
+            return pf_error(PF_EINVAL, "%s: a trilinear surface needs a grid object with >= 2 points per axis", fn);
         break;
-    case PF_SURFACE_RIGID:
-        if (o->kind != PF_OBJECT_RIGID) return pf_error(PF_EINVAL, "a rigid surface needs a rigid body");
+    default: /* PF_SURFACE_RIGID */
+        if (o->kind != PF_OBJECT_RIGID) return pf_error(PF_EINVAL, "%s: a rigid surface needs a rigid body", fn);
         break;
-    default:
-        return pf_error(PF_EINVAL, "unknown surface mapping %d", (int)d->mapping);
     }
-    PF_CHECK_ARG(d->positions);
-    for (size_t k = 0; k < 3 * (size_t)d->vertices; k++)
-        if (!isfinite(d->positions[k])) return pf_error(PF_EINVAL, "surface vertex %zu is not finite", k / 3);
-    return PF_OK;
+    PF_TRY(pf_check_given(d->positions, fn, "def.positions"));
+    return pf_check_finite_n(d->positions, 3 * (size_t)d->vertices, fn, "def.positions");
 }
 
 /* Trilinear weights of vertex p in the grid's rest box: the cell holding it (the nearest cell for a point
@@ -88,7 +91,7 @@ static void locate(const pf_object *o, const double p[3], uint32_t idx[8], doubl
 
 int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **out)
 {
-    PF_CHECK_ARG(o && d && out);
+    PF_ASSERT(o && d && out);
     *out = NULL;
     int rc = check_def(o, d);
     if (rc) return rc;
@@ -284,6 +287,13 @@ pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s)
     return w && s < w->surf.n ? w->surf.v[s] : NULL;
 }
 
+/* surface s of w for the public call `fn`, or NULL with its message */
+static pf_surface *checked_surface(const pf_world *w, pf_surface_id s, const char *fn)
+{
+    if (pf_world_check_given(w, fn) || pf_check_index(s, w->surf.n, fn, "surface")) return NULL;
+    return w->surf.v[s];
+}
+
 int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
 {
     if (pf_vec_reserve(&w->surf, w->surf.n + 1)) {
@@ -297,7 +307,9 @@ int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
 
 int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out)
 {
-    PF_CHECK_ARG(w && def && o < w->obj.n);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_add_surface"));
+    PF_TRY(pf_world_check_object(w, o, "pf_world_add_surface"));
+    PF_TRY(pf_check_given(def, "pf_world_add_surface", "def"));
     pf_surface *s;
     int rc = pf_surface_create(w->obj.v[o], def, &s);
     return rc ? rc : pf_world_take_surface(w, s, out);
@@ -311,8 +323,8 @@ uint32_t pf_world_surfaces(const pf_world *w)
 int pf_world_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *object, uint32_t *vertices,
                           uint32_t *triangles)
 {
-    const pf_surface *s = pf_world_surface(w, id);
-    if (!s) return pf_error(PF_EINVAL, "no surface %u", id);
+    const pf_surface *s = checked_surface(w, id, "pf_world_surface_info");
+    if (!s) return PF_EINVAL;
     if (object) *object = s->object;
     if (vertices) *vertices = s->nv;
     if (triangles) *triangles = s->nt;
@@ -321,7 +333,7 @@ int pf_world_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *obj
 
 const double *pf_world_surface_positions(pf_world *w, pf_surface_id id, uint32_t *vertices)
 {
-    pf_surface *s = pf_world_surface(w, id);
+    pf_surface *s = checked_surface(w, id, "pf_world_surface_positions");
     if (!s) return NULL;
     if (vertices) *vertices = s->nv;
     const pf_object *o = w->obj.v[s->object];
@@ -330,7 +342,7 @@ const double *pf_world_surface_positions(pf_world *w, pf_surface_id id, uint32_t
 
 const double *pf_world_surface_velocities(pf_world *w, pf_surface_id id, uint32_t *vertices)
 {
-    pf_surface *s = pf_world_surface(w, id);
+    pf_surface *s = checked_surface(w, id, "pf_world_surface_velocities");
     if (!s) return NULL;
     if (vertices) *vertices = s->nv;
     const pf_object *o = w->obj.v[s->object];
@@ -339,7 +351,7 @@ const double *pf_world_surface_velocities(pf_world *w, pf_surface_id id, uint32_
 
 const uint32_t *pf_world_surface_triangles(const pf_world *w, pf_surface_id id, uint32_t *triangles)
 {
-    const pf_surface *s = pf_world_surface(w, id);
+    const pf_surface *s = checked_surface(w, id, "pf_world_surface_triangles");
     if (!s) return NULL;
     if (triangles) *triangles = s->nt;
     return s->tri;

@@ -1,8 +1,10 @@
 /* The boundary surface of a grid object: its boundary points under the IDENTITY mapping, two triangles per
  * boundary cell face with outward normals (the collision surface of a mass-spring or FEM grid). */
+#include "world_guard.h"
 #include "surface.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 /* point index of grid coordinates c */
@@ -37,14 +39,16 @@ static uint32_t face_triangles(const int *n, int d, int layer, int outward, uint
 
 int pf_world_add_grid_surface(pf_world *w, pf_object_id id, pf_surface_id *out)
 {
-    PF_CHECK_ARG(w && id < w->obj.n);
+    static const char fn[] = "pf_world_add_grid_surface";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
     const pf_object *o = w->obj.v[id];
     const int *n = o->grid;
-    if (o->kind != PF_OBJECT_POINTS || n[0] < 1) return pf_error(PF_EINVAL, "object %u is not a grid", id);
+    if (o->kind != PF_OBJECT_POINTS || n[0] < 1) return pf_error(PF_EINVAL, "%s: object %u is not a grid", fn, id);
     int flat = -1, nflat = 0;
     for (int d = 0; d < 3; d++)
         if (n[d] == 1) flat = d, nflat++;
-    if (nflat > 1) return pf_error(PF_EINVAL, "object %u: a grid line has no surface", id);
+    if (nflat > 1) return pf_error(PF_EINVAL, "%s: object %u is a grid line, which has no surface", fn, id);
     size_t quads = 0;
     for (int d = 0; d < 3; d++) {
         size_t f = (size_t)(n[(d + 1) % 3] - 1) * (size_t)(n[(d + 2) % 3] - 1);

@@ -8,10 +8,13 @@
 #include "interaction.h"
 
 #include "surface.h"
+#include "world_guard.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,12 +34,19 @@ pf_world_def pf_world_default_def(void)
 
 int pf_world_create(const pf_world_def *def, pf_world **out)
 {
-    PF_CHECK_ARG(def && out);
+    static const char fn[] = "pf_world_create";
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
-    PF_CHECK_ARG(def->dt > 0 && isfinite(def->dt));
-    PF_CHECK_ARG(isfinite(def->gravity[0]) && isfinite(def->gravity[1]) && isfinite(def->gravity[2]));
-    PF_CHECK_ARG(def->workers >= 1);
-    PF_CHECK_ARG(def->max_speed > 0); /* NaN fails too */
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_positive(def->dt, fn, "def.dt"));
+    PF_TRY(pf_check_finite_n(def->gravity, 3, fn, "def.gravity"));
+    PF_TRY(pf_check_int_range(def->workers, 1, INT_MAX, fn, "def.workers"));
+    PF_TRY(pf_check_enum((int)def->executor, PF_EXEC_COUNT, fn, "def.executor"));
+    PF_TRY(pf_check_enum((int)def->partitioner, PF_PART_COUNT, fn, "def.partitioner"));
+    PF_TRY(pf_check_enum((int)def->repartition, PF_REPART_COUNT, fn, "def.repartition"));
+    if (!(def->max_speed > 0)) /* infinity allowed: no speed limit */
+        return pf_error(PF_EINVAL, "%s: def.max_speed must be a number > 0 (infinity: no limit), got %g", fn,
+                        def->max_speed);
     pf_world *w = pf_calloc(1, sizeof *w);
     if (!w) return pf_error(PF_ENOMEM, "out of memory for a world");
     w->def = *def;
@@ -110,13 +120,15 @@ pf_runtime *pf_world_runtime(pf_world *w)
 
 int pf_world_set_executor(pf_world *w, pf_executor e)
 {
-    PF_CHECK_ARG(w);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_executor"));
+    PF_TRY(pf_check_enum((int)e, PF_EXEC_COUNT, "pf_world_set_executor", "executor"));
     return pf_runtime_set_executor(w->rt, e);
 }
 
 int pf_world_set_workers(pf_world *w, int workers)
 {
-    PF_CHECK_ARG(w);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_workers"));
+    PF_TRY(pf_check_int_range(workers, 1, INT_MAX, "pf_world_set_workers", "workers"));
     int rc = pf_runtime_set_workers(w->rt, workers);
     if (rc == PF_OK) w->def.workers = workers;
     return rc;
@@ -124,13 +136,15 @@ int pf_world_set_workers(pf_world *w, int workers)
 
 int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
 {
-    PF_CHECK_ARG(w);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_partitioner"));
+    PF_TRY(pf_check_enum((int)p, PF_PART_COUNT, "pf_world_set_partitioner", "partitioner"));
     return pf_runtime_set_partitioner(w->rt, p);
 }
 
 int pf_world_set_repartition(pf_world *w, pf_repartition r)
 {
-    PF_CHECK_ARG(w);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_repartition"));
+    PF_TRY(pf_check_enum((int)r, PF_REPART_COUNT, "pf_world_set_repartition", "repartition"));
     int rc = pf_runtime_set_repartition(w->rt, r);
     if (rc == PF_OK) w->def.repartition = r;
     return rc;
@@ -138,7 +152,7 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
 
 int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
-    PF_CHECK_ARG(w);
+    PF_TRY(pf_world_check_mutable(w, "pf_world_remove_interaction"));
     for (uint32_t k = 0; k < w->inter.n; k++) {
         if (w->inter.v[k]->uid != id) continue;
         /* its group's tasks (which name it) are removed at the next step; until then it stays allocated */
@@ -148,7 +162,7 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
         w->dirty = 1;
         return PF_OK;
     }
-    return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world", id);
+    return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world (removed, or never added)", id);
 }
 
 /* One step: the collision stage (which may create or remove contact force fields), the graph brought up to date
@@ -174,17 +188,18 @@ static int step_once(pf_world *w)
 
 int pf_world_step(pf_world *w, uint32_t steps)
 {
-    PF_CHECK_ARG(w);
-    for (uint32_t s = 0; s < steps; s++) {
-        int rc = step_once(w);
-        if (rc) return rc;
-    }
-    return PF_OK;
+    PF_TRY(pf_world_check_mutable(w, "pf_world_step"));
+    int rc = PF_OK;
+    w->stepping = 1; /* until the step returns, its callbacks may not change or step the world */
+    for (uint32_t s = 0; s < steps && rc == PF_OK; s++) rc = step_once(w);
+    w->stepping = 0;
+    return rc;
 }
 
 int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
 {
-    PF_CHECK_ARG(w && out);
+    PF_TRY(pf_world_check_given(w, "pf_world_last_update"));
+    PF_TRY(pf_check_given(out, "pf_world_last_update", "out"));
     *out = w->last_update;
     if (count) *count = w->updates;
     return PF_OK;
@@ -209,7 +224,8 @@ uint64_t pf_world_state_hash(const pf_world *w)
 
 int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
 {
-    PF_CHECK_ARG(w && out);
+    PF_TRY(pf_world_check_given(w, "pf_world_get_stats"));
+    PF_TRY(pf_check_given(out, "pf_world_get_stats", "out"));
     *out = (pf_world_stats){.objects = w->obj.n, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
                             .records = w->records, .steps = w->steps};
     for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {
@@ -237,7 +253,11 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
 
 int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
 {
-    PF_CHECK_ARG(w && workers && (out || cap == 0) && cap >= 0);
+    static const char fn[] = "pf_world_worker_stats";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_check_given(workers, fn, "workers"));
+    PF_TRY(pf_check_int_range(cap, 0, INT_MAX, fn, "cap"));
+    if (cap > 0) PF_TRY(pf_check_given(out, fn, "out"));
     pf_run_stats last;
     *workers = 0;
     if (!w->g) return PF_OK;

@@ -119,6 +119,7 @@ struct pf_world {
     PF_VEC(struct pf_surface *) surf; /* surfaces carried by objects (surface.h); they add no task to the step */
     struct pf_collision_stage *col; /* collision_stage.h; NULL until pf_world_set_collision */
     int dirty;
+    int stepping; /* pf_world_step is running: its callbacks may not change or step the world */
     uint32_t tasks, records;
     uint64_t steps;
     pf_world_update last_update; /* the latest structural update */

@@ -1,6 +1,7 @@
 /* The scenes built into the library (scenes/ XML files, embedded at build time by scenes/embed_scenes.py). */
 #include "scene_internal.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 #include <stdio.h>
@@ -23,12 +24,13 @@ const char *pf_scene_builtin_names(void)
 
 int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_scene **out)
 {
-    PF_CHECK_ARG(name && out);
+    PF_TRY(pf_check_given(out, "pf_scene_load_builtin", "out"));
     *out = NULL;
+    PF_TRY(pf_check_given(name, "pf_scene_load_builtin", "name"));
     size_t len;
     const char *text = pf_scene_builtin(name, &len);
-    if (!text) return pf_error(PF_EINVAL, "unknown built-in scene '%s' (known: %s)", name, pf_scene_builtin_names());
+    if (!text) return pf_error(PF_EINVAL, "pf_scene_load_builtin: unknown built-in scene '%s' (known: %s)", name, pf_scene_builtin_names());
     char label[128];
     snprintf(label, sizeof label, "%s.xml", name);
-    return sc_load_memory(def, label, text, len, NULL, 1, out);
+    return sc_load_memory(def, label, text, len, NULL, 1, "pf_scene_load_builtin", out);
 }

@@ -3,6 +3,7 @@
 #include "scene_internal.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <errno.h>
@@ -82,6 +83,8 @@ void pf_scene_component_ignore(pf_scene_component *c, const char *attr)
 
 int pf_scene_component_error(pf_scene_component *c, int code, const char *fmt, ...)
 {
+    PF_TRY(pf_check_given(c, "pf_scene_component_error", "component"));
+    PF_TRY(pf_check_given(fmt, "pf_scene_component_error", "fmt"));
     va_list ap;
     va_start(ap, fmt);
     int rc = verror(c->L, sc_line(c->el), code, fmt, ap);
@@ -91,6 +94,9 @@ int pf_scene_component_error(pf_scene_component *c, int code, const char *fmt, .
 
 void pf_scene_component_warning(pf_scene_component *c, const char *fmt, ...)
 {
+    if (pf_check_given(c, "pf_scene_component_warning", "component") ||
+        pf_check_given(fmt, "pf_scene_component_warning", "fmt"))
+        return;
     va_list ap;
     va_start(ap, fmt);
     vreport(c->L, PF_SCENE_WARNING, sc_line(c->el), fmt, ap);
@@ -162,7 +168,11 @@ int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size
 
 int pf_scene_component_reals(pf_scene_component *c, const char *attr, size_t n, double *out)
 {
-    if (!c || !attr || (!out && n)) return pf_error(PF_EINVAL, "pf_scene_component_reals: invalid argument");
+    static const char fn[] = "pf_scene_component_reals";
+    PF_TRY(pf_check_given(c, fn, "component"));
+    PF_TRY(pf_check_given(attr, fn, "attr"));
+    if (n > 0) PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_size(n, sizeof *out, fn, "out"));
     double *v;
     size_t m;
     int rc = sc_parse_reals(c, attr, &v, &m);
@@ -179,7 +189,12 @@ int pf_scene_component_reals(pf_scene_component *c, const char *attr, size_t n, 
 
 int pf_scene_component_real(pf_scene_component *c, const char *attr, double lo, double hi, double *value)
 {
-    if (!value) return pf_error(PF_EINVAL, "pf_scene_component_real: value is NULL");
+    static const char fn[] = "pf_scene_component_real";
+    PF_TRY(pf_check_given(c, fn, "component"));
+    PF_TRY(pf_check_given(attr, fn, "attr"));
+    PF_TRY(pf_check_given(value, fn, "value"));
+    if (isnan(lo) || isnan(hi) || lo > hi)
+        return pf_error(PF_EINVAL, "%s: the range [lo, hi] = [%g, %g] of attribute '%s' is empty", fn, lo, hi, attr);
     double x;
     int rc = pf_scene_component_reals(c, attr, 1, &x);
     if (rc <= 0) return rc;
@@ -216,7 +231,11 @@ pf_world *pf_scene_component_world(pf_scene_component *c)
 
 int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
 {
-    if (!c || !out) return pf_error(PF_EINVAL, "pf_scene_component_object: invalid argument");
+    PF_TRY(pf_check_given(c, "pf_scene_component_object", "component"));
+    PF_TRY(pf_check_given(out, "pf_scene_component_object", "out"));
+    if (c->stage != PF_SCENE_STAGE_FORCES)
+        return pf_scene_component_error(c, PF_ESTATE, "%s: pf_scene_component_object is for the FORCES stage (the "
+                                        "objects do not exist yet)", pf_scene_component_type(c));
     if (!c->node->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in its node '%s'",
                                         pf_scene_component_type(c), c->node->name);
@@ -296,7 +315,13 @@ dangling:
 
 int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_object_id *out)
 {
-    if (!c || !attr || !out) return pf_error(PF_EINVAL, "pf_scene_component_link_object: invalid argument");
+    static const char fn[] = "pf_scene_component_link_object";
+    PF_TRY(pf_check_given(c, fn, "component"));
+    PF_TRY(pf_check_given(attr, fn, "attr"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    if (c->stage != PF_SCENE_STAGE_FORCES)
+        return pf_scene_component_error(c, PF_ESTATE, "%s: pf_scene_component_link_object is for the FORCES stage "
+                                        "(the objects do not exist yet)", pf_scene_component_type(c));
     const char *s = pf_scene_component_string(c, attr);
     if (!s) return 0;
     sc_node *n;

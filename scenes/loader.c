@@ -3,9 +3,12 @@
 #include "scene_internal.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <libxml/parser.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,7 +229,15 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         }
         if (entry->stage != stage) continue;
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        pf_error(PF_OK, "%s", ""); /* a failure that gives no message must not show an older one */
         rc = entry->fn(&c, entry->ctx);
+        if (rc > 0)
+            return sc_error(L, sc_line(e), PF_EINVAL, "%s: the component returned %d, which is not a PhysFlow status "
+                            "(PF_OK, or a negative PF_E* code after pf_scene_component_error)",
+                            (const char *)e->name, rc);
+        if (rc && !pf_last_error()[0])
+            return sc_error(L, sc_line(e), rc, "%s: the component failed (%s) without saying why "
+                            "(pf_scene_component_error gives the reason)", (const char *)e->name, pf_status_name(rc));
         if (rc) return locate_error(L, e, rc);
         if ((rc = check_attributes(&c, first))) return rc;
     }
@@ -418,7 +429,12 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     if (!s) return pf_error(PF_ENOMEM, "out of memory for a scene");
     L->scene = s;
     s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0, 0.0};
+    /* the runtime settings are the host's; dt and gravity are the scene's, with the documented defaults
+     * (docs/scenes.md) when its root omits them */
     pf_world_def wd = L->def->world;
+    const pf_world_def defaults = pf_world_default_def();
+    wd.dt = defaults.dt;
+    memcpy(wd.gravity, defaults.gravity, sizeof wd.gravity);
     if ((rc = walk(L, L->root, PF_SCENE_STAGE_STATE, &wd))) return rc;
     if (s->collision.contact_distance > s->collision.alarm_distance)
         return sc_error(L, L->collision_lines[2], PF_EINVAL,
@@ -439,18 +455,36 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
 int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
                          const char *dir, pf_scene **out)
 {
-    return sc_load_memory(def, name, text, length, dir, 0, out);
+    return sc_load_memory(def, name, text, length, dir, 0, "pf_scene_load_memory", out);
+}
+
+/* The load definition of `fn`: the overrides and the world's runtime settings (dt and gravity are the scene's). */
+static int check_load_def(const pf_scene_load_def *d, const char *fn)
+{
+    if (!(d->dt == 0 || (d->dt > 0 && d->dt < 1e300)))
+        return pf_error(PF_EINVAL, "%s: def.dt must be 0 (keep the scene's time step) or in (0, 1e300) s, got %g", fn,
+                        d->dt);
+    if (d->broadphase < -1 || d->broadphase >= (int)PF_BP_METHOD_COUNT || d->broadphase == (int)PF_BP_KD_RAW)
+        return pf_error(PF_EINVAL, "%s: def.broadphase must be -1 (keep the scene's) or a pf_broadphase_method "
+                        "other than PF_BP_KD_RAW, got %d", fn, d->broadphase);
+    PF_TRY(pf_check_int_range(d->world.workers, 1, INT_MAX, fn, "def.world.workers"));
+    PF_TRY(pf_check_enum((int)d->world.executor, PF_EXEC_COUNT, fn, "def.world.executor"));
+    PF_TRY(pf_check_enum((int)d->world.partitioner, PF_PART_COUNT, fn, "def.world.partitioner"));
+    PF_TRY(pf_check_enum((int)d->world.repartition, PF_REPART_COUNT, fn, "def.world.repartition"));
+    if (!(d->world.max_speed > 0))
+        return pf_error(PF_EINVAL, "%s: def.world.max_speed must be a number > 0 (infinity: no limit), got %g", fn,
+                        d->world.max_speed);
+    return PF_OK;
 }
 
 int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length, const char *dir,
-                   int builtin, pf_scene **out)
+                   int builtin, const char *fn, pf_scene **out)
 {
-    PF_CHECK_ARG(out && (text || length == 0));
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
+    if (length > 0) PF_TRY(pf_check_given(text, fn, "text"));
     pf_scene_load_def d = def ? *def : pf_scene_default_load_def();
-    if (!(d.dt >= 0 && d.dt < 1e300)) return pf_error(PF_EINVAL, "dt override must be > 0, got %g", d.dt);
-    if (d.broadphase < -1 || d.broadphase >= (int)PF_BP_METHOD_COUNT || d.broadphase == (int)PF_BP_KD_RAW)
-        return pf_error(PF_EINVAL, "broad phase override %d is not a method", d.broadphase);
+    PF_TRY(check_load_def(&d, fn));
     pf_scene_registry *own = NULL;
     if (!d.registry) {
         int rc = pf_scene_registry_create(&own);
@@ -472,16 +506,18 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
 
 int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out)
 {
-    PF_CHECK_ARG(path && out);
+    static const char fn[] = "pf_scene_load_file";
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
+    PF_TRY(pf_check_given(path, fn, "path"));
     FILE *f = fopen(path, "rb");
-    if (!f) return pf_error(PF_EIO, "%s:0: cannot open the scene file", path);
+    if (!f) return pf_error(PF_EIO, "%s: cannot open the scene file '%s': %s", fn, path, strerror(errno));
     PF_VEC(char) text = {0};
     for (;;) {
         if (pf_vec_reserve(&text, text.n + 65536)) {
             fclose(f);
             pf_vec_free(&text);
-            return pf_error(PF_ENOMEM, "%s:0: out of memory reading the scene file", path);
+            return pf_error(PF_ENOMEM, "%s: out of memory reading the scene file '%s'", fn, path);
         }
         size_t got = fread(text.v + text.n, 1, text.cap - text.n, f);
         text.n += got;
@@ -491,13 +527,13 @@ int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene 
     fclose(f);
     if (bad) {
         pf_vec_free(&text);
-        return pf_error(PF_EIO, "%s:0: read error", path);
+        return pf_error(PF_EIO, "%s: cannot read the scene file '%s': %s", fn, path, strerror(errno));
     }
     /* mesh files resolve against the scene file's folder */
     char dir[1024] = "";
     const char *slash = strrchr(path, '/');
     if (slash) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
-    int rc = pf_scene_load_memory(def, path, text.v, text.n, dir, out);
+    int rc = sc_load_memory(def, path, text.v, text.n, dir, 0, fn, out);
     pf_vec_free(&text);
     return rc;
 }
@@ -529,18 +565,22 @@ uint32_t pf_scene_collision_models(const pf_scene *s, const pf_scene_collision_m
 
 int pf_scene_find_object(const pf_scene *s, const char *path, pf_object_id *out)
 {
-    PF_CHECK_ARG(s && path && out);
+    static const char fn[] = "pf_scene_find_object";
+    PF_TRY(pf_check_given(s, fn, "scene"));
+    PF_TRY(pf_check_given(path, fn, "path"));
+    PF_TRY(pf_check_given(out, fn, "out"));
     for (uint32_t k = 0; k < s->paths.n; k++)
         if (!strcmp(s->paths.v[k], path)) {
             *out = k;
             return PF_OK;
         }
-    return pf_error(PF_EINVAL, "no object at node path '%s'", path);
+    return pf_error(PF_EINVAL, "%s: no object at node path '%s'", fn, path);
 }
 
 int pf_scene_get_summary(const pf_scene *s, pf_scene_summary *out)
 {
-    PF_CHECK_ARG(s && out);
+    PF_TRY(pf_check_given(s, "pf_scene_get_summary", "scene"));
+    PF_TRY(pf_check_given(out, "pf_scene_get_summary", "out"));
     *out = s->summary;
     return PF_OK;
 }

@@ -3,6 +3,7 @@
 #include "scene_internal.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <string.h>
@@ -29,8 +30,12 @@ const pf_scene_component_def *pf_scene_registry_find(const pf_scene_registry *r,
 
 int pf_scene_register(pf_scene_registry *r, const pf_scene_component_def *def)
 {
-    PF_CHECK_ARG(r && def && def->name && def->name[0]);
-    PF_CHECK_ARG(def->stage == PF_SCENE_STAGE_STATE || def->stage == PF_SCENE_STAGE_FORCES);
+    static const char fn[] = "pf_scene_register";
+    PF_TRY(pf_check_given(r, fn, "registry"));
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_given(def->name, fn, "def.name"));
+    if (!def->name[0]) return pf_error(PF_EINVAL, "%s: def.name is empty", fn);
+    PF_TRY(pf_check_enum((int)def->stage, 2, fn, "def.stage"));
     pf_scene_component_def *e = find_entry(r, def->name);
     if (e) { /* replace, keeping the owned name */
         const char *name = e->name;
@@ -52,8 +57,9 @@ int pf_scene_register(pf_scene_registry *r, const pf_scene_component_def *def)
 
 int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out)
 {
-    PF_CHECK_ARG(src && out);
+    PF_TRY(pf_check_given(out, "pf_scene_registry_copy", "out"));
     *out = NULL;
+    PF_TRY(pf_check_given(src, "pf_scene_registry_copy", "src"));
     pf_scene_registry *r = pf_calloc(1, sizeof *r);
     if (!r) return pf_error(PF_ENOMEM, "out of memory for a registry");
     for (size_t k = 0; k < src->entries.n; k++) {
@@ -69,7 +75,7 @@ int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out
 
 int pf_scene_registry_create(pf_scene_registry **out)
 {
-    PF_CHECK_ARG(out);
+    PF_TRY(pf_check_given(out, "pf_scene_registry_create", "out"));
     pf_scene_registry builtin = {
         {(pf_scene_component_def *)sc_builtin_components, sc_builtin_component_count, sc_builtin_component_count}};
     return pf_scene_registry_copy(&builtin, out);

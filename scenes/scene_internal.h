@@ -160,9 +160,10 @@ int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mes
 /* Reads the mesh file `file` of a scene: relative to the scene's folder, or an embedded file for a built-in
  * scene. */
 int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out);
-/* Loads a scene from memory; builtin = 1 resolves relative mesh files among the embedded ones. */
+/* Loads a scene from memory for the public call `fn` (which names refused arguments); builtin = 1 resolves
+ * relative mesh files among the embedded ones. */
 int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length, const char *dir,
-                   int builtin, pf_scene **out);
+                   int builtin, const char *fn, pf_scene **out);
 void sc_mesh_free(sc_mesh *m);
 
 /* ---- built-in scene texts (generated from scenes/ XML files) ---- */

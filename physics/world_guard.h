@@ -1,0 +1,16 @@
+/* The checks a public world call starts with (world_guard.c): the world given, not in the middle of its own step
+ * (a call from a contact callback or a host force field), an object id that exists. */
+#ifndef PF_PHYSICS_WORLD_GUARD_H
+#define PF_PHYSICS_WORLD_GUARD_H
+
+#include "world.h"
+
+/* w given: PF_OK or PF_EINVAL "fn: world is required (NULL given)" */
+int pf_world_check_given(const pf_world *w, const char *fn);
+/* w given and not stepping: a call that changes the world or steps it, made from a callback that the step runs,
+ * would change what the step is reading; PF_ESTATE names the function and says so */
+int pf_world_check_mutable(const pf_world *w, const char *fn);
+/* object id of w (w already checked) */
+int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn);
+
+#endif

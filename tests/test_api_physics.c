@@ -1,0 +1,614 @@
+/* The physics API against wrong calls: every public function of physflow/physics.h given NULL, out-of-range,
+ * NaN, infinite, overflowing and wrong arguments, and calls made from inside a step (the contact callback, a
+ * host force field). Oracles: the call's contract — a negative code, a message naming the function in the
+ * caller's terms (no C operator, no internal name), and the world's state hash unchanged. */
+#include "check_main.h"
+
+#include "physflow/physics.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The message of the last refusal: names fn (and `what` when given), no C condition, no internal name. */
+static void assert_message(const char *fn, const char *what)
+{
+    const char *m = pf_last_error();
+    ck_assert_msg(strstr(m, fn), "message '%s' should name %s", m, fn);
+    if (what) ck_assert_msg(strstr(m, what), "message '%s' should name %s", m, what);
+    static const char *const bad[] = {"&&", "||", "->", "!=", "==", "!(", "w->", "nobj", "obj.n", "invalid argument"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+        ck_assert_msg(!strstr(m, bad[k]), "message '%s' contains '%s'", m, bad[k]);
+}
+
+#define REFUSED(call, fn, what)                                                                              \
+    do {                                                                                                     \
+        uint64_t h_ = pf_world_state_hash(w);                                                                \
+        int rc_ = (call);                                                                                    \
+        ck_assert_msg(rc_ < 0, "%s returned %d", #call, rc_);                                                \
+        assert_message(fn, what);                                                                            \
+        ck_assert_msg(pf_world_state_hash(w) == h_, "%s changed the world", #call);                          \
+    } while (0)
+
+static pf_world *new_world(void)
+{
+    pf_world_def d = pf_world_default_def();
+    d.quiet = 1;
+    d.bind = 0;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    return w;
+}
+
+/* a 3x3x3 grid of 1 m, springs on it; object 0 */
+static pf_object_id add_cube(pf_world *w, double z)
+{
+    pf_object_def o = pf_object_default_def();
+    for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = a == 2 ? z : 0, o.grid_max[a] = a == 2 ? z + 1 : 1;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 100, 0, NULL), PF_OK);
+    return id;
+}
+
+START_TEST(world_lifecycle)
+{
+    pf_world_def d = pf_world_default_def();
+    pf_world *w = NULL;
+    ck_assert_int_lt(pf_world_create(NULL, &w), 0);
+    assert_message("pf_world_create", "def");
+    ck_assert_int_lt(pf_world_create(&d, NULL), 0);
+    assert_message("pf_world_create", "out");
+    const double bad[] = {NAN, INFINITY, -1, 0};
+    for (size_t k = 0; k < 4; k++) {
+        d = pf_world_default_def();
+        d.dt = bad[k];
+        ck_assert_int_lt(pf_world_create(&d, &w), 0);
+        assert_message("pf_world_create", "def.dt");
+        ck_assert_ptr_null(w);
+        d = pf_world_default_def();
+        d.gravity[1] = bad[k];
+        ck_assert_int_eq(pf_world_create(&d, &w), k < 2 ? PF_EINVAL : PF_OK);
+        if (k < 2) assert_message("pf_world_create", "def.gravity[1]");
+        pf_world_destroy(w);
+        w = NULL;
+    }
+    d = pf_world_default_def();
+    d.workers = 0;
+    ck_assert_int_lt(pf_world_create(&d, &w), 0);
+    assert_message("pf_world_create", "def.workers");
+    d = pf_world_default_def();
+    d.executor = (pf_executor)99;
+    ck_assert_int_lt(pf_world_create(&d, &w), 0);
+    assert_message("pf_world_create", "def.executor");
+    d = pf_world_default_def();
+    d.max_speed = NAN;
+    ck_assert_int_lt(pf_world_create(&d, &w), 0);
+    assert_message("pf_world_create", "def.max_speed");
+
+    w = new_world();
+    add_cube(w, 0);
+    REFUSED(pf_world_set_executor(NULL, PF_EXEC_SEQ), "pf_world_set_executor", "world");
+    REFUSED(pf_world_set_executor(w, (pf_executor)-1), "pf_world_set_executor", "executor");
+    REFUSED(pf_world_set_partitioner(w, (pf_partitioner)7), "pf_world_set_partitioner", "partitioner");
+    REFUSED(pf_world_set_repartition(w, (pf_repartition)7), "pf_world_set_repartition", "repartition");
+    REFUSED(pf_world_set_workers(w, 0), "pf_world_set_workers", "workers");
+    REFUSED(pf_world_set_workers(NULL, 1), "pf_world_set_workers", "world");
+    REFUSED(pf_world_step(NULL, 1), "pf_world_step", "world");
+    pf_world_update up;
+    REFUSED(pf_world_last_update(NULL, &up, NULL), "pf_world_last_update", "world");
+    REFUSED(pf_world_last_update(w, NULL, NULL), "pf_world_last_update", "out");
+    pf_world_stats st;
+    REFUSED(pf_world_get_stats(NULL, &st), "pf_world_get_stats", "world");
+    REFUSED(pf_world_get_stats(w, NULL), "pf_world_get_stats", "out");
+    int nw;
+    REFUSED(pf_world_worker_stats(w, NULL, 4, &nw), "pf_world_worker_stats", "out");
+    REFUSED(pf_world_worker_stats(w, NULL, 0, NULL), "pf_world_worker_stats", "workers");
+    REFUSED(pf_world_worker_stats(w, NULL, -1, &nw), "pf_world_worker_stats", "cap");
+    REFUSED(pf_world_remove_interaction(w, 12345), "pf_world_remove_interaction", "12345");
+    REFUSED(pf_world_remove_interaction(NULL, 0), "pf_world_remove_interaction", "world");
+    ck_assert_ptr_null(pf_world_runtime(NULL));
+    ck_assert_uint_eq(pf_world_objects(NULL), 0);
+    ck_assert_uint_eq(pf_world_surfaces(NULL), 0);
+    pf_world_destroy(NULL);
+    pf_world_destroy(w);
+}
+END_TEST
+
+START_TEST(objects)
+{
+    pf_world *w = new_world();
+    pf_object_id id = add_cube(w, 0);
+    pf_object_def o = pf_object_default_def();
+    REFUSED(pf_world_add_object(NULL, &o, NULL), "pf_world_add_object", "world");
+    REFUSED(pf_world_add_object(w, NULL, NULL), "pf_world_add_object", "def");
+    o.points = 0;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.points");
+    o.points = 2;
+    double pos[6] = {0, 0, 0, 1, NAN, 0}, vel[6] = {0, 0, 0, 0, 0, INFINITY};
+    o.positions = pos;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.positions[4]");
+    o.positions = NULL;
+    o.velocities = vel;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.velocities[5]");
+    o.velocities = NULL;
+    o.points = UINT32_MAX;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", NULL);
+    o = pf_object_default_def();
+    o.points = 1;
+    o.vertex_mass = NAN;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.vertex_mass");
+    o.vertex_mass = 1;
+    o.solver.kind = (pf_solver_kind)5;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.solver.kind");
+    o.solver = pf_solver_default_def();
+    o.solver.cg_tolerance = NAN;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.solver.cg_tolerance");
+    o.solver = pf_solver_default_def();
+    o.solver.cg_iterations = 0;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.solver.cg_iterations");
+    o = pf_object_default_def();
+    o.grid[0] = 2, o.grid[1] = 2, o.grid[2] = -1;
+    o.grid_max[0] = o.grid_max[1] = o.grid_max[2] = 1;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.grid[2]");
+    o.grid[2] = 2;
+    o.grid_min[1] = NAN;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.grid_min[1]");
+    o.grid_min[1] = 2;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.grid_max[1]");
+    ck_assert_uint_eq(pf_world_objects(w), 1);
+
+    uint32_t pts[2] = {0, 27};
+    REFUSED(pf_world_fix_points(w, id, pts, 2), "pf_world_fix_points", "points[1]");
+    REFUSED(pf_world_fix_points(w, id, NULL, 2), "pf_world_fix_points", "points");
+    REFUSED(pf_world_fix_points(w, 9, pts, 1), "pf_world_fix_points", "object 9");
+    REFUSED(pf_world_fix_points(NULL, 0, pts, 1), "pf_world_fix_points", "world");
+    double box[6] = {-1, -1, -1, 2, 2, 2};
+    uint32_t out[4], count = 0;
+    REFUSED(pf_world_box_select(w, id, NULL, out, 4, &count), "pf_world_box_select", "box");
+    REFUSED(pf_world_box_select(w, id, box, out, 4, NULL), "pf_world_box_select", "count");
+    REFUSED(pf_world_box_select(w, id, box, NULL, 4, &count), "pf_world_box_select", "out");
+    REFUSED(pf_world_box_select(w, 3, box, out, 4, &count), "pf_world_box_select", "object 3");
+    REFUSED(pf_world_fix_box(w, id, NULL, &count), "pf_world_fix_box", "box");
+    REFUSED(pf_world_fix_box(w, 1, box, &count), "pf_world_fix_box", "object 1");
+
+    uint32_t n;
+    ck_assert_ptr_null(pf_world_positions(w, 5, &n));
+    assert_message("pf_world_positions", "object 5");
+    ck_assert_ptr_null(pf_world_velocities(NULL, 0, &n));
+    assert_message("pf_world_velocities", "world");
+    double x[81];
+    memcpy(x, pf_world_positions(w, id, &n), sizeof x);
+    x[40] = NAN;
+    REFUSED(pf_world_set_state(w, id, x, NULL), "pf_world_set_state", "x[40]");
+    x[40] = 0;
+    double v[81] = {0};
+    v[3] = -INFINITY;
+    REFUSED(pf_world_set_state(w, id, NULL, v), "pf_world_set_state", "v[3]");
+    REFUSED(pf_world_set_state(w, 2, x, NULL), "pf_world_set_state", "object 2");
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Finding: a NaN bound selected every point. */
+START_TEST(nan_box_bound)
+{
+    pf_world *w = new_world();
+    pf_object_id id = add_cube(w, 0);
+    for (int k = 0; k < 6; k++) {
+        double box[6] = {-1, -1, -1, 2, 2, 2};
+        box[k] = NAN;
+        uint32_t count = 99;
+        char what[8];
+        snprintf(what, sizeof what, "box[%d]", k);
+        REFUSED(pf_world_box_select(w, id, box, NULL, 0, &count), "pf_world_box_select", what);
+        ck_assert_uint_eq(count, 99);
+        REFUSED(pf_world_fix_box(w, id, box, &count), "pf_world_fix_box", what);
+        box[k] = k < 3 ? -INFINITY : INFINITY;
+        REFUSED(pf_world_fix_box(w, id, box, &count), "pf_world_fix_box", what);
+    }
+    /* nothing was fixed: the cube falls */
+    uint64_t h = pf_world_state_hash(w);
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    ck_assert_uint_ne(pf_world_state_hash(w), h);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Finding: total_mass NaN or negative became 1 kg per point. */
+START_TEST(bad_total_mass)
+{
+    pf_world *w = new_world();
+    const double bad[] = {NAN, -1, -INFINITY, INFINITY};
+    for (size_t k = 0; k < 4; k++) {
+        pf_object_def o = pf_object_default_def();
+        o.points = 4;
+        o.total_mass = bad[k];
+        REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.total_mass");
+        ck_assert_uint_eq(pf_world_objects(w), 0);
+    }
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* Finding: a NaN position in pf_object_def was accepted and the step blamed "blowing up". */
+START_TEST(nan_position_in_def)
+{
+    pf_world *w = new_world();
+    double pos[6] = {0, 0, 0, 0, NAN, 0};
+    pf_object_def o = pf_object_default_def();
+    o.points = 2;
+    o.positions = pos;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.positions[4]");
+    ck_assert_msg(!strstr(pf_last_error(), "blowing up"), "%s", pf_last_error());
+    ck_assert_uint_eq(pf_world_objects(w), 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
+START_TEST(force_fields_and_springs)
+{
+    pf_world *w = new_world();
+    pf_object_id id = add_cube(w, 0);
+    pf_spring s[2] = {{0, 1, 10, 0, -1}, {0, 2, 10, 0, -1}};
+    s[1].rest_length = NAN;
+    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].rest_length");
+    ck_assert_msg(!strstr(pf_last_error(), "stiffness and damping"), "%s", pf_last_error());
+    s[1].rest_length = -1;
+    s[1].stiffness = -3;
+    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].stiffness");
+    s[1].stiffness = 1;
+    s[1].damping = INFINITY;
+    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].damping");
+    s[1].damping = 0;
+    s[1].b = 27;
+    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].b");
+    s[1].b = 2;
+    REFUSED(pf_world_add_springs(w, id, NULL, 2), "pf_world_add_springs", "springs");
+    REFUSED(pf_world_add_springs(w, 4, s, 2), "pf_world_add_springs", "object 4");
+    REFUSED(pf_world_add_grid_springs(w, id, NAN, 0, NULL), "pf_world_add_grid_springs", "stiffness");
+    REFUSED(pf_world_add_grid_springs(w, id, 1, -1, NULL), "pf_world_add_grid_springs", "damping");
+    pf_object_id b = add_cube(w, 3);
+    pf_interaction_id iid;
+    REFUSED(pf_world_add_interaction_springs(w, id, id, s, 1, &iid), "pf_world_add_interaction_springs", "oa");
+    REFUSED(pf_world_add_interaction_springs(w, id, 7, s, 1, &iid), "pf_world_add_interaction_springs", "object 7");
+    REFUSED(pf_world_add_interaction_springs(w, id, b, NULL, 1, &iid), "pf_world_add_interaction_springs",
+            "springs");
+
+    pf_hexa_fem_def fem = pf_hexa_fem_default_def();
+    REFUSED(pf_world_add_hexa_fem(w, id, NULL), "pf_world_add_hexa_fem", "def");
+    fem.young_modulus = NAN;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.young_modulus");
+    fem = pf_hexa_fem_default_def();
+    fem.poisson_ratio = 0.5;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.poisson_ratio");
+    fem = pf_hexa_fem_default_def();
+    fem.method = (pf_fem_method)3;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.method");
+    REFUSED(pf_world_add_hexa_fem(w, 9, &fem), "pf_world_add_hexa_fem", "object 9");
+
+    pf_force_field_def ff = pf_force_field_default_def();
+    REFUSED(pf_world_add_force_field(w, id, &ff), "pf_world_add_force_field", "def.add_force");
+    REFUSED(pf_world_add_force_field(w, id, NULL), "pf_world_add_force_field", "def");
+    REFUSED(pf_world_add_force_field(w, 8, &ff), "pf_world_add_force_field", "object 8");
+
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    cf.force[2] = NAN;
+    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.force");
+    cf.force[2] = 1;
+    cf.npoints = 3;
+    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.points");
+    uint32_t p[1] = {99};
+    cf.points = p;
+    cf.npoints = 1;
+    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.points[0]");
+    REFUSED(pf_world_add_constant_force(w, id, NULL), "pf_world_add_constant_force", "def");
+    REFUSED(pf_world_add_constant_force(NULL, 0, &cf), "pf_world_add_constant_force", "world");
+
+    pf_collision_def cd = pf_collision_default_def();
+    REFUSED(pf_world_set_collision(w, NULL), "pf_world_set_collision", "def");
+    cd.broadphase = 999;
+    REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.broadphase");
+    cd = pf_collision_default_def();
+    cd.alarm_distance = NAN;
+    REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.alarm_distance");
+    cd = pf_collision_default_def();
+    cd.stiffness = 0;
+    REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.stiffness");
+    cd = pf_collision_default_def();
+    cd.contact_distance = 1;
+    REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.alarm_distance");
+    pf_collision_stats cs;
+    REFUSED(pf_world_collision_stats(w, &cs), "pf_world_collision_stats", "collision");
+    REFUSED(pf_world_collision_stats(w, NULL), "pf_world_collision_stats", "out");
+    REFUSED(pf_world_set_contact_callback(NULL, NULL, NULL), "pf_world_set_contact_callback", "world");
+    pf_world_destroy(w);
+}
+END_TEST
+
+START_TEST(bodies_surfaces_meshes)
+{
+    pf_world *w = new_world();
+    pf_object_id cube = add_cube(w, 0);
+    pf_rigid_def rd = pf_rigid_default_def();
+    REFUSED(pf_world_add_rigid(w, NULL, NULL), "pf_world_add_rigid", "def");
+    rd.position[1] = NAN;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.position[1]");
+    rd = pf_rigid_default_def();
+    rd.orientation[0] = 0;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.orientation");
+    rd = pf_rigid_default_def();
+    rd.angular_velocity[2] = INFINITY;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.angular_velocity[2]");
+    rd = pf_rigid_default_def();
+    rd.density = -1;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.density");
+    rd = pf_rigid_default_def();
+    rd.mass = NAN;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.mass");
+    rd = pf_rigid_default_def();
+    rd.half_extents[1] = 0;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.half_extents[1]");
+    rd = pf_rigid_default_def();
+    rd.shape = (pf_rigid_shape)9;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.shape");
+    rd.shape = PF_RIGID_MESH;
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.mesh_positions");
+    rd = pf_rigid_default_def();
+    pf_object_id body;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &body), PF_OK);
+
+    double pos[3] = {0, 0, NAN}, q[4] = {0, 0, 0, 0};
+    REFUSED(pf_world_set_rigid_state(w, body, pos, NULL, NULL, NULL), "pf_world_set_rigid_state", "position[2]");
+    REFUSED(pf_world_set_rigid_state(w, body, NULL, q, NULL, NULL), "pf_world_set_rigid_state", "orientation");
+    REFUSED(pf_world_set_rigid_state(w, cube, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "rigid");
+    REFUSED(pf_world_set_rigid_state(w, 50, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "object 50");
+    REFUSED(pf_world_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_rigid_state", "world");
+    REFUSED(pf_world_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_rigid_inertia", "rigid");
+    REFUSED(pf_world_add_rigid_shape_surface(w, cube, &rd, NULL), "pf_world_add_rigid_shape_surface", "rigid");
+    REFUSED(pf_world_add_rigid_shape_surface(w, body, NULL, NULL), "pf_world_add_rigid_shape_surface", "def");
+
+    pf_surface_def sd = pf_surface_default_def();
+    REFUSED(pf_world_add_surface(w, cube, NULL, NULL), "pf_world_add_surface", "def");
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.vertices");
+    uint32_t pts[3] = {0, 1, 2}, tri[3] = {0, 1, 3};
+    sd.vertices = 3;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.points");
+    sd.points = pts;
+    sd.triangles = 1;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.indices");
+    sd.indices = tri;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.indices[2]");
+    tri[2] = 2;
+    sd.radius = NAN;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.radius");
+    sd.radius = 0;
+    sd.mapping = (pf_surface_mapping)7;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.mapping");
+    REFUSED(pf_world_add_grid_surface(w, body, NULL), "pf_world_add_grid_surface", "grid");
+    REFUSED(pf_world_add_grid_surface(w, 77, NULL), "pf_world_add_grid_surface", "object 77");
+    uint32_t nv;
+    REFUSED(pf_world_surface_info(w, 0, NULL, NULL, NULL), "pf_world_surface_info", "surface 0");
+    ck_assert_ptr_null(pf_world_surface_positions(w, 3, &nv));
+    assert_message("pf_world_surface_positions", "surface 3");
+    ck_assert_ptr_null(pf_world_surface_velocities(NULL, 0, &nv));
+    assert_message("pf_world_surface_velocities", "world");
+    ck_assert_ptr_null(pf_world_surface_triangles(w, 1, &nv));
+    assert_message("pf_world_surface_triangles", "surface 1");
+
+    pf_deformable_grid_def gd = pf_deformable_grid_default_def();
+    REFUSED(pf_world_add_deformable_grid(w, NULL, NULL, NULL), "pf_world_add_deformable_grid", "def");
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.mesh_positions");
+    double mp[9] = {0, 0, 0, 1, 0, 0, 0, 1, NAN};
+    uint32_t mi[3] = {0, 1, 2};
+    gd.mesh_positions = mp;
+    gd.mesh_vertices = 3;
+    gd.mesh_indices = mi;
+    gd.mesh_triangles = 1;
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.mesh_positions[8]");
+    mp[8] = 1;
+    gd.total_mass = -1;
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.total_mass");
+    gd.total_mass = 1;
+    gd.n[1] = 1;
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.n[1]");
+    gd.n[1] = 4;
+    gd.model = (pf_grid_model)5;
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.model");
+    gd.model = PF_GRID_FEM;
+    gd.margin = NAN;
+    REFUSED(pf_world_add_deformable_grid(w, &gd, NULL, NULL), "pf_world_add_deformable_grid", "def.margin");
+
+    pf_mesh m = {0};
+    double he[3] = {1, NAN, 1};
+    ck_assert_int_lt(pf_mesh_box(he, &m), 0);
+    assert_message("pf_mesh_box", "half_extents[1]");
+    ck_assert_int_lt(pf_mesh_box(NULL, &m), 0);
+    assert_message("pf_mesh_box", "half_extents");
+    ck_assert_int_lt(pf_mesh_icosphere(1, 8, &m), 0);
+    assert_message("pf_mesh_icosphere", "level");
+    ck_assert_int_lt(pf_mesh_icosphere(NAN, 1, &m), 0);
+    assert_message("pf_mesh_icosphere", "radius");
+    ck_assert_int_lt(pf_mesh_icosphere(1, 1, NULL), 0);
+    assert_message("pf_mesh_icosphere", "out");
+    pf_mass_properties props;
+    ck_assert_int_eq(pf_mesh_box((double[3]){1, 1, 1}, &m), PF_OK);
+    ck_assert_int_lt(pf_mesh_mass_properties(m.positions, m.vertices, m.indices, m.triangles, NAN, &props), 0);
+    assert_message("pf_mesh_mass_properties", "density");
+    ck_assert_int_lt(pf_mesh_mass_properties(m.positions, 3, m.indices, m.triangles, 1, &props), 0);
+    assert_message("pf_mesh_mass_properties", "vertices");
+    ck_assert_int_lt(pf_mesh_mass_properties(NULL, m.vertices, m.indices, m.triangles, 1, &props), 0);
+    assert_message("pf_mesh_mass_properties", "positions");
+    pf_mesh_free(&m);
+    pf_mesh_free(NULL);
+    pf_world_destroy(w);
+}
+END_TEST
+
+START_TEST(checkpoint_calls)
+{
+    pf_world *w = new_world();
+    add_cube(w, 0);
+    char note[8];
+    REFUSED(pf_world_save_state(NULL, "x", NULL), "pf_world_save_state", "world");
+    REFUSED(pf_world_save_state(w, NULL, NULL), "pf_world_save_state", "path");
+    REFUSED(pf_world_save_state(w, "", NULL), "pf_world_save_state", "path");
+    REFUSED(pf_world_load_state(w, NULL, NULL, 0), "pf_world_load_state", "path");
+    REFUSED(pf_world_load_state(w, "x", NULL, 8), "pf_world_load_state", "note");
+    ck_assert_int_lt(pf_state_file_note(NULL, note, sizeof note), 0);
+    assert_message("pf_state_file_note", "path");
+    ck_assert_int_lt(pf_state_file_note("x", note, 0), 0);
+    assert_message("pf_state_file_note", "note_cap");
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* ---- calls from inside a step ---- */
+
+typedef struct inside {
+    pf_world *w;
+    pf_object_id obj;
+    int calls, refused_all;
+    char msg[512];
+} inside;
+
+/* Every world-changing call, made from inside the step: each must be refused with PF_ESTATE. */
+static void try_all(inside *in)
+{
+    pf_world *w = in->w;
+    int ok = 1;
+    pf_object_def od = pf_object_default_def();
+    od.points = 1;
+    pf_spring s = {0, 1, 1, 0, -1};
+    pf_force_field_def ff = pf_force_field_default_def();
+    pf_collision_def cd = pf_collision_default_def();
+    pf_constant_force_def cf = pf_constant_force_default_def();
+    uint32_t p0 = 0;
+    double box[6] = {-9, -9, -9, 9, 9, 9};
+    pf_rigid_def rd = pf_rigid_default_def();
+    ok &= pf_world_step(w, 1) == PF_ESTATE;
+    snprintf(in->msg, sizeof in->msg, "%s", pf_last_error());
+    ok &= pf_world_add_object(w, &od, NULL) == PF_ESTATE;
+    ok &= pf_world_add_springs(w, in->obj, &s, 1) == PF_ESTATE;
+    ok &= pf_world_add_grid_springs(w, in->obj, 1, 0, NULL) == PF_ESTATE;
+    ok &= pf_world_add_force_field(w, in->obj, &ff) == PF_ESTATE;
+    ok &= pf_world_add_constant_force(w, in->obj, &cf) == PF_ESTATE;
+    ok &= pf_world_set_state(w, in->obj, NULL, NULL) == PF_ESTATE;
+    ok &= pf_world_set_collision(w, &cd) == PF_ESTATE;
+    ok &= pf_world_fix_points(w, in->obj, &p0, 1) == PF_ESTATE;
+    ok &= pf_world_fix_box(w, in->obj, box, NULL) == PF_ESTATE;
+    ok &= pf_world_add_rigid(w, &rd, NULL) == PF_ESTATE;
+    ok &= pf_world_add_grid_surface(w, in->obj, NULL) == PF_ESTATE;
+    ok &= pf_world_set_workers(w, 2) == PF_ESTATE;
+    ok &= pf_world_set_executor(w, PF_EXEC_SEQ) == PF_ESTATE;
+    ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;
+    ok &= pf_world_remove_interaction(w, 0) == PF_ESTATE;
+    in->calls++;
+    in->refused_all = ok && (in->calls == 1 || in->refused_all);
+}
+
+static void on_contacts(const pf_world_contact *c, uint32_t n, void *ctx)
+{
+    (void)c;
+    (void)n;
+    try_all(ctx);
+}
+
+static void host_force(const double *x, const double *v, double *f, uint32_t points, void *ctx)
+{
+    (void)x;
+    (void)v;
+    (void)f;
+    (void)points;
+    inside *in = ctx;
+    if (in->calls == 0) try_all(in); /* once: the field is called again when a fault is looked for */
+}
+
+static void check_inside(const inside *in, uint64_t before_call, pf_world *w, pf_world *clean)
+{
+    ck_assert_int_ge(in->calls, 1);
+    ck_assert_msg(in->refused_all, "a call from inside the step was not refused");
+    ck_assert_msg(strstr(in->msg, "pf_world_step") && strstr(in->msg, "inside"), "message '%s'", in->msg);
+    (void)before_call;
+    /* the world stepped as a clean run of the same world does */
+    ck_assert_uint_eq(pf_world_state_hash(w), pf_world_state_hash(clean));
+}
+
+/* Finding: pf_world_step from inside the contact callback returned PF_OK and left a state of no clean run. */
+START_TEST(step_inside_contact_callback)
+{
+    pf_world *ws[2];
+    inside in = {0};
+    for (int k = 0; k < 2; k++) {
+        pf_world *w = ws[k] = new_world();
+        pf_object_id id = add_cube(w, 0);
+        ck_assert_int_eq(pf_world_add_grid_surface(w, id, NULL), PF_OK);
+        pf_collision_def cd = pf_collision_default_def();
+        ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
+        if (k == 0) {
+            in.w = w;
+            in.obj = id;
+            ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, &in), PF_OK);
+        }
+    }
+    uint64_t h = pf_world_state_hash(ws[0]);
+    ck_assert_int_eq(pf_world_step(ws[0], 2), PF_OK);
+    ck_assert_int_eq(pf_world_step(ws[1], 2), PF_OK);
+    ck_assert_int_eq(in.calls, 2);
+    check_inside(&in, h, ws[0], ws[1]);
+    /* after the step, the same calls are allowed again */
+    ck_assert_int_eq(pf_world_set_contact_callback(ws[0], NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(ws[0], 1), PF_OK);
+    pf_world_destroy(ws[0]);
+    pf_world_destroy(ws[1]);
+}
+END_TEST
+
+START_TEST(calls_inside_host_force_field)
+{
+    pf_world *ws[2];
+    inside in = {0};
+    for (int k = 0; k < 2; k++) {
+        pf_world *w = ws[k] = new_world();
+        pf_object_id id = add_cube(w, 0);
+        pf_force_field_def ff = pf_force_field_default_def();
+        ff.add_force = host_force;
+        ff.ctx = &in;
+        if (k == 0) {
+            in.w = w;
+            in.obj = id;
+            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
+        } else {
+            inside *dummy = &(inside){.calls = 1};
+            ff.ctx = dummy; /* the same field, which does nothing */
+            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
+        }
+    }
+    uint64_t h = pf_world_state_hash(ws[0]);
+    ck_assert_int_eq(pf_world_step(ws[0], 2), PF_OK);
+    ck_assert_int_eq(pf_world_step(ws[1], 2), PF_OK);
+    check_inside(&in, h, ws[0], ws[1]);
+    pf_world_destroy(ws[0]);
+    pf_world_destroy(ws[1]);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("api_physics");
+    TCase *tc = tcase_create("api_physics");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, world_lifecycle);
+    tcase_add_test(tc, objects);
+    tcase_add_test(tc, nan_box_bound);
+    tcase_add_test(tc, bad_total_mass);
+    tcase_add_test(tc, nan_position_in_def);
+    tcase_add_test(tc, force_fields_and_springs);
+    tcase_add_test(tc, bodies_surfaces_meshes);
+    tcase_add_test(tc, checkpoint_calls);
+    tcase_add_test(tc, step_inside_contact_callback);
+    tcase_add_test(tc, calls_inside_host_force_field);
+    suite_add_tcase(s, tc);
+    return s;
+}
