@@ -568,7 +568,7 @@ END_TEST
 START_TEST(calls_inside_host_force_field)
 {
     pf_world *ws[2];
-    inside in = {0};
+    inside in = {0}, dummy = {.calls = 1}; /* dummy: the clean world's field, which does nothing */
     for (int k = 0; k < 2; k++) {
         pf_world *w = ws[k] = new_world();
         pf_object_id id = add_cube(w, 0);
@@ -580,8 +580,7 @@ START_TEST(calls_inside_host_force_field)
             in.obj = id;
             ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
         } else {
-            inside *dummy = &(inside){.calls = 1};
-            ff.ctx = dummy; /* the same field, which does nothing */
+            ff.ctx = &dummy;
             ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
         }
     }
