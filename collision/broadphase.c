@@ -1,12 +1,13 @@
 /* The public broad-phase interface: definitions, lifecycle, box validation, dispatch to the method backends, and
  * method names. */
+#include "arg_checks.h"
 #include "broadphase_backend.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <float.h>
-#include <math.h>
 #include <string.h>
 
 struct pf_broadphase {
@@ -51,14 +52,16 @@ const char *pf_broadphase_method_name(pf_broadphase_method m)
 
 int pf_broadphase_method_parse(const char *name, pf_broadphase_method *out)
 {
-    PF_CHECK_ARG(name != NULL);
-    PF_CHECK_ARG(out != NULL);
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int m = 0; m < PF_BP_METHOD_COUNT; m++)
         if (!strcmp(name, methods[m].name)) {
             *out = (pf_broadphase_method)m;
             return PF_OK;
         }
-    return pf_error(PF_EINVAL, "unknown broad-phase method '%s'", name);
+    return pf_error(PF_EINVAL,
+                    "%s: unknown broad-phase method '%s' (brute, kd, kd-raw, grid, sap, hhash, mlhash, bullet-dbvt, "
+                    "bullet-sap, cgal)", __func__, name);
 }
 
 int pf_broadphase_method_available(pf_broadphase_method m)
@@ -75,17 +78,16 @@ int pf_broadphase_method_available(pf_broadphase_method m)
 
 int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out)
 {
-    PF_CHECK_ARG(def != NULL);
-    PF_CHECK_ARG(out != NULL);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
-    if ((unsigned)def->method >= PF_BP_METHOD_COUNT)
-        return pf_error(PF_EINVAL, "unknown broad-phase method %d", (int)def->method);
-    if (def->threads < 1 || def->threads > 1024)
-        return pf_error(PF_EINVAL, "threads must be in [1, 1024], got %d", def->threads);
-    if (!(def->cell_size >= 0.0 || def->cell_size < 0.0) || isinf(def->cell_size))
-        return pf_error(PF_EINVAL, "cell_size must be finite");
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_enum((int)def->method, PF_BP_METHOD_COUNT, fn, "def.method"));
+    PF_TRY(pf_check_int_range(def->threads, 1, 1024, fn, "def.threads"));
+    PF_TRY(pf_check_int_range(def->kd_split, 0, 1, fn, "def.kd_split"));
+    PF_TRY(pf_check_finite(def->cell_size, fn, "def.cell_size"));
     pf_broadphase *bp = pf_calloc(1, sizeof *bp);
-    if (!bp) return pf_error(PF_ENOMEM, "out of memory for a broad phase");
+    if (!bp) return pf_error(PF_ENOMEM, "%s: out of memory for a broad phase", fn);
     bp->def = *def;
     bp->backend = methods[def->method].backend;
     int rc = bp->backend->create ? bp->backend->create(&bp->def, &bp->state) : PF_ENOTSUP;
@@ -93,7 +95,7 @@ int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out)
         if (rc == PF_ENOTSUP && !bp->backend->create)
             pf_error(PF_ENOTSUP, "broad phase %s is not built", pf_broadphase_method_name(def->method));
         pf_free(bp);
-        return rc;
+        return pf_error_in(rc, fn);
     }
     *out = bp;
     return PF_OK;
@@ -108,7 +110,7 @@ void pf_broadphase_destroy(pf_broadphase *bp)
 }
 
 /* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. A branch-free pass (parallel
- * over `threads`) finds whether any box is bad; only then does a second pass look for the first. */
+ * over `threads`) finds whether any box is bad; only then does a second pass (arg_checks.c) look for the first. */
 static int validate_boxes(const pf_aabb *boxes, size_t n, int threads)
 {
     int bad = 0;
@@ -119,39 +121,30 @@ static int validate_boxes(const pf_aabb *boxes, size_t n, int threads)
             bad |= !((b->min[a] <= b->max[a]) & (b->min[a] >= -DBL_MAX) & (b->max[a] <= DBL_MAX));
     }
     if (!bad) return PF_OK;
-    for (size_t i = 0; i < n; i++) {
-        const pf_aabb *b = &boxes[i];
-        for (int a = 0; a < 3; a++) {
-            if (!isfinite(b->min[a]) || !isfinite(b->max[a]))
-                return pf_error(PF_EINVAL, "box %zu: coordinate %c is not finite (min %g, max %g)", i, "xyz"[a],
-                                b->min[a], b->max[a]);
-            if (b->min[a] > b->max[a])
-                return pf_error(PF_EINVAL, "box %zu: min %c = %g is greater than max %c = %g", i, "xyz"[a],
-                                b->min[a], "xyz"[a], b->max[a]);
-        }
-    }
-    return PF_OK;
+    return pf_check_aabbs(boxes, n, "pf_broadphase_pairs", "boxes");
 }
 
 int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs, size_t *npairs,
                         pf_broadphase_stats *stats)
 {
-    PF_CHECK_ARG(bp != NULL);
-    PF_CHECK_ARG(pairs != NULL);
-    PF_CHECK_ARG(npairs != NULL);
-    PF_CHECK_ARG(boxes != NULL || n == 0);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(pairs, fn, "pairs"));
+    PF_TRY(pf_check_given(npairs, fn, "npairs"));
     *pairs = NULL;
     *npairs = 0;
     pf_broadphase_stats local;
     memset(&local, 0, sizeof local);
     if (stats) *stats = local;
-    if (n > (size_t)UINT32_MAX) return pf_error(PF_EINVAL, "too many boxes: %zu (at most 2^32 - 1)", n);
+    PF_TRY(pf_check_given(bp, fn, "bp"));
+    PF_TRY(pf_check_size(n, sizeof *boxes, fn, "n"));
+    PF_TRY(pf_check_int_range((long long)n, 0, UINT32_MAX, fn, "n"));
+    if (n) PF_TRY(pf_check_given(boxes, fn, "boxes (n > 0)"));
     int rc = validate_boxes(boxes, n, bp->def.threads);
     if (rc) return rc;
     bp->out.n = 0;
     if (n > 0) {
         rc = bp->backend->pairs(bp->state, &bp->def, boxes, n, &bp->out, &local);
-        if (rc) return rc;
+        if (rc) return pf_error_in(rc, fn);
     }
     local.pairs = bp->out.n;
     local.bytes += bp->out.cap * sizeof(pf_pair) + sizeof *bp;

@@ -1,6 +1,7 @@
 /* Object pairs linked by contacts, and which pairs started or stopped interacting between two steps. */
 #include "physflow/narrowphase.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 #include <stdlib.h>
@@ -31,8 +32,13 @@ static size_t object_pair_set(const pf_contact *contacts, size_t n, pf_object_pa
 
 int pf_contact_object_pairs(const pf_contact *contacts, size_t n, pf_object_pair *out, size_t *nout)
 {
-    PF_CHECK_ARG(nout != NULL);
-    PF_CHECK_ARG(n == 0 || (contacts != NULL && out != NULL));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(nout, fn, "nout"));
+    PF_TRY(pf_check_size(n, sizeof *contacts, fn, "n"));
+    if (n) {
+        PF_TRY(pf_check_given(contacts, fn, "contacts (n > 0)"));
+        PF_TRY(pf_check_given(out, fn, "out (n > 0)"));
+    }
     *nout = object_pair_set(contacts, n, out);
     return PF_OK;
 }
@@ -41,15 +47,21 @@ int pf_contact_changes(const pf_contact *prev, size_t nprev, const pf_contact *c
                        pf_object_pair *started, size_t started_cap, size_t *nstarted, pf_object_pair *stopped,
                        size_t stopped_cap, size_t *nstopped)
 {
-    PF_CHECK_ARG(nstarted != NULL && nstopped != NULL);
-    PF_CHECK_ARG(nprev == 0 || prev != NULL);
-    PF_CHECK_ARG(ncur == 0 || cur != NULL);
-    if (started_cap < ncur || (ncur > 0 && started == NULL))
-        return pf_error(PF_EINVAL, "pf_contact_changes: started needs room for %zu pairs, has %zu", ncur,
-                        started ? started_cap : 0);
-    if (stopped_cap < nprev || (nprev > 0 && stopped == NULL))
-        return pf_error(PF_EINVAL, "pf_contact_changes: stopped needs room for %zu pairs, has %zu", nprev,
-                        stopped ? stopped_cap : 0);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(nstarted, fn, "nstarted"));
+    PF_TRY(pf_check_given(nstopped, fn, "nstopped"));
+    PF_TRY(pf_check_size(nprev, sizeof *prev, fn, "nprev"));
+    PF_TRY(pf_check_size(ncur, sizeof *cur, fn, "ncur"));
+    if (nprev) PF_TRY(pf_check_given(prev, fn, "prev (nprev > 0)"));
+    if (ncur) PF_TRY(pf_check_given(cur, fn, "cur (ncur > 0)"));
+    if (ncur) PF_TRY(pf_check_given(started, fn, "started (ncur > 0)"));
+    if (nprev) PF_TRY(pf_check_given(stopped, fn, "stopped (nprev > 0)"));
+    if (started_cap < ncur)
+        return pf_error(PF_EINVAL, "%s: started needs room for ncur = %zu pairs, started_cap is %zu", fn, ncur,
+                        started_cap);
+    if (stopped_cap < nprev)
+        return pf_error(PF_EINVAL, "%s: stopped needs room for nprev = %zu pairs, stopped_cap is %zu", fn, nprev,
+                        stopped_cap);
     size_t np = object_pair_set(prev, nprev, stopped);
     size_t nc = object_pair_set(cur, ncur, started);
     /* One merge of the two sorted sets, in place: each output index trails its read index, so the set

@@ -2,15 +2,16 @@
 #include "id_buffer.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <string.h>
 
 int pf_id_buffer_create(pf_id_buffer **out)
 {
-    if (!out) return pf_error(PF_EINVAL, "pf_id_buffer_create: out is NULL");
+    PF_TRY(pf_check_given(out, __func__, "out"));
     *out = pf_calloc(1, sizeof **out);
-    return *out ? PF_OK : pf_error(PF_ENOMEM, "out of memory for an id buffer");
+    return *out ? PF_OK : pf_error(PF_ENOMEM, "%s: out of memory for an id buffer", __func__);
 }
 
 void pf_idbuf_release(pf_id_buffer *b)

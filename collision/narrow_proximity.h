@@ -1,5 +1,5 @@
-/* Private helpers shared by the narrow-phase files: small double-precision vector operations, argument checks
- * and the filling of a pf_contact from a distance and a normal. */
+/* Private helpers shared by the narrow-phase files: small double-precision vector operations and the filling of
+ * a pf_contact from a distance and a normal. */
 #ifndef PF_COLLISION_NARROW_PROXIMITY_H
 #define PF_COLLISION_NARROW_PROXIMITY_H
 
@@ -32,28 +32,6 @@ static inline void pf_v3_madd(double r[3], const double a[3], double s, const do
     r[0] = a[0] + s * d[0];
     r[1] = a[1] + s * d[1];
     r[2] = a[2] + s * d[2];
-}
-
-static inline int pf_v3_finite(const double a[3])
-{
-    return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]);
-}
-
-/* 1 when the settings are usable: finite, 0 <= contact_distance <= alarm_distance. */
-static inline int pf_proximity_def_ok(const pf_proximity_def *def)
-{
-    return def && isfinite(def->alarm_distance) && isfinite(def->contact_distance) &&
-           def->contact_distance >= 0.0 && def->alarm_distance >= def->contact_distance;
-}
-
-static inline int pf_sphere_ok(const pf_sphere *s)
-{
-    return s && pf_v3_finite(s->center) && isfinite(s->radius) && s->radius >= 0.0;
-}
-
-static inline int pf_triangle_ok(const pf_triangle *t)
-{
-    return t && pf_v3_finite(t->v[0]) && pf_v3_finite(t->v[1]) && pf_v3_finite(t->v[2]);
 }
 
 /* Fills a contact between a sphere-like feature A (centre ca, radius ra) and a feature B whose closest point to

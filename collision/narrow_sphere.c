@@ -1,6 +1,8 @@
 /* Sphere–sphere proximity (single pair and batch over broad-phase candidates). */
+#include "arg_checks.h"
 #include "narrow_proximity.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 int pf_narrow_sphere_sphere_kernel(const pf_proximity_def *def, const pf_sphere *a, const pf_sphere *b,
@@ -25,29 +27,35 @@ int pf_narrow_sphere_sphere_kernel(const pf_proximity_def *def, const pf_sphere 
 
 int pf_narrow_sphere_sphere(const pf_proximity_def *def, const pf_sphere *a, const pf_sphere *b, pf_contact *out)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(pf_sphere_ok(a));
-    PF_CHECK_ARG(pf_sphere_ok(b));
-    PF_CHECK_ARG(out != NULL);
+    const char *fn = __func__;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_sphere(a, fn, "a", -1));
+    PF_TRY(pf_check_sphere(b, fn, "b", -1));
+    PF_TRY(pf_check_given(out, fn, "out"));
     return pf_narrow_sphere_sphere_kernel(def, a, b, out);
 }
 
 int pf_narrow_spheres(const pf_proximity_def *def, const pf_sphere *spheres, size_t nspheres, const pf_pair *pairs,
                       size_t npairs, pf_contact *out, size_t *ncontacts)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(ncontacts != NULL);
-    PF_CHECK_ARG(npairs == 0 || (pairs != NULL && out != NULL && spheres != NULL));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ncontacts, fn, "ncontacts"));
     *ncontacts = 0;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_size(nspheres, sizeof *spheres, fn, "nspheres"));
+    PF_TRY(pf_check_size(npairs, sizeof *out, fn, "npairs"));
+    if (npairs) {
+        PF_TRY(pf_check_given(pairs, fn, "pairs (npairs > 0)"));
+        PF_TRY(pf_check_given(out, fn, "out (npairs > 0)"));
+        PF_TRY(pf_check_given(spheres, fn, "spheres (npairs > 0)"));
+    }
     size_t m = 0;
     for (size_t k = 0; k < npairs; k++) {
         uint32_t i = pairs[k].i, j = pairs[k].j;
-        if (i >= nspheres || j >= nspheres)
-            return pf_error(PF_EINVAL, "pf_narrow_spheres: pair %zu (%u, %u) is out of range (%zu spheres)", k,
-                            (unsigned)i, (unsigned)j, nspheres);
-        if (!pf_sphere_ok(&spheres[i]) || !pf_sphere_ok(&spheres[j]))
-            return pf_error(PF_EINVAL, "pf_narrow_spheres: pair %zu: sphere %u or %u is not finite or has a "
-                                       "negative radius", k, (unsigned)i, (unsigned)j);
+        PF_TRY(pf_check_pair_index(i, nspheres, fn, "sphere", k, "i"));
+        PF_TRY(pf_check_pair_index(j, nspheres, fn, "sphere", k, "j"));
+        PF_TRY(pf_check_sphere(&spheres[i], fn, "spheres", i));
+        PF_TRY(pf_check_sphere(&spheres[j], fn, "spheres", j));
         m += (size_t)pf_narrow_sphere_sphere_kernel(def, &spheres[i], &spheres[j], &out[m]);
     }
     *ncontacts = m;

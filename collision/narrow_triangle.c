@@ -1,6 +1,8 @@
 /* Closest point on a triangle (Ericson, RTCD §5.1.5) and sphere–triangle / point–triangle proximity. */
+#include "arg_checks.h"
 #include "narrow_proximity.h"
 
+#include "base/check.h"
 #include "base/error.h"
 
 /* Closest point on segment [a, b] to p; *t receives its parameter in [0, 1]. A zero-length segment gives a. */
@@ -143,8 +145,16 @@ static int closest_point_triangle(const double p[3], const double a[3], const do
 int pf_triangle_closest_point(const double p[3], const double a[3], const double b[3], const double c[3],
                               double q[3])
 {
-    PF_CHECK_ARG(p && a && b && c && q);
-    PF_CHECK_ARG(pf_v3_finite(p) && pf_v3_finite(a) && pf_v3_finite(b) && pf_v3_finite(c));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(p, fn, "p"));
+    PF_TRY(pf_check_given(a, fn, "a"));
+    PF_TRY(pf_check_given(b, fn, "b"));
+    PF_TRY(pf_check_given(c, fn, "c"));
+    PF_TRY(pf_check_given(q, fn, "q"));
+    PF_TRY(pf_check_finite_n(p, 3, fn, "p"));
+    PF_TRY(pf_check_finite_n(a, 3, fn, "a"));
+    PF_TRY(pf_check_finite_n(b, 3, fn, "b"));
+    PF_TRY(pf_check_finite_n(c, 3, fn, "c"));
     return closest_point_triangle(p, a, b, c, q);
 }
 
@@ -215,19 +225,21 @@ int pf_narrow_ball_triangle_kernel(const pf_proximity_def *def, const double c[3
 int pf_narrow_sphere_triangle(const pf_proximity_def *def, const pf_sphere *a, const pf_triangle *b,
                               pf_contact *out)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(pf_sphere_ok(a));
-    PF_CHECK_ARG(pf_triangle_ok(b));
-    PF_CHECK_ARG(out != NULL);
+    const char *fn = __func__;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_sphere(a, fn, "a", -1));
+    PF_TRY(pf_check_triangle(b, fn, "b", -1));
+    PF_TRY(pf_check_given(out, fn, "out"));
     return pf_narrow_ball_triangle_kernel(def, a->center, a->radius, a->object, a->element, b, out);
 }
 
 int pf_narrow_point_triangle(const pf_proximity_def *def, const pf_point *a, const pf_triangle *b, pf_contact *out)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(a != NULL && pf_v3_finite(a->p));
-    PF_CHECK_ARG(pf_triangle_ok(b));
-    PF_CHECK_ARG(out != NULL);
+    const char *fn = __func__;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_point(a, fn, "a", -1));
+    PF_TRY(pf_check_triangle(b, fn, "b", -1));
+    PF_TRY(pf_check_given(out, fn, "out"));
     return pf_narrow_ball_triangle_kernel(def, a->p, 0.0, a->object, a->element, b, out);
 }
 
@@ -235,21 +247,27 @@ int pf_narrow_spheres_triangles(const pf_proximity_def *def, const pf_sphere *sp
                                 const pf_triangle *triangles, size_t ntriangles, const pf_pair *pairs,
                                 size_t npairs, pf_contact *out, size_t *ncontacts)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(ncontacts != NULL);
-    PF_CHECK_ARG(npairs == 0 || (pairs != NULL && out != NULL && spheres != NULL && triangles != NULL));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ncontacts, fn, "ncontacts"));
     *ncontacts = 0;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_size(nspheres, sizeof *spheres, fn, "nspheres"));
+    PF_TRY(pf_check_size(ntriangles, sizeof *triangles, fn, "ntriangles"));
+    PF_TRY(pf_check_size(npairs, sizeof *out, fn, "npairs"));
+    if (npairs) {
+        PF_TRY(pf_check_given(pairs, fn, "pairs (npairs > 0)"));
+        PF_TRY(pf_check_given(out, fn, "out (npairs > 0)"));
+        PF_TRY(pf_check_given(spheres, fn, "spheres (npairs > 0)"));
+        PF_TRY(pf_check_given(triangles, fn, "triangles (npairs > 0)"));
+    }
     size_t m = 0;
     for (size_t k = 0; k < npairs; k++) {
         uint32_t i = pairs[k].i, j = pairs[k].j;
-        if (i >= nspheres || j >= ntriangles)
-            return pf_error(PF_EINVAL,
-                            "pf_narrow_spheres_triangles: pair %zu (%u, %u) is out of range (%zu spheres, %zu "
-                            "triangles)", k, (unsigned)i, (unsigned)j, nspheres, ntriangles);
+        PF_TRY(pf_check_pair_index(i, nspheres, fn, "sphere", k, "i"));
+        PF_TRY(pf_check_pair_index(j, ntriangles, fn, "triangle", k, "j"));
         const pf_sphere *s = &spheres[i];
-        if (!pf_sphere_ok(s) || !pf_triangle_ok(&triangles[j]))
-            return pf_error(PF_EINVAL, "pf_narrow_spheres_triangles: pair %zu: sphere %u or triangle %u is "
-                                       "invalid (not finite, negative radius)", k, (unsigned)i, (unsigned)j);
+        PF_TRY(pf_check_sphere(s, fn, "spheres", i));
+        PF_TRY(pf_check_triangle(&triangles[j], fn, "triangles", j));
         m += (size_t)pf_narrow_ball_triangle_kernel(def, s->center, s->radius, s->object, s->element,
                                                     &triangles[j], &out[m]);
     }
@@ -261,21 +279,27 @@ int pf_narrow_points_triangles(const pf_proximity_def *def, const pf_point *poin
                                const pf_triangle *triangles, size_t ntriangles, const pf_pair *pairs,
                                size_t npairs, pf_contact *out, size_t *ncontacts)
 {
-    PF_CHECK_ARG(pf_proximity_def_ok(def));
-    PF_CHECK_ARG(ncontacts != NULL);
-    PF_CHECK_ARG(npairs == 0 || (pairs != NULL && out != NULL && points != NULL && triangles != NULL));
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ncontacts, fn, "ncontacts"));
     *ncontacts = 0;
+    PF_TRY(pf_check_proximity_def(def, fn));
+    PF_TRY(pf_check_size(npoints, sizeof *points, fn, "npoints"));
+    PF_TRY(pf_check_size(ntriangles, sizeof *triangles, fn, "ntriangles"));
+    PF_TRY(pf_check_size(npairs, sizeof *out, fn, "npairs"));
+    if (npairs) {
+        PF_TRY(pf_check_given(pairs, fn, "pairs (npairs > 0)"));
+        PF_TRY(pf_check_given(out, fn, "out (npairs > 0)"));
+        PF_TRY(pf_check_given(points, fn, "points (npairs > 0)"));
+        PF_TRY(pf_check_given(triangles, fn, "triangles (npairs > 0)"));
+    }
     size_t m = 0;
     for (size_t k = 0; k < npairs; k++) {
         uint32_t i = pairs[k].i, j = pairs[k].j;
-        if (i >= npoints || j >= ntriangles)
-            return pf_error(PF_EINVAL,
-                            "pf_narrow_points_triangles: pair %zu (%u, %u) is out of range (%zu points, %zu "
-                            "triangles)", k, (unsigned)i, (unsigned)j, npoints, ntriangles);
+        PF_TRY(pf_check_pair_index(i, npoints, fn, "point", k, "i"));
+        PF_TRY(pf_check_pair_index(j, ntriangles, fn, "triangle", k, "j"));
         const pf_point *p = &points[i];
-        if (!pf_v3_finite(p->p) || !pf_triangle_ok(&triangles[j]))
-            return pf_error(PF_EINVAL, "pf_narrow_points_triangles: pair %zu: point %u or triangle %u is not "
-                                       "finite", k, (unsigned)i, (unsigned)j);
+        PF_TRY(pf_check_point(p, fn, "points", i));
+        PF_TRY(pf_check_triangle(&triangles[j], fn, "triangles", j));
         m += (size_t)pf_narrow_ball_triangle_kernel(def, p->p, 0.0, p->object, p->element, &triangles[j],
                                                     &out[m]);
     }

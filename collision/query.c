@@ -3,10 +3,12 @@
 #include "physflow/query.h"
 #include "physflow/rangequery.h"
 
+#include "arg_checks.h"
 #include "id_buffer.h"
 #include "spatial_hash.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 #include "base/vec.h"
 
@@ -31,13 +33,14 @@ const char *pf_query_method_name(pf_query_method m)
 
 int pf_query_method_parse(const char *name, pf_query_method *out)
 {
-    if (!name || !out) return pf_error(PF_EINVAL, "pf_query_method_parse: NULL argument");
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int m = 0; m < PF_QUERY_METHOD_COUNT; m++)
         if (!strcmp(name, query_names[m])) {
             *out = (pf_query_method)m;
             return PF_OK;
         }
-    return pf_error(PF_EINVAL, "unknown query structure '%s' (hhash, mlhash, uhash)", name);
+    return pf_error(PF_EINVAL, "%s: unknown query structure '%s' (hhash, mlhash, uhash)", __func__, name);
 }
 
 const char *pf_neighbor_method_name(pf_neighbor_method m)
@@ -52,12 +55,12 @@ pf_query_def pf_query_default_def(void)
 
 int pf_query_index_create(const pf_query_def *def, pf_query_index **out)
 {
-    if (!out) return pf_error(PF_EINVAL, "pf_query_index_create: out is NULL");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
-    if (!def) return pf_error(PF_EINVAL, "pf_query_index_create: def is NULL");
-    if ((unsigned)def->method >= PF_QUERY_METHOD_COUNT)
-        return pf_error(PF_EINVAL, "query index: unknown method %d", (int)def->method);
-    if (!isfinite(def->cell_size)) return pf_error(PF_EINVAL, "query index: cell_size must be finite");
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_enum((int)def->method, PF_QUERY_METHOD_COUNT, fn, "def.method"));
+    PF_TRY(pf_check_finite(def->cell_size, fn, "def.cell_size"));
     pf_query_index *ix = pf_calloc(1, sizeof *ix);
     if (!ix) return pf_error(PF_ENOMEM, "out of memory for a query index");
     ix->def = *def;
@@ -73,25 +76,16 @@ void pf_query_index_destroy(pf_query_index *ix)
     pf_free(ix);
 }
 
-static int check_box(const pf_aabb *b, const char *what, size_t i)
-{
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(b->min[k]) || !isfinite(b->max[k]) || b->min[k] > b->max[k])
-            return pf_error(PF_EINVAL, "%s %zu: coordinates must be finite with min <= max (axis %d: %g > %g?)",
-                            what, i, k, b->min[k], b->max[k]);
-    return PF_OK;
-}
-
 int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
 {
-    if (!ix || (!boxes && n)) return pf_error(PF_EINVAL, "pf_query_index_build: NULL argument");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ix, fn, "ix"));
     ix->built = 0;
-    for (size_t i = 0; i < n; i++) {
-        int rc = check_box(&boxes[i], "box", i);
-        if (rc) return rc;
-    }
+    PF_TRY(pf_check_size(n, sizeof *boxes, fn, "n"));
+    if (n) PF_TRY(pf_check_given(boxes, fn, "boxes (n > 0)"));
+    PF_TRY(pf_check_aabbs(boxes, n, fn, "boxes"));
     if (n > ix->boxes.cap) pf_vec_free(&ix->boxes); /* refilled whole: growing need not copy the old boxes */
-    if (pf_vec_reserve(&ix->boxes, n)) return pf_error(PF_ENOMEM, "out of memory for %zu boxes", n);
+    if (pf_vec_reserve(&ix->boxes, n)) return pf_error(PF_ENOMEM, "%s: out of memory for %zu boxes", fn, n);
     if (n) memcpy(ix->boxes.v, boxes, n * sizeof *boxes);
     ix->boxes.n = n;
     int kind = ix->def.method == PF_QUERY_HHASH ? PF_SHASH_HIER
@@ -107,7 +101,7 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
     }
     int rc = pf_shash_build(&ix->hash, kind, ix->boxes.v, n, cell);
     ix->built = rc == PF_OK;
-    return rc;
+    return pf_error_in(rc, fn);
 }
 
 size_t pf_query_index_bytes(const pf_query_index *ix)
@@ -117,14 +111,14 @@ size_t pf_query_index_bytes(const pf_query_index *ix)
 
 /* Candidates of the structure for `q`, then the exact test `keep`, compacting in place. */
 static int search(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out,
-                  int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx)
+                  int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx, const char *fn)
 {
-    if (!ix->built) return pf_error(PF_ESTATE, "query index: no successful build yet");
+    if (!ix->built) return pf_error(PF_ESTATE, "%s: the index has no successful build yet (pf_query_index_build)", fn);
     int rc = pf_idbuf_marks(out, ix->boxes.n);
-    if (rc) return rc;
+    if (rc) return pf_error_in(rc, fn);
     pf_idbuf_begin(out);
     rc = pf_shash_query(&ix->hash, q, out);
-    if (rc) return rc;
+    if (rc) return pf_error_in(rc, fn);
     size_t m = 0;
     for (size_t k = 0; k < out->n; k++)
         if (keep(&ix->boxes.v[out->ids[k]], ctx)) out->ids[m++] = out->ids[k];
@@ -139,10 +133,11 @@ static int keep_overlap(const pf_aabb *box, const void *ctx)
 
 int pf_query_aabb(const pf_query_index *ix, const pf_aabb *box, pf_id_buffer *out)
 {
-    if (!ix || !box || !out) return pf_error(PF_EINVAL, "pf_query_aabb: NULL argument");
-    int rc = check_box(box, "query box", 0);
-    if (rc) return rc;
-    return search(ix, box, out, keep_overlap, box);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ix, fn, "ix"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_aabb(box, fn, "box", -1));
+    return search(ix, box, out, keep_overlap, box, fn);
 }
 
 typedef struct sweep {
@@ -179,21 +174,29 @@ static int keep_sweep(const pf_aabb *box, const void *ctx)
 int pf_query_segment(const pf_query_index *ix, const double a[3], const double b[3], double half_width,
                      pf_id_buffer *out)
 {
-    if (!ix || !a || !b || !out) return pf_error(PF_EINVAL, "pf_query_segment: NULL argument");
-    if (!(half_width >= 0) || isinf(half_width))
-        return pf_error(PF_EINVAL, "pf_query_segment: half_width must be finite and >= 0, got %g", half_width);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(ix, fn, "ix"));
+    PF_TRY(pf_check_given(a, fn, "a"));
+    PF_TRY(pf_check_given(b, fn, "b"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_finite_n(a, 3, fn, "a"));
+    PF_TRY(pf_check_finite_n(b, 3, fn, "b"));
+    PF_TRY(pf_check_nonnegative(half_width, fn, "half_width"));
     sweep s;
     s.hw = half_width;
     for (int k = 0; k < 3; k++) {
-        if (!isfinite(a[k]) || !isfinite(b[k]))
-            return pf_error(PF_EINVAL, "pf_query_segment: non-finite segment end (axis %d)", k);
         s.a[k] = a[k];
         s.d[k] = b[k] - a[k];
         /* finite ends: plain comparisons, not the library's NaN-aware fmin/fmax calls (once per query) */
         s.bounds.min[k] = (a[k] < b[k] ? a[k] : b[k]) - half_width;
         s.bounds.max[k] = (a[k] < b[k] ? b[k] : a[k]) + half_width;
     }
-    return search(ix, &s.bounds, out, keep_sweep, &s);
+    /* finite ends and width can still overflow: the motion's AABB must stay finite for the hash */
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(s.bounds.min[k]) || !isfinite(s.bounds.max[k]))
+            return pf_error(PF_EINVAL, "%s: the segment from a to b grown by half_width = %g overflows on axis %c "
+                                       "(a[%d] = %g, b[%d] = %g)", fn, half_width, "xyz"[k], k, a[k], k, b[k]);
+    return search(ix, &s.bounds, out, keep_sweep, &s, fn);
 }
 
 /* ---- radius neighbour search (Pouchol et al. 2009, §2.1 uniform hash, §4.1 kd tree comparison) ---- */
@@ -307,24 +310,24 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
 
 int pf_neighbors_create(const pf_neighbor_def *def, const double *xyz, size_t n, pf_neighbors **out)
 {
-    if (!out) return pf_error(PF_EINVAL, "pf_neighbors_create: out is NULL");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
-    if (!def || (!xyz && n)) return pf_error(PF_EINVAL, "pf_neighbors_create: NULL argument");
-    if ((unsigned)def->method >= PF_NEIGHBORS_METHOD_COUNT)
-        return pf_error(PF_EINVAL, "neighbour search: unknown method %d", (int)def->method);
-    if (!(def->radius > 0) || isinf(def->radius))
-        return pf_error(PF_EINVAL, "neighbour search: radius must be finite and > 0, got %g", def->radius);
-    if (n >= UINT32_MAX) return pf_error(PF_EINVAL, "neighbour search: too many points (%zu)", n);
-    for (size_t i = 0; i < 3 * n; i++)
-        if (!isfinite(xyz[i])) return pf_error(PF_EINVAL, "neighbour search: point %zu is not finite", i / 3);
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_enum((int)def->method, PF_NEIGHBORS_METHOD_COUNT, fn, "def.method"));
+    PF_TRY(pf_check_positive(def->radius, fn, "def.radius"));
+    PF_TRY(pf_check_size(n, 3 * sizeof *xyz, fn, "n"));
+    PF_TRY(pf_check_int_range((long long)n, 0, (long long)UINT32_MAX - 1, fn, "n"));
+    if (n) PF_TRY(pf_check_given(xyz, fn, "xyz (n > 0)"));
+    PF_TRY(pf_check_finite_n(xyz, 3 * n, fn, "xyz"));
     pf_neighbors *nb = pf_calloc(1, sizeof *nb);
-    if (!nb) return pf_error(PF_ENOMEM, "out of memory for neighbour lists");
+    if (!nb) return pf_error(PF_ENOMEM, "%s: out of memory for neighbour lists", fn);
     nb->n = n;
     nb->start = pf_calloc(n + 1, sizeof *nb->start);
     int rc = nb->start ? neighbors_fill(nb, def, xyz, n) : pf_error(PF_ENOMEM, "out of memory for %zu lists", n);
     if (rc) {
         pf_neighbors_destroy(nb);
-        return rc;
+        return pf_error_in(rc, fn);
     }
     *out = nb;
     return PF_OK;
@@ -340,8 +343,11 @@ void pf_neighbors_destroy(pf_neighbors *nb)
 
 int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **ids, size_t *count)
 {
-    if (!nb || !ids || !count) return pf_error(PF_EINVAL, "pf_neighbors_of: NULL argument");
-    if (i >= nb->n) return pf_error(PF_EINVAL, "pf_neighbors_of: particle %zu out of range (%zu)", i, nb->n);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(nb, fn, "nb"));
+    PF_TRY(pf_check_given(ids, fn, "ids"));
+    PF_TRY(pf_check_given(count, fn, "count"));
+    PF_TRY(pf_check_index(i, nb->n, fn, "particle"));
     *ids = nb->ids.v + nb->start[i];
     *count = nb->start[i + 1] - nb->start[i];
     return PF_OK;

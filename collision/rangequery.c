@@ -2,9 +2,11 @@
  * tree, median kd tree and cell binning, behind the interface of rangequery.h. */
 #include "physflow/rangequery.h"
 
+#include "arg_checks.h"
 #include "id_buffer.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 #include "base/vec.h"
 
@@ -53,13 +55,15 @@ const char *pf_rangequery_method_name(pf_rangequery_method m)
 
 int pf_rangequery_method_parse(const char *name, pf_rangequery_method *out)
 {
-    if (!name || !out) return pf_error(PF_EINVAL, "pf_rangequery_method_parse: NULL argument");
+    PF_TRY(pf_check_given(name, __func__, "name"));
+    PF_TRY(pf_check_given(out, __func__, "out"));
     for (int m = 0; m < PF_RQ_METHOD_COUNT; m++)
         if (!strcmp(name, method_names[m])) {
             *out = (pf_rangequery_method)m;
             return PF_OK;
         }
-    return pf_error(PF_EINVAL, "unknown range-query method '%s' (scan, bsearch, tree, kdtree, cells)", name);
+    return pf_error(PF_EINVAL, "%s: unknown range-query method '%s' (scan, bsearch, tree, kdtree, cells)", __func__,
+                    name);
 }
 
 pf_rangequery_def pf_rangequery_default_def(void)
@@ -69,16 +73,15 @@ pf_rangequery_def pf_rangequery_default_def(void)
 
 int pf_rangequery_create(const pf_rangequery_def *def, pf_rangequery **out)
 {
-    if (!out) return pf_error(PF_EINVAL, "pf_rangequery_create: out is NULL");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(out, fn, "out"));
     *out = NULL;
-    if (!def) return pf_error(PF_EINVAL, "pf_rangequery_create: def is NULL");
-    if ((unsigned)def->method >= PF_RQ_METHOD_COUNT)
-        return pf_error(PF_EINVAL, "range query: unknown method %d", (int)def->method);
-    if (def->leaf_size < 1) return pf_error(PF_EINVAL, "range query: leaf_size must be >= 1, got %d", def->leaf_size);
-    if (isnan(def->cell_size) || isinf(def->cell_size))
-        return pf_error(PF_EINVAL, "range query: cell_size must be finite");
+    PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_check_enum((int)def->method, PF_RQ_METHOD_COUNT, fn, "def.method"));
+    PF_TRY(pf_check_int_range(def->leaf_size, 1, INT32_MAX, fn, "def.leaf_size"));
+    PF_TRY(pf_check_finite(def->cell_size, fn, "def.cell_size"));
     pf_rangequery *rq = pf_calloc(1, sizeof *rq);
-    if (!rq) return pf_error(PF_ENOMEM, "out of memory for a range-query structure");
+    if (!rq) return pf_error(PF_ENOMEM, "%s: out of memory for a range-query structure", fn);
     rq->def = *def;
     *out = rq;
     return PF_OK;
@@ -444,7 +447,7 @@ static int cells_build(pf_rangequery *rq)
         for (int k = 0; k < 3; k++) total *= floor((hi[k] - lo[k]) / cell) + 1;
         if (total <= (user ? limit : 4.0 * (double)n + 8)) break;
         if (user)
-            return pf_error(PF_EINVAL, "range query: cell size %g needs %.3g cells (limit %.3g)", cell, total, limit);
+            return pf_error(PF_EINVAL, "def.cell_size = %g needs %.3g cells (limit %.3g)", cell, total, limit);
         cell *= 1.25;
     }
     rq->cell = cell;
@@ -522,13 +525,6 @@ static int grow_points(pf_rangequery *rq, size_t n)
     return PF_OK;
 }
 
-static int check_points(const double *xyz, size_t n)
-{
-    for (size_t i = 0; i < 3 * n; i++)
-        if (!isfinite(xyz[i])) return pf_error(PF_EINVAL, "range query: point %zu has a non-finite coordinate", i / 3);
-    return PF_OK;
-}
-
 static int structure_build(pf_rangequery *rq)
 {
     if (rq->n == 0) return PF_OK;
@@ -543,26 +539,31 @@ static int structure_build(pf_rangequery *rq)
 
 int pf_rangequery_build(pf_rangequery *rq, const double *xyz, size_t n)
 {
-    if (!rq || (!xyz && n)) return pf_error(PF_EINVAL, "pf_rangequery_build: NULL argument");
-    if (n >= UINT32_MAX) return pf_error(PF_EINVAL, "range query: too many points (%zu)", n);
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(rq, fn, "rq"));
     rq->built = 0;
-    int rc = check_points(xyz, n);
-    if (!rc) rc = grow_points(rq, n);
-    if (rc) return rc;
+    PF_TRY(pf_check_size(n, 3 * sizeof *xyz, fn, "n"));
+    PF_TRY(pf_check_int_range((long long)n, 0, (long long)UINT32_MAX - 1, fn, "n"));
+    if (n) PF_TRY(pf_check_given(xyz, fn, "xyz (n > 0)"));
+    PF_TRY(pf_check_finite_n(xyz, 3 * n, fn, "xyz"));
+    int rc = grow_points(rq, n);
+    if (rc) return pf_error_in(rc, fn);
     rq->n = n;
     if (n) memcpy(rq->xyz, xyz, 3 * n * sizeof *xyz);
     rc = structure_build(rq);
     rq->built = rc == PF_OK;
-    return rc;
+    return pf_error_in(rc, fn);
 }
 
 int pf_rangequery_rebuild(pf_rangequery *rq, const double *xyz)
 {
-    if (!rq || (!xyz && rq->n)) return pf_error(PF_EINVAL, "pf_rangequery_rebuild: NULL argument");
-    if (!rq->built) return pf_error(PF_ESTATE, "pf_rangequery_rebuild: no successful build yet");
-    int rc = check_points(xyz, rq->n);
-    if (rc) return rc;
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(rq, fn, "rq"));
+    if (!rq->built) return pf_error(PF_ESTATE, "%s: no successful build yet (pf_rangequery_build)", fn);
+    if (rq->n) PF_TRY(pf_check_given(xyz, fn, "xyz (the structure holds points)"));
+    PF_TRY(pf_check_finite_n(xyz, 3 * rq->n, fn, "xyz"));
     if (rq->n == 0) return PF_OK;
+    int rc;
     memcpy(rq->xyz, xyz, 3 * rq->n * sizeof *xyz);
     switch (rq->def.method) {
     case PF_RQ_SCAN: return PF_OK;
@@ -571,31 +572,34 @@ int pf_rangequery_rebuild(pf_rangequery *rq, const double *xyz)
     default: /* midpoint tree and cells: rebuilt from scratch, O((D+1)N) and O(N+M) */
         rc = structure_build(rq);
         rq->built = rc == PF_OK;
-        return rc;
+        return pf_error_in(rc, fn);
     }
 }
 
 int pf_rangequery_find(const pf_rangequery *rq, const double lo[3], const double hi[3], pf_id_buffer *out)
 {
-    if (!rq || !lo || !hi || !out) return pf_error(PF_EINVAL, "pf_rangequery_find: NULL argument");
-    for (int k = 0; k < 3; k++)
-        if (isnan(lo[k]) || isnan(hi[k])) return pf_error(PF_EINVAL, "pf_rangequery_find: NaN in the query box");
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(rq, fn, "rq"));
+    PF_TRY(pf_check_given(lo, fn, "lo"));
+    PF_TRY(pf_check_given(hi, fn, "hi"));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    PF_TRY(pf_check_finite_n(lo, 3, fn, "lo"));
+    PF_TRY(pf_check_finite_n(hi, 3, fn, "hi"));
     pf_idbuf_begin(out);
-    if (!rq->built) return pf_error(PF_ESTATE, "pf_rangequery_find: no successful build yet");
+    if (!rq->built) return pf_error(PF_ESTATE, "%s: no successful build yet (pf_rangequery_build)", fn);
     if (rq->n == 0 || lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) return PF_OK;
+    int rc = PF_OK;
     switch (rq->def.method) {
     case PF_RQ_SCAN: /* Aïvázis 2010 Algorithm 1 */
-        for (size_t i = 0; i < rq->n; i++) {
+        for (size_t i = 0; i < rq->n && !rc; i++) {
             out->candidates++;
-            if (inside(rq->xyz + 3 * i, lo, hi)) {
-                int rc = pf_idbuf_push(out, (uint32_t)i);
-                if (rc) return rc;
-            }
+            if (inside(rq->xyz + 3 * i, lo, hi)) rc = pf_idbuf_push(out, (uint32_t)i);
         }
-        return PF_OK;
-    case PF_RQ_BSEARCH: return bsearch_find(rq, lo, hi, out);
-    case PF_RQ_TREE: return mid_find(rq, 0, lo, hi, out);
-    case PF_RQ_KDTREE: return kd_find(rq, 0, lo, hi, out);
-    default: return cells_find(rq, lo, hi, out);
+        break;
+    case PF_RQ_BSEARCH: rc = bsearch_find(rq, lo, hi, out); break;
+    case PF_RQ_TREE: rc = mid_find(rq, 0, lo, hi, out); break;
+    case PF_RQ_KDTREE: rc = kd_find(rq, 0, lo, hi, out); break;
+    default: rc = cells_find(rq, lo, hi, out); break;
     }
+    return pf_error_in(rc, fn);
 }

@@ -56,7 +56,8 @@ typedef struct pf_broadphase_stats {
 typedef struct pf_broadphase_def {
     pf_broadphase_method method; ///< default PF_BP_KD
     int threads;                 ///< OpenMP threads for the parallel parts; default 1; output does not depend on it
-    int kd_split;                ///< kd: split each box at most once per axis (Poirrier 2009, §4); default 1
+    int kd_split;                ///< kd: 1 splits each box at most once per axis (Poirrier 2009, §4), 0 does not;
+                                 ///< default 1
     double cell_size;            ///< grid: cell edge; <= 0 (default) picks one from the boxes
 } pf_broadphase_def;
 
@@ -65,22 +66,28 @@ typedef struct pf_broadphase pf_broadphase;
 PF_API pf_broadphase_def pf_broadphase_default_def(void);
 
 /// Creates a broad phase; it keeps its buffers (and, for sap, its order) from one call to the next.
-/// Returns PF_ENOTSUP for a peer method that was not built.
+/// Returns PF_ENOTSUP for a peer method that was not built, PF_EINVAL for a NULL argument, a def.method outside
+/// the enumeration, def.threads outside [1, 1024], def.kd_split other than 0 or 1, or a def.cell_size that is
+/// not finite; the message (pf_last_error) names the function and the def field.
 PF_API int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out);
+/// Destroys `bp`; NULL is ignored.
 PF_API void pf_broadphase_destroy(pf_broadphase *bp);
 
 /// Finds the overlapping pairs among `n` boxes. On success `*pairs` points to `*npairs` pairs, each i < j, in
 /// an order that depends on the boxes only (never on thread count), owned by `bp` and valid until its next
 /// call. Boxes with NaN or infinite coordinates or min > max are refused with PF_EINVAL and a message naming
-/// the box index. `stats` may be NULL.
+/// the box index and coordinate (`box 3: boxes[3].min[1]`); so are NULL arguments (`boxes` may be NULL when n is
+/// 0) and n > 2^32 - 1. `stats` may be NULL.
 PF_API int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs,
                                size_t *npairs, pf_broadphase_stats *stats);
 
-/// "brute", "kd", "kd-raw", "grid", "sap", "hhash", "mlhash", "bullet-dbvt", "bullet-sap", "cgal".
+/// "brute", "kd", "kd-raw", "grid", "sap", "hhash", "mlhash", "bullet-dbvt", "bullet-sap", "cgal"; "?" for a
+/// value outside the enumeration.
 PF_API const char *pf_broadphase_method_name(pf_broadphase_method m);
 /// Parses a method name; PF_EINVAL for an unknown one.
 PF_API int pf_broadphase_method_parse(const char *name, pf_broadphase_method *out);
-/// 1 when the method is built into this library (peers depend on the build), else 0.
+/// 1 when the method is built into this library (peers depend on the build), else 0 (also for a value outside
+/// the enumeration).
 PF_API int pf_broadphase_method_available(pf_broadphase_method m);
 
 #ifdef __cplusplus

@@ -92,7 +92,9 @@ PF_API int pf_narrow_point_triangle(const pf_proximity_def *def, const pf_point 
 /// Batch over broad-phase candidates. Sphere–sphere: pair (i, j) tests spheres[i] (A) against spheres[j] (B).
 /// Writes the contacts to `out` (room for `npairs` needed) in the order of `pairs`, so the output is as
 /// deterministic as the pairs; `*ncontacts` receives their number. PF_EINVAL on an index out of range or an
-/// invalid element (the message names it); `out` is then partly written.
+/// invalid element (the message names it: `pairs[4].j`, `spheres[3].center[1]`), and for a bad def, a NULL
+/// `ncontacts`, NULL arrays when npairs > 0 (all may be NULL when it is 0) or counts whose arrays could not fit
+/// in memory; `out` is then partly written and `*ncontacts` is 0.
 PF_API int pf_narrow_spheres(const pf_proximity_def *def, const pf_sphere *spheres, size_t nspheres,
                              const pf_pair *pairs, size_t npairs, pf_contact *out, size_t *ncontacts);
 

@@ -37,22 +37,30 @@ typedef struct pf_rangequery_def {
 typedef struct pf_rangequery pf_rangequery;
 
 PF_API pf_rangequery_def pf_rangequery_default_def(void);
+/// PF_EINVAL for a NULL argument, a def.method outside the enumeration, def.leaf_size < 1 or a def.cell_size
+/// that is not finite.
 PF_API int pf_rangequery_create(const pf_rangequery_def *def, pf_rangequery **out);
+/// Destroys `rq`; NULL is ignored.
 PF_API void pf_rangequery_destroy(pf_rangequery *rq);
 /// Builds the structure over `n` points (`xyz`: 3 doubles each, copied). Non-finite coordinates are refused
-/// with PF_EINVAL naming the point; so is a cell size that would need more than max(16 N, 2^20) cells.
+/// with PF_EINVAL naming the coordinate (`xyz[k]`: point k / 3); so is a cell size that would need more than
+/// max(16 N, 2^20) cells, n >= 2^32 - 1, and NULL arguments (`xyz` may be NULL when n is 0). A refused build
+/// leaves the structure unbuilt.
 PF_API int pf_rangequery_build(pf_rangequery *rq, const double *xyz, size_t n);
 /// Updates the structure after the same `n` points moved (point i is still point i). PF_ESTATE before a
-/// build.
+/// build; PF_EINVAL for NULL arguments or non-finite coordinates (the structure then keeps the previous points).
 PF_API int pf_rangequery_rebuild(pf_rangequery *rq, const double *xyz);
 /// Ids of the points p with lo[k] <= p[k] <= hi[k] on every axis (a closed box), into `out`, in an order that
 /// depends on the points and the box only. The structure may be queried from several threads at once, each
-/// with its own buffer.
+/// with its own buffer. A box with lo[k] > hi[k] on an axis is empty: it finds nothing. PF_EINVAL for NULL
+/// arguments or NaN or infinite bounds (to query a half-space, give a finite bound beyond the points);
+/// PF_ESTATE before a successful build.
 PF_API int pf_rangequery_find(const pf_rangequery *rq, const double lo[3], const double hi[3], pf_id_buffer *out);
-/// s(N): bytes held, the copy of the points included.
+/// s(N): bytes held, the copy of the points included; 0 for NULL.
 PF_API size_t pf_rangequery_bytes(const pf_rangequery *rq);
-/// "scan", "bsearch", "tree", "kdtree", "cells".
+/// "scan", "bsearch", "tree", "kdtree", "cells"; "unknown" for a value outside the enumeration.
 PF_API const char *pf_rangequery_method_name(pf_rangequery_method m);
+/// Parses a method name; PF_EINVAL for NULL arguments or an unknown name.
 PF_API int pf_rangequery_method_parse(const char *name, pf_rangequery_method *out);
 
 #ifdef __cplusplus
