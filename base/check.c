@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <math.h>
+#include <string.h>
 
 int pf_check_given(const void *p, const char *fn, const char *what)
 {
@@ -72,4 +73,20 @@ int pf_check_enum(int value, int count, const char *fn, const char *what)
 {
     if (value >= 0 && value < count) return PF_OK;
     return pf_error(PF_EINVAL, "%s: %s must be one of its %d named values, got %d", fn, what, count, value);
+}
+
+int pf_check_name(const char *name, const char *const *names, int count, const char *fn, const char *what,
+                  int *index)
+{
+    PF_TRY(pf_check_given(name, fn, "name"));
+    for (int k = 0; k < count; k++)
+        if (!strcmp(name, names[k])) {
+            *index = k;
+            return PF_OK;
+        }
+    char list[256] = "";
+    size_t len = 0;
+    for (int k = 0; k < count && len < sizeof list; k++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", names[k]);
+    return pf_error(PF_EINVAL, "%s: unknown %s '%s' (%s)", fn, what, name, list);
 }

@@ -39,6 +39,10 @@ int pf_check_index(uint64_t i, uint64_t n, const char *fn, const char *kind);
 /* n items of `elem` bytes fit in memory: n * elem does not overflow and stays below half the address space (a
  * negative count converted to size_t lands there) */
 int pf_check_size(size_t n, size_t elem, const char *fn, const char *what);
+/* `name` is one of names[0 .. count): *index is its position; else the message lists the names (`what` says what
+ * they name: "executor", "query structure") */
+int pf_check_name(const char *name, const char *const *names, int count, const char *fn, const char *what,
+                  int *index);
 /* a value of an enumeration with `count` members [0, count) */
 int pf_check_enum(int value, int count, const char *fn, const char *what);
 

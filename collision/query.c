@@ -33,14 +33,11 @@ const char *pf_query_method_name(pf_query_method m)
 
 int pf_query_method_parse(const char *name, pf_query_method *out)
 {
-    PF_TRY(pf_check_given(name, __func__, "name"));
     PF_TRY(pf_check_given(out, __func__, "out"));
-    for (int m = 0; m < PF_QUERY_METHOD_COUNT; m++)
-        if (!strcmp(name, query_names[m])) {
-            *out = (pf_query_method)m;
-            return PF_OK;
-        }
-    return pf_error(PF_EINVAL, "%s: unknown query structure '%s' (hhash, mlhash, uhash)", __func__, name);
+    int k;
+    PF_TRY(pf_check_name(name, query_names, PF_QUERY_METHOD_COUNT, __func__, "query structure", &k));
+    *out = (pf_query_method)k;
+    return PF_OK;
 }
 
 const char *pf_neighbor_method_name(pf_neighbor_method m)

@@ -55,15 +55,11 @@ const char *pf_rangequery_method_name(pf_rangequery_method m)
 
 int pf_rangequery_method_parse(const char *name, pf_rangequery_method *out)
 {
-    PF_TRY(pf_check_given(name, __func__, "name"));
     PF_TRY(pf_check_given(out, __func__, "out"));
-    for (int m = 0; m < PF_RQ_METHOD_COUNT; m++)
-        if (!strcmp(name, method_names[m])) {
-            *out = (pf_rangequery_method)m;
-            return PF_OK;
-        }
-    return pf_error(PF_EINVAL, "%s: unknown range-query method '%s' (scan, bsearch, tree, kdtree, cells)", __func__,
-                    name);
+    int k;
+    PF_TRY(pf_check_name(name, method_names, PF_RQ_METHOD_COUNT, __func__, "range-query method", &k));
+    *out = (pf_rangequery_method)k;
+    return PF_OK;
 }
 
 pf_rangequery_def pf_rangequery_default_def(void)

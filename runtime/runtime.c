@@ -50,14 +50,11 @@ const char *pf_executor_name(pf_executor e)
 
 int pf_executor_parse(const char *name, pf_executor *out)
 {
-    PF_TRY(pf_check_given(name, __func__, "name"));
     PF_TRY(pf_check_given(out, __func__, "out"));
-    for (int e = 0; e < PF_EXEC_COUNT; e++)
-        if (!strcmp(name, executor_names[e])) {
-            *out = (pf_executor)e;
-            return PF_OK;
-        }
-    return pf_error(PF_EINVAL, "unknown executor '%s' (seq, static, barrier, omptasks)", name);
+    int k;
+    PF_TRY(pf_check_name(name, executor_names, PF_EXEC_COUNT, __func__, "executor", &k));
+    *out = (pf_executor)k;
+    return PF_OK;
 }
 
 const char *pf_partitioner_name(pf_partitioner p)
@@ -67,14 +64,11 @@ const char *pf_partitioner_name(pf_partitioner p)
 
 int pf_partitioner_parse(const char *name, pf_partitioner *out)
 {
-    PF_TRY(pf_check_given(name, __func__, "name"));
     PF_TRY(pf_check_given(out, __func__, "out"));
-    for (int p = 0; p < PF_PART_COUNT; p++)
-        if (!strcmp(name, partitioner_names[p])) {
-            *out = (pf_partitioner)p;
-            return PF_OK;
-        }
-    return pf_error(PF_EINVAL, "unknown partitioner '%s' (owner, metis)", name);
+    int k;
+    PF_TRY(pf_check_name(name, partitioner_names, PF_PART_COUNT, __func__, "partitioner", &k));
+    *out = (pf_partitioner)k;
+    return PF_OK;
 }
 
 const char *pf_repartition_name(pf_repartition r)
@@ -84,14 +78,11 @@ const char *pf_repartition_name(pf_repartition r)
 
 int pf_repartition_parse(const char *name, pf_repartition *out)
 {
-    PF_TRY(pf_check_given(name, __func__, "name"));
     PF_TRY(pf_check_given(out, __func__, "out"));
-    for (int r = 0; r < PF_REPART_COUNT; r++)
-        if (!strcmp(name, repartition_names[r])) {
-            *out = (pf_repartition)r;
-            return PF_OK;
-        }
-    return pf_error(PF_EINVAL, "unknown repartitioning policy '%s' (auto, never, always)", name);
+    int k;
+    PF_TRY(pf_check_name(name, repartition_names, PF_REPART_COUNT, __func__, "repartitioning policy", &k));
+    *out = (pf_repartition)k;
+    return PF_OK;
 }
 
 pf_runtime_def pf_runtime_default_def(void)

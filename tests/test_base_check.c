@@ -61,6 +61,20 @@ START_TEST(pointers_indices_sizes_enums)
 }
 END_TEST
 
+START_TEST(names)
+{
+    static const char *const names[] = {"seq", "static", "barrier"};
+    int k = -1;
+    ck_assert_int_eq(pf_check_name("barrier", names, 3, "f", "executor", &k), PF_OK);
+    ck_assert_int_eq(k, 2);
+    ck_assert_int_eq(pf_check_name("Static", names, 3, "pf_executor_parse", "executor", &k), PF_EINVAL);
+    assert_message("pf_executor_parse", "'Static' (seq, static, barrier)");
+    ck_assert_int_eq(pf_check_name(NULL, names, 3, "pf_executor_parse", "executor", &k), PF_EINVAL);
+    assert_message("pf_executor_parse", "name");
+    ck_assert_int_eq(k, 2); /* untouched by a refusal */
+}
+END_TEST
+
 static int try_both(double a, double b)
 {
     PF_TRY(pf_check_finite(a, "try_both", "a"));
@@ -84,6 +98,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("check");
     tcase_add_test(tc, numbers);
     tcase_add_test(tc, pointers_indices_sizes_enums);
+    tcase_add_test(tc, names);
     tcase_add_test(tc, try_returns_the_first_refusal);
     suite_add_tcase(s, tc);
     return s;
