@@ -82,7 +82,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
     pf_broadphase_def bd = pf_broadphase_default_def();
     bd.method = (pf_broadphase_method)def->broadphase;
-    bd.threads = w->def.workers;
+    bd.threads = w->def.runtime.workers;
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);
     if (rc) return rc;
@@ -95,7 +95,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     w->col->def = *def;
     /* The narrow phase runs on the world's worker team (pf_runtime_parallel): on OpenMP threads beside the team
      * it finished sooner but their spinning slowed the solver tasks more than it gained. */
-    w->col->threads = w->def.workers;
+    w->col->threads = w->def.runtime.workers;
     w->col->stats.min_distance = INFINITY;
     return PF_OK;
 }

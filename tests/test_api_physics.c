@@ -34,8 +34,8 @@ static void assert_message(const char *fn, const char *what)
 static pf_world *new_world(void)
 {
     pf_world_def d = pf_world_default_def();
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -75,13 +75,13 @@ START_TEST(world_lifecycle)
         w = NULL;
     }
     d = pf_world_default_def();
-    d.workers = 0;
+    d.runtime.workers = 0;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
-    assert_message("pf_world_create", "def.workers");
+    assert_message("pf_world_create", "def.runtime.workers");
     d = pf_world_default_def();
-    d.executor = (pf_executor)99;
+    d.runtime.executor = (pf_executor)99;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
-    assert_message("pf_world_create", "def.executor");
+    assert_message("pf_world_create", "def.runtime.executor");
     d = pf_world_default_def();
     d.max_speed = NAN;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);

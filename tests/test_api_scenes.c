@@ -40,8 +40,8 @@ static void quiet_report(pf_scene_severity sev, const char *msg, void *ctx)
 static pf_scene_load_def load_def(void)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     d.report = quiet_report;
     return d;
 }
@@ -76,11 +76,11 @@ START_TEST(load_calls)
     d.broadphase = 99;
     REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.broadphase");
     d = load_def();
-    d.world.workers = -3;
-    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.workers");
+    d.world.runtime.workers = -3;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.runtime.workers");
     d = load_def();
-    d.world.executor = (pf_executor)77;
-    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.executor");
+    d.world.runtime.executor = (pf_executor)77;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.runtime.executor");
 
     REFUSED(pf_scene_load_file(NULL, NULL, &s), "pf_scene_load_file", "path");
     REFUSED(pf_scene_load_file(NULL, "x.xml", NULL), "pf_scene_load_file", "out");

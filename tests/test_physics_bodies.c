@@ -18,12 +18,12 @@
 static pf_world *make_world(double dt, double gz, pf_executor e, int workers)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
     d.dt = dt;
     d.gravity[2] = gz;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;

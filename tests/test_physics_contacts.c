@@ -16,11 +16,11 @@ static const double FLOOR_HALF = 1.0;
 static pf_world *new_world(int workers, pf_executor e, double dt)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
     d.dt = dt;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -238,8 +238,8 @@ START_TEST(test_particles_collide_head_on)
     pf_world_def d = pf_world_default_def();
     d.gravity[2] = 0;
     d.dt = 0.0005;
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     double x[6] = {-0.1, 0, 0, 0.1, 0.001, 0}, v[6] = {1, 0, 0, -1, 0, 0};

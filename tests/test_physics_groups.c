@@ -15,13 +15,13 @@ enum { OBJS = 4, NX = 4, NY = 3, NZ = 3 };
 static pf_world *make_world(int workers, pf_executor e, const int *links, int nlinks, pf_interaction_id *ids)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     /* the update path alone: kept groups keep their workers (a repartition may move them; runtime_update and the
      * golden matrix test that) */
-    d.repartition = PF_REPART_NEVER;
+    d.runtime.repartition = PF_REPART_NEVER;
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     const double len = 0.3, gap = 0.1;

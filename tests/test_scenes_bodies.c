@@ -16,10 +16,10 @@
 static pf_scene_load_def quiet_def(void)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = 1;
-    d.world.executor = PF_EXEC_SEQ;
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     d.report = NULL;
     return d;
 }
@@ -325,8 +325,8 @@ END_TEST
 START_TEST(test_heterogeneous_falls_into_one_pile)
 {
     pf_scene_load_def d = quiet_def();
-    d.world.workers = 2;
-    d.world.executor = PF_EXEC_STATIC;
+    d.world.runtime.workers = 2;
+    d.world.runtime.executor = PF_EXEC_STATIC;
     pf_scene *s = NULL;
     ck_assert_msg(pf_scene_load_builtin(&d, "heterogeneous", &s) == PF_OK, "%s", pf_last_error());
     pf_world *w = pf_scene_world(s);

@@ -65,12 +65,12 @@ static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
 static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
 {
     pf_scene_load_def ld = pf_scene_default_load_def();
-    ld.world.workers = c->workers;
-    ld.world.bind = o->bind;
-    ld.world.executor = c->ex;
-    ld.world.partitioner = c->part;
-    ld.world.repartition = c->repart;
-    ld.world.quiet = 1; /* binding refusals and METIS fallbacks would repeat per repeat; counted instead */
+    ld.world.runtime.workers = c->workers;
+    ld.world.runtime.bind = o->bind;
+    ld.world.runtime.executor = c->ex;
+    ld.world.runtime.partitioner = c->part;
+    ld.world.runtime.repartition = c->repart;
+    ld.world.runtime.quiet = 1; /* binding refusals and METIS fallbacks would repeat per repeat: counted */
     return scene_cli_load_def(CMD, o->scene, &ld, out);
 }
 
@@ -238,7 +238,7 @@ static size_t count_configs(const config_axes *a)
 static size_t build_configs(config *cfg, const config_axes *a)
 {
     size_t n = 0;
-    pf_repartition dflt = pf_world_default_def().repartition;
+    pf_repartition dflt = pf_world_default_def().runtime.repartition;
     add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1);
     for (size_t e = 0; e < a->nex; e++) {
         pf_executor ex = a->ex[e];
@@ -521,7 +521,7 @@ int bench_scaling(int argc, char **argv)
                      .nex = 4,
                      .parts = {PF_PART_OWNER},
                      .nparts = 1,
-                     .reps = {pf_world_default_def().repartition},
+                     .reps = {pf_world_default_def().runtime.repartition},
                      .nreps = 1};
     const char *csv_path = NULL, *plot_path = NULL;
     int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);

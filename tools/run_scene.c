@@ -189,12 +189,12 @@ int run_scene(const run_opts *o)
     int rc = check_outputs(o);
     if (rc) return rc;
     pf_scene_load_def ld = pf_scene_default_load_def();
-    ld.world.bind = o->bind;
-    ld.world.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
-    ld.world.executor = o->executor;
-    ld.world.partitioner = o->partitioner;
-    ld.world.repartition = o->repartition;
-    ld.world.quiet = 1;
+    ld.world.runtime.bind = o->bind;
+    ld.world.runtime.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
+    ld.world.runtime.executor = o->executor;
+    ld.world.runtime.partitioner = o->partitioner;
+    ld.world.runtime.repartition = o->repartition;
+    ld.world.runtime.quiet = 1;
     ld.dt = o->dt;
     ld.broadphase = o->broadphase;
     double t0 = bench_now_s();
@@ -255,7 +255,7 @@ int run_scene(const run_opts *o)
         if (o->hash_only)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
         else
-            summary(o, scene, &t, &r, ld.world.workers, ms_setup, &prev_stats);
+            summary(o, scene, &t, &r, ld.world.runtime.workers, ms_setup, &prev_stats);
         if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
         if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);

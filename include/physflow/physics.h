@@ -42,18 +42,12 @@ PF_API pf_solver_def pf_solver_default_def(void);
 typedef struct pf_world_def {
     double gravity[3];          ///< m/s²; default (0, 0, -9.81)
     double dt;                  ///< time step in s (> 0); default 0.01
-    int workers;                ///< runtime workers K >= 1; default 1
-    pf_executor executor;       ///< runtime executor; default PF_EXEC_STATIC
-    pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
-    int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
-    int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
     double max_speed;           ///< m/s: a point faster than this (or NaN / infinite) is a numerical fault: the
                                 ///< step fails with PF_ENUMERIC and the world keeps its state before the step;
                                 ///< default 1e4
-    pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
-                                ///< default none: the world's own worker threads
-    pf_repartition repartition; ///< when the runtime partitions again (contacts, measured load); default
-                                ///< PF_REPART_AUTO
+    pf_runtime_def runtime;     ///< the runtime (worker team) the world creates and owns: workers,
+                                ///< executor, partitioner, binding, host task system, repartitioning
+                                ///< (physflow/runtime.h); default pf_runtime_default_def()
 } pf_world_def;
 
 typedef struct pf_world pf_world;

@@ -146,8 +146,9 @@ typedef void (*pf_scene_report_fn)(pf_scene_severity severity, const char *messa
 /// How to load. Get defaults from pf_scene_default_load_def().
 typedef struct pf_scene_load_def {
     const pf_scene_registry *registry; ///< components; NULL (default): the built-in ones
-    pf_world_def world;                ///< runtime settings of the world (workers, executor, ...); the scene's
-                                       ///< root Node sets dt and gravity; default pf_world_default_def()
+    pf_world_def world;                ///< the world's settings: its runtime (world.runtime.workers, ...) and
+                                       ///< max_speed; the scene's root Node sets dt and gravity; default
+                                       ///< pf_world_default_def()
     double dt;                         ///< s; > 0 overrides the scene's dt; default 0 (keep the scene's)
     int broadphase;                    ///< a pf_broadphase_method overriding the scene's; default -1 (keep it)
     pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
