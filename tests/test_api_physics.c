@@ -336,7 +336,7 @@ START_TEST(bodies_surfaces_meshes)
     rd.position[1] = NAN;
     REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.position[1]");
     rd = pf_rigid_default_def();
-    rd.orientation[0] = 0;
+    rd.orientation[3] = 0; /* the zero quaternion */
     REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.orientation");
     rd = pf_rigid_default_def();
     rd.angular_velocity[2] = INFINITY;

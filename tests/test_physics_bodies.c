@@ -189,8 +189,8 @@ static pf_object_id tumbling_box(pf_world *w, pf_solver_kind kind, pf_surface_id
     pf_rigid_def rd = pf_rigid_default_def();
     rng seed = {3};
     rd.position[0] = 0.3, rd.position[1] = -0.2, rd.position[2] = 1.0;
-    rd.orientation[0] = rng_range(&seed, -1, 1), rd.orientation[1] = rng_range(&seed, -1, 1), rd.orientation[2] = rng_range(&seed, -1, 1),
-    rd.orientation[3] = rng_range(&seed, -1, 1);
+    rd.orientation[3] = rng_range(&seed, -1, 1); /* drawn w first, then x, y, z; stored (x, y, z, w) */
+    for (int k = 0; k < 3; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5;
@@ -354,7 +354,7 @@ START_TEST(test_box_mesh_mass_properties)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &a), PF_OK);
     rd.shape = PF_RIGID_BOX;
     memcpy(rd.half_extents, e, sizeof e);
-    memcpy(rd.orientation, q, sizeof q);
+    rd.orientation[0] = q[1], rd.orientation[1] = q[2], rd.orientation[2] = q[3], rd.orientation[3] = q[0];
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &b), PF_OK);
     double ma, mb, Ia[9], Ib[9];
     ck_assert_int_eq(pf_world_rigid_inertia(w, a, &ma, Ia, NULL), PF_OK);
@@ -517,7 +517,8 @@ START_TEST(test_rigid_implicit_mass_damping)
     pf_world *w = make_world(h, 0, PF_EXEC_SEQ, 1);
     pf_rigid_def rd = pf_rigid_default_def();
     rng seed = {5};
-    for (int k = 0; k < 4; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
+    rd.orientation[3] = rng_range(&seed, -1, 1); /* drawn w first, then x, y, z; stored (x, y, z, w) */
+    for (int k = 0; k < 3; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5, rd.velocity[2] = -1;
@@ -555,9 +556,9 @@ START_TEST(test_rigid_principal_spin)
     ck_assert_int_eq(pf_world_step(w, 300), PF_OK);
     double q[4], om[3], th = 2.5 * 3.0;
     pf_world_rigid_state(w, id, NULL, q, NULL, om);
-    double s = q[0] < 0 ? -1 : 1; /* q and -q are the same rotation */
-    ck_assert_double_eq_tol(s * q[0], fabs(cos(th / 2)), 1e-10);
-    ck_assert_double_eq_tol(s * q[3], (cos(th / 2) < 0 ? -1 : 1) * sin(th / 2), 1e-10);
+    double s = q[3] < 0 ? -1 : 1; /* q = (x, y, z, w); q and -q are the same rotation */
+    ck_assert_double_eq_tol(s * q[3], fabs(cos(th / 2)), 1e-10);
+    ck_assert_double_eq_tol(s * q[2], (cos(th / 2) < 0 ? -1 : 1) * sin(th / 2), 1e-10);
     ck_assert_double_eq_tol(om[2], 2.5, 1e-12);
     ck_assert_double_eq_tol(om[0], 0, 1e-12);
     pf_world_destroy(w);
@@ -609,7 +610,7 @@ START_TEST(test_rigid_shape_surfaces)
         rd.mesh_positions = m.positions, rd.mesh_vertices = m.vertices;
         rd.mesh_indices = m.indices, rd.mesh_triangles = m.triangles;
         rd.position[0] = k;
-        rd.orientation[1] = 0.3 * k;
+        rd.orientation[0] = 0.3 * k;
         rd.angular_velocity[0] = 1, rd.angular_velocity[1] = -2, rd.angular_velocity[2] = 0.5;
         ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id[k]), PF_OK);
         ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, id[k], &rd, &sid[k]), PF_OK);
@@ -849,8 +850,8 @@ START_TEST(test_hash_covers_orientation)
     for (int k = 0; k < 2; k++) {
         pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
         pf_rigid_def rd = pf_rigid_default_def();
-        rd.orientation[0] = k ? 0 : 1;
-        rd.orientation[3] = k ? 1 : 0;
+        rd.orientation[3] = k ? 0 : 1; /* (x, y, z, w): identity, or a half turn about z */
+        rd.orientation[2] = k ? 1 : 0;
         ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
         h[k] = pf_world_state_hash(w);
         pf_world_destroy(w);
@@ -865,7 +866,7 @@ START_TEST(test_bodies_invalid_arguments)
     pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
     pf_rigid_def rd = pf_rigid_default_def();
     pf_object_id r, g;
-    rd.orientation[0] = 0;
+    rd.orientation[3] = 0; /* the zero quaternion */
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     rd.half_extents[1] = 0;
@@ -873,7 +874,7 @@ START_TEST(test_bodies_invalid_arguments)
     rd = pf_rigid_default_def();
     rd.shape = PF_RIGID_MESH; /* no mesh */
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {1}}, &r), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {0, 0, 0, 1}}, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, r, NULL), PF_EINVAL);

@@ -79,7 +79,7 @@ START_TEST(test_rigid_box_equals_code)
     pf_world *w = code_world();
     pf_rigid_def d = pf_rigid_default_def();
     d.position[0] = 0.1, d.position[1] = 0.2, d.position[2] = 0.3;
-    d.orientation[0] = c, d.orientation[3] = s;
+    d.orientation[2] = s, d.orientation[3] = c; /* the scene's order */
     d.velocity[0] = 1;
     d.angular_velocity[2] = 2;
     d.mass = 2;

@@ -343,14 +343,16 @@ typedef enum pf_rigid_shape {
 } pf_rigid_shape;
 
 /// A rigid body (6 degrees of freedom). Get defaults from pf_rigid_default_def().
+/// Every quaternion of this API (pf_rigid_def.orientation, pf_world_rigid_state, pf_world_set_rigid_state) is
+/// (x, y, z, w), w the scalar part: SOFA's order, the one of Rigid3d scene files.
 /// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
 /// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
 /// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
 /// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
-    double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
-                                ///< default (1, 0, 0, 0)
+    double orientation[4];      ///< unit quaternion (x, y, z, w) from body to world (normalised on input);
+                                ///< default (0, 0, 0, 1)
     double velocity[3];         ///< linear velocity of the com, m/s; default 0
     double angular_velocity[3]; ///< world frame, rad/s; default 0
     double mass;                ///< kg; > 0: scales the shape's inertia to this mass; default 0: density x volume
@@ -376,7 +378,8 @@ PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id
 PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const pf_rigid_def *def,
                                             pf_surface_id *out);
 
-/// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
+/// State of a rigid body (any argument may be NULL); the orientation is (x, y, z, w). PF_EINVAL when o is not a
+/// rigid body.
 PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
                                 double velocity[3], double angular_velocity[3]);
 /// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
