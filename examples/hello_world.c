@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     for (uint32_t p = 1; p < n; p++)
         if (x[3 * p + 2] < lowest) lowest = x[3 * p + 2];
     pf_collision_stats cs;
-    TRY(pf_world_collision_stats(w, &cs));
+    TRY(pf_world_get_collision_stats(w, &cs));
     printf("lowest bar point: z = %+.6f m; contacts: %" PRIu32 "\n", lowest, cs.contacts);
     printf("state-hash: %016" PRIx64 "\n", pf_world_state_hash(w));
     pf_world_destroy(w);

@@ -201,10 +201,10 @@ int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigi
     return rc ? rc : attach_shape_surface(w, o, def, mp.com, out);
 }
 
-int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
-                         double velocity[3], double angular_velocity[3])
+int pf_world_get_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
+                             double velocity[3], double angular_velocity[3])
 {
-    const pf_object *o = rigid_object(w, id, "pf_world_rigid_state");
+    const pf_object *o = rigid_object(w, id, "pf_world_get_rigid_state");
     if (!o) return PF_EINVAL;
     if (position) memcpy(position, o->x, 3 * sizeof(double));
     if (orientation) quat_to_api(o->x + PF_RIGID_QUAT, orientation);
@@ -236,9 +236,10 @@ int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position
     return PF_OK;
 }
 
-int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9], double world[9])
+int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9],
+                               double world[9])
 {
-    const pf_object *o = rigid_object(w, id, "pf_world_rigid_inertia");
+    const pf_object *o = rigid_object(w, id, "pf_world_get_rigid_inertia");
     if (!o) return PF_EINVAL;
     if (mass) *mass = o->mass;
     if (body) memcpy(body, o->inertia, sizeof o->inertia);

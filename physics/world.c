@@ -164,7 +164,7 @@ static int step_once(pf_world *w)
     if ((rc = pf_world_check_faults(w))) return rc;
     if (synced) {
         pf_graph_update up;
-        pf_graph_last_update(w->g, &up);
+        pf_graph_get_last_update(w->g, &up);
         w->last_update.tasks_moved = up.moved;
         w->last_update.ms_runtime = up.ms;
         free_retired(w);
@@ -183,10 +183,10 @@ int pf_world_step(pf_world *w, uint32_t steps)
     return rc;
 }
 
-int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
+int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
 {
-    PF_TRY(pf_world_check_given(w, "pf_world_last_update"));
-    PF_TRY(pf_check_given(out, "pf_world_last_update", "out"));
+    PF_TRY(pf_world_check_given(w, "pf_world_get_last_update"));
+    PF_TRY(pf_check_given(out, "pf_world_get_last_update", "out"));
     *out = w->last_update;
     if (count) *count = w->updates;
     return PF_OK;
@@ -238,9 +238,9 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
     return PF_OK;
 }
 
-int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
+int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
 {
-    static const char fn[] = "pf_world_worker_stats";
+    static const char fn[] = "pf_world_get_worker_stats";
     PF_TRY(pf_world_check_given(w, fn));
     PF_TRY(pf_check_given(workers, fn, "workers"));
     PF_TRY(pf_check_int_range(cap, 0, INT_MAX, fn, "cap"));

@@ -97,15 +97,15 @@ START_TEST(world_lifecycle)
     REFUSED(pf_world_set_workers(NULL, 1), "pf_world_set_workers", "world");
     REFUSED(pf_world_step(NULL, 1), "pf_world_step", "world");
     pf_world_update up;
-    REFUSED(pf_world_last_update(NULL, &up, NULL), "pf_world_last_update", "world");
-    REFUSED(pf_world_last_update(w, NULL, NULL), "pf_world_last_update", "out");
+    REFUSED(pf_world_get_last_update(NULL, &up, NULL), "pf_world_get_last_update", "world");
+    REFUSED(pf_world_get_last_update(w, NULL, NULL), "pf_world_get_last_update", "out");
     pf_world_stats st;
     REFUSED(pf_world_get_stats(NULL, &st), "pf_world_get_stats", "world");
     REFUSED(pf_world_get_stats(w, NULL), "pf_world_get_stats", "out");
     int nw;
-    REFUSED(pf_world_worker_stats(w, NULL, 4, &nw), "pf_world_worker_stats", "out");
-    REFUSED(pf_world_worker_stats(w, NULL, 0, NULL), "pf_world_worker_stats", "workers");
-    REFUSED(pf_world_worker_stats(w, NULL, -1, &nw), "pf_world_worker_stats", "cap");
+    REFUSED(pf_world_get_worker_stats(w, NULL, 4, &nw), "pf_world_get_worker_stats", "out");
+    REFUSED(pf_world_get_worker_stats(w, NULL, 0, NULL), "pf_world_get_worker_stats", "workers");
+    REFUSED(pf_world_get_worker_stats(w, NULL, -1, &nw), "pf_world_get_worker_stats", "cap");
     REFUSED(pf_world_remove_interaction(w, 12345), "pf_world_remove_interaction", "12345");
     REFUSED(pf_world_remove_interaction(NULL, 0), "pf_world_remove_interaction", "world");
     ck_assert_ptr_null(pf_world_runtime(NULL));
@@ -320,8 +320,8 @@ START_TEST(force_fields_and_springs)
     cd.contact_distance = 1;
     REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.alarm_distance");
     pf_collision_stats cs;
-    REFUSED(pf_world_collision_stats(w, &cs), "pf_world_collision_stats", "collision");
-    REFUSED(pf_world_collision_stats(w, NULL), "pf_world_collision_stats", "out");
+    REFUSED(pf_world_get_collision_stats(w, &cs), "pf_world_get_collision_stats", "collision");
+    REFUSED(pf_world_get_collision_stats(w, NULL), "pf_world_get_collision_stats", "out");
     REFUSED(pf_world_set_contact_callback(NULL, NULL, NULL), "pf_world_set_contact_callback", "world");
     pf_world_destroy(w);
 }
@@ -364,8 +364,9 @@ START_TEST(bodies_surfaces_meshes)
     REFUSED(pf_world_set_rigid_state(w, body, NULL, q, NULL, NULL), "pf_world_set_rigid_state", "orientation");
     REFUSED(pf_world_set_rigid_state(w, cube, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "rigid");
     REFUSED(pf_world_set_rigid_state(w, 50, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "object 50");
-    REFUSED(pf_world_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_rigid_state", "world");
-    REFUSED(pf_world_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_rigid_inertia", "rigid");
+    REFUSED(pf_world_get_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_get_rigid_state",
+            "world");
+    REFUSED(pf_world_get_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_get_rigid_inertia", "rigid");
     REFUSED(pf_world_add_rigid_shape_surface(w, cube, &rd, NULL), "pf_world_add_rigid_shape_surface", "rigid");
     REFUSED(pf_world_add_rigid_shape_surface(w, body, NULL, NULL), "pf_world_add_rigid_shape_surface", "def");
 
@@ -389,7 +390,7 @@ START_TEST(bodies_surfaces_meshes)
     REFUSED(pf_world_add_grid_surface(w, body, NULL), "pf_world_add_grid_surface", "grid");
     REFUSED(pf_world_add_grid_surface(w, 77, NULL), "pf_world_add_grid_surface", "object 77");
     uint32_t nv;
-    REFUSED(pf_world_surface_info(w, 0, NULL, NULL, NULL), "pf_world_surface_info", "surface 0");
+    REFUSED(pf_world_get_surface_info(w, 0, NULL, NULL, NULL), "pf_world_get_surface_info", "surface 0");
     ck_assert_ptr_null(pf_world_surface_positions(w, 3, &nv));
     assert_message("pf_world_surface_positions", "surface 3");
     ck_assert_ptr_null(pf_world_surface_velocities(NULL, 0, &nv));

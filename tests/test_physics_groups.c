@@ -99,7 +99,7 @@ static void split_then_merge(pf_executor e, int workers)
     pf_world_destroy(oracle);
     pf_world_update up;
     uint32_t count;
-    ck_assert_int_eq(pf_world_last_update(w, &up, &count), PF_OK);
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &count), PF_OK);
     ck_assert_uint_eq(count, 2);
     ck_assert_uint_eq(up.step, 10);
     ck_assert_uint_eq(up.groups_kept, 1);
@@ -123,7 +123,7 @@ static void split_then_merge(pf_executor e, int workers)
     ck_assert_msg(h == ref, "%s/%d after the merge: %016llx, fresh recording %016llx", pf_executor_name(e), workers,
                   (unsigned long long)h, (unsigned long long)ref);
     pf_world_destroy(oracle);
-    ck_assert_int_eq(pf_world_last_update(w, &up, &count), PF_OK);
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &count), PF_OK);
     ck_assert_uint_eq(count, 3);
     ck_assert_uint_eq(up.groups_kept, 1);
     ck_assert_uint_eq(up.groups_removed, 2);
@@ -162,7 +162,7 @@ START_TEST(test_no_change_no_update)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     uint32_t count;
     pf_world_update up;
-    pf_world_last_update(w, &up, &count);
+    pf_world_get_last_update(w, &up, &count);
     ck_assert_uint_eq(count, 1);
     ck_assert_uint_eq(up.groups_recorded, 2);
     pf_world_stats st;

@@ -50,12 +50,13 @@ typedef struct config {
     int failed;
 } config;
 
-/* The ms that graph updates took during the latest step: nonzero when pf_world_last_update's count moved. */
+/* The ms that graph updates took during the latest step: nonzero when pf_world_get_last_update's count moved.
+ */
 static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
 {
     pf_world_update u;
     uint32_t now = 0;
-    if (pf_world_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
+    if (pf_world_get_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
     *updates += now - *count;
     *count = now;
     return u.ms_record + u.ms_runtime;
@@ -93,7 +94,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     pf_world *w = pf_scene_world(scene);
     int rc = pf_world_step(w, (uint32_t)o->warmup);
     pf_collision_stats cs;
-    int has_collision = rc == PF_OK && pf_world_collision_stats(w, &cs) == PF_OK;
+    int has_collision = rc == PF_OK && pf_world_get_collision_stats(w, &cs) == PF_OK;
     pf_world_stats before, ws;
     memset(&before, 0, sizeof before);
     memset(&ws, 0, sizeof ws);
@@ -107,7 +108,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
         double t0 = bench_now_s();
         rc = pf_world_step(w, 1);
         double ms = (bench_now_s() - t0) * 1e3;
-        double col = has_collision && pf_world_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
+        double col = has_collision && pf_world_get_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
         upd_total += update_ms_since(w, &count, &updates);
         if (rc == PF_OK) rc = pf_world_get_stats(w, &ws);
         record_step(c, (size_t)(r * o->steps + k), ms, col, &ws);

@@ -47,9 +47,9 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
     pf_world_stats ws;
     pf_world_update up;
     memset(&cs, 0, sizeof cs);
-    pf_world_collision_stats(w, &cs);
+    pf_world_get_collision_stats(w, &cs);
     pf_world_get_stats(w, &ws);
-    pf_world_last_update(w, &up, updates);
+    pf_world_get_last_update(w, &up, updates);
     memset(r, 0, sizeof *r);
     r->step = step;
     r->ms_step = ms;

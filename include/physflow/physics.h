@@ -226,7 +226,7 @@ typedef struct pf_world_update {
 } pf_world_update;
 /// The latest structural update (all zero before the first step); `count` (may be NULL) receives how many
 /// updates happened so far, the first recording included.
-PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
+PF_API int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
 
 /// The collision stage of a world (SOFA's collision pipeline: DefaultPipeline, a broad phase,
 /// MinProximityIntersection, DefaultContactManager with PenaltyContactForceField). Each step, before the
@@ -272,7 +272,7 @@ typedef struct pf_collision_stats {
     double ms;             ///< time of the collision stage, ms
     double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
 } pf_collision_stats;
-PF_API int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out);
+PF_API int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *out);
 
 /// Counters of a world.
 typedef struct pf_world_stats {
@@ -295,7 +295,7 @@ typedef struct pf_world_stats {
 } pf_world_stats;
 PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
 /// Per-worker counters of the latest step's graph run: up to `cap` into `out`, the worker count into *workers.
-PF_API int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
+PF_API int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
 
 /* ==================================== Bodies: rigid bodies, surfaces, deformable grids
  *================================== (Hermann et al. 2009, §4.2: rigid bodies and deformable models of several
@@ -343,12 +343,13 @@ typedef enum pf_rigid_shape {
 } pf_rigid_shape;
 
 /// A rigid body (6 degrees of freedom). Get defaults from pf_rigid_default_def().
-/// Every quaternion of this API (pf_rigid_def.orientation, pf_world_rigid_state, pf_world_set_rigid_state) is
-/// (x, y, z, w), w the scalar part: SOFA's order, the one of Rigid3d scene files.
-/// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
-/// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
-/// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
-/// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
+/// Every quaternion of this API (pf_rigid_def.orientation, pf_world_get_rigid_state,
+/// pf_world_set_rigid_state) is (x, y, z, w), w the scalar part: SOFA's order, the one of Rigid3d scene
+/// files. The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of
+/// mass (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in
+/// the world frame); read it with pf_world_get_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a
+/// static body (0 alone holds its translation, 1 alone its rotation); box selection tests the com only.
+/// Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
     double orientation[4];      ///< unit quaternion (x, y, z, w) from body to world (normalised on input);
@@ -380,8 +381,8 @@ PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const p
 
 /// State of a rigid body (any argument may be NULL); the orientation is (x, y, z, w). PF_EINVAL when o is not a
 /// rigid body.
-PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
-                                double velocity[3], double angular_velocity[3]);
+PF_API int pf_world_get_rigid_state(const pf_world *w, pf_object_id o, double position[3],
+                                    double orientation[4], double velocity[3], double angular_velocity[3]);
 /// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
 /// normalised; a fixed part keeps zero velocity). The recorded graph is kept. PF_EINVAL when o is not a rigid body
 /// or a value is not finite.
@@ -390,8 +391,8 @@ PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double po
                                     const double angular_velocity[3]);
 /// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
 /// orientation (may be NULL) of a rigid body.
-PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
-                                  double world[9]);
+PF_API int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
+                                      double world[9]);
 
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
@@ -425,8 +426,8 @@ PF_API int pf_world_add_grid_surface(pf_world *w, pf_object_id o, pf_surface_id 
 /// Number of surfaces.
 PF_API uint32_t pf_world_surfaces(const pf_world *w);
 /// The object carrying surface s, its vertex and triangle counts (each may be NULL).
-PF_API int pf_world_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object, uint32_t *vertices,
-                                 uint32_t *triangles);
+PF_API int pf_world_get_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object,
+                                     uint32_t *vertices, uint32_t *triangles);
 /// Current vertex positions (3 per vertex, m) / velocities (m/s) of surface s, computed from its object's state
 /// on each call; NULL for an invalid id. The memory is the surface's, valid until the next call for s.
 PF_API const double *pf_world_surface_positions(pf_world *w, pf_surface_id s, uint32_t *vertices);

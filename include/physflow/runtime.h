@@ -258,7 +258,7 @@ typedef struct pf_graph_update {
     int full;         ///< 1 when the graph was partitioned afresh (first run, new worker count or partitioner)
     double ms;        ///< time of the whole update: analysis, placement and compilation
 } pf_graph_update;
-PF_API int pf_graph_last_update(const pf_graph *g, pf_graph_update *out);
+PF_API int pf_graph_get_last_update(const pf_graph *g, pf_graph_update *out);
 
 /// Rebalancing by object (Hermann et al. 2009, §3.2: "reassigning the partition related to this object"): moves whole
 /// objects — their tasks and the ownership of their data — from the most loaded workers to the least loaded
@@ -268,7 +268,7 @@ PF_API int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objec
 
 /// The largest per-worker sum of task costs (measured when known, else estimated) in the current placement:
 /// the makespan estimate partitioners minimise. Compiles the graph first if needed.
-PF_API int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
+PF_API int pf_graph_get_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
 
 /// Partitions the graph afresh at its next static run, with the costs measured so far, whatever the policy; the
 /// new parts are relabelled to overlap the current placement most, and whole objects move (their tasks, their
