@@ -81,7 +81,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     PF_TRY(pf_check_positive(def->stiffness, fn, "def.stiffness"));
     PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
     pf_broadphase_def bd = pf_broadphase_default_def();
-    bd.method = (pf_broadphase_method)def->broadphase;
+    bd.method = def->broadphase;
     bd.threads = w->def.runtime.workers;
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);

@@ -208,7 +208,7 @@ int sc_attach_surfaces(sc_loader *L)
     }
     if (!s->collision.enabled) return PF_OK;
     pf_collision_def cd = pf_collision_default_def();
-    cd.broadphase = L->def->broadphase >= 0 ? L->def->broadphase : (int)s->collision.broadphase;
+    cd.broadphase = L->def->override_broadphase ? L->def->broadphase : s->collision.broadphase;
     cd.alarm_distance = s->collision.alarm_distance;
     cd.contact_distance = s->collision.contact_distance;
     cd.stiffness = s->collision.stiffness;

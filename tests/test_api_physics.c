@@ -308,7 +308,7 @@ START_TEST(force_fields_and_springs)
 
     pf_collision_def cd = pf_collision_default_def();
     REFUSED(pf_world_set_collision(w, NULL), "pf_world_set_collision", "def");
-    cd.broadphase = 999;
+    cd.broadphase = (pf_broadphase_method)999;
     REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.broadphase");
     cd = pf_collision_default_def();
     cd.alarm_distance = NAN;

@@ -73,8 +73,14 @@ START_TEST(load_calls)
         ck_assert_msg(strstr(pf_last_error(), "(0, 1e300)"), "%s", pf_last_error());
     }
     d = load_def();
-    d.broadphase = 99;
+    d.override_broadphase = 1;
+    d.broadphase = (pf_broadphase_method)99;
     REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.broadphase");
+    d.broadphase = PF_BP_KD_RAW;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.broadphase");
+    d = load_def();
+    d.override_broadphase = 2;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.override_broadphase");
     d = load_def();
     d.world.runtime.workers = -3;
     REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.runtime.workers");

@@ -345,7 +345,7 @@ START_TEST(test_collision_def_checks)
     c.stiffness = -1;
     ck_assert_int_eq(pf_world_set_collision(w, &c), PF_EINVAL);
     c = pf_collision_default_def();
-    c.broadphase = 999;
+    c.broadphase = (pf_broadphase_method)999;
     ck_assert_int_eq(pf_world_set_collision(w, &c), PF_EINVAL);
     pf_world_destroy(w);
 }

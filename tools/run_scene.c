@@ -196,7 +196,10 @@ int run_scene(const run_opts *o)
     ld.world.runtime.repartition = o->repartition;
     ld.world.runtime.quiet = 1;
     ld.dt = o->dt;
-    ld.broadphase = o->broadphase;
+    if (o->broadphase >= 0) { /* -1: the option is absent */
+        ld.override_broadphase = 1;
+        ld.broadphase = (pf_broadphase_method)o->broadphase;
+    }
     double t0 = bench_now_s();
     pf_scene *scene = NULL;
     if ((rc = scene_cli_load_def("physflow run", o->scene, &ld, &scene))) return rc;

@@ -5,6 +5,7 @@
 #define PHYSFLOW_PHYSICS_H
 
 #include "physflow/base.h"
+#include "physflow/collision.h"
 #include "physflow/runtime.h"
 
 #include <stddef.h>
@@ -237,11 +238,11 @@ PF_API int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uin
 /// which merges and splits solver groups (the graph is updated only on those steps). A static object (every
 /// point fixed) links no groups. Get defaults from pf_collision_default_def().
 typedef struct pf_collision_def {
-    int broadphase;          ///< a pf_broadphase_method (physflow/collision.h); default PF_BP_KD
-    double alarm_distance;   ///< m; default 0.02; >= contact_distance
-    double contact_distance; ///< m; default 0.01; >= 0
-    double stiffness;        ///< penalty stiffness per contact, N/m (> 0); default 1000
-    double damping;          ///< damping along the normal per contact, N·s/m (>= 0); default 0
+    pf_broadphase_method broadphase; ///< physflow/collision.h, not PF_BP_KD_RAW; default PF_BP_KD
+    double alarm_distance;           ///< m; default 0.02; >= contact_distance
+    double contact_distance;         ///< m; default 0.01; >= 0
+    double stiffness;                ///< penalty stiffness per contact, N/m (> 0); default 1000
+    double damping;                  ///< damping along the normal per contact, N·s/m (>= 0); default 0
 } pf_collision_def;
 
 PF_API pf_collision_def pf_collision_default_def(void);

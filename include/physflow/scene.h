@@ -150,7 +150,10 @@ typedef struct pf_scene_load_def {
                                        ///< max_speed; the scene's root Node sets dt and gravity; default
                                        ///< pf_world_default_def()
     double dt;                         ///< s; > 0 overrides the scene's dt; default 0 (keep the scene's)
-    int broadphase;                    ///< a pf_broadphase_method overriding the scene's; default -1 (keep it)
+    int override_broadphase;           ///< 1: `broadphase` replaces the scene's broad phase; 0 (default):
+                                       ///< keep the scene's and ignore `broadphase`
+    pf_broadphase_method broadphase;   ///< with override_broadphase: the broad phase (not PF_BP_KD_RAW);
+                                       ///< default PF_BP_KD
     pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
     void *report_ctx;                  ///< passed to `report`
 } pf_scene_load_def;
