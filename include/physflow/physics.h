@@ -54,7 +54,9 @@ typedef struct pf_world_def {
 typedef struct pf_world pf_world;
 
 PF_API pf_world_def pf_world_default_def(void);
-/// Creates a world and the runtime (worker team) it owns. The caller owns *out.
+/// Creates a world and the runtime (worker team) it owns. The caller owns *out and frees it with
+/// pf_world_destroy; *def is copied, but def->runtime.tasks.user_ctx (when a task system is given) must
+/// outlive the world.
 PF_API int pf_world_create(const pf_world_def *def, pf_world **out);
 PF_API void pf_world_destroy(pf_world *w);
 /// The runtime the world owns (valid until pf_world_destroy).
@@ -327,11 +329,12 @@ typedef struct pf_mesh {
     uint32_t triangles; ///< triangle count
 } pf_mesh;
 
-/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of k
-/// is set), 12 triangles. The caller owns *out.
+/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of
+/// k is set), 12 triangles. The caller owns *out's arrays and frees them with pf_mesh_free.
 PF_API int pf_mesh_box(const double half_extents[3], pf_mesh *out);
 /// Icosphere of `radius` centred on the origin: an icosahedron whose triangles are split in 4 `level` times
-/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller owns *out.
+/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller
+/// owns *out's arrays and frees them with pf_mesh_free.
 PF_API int pf_mesh_icosphere(double radius, int level, pf_mesh *out);
 /// Frees a mesh's arrays (NULL allowed) and zeroes it.
 PF_API void pf_mesh_free(pf_mesh *m);

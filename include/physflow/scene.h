@@ -89,9 +89,12 @@ typedef struct pf_scene_component_def {
 
 typedef struct pf_scene_registry pf_scene_registry;
 
-/// Creates a registry holding every built-in component. The caller owns *out.
+/// Creates a registry holding every built-in component. The caller owns *out and frees it with
+/// pf_scene_registry_destroy; a registry is read only while a scene loads, so it may be destroyed after the
+/// load.
 PF_API int pf_scene_registry_create(pf_scene_registry **out);
-/// Creates an independent copy of `src` (extend the copy, the original is unchanged). The caller owns *out.
+/// Creates an independent copy of `src` (extend the copy, the original is unchanged). The caller owns *out
+/// and frees it with pf_scene_registry_destroy.
 PF_API int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out);
 PF_API void pf_scene_registry_destroy(pf_scene_registry *r);
 /// Adds or replaces an entry.
@@ -164,13 +167,16 @@ typedef struct pf_scene pf_scene;
 
 /// Loads a scene file: parses and validates everything, then creates the world. On failure nothing is left
 /// (no world) and pf_last_error() says "file:line: message". Mesh files are read relative to the scene
-/// file's folder. The caller owns *out.
+/// file's folder. The caller owns *out and frees it with pf_scene_destroy (which destroys the world too,
+/// unless pf_scene_release_world took it); *def, its registry and report_ctx are used only during the call,
+/// but def->world.runtime.tasks.user_ctx must outlive the world.
 PF_API int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out);
 /// Same from memory: `name` labels messages; relative mesh files resolve against `dir` (NULL: the current
-/// directory).
+/// directory). `text` is read only during the call; ownership as pf_scene_load_file.
 PF_API int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
                                 const char *dir, pf_scene **out);
 /// Loads a scene built into the library (see pf_scene_builtin_names); PF_EINVAL for an unknown name.
+/// Ownership as pf_scene_load_file.
 PF_API int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_scene **out);
 /// The built-in scene `name`'s XML text (NULL when unknown) and its length in *length (may be NULL).
 PF_API const char *pf_scene_builtin(const char *name, size_t *length);
