@@ -25,11 +25,11 @@ int main(int argc, char **argv)
 {
     pf_world_def wd = pf_world_default_def(); /* gravity (0, 0, -9.81) m/s², dt 0.01 s */
     wd.dt = 0.005;
-    wd.workers = argc > 1 ? atoi(argv[1]) : 1;
-    wd.bind = 0; /* leave threads unpinned: a host usually shares its machine */
-    wd.quiet = 1;
+    wd.runtime.workers = argc > 1 ? atoi(argv[1]) : 1;
+    wd.runtime.bind = 0; /* leave threads unpinned: a host usually shares its machine */
+    wd.runtime.quiet = 1;
     pf_world *w = NULL;
-    if (argc > 2 && pf_executor_parse(argv[2], &wd.executor) != PF_OK) {
+    if (argc > 2 && pf_executor_parse(argv[2], &wd.runtime.executor) != PF_OK) {
         fprintf(stderr, "hello_world: %s\n", pf_last_error());
         return 2;
     }
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     for (uint32_t p = 1; p < n; p++)
         if (x[3 * p + 2] < lowest) lowest = x[3 * p + 2];
     pf_collision_stats cs;
-    TRY(pf_world_collision_stats(w, &cs));
+    TRY(pf_world_get_collision_stats(w, &cs));
     printf("lowest bar point: z = %+.6f m; contacts: %" PRIu32 "\n", lowest, cs.contacts);
     printf("state-hash: %016" PRIx64 "\n", pf_world_state_hash(w));
     pf_world_destroy(w);

@@ -45,10 +45,10 @@ static void *simulate(void *arg)
 {
     job *j = arg;
     pf_world_def wd = pf_world_default_def();
-    wd.workers = j->workers;
-    wd.executor = j->executor;
-    wd.bind = 0; /* two teams on one machine: pinning both to cores 0..K-1 would stack them */
-    wd.quiet = 1;
+    wd.runtime.workers = j->workers;
+    wd.runtime.executor = j->executor;
+    wd.runtime.bind = 0; /* two teams on one machine: pinning both to cores 0..K-1 would stack them */
+    wd.runtime.quiet = 1;
     pf_world *w = NULL;
     j->status = pf_world_create(&wd, &w);
     if (!j->status) j->status = build(w, j->side);

@@ -81,8 +81,8 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     PF_TRY(pf_check_positive(def->stiffness, fn, "def.stiffness"));
     PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
     pf_broadphase_def bd = pf_broadphase_default_def();
-    bd.method = (pf_broadphase_method)def->broadphase;
-    bd.threads = w->def.workers;
+    bd.method = def->broadphase;
+    bd.threads = w->def.runtime.workers;
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);
     if (rc) return rc;
@@ -95,18 +95,18 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     w->col->def = *def;
     /* The narrow phase runs on the world's worker team (pf_runtime_parallel): on OpenMP threads beside the team
      * it finished sooner but their spinning slowed the solver tasks more than it gained. */
-    w->col->threads = w->def.workers;
+    w->col->threads = w->def.runtime.workers;
     w->col->stats.min_distance = INFINITY;
     return PF_OK;
 }
 
-int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out)
+int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *out)
 {
-    PF_TRY(pf_world_check_given(w, "pf_world_collision_stats"));
-    PF_TRY(pf_check_given(out, "pf_world_collision_stats", "out"));
+    PF_TRY(pf_world_check_given(w, "pf_world_get_collision_stats"));
+    PF_TRY(pf_check_given(out, "pf_world_get_collision_stats", "out"));
     if (!w->col)
-        return pf_error(PF_ESTATE, "pf_world_collision_stats: the world has no collision stage (call "
-                        "pf_world_set_collision first)");
+        return pf_error(PF_ESTATE, "pf_world_get_collision_stats: the world has no collision stage (call "
+                                   "pf_world_set_collision first)");
     *out = w->col->stats;
     return PF_OK;
 }

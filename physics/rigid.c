@@ -17,12 +17,24 @@
 
 pf_rigid_def pf_rigid_default_def(void)
 {
-    return (pf_rigid_def){.orientation = {1, 0, 0, 0},
+    return (pf_rigid_def){.orientation = {0, 0, 0, 1},
                           .density = 1000,
                           .shape = PF_RIGID_BOX,
                           .half_extents = {0.5, 0.5, 0.5},
                           .radius = 0.5,
                           .solver = pf_solver_default_def()};
+}
+
+/* The API's quaternions are (x, y, z, w), SOFA's order; the state keeps (w, x, y, z) (rigid.h), so its bytes and
+ * the state hash do not depend on the API's order. */
+static void quat_from_api(const double a[4], double q[4])
+{
+    q[0] = a[3], q[1] = a[0], q[2] = a[1], q[3] = a[2];
+}
+
+static void quat_to_api(const double q[4], double a[4])
+{
+    a[0] = q[1], a[1] = q[2], a[2] = q[3], a[3] = q[0];
 }
 
 /* the shape fields of a rigid definition given to `fn` */
@@ -118,7 +130,8 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
     PF_TRY(pf_check_finite_n(def->velocity, 3, fn, "def.velocity"));
     PF_TRY(pf_check_finite_n(def->angular_velocity, 3, fn, "def.angular_velocity"));
     PF_TRY(pf_check_finite_n(def->orientation, 4, fn, "def.orientation"));
-    double q[4] = {def->orientation[0], def->orientation[1], def->orientation[2], def->orientation[3]};
+    double q[4];
+    quat_from_api(def->orientation, q);
     if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "%s: def.orientation is the zero quaternion", fn);
     PF_TRY(pf_check_nonnegative(def->mass, fn, "def.mass"));
     if (def->mass == 0) PF_TRY(pf_check_positive(def->density, fn, "def.density"));
@@ -188,13 +201,13 @@ int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigi
     return rc ? rc : attach_shape_surface(w, o, def, mp.com, out);
 }
 
-int pf_world_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
-                         double velocity[3], double angular_velocity[3])
+int pf_world_get_rigid_state(const pf_world *w, pf_object_id id, double position[3], double orientation[4],
+                             double velocity[3], double angular_velocity[3])
 {
-    const pf_object *o = rigid_object(w, id, "pf_world_rigid_state");
+    const pf_object *o = rigid_object(w, id, "pf_world_get_rigid_state");
     if (!o) return PF_EINVAL;
     if (position) memcpy(position, o->x, 3 * sizeof(double));
-    if (orientation) memcpy(orientation, o->x + PF_RIGID_QUAT, 4 * sizeof(double));
+    if (orientation) quat_to_api(o->x + PF_RIGID_QUAT, orientation);
     if (velocity) memcpy(velocity, o->v, 3 * sizeof(double));
     if (angular_velocity) memcpy(angular_velocity, o->v + 3, 3 * sizeof(double));
     return PF_OK;
@@ -213,7 +226,7 @@ int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position
     if (angular_velocity) PF_TRY(pf_check_finite_n(angular_velocity, 3, fn, "angular_velocity"));
     if (orientation) {
         PF_TRY(pf_check_finite_n(orientation, 4, fn, "orientation"));
-        memcpy(q, orientation, sizeof q);
+        quat_from_api(orientation, q);
         if (!pf_quat_normalize(q)) return pf_error(PF_EINVAL, "%s: orientation is the zero quaternion", fn);
         memcpy(o->x + PF_RIGID_QUAT, q, sizeof q);
     }
@@ -223,9 +236,10 @@ int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position
     return PF_OK;
 }
 
-int pf_world_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9], double world[9])
+int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id id, double *mass, double body[9],
+                               double world[9])
 {
-    const pf_object *o = rigid_object(w, id, "pf_world_rigid_inertia");
+    const pf_object *o = rigid_object(w, id, "pf_world_get_rigid_inertia");
     if (!o) return PF_EINVAL;
     if (mass) *mass = o->mass;
     if (body) memcpy(body, o->inertia, sizeof o->inertia);

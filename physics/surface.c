@@ -320,10 +320,10 @@ uint32_t pf_world_surfaces(const pf_world *w)
     return w ? w->surf.n : 0;
 }
 
-int pf_world_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *object, uint32_t *vertices,
-                          uint32_t *triangles)
+int pf_world_get_surface_info(const pf_world *w, pf_surface_id id, pf_object_id *object, uint32_t *vertices,
+                              uint32_t *triangles)
 {
-    const pf_surface *s = checked_surface(w, id, "pf_world_surface_info");
+    const pf_surface *s = checked_surface(w, id, "pf_world_get_surface_info");
     if (!s) return PF_EINVAL;
     if (object) *object = s->object;
     if (vertices) *vertices = s->nv;

@@ -23,13 +23,8 @@ pf_world_def pf_world_default_def(void)
 {
     return (pf_world_def){.gravity = {0, 0, -9.81},
                           .dt = 0.01,
-                          .workers = 1,
-                          .executor = PF_EXEC_STATIC,
-                          .partitioner = PF_PART_OWNER,
-                          .bind = 1,
-                          .quiet = 0,
                           .max_speed = 1e4,
-                          .repartition = PF_REPART_AUTO};
+                          .runtime = pf_runtime_default_def()};
 }
 
 int pf_world_create(const pf_world_def *def, pf_world **out)
@@ -40,25 +35,17 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     PF_TRY(pf_check_given(def, fn, "def"));
     PF_TRY(pf_check_positive(def->dt, fn, "def.dt"));
     PF_TRY(pf_check_finite_n(def->gravity, 3, fn, "def.gravity"));
-    PF_TRY(pf_check_int_range(def->workers, 1, INT_MAX, fn, "def.workers"));
-    PF_TRY(pf_check_enum((int)def->executor, PF_EXEC_COUNT, fn, "def.executor"));
-    PF_TRY(pf_check_enum((int)def->partitioner, PF_PART_COUNT, fn, "def.partitioner"));
-    PF_TRY(pf_check_enum((int)def->repartition, PF_REPART_COUNT, fn, "def.repartition"));
+    PF_TRY(pf_check_int_range(def->runtime.workers, 1, INT_MAX, fn, "def.runtime.workers"));
+    PF_TRY(pf_check_enum((int)def->runtime.executor, PF_EXEC_COUNT, fn, "def.runtime.executor"));
+    PF_TRY(pf_check_enum((int)def->runtime.partitioner, PF_PART_COUNT, fn, "def.runtime.partitioner"));
+    PF_TRY(pf_check_enum((int)def->runtime.repartition, PF_REPART_COUNT, fn, "def.runtime.repartition"));
     if (!(def->max_speed > 0)) /* infinity allowed: no speed limit */
         return pf_error(PF_EINVAL, "%s: def.max_speed must be a number > 0 (infinity: no limit), got %g", fn,
                         def->max_speed);
     pf_world *w = pf_calloc(1, sizeof *w);
     if (!w) return pf_error(PF_ENOMEM, "out of memory for a world");
     w->def = *def;
-    pf_runtime_def rd = pf_runtime_default_def();
-    rd.workers = def->workers;
-    rd.executor = def->executor;
-    rd.partitioner = def->partitioner;
-    rd.bind = def->bind;
-    rd.quiet = def->quiet;
-    rd.repartition = def->repartition;
-    rd.tasks = def->tasks;
-    int rc = pf_runtime_create(&rd, &w->rt);
+    int rc = pf_runtime_create(&def->runtime, &w->rt);
     if (rc != PF_OK) {
         pf_free(w);
         return rc;
@@ -130,7 +117,7 @@ int pf_world_set_workers(pf_world *w, int workers)
     PF_TRY(pf_world_check_mutable(w, "pf_world_set_workers"));
     PF_TRY(pf_check_int_range(workers, 1, INT_MAX, "pf_world_set_workers", "workers"));
     int rc = pf_runtime_set_workers(w->rt, workers);
-    if (rc == PF_OK) w->def.workers = workers;
+    if (rc == PF_OK) w->def.runtime.workers = workers;
     return rc;
 }
 
@@ -146,7 +133,7 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
     PF_TRY(pf_world_check_mutable(w, "pf_world_set_repartition"));
     PF_TRY(pf_check_enum((int)r, PF_REPART_COUNT, "pf_world_set_repartition", "repartition"));
     int rc = pf_runtime_set_repartition(w->rt, r);
-    if (rc == PF_OK) w->def.repartition = r;
+    if (rc == PF_OK) w->def.runtime.repartition = r;
     return rc;
 }
 
@@ -177,7 +164,7 @@ static int step_once(pf_world *w)
     if ((rc = pf_world_check_faults(w))) return rc;
     if (synced) {
         pf_graph_update up;
-        pf_graph_last_update(w->g, &up);
+        pf_graph_get_last_update(w->g, &up);
         w->last_update.tasks_moved = up.moved;
         w->last_update.ms_runtime = up.ms;
         free_retired(w);
@@ -196,10 +183,10 @@ int pf_world_step(pf_world *w, uint32_t steps)
     return rc;
 }
 
-int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
+int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)
 {
-    PF_TRY(pf_world_check_given(w, "pf_world_last_update"));
-    PF_TRY(pf_check_given(out, "pf_world_last_update", "out"));
+    PF_TRY(pf_world_check_given(w, "pf_world_get_last_update"));
+    PF_TRY(pf_check_given(out, "pf_world_get_last_update", "out"));
     *out = w->last_update;
     if (count) *count = w->updates;
     return PF_OK;
@@ -251,9 +238,9 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
     return PF_OK;
 }
 
-int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
+int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers)
 {
-    static const char fn[] = "pf_world_worker_stats";
+    static const char fn[] = "pf_world_get_worker_stats";
     PF_TRY(pf_world_check_given(w, fn));
     PF_TRY(pf_check_given(workers, fn, "workers"));
     PF_TRY(pf_check_int_range(cap, 0, INT_MAX, fn, "cap"));

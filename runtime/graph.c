@@ -332,7 +332,7 @@ int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
     return PF_OK;
 }
 
-int pf_graph_last_update(const pf_graph *g, pf_graph_update *out)
+int pf_graph_get_last_update(const pf_graph *g, pf_graph_update *out)
 {
     PF_TRY(pf_check_given(g, __func__, "g"));
     PF_TRY(pf_check_given(out, __func__, "out"));

@@ -14,7 +14,7 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
     PF_TRY(pf_check_given(g, __func__, "g"));
     PF_TRY(pf_check_given(rt, __func__, "rt"));
     double makespan;
-    int rc = pf_graph_estimated_makespan(g, rt, &makespan); /* makes sure a placement exists */
+    int rc = pf_graph_get_estimated_makespan(g, rt, &makespan); /* makes sure a placement exists */
     if (rc) return rc;
     int k = pf_runtime_workers(rt);
     size_t n = g->an.nodes.n;

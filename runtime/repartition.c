@@ -311,7 +311,7 @@ static void apply(pf_graph *g, int recompile_counts)
     g->rp.recompile = (uint8_t)recompile_counts;
     pf_placement_free(g->pl.state);
     g->pl.state = NULL;
-    g->pl.nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_last_update */
+    g->pl.nodes = 0; /* the moved tasks are counted in the run stats, not in pf_graph_get_last_update */
 }
 
 static void restore(pf_graph *g, const int32_t *old)

@@ -344,7 +344,7 @@ static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
     return PF_OK;
 }
 
-int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
+int pf_graph_get_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
 {
     PF_TRY(pf_check_given(g, __func__, "g"));
     PF_TRY(pf_check_given(rt, __func__, "rt"));

@@ -68,7 +68,8 @@ int sc_create_rigid(sc_loader *L, sc_node *n)
     d.velocity[1] = v[1] + w[2] * rc_[0] - w[0] * rc_[2];
     d.velocity[2] = v[2] + w[0] * rc_[1] - w[1] * rc_[0];
     memcpy(d.angular_velocity, w, sizeof d.angular_velocity);
-    memcpy(d.orientation, n->pose + 3, sizeof d.orientation);
+    const double *q = n->pose + 3; /* (w, x, y, z) here; the API's order is SOFA's (x, y, z, w) */
+    d.orientation[0] = q[1], d.orientation[1] = q[2], d.orientation[2] = q[3], d.orientation[3] = q[0];
     int rc = pf_world_add_rigid(L->scene->world, &d, &n->object);
     if (rc) {
         char copy[300];
@@ -207,7 +208,7 @@ int sc_attach_surfaces(sc_loader *L)
     }
     if (!s->collision.enabled) return PF_OK;
     pf_collision_def cd = pf_collision_default_def();
-    cd.broadphase = L->def->broadphase >= 0 ? L->def->broadphase : (int)s->collision.broadphase;
+    cd.broadphase = L->def->override_broadphase ? L->def->broadphase : s->collision.broadphase;
     cd.alarm_distance = s->collision.alarm_distance;
     cd.contact_distance = s->collision.contact_distance;
     cd.stiffness = s->collision.stiffness;

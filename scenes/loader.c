@@ -464,13 +464,19 @@ static int check_load_def(const pf_scene_load_def *d, const char *fn)
     if (!(d->dt == 0 || (d->dt > 0 && d->dt < 1e300)))
         return pf_error(PF_EINVAL, "%s: def.dt must be 0 (keep the scene's time step) or in (0, 1e300) s, got %g", fn,
                         d->dt);
-    if (d->broadphase < -1 || d->broadphase >= (int)PF_BP_METHOD_COUNT || d->broadphase == (int)PF_BP_KD_RAW)
-        return pf_error(PF_EINVAL, "%s: def.broadphase must be -1 (keep the scene's) or a pf_broadphase_method "
-                        "other than PF_BP_KD_RAW, got %d", fn, d->broadphase);
-    PF_TRY(pf_check_int_range(d->world.workers, 1, INT_MAX, fn, "def.world.workers"));
-    PF_TRY(pf_check_enum((int)d->world.executor, PF_EXEC_COUNT, fn, "def.world.executor"));
-    PF_TRY(pf_check_enum((int)d->world.partitioner, PF_PART_COUNT, fn, "def.world.partitioner"));
-    PF_TRY(pf_check_enum((int)d->world.repartition, PF_REPART_COUNT, fn, "def.world.repartition"));
+    PF_TRY(pf_check_int_range(d->override_broadphase, 0, 1, fn, "def.override_broadphase"));
+    if (d->override_broadphase) {
+        PF_TRY(pf_check_enum((int)d->broadphase, PF_BP_METHOD_COUNT, fn, "def.broadphase"));
+        if (d->broadphase == PF_BP_KD_RAW)
+            return pf_error(PF_EINVAL, "%s: def.broadphase must be a pf_broadphase_method other than "
+                            "PF_BP_KD_RAW, got %d", fn, (int)d->broadphase);
+    }
+    PF_TRY(pf_check_int_range(d->world.runtime.workers, 1, INT_MAX, fn, "def.world.runtime.workers"));
+    PF_TRY(pf_check_enum((int)d->world.runtime.executor, PF_EXEC_COUNT, fn, "def.world.runtime.executor"));
+    PF_TRY(pf_check_enum((int)d->world.runtime.partitioner, PF_PART_COUNT, fn,
+                         "def.world.runtime.partitioner"));
+    PF_TRY(pf_check_enum((int)d->world.runtime.repartition, PF_REPART_COUNT, fn,
+                         "def.world.runtime.repartition"));
     if (!(d->world.max_speed > 0))
         return pf_error(PF_EINVAL, "%s: def.world.max_speed must be a number > 0 (infinity: no limit), got %g", fn,
                         d->world.max_speed);

@@ -86,6 +86,7 @@ pf_scene_load_def pf_scene_default_load_def(void)
     pf_scene_load_def d;
     memset(&d, 0, sizeof d);
     d.world = pf_world_default_def();
-    d.broadphase = -1;
+    d.override_broadphase = 0;
+    d.broadphase = PF_BP_KD;
     return d;
 }

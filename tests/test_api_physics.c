@@ -34,8 +34,8 @@ static void assert_message(const char *fn, const char *what)
 static pf_world *new_world(void)
 {
     pf_world_def d = pf_world_default_def();
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -75,13 +75,13 @@ START_TEST(world_lifecycle)
         w = NULL;
     }
     d = pf_world_default_def();
-    d.workers = 0;
+    d.runtime.workers = 0;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
-    assert_message("pf_world_create", "def.workers");
+    assert_message("pf_world_create", "def.runtime.workers");
     d = pf_world_default_def();
-    d.executor = (pf_executor)99;
+    d.runtime.executor = (pf_executor)99;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
-    assert_message("pf_world_create", "def.executor");
+    assert_message("pf_world_create", "def.runtime.executor");
     d = pf_world_default_def();
     d.max_speed = NAN;
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
@@ -97,15 +97,15 @@ START_TEST(world_lifecycle)
     REFUSED(pf_world_set_workers(NULL, 1), "pf_world_set_workers", "world");
     REFUSED(pf_world_step(NULL, 1), "pf_world_step", "world");
     pf_world_update up;
-    REFUSED(pf_world_last_update(NULL, &up, NULL), "pf_world_last_update", "world");
-    REFUSED(pf_world_last_update(w, NULL, NULL), "pf_world_last_update", "out");
+    REFUSED(pf_world_get_last_update(NULL, &up, NULL), "pf_world_get_last_update", "world");
+    REFUSED(pf_world_get_last_update(w, NULL, NULL), "pf_world_get_last_update", "out");
     pf_world_stats st;
     REFUSED(pf_world_get_stats(NULL, &st), "pf_world_get_stats", "world");
     REFUSED(pf_world_get_stats(w, NULL), "pf_world_get_stats", "out");
     int nw;
-    REFUSED(pf_world_worker_stats(w, NULL, 4, &nw), "pf_world_worker_stats", "out");
-    REFUSED(pf_world_worker_stats(w, NULL, 0, NULL), "pf_world_worker_stats", "workers");
-    REFUSED(pf_world_worker_stats(w, NULL, -1, &nw), "pf_world_worker_stats", "cap");
+    REFUSED(pf_world_get_worker_stats(w, NULL, 4, &nw), "pf_world_get_worker_stats", "out");
+    REFUSED(pf_world_get_worker_stats(w, NULL, 0, NULL), "pf_world_get_worker_stats", "workers");
+    REFUSED(pf_world_get_worker_stats(w, NULL, -1, &nw), "pf_world_get_worker_stats", "cap");
     REFUSED(pf_world_remove_interaction(w, 12345), "pf_world_remove_interaction", "12345");
     REFUSED(pf_world_remove_interaction(NULL, 0), "pf_world_remove_interaction", "world");
     ck_assert_ptr_null(pf_world_runtime(NULL));
@@ -308,7 +308,7 @@ START_TEST(force_fields_and_springs)
 
     pf_collision_def cd = pf_collision_default_def();
     REFUSED(pf_world_set_collision(w, NULL), "pf_world_set_collision", "def");
-    cd.broadphase = 999;
+    cd.broadphase = (pf_broadphase_method)999;
     REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.broadphase");
     cd = pf_collision_default_def();
     cd.alarm_distance = NAN;
@@ -320,8 +320,8 @@ START_TEST(force_fields_and_springs)
     cd.contact_distance = 1;
     REFUSED(pf_world_set_collision(w, &cd), "pf_world_set_collision", "def.alarm_distance");
     pf_collision_stats cs;
-    REFUSED(pf_world_collision_stats(w, &cs), "pf_world_collision_stats", "collision");
-    REFUSED(pf_world_collision_stats(w, NULL), "pf_world_collision_stats", "out");
+    REFUSED(pf_world_get_collision_stats(w, &cs), "pf_world_get_collision_stats", "collision");
+    REFUSED(pf_world_get_collision_stats(w, NULL), "pf_world_get_collision_stats", "out");
     REFUSED(pf_world_set_contact_callback(NULL, NULL, NULL), "pf_world_set_contact_callback", "world");
     pf_world_destroy(w);
 }
@@ -336,7 +336,7 @@ START_TEST(bodies_surfaces_meshes)
     rd.position[1] = NAN;
     REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.position[1]");
     rd = pf_rigid_default_def();
-    rd.orientation[0] = 0;
+    rd.orientation[3] = 0; /* the zero quaternion */
     REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.orientation");
     rd = pf_rigid_default_def();
     rd.angular_velocity[2] = INFINITY;
@@ -364,8 +364,9 @@ START_TEST(bodies_surfaces_meshes)
     REFUSED(pf_world_set_rigid_state(w, body, NULL, q, NULL, NULL), "pf_world_set_rigid_state", "orientation");
     REFUSED(pf_world_set_rigid_state(w, cube, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "rigid");
     REFUSED(pf_world_set_rigid_state(w, 50, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "object 50");
-    REFUSED(pf_world_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_rigid_state", "world");
-    REFUSED(pf_world_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_rigid_inertia", "rigid");
+    REFUSED(pf_world_get_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_get_rigid_state",
+            "world");
+    REFUSED(pf_world_get_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_get_rigid_inertia", "rigid");
     REFUSED(pf_world_add_rigid_shape_surface(w, cube, &rd, NULL), "pf_world_add_rigid_shape_surface", "rigid");
     REFUSED(pf_world_add_rigid_shape_surface(w, body, NULL, NULL), "pf_world_add_rigid_shape_surface", "def");
 
@@ -389,7 +390,7 @@ START_TEST(bodies_surfaces_meshes)
     REFUSED(pf_world_add_grid_surface(w, body, NULL), "pf_world_add_grid_surface", "grid");
     REFUSED(pf_world_add_grid_surface(w, 77, NULL), "pf_world_add_grid_surface", "object 77");
     uint32_t nv;
-    REFUSED(pf_world_surface_info(w, 0, NULL, NULL, NULL), "pf_world_surface_info", "surface 0");
+    REFUSED(pf_world_get_surface_info(w, 0, NULL, NULL, NULL), "pf_world_get_surface_info", "surface 0");
     ck_assert_ptr_null(pf_world_surface_positions(w, 3, &nv));
     assert_message("pf_world_surface_positions", "surface 3");
     ck_assert_ptr_null(pf_world_surface_velocities(NULL, 0, &nv));

@@ -40,8 +40,8 @@ static void quiet_report(pf_scene_severity sev, const char *msg, void *ctx)
 static pf_scene_load_def load_def(void)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     d.report = quiet_report;
     return d;
 }
@@ -73,14 +73,20 @@ START_TEST(load_calls)
         ck_assert_msg(strstr(pf_last_error(), "(0, 1e300)"), "%s", pf_last_error());
     }
     d = load_def();
-    d.broadphase = 99;
+    d.override_broadphase = 1;
+    d.broadphase = (pf_broadphase_method)99;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.broadphase");
+    d.broadphase = PF_BP_KD_RAW;
     REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.broadphase");
     d = load_def();
-    d.world.workers = -3;
-    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.workers");
+    d.override_broadphase = 2;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.override_broadphase");
     d = load_def();
-    d.world.executor = (pf_executor)77;
-    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.executor");
+    d.world.runtime.workers = -3;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.runtime.workers");
+    d = load_def();
+    d.world.runtime.executor = (pf_executor)77;
+    REFUSED(load_text(&d, POINT_SCENE, NULL, &s), "pf_scene_load_memory", "def.world.runtime.executor");
 
     REFUSED(pf_scene_load_file(NULL, NULL, &s), "pf_scene_load_file", "path");
     REFUSED(pf_scene_load_file(NULL, "x.xml", NULL), "pf_scene_load_file", "out");

@@ -15,10 +15,10 @@ enum { NX = 6, NY = 3, NZ = 2 };
 static pf_world_def world_def(int workers, pf_executor e)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     return d;
 }
 
@@ -237,11 +237,11 @@ START_TEST(test_host_task_system_same_hash)
         d = world_def(k, PF_EXEC_STATIC);
         ck_assert(joined_hash(&d, 60) == ref);
         host_jobs_run = 0;
-        d.tasks = (pf_task_system){host_enqueue, host_finish, NULL};
+        d.runtime.tasks = (pf_task_system){host_enqueue, host_finish, NULL};
         ck_assert(joined_hash(&d, 60) == ref);
         ck_assert_int_eq(host_jobs_run, 60 * (k - 1)); /* every run went through the host */
     }
-    d.tasks = (pf_task_system){host_enqueue, NULL, NULL};
+    d.runtime.tasks = (pf_task_system){host_enqueue, NULL, NULL};
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_EINVAL);
 }

@@ -17,12 +17,12 @@ static uint64_t run_scene(const char *name, uint32_t steps, pf_executor e, pf_pa
                           int workers, uint64_t *points)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = workers;
-    d.world.executor = e;
-    d.world.partitioner = p;
-    d.world.repartition = r;
-    d.world.bind = 0; /* meson may run other suites' processes beside this one */
-    d.world.quiet = 1;
+    d.world.runtime.workers = workers;
+    d.world.runtime.executor = e;
+    d.world.runtime.partitioner = p;
+    d.world.runtime.repartition = r;
+    d.world.runtime.bind = 0; /* meson may run other suites' processes beside this one */
+    d.world.runtime.quiet = 1;
     pf_scene *s = NULL;
     ck_assert_msg(pf_scene_load_builtin(&d, name, &s) == PF_OK, "%s: %s", name, pf_last_error());
     ck_assert_msg(pf_world_step(pf_scene_world(s), steps) == PF_OK, "%s: %s", name, pf_last_error());

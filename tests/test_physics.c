@@ -13,10 +13,10 @@
 static pf_world *make_world(double dt, const double g[3])
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = 1;
-    d.executor = PF_EXEC_SEQ;
+    d.runtime.workers = 1;
+    d.runtime.executor = PF_EXEC_SEQ;
     d.dt = dt;
-    d.quiet = 1;
+    d.runtime.quiet = 1;
     memcpy(d.gravity, g, sizeof d.gravity);
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);

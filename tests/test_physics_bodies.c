@@ -18,12 +18,12 @@
 static pf_world *make_world(double dt, double gz, pf_executor e, int workers)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
     d.dt = dt;
     d.gravity[2] = gz;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -189,8 +189,8 @@ static pf_object_id tumbling_box(pf_world *w, pf_solver_kind kind, pf_surface_id
     pf_rigid_def rd = pf_rigid_default_def();
     rng seed = {3};
     rd.position[0] = 0.3, rd.position[1] = -0.2, rd.position[2] = 1.0;
-    rd.orientation[0] = rng_range(&seed, -1, 1), rd.orientation[1] = rng_range(&seed, -1, 1), rd.orientation[2] = rng_range(&seed, -1, 1),
-    rd.orientation[3] = rng_range(&seed, -1, 1);
+    rd.orientation[3] = rng_range(&seed, -1, 1); /* drawn w first, then x, y, z; stored (x, y, z, w) */
+    for (int k = 0; k < 3; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5;
@@ -354,11 +354,11 @@ START_TEST(test_box_mesh_mass_properties)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &a), PF_OK);
     rd.shape = PF_RIGID_BOX;
     memcpy(rd.half_extents, e, sizeof e);
-    memcpy(rd.orientation, q, sizeof q);
+    rd.orientation[0] = q[1], rd.orientation[1] = q[2], rd.orientation[2] = q[3], rd.orientation[3] = q[0];
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &b), PF_OK);
     double ma, mb, Ia[9], Ib[9];
-    ck_assert_int_eq(pf_world_rigid_inertia(w, a, &ma, Ia, NULL), PF_OK);
-    ck_assert_int_eq(pf_world_rigid_inertia(w, b, &mb, NULL, Ib), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_inertia(w, a, &ma, Ia, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_inertia(w, b, &mb, NULL, Ib), PF_OK);
     ck_assert_double_eq_tol(ma, m, 1e-12 * m);
     ck_assert_double_eq_tol(mb, m, 1e-12 * m);
     for (int i = 0; i < 9; i++) {
@@ -427,7 +427,7 @@ static void free_fall(pf_solver_kind kind)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     ck_assert_int_eq(pf_world_step(w, n), PF_OK);
     double x[3], q[4], v[3], om[3];
-    ck_assert_int_eq(pf_world_rigid_state(w, id, x, q, v, om), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, id, x, q, v, om), PF_OK);
     double t = n * h, gv[3] = {0, 0, g};
     for (int a = 0; a < 3; a++) {
         double xd = rd.position[a] + n * h * rd.velocity[a] + h * h * gv[a] * n * (n + 1) / 2.0;
@@ -456,8 +456,8 @@ END_TEST
 static void angular_momentum(pf_world *w, pf_object_id id, double L[3], double *energy)
 {
     double I[9], om[3];
-    ck_assert_int_eq(pf_world_rigid_inertia(w, id, NULL, NULL, I), PF_OK);
-    ck_assert_int_eq(pf_world_rigid_state(w, id, NULL, NULL, NULL, om), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_inertia(w, id, NULL, NULL, I), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, id, NULL, NULL, NULL, om), PF_OK);
     pf_mat3_vec(I, om, L);
     *energy = 0.5 * dot3(om, L);
 }
@@ -474,12 +474,12 @@ static void torque_free(pf_solver_kind kind)
     pf_object_id id = tumbling_box(w, kind, NULL);
     double L0[3], E0, L[3], E, om0[3], om[3];
     angular_momentum(w, id, L0, &E0);
-    pf_world_rigid_state(w, id, NULL, NULL, NULL, om0);
+    pf_world_get_rigid_state(w, id, NULL, NULL, NULL, om0);
     double emin = E0, emax = E0, ldev = 0, omdev = 0;
     for (int s = 0; s < 1000; s++) {
         ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
         angular_momentum(w, id, L, &E);
-        pf_world_rigid_state(w, id, NULL, NULL, NULL, om);
+        pf_world_get_rigid_state(w, id, NULL, NULL, NULL, om);
         double d[3] = {L[0] - L0[0], L[1] - L0[1], L[2] - L0[2]}, e[3] = {om[0] - om0[0], om[1] - om0[1], om[2] - om0[2]};
         ldev = fmax(ldev, sqrt(dot3(d, d) / dot3(L0, L0)));
         omdev = fmax(omdev, sqrt(dot3(e, e) / dot3(om0, om0)));
@@ -490,7 +490,7 @@ static void torque_free(pf_solver_kind kind)
     ck_assert_msg(omdev > 0.1, "omega never precessed (%g)", omdev);
     ck_assert_msg(emax - emin <= 1e-3 * E0, "kinetic energy in [%g, %g], start %g", emin, emax, E0);
     double x[3], v[3];
-    pf_world_rigid_state(w, id, x, NULL, v, NULL);
+    pf_world_get_rigid_state(w, id, x, NULL, v, NULL);
     ck_assert_double_eq_tol(x[0], 0.3 + 0.5 * 10, 1e-9);
     ck_assert(v[0] == 0.5 && v[1] == 0 && v[2] == 0);
     pf_world_destroy(w);
@@ -517,7 +517,8 @@ START_TEST(test_rigid_implicit_mass_damping)
     pf_world *w = make_world(h, 0, PF_EXEC_SEQ, 1);
     pf_rigid_def rd = pf_rigid_default_def();
     rng seed = {5};
-    for (int k = 0; k < 4; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
+    rd.orientation[3] = rng_range(&seed, -1, 1); /* drawn w first, then x, y, z; stored (x, y, z, w) */
+    for (int k = 0; k < 3; k++) rd.orientation[k] = rng_range(&seed, -1, 1);
     rd.half_extents[0] = 0.1, rd.half_extents[1] = 0.2, rd.half_extents[2] = 0.4;
     rd.angular_velocity[0] = 1, rd.angular_velocity[1] = 2, rd.angular_velocity[2] = -3;
     rd.velocity[0] = 0.5, rd.velocity[2] = -1;
@@ -531,7 +532,7 @@ START_TEST(test_rigid_implicit_mass_damping)
     const int n = 100;
     ck_assert_int_eq(pf_world_step(w, n), PF_OK);
     angular_momentum(w, id, L, &E);
-    pf_world_rigid_state(w, id, NULL, NULL, v, NULL);
+    pf_world_get_rigid_state(w, id, NULL, NULL, v, NULL);
     double decay = pow(1 + h * rm, -n);
     for (int a = 0; a < 3; a++) {
         ck_assert_msg(fabs(L[a] - decay * L0[a]) <= 1e-9 * sqrt(dot3(L0, L0)), "L[%d] %.15g, expected %.15g", a, L[a],
@@ -554,10 +555,10 @@ START_TEST(test_rigid_principal_spin)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 300), PF_OK);
     double q[4], om[3], th = 2.5 * 3.0;
-    pf_world_rigid_state(w, id, NULL, q, NULL, om);
-    double s = q[0] < 0 ? -1 : 1; /* q and -q are the same rotation */
-    ck_assert_double_eq_tol(s * q[0], fabs(cos(th / 2)), 1e-10);
-    ck_assert_double_eq_tol(s * q[3], (cos(th / 2) < 0 ? -1 : 1) * sin(th / 2), 1e-10);
+    pf_world_get_rigid_state(w, id, NULL, q, NULL, om);
+    double s = q[3] < 0 ? -1 : 1; /* q = (x, y, z, w); q and -q are the same rotation */
+    ck_assert_double_eq_tol(s * q[3], fabs(cos(th / 2)), 1e-10);
+    ck_assert_double_eq_tol(s * q[2], (cos(th / 2) < 0 ? -1 : 1) * sin(th / 2), 1e-10);
     ck_assert_double_eq_tol(om[2], 2.5, 1e-12);
     ck_assert_double_eq_tol(om[0], 0, 1e-12);
     pf_world_destroy(w);
@@ -577,12 +578,12 @@ START_TEST(test_rigid_static)
     ck_assert_int_eq(pf_world_fix_box(w, b, around, &nsel), PF_OK);
     ck_assert_uint_eq(nsel, 1);
     double xa0[3], qa0[4], xb0[3], qb0[4];
-    pf_world_rigid_state(w, a, xa0, qa0, NULL, NULL);
-    pf_world_rigid_state(w, b, xb0, qb0, NULL, NULL);
+    pf_world_get_rigid_state(w, a, xa0, qa0, NULL, NULL);
+    pf_world_get_rigid_state(w, b, xb0, qb0, NULL, NULL);
     ck_assert_int_eq(pf_world_step(w, 50), PF_OK);
     double xa[3], qa[4], xb[3], qb[4];
-    pf_world_rigid_state(w, a, xa, qa, NULL, NULL);
-    pf_world_rigid_state(w, b, xb, qb, NULL, NULL);
+    pf_world_get_rigid_state(w, a, xa, qa, NULL, NULL);
+    pf_world_get_rigid_state(w, b, xb, qb, NULL, NULL);
     ck_assert_mem_eq(xa, xa0, sizeof xa);
     ck_assert_mem_eq(qa, qa0, sizeof qa);
     ck_assert_mem_eq(xb, xb0, sizeof xb);
@@ -609,7 +610,7 @@ START_TEST(test_rigid_shape_surfaces)
         rd.mesh_positions = m.positions, rd.mesh_vertices = m.vertices;
         rd.mesh_indices = m.indices, rd.mesh_triangles = m.triangles;
         rd.position[0] = k;
-        rd.orientation[1] = 0.3 * k;
+        rd.orientation[0] = 0.3 * k;
         rd.angular_velocity[0] = 1, rd.angular_velocity[1] = -2, rd.angular_velocity[2] = 0.5;
         ck_assert_int_eq(pf_world_add_rigid(w, &rd, &id[k]), PF_OK);
         ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, id[k], &rd, &sid[k]), PF_OK);
@@ -635,7 +636,7 @@ START_TEST(test_rigid_shape_surfaces)
     for (int k = 0; k < 3; k++) {
         uint32_t nv;
         double x[3], v[3], om[3];
-        pf_world_rigid_state(w, id[k], x, NULL, v, om);
+        pf_world_get_rigid_state(w, id[k], x, NULL, v, om);
         const double *p = pf_world_surface_positions(w, sid[k], &nv);
         const double *pv = pf_world_surface_velocities(w, sid[k], NULL);
         ck_assert_uint_eq(nv, k == 0 ? 8 : k == 1 ? 162 : m.vertices);
@@ -665,7 +666,7 @@ START_TEST(test_rigid_set_state)
     ck_assert_int_eq(pf_world_step(a, 20), PF_OK);
     ck_assert_int_eq(pf_world_step(b, 3), PF_OK);
     double x[3], q[4], v[3], om[3];
-    ck_assert_int_eq(pf_world_rigid_state(a, ia, x, q, v, om), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(a, ia, x, q, v, om), PF_OK);
     ck_assert_int_eq(pf_world_set_rigid_state(b, ib, x, q, v, om), PF_OK);
     ck_assert(pf_world_state_hash(a) == pf_world_state_hash(b));
     ck_assert_int_eq(pf_world_step(a, 10), PF_OK);
@@ -849,8 +850,8 @@ START_TEST(test_hash_covers_orientation)
     for (int k = 0; k < 2; k++) {
         pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
         pf_rigid_def rd = pf_rigid_default_def();
-        rd.orientation[0] = k ? 0 : 1;
-        rd.orientation[3] = k ? 1 : 0;
+        rd.orientation[3] = k ? 0 : 1; /* (x, y, z, w): identity, or a half turn about z */
+        rd.orientation[2] = k ? 1 : 0;
         ck_assert_int_eq(pf_world_add_rigid(w, &rd, NULL), PF_OK);
         h[k] = pf_world_state_hash(w);
         pf_world_destroy(w);
@@ -865,7 +866,7 @@ START_TEST(test_bodies_invalid_arguments)
     pf_world *w = make_world(0.01, 0, PF_EXEC_SEQ, 1);
     pf_rigid_def rd = pf_rigid_default_def();
     pf_object_id r, g;
-    rd.orientation[0] = 0;
+    rd.orientation[3] = 0; /* the zero quaternion */
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     rd.half_extents[1] = 0;
@@ -873,7 +874,7 @@ START_TEST(test_bodies_invalid_arguments)
     rd = pf_rigid_default_def();
     rd.shape = PF_RIGID_MESH; /* no mesh */
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {1}}, &r), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rigid(w, &(pf_rigid_def){.density = -1, .orientation = {0, 0, 0, 1}}, &r), PF_EINVAL);
     rd = pf_rigid_default_def();
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, r, NULL), PF_EINVAL);
@@ -901,7 +902,7 @@ START_TEST(test_bodies_invalid_arguments)
     sd.mapping = PF_SURFACE_TRILINEAR; /* on a rigid body */
     ck_assert_int_eq(pf_world_add_surface(w, r, &sd, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_OK);
-    ck_assert_int_eq(pf_world_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, g, &rd, NULL), PF_EINVAL); /* not a rigid body */
     ck_assert_ptr_null(pf_world_surface_positions(w, 5, NULL));
     ck_assert_uint_eq(pf_world_surfaces(w), 1);

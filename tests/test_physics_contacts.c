@@ -16,11 +16,11 @@ static const double FLOOR_HALF = 1.0;
 static pf_world *new_world(int workers, pf_executor e, double dt)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
     d.dt = dt;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -103,13 +103,13 @@ START_TEST(test_rigid_box_rests_at_penalty_equilibrium)
     enable_collision(w, k);
     ck_assert_int_eq(pf_world_step(w, 600), PF_OK);
     double pos[3], vel[3], q[4];
-    ck_assert_int_eq(pf_world_rigid_state(w, box, pos, q, vel, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, box, pos, q, vel, NULL), PF_OK);
     pf_collision_def c = pf_collision_default_def();
     double expect = h + c.contact_distance - m * 9.81 / (4 * k);
     ck_assert_msg(fabs(pos[2] - expect) < 2e-5, "box at rest at z = %.6f, penalty equilibrium %.6f", pos[2], expect);
     ck_assert(fabs(vel[2]) < 1e-3);
     pf_collision_stats st;
-    ck_assert_int_eq(pf_world_collision_stats(w, &st), PF_OK);
+    ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
     ck_assert_uint_eq(st.contacts, 4);
     ck_assert_uint_eq(st.pairs, 1);
     pf_world_stats ws;
@@ -148,7 +148,7 @@ START_TEST(test_contact_callback)
     ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, &s), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
     pf_collision_stats st;
-    pf_world_collision_stats(w, &st);
+    pf_world_get_collision_stats(w, &st);
     ck_assert_uint_eq(s.calls, 100);
     ck_assert_uint_eq(s.contacts, st.contacts);
     ck_assert_uint_eq(s.contacts, 4);
@@ -175,7 +175,7 @@ START_TEST(test_soft_cube_does_not_sink)
     pf_collision_def c = pf_collision_default_def();
     ck_assert_msg(lowest > -c.contact_distance, "a vertex reached z = %g", lowest);
     pf_collision_stats st;
-    pf_world_collision_stats(w, &st);
+    pf_world_get_collision_stats(w, &st);
     ck_assert_uint_ge(st.contacts, 16); /* the bottom face rests */
     uint32_t n;
     const double *v = pf_world_velocities(w, cube, &n);
@@ -206,7 +206,7 @@ static uint64_t stack_hash(int workers, pf_executor e, uint32_t *groups_end, uin
     pf_world_get_stats(w, &st);
     *groups_end = st.groups;
     pf_world_update up;
-    pf_world_last_update(w, &up, updates);
+    pf_world_get_last_update(w, &up, updates);
     ck_assert_uint_eq(up.tasks_moved, 0);
     uint64_t h = pf_world_state_hash(w);
     pf_world_destroy(w);
@@ -238,8 +238,8 @@ START_TEST(test_particles_collide_head_on)
     pf_world_def d = pf_world_default_def();
     d.gravity[2] = 0;
     d.dt = 0.0005;
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     double x[6] = {-0.1, 0, 0, 0.1, 0.001, 0}, v[6] = {1, 0, 0, -1, 0, 0};
@@ -268,7 +268,7 @@ START_TEST(test_particles_collide_head_on)
         const double *u = pf_world_velocities(w, id, NULL);
         for (int a = 0; a < 3; a++) ck_assert(fabs(u[a] + u[3 + a]) < 1e-12);
         pf_collision_stats st;
-        pf_world_collision_stats(w, &st);
+        pf_world_get_collision_stats(w, &st);
         touching += st.contacts;
     }
     const double *u = pf_world_velocities(w, id, NULL);
@@ -337,7 +337,7 @@ START_TEST(test_collision_def_checks)
 {
     pf_world *w = new_world(1, PF_EXEC_SEQ, 0.01);
     pf_collision_stats st;
-    ck_assert_int_eq(pf_world_collision_stats(w, &st), PF_ESTATE);
+    ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_ESTATE);
     pf_collision_def c = pf_collision_default_def();
     c.contact_distance = 0.5; /* above the alarm distance */
     ck_assert_int_eq(pf_world_set_collision(w, &c), PF_EINVAL);
@@ -345,7 +345,7 @@ START_TEST(test_collision_def_checks)
     c.stiffness = -1;
     ck_assert_int_eq(pf_world_set_collision(w, &c), PF_EINVAL);
     c = pf_collision_default_def();
-    c.broadphase = 999;
+    c.broadphase = (pf_broadphase_method)999;
     ck_assert_int_eq(pf_world_set_collision(w, &c), PF_EINVAL);
     pf_world_destroy(w);
 }

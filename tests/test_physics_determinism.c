@@ -9,11 +9,11 @@
 static uint64_t run_hash(int scene, pf_executor e, pf_partitioner p, int workers, uint32_t steps)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
-    d.partitioner = p;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    d.runtime.partitioner = p;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     if (scene == 0)
@@ -63,10 +63,10 @@ START_TEST(test_switch_executor_midway)
 {
     uint64_t ref = run_hash(1, PF_EXEC_SEQ, PF_PART_OWNER, 1, 50);
     pf_world_def d = pf_world_default_def();
-    d.workers = 2;
-    d.executor = PF_EXEC_SEQ;
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.workers = 2;
+    d.runtime.executor = PF_EXEC_SEQ;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     ck_assert_int_eq(scene_springgrid(w, 24, 3, 10), PF_OK);

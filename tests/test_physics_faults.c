@@ -12,10 +12,10 @@
 static pf_world *chain(int workers, pf_executor e, double stiffness, pf_object_id *id)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     d.dt = 0.01;
     d.max_speed = 100;
     pf_world *w;
@@ -97,8 +97,8 @@ END_TEST
 START_TEST(test_huge_grid_refused)
 {
     pf_world_def d = pf_world_default_def();
-    d.quiet = 1;
-    d.bind = 0;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
     pf_world *w;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     pf_object_def o = pf_object_default_def();
@@ -139,9 +139,9 @@ START_TEST(test_allocation_failures_return_errors)
         pf_object_id id;
         int rc = PF_OK;
         pf_world_def d = pf_world_default_def();
-        d.quiet = 1;
-        d.bind = 0;
-        d.workers = 2;
+        d.runtime.quiet = 1;
+        d.runtime.bind = 0;
+        d.runtime.workers = 2;
         rc = pf_world_create(&d, &w);
         pf_object_def o = pf_object_default_def();
         o.grid[0] = 4, o.grid[1] = o.grid[2] = 2;

@@ -12,10 +12,10 @@
 static pf_world *make_world(double dt, double gz)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = 1;
-    d.executor = PF_EXEC_SEQ;
+    d.runtime.workers = 1;
+    d.runtime.executor = PF_EXEC_SEQ;
     d.dt = dt;
-    d.quiet = 1;
+    d.runtime.quiet = 1;
     d.gravity[0] = d.gravity[1] = 0;
     d.gravity[2] = gz;
     pf_world *w = NULL;
@@ -182,10 +182,10 @@ static int load(const char *component, pf_scene **out)
     char xml[2048];
     snprintf(xml, sizeof xml, scene_fmt, component);
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = 1;
-    d.world.executor = PF_EXEC_SEQ;
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, out);
 }
 

@@ -15,13 +15,13 @@ enum { OBJS = 4, NX = 4, NY = 3, NZ = 3 };
 static pf_world *make_world(int workers, pf_executor e, const int *links, int nlinks, pf_interaction_id *ids)
 {
     pf_world_def d = pf_world_default_def();
-    d.workers = workers;
-    d.executor = e;
-    d.quiet = 1;
-    d.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
     /* the update path alone: kept groups keep their workers (a repartition may move them; runtime_update and the
      * golden matrix test that) */
-    d.repartition = PF_REPART_NEVER;
+    d.runtime.repartition = PF_REPART_NEVER;
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     const double len = 0.3, gap = 0.1;
@@ -99,7 +99,7 @@ static void split_then_merge(pf_executor e, int workers)
     pf_world_destroy(oracle);
     pf_world_update up;
     uint32_t count;
-    ck_assert_int_eq(pf_world_last_update(w, &up, &count), PF_OK);
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &count), PF_OK);
     ck_assert_uint_eq(count, 2);
     ck_assert_uint_eq(up.step, 10);
     ck_assert_uint_eq(up.groups_kept, 1);
@@ -123,7 +123,7 @@ static void split_then_merge(pf_executor e, int workers)
     ck_assert_msg(h == ref, "%s/%d after the merge: %016llx, fresh recording %016llx", pf_executor_name(e), workers,
                   (unsigned long long)h, (unsigned long long)ref);
     pf_world_destroy(oracle);
-    ck_assert_int_eq(pf_world_last_update(w, &up, &count), PF_OK);
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &count), PF_OK);
     ck_assert_uint_eq(count, 3);
     ck_assert_uint_eq(up.groups_kept, 1);
     ck_assert_uint_eq(up.groups_removed, 2);
@@ -162,7 +162,7 @@ START_TEST(test_no_change_no_update)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     uint32_t count;
     pf_world_update up;
-    pf_world_last_update(w, &up, &count);
+    pf_world_get_last_update(w, &up, &count);
     ck_assert_uint_eq(count, 1);
     ck_assert_uint_eq(up.groups_recorded, 2);
     pf_world_stats st;

@@ -152,7 +152,7 @@ START_TEST(updates_never_move_existing_tasks)
                 ntasks += added;
                 run_from_init(w, rt, got);
                 pf_graph_update up;
-                ck_assert_int_eq(pf_graph_last_update(w->g, &up), PF_OK);
+                ck_assert_int_eq(pf_graph_get_last_update(w->g, &up), PF_OK);
                 ck_assert_int_eq(up.full, 0);
                 ck_assert_uint_eq(up.moved, 0);
                 ck_assert_uint_eq(up.added, added);
@@ -206,21 +206,21 @@ START_TEST(metis_and_rebalancing_beat_owner_compute_when_unbalanced)
     double owner, metis, rebalanced;
     /* both estimates from the recorded costs, before any run measures them */
     pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, 2);
-    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &metis), PF_OK);
+    ck_assert_int_eq(pf_graph_get_estimated_makespan(g, rt, &metis), PF_OK);
     pf_runtime_destroy(rt);
     rt = make_rt(PF_EXEC_STATIC, PF_PART_OWNER, 2);
-    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &owner), PF_OK);
+    ck_assert_int_eq(pf_graph_get_estimated_makespan(g, rt, &owner), PF_OK);
     ck_assert(owner == 42000.0);
     ck_assert_msg(metis < owner, "metis %g, owner-compute %g", metis, owner);
     uint32_t objects = 0, tasks = 0;
     ck_assert_int_eq(pf_graph_rebalance(g, rt, &objects, &tasks), PF_OK);
     ck_assert_uint_gt(objects, 0);
-    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &rebalanced), PF_OK);
+    ck_assert_int_eq(pf_graph_get_estimated_makespan(g, rt, &rebalanced), PF_OK);
     ck_assert_msg(rebalanced < owner, "rebalanced %g, owner-compute %g", rebalanced, owner);
     ck_assert(rebalanced == 33000.0); /* an even split is reachable: 24 + 3 x 3 on each side */
     ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
     pf_graph_update up;
-    pf_graph_last_update(g, &up);
+    pf_graph_get_last_update(g, &up);
     ck_assert_uint_eq(up.moved, tasks);
     pf_runtime_destroy(rt);
 
@@ -248,7 +248,7 @@ START_TEST(metis_gives_a_heavy_object_its_own_worker)
     }
     pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, WORKERS);
     double makespan;
-    ck_assert_int_eq(pf_graph_estimated_makespan(g, rt, &makespan), PF_OK);
+    ck_assert_int_eq(pf_graph_get_estimated_makespan(g, rt, &makespan), PF_OK);
     ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
     int tasks_on[WORKERS] = {0};
     for (pf_task_id t = 0; t < NOBJ; t++) {

@@ -15,10 +15,10 @@
 static pf_scene_load_def quiet_def(void)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = 1;
-    d.world.executor = PF_EXEC_SEQ;
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     return d;
 }
 

@@ -16,10 +16,10 @@
 static pf_scene_load_def quiet_def(void)
 {
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = 1;
-    d.world.executor = PF_EXEC_SEQ;
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     d.report = NULL;
     return d;
 }
@@ -79,7 +79,7 @@ START_TEST(test_rigid_box_equals_code)
     pf_world *w = code_world();
     pf_rigid_def d = pf_rigid_default_def();
     d.position[0] = 0.1, d.position[1] = 0.2, d.position[2] = 0.3;
-    d.orientation[0] = c, d.orientation[3] = s;
+    d.orientation[2] = s, d.orientation[3] = c; /* the scene's order */
     d.velocity[0] = 1;
     d.angular_velocity[2] = 2;
     d.mass = 2;
@@ -99,7 +99,7 @@ START_TEST(test_rigid_box_equals_code)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     ck_assert_uint_eq(pf_world_state_hash(ws), pf_world_state_hash(w));
     double p[3];
-    ck_assert_int_eq(pf_world_rigid_state(ws, 1, p, NULL, NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(ws, 1, p, NULL, NULL, NULL), PF_OK);
     ck_assert_double_eq(p[2], -1); /* fixed */
     uint32_t nt;
     ck_assert_ptr_nonnull(pf_world_surface_triangles(ws, 0, &nt));
@@ -133,7 +133,7 @@ START_TEST(test_rigid_mapping_frame)
     pf_world *w = pf_scene_world(s);
     ck_assert_uint_eq(pf_world_objects(w), 1); /* the mapped node has no object of its own */
     double com[3];
-    ck_assert_int_eq(pf_world_rigid_state(w, 0, com, NULL, NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, 0, com, NULL, NULL, NULL), PF_OK);
     ck_assert_double_eq_tol(com[0], 1, 1e-12); /* R (0.1, 0, 0) = (0, 0.1, 0) */
     ck_assert_double_eq_tol(com[1], 2.1, 1e-12);
     ck_assert_double_eq_tol(com[2], 3, 1e-12);
@@ -278,7 +278,7 @@ START_TEST(test_pipeline_equals_code)
     ck_assert_int_eq(pf_world_step(w, 60), PF_OK);
     ck_assert_uint_eq(pf_world_state_hash(ws), pf_world_state_hash(w));
     pf_collision_stats cs;
-    ck_assert_int_eq(pf_world_collision_stats(ws, &cs), PF_OK);
+    ck_assert_int_eq(pf_world_get_collision_stats(ws, &cs), PF_OK);
     ck_assert_uint_gt(cs.contacts, 0);
     ck_assert_uint_eq(cs.pairs, 1);
     pf_world_stats st;
@@ -305,7 +305,7 @@ START_TEST(test_sphere_model_touches)
         pf_world *w = pf_scene_world(s);
         ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
         pf_collision_stats cs;
-        ck_assert_int_eq(pf_world_collision_stats(w, &cs), PF_OK);
+        ck_assert_int_eq(pf_world_get_collision_stats(w, &cs), PF_OK);
         ck_assert_uint_eq(cs.contacts, with ? 1 : 0);
         const pf_scene_collision_model *m;
         ck_assert_uint_eq(pf_scene_collision_models(s, &m), 2);
@@ -325,8 +325,8 @@ END_TEST
 START_TEST(test_heterogeneous_falls_into_one_pile)
 {
     pf_scene_load_def d = quiet_def();
-    d.world.workers = 2;
-    d.world.executor = PF_EXEC_STATIC;
+    d.world.runtime.workers = 2;
+    d.world.runtime.executor = PF_EXEC_STATIC;
     pf_scene *s = NULL;
     ck_assert_msg(pf_scene_load_builtin(&d, "heterogeneous", &s) == PF_OK, "%s", pf_last_error());
     pf_world *w = pf_scene_world(s);
@@ -337,8 +337,8 @@ START_TEST(test_heterogeneous_falls_into_one_pile)
     pf_world_update up;
     for (uint32_t step = 1; step <= 80; step++) {
         ck_assert_msg(pf_world_step(w, 1) == PF_OK, "step %u: %s", step, pf_last_error());
-        ck_assert_int_eq(pf_world_collision_stats(w, &cs), PF_OK);
-        ck_assert_int_eq(pf_world_last_update(w, &up, &updates), PF_OK);
+        ck_assert_int_eq(pf_world_get_collision_stats(w, &cs), PF_OK);
+        ck_assert_int_eq(pf_world_get_last_update(w, &up, &updates), PF_OK);
         ck_assert_int_eq(pf_world_get_stats(w, &st), PF_OK);
         if (step == 1) groups0 = st.groups;
         int pairs_changed = cs.started + cs.stopped > 0;
@@ -355,7 +355,7 @@ START_TEST(test_heterogeneous_falls_into_one_pile)
     ck_assert_uint_eq(pf_world_objects(w), 20);
     for (pf_surface_id sf = 0; sf < pf_world_surfaces(w); sf++) {
         pf_object_id o;
-        ck_assert_int_eq(pf_world_surface_info(w, sf, &o, NULL, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_get_surface_info(w, sf, &o, NULL, NULL), PF_OK);
         if (o < 5) continue; /* the floor and the walls */
         uint32_t nv;
         const double *x = pf_world_surface_positions(w, sf, &nv);

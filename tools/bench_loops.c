@@ -100,16 +100,16 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
         double t0 = bench_now_s();
         upd_build(u, tasks);
         rebuild[slot] = bench_now_s() - t0;
-        pf_graph_estimated_makespan(u->g, rt, &makespan); /* analyse, place and compile */
-        pf_graph_last_update(u->g, &up);
+        pf_graph_get_estimated_makespan(u->g, rt, &makespan); /* analyse, place and compile */
+        pf_graph_get_last_update(u->g, &up);
         rebuild[slot] += up.ms * 1e-3;
         int extra = (int)(tasks * share + 0.5);
         t0 = bench_now_s();
         pf_graph_invalidate(u->g);
         for (int k = 0; k < extra; k++) upd_task(u, k % 2 ? UPD_OBJECTS : 2 * UPD_OBJECTS);
         update[slot] = bench_now_s() - t0;
-        pf_graph_estimated_makespan(u->g, rt, &makespan);
-        pf_graph_last_update(u->g, &up);
+        pf_graph_get_estimated_makespan(u->g, rt, &makespan);
+        pf_graph_get_last_update(u->g, &up);
         update[slot] += up.ms * 1e-3;
         moved += up.moved;
         added = up.added;
@@ -118,8 +118,8 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
         pf_graph_invalidate(u->g);
         for (int k = 0, t = 0; k < extra; k++, t = (t + 97) % tasks) pf_graph_task_remove(u->g, (pf_task_id)t);
         removal[slot] = bench_now_s() - t0;
-        pf_graph_estimated_makespan(u->g, rt, &makespan);
-        pf_graph_last_update(u->g, &up);
+        pf_graph_get_estimated_makespan(u->g, rt, &makespan);
+        pf_graph_get_last_update(u->g, &up);
         removal[slot] += up.ms * 1e-3;
         moved += up.moved;
         pf_graph_destroy(u->g);

@@ -50,12 +50,13 @@ typedef struct config {
     int failed;
 } config;
 
-/* The ms that graph updates took during the latest step: nonzero when pf_world_last_update's count moved. */
+/* The ms that graph updates took during the latest step: nonzero when pf_world_get_last_update's count moved.
+ */
 static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
 {
     pf_world_update u;
     uint32_t now = 0;
-    if (pf_world_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
+    if (pf_world_get_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
     *updates += now - *count;
     *count = now;
     return u.ms_record + u.ms_runtime;
@@ -65,12 +66,12 @@ static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
 static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
 {
     pf_scene_load_def ld = pf_scene_default_load_def();
-    ld.world.workers = c->workers;
-    ld.world.bind = o->bind;
-    ld.world.executor = c->ex;
-    ld.world.partitioner = c->part;
-    ld.world.repartition = c->repart;
-    ld.world.quiet = 1; /* binding refusals and METIS fallbacks would repeat per repeat; counted instead */
+    ld.world.runtime.workers = c->workers;
+    ld.world.runtime.bind = o->bind;
+    ld.world.runtime.executor = c->ex;
+    ld.world.runtime.partitioner = c->part;
+    ld.world.runtime.repartition = c->repart;
+    ld.world.runtime.quiet = 1; /* binding refusals and METIS fallbacks would repeat per repeat: counted */
     return scene_cli_load_def(CMD, o->scene, &ld, out);
 }
 
@@ -93,7 +94,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     pf_world *w = pf_scene_world(scene);
     int rc = pf_world_step(w, (uint32_t)o->warmup);
     pf_collision_stats cs;
-    int has_collision = rc == PF_OK && pf_world_collision_stats(w, &cs) == PF_OK;
+    int has_collision = rc == PF_OK && pf_world_get_collision_stats(w, &cs) == PF_OK;
     pf_world_stats before, ws;
     memset(&before, 0, sizeof before);
     memset(&ws, 0, sizeof ws);
@@ -107,7 +108,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
         double t0 = bench_now_s();
         rc = pf_world_step(w, 1);
         double ms = (bench_now_s() - t0) * 1e3;
-        double col = has_collision && pf_world_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
+        double col = has_collision && pf_world_get_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
         upd_total += update_ms_since(w, &count, &updates);
         if (rc == PF_OK) rc = pf_world_get_stats(w, &ws);
         record_step(c, (size_t)(r * o->steps + k), ms, col, &ws);
@@ -238,7 +239,7 @@ static size_t count_configs(const config_axes *a)
 static size_t build_configs(config *cfg, const config_axes *a)
 {
     size_t n = 0;
-    pf_repartition dflt = pf_world_default_def().repartition;
+    pf_repartition dflt = pf_world_default_def().runtime.repartition;
     add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1);
     for (size_t e = 0; e < a->nex; e++) {
         pf_executor ex = a->ex[e];
@@ -521,7 +522,7 @@ int bench_scaling(int argc, char **argv)
                      .nex = 4,
                      .parts = {PF_PART_OWNER},
                      .nparts = 1,
-                     .reps = {pf_world_default_def().repartition},
+                     .reps = {pf_world_default_def().runtime.repartition},
                      .nreps = 1};
     const char *csv_path = NULL, *plot_path = NULL;
     int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);

@@ -45,10 +45,10 @@ int cmd_check(int argc, char **argv)
     }
     /* validation needs no parallel team: one unpinned worker */
     pf_world_def wd = pf_world_default_def();
-    wd.workers = 1;
-    wd.executor = PF_EXEC_SEQ;
-    wd.bind = 0;
-    wd.quiet = 1;
+    wd.runtime.workers = 1;
+    wd.runtime.executor = PF_EXEC_SEQ;
+    wd.runtime.bind = 0;
+    wd.runtime.quiet = 1;
     pf_scene *s = NULL;
     int rc = scene_cli_load("physflow check", scene, &wd, dt, &s);
     if (rc) return rc;

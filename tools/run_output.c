@@ -86,7 +86,7 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
     for (pf_surface_id s = 0; s < pf_world_surfaces(w); s++) {
         uint32_t nv = 0, nt = 0;
         pf_object_id o = 0;
-        pf_world_surface_info(w, s, &o, NULL, NULL);
+        pf_world_get_surface_info(w, s, &o, NULL, NULL);
         const double *x = pf_world_surface_positions(w, s, &nv);
         const uint32_t *t = pf_world_surface_triangles(w, s, &nt);
         fprintf(f, "<Piece NumberOfPoints=\"%u\" NumberOfVerts=\"%u\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
@@ -102,7 +102,8 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
     for (pf_object_id o = 0; o < pf_world_objects(w); o++) {
         uint32_t n = 0;
         const double *x = pf_world_positions(w, o, &n);
-        if (pf_world_rigid_state(w, o, NULL, NULL, NULL, NULL) == PF_OK) n = 1; /* point 1 is not a position */
+        if (pf_world_get_rigid_state(w, o, NULL, NULL, NULL, NULL) == PF_OK)
+            n = 1; /* point 1 is not a position */
         fprintf(f, "<Piece NumberOfPoints=\"%u\" NumberOfVerts=\"%u\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
                    "NumberOfPolys=\"0\">\n", n, n);
         write_object_field(f, n, o);

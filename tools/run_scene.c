@@ -47,9 +47,9 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
     pf_world_stats ws;
     pf_world_update up;
     memset(&cs, 0, sizeof cs);
-    pf_world_collision_stats(w, &cs);
+    pf_world_get_collision_stats(w, &cs);
     pf_world_get_stats(w, &ws);
-    pf_world_last_update(w, &up, updates);
+    pf_world_get_last_update(w, &up, updates);
     memset(r, 0, sizeof *r);
     r->step = step;
     r->ms_step = ms;
@@ -189,14 +189,17 @@ int run_scene(const run_opts *o)
     int rc = check_outputs(o);
     if (rc) return rc;
     pf_scene_load_def ld = pf_scene_default_load_def();
-    ld.world.bind = o->bind;
-    ld.world.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
-    ld.world.executor = o->executor;
-    ld.world.partitioner = o->partitioner;
-    ld.world.repartition = o->repartition;
-    ld.world.quiet = 1;
+    ld.world.runtime.bind = o->bind;
+    ld.world.runtime.workers = o->executor == PF_EXEC_SEQ ? 1 : (int)o->threads;
+    ld.world.runtime.executor = o->executor;
+    ld.world.runtime.partitioner = o->partitioner;
+    ld.world.runtime.repartition = o->repartition;
+    ld.world.runtime.quiet = 1;
     ld.dt = o->dt;
-    ld.broadphase = o->broadphase;
+    if (o->broadphase >= 0) { /* -1: the option is absent */
+        ld.override_broadphase = 1;
+        ld.broadphase = (pf_broadphase_method)o->broadphase;
+    }
     double t0 = bench_now_s();
     pf_scene *scene = NULL;
     if ((rc = scene_cli_load_def("physflow run", o->scene, &ld, &scene))) return rc;
@@ -255,7 +258,7 @@ int run_scene(const run_opts *o)
         if (o->hash_only)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
         else
-            summary(o, scene, &t, &r, ld.world.workers, ms_setup, &prev_stats);
+            summary(o, scene, &t, &r, ld.world.runtime.workers, ms_setup, &prev_stats);
         if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
         if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);

@@ -5,6 +5,7 @@
 #define PHYSFLOW_PHYSICS_H
 
 #include "physflow/base.h"
+#include "physflow/collision.h"
 #include "physflow/runtime.h"
 
 #include <stddef.h>
@@ -42,24 +43,20 @@ PF_API pf_solver_def pf_solver_default_def(void);
 typedef struct pf_world_def {
     double gravity[3];          ///< m/s²; default (0, 0, -9.81)
     double dt;                  ///< time step in s (> 0); default 0.01
-    int workers;                ///< runtime workers K >= 1; default 1
-    pf_executor executor;       ///< runtime executor; default PF_EXEC_STATIC
-    pf_partitioner partitioner; ///< runtime partitioner (static executor); default PF_PART_OWNER
-    int bind;                   ///< 1 (default): pin workers to cores with hwloc; 0: leave them free
-    int quiet;                  ///< 1: no message on stderr when binding is refused; default 0
     double max_speed;           ///< m/s: a point faster than this (or NaN / infinite) is a numerical fault: the
                                 ///< step fails with PF_ENUMERIC and the world keeps its state before the step;
                                 ///< default 1e4
-    pf_task_system tasks;       ///< the host's task system for the static executor (physflow/runtime.h);
-                                ///< default none: the world's own worker threads
-    pf_repartition repartition; ///< when the runtime partitions again (contacts, measured load); default
-                                ///< PF_REPART_AUTO
+    pf_runtime_def runtime;     ///< the runtime (worker team) the world creates and owns: workers,
+                                ///< executor, partitioner, binding, host task system, repartitioning
+                                ///< (physflow/runtime.h); default pf_runtime_default_def()
 } pf_world_def;
 
 typedef struct pf_world pf_world;
 
 PF_API pf_world_def pf_world_default_def(void);
-/// Creates a world and the runtime (worker team) it owns. The caller owns *out.
+/// Creates a world and the runtime (worker team) it owns. The caller owns *out and frees it with
+/// pf_world_destroy; *def is copied, but def->runtime.tasks.user_ctx (when a task system is given) must
+/// outlive the world.
 PF_API int pf_world_create(const pf_world_def *def, pf_world **out);
 PF_API void pf_world_destroy(pf_world *w);
 /// The runtime the world owns (valid until pf_world_destroy).
@@ -232,7 +229,7 @@ typedef struct pf_world_update {
 } pf_world_update;
 /// The latest structural update (all zero before the first step); `count` (may be NULL) receives how many
 /// updates happened so far, the first recording included.
-PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
+PF_API int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uint32_t *count);
 
 /// The collision stage of a world (SOFA's collision pipeline: DefaultPipeline, a broad phase,
 /// MinProximityIntersection, DefaultContactManager with PenaltyContactForceField). Each step, before the
@@ -243,11 +240,11 @@ PF_API int pf_world_last_update(const pf_world *w, pf_world_update *out, uint32_
 /// which merges and splits solver groups (the graph is updated only on those steps). A static object (every
 /// point fixed) links no groups. Get defaults from pf_collision_default_def().
 typedef struct pf_collision_def {
-    int broadphase;          ///< a pf_broadphase_method (physflow/collision.h); default PF_BP_KD
-    double alarm_distance;   ///< m; default 0.02; >= contact_distance
-    double contact_distance; ///< m; default 0.01; >= 0
-    double stiffness;        ///< penalty stiffness per contact, N/m (> 0); default 1000
-    double damping;          ///< damping along the normal per contact, N·s/m (>= 0); default 0
+    pf_broadphase_method broadphase; ///< physflow/collision.h, not PF_BP_KD_RAW; default PF_BP_KD
+    double alarm_distance;           ///< m; default 0.02; >= contact_distance
+    double contact_distance;         ///< m; default 0.01; >= 0
+    double stiffness;                ///< penalty stiffness per contact, N/m (> 0); default 1000
+    double damping;                  ///< damping along the normal per contact, N·s/m (>= 0); default 0
 } pf_collision_def;
 
 PF_API pf_collision_def pf_collision_default_def(void);
@@ -278,7 +275,7 @@ typedef struct pf_collision_stats {
     double ms;             ///< time of the collision stage, ms
     double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
 } pf_collision_stats;
-PF_API int pf_world_collision_stats(const pf_world *w, pf_collision_stats *out);
+PF_API int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *out);
 
 /// Counters of a world.
 typedef struct pf_world_stats {
@@ -301,7 +298,7 @@ typedef struct pf_world_stats {
 } pf_world_stats;
 PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
 /// Per-worker counters of the latest step's graph run: up to `cap` into `out`, the worker count into *workers.
-PF_API int pf_world_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
+PF_API int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
 
 /* ==================================== Bodies: rigid bodies, surfaces, deformable grids
  *================================== (Hermann et al. 2009, §4.2: rigid bodies and deformable models of several
@@ -332,11 +329,12 @@ typedef struct pf_mesh {
     uint32_t triangles; ///< triangle count
 } pf_mesh;
 
-/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of k
-/// is set), 12 triangles. The caller owns *out.
+/// Closed box mesh centred on the origin: 8 vertices (vertex k at (±e0, ±e1, ±e2), + on axis d when bit d of
+/// k is set), 12 triangles. The caller owns *out's arrays and frees them with pf_mesh_free.
 PF_API int pf_mesh_box(const double half_extents[3], pf_mesh *out);
 /// Icosphere of `radius` centred on the origin: an icosahedron whose triangles are split in 4 `level` times
-/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller owns *out.
+/// (0..7), new vertices pushed onto the sphere: 10·4^level + 2 vertices, 20·4^level triangles. The caller
+/// owns *out's arrays and frees them with pf_mesh_free.
 PF_API int pf_mesh_icosphere(double radius, int level, pf_mesh *out);
 /// Frees a mesh's arrays (NULL allowed) and zeroes it.
 PF_API void pf_mesh_free(pf_mesh *m);
@@ -349,14 +347,17 @@ typedef enum pf_rigid_shape {
 } pf_rigid_shape;
 
 /// A rigid body (6 degrees of freedom). Get defaults from pf_rigid_default_def().
-/// The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of mass
-/// (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in the world
-/// frame); read it with pf_world_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a static body (0 alone
-/// holds its translation, 1 alone its rotation); box selection tests the com only. Gravity acts on the com.
+/// Every quaternion of this API (pf_rigid_def.orientation, pf_world_get_rigid_state,
+/// pf_world_set_rigid_state) is (x, y, z, w), w the scalar part: SOFA's order, the one of Rigid3d scene
+/// files. The object it makes has 2 points in pf_world_positions / pf_world_velocities: point 0 = centre of
+/// mass (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in
+/// the world frame); read it with pf_world_get_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a
+/// static body (0 alone holds its translation, 1 alone its rotation); box selection tests the com only.
+/// Gravity acts on the com.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
-    double orientation[4];      ///< unit quaternion (w, x, y, z) from body to world (normalised on input);
-                                ///< default (1, 0, 0, 0)
+    double orientation[4];      ///< unit quaternion (x, y, z, w) from body to world (normalised on input);
+                                ///< default (0, 0, 0, 1)
     double velocity[3];         ///< linear velocity of the com, m/s; default 0
     double angular_velocity[3]; ///< world frame, rad/s; default 0
     double mass;                ///< kg; > 0: scales the shape's inertia to this mass; default 0: density x volume
@@ -382,9 +383,10 @@ PF_API int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id
 PF_API int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id o, const pf_rigid_def *def,
                                             pf_surface_id *out);
 
-/// State of a rigid body (any argument may be NULL). PF_EINVAL when o is not a rigid body.
-PF_API int pf_world_rigid_state(const pf_world *w, pf_object_id o, double position[3], double orientation[4],
-                                double velocity[3], double angular_velocity[3]);
+/// State of a rigid body (any argument may be NULL); the orientation is (x, y, z, w). PF_EINVAL when o is not a
+/// rigid body.
+PF_API int pf_world_get_rigid_state(const pf_world *w, pf_object_id o, double position[3],
+                                    double orientation[4], double velocity[3], double angular_velocity[3]);
 /// Overwrites the state of a rigid body (any argument may be NULL to keep that part; the orientation is
 /// normalised; a fixed part keeps zero velocity). The recorded graph is kept. PF_EINVAL when o is not a rigid body
 /// or a value is not finite.
@@ -393,8 +395,8 @@ PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double po
                                     const double angular_velocity[3]);
 /// Mass (kg), body-frame inertia tensor about the com (kg·m², may be NULL) and the world-frame one at the current
 /// orientation (may be NULL) of a rigid body.
-PF_API int pf_world_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
-                                  double world[9]);
+PF_API int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
+                                      double world[9]);
 
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
@@ -428,8 +430,8 @@ PF_API int pf_world_add_grid_surface(pf_world *w, pf_object_id o, pf_surface_id 
 /// Number of surfaces.
 PF_API uint32_t pf_world_surfaces(const pf_world *w);
 /// The object carrying surface s, its vertex and triangle counts (each may be NULL).
-PF_API int pf_world_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object, uint32_t *vertices,
-                                 uint32_t *triangles);
+PF_API int pf_world_get_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object,
+                                     uint32_t *vertices, uint32_t *triangles);
 /// Current vertex positions (3 per vertex, m) / velocities (m/s) of surface s, computed from its object's state
 /// on each call; NULL for an invalid id. The memory is the surface's, valid until the next call for s.
 PF_API const double *pf_world_surface_positions(pf_world *w, pf_surface_id s, uint32_t *vertices);

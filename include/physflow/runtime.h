@@ -153,7 +153,8 @@ typedef struct pf_runtime pf_runtime;
 typedef struct pf_graph pf_graph;
 
 PF_API pf_runtime_def pf_runtime_default_def(void);
-/// Creates a runtime and starts its K-1 worker threads (they sleep until a graph runs).
+/// Creates a runtime and starts its K-1 worker threads (they sleep until a graph runs). The caller owns *out
+/// and frees it with pf_runtime_destroy; *def is copied, but def->tasks.user_ctx must outlive the runtime.
 PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
 /// Stops the workers and frees the runtime. From inside one of its tasks or parallel regions it does nothing
 /// (the runtime stays valid).
@@ -173,7 +174,9 @@ PF_API int pf_runtime_set_partitioner(pf_runtime *rt, pf_partitioner p);
 /// Changes the repartitioning policy of later runs.
 PF_API int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r);
 
-/// Creates an empty graph. A graph records data and tasks; nothing runs while recording.
+/// Creates an empty graph. A graph records data and tasks; nothing runs while recording. The caller owns *out
+/// and frees it with pf_graph_destroy; the memory registered with pf_graph_data, reducer contexts and task
+/// names must outlive the graph (the runtimes it runs on need not).
 PF_API int pf_graph_create(pf_graph **out);
 PF_API void pf_graph_destroy(pf_graph *g);
 
@@ -258,7 +261,7 @@ typedef struct pf_graph_update {
     int full;         ///< 1 when the graph was partitioned afresh (first run, new worker count or partitioner)
     double ms;        ///< time of the whole update: analysis, placement and compilation
 } pf_graph_update;
-PF_API int pf_graph_last_update(const pf_graph *g, pf_graph_update *out);
+PF_API int pf_graph_get_last_update(const pf_graph *g, pf_graph_update *out);
 
 /// Rebalancing by object (Hermann et al. 2009, §3.2: "reassigning the partition related to this object"): moves whole
 /// objects — their tasks and the ownership of their data — from the most loaded workers to the least loaded
@@ -268,7 +271,7 @@ PF_API int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objec
 
 /// The largest per-worker sum of task costs (measured when known, else estimated) in the current placement:
 /// the makespan estimate partitioners minimise. Compiles the graph first if needed.
-PF_API int pf_graph_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
+PF_API int pf_graph_get_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out);
 
 /// Partitions the graph afresh at its next static run, with the costs measured so far, whatever the policy; the
 /// new parts are relabelled to overlap the current placement most, and whole objects move (their tasks, their

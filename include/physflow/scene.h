@@ -89,9 +89,12 @@ typedef struct pf_scene_component_def {
 
 typedef struct pf_scene_registry pf_scene_registry;
 
-/// Creates a registry holding every built-in component. The caller owns *out.
+/// Creates a registry holding every built-in component. The caller owns *out and frees it with
+/// pf_scene_registry_destroy; a registry is read only while a scene loads, so it may be destroyed after the
+/// load.
 PF_API int pf_scene_registry_create(pf_scene_registry **out);
-/// Creates an independent copy of `src` (extend the copy, the original is unchanged). The caller owns *out.
+/// Creates an independent copy of `src` (extend the copy, the original is unchanged). The caller owns *out
+/// and frees it with pf_scene_registry_destroy.
 PF_API int pf_scene_registry_copy(const pf_scene_registry *src, pf_scene_registry **out);
 PF_API void pf_scene_registry_destroy(pf_scene_registry *r);
 /// Adds or replaces an entry.
@@ -146,10 +149,14 @@ typedef void (*pf_scene_report_fn)(pf_scene_severity severity, const char *messa
 /// How to load. Get defaults from pf_scene_default_load_def().
 typedef struct pf_scene_load_def {
     const pf_scene_registry *registry; ///< components; NULL (default): the built-in ones
-    pf_world_def world;                ///< runtime settings of the world (workers, executor, ...); the scene's
-                                       ///< root Node sets dt and gravity; default pf_world_default_def()
+    pf_world_def world;                ///< the world's settings: its runtime (world.runtime.workers, ...) and
+                                       ///< max_speed; the scene's root Node sets dt and gravity; default
+                                       ///< pf_world_default_def()
     double dt;                         ///< s; > 0 overrides the scene's dt; default 0 (keep the scene's)
-    int broadphase;                    ///< a pf_broadphase_method overriding the scene's; default -1 (keep it)
+    int override_broadphase;           ///< 1: `broadphase` replaces the scene's broad phase; 0 (default):
+                                       ///< keep the scene's and ignore `broadphase`
+    pf_broadphase_method broadphase;   ///< with override_broadphase: the broad phase (not PF_BP_KD_RAW);
+                                       ///< default PF_BP_KD
     pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
     void *report_ctx;                  ///< passed to `report`
 } pf_scene_load_def;
@@ -160,13 +167,16 @@ typedef struct pf_scene pf_scene;
 
 /// Loads a scene file: parses and validates everything, then creates the world. On failure nothing is left
 /// (no world) and pf_last_error() says "file:line: message". Mesh files are read relative to the scene
-/// file's folder. The caller owns *out.
+/// file's folder. The caller owns *out and frees it with pf_scene_destroy (which destroys the world too,
+/// unless pf_scene_release_world took it); *def, its registry and report_ctx are used only during the call,
+/// but def->world.runtime.tasks.user_ctx must outlive the world.
 PF_API int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out);
 /// Same from memory: `name` labels messages; relative mesh files resolve against `dir` (NULL: the current
-/// directory).
+/// directory). `text` is read only during the call; ownership as pf_scene_load_file.
 PF_API int pf_scene_load_memory(const pf_scene_load_def *def, const char *name, const char *text, size_t length,
                                 const char *dir, pf_scene **out);
 /// Loads a scene built into the library (see pf_scene_builtin_names); PF_EINVAL for an unknown name.
+/// Ownership as pf_scene_load_file.
 PF_API int pf_scene_load_builtin(const pf_scene_load_def *def, const char *name, pf_scene **out);
 /// The built-in scene `name`'s XML text (NULL when unknown) and its length in *length (may be NULL).
 PF_API const char *pf_scene_builtin(const char *name, size_t *length);

@@ -47,10 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pf_set_allocator(capped_alloc, capped_free, NULL);
     pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.workers = 1;
-    d.world.executor = PF_EXEC_SEQ;
-    d.world.bind = 0;
-    d.world.quiet = 1;
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
     d.report = silent;
     pf_scene *s = NULL;
     if (pf_scene_load_memory(&d, "fuzz.xml", (const char *)data, size, NULL, &s) == PF_OK) {
