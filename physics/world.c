@@ -137,6 +137,55 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
     return rc;
 }
 
+/* dt and gravity are copied into the recorded tasks' arguments (the solvers' h, the force tasks' gravity):
+ * a new value re-records every group at the next step, as a structural change does. */
+static void rerecord_all(pf_world *w)
+{
+    for (uint32_t i = 0; i < w->obj.n; i++) w->obj.v[i]->changed = 1;
+    w->dirty = 1;
+}
+
+int pf_world_set_dt(pf_world *w, double dt)
+{
+    static const char fn[] = "pf_world_set_dt";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_positive(dt, fn, "dt"));
+    if (dt != w->def.dt) {
+        w->def.dt = dt;
+        rerecord_all(w);
+    }
+    return PF_OK;
+}
+
+int pf_world_set_gravity(pf_world *w, const double gravity[3])
+{
+    static const char fn[] = "pf_world_set_gravity";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_check_given(gravity, fn, "gravity"));
+    PF_TRY(pf_check_finite_n(gravity, 3, fn, "gravity"));
+    if (memcmp(gravity, w->def.gravity, sizeof w->def.gravity)) {
+        memcpy(w->def.gravity, gravity, sizeof w->def.gravity);
+        rerecord_all(w);
+    }
+    return PF_OK;
+}
+
+int pf_world_get_dt(const pf_world *w, double *dt)
+{
+    PF_TRY(pf_world_check_given(w, "pf_world_get_dt"));
+    PF_TRY(pf_check_given(dt, "pf_world_get_dt", "dt"));
+    *dt = w->def.dt;
+    return PF_OK;
+}
+
+int pf_world_get_gravity(const pf_world *w, double gravity[3])
+{
+    PF_TRY(pf_world_check_given(w, "pf_world_get_gravity"));
+    PF_TRY(pf_check_given(gravity, "pf_world_get_gravity", "gravity"));
+    memcpy(gravity, w->def.gravity, sizeof w->def.gravity);
+    return PF_OK;
+}
+
 int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_remove_interaction"));

@@ -69,6 +69,17 @@ PF_API int pf_world_set_repartition(pf_world *w, pf_repartition r);
 /// Worker count of later steps (between steps only); the graph is placed afresh for the new count.
 PF_API int pf_world_set_workers(pf_world *w, int workers);
 
+/// Time step (s, > 0) of later steps. Takes effect at the next step, which re-records every solver group (the
+/// step's tasks hold dt; pf_world_get_last_update reports it as a structural update); the same value changes
+/// nothing. Refused with PF_ESTATE from inside a step.
+PF_API int pf_world_set_dt(pf_world *w, double dt);
+/// Gravity (m/s², 3 finite values, copied) of later steps; re-records like pf_world_set_dt.
+PF_API int pf_world_set_gravity(pf_world *w, const double gravity[3]);
+/// The time step (s) of the next step: the one created with, or the latest pf_world_set_dt.
+PF_API int pf_world_get_dt(const pf_world *w, double *dt);
+/// The gravity (m/s²) of the next step, copied into gravity[3].
+PF_API int pf_world_get_gravity(const pf_world *w, double gravity[3]);
+
 /// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
 /// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
 /// Either explicit positions or a regular grid (SOFA RegularGridTopology). Get defaults from

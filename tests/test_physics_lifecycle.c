@@ -1,0 +1,221 @@
+/* What a host changes over a world's lifetime: dt and gravity between steps, points unfixed, the settings read
+ * back. Oracles: a world built from scratch with the final settings and given the same state (bitwise state
+ * hash), and the implicit / explicit Euler recurrences of a free-falling point. */
+#include "check_main.h"
+
+#include "physflow/physics.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static pf_world *new_world(double dt, const double g[3], int workers)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
+    d.runtime.workers = workers;
+    d.dt = dt;
+    memcpy(d.gravity, g, sizeof d.gravity);
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    return w;
+}
+
+/* object 0: a 3x3x3 spring cube (implicit Euler, damped) with its bottom corner point fixed; object 1: a 2x2x2
+ * spring cube integrated by explicit Euler; object 2: a free point (implicit) */
+static void build_scene(pf_world *w)
+{
+    pf_object_def o = pf_object_default_def();
+    for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
+    o.solver.rayleigh_mass = 0.5;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 1, NULL), PF_OK);
+    uint32_t p0 = 0;
+    ck_assert_int_eq(pf_world_fix_points(w, id, &p0, 1), PF_OK);
+    pf_object_def e = pf_object_default_def();
+    for (int a = 0; a < 3; a++) e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
+    e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    pf_object_def p = pf_object_default_def();
+    p.points = 1;
+    p.vertex_mass = 2;
+    ck_assert_int_eq(pf_world_add_object(w, &p, &id), PF_OK);
+}
+
+/* copies every object's state of `from` into `to` (built the same way) */
+static void copy_state(pf_world *to, const pf_world *from)
+{
+    for (uint32_t o = 0; o < pf_world_objects(from); o++)
+        ck_assert_int_eq(pf_world_set_state(to, o, pf_world_positions(from, o, NULL), pf_world_velocities(from, o, NULL)),
+                         PF_OK);
+}
+
+START_TEST(dt_and_gravity_changed_between_steps)
+{
+    const double g1[3] = {0, 0, -9.81}, g2[3] = {1.5, -2, -3};
+    const double dt1 = 0.01, dt2 = 0.004;
+    const uint32_t N = 30, M = 40;
+    for (int workers = 1; workers <= 2; workers++) {
+        pf_world *a = new_world(dt1, g1, workers), *b = new_world(dt1, g1, workers), *c = new_world(dt2, g2, workers);
+        build_scene(a);
+        build_scene(b);
+        build_scene(c);
+        ck_assert_int_eq(pf_world_step(a, N), PF_OK);
+        ck_assert_int_eq(pf_world_step(b, N), PF_OK);
+        ck_assert_uint_eq(pf_world_state_hash(a), pf_world_state_hash(b));
+        ck_assert_int_eq(pf_world_set_dt(a, dt2), PF_OK);
+        ck_assert_int_eq(pf_world_set_gravity(a, g2), PF_OK);
+        double dt, g[3];
+        ck_assert_int_eq(pf_world_get_dt(a, &dt), PF_OK);
+        ck_assert_int_eq(pf_world_get_gravity(a, g), PF_OK);
+        ck_assert(dt == dt2 && memcmp(g, g2, sizeof g) == 0);
+        ck_assert_int_eq(pf_world_step(a, M), PF_OK);
+        /* the oracle: a world built with dt2, g2 from the start, given b's state after N steps */
+        copy_state(c, b);
+        ck_assert_int_eq(pf_world_step(c, M), PF_OK);
+        ck_assert_uint_eq(pf_world_state_hash(a), pf_world_state_hash(c));
+        /* and the world that was not changed went on differently */
+        ck_assert_int_eq(pf_world_step(b, M), PF_OK);
+        ck_assert_uint_ne(pf_world_state_hash(a), pf_world_state_hash(b));
+        pf_world_destroy(a);
+        pf_world_destroy(b);
+        pf_world_destroy(c);
+    }
+}
+END_TEST
+
+/* A free point: implicit Euler v += h g, x += h v; symplectic Euler the same for a gravity-only point. */
+START_TEST(free_fall_follows_the_recurrence)
+{
+    const double g1[3] = {0, 0, -9.81}, g2[3] = {2, 0, 4};
+    for (int kind = 0; kind < 2; kind++) {
+        pf_world *w = new_world(0.01, g1, 1);
+        pf_object_def p = pf_object_default_def();
+        p.points = 1;
+        p.vertex_mass = 3;
+        p.solver.kind = kind ? PF_SOLVER_EXPLICIT_EULER : PF_SOLVER_IMPLICIT_EULER;
+        ck_assert_int_eq(pf_world_add_object(w, &p, NULL), PF_OK);
+        double x[3] = {0}, v[3] = {0};
+        struct { double dt; const double *g; uint32_t n; } phases[] = {{0.01, g1, 20}, {0.03, g2, 15}, {0.002, g1, 25}};
+        for (int ph = 0; ph < 3; ph++) {
+            ck_assert_int_eq(pf_world_set_dt(w, phases[ph].dt), PF_OK);
+            ck_assert_int_eq(pf_world_set_gravity(w, phases[ph].g), PF_OK);
+            ck_assert_int_eq(pf_world_step(w, phases[ph].n), PF_OK);
+            for (uint32_t s = 0; s < phases[ph].n; s++)
+                for (int d = 0; d < 3; d++) {
+                    v[d] += phases[ph].dt * phases[ph].g[d];
+                    x[d] += phases[ph].dt * v[d];
+                }
+            const double *wx = pf_world_positions(w, 0, NULL), *wv = pf_world_velocities(w, 0, NULL);
+            for (int d = 0; d < 3; d++) {
+                ck_assert_double_eq_tol(wv[d], v[d], 1e-12 * (1 + fabs(v[d])));
+                ck_assert_double_eq_tol(wx[d], x[d], 1e-12 * (1 + fabs(x[d])));
+            }
+        }
+        pf_world_destroy(w);
+    }
+}
+END_TEST
+
+START_TEST(dt_and_gravity_checked)
+{
+    const double g[3] = {0, 0, -1};
+    pf_world *w = new_world(0.01, g, 1);
+    build_scene(w);
+    uint64_t h = pf_world_state_hash(w);
+    ck_assert_int_eq(pf_world_set_dt(w, 0), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_set_dt"));
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "dt"));
+    ck_assert_int_eq(pf_world_set_dt(w, -1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_dt(w, NAN), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_dt(w, INFINITY), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_dt(NULL, 0.01), PF_EINVAL);
+    const double bad[3] = {0, NAN, 0};
+    ck_assert_int_eq(pf_world_set_gravity(w, bad), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_set_gravity"));
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "gravity[1]"));
+    ck_assert_int_eq(pf_world_set_gravity(w, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_gravity(NULL, g), PF_EINVAL);
+    double dt, gg[3];
+    ck_assert_int_eq(pf_world_get_dt(w, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_dt(NULL, &dt), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_gravity(w, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_gravity(NULL, gg), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_dt(w, &dt), PF_OK);
+    ck_assert(dt == 0.01);
+    ck_assert_int_eq(pf_world_get_gravity(w, gg), PF_OK);
+    ck_assert(memcmp(gg, g, sizeof g) == 0);
+    ck_assert_uint_eq(pf_world_state_hash(w), h);
+    /* the same values again re-record nothing */
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    uint32_t updates, after;
+    pf_world_update up;
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &updates), PF_OK);
+    ck_assert_int_eq(pf_world_set_dt(w, 0.01), PF_OK);
+    ck_assert_int_eq(pf_world_set_gravity(w, g), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, &after), PF_OK);
+    ck_assert_uint_eq(after, updates);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* ---- calls from inside a step are refused ---- */
+
+typedef struct inside {
+    pf_world *w;
+    int calls, refused_all;
+} inside;
+
+static void try_all(inside *in)
+{
+    const double g[3] = {0, 0, 1};
+    int ok = pf_world_set_dt(in->w, 0.02) == PF_ESTATE;
+    ok &= pf_world_set_gravity(in->w, g) == PF_ESTATE;
+    in->calls++;
+    in->refused_all = ok && (in->calls == 1 || in->refused_all);
+}
+
+static void host_force(const double *x, const double *v, double *f, uint32_t points, void *ctx)
+{
+    (void)x, (void)v, (void)f, (void)points;
+    inside *in = ctx;
+    if (in->calls == 0) try_all(in);
+}
+
+START_TEST(refused_inside_a_step)
+{
+    const double g[3] = {0, 0, -9.81};
+    pf_world *w = new_world(0.01, g, 1), *clean = new_world(0.01, g, 1);
+    build_scene(w);
+    build_scene(clean);
+    inside in = {w, 0, 0};
+    pf_force_field_def ff = pf_force_field_default_def();
+    ff.add_force = host_force;
+    ff.ctx = &in;
+    ck_assert_int_eq(pf_world_add_force_field(w, 0, &ff), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 3), PF_OK);
+    ck_assert_int_eq(pf_world_step(clean, 3), PF_OK);
+    ck_assert_int_ge(in.calls, 1);
+    ck_assert_msg(in.refused_all, "a call from inside the step was not refused");
+    ck_assert_uint_eq(pf_world_state_hash(w), pf_world_state_hash(clean));
+    pf_world_destroy(w);
+    pf_world_destroy(clean);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("physics_lifecycle");
+    TCase *tc = tcase_create("lifecycle");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, dt_and_gravity_changed_between_steps);
+    tcase_add_test(tc, free_fall_follows_the_recurrence);
+    tcase_add_test(tc, dt_and_gravity_checked);
+    tcase_add_test(tc, refused_inside_a_step);
+    suite_add_tcase(s, tc);
+    return s;
+}
