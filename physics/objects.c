@@ -159,6 +159,29 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
     return PF_OK;
 }
 
+int pf_world_unfix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
+{
+    static const char fn[] = "pf_world_unfix_points";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    if (n > 0) PF_TRY(pf_check_given(points, fn, "points"));
+    pf_object *o = w->obj.v[id];
+    for (uint32_t k = 0; k < n; k++)
+        if (points[k] >= o->n)
+            return pf_error(PF_EINVAL, "%s: points[%u] = %u: object %u has %u points (0 to %u)", fn, k, points[k], id,
+                            o->n, o->n - 1);
+    for (uint32_t k = 0; k < n; k++) o->fixed[points[k]] = 0;
+    /* the others stay in the order they were fixed in */
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < o->fixed_list.n; k++)
+        if (o->fixed[o->fixed_list.v[k]]) o->fixed_list.v[m++] = o->fixed_list.v[k];
+    if (m == o->fixed_list.n) return PF_OK; /* none of them was fixed */
+    o->fixed_list.n = m;
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
 int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6], uint32_t *out, uint32_t cap,
                         uint32_t *count)
 {

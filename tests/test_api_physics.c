@@ -506,6 +506,7 @@ static void try_all(inside *in)
     ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_remove_interaction(w, 0) == PF_ESTATE;
     ok &= pf_world_set_dt(w, 0.02) == PF_ESTATE;
+    ok &= pf_world_unfix_points(w, in->obj, &p0, 1) == PF_ESTATE;
     ok &= pf_world_set_gravity(w, box) == PF_ESTATE;
     in->calls++;
     in->refused_all = ok && (in->calls == 1 || in->refused_all);

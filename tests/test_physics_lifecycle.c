@@ -163,6 +163,92 @@ START_TEST(dt_and_gravity_checked)
 }
 END_TEST
 
+/* ---- unfixing points ---- */
+
+/* a 3x3x3 spring cube (implicit) with the listed points fixed, and a 2x2x2 one (explicit) entirely fixed */
+static void build_fixed(pf_world *w, const uint32_t *fixed, uint32_t nfixed, int second_fixed)
+{
+    pf_object_def o = pf_object_default_def();
+    for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.5, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nfixed), PF_OK);
+    pf_object_def e = pf_object_default_def();
+    for (int a = 0; a < 3; a++) e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
+    e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    if (second_fixed) {
+        double box[6] = {-9, -9, -9, 9, 9, 9};
+        ck_assert_int_eq(pf_world_fix_box(w, id, box, NULL), PF_OK);
+    }
+}
+
+START_TEST(unfixed_points_move_as_never_fixed_ones)
+{
+    const double g[3] = {0, 0, -9.81};
+    const uint32_t fixed[] = {0, 2, 6, 8}, all[] = {0, 1, 2, 3, 4, 5, 6, 7}, freed[] = {2, 8, 13 /* never fixed */};
+    const uint32_t kept[] = {0, 6};
+    for (int workers = 1; workers <= 2; workers++) {
+        pf_world *a = new_world(0.01, g, workers), *b = new_world(0.01, g, workers);
+        build_fixed(a, fixed, 4, 1);
+        /* the oracle: built with only the points that stay fixed, given a's state when they are freed */
+        build_fixed(b, kept, 2, 0);
+        uint32_t n;
+        const double *x0 = pf_world_positions(a, 0, &n);
+        double start0[81], start1[24];
+        memcpy(start0, x0, sizeof start0);
+        memcpy(start1, pf_world_positions(a, 1, NULL), sizeof start1);
+        ck_assert_int_eq(pf_world_step(a, 25), PF_OK);
+        /* fixed points stay put, bit for bit */
+        const double *x = pf_world_positions(a, 0, NULL);
+        for (int k = 0; k < 4; k++) ck_assert(memcmp(x + 3 * fixed[k], start0 + 3 * fixed[k], 3 * sizeof *x) == 0);
+        ck_assert(memcmp(pf_world_positions(a, 1, NULL), start1, sizeof start1) == 0);
+        ck_assert(memcmp(x + 3 * 4, start0 + 3 * 4, 3 * sizeof *x) != 0); /* a free point moved */
+        ck_assert_int_eq(pf_world_unfix_points(a, 0, freed, 3), PF_OK);
+        ck_assert_int_eq(pf_world_unfix_points(a, 1, all, 8), PF_OK);
+        copy_state(b, a);
+        ck_assert_int_eq(pf_world_step(a, 30), PF_OK);
+        ck_assert_int_eq(pf_world_step(b, 30), PF_OK);
+        ck_assert_uint_eq(pf_world_state_hash(a), pf_world_state_hash(b));
+        x = pf_world_positions(a, 0, NULL);
+        for (int k = 0; k < 2; k++) ck_assert(memcmp(x + 3 * kept[k], start0 + 3 * kept[k], 3 * sizeof *x) == 0);
+        ck_assert(memcmp(x + 3 * 8, start0 + 3 * 8, 3 * sizeof *x) != 0);
+        ck_assert(pf_world_positions(a, 1, NULL)[2] < start1[2]); /* the freed object falls */
+        pf_world_destroy(a);
+        pf_world_destroy(b);
+    }
+}
+END_TEST
+
+START_TEST(unfix_checked)
+{
+    const double g[3] = {0, 0, -9.81};
+    const uint32_t fixed[] = {0, 2};
+    pf_world *w = new_world(0.01, g, 1);
+    build_fixed(w, fixed, 2, 0);
+    uint64_t h = pf_world_state_hash(w);
+    const uint32_t bad[] = {2, 27};
+    ck_assert_int_eq(pf_world_unfix_points(w, 0, bad, 2), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_unfix_points"));
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "points[1] = 27"));
+    ck_assert_int_eq(pf_world_unfix_points(w, 5, fixed, 1), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_unfix_points"));
+    ck_assert_int_eq(pf_world_unfix_points(w, 0, NULL, 1), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "points"));
+    ck_assert_int_eq(pf_world_unfix_points(NULL, 0, fixed, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_unfix_points(w, 0, NULL, 0), PF_OK);
+    ck_assert_uint_eq(pf_world_state_hash(w), h);
+    /* point 2 was not unfixed by the refused call: it stays put */
+    double x2[3];
+    memcpy(x2, pf_world_positions(w, 0, NULL) + 6, sizeof x2);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    ck_assert(memcmp(pf_world_positions(w, 0, NULL) + 6, x2, sizeof x2) == 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* ---- calls from inside a step are refused ---- */
 
 typedef struct inside {
@@ -175,6 +261,8 @@ static void try_all(inside *in)
     const double g[3] = {0, 0, 1};
     int ok = pf_world_set_dt(in->w, 0.02) == PF_ESTATE;
     ok &= pf_world_set_gravity(in->w, g) == PF_ESTATE;
+    const uint32_t p0 = 0;
+    ok &= pf_world_unfix_points(in->w, 0, &p0, 1) == PF_ESTATE;
     in->calls++;
     in->refused_all = ok && (in->calls == 1 || in->refused_all);
 }
@@ -215,6 +303,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, dt_and_gravity_changed_between_steps);
     tcase_add_test(tc, free_fall_follows_the_recurrence);
     tcase_add_test(tc, dt_and_gravity_checked);
+    tcase_add_test(tc, unfixed_points_move_as_never_fixed_ones);
+    tcase_add_test(tc, unfix_checked);
     tcase_add_test(tc, refused_inside_a_step);
     suite_add_tcase(s, tc);
     return s;

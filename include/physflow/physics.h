@@ -183,6 +183,11 @@ PF_API int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_co
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
+/// Frees fixed points of object o (the inverse of pf_world_fix_points): from the next step they move, starting
+/// from where they are at rest (a fixed point's velocity is zero). A listed point that is not fixed is left as it
+/// is; PF_EINVAL for a point out of range, and nothing changes. An object that was static (every point fixed)
+/// links solver groups again; the next step re-records the groups that changed.
+PF_API int pf_world_unfix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
 /// Box region (SOFA BoxROI): the points of object o inside box = {xmin, ymin, zmin, xmax, ymax, zmax} (m,
 /// bounds included), in increasing order. Writes at most `cap` indices to `out` (may be NULL when cap is 0) and
 /// the total count to *count.
