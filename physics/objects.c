@@ -247,6 +247,28 @@ const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *p
     return w->obj.v[o]->v;
 }
 
+int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_mass, double *total_mass)
+{
+    static const char fn[] = "pf_world_get_object_mass";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    const pf_object *o = w->obj.v[id];
+    /* a rigid body's mass is its com's; its second point carries the inertia, no mass */
+    if (point_mass) *point_mass = o->mass;
+    if (total_mass) *total_mass = o->kind == PF_OBJECT_RIGID ? o->mass : o->mass * (double)o->n;
+    return PF_OK;
+}
+
+int pf_world_get_solver(const pf_world *w, pf_object_id id, pf_solver_def *out)
+{
+    static const char fn[] = "pf_world_get_solver";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_check_given(out, fn, "out"));
+    *out = w->obj.v[id]->solver;
+    return PF_OK;
+}
+
 int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const double *v)
 {
     static const char fn[] = "pf_world_set_state";

@@ -249,6 +249,64 @@ START_TEST(unfix_checked)
 }
 END_TEST
 
+/* ---- reading back what a host set ---- */
+
+START_TEST(mass_and_solver_read_back)
+{
+    const double g[3] = {0, 0, -9.81};
+    pf_world *w = new_world(0.01, g, 1);
+    pf_object_def a = pf_object_default_def();
+    for (int k = 0; k < 3; k++) a.grid[k] = 3, a.grid_min[k] = 0, a.grid_max[k] = 1;
+    a.vertex_mass = 2;
+    a.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    a.solver.rayleigh_mass = 0.25;
+    pf_object_def b = pf_object_default_def();
+    b.points = 7;
+    b.total_mass = 3;
+    b.solver.rayleigh_stiffness = 0.01;
+    b.solver.cg_iterations = 40;
+    b.solver.cg_tolerance = 1e-7;
+    b.solver.cg_threshold = 1e-12;
+    pf_rigid_def r = pf_rigid_default_def(); /* a 1 m cube of 1000 kg/m³ */
+    pf_object_id ia, ib, ir;
+    ck_assert_int_eq(pf_world_add_object(w, &a, &ia), PF_OK);
+    ck_assert_int_eq(pf_world_add_object(w, &b, &ib), PF_OK);
+    ck_assert_int_eq(pf_world_add_rigid(w, &r, &ir), PF_OK);
+    double pm, tm;
+    ck_assert_int_eq(pf_world_get_object_mass(w, ia, &pm, &tm), PF_OK);
+    ck_assert(pm == 2 && tm == 54);
+    ck_assert_int_eq(pf_world_get_object_mass(w, ib, &pm, NULL), PF_OK);
+    ck_assert_double_eq(pm, 3.0 / 7.0);
+    ck_assert_int_eq(pf_world_get_object_mass(w, ib, NULL, &tm), PF_OK);
+    ck_assert_double_eq_tol(tm, 3, 1e-14);
+    ck_assert_int_eq(pf_world_get_object_mass(w, ir, &pm, &tm), PF_OK);
+    ck_assert_double_eq_tol(pm, 1000, 1e-9);
+    ck_assert_double_eq_tol(tm, 1000, 1e-9);
+    pf_solver_def s;
+    ck_assert_int_eq(pf_world_get_solver(w, ia, &s), PF_OK);
+    ck_assert(s.kind == a.solver.kind && s.rayleigh_mass == 0.25 && s.rayleigh_stiffness == 0 &&
+              s.cg_iterations == 25 && s.cg_tolerance == 1e-9 && s.cg_threshold == 1e-9);
+    ck_assert_int_eq(pf_world_get_solver(w, ib, &s), PF_OK);
+    ck_assert(s.kind == PF_SOLVER_IMPLICIT_EULER && s.rayleigh_mass == 0 && s.rayleigh_stiffness == 0.01 &&
+              s.cg_iterations == 40 && s.cg_tolerance == 1e-7 && s.cg_threshold == 1e-12);
+    ck_assert_int_eq(pf_world_get_solver(w, ir, &s), PF_OK);
+    pf_solver_def d = pf_solver_default_def();
+    ck_assert(s.kind == d.kind && s.rayleigh_mass == d.rayleigh_mass && s.rayleigh_stiffness == d.rayleigh_stiffness &&
+              s.cg_iterations == d.cg_iterations && s.cg_tolerance == d.cg_tolerance &&
+              s.cg_threshold == d.cg_threshold);
+    /* refusals name the function and the argument */
+    ck_assert_int_eq(pf_world_get_object_mass(w, 3, &pm, &tm), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_get_object_mass"));
+    ck_assert_int_eq(pf_world_get_object_mass(NULL, 0, &pm, &tm), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_solver(w, 3, &s), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_get_solver"));
+    ck_assert_int_eq(pf_world_get_solver(w, 0, NULL), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "out"));
+    ck_assert_int_eq(pf_world_get_solver(NULL, 0, &s), PF_EINVAL);
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* ---- calls from inside a step are refused ---- */
 
 typedef struct inside {
@@ -305,6 +363,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, dt_and_gravity_checked);
     tcase_add_test(tc, unfixed_points_move_as_never_fixed_ones);
     tcase_add_test(tc, unfix_checked);
+    tcase_add_test(tc, mass_and_solver_read_back);
     tcase_add_test(tc, refused_inside_a_step);
     suite_add_tcase(s, tc);
     return s;

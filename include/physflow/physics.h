@@ -210,6 +210,13 @@ PF_API uint32_t pf_world_objects(const pf_world *w);
 PF_API const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points);
 PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points);
 
+/// Mass of object o, as its definition set it (each may be NULL): `point_mass` (kg) the lumped mass of each
+/// point (def.vertex_mass, or def.total_mass / points), `total_mass` (kg) point_mass x points. A rigid body:
+/// its mass in both (pf_world_get_rigid_inertia gives its inertia).
+PF_API int pf_world_get_object_mass(const pf_world *w, pf_object_id o, double *point_mass, double *total_mass);
+/// Solver settings of object o as its definition gave them (*out). The solver group it belongs to uses those of
+/// its lowest-numbered object (pf_solver_def).
+PF_API int pf_world_get_solver(const pf_world *w, pf_object_id o, pf_solver_def *out);
 /// Overwrites the state of object o: `x` positions (m) and `v` velocities (m/s), 3*points values each, copied;
 /// either may be NULL to keep it. Fixed points keep zero velocity. The recorded graph is kept.
 PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, const double *v);
