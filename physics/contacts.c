@@ -49,6 +49,15 @@ static inline double dot3(const double *a, const double *b)
 
 /* ---- the force field ---- */
 
+/* the magnitude of the force on a along n at separation sep (m) and normal relative velocity vn = (v_a - v_b)·n:
+ * k (d - sep) - c vn while positive and sep < d (unilateral), else 0 */
+static double penalty(const pf_contactset *cs, double sep, double vn)
+{
+    double mag = cs->stiffness * (cs->distance - sep) - cs->damping * vn;
+    if (mag < 0 || sep >= cs->distance) mag = 0;
+    return mag;
+}
+
 static void contactset_free(pf_contactset *cs)
 {
     if (!cs) return;
@@ -73,8 +82,7 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
         pf_surface_point_apply(c->sa, cs->a, xa, &c->pa, va, wa);
         pf_surface_point_apply(c->sb, cs->b, xb, &c->pb, vb, wb);
         double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
-        double sep = dot3(d, c->n) - c->offset, mag = cs->stiffness * (cs->distance - sep) - cs->damping * dot3(dv, c->n);
-        if (mag < 0 || sep >= cs->distance) mag = 0;
+        double sep = dot3(d, c->n) - c->offset, mag = penalty(cs, sep, dot3(dv, c->n));
         if (want_jac) c->k = sep < cs->distance ? cs->stiffness : 0;
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = mag * c->n[i];
@@ -224,6 +232,13 @@ uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, u
         memcpy(r->normal, p->n, sizeof r->normal);
         double d[3] = {r->point_a[0] - r->point_b[0], r->point_a[1] - r->point_b[1], r->point_a[2] - r->point_b[2]};
         r->distance = dot3(d, p->n) - p->offset;
+        r->depth = cs->distance - r->distance;
+        double wa[3], wb[3]; /* the points' velocities */
+        pf_surface_point_apply(p->sa, cs->a, cs->a->x, &p->pa, cs->a->v, wa);
+        pf_surface_point_apply(p->sb, cs->b, cs->b->x, &p->pb, cs->b->v, wb);
+        double dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
+        double mag = penalty(cs, r->distance, dot3(dv, p->n));
+        for (int e = 0; e < 3; e++) r->force[e] = mag * p->n[e];
     }
     return n;
 }

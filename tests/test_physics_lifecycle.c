@@ -307,6 +307,91 @@ START_TEST(mass_and_solver_read_back)
 }
 END_TEST
 
+/* ---- contact depth and force ---- */
+
+typedef struct seen {
+    uint32_t calls, n;
+    pf_world_contact c;
+} seen;
+
+static void record_contact(const pf_world_contact *c, uint32_t n, void *ctx)
+{
+    seen *s = ctx;
+    if (s->calls++ == 0) {
+        s->n = n;
+        if (n) s->c = c[0];
+    }
+}
+
+/* One point (object 0) at height z with vertical velocity vz over a static floor sheet at z = 0 (object 1): at the
+ * first step the callback sees one contact, normal +z (from the floor towards the point), distance z, depth
+ * d - z and the penalty force k (d - z) - c vz along +z while positive. */
+static seen one_contact(double z, double vz, double k, double c)
+{
+    const double g[3] = {0, 0, -9.81};
+    pf_world *w = new_world(0.001, g, 1);
+    pf_object_def p = pf_object_default_def();
+    p.points = 1;
+    double x[3] = {0.1, 0.2, z}, v[3] = {0, 0, vz};
+    p.positions = x;
+    p.velocities = v;
+    pf_object_id pt, floor;
+    ck_assert_int_eq(pf_world_add_object(w, &p, &pt), PF_OK);
+    pf_surface_def sd = pf_surface_default_def();
+    uint32_t p0 = 0;
+    sd.vertices = 1;
+    sd.points = &p0;
+    ck_assert_int_eq(pf_world_add_surface(w, pt, &sd, NULL), PF_OK);
+    pf_object_def f = pf_object_default_def();
+    f.grid[0] = f.grid[1] = 2;
+    f.grid[2] = 1;
+    f.grid_min[0] = f.grid_min[1] = -1;
+    f.grid_max[0] = f.grid_max[1] = 1;
+    ck_assert_int_eq(pf_world_add_object(w, &f, &floor), PF_OK);
+    double box[6] = {-9, -9, -9, 9, 9, 9};
+    ck_assert_int_eq(pf_world_fix_box(w, floor, box, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
+    pf_collision_def cd = pf_collision_default_def();
+    cd.stiffness = k;
+    cd.damping = c;
+    ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
+    seen s = {0};
+    ck_assert_int_eq(pf_world_set_contact_callback(w, record_contact, &s), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    pf_world_destroy(w);
+    return s;
+}
+
+START_TEST(contact_reports_depth_and_force)
+{
+    const double d = pf_collision_default_def().contact_distance, k = 1000, c = 5;
+    /* at rest, compressed by 4 mm: f = k (d - z) along +z */
+    seen s = one_contact(0.006, 0, k, c);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_uint_eq(s.c.object_a, 0);
+    ck_assert_uint_eq(s.c.object_b, 1);
+    ck_assert_double_eq_tol(s.c.normal[2], 1, 1e-12);
+    ck_assert_double_eq_tol(s.c.distance, 0.006, 1e-12);
+    ck_assert_double_eq_tol(s.c.depth, d - 0.006, 1e-12);
+    ck_assert_double_eq_tol(s.c.force[0], 0, 1e-9);
+    ck_assert_double_eq_tol(s.c.force[1], 0, 1e-9);
+    ck_assert_double_eq_tol(s.c.force[2], k * (d - 0.006), 1e-9);
+    /* approaching at 0.2 m/s: the damping adds c * 0.2 */
+    s = one_contact(0.006, -0.2, k, c);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_double_eq_tol(s.c.force[2], k * (d - 0.006) + c * 0.2, 1e-9);
+    /* leaving fast enough that the damping cancels the spring: unilateral, no pull */
+    s = one_contact(0.006, 2, k, c);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert(s.c.force[0] == 0 && s.c.force[1] == 0 && s.c.force[2] == 0);
+    /* within the alarm distance but beyond the contact distance: depth < 0, no force */
+    s = one_contact(0.015, 0, k, c);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_double_eq_tol(s.c.depth, d - 0.015, 1e-12);
+    ck_assert(s.c.depth < 0 && s.c.force[2] == 0);
+}
+END_TEST
+
 /* ---- calls from inside a step are refused ---- */
 
 typedef struct inside {
@@ -364,6 +449,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, unfixed_points_move_as_never_fixed_ones);
     tcase_add_test(tc, unfix_checked);
     tcase_add_test(tc, mass_and_solver_read_back);
+    tcase_add_test(tc, contact_reports_depth_and_force);
     tcase_add_test(tc, refused_inside_a_step);
     suite_add_tcase(s, tc);
     return s;
