@@ -229,6 +229,19 @@ pf_world *pf_scene_component_world(pf_scene_component *c)
     return c && c->stage == PF_SCENE_STAGE_FORCES ? c->L->scene->world : NULL;
 }
 
+int pf_scene_component_on_destroy(pf_scene_component *c, pf_scene_destroy_fn fn, void *state)
+{
+    static const char fn_name[] = "pf_scene_component_on_destroy";
+    PF_TRY(pf_check_given(c, fn_name, "component"));
+    PF_TRY(pf_check_callback(fn != NULL, fn_name, "fn"));
+    pf_scene *s = c->L->scene;
+    if (pf_vec_push(&s->destructors, ((sc_destructor){fn, state}))) {
+        fn(state); /* nothing else would free it */
+        return pf_error(PF_ENOMEM, "%s: out of memory", fn_name);
+    }
+    return PF_OK;
+}
+
 int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
 {
     PF_TRY(pf_check_given(c, "pf_scene_component_object", "component"));

@@ -349,6 +349,9 @@ void pf_scene_destroy(pf_scene *s)
 {
     if (!s) return;
     pf_world_destroy(s->world);
+    /* after the world: a component's state (a force field's ctx) may be what the world used */
+    for (uint32_t k = s->destructors.n; k-- > 0;) s->destructors.v[k].fn(s->destructors.v[k].state);
+    pf_vec_free(&s->destructors);
     for (uint32_t k = 0; k < s->models.n; k++) pf_free(s->model_tris.v[k]);
     pf_vec_free(&s->model_tris);
     pf_vec_free(&s->models);
@@ -552,6 +555,12 @@ pf_world *pf_scene_world(pf_scene *s)
 pf_world *pf_scene_release_world(pf_scene *s)
 {
     if (!s) return NULL;
+    if (s->destructors.n) {
+        pf_error(PF_ESTATE, "pf_scene_release_world: %zu scene components registered a destructor "
+                 "(pf_scene_component_on_destroy) for state the world may use; the world cannot outlive the "
+                 "scene: destroy them together with pf_scene_destroy", s->destructors.n);
+        return NULL;
+    }
     pf_world *w = s->world;
     s->world = NULL;
     pf_scene_destroy(s);

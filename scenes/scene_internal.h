@@ -88,6 +88,12 @@ struct pf_scene_registry {
     PF_VEC(pf_scene_component_def) entries; /* names owned */
 };
 
+/* A component's destructor and its state (pf_scene_component_on_destroy). */
+typedef struct sc_destructor {
+    pf_scene_destroy_fn fn;
+    void *state;
+} sc_destructor;
+
 struct pf_scene {
     pf_world *world;
     pf_scene_collision collision;
@@ -96,6 +102,7 @@ struct pf_scene {
     pf_scene_summary summary;
     PF_VEC(uint32_t) model_node; /* per model: index into the loader's list of nodes with models */
     PF_VEC(char *) paths;        /* node path of each object, by object id */
+    PF_VEC(sc_destructor) destructors; /* components' state, freed after the world, last registered first */
 };
 
 typedef struct sc_box_cache {

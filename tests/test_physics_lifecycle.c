@@ -4,9 +4,11 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "physflow/scene.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pf_world *new_world(double dt, const double g[3], int workers)
@@ -392,6 +394,98 @@ START_TEST(contact_reports_depth_and_force)
 }
 END_TEST
 
+/* ---- scene components' destructors ---- */
+
+/* A host component that gives its node a custom force field whose ctx it allocates: a constant upward force
+ * that the destructor frees, counting its calls. */
+typedef struct lift {
+    double fz;
+    int *destroyed;
+} lift;
+
+static void lift_force(const double *x, const double *v, double *f, uint32_t points, void *ctx)
+{
+    (void)x, (void)v;
+    for (uint32_t i = 0; i < points; i++) f[3 * i + 2] += ((const lift *)ctx)->fz;
+}
+
+static void lift_free(void *state)
+{
+    lift *l = state;
+    (*l->destroyed)++;
+    free(l);
+}
+
+static int lift_component(pf_scene_component *c, void *ctx)
+{
+    double fz = 0;
+    int rc = pf_scene_component_real(c, "fz", -1e6, 1e6, &fz);
+    if (rc < 0) return rc;
+    lift *l = malloc(sizeof *l);
+    if (!l) return pf_scene_component_error(c, PF_ENOMEM, "out of memory");
+    *l = (lift){fz, ctx};
+    if ((rc = pf_scene_component_on_destroy(c, lift_free, l))) return rc;
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    pf_force_field_def ff = pf_force_field_default_def();
+    ff.add_force = lift_force;
+    ff.ctx = l;
+    return pf_world_add_force_field(pf_scene_component_world(c), o, &ff);
+}
+
+START_TEST(component_destructors_run_once)
+{
+    int destroyed = 0;
+    pf_scene_registry *r;
+    ck_assert_int_eq(pf_scene_registry_create(&r), PF_OK);
+    pf_scene_component_def def = {"Lift", PF_SCENE_STAGE_FORCES, lift_component, &destroyed};
+    ck_assert_int_eq(pf_scene_register(r, &def), PF_OK);
+    pf_scene_load_def ld = pf_scene_default_load_def();
+    ld.registry = r;
+    ld.world.runtime.quiet = 1;
+    ld.world.runtime.bind = 0;
+    /* gravity -9.81 on 1 kg, lifted by 9.81 N: the point stays put */
+    const char *xml = "<Node gravity='0 0 -9.81'><EulerImplicitSolver/>"
+                      "<Node name='a'><MechanicalObject position='0 0 0'/><UniformMass vertexMass='1'/>"
+                      "<Lift fz='9.81'/></Node>"
+                      "<Node name='b'><MechanicalObject position='1 0 0'/><UniformMass vertexMass='1'/>"
+                      "<Lift fz='0'/><Lift fz='9.81'/></Node></Node>";
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&ld, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
+    ck_assert_int_eq(destroyed, 0);
+    for (uint32_t o = 0; o < 2; o++) ck_assert_double_eq_tol(pf_world_positions(pf_scene_world(s), o, NULL)[2], 0, 1e-12);
+    /* the world may use the components' state: it cannot leave the scene */
+    ck_assert_ptr_null(pf_scene_release_world(s));
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_scene_release_world"));
+    ck_assert_int_eq(destroyed, 0);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1), PF_OK); /* the scene is still whole */
+    pf_scene_destroy(s);
+    ck_assert_int_eq(destroyed, 3);
+    /* a failed load runs the destructors of the components built so far */
+    destroyed = 0;
+    const char *bad = "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/><Lift fz='1'/></Node>"
+                      "<Node><MechanicalObject position='0 0 0'/><Lift fz='1'/><Lift fz='nope'/></Node></Node>";
+    ck_assert_int_eq(pf_scene_load_memory(&ld, "t.xml", bad, strlen(bad), NULL, &s), PF_EPARSE);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(destroyed, 2);
+    /* a scene without destructors still gives its world away */
+    const char *plain = "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/></Node></Node>";
+    ck_assert_int_eq(pf_scene_load_memory(&ld, "t.xml", plain, strlen(plain), NULL, &s), PF_OK);
+    pf_world *w = pf_scene_release_world(s);
+    ck_assert_ptr_nonnull(w);
+    pf_world_destroy(w);
+    pf_scene_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(component_destructor_checked)
+{
+    ck_assert_int_eq(pf_scene_component_on_destroy(NULL, lift_free, NULL), PF_EINVAL);
+    ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_scene_component_on_destroy"));
+}
+END_TEST
+
 /* ---- calls from inside a step are refused ---- */
 
 typedef struct inside {
@@ -451,6 +545,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, mass_and_solver_read_back);
     tcase_add_test(tc, contact_reports_depth_and_force);
     tcase_add_test(tc, refused_inside_a_step);
+    tcase_add_test(tc, component_destructors_run_once);
+    tcase_add_test(tc, component_destructor_checked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -135,6 +135,14 @@ PF_API int pf_scene_component_object(pf_scene_component *c, pf_object_id *out);
 /// component's name). Returns 1 and *out when present, 0 when absent, or an error (dangling link, no object).
 PF_API int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_object_id *out);
 
+/// A component's destructor: frees the state its constructor allocated.
+typedef void (*pf_scene_destroy_fn)(void *state);
+/// Registers `fn(state)` to run once when the scene is destroyed: by pf_scene_destroy after the world (so
+/// `state` may be what the world used, e.g. a force field's ctx), or when the load fails; destructors run last
+/// registered first. Either stage. A scene with destructors keeps its world: pf_scene_release_world refuses it
+/// (PF_ESTATE). Returns PF_EINVAL for a NULL component or fn; on PF_ENOMEM fn(state) has already run.
+PF_API int pf_scene_component_on_destroy(pf_scene_component *c, pf_scene_destroy_fn fn, void *state);
+
 /* ---- loading ---- */
 
 /// Severity of a report.
@@ -187,7 +195,8 @@ PF_API void pf_scene_destroy(pf_scene *s);
 /// The loaded world (owned by the scene: destroyed with it).
 PF_API pf_world *pf_scene_world(pf_scene *s);
 /// Destroys the scene but keeps its world, which the caller then owns (pf_world_destroy); for hosts that need
-/// only the world. NULL when s is NULL.
+/// only the world. NULL when s is NULL, and NULL with PF_ESTATE in pf_last_error() when its components registered
+/// destructors (pf_scene_component_on_destroy): the scene is then left as it was, still the caller's.
 PF_API pf_world *pf_scene_release_world(pf_scene *s);
 /// Scene-level collision settings (given to pf_world_set_collision when `enabled`).
 PF_API const pf_scene_collision *pf_scene_collision_settings(const pf_scene *s);
