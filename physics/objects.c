@@ -136,17 +136,25 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     return PF_OK;
 }
 
-int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
+/* the checks of pf_world_fix_points and pf_world_unfix_points: a world not stepping, an object, its points */
+static int check_point_list(const pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n, const char *fn)
 {
-    static const char fn[] = "pf_world_fix_points";
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, id, fn));
     if (n > 0) PF_TRY(pf_check_given(points, fn, "points"));
-    pf_object *o = w->obj.v[id];
+    const pf_object *o = w->obj.v[id];
     for (uint32_t k = 0; k < n; k++)
         if (points[k] >= o->n)
             return pf_error(PF_EINVAL, "%s: points[%u] = %u: object %u has %u points (0 to %u)", fn, k, points[k], id,
                             o->n, o->n - 1);
+    return PF_OK;
+}
+
+int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
+{
+    static const char fn[] = "pf_world_fix_points";
+    PF_TRY(check_point_list(w, id, points, n, fn));
+    pf_object *o = w->obj.v[id];
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = points[k];
         if (o->fixed[i]) continue;
@@ -162,14 +170,8 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
 int pf_world_unfix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     static const char fn[] = "pf_world_unfix_points";
-    PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    if (n > 0) PF_TRY(pf_check_given(points, fn, "points"));
+    PF_TRY(check_point_list(w, id, points, n, fn));
     pf_object *o = w->obj.v[id];
-    for (uint32_t k = 0; k < n; k++)
-        if (points[k] >= o->n)
-            return pf_error(PF_EINVAL, "%s: points[%u] = %u: object %u has %u points (0 to %u)", fn, k, points[k], id,
-                            o->n, o->n - 1);
     for (uint32_t k = 0; k < n; k++) o->fixed[points[k]] = 0;
     /* the others stay in the order they were fixed in */
     uint32_t m = 0;
