@@ -1,6 +1,6 @@
-/* What a host changes over a world's lifetime: dt and gravity between steps, points unfixed, the settings read
- * back. Oracles: a world built from scratch with the final settings and given the same state (bitwise state
- * hash), and the implicit / explicit Euler recurrences of a free-falling point. */
+/* What a host changes over a world's lifetime: dt and gravity between steps, points unfixed, the settings
+ * read back. Oracles: a world built from scratch with the final settings and given the same state (bitwise
+ * state hash), and the implicit / explicit Euler recurrences of a free-falling point. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
@@ -24,12 +24,13 @@ static pf_world *new_world(double dt, const double g[3], int workers)
     return w;
 }
 
-/* object 0: a 3x3x3 spring cube (implicit Euler, damped) with its bottom corner point fixed; object 1: a 2x2x2
- * spring cube integrated by explicit Euler; object 2: a free point (implicit) */
+/* object 0: a 3x3x3 spring cube (implicit Euler, damped) with its bottom corner point fixed; object 1: a
+ * 2x2x2 spring cube integrated by explicit Euler; object 2: a free point (implicit) */
 static void build_scene(pf_world *w)
 {
     pf_object_def o = pf_object_default_def();
-    for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
+    for (int a = 0; a < 3; a++)
+        o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
     o.solver.rayleigh_mass = 0.5;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
@@ -37,7 +38,8 @@ static void build_scene(pf_world *w)
     uint32_t p0 = 0;
     ck_assert_int_eq(pf_world_fix_points(w, id, &p0, 1), PF_OK);
     pf_object_def e = pf_object_default_def();
-    for (int a = 0; a < 3; a++) e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
+    for (int a = 0; a < 3; a++)
+        e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
     e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
@@ -51,8 +53,9 @@ static void build_scene(pf_world *w)
 static void copy_state(pf_world *to, const pf_world *from)
 {
     for (uint32_t o = 0; o < pf_world_objects(from); o++)
-        ck_assert_int_eq(pf_world_set_state(to, o, pf_world_positions(from, o, NULL), pf_world_velocities(from, o, NULL)),
-                         PF_OK);
+        ck_assert_int_eq(
+            pf_world_set_state(to, o, pf_world_positions(from, o, NULL), pf_world_velocities(from, o, NULL)),
+            PF_OK);
 }
 
 START_TEST(dt_and_gravity_changed_between_steps)
@@ -61,7 +64,8 @@ START_TEST(dt_and_gravity_changed_between_steps)
     const double dt1 = 0.01, dt2 = 0.004;
     const uint32_t N = 30, M = 40;
     for (int workers = 1; workers <= 2; workers++) {
-        pf_world *a = new_world(dt1, g1, workers), *b = new_world(dt1, g1, workers), *c = new_world(dt2, g2, workers);
+        pf_world *a = new_world(dt1, g1, workers), *b = new_world(dt1, g1, workers),
+                 *c = new_world(dt2, g2, workers);
         build_scene(a);
         build_scene(b);
         build_scene(c);
@@ -101,7 +105,11 @@ START_TEST(free_fall_follows_the_recurrence)
         p.solver.kind = kind ? PF_SOLVER_EXPLICIT_EULER : PF_SOLVER_IMPLICIT_EULER;
         ck_assert_int_eq(pf_world_add_object(w, &p, NULL), PF_OK);
         double x[3] = {0}, v[3] = {0};
-        struct { double dt; const double *g; uint32_t n; } phases[] = {{0.01, g1, 20}, {0.03, g2, 15}, {0.002, g1, 25}};
+        struct {
+            double dt;
+            const double *g;
+            uint32_t n;
+        } phases[] = {{0.01, g1, 20}, {0.03, g2, 15}, {0.002, g1, 25}};
         for (int ph = 0; ph < 3; ph++) {
             ck_assert_int_eq(pf_world_set_dt(w, phases[ph].dt), PF_OK);
             ck_assert_int_eq(pf_world_set_gravity(w, phases[ph].g), PF_OK);
@@ -171,13 +179,15 @@ END_TEST
 static void build_fixed(pf_world *w, const uint32_t *fixed, uint32_t nfixed, int second_fixed)
 {
     pf_object_def o = pf_object_default_def();
-    for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
+    for (int a = 0; a < 3; a++)
+        o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.5, NULL), PF_OK);
     ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nfixed), PF_OK);
     pf_object_def e = pf_object_default_def();
-    for (int a = 0; a < 3; a++) e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
+    for (int a = 0; a < 3; a++)
+        e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
     e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
@@ -190,7 +200,8 @@ static void build_fixed(pf_world *w, const uint32_t *fixed, uint32_t nfixed, int
 START_TEST(unfixed_points_move_as_never_fixed_ones)
 {
     const double g[3] = {0, 0, -9.81};
-    const uint32_t fixed[] = {0, 2, 6, 8}, all[] = {0, 1, 2, 3, 4, 5, 6, 7}, freed[] = {2, 8, 13 /* never fixed */};
+    const uint32_t fixed[] = {0, 2, 6, 8}, all[] = {0, 1, 2, 3, 4, 5, 6, 7},
+                   freed[] = {2, 8, 13 /* never fixed */};
     const uint32_t kept[] = {0, 6};
     for (int workers = 1; workers <= 2; workers++) {
         pf_world *a = new_world(0.01, g, workers), *b = new_world(0.01, g, workers);
@@ -205,7 +216,8 @@ START_TEST(unfixed_points_move_as_never_fixed_ones)
         ck_assert_int_eq(pf_world_step(a, 25), PF_OK);
         /* fixed points stay put, bit for bit */
         const double *x = pf_world_positions(a, 0, NULL);
-        for (int k = 0; k < 4; k++) ck_assert(memcmp(x + 3 * fixed[k], start0 + 3 * fixed[k], 3 * sizeof *x) == 0);
+        for (int k = 0; k < 4; k++)
+            ck_assert(memcmp(x + 3 * fixed[k], start0 + 3 * fixed[k], 3 * sizeof *x) == 0);
         ck_assert(memcmp(pf_world_positions(a, 1, NULL), start1, sizeof start1) == 0);
         ck_assert(memcmp(x + 3 * 4, start0 + 3 * 4, 3 * sizeof *x) != 0); /* a free point moved */
         ck_assert_int_eq(pf_world_unfix_points(a, 0, freed, 3), PF_OK);
@@ -215,7 +227,8 @@ START_TEST(unfixed_points_move_as_never_fixed_ones)
         ck_assert_int_eq(pf_world_step(b, 30), PF_OK);
         ck_assert_uint_eq(pf_world_state_hash(a), pf_world_state_hash(b));
         x = pf_world_positions(a, 0, NULL);
-        for (int k = 0; k < 2; k++) ck_assert(memcmp(x + 3 * kept[k], start0 + 3 * kept[k], 3 * sizeof *x) == 0);
+        for (int k = 0; k < 2; k++)
+            ck_assert(memcmp(x + 3 * kept[k], start0 + 3 * kept[k], 3 * sizeof *x) == 0);
         ck_assert(memcmp(x + 3 * 8, start0 + 3 * 8, 3 * sizeof *x) != 0);
         ck_assert(pf_world_positions(a, 1, NULL)[2] < start1[2]); /* the freed object falls */
         pf_world_destroy(a);
@@ -258,7 +271,8 @@ START_TEST(mass_and_solver_read_back)
     const double g[3] = {0, 0, -9.81};
     pf_world *w = new_world(0.01, g, 1);
     pf_object_def a = pf_object_default_def();
-    for (int k = 0; k < 3; k++) a.grid[k] = 3, a.grid_min[k] = 0, a.grid_max[k] = 1;
+    for (int k = 0; k < 3; k++)
+        a.grid[k] = 3, a.grid_min[k] = 0, a.grid_max[k] = 1;
     a.vertex_mass = 2;
     a.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     a.solver.rayleigh_mass = 0.25;
@@ -293,9 +307,9 @@ START_TEST(mass_and_solver_read_back)
               s.cg_iterations == 40 && s.cg_tolerance == 1e-7 && s.cg_threshold == 1e-12);
     ck_assert_int_eq(pf_world_get_solver(w, ir, &s), PF_OK);
     pf_solver_def d = pf_solver_default_def();
-    ck_assert(s.kind == d.kind && s.rayleigh_mass == d.rayleigh_mass && s.rayleigh_stiffness == d.rayleigh_stiffness &&
-              s.cg_iterations == d.cg_iterations && s.cg_tolerance == d.cg_tolerance &&
-              s.cg_threshold == d.cg_threshold);
+    ck_assert(s.kind == d.kind && s.rayleigh_mass == d.rayleigh_mass &&
+              s.rayleigh_stiffness == d.rayleigh_stiffness && s.cg_iterations == d.cg_iterations &&
+              s.cg_tolerance == d.cg_tolerance && s.cg_threshold == d.cg_threshold);
     /* refusals name the function and the argument */
     ck_assert_int_eq(pf_world_get_object_mass(w, 3, &pm, &tm), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_get_object_mass"));
@@ -325,9 +339,9 @@ static void record_contact(const pf_world_contact *c, uint32_t n, void *ctx)
     }
 }
 
-/* One point (object 0) at height z with vertical velocity vz over a static floor sheet at z = 0 (object 1): at the
- * first step the callback sees one contact, normal +z (from the floor towards the point), distance z, depth
- * d - z and the penalty force k (d - z) - c vz along +z while positive. */
+/* One point (object 0) at height z with vertical velocity vz over a static floor sheet at z = 0 (object 1):
+ * at the first step the callback sees one contact, normal +z (from the floor towards the point), distance z,
+ * depth d - z and the penalty force k (d - z) - c vz along +z while positive. */
 static seen one_contact(double z, double vz, double k, double c)
 {
     const double g[3] = {0, 0, -9.81};
@@ -406,7 +420,8 @@ typedef struct lift {
 static void lift_force(const double *x, const double *v, double *f, uint32_t points, void *ctx)
 {
     (void)x, (void)v;
-    for (uint32_t i = 0; i < points; i++) f[3 * i + 2] += ((const lift *)ctx)->fz;
+    for (uint32_t i = 0; i < points; i++)
+        f[3 * i + 2] += ((const lift *)ctx)->fz;
 }
 
 static void lift_free(void *state)
@@ -451,10 +466,12 @@ START_TEST(component_destructors_run_once)
                       "<Node name='b'><MechanicalObject position='1 0 0'/><UniformMass vertexMass='1'/>"
                       "<Lift fz='0'/><Lift fz='9.81'/></Node></Node>";
     pf_scene *s = NULL;
-    ck_assert_msg(pf_scene_load_memory(&ld, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(pf_scene_load_memory(&ld, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s",
+                  pf_last_error());
     ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
     ck_assert_int_eq(destroyed, 0);
-    for (uint32_t o = 0; o < 2; o++) ck_assert_double_eq_tol(pf_world_positions(pf_scene_world(s), o, NULL)[2], 0, 1e-12);
+    for (uint32_t o = 0; o < 2; o++)
+        ck_assert_double_eq_tol(pf_world_positions(pf_scene_world(s), o, NULL)[2], 0, 1e-12);
     /* the world may use the components' state: it cannot leave the scene */
     ck_assert_ptr_null(pf_scene_release_world(s));
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_scene_release_world"));
@@ -464,13 +481,15 @@ START_TEST(component_destructors_run_once)
     ck_assert_int_eq(destroyed, 3);
     /* a failed load runs the destructors of the components built so far */
     destroyed = 0;
-    const char *bad = "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/><Lift fz='1'/></Node>"
-                      "<Node><MechanicalObject position='0 0 0'/><Lift fz='1'/><Lift fz='nope'/></Node></Node>";
+    const char *bad =
+        "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/><Lift fz='1'/></Node>"
+        "<Node><MechanicalObject position='0 0 0'/><Lift fz='1'/><Lift fz='nope'/></Node></Node>";
     ck_assert_int_eq(pf_scene_load_memory(&ld, "t.xml", bad, strlen(bad), NULL, &s), PF_EPARSE);
     ck_assert_ptr_null(s);
     ck_assert_int_eq(destroyed, 2);
     /* a scene without destructors still gives its world away */
-    const char *plain = "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/></Node></Node>";
+    const char *plain =
+        "<Node><EulerImplicitSolver/><Node><MechanicalObject position='0 0 0'/></Node></Node>";
     ck_assert_int_eq(pf_scene_load_memory(&ld, "t.xml", plain, strlen(plain), NULL, &s), PF_OK);
     pf_world *w = pf_scene_release_world(s);
     ck_assert_ptr_nonnull(w);
