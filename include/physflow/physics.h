@@ -217,6 +217,7 @@ PF_API int pf_world_get_object_mass(const pf_world *w, pf_object_id o, double *p
 /// Solver settings of object o as its definition gave them (*out). The solver group it belongs to uses those of
 /// its lowest-numbered object (pf_solver_def).
 PF_API int pf_world_get_solver(const pf_world *w, pf_object_id o, pf_solver_def *out);
+
 /// Overwrites the state of object o: `x` positions (m) and `v` velocities (m/s), 3*points values each, copied;
 /// either may be NULL to keep it. Fixed points keep zero velocity. The recorded graph is kept.
 PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, const double *v);
@@ -287,7 +288,7 @@ typedef struct pf_world_contact {
                                      ///< sees, the step's start: (k depth - c (v_a - v_b)·normal) normal when
                                      ///< depth > 0 and that is positive, else 0 (k, c: pf_collision_def stiffness
                                      ///< and damping). It is the force term f(x, v) of the step; the implicit
-                                     ///< solve adds its stiffness response, so the impulse over the step differs
+                                     ///< solve adds its stiffness response, so the impulse over the step differs.
 } pf_world_contact;
 
 /// Called after each step's collision stage, before the solvers, with the step's contacts (valid during the
