@@ -24,6 +24,19 @@ static pf_world *new_world(double dt, const double g[3], int workers)
     return w;
 }
 
+/* a 2x2x2 spring cube of 0.5 m at (2, 2, 2), integrated by explicit Euler */
+static pf_object_id add_explicit_cube(pf_world *w)
+{
+    pf_object_def e = pf_object_default_def();
+    for (int a = 0; a < 3; a++)
+        e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
+    e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    return id;
+}
+
 /* object 0: a 3x3x3 spring cube (implicit Euler, damped) with its bottom corner point fixed; object 1: a
  * 2x2x2 spring cube integrated by explicit Euler; object 2: a free point (implicit) */
 static void build_scene(pf_world *w)
@@ -37,12 +50,7 @@ static void build_scene(pf_world *w)
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 1, NULL), PF_OK);
     uint32_t p0 = 0;
     ck_assert_int_eq(pf_world_fix_points(w, id, &p0, 1), PF_OK);
-    pf_object_def e = pf_object_default_def();
-    for (int a = 0; a < 3; a++)
-        e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
-    e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
-    ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    id = add_explicit_cube(w);
     pf_object_def p = pf_object_default_def();
     p.points = 1;
     p.vertex_mass = 2;
@@ -185,12 +193,7 @@ static void build_fixed(pf_world *w, const uint32_t *fixed, uint32_t nfixed, int
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.5, NULL), PF_OK);
     ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nfixed), PF_OK);
-    pf_object_def e = pf_object_default_def();
-    for (int a = 0; a < 3; a++)
-        e.grid[a] = 2, e.grid_min[a] = 2, e.grid_max[a] = 2.5;
-    e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
-    ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    id = add_explicit_cube(w);
     if (second_fixed) {
         double box[6] = {-9, -9, -9, 9, 9, 9};
         ck_assert_int_eq(pf_world_fix_box(w, id, box, NULL), PF_OK);
