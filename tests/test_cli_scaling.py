@@ -213,6 +213,14 @@ with tempfile.TemporaryDirectory() as tmp:
     for bad_opt in (["--warmup", "-1"], ["--warmup", "x"], ["--repartition", "sometimes"], ["--repartition", ""]):
         r = run("bench", "scaling", "bars64", "--threads", "1", *bad_opt)
         check(f"bench scaling {' '.join(bad_opt)} exits 2", r.returncode == 2 and r.stderr.strip(), r.stderr)
+    for spin in ("-5", "2e9", "fast"):
+        r = run("bench", "scaling", "bars64", "--threads", "1", "--spin-ns", spin)
+        check(f"bench scaling --spin-ns {spin} names the range", r.returncode == 2 and
+              f"--spin-ns: expected an integer in [0, 1000000000], got '{spin}'" in r.stderr, r.stderr)
+    r = run("bench", "scaling", "bars64", "--threads", "2", "--executors", "static", "--steps", "2",
+            "--spin-ns", "0", "--no-bind")
+    check("bench scaling --spin-ns 0 (waits sleep at once) runs", r.returncode == 0 and "static" in r.stdout,
+          r.stderr)
 
     # ---- tools/scaling-campaign --quick: every experiment's CSV, a README naming the machine, one folder
     camp = os.path.join(tmp, "campaign")

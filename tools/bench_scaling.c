@@ -26,6 +26,7 @@ typedef struct scaling_opts {
     long steps, repeat;
     long warmup; /* untimed steps before the timed ones, >= 1: the first records and compiles */
     int bind, force; /* force: --force, outputs may replace files */
+    long spin_ns;    /* how long a waiting worker spins before it sleeps (pf_runtime_def.spin_ns) */
 } scaling_opts;
 
 /* The per-step series of one configuration, repeats one after another (steps x repeat values each). */
@@ -68,6 +69,7 @@ static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
     pf_scene_load_def ld = pf_scene_default_load_def();
     ld.world.runtime.workers = c->workers;
     ld.world.runtime.bind = o->bind;
+    ld.world.runtime.spin_ns = (int)o->spin_ns;
     ld.world.runtime.executor = c->ex;
     ld.world.runtime.partitioner = c->part;
     ld.world.runtime.repartition = c->repart;
@@ -130,7 +132,7 @@ static void usage(FILE *out)
         "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
         "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
         "[--no-bind]\n"
-        "                              [--csv FILE] [--plot FILE] [--force]\n"
+        "                              [--spin-ns NS] [--csv FILE] [--plot FILE] [--force]\n"
         "  SCENE: a built-in scene (%s) or a scene file.\n"
         "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
         "10\n"
@@ -150,6 +152,8 @@ static void usage(FILE *out)
         "records\n"
         "                 and compiles the graph); e.g. 200 lets a pile form first\n"
         "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
+        "  --spin-ns NS   how long a waiting worker spins before it sleeps (default 20000; 0 sleeps at once):\n"
+        "                 on virtual machines, whose sleeping vCPUs wake slowly, longer spins may help\n"
         "  --plot FILE    integration speedup against workers per method with gnuplot, as FILE.svg and\n"
         "                 FILE.png (a FILE ending in .svg or .png names one of the two), error bars from "
         "the\n"
@@ -455,7 +459,7 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
             continue;
         }
         int got = cli_option_value(argc, argv, &i, "bench scaling", "--threads --executors --partitioners "
-                                   "--repartition --steps --warmup --repeat --csv --plot", usage, &val);
+                                   "--repartition --steps --warmup --repeat --spin-ns --csv --plot", usage, &val);
         if (got != CLI_VALUE) return got == CLI_HELP ? -1 : 2;
         if (!strcmp(arg, "--threads")) {
             bad = cli_int_list("--threads", val, 1, 4096, a->threads, MAX_LIST, &a->nthreads) != 0;
@@ -473,6 +477,8 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
             bad = cli_long("--warmup", val, 0, 1000000, &o->warmup) != 0;
         } else if (!strcmp(arg, "--repeat")) {
             bad = cli_long("--repeat", val, 1, 1000, &o->repeat) != 0;
+        } else if (!strcmp(arg, "--spin-ns")) {
+            bad = cli_long("--spin-ns", val, 0, 1000000000, &o->spin_ns) != 0;
         } else if (!strcmp(arg, "--csv")) {
             *csv_path = val;
         } else if (!strcmp(arg, "--plot")) {
@@ -517,7 +523,7 @@ static int check_scene(const scaling_opts *o, config *baseline)
 
 int bench_scaling(int argc, char **argv)
 {
-    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1}; /* warm-up: record, settle caches */
+    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1, .spin_ns = 20000}; /* warm-up: record, settle caches */
     config_axes a = {.ex = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS},
                      .nex = 4,
                      .parts = {PF_PART_OWNER},

@@ -65,7 +65,8 @@ typedef struct pf_broadphase pf_broadphase;
 
 PF_API pf_broadphase_def pf_broadphase_default_def(void);
 
-/// Creates a broad phase; it keeps its buffers (and, for sap, its order) from one call to the next.
+/// Creates a broad phase; it keeps its buffers (and, for sap, its order) from one call to the next. The def is
+/// copied; the caller owns *out and frees it with pf_broadphase_destroy.
 /// Returns PF_ENOTSUP for a peer method that was not built, PF_EINVAL for a NULL argument, a def.method outside
 /// the enumeration, def.threads outside [1, 1024], def.kd_split other than 0 or 1, or a def.cell_size that is
 /// not finite; the message (pf_last_error) names the function and the def field.
