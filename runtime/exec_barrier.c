@@ -92,11 +92,16 @@ static int build_levels(pf_graph *g, size_t from)
     return PF_OK;
 }
 
+int pf_barrier_levels_stale(const pf_graph *g)
+{
+    return g->lv.generation != g->an.generation || g->lv.built != g->an.nodes.n;
+}
+
 int pf_barrier_levels_update(pf_graph *g)
 {
     pf_barrier_levels *lv = &g->lv;
+    if (!pf_barrier_levels_stale(g)) return PF_OK;
     size_t from = lv->generation == g->an.generation && lv->built <= g->an.nodes.n ? lv->built : 0;
-    if (from == g->an.nodes.n && lv->generation == g->an.generation) return PF_OK;
     if (build_levels(g, from)) return PF_ENOMEM;
     lv->generation = g->an.generation;
     lv->built = g->an.nodes.n;

@@ -27,6 +27,8 @@ typedef struct pf_barrier_levels {
 /* Brings the levels up to date with the analysis: the new nodes only when the analysis was appended to, all of
  * them after a full analysis. PF_OK or PF_ENOMEM. */
 int pf_barrier_levels_update(pf_graph *g);
+/* Whether the levels lag behind the analysis (pf_barrier_levels_update has work to do). */
+int pf_barrier_levels_stale(const pf_graph *g);
 void pf_barrier_levels_free(pf_barrier_levels *lv);
 
 #endif

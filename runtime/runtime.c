@@ -315,8 +315,7 @@ static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
     int place = (need & NEED_PLACEMENT) && (need_analysis || placement_stale(g, workers, part));
     int programs = (need & NEED_PROGRAMS) &&
                    (need_analysis || place || g->prog.workers != workers || g->prog.partitioner != part);
-    int levels = (need & NEED_LEVELS) && (need_analysis || g->lv.generation != g->an.generation ||
-                                          g->lv.built != g->an.nodes.n);
+    int levels = (need & NEED_LEVELS) && (need_analysis || pf_barrier_levels_stale(g));
     if (!need_analysis && !place && !programs && !levels) return PF_OK;
     uint64_t t0 = pf_now_ns();
     int appended = 0, rc = PF_OK;
