@@ -1,10 +1,12 @@
 /* Checkpoints: the dynamic state of a world (every object's positions — with a rigid body's orientation — and
- * velocities, and the step count) in a file written atomically: a temporary file in the same folder, synced,
+ * velocities, the step count, and the collision stage's contact memory: which triangle each vertex touched and
+ * on which side, collision_stage.h) in a file written atomically: a temporary file in the same folder, synced,
  * then renamed over the target, so a failure never leaves a truncated checkpoint. The structure (objects, force
  * fields, surfaces) is not saved: a checkpoint goes back into a world built the same way, which a fingerprint of
- * the structure checks. Everything else a step reads (contacts, groups, solver caches) follows from the state,
+ * the structure checks. Everything else a step reads (contact fields, groups, solver caches) follows from these,
  * so a resumed run repeats the uninterrupted one bit for bit. */
 #define _POSIX_C_SOURCE 200809L
+#include "collision_stage.h"
 #include "world.h"
 #include "world_guard.h"
 
@@ -19,7 +21,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = {'P', 'F', 'C', 'H', 'K', 'P', 'T', '1'};
-enum { VERSION = 1 };
+enum { VERSION = 2 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -89,6 +91,13 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
         const pf_object *o = w->obj.v[i];
         put(&wr, o->x, (3 * (size_t)o->n + o->xextra) * sizeof *o->x);
         put(&wr, o->v, 3 * (size_t)o->n * sizeof *o->v);
+    }
+    uint32_t nmem = w->col ? (uint32_t)w->col->memory.n : 0;
+    put(&wr, &nmem, sizeof nmem);
+    for (uint32_t k = 0; k < nmem; k++) {
+        const contact_memory *m = &w->col->memory.v[k];
+        uint32_t rec[5] = {m->psurf, m->pvert, m->tsurf, m->telem, (uint32_t)m->side};
+        put(&wr, rec, sizeof rec);
     }
     uint64_t sum = wr.sum;
     put(&wr, &sum, sizeof sum);
@@ -204,18 +213,30 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     /* the state goes to scratch first: a bad file leaves the world as it was */
     size_t total = 0;
     for (uint32_t i = 0; i < w->obj.n; i++) total += 6 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra;
-    if (rd.left != total * sizeof(double) + sizeof sum) {
+    uint32_t nmem = 0;
+    size_t head = total * sizeof(double) + sizeof nmem;
+    if (rd.left >= head) memcpy(&nmem, rd.p + total * sizeof(double), sizeof nmem);
+    if (rd.left < head || rd.left != head + nmem * 5 * sizeof(uint32_t) + sizeof sum) {
         pf_error(rc, "%s: truncated or wrong size (%zu bytes of state, %zu expected)", path, rd.left,
-                 total * sizeof(double) + sizeof sum);
+                 head + nmem * 5 * sizeof(uint32_t) + sizeof sum);
         goto done;
     }
-    const unsigned char *state = rd.p;
-    rd.sum = fnv(rd.sum, rd.p, total * sizeof(double));
-    rd.p += total * sizeof(double);
-    rd.left -= total * sizeof(double);
+    if (nmem && !w->col) {
+        pf_error(rc, "%s: the checkpoint holds contacts but this world has no collision stage (call "
+                     "pf_world_set_collision before loading it)", path);
+        goto done;
+    }
+    const unsigned char *state = rd.p, *mem = rd.p + head;
+    rd.sum = fnv(rd.sum, rd.p, head + nmem * 5 * sizeof(uint32_t));
+    rd.p += head + nmem * 5 * sizeof(uint32_t);
+    rd.left -= head + nmem * 5 * sizeof(uint32_t);
     uint64_t expect = rd.sum;
     if (!get(&rd, &sum, sizeof sum) || sum != expect) {
         pf_error(rc, "%s: checksum mismatch (the file is damaged)", path);
+        goto done;
+    }
+    if (w->col && pf_vec_reserve(&w->col->memory, nmem + 1)) {
+        rc = pf_error(PF_ENOMEM, "%s: out of memory", path);
         goto done;
     }
     for (uint32_t i = 0; i < w->obj.n; i++) {
@@ -224,6 +245,14 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         memcpy(o->x, state, nx * sizeof *o->x);
         memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);
         state += (nx + nv) * sizeof(double);
+    }
+    if (w->col) {
+        for (uint32_t k = 0; k < nmem; k++, mem += 5 * sizeof(uint32_t)) {
+            uint32_t rec[5];
+            memcpy(rec, mem, sizeof rec);
+            w->col->memory.v[k] = (contact_memory){rec[0], rec[1], rec[2], rec[3], (int32_t)rec[4]};
+        }
+        w->col->memory.n = nmem;
     }
     w->steps = h.steps;
     copy_note(&h, note, note_cap);

@@ -48,7 +48,8 @@ static int cand_order(const void *x, const void *y)
                       b->pvert, b->kind, b->tobj};
     for (int i = 0; i < 6; i++)
         if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
-    if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
+    for (int i = 0; i < 3; i++)
+        if (a->rank[i] != b->rank[i]) return a->rank[i] < b->rank[i] ? -1 : 1;
     if (a->tsurf != b->tsurf) return a->tsurf < b->tsurf ? -1 : 1;
     return a->telem < b->telem ? -1 : a->telem > b->telem;
 }
@@ -122,16 +123,45 @@ static inline int overlap(const pf_aabb *a, const pf_aabb *b)
     return 1;
 }
 
-/* Every surface's positions and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm distance. */
+/* The mean velocity of a surface's vertices, and the largest distance of one from it. */
+static void surface_motion(pf_surface *sf, const pf_object *o, surface_cache *sc)
+{
+    const double *v = pf_surface_velocities(sf, o, o->x, o->v);
+    double m[3] = {0, 0, 0}, spread = 0;
+    for (uint32_t i = 0; i < sf->nv; i++)
+        for (int d = 0; d < 3; d++) m[d] += v[3 * (size_t)i + d];
+    for (int d = 0; d < 3; d++) m[d] /= sf->nv;
+    for (uint32_t i = 0; i < sf->nv; i++) {
+        const double *vi = v + 3 * (size_t)i;
+        double e[3] = {vi[0] - m[0], vi[1] - m[1], vi[2] - m[2]}, ee = dot3(e, e);
+        if (ee > spread) spread = ee;
+    }
+    memcpy(sc->vmean, m, sizeof m);
+    sc->spread = sqrt(spread);
+}
+
+/* How far two surfaces may approach each other within a step of dt: at most (|mean_a - mean_b| + spreads) dt. */
+static double approach(const surface_cache *a, const surface_cache *b, double dt)
+{
+    double d[3] = {a->vmean[0] - b->vmean[0], a->vmean[1] - b->vmean[1], a->vmean[2] - b->vmean[2]};
+    return (sqrt(dot3(d, d)) + a->spread + b->spread) * dt;
+}
+
+/* Every surface's positions, motion and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm
+ * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
+ * are a broad-phase pair. */
 static void surface_bounds(pf_world *w, pf_collision_stage *c)
 {
     for (uint32_t s = 0; s < w->surf.n; s++) {
         pf_surface *sf = w->surf.v[s];
-        const double *p = pf_surface_positions(sf, w->obj.v[sf->object], w->obj.v[sf->object]->x);
+        const pf_object *o = w->obj.v[sf->object];
+        const double *p = pf_surface_positions(sf, o, o->x);
         pf_aabb b = box_at(p, sf->radius);
         for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
         c->sc[s].bounds = b;
-        double a = c->def.alarm_distance;
+        surface_motion(sf, o, &c->sc[s]);
+        double a = c->def.alarm_distance +
+                   (sqrt(dot3(c->sc[s].vmean, c->sc[s].vmean)) + c->sc[s].spread) * w->def.dt;
         c->sboxes.v[s] =
             (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
     }
@@ -190,34 +220,78 @@ static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf
 }
 
 /* The vertices of surface ps (points or spheres) against the triangles of surface ts. */
-static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                              uint32_t ts)
+/* The unit normal of triangle tr (counter-clockwise), and the signed distance of p to its plane along it; a
+ * degenerate triangle gives a zero normal and distance. */
+static double triangle_plane(const pf_triangle *tr, const double p[3], double nf[3])
+{
+    double e1[3], e2[3], rel[3];
+    for (int i = 0; i < 3; i++) e1[i] = tr->v[1][i] - tr->v[0][i], e2[i] = tr->v[2][i] - tr->v[0][i];
+    for (int i = 0; i < 3; i++) rel[i] = p[i] - tr->v[0][i];
+    nf[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    nf[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    nf[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double len = sqrt(dot3(nf, nf));
+    if (!(len > 0)) {
+        nf[0] = nf[1] = nf[2] = 0;
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) nf[i] /= len;
+    return dot3(rel, nf);
+}
+
+/* Vertex v of surface ps against triangle t of surface ts, features at most reach_gap apart: 1 and *out when
+ * they are, 0 when not, < 0 on an invalid triangle. */
+static int vertex_triangle(const pf_world *w, uint32_t ps, uint32_t v, uint32_t ts, uint32_t t, double reach_gap,
+                           double contact_distance, candidate *out)
 {
     const pf_surface *S = w->surf.v[ps], *T = w->surf.v[ts];
+    pf_proximity_def pd = {reach_gap, contact_distance};
+    pf_sphere pt = {{0}, S->radius, S->object, v};
+    memcpy(pt.center, S->pos + 3 * (size_t)v, sizeof pt.center);
+    const uint32_t *tv = T->tri + 3 * (size_t)t;
+    pf_triangle tr = {.object = T->object, .element = t};
+    for (int i = 0; i < 3; i++) memcpy(tr.v[i], T->pos + 3 * (size_t)tv[i], sizeof tr.v[i]);
+    pf_contact ct;
+    int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
+    if (hit <= 0) return hit;
+    candidate cd = {S->object, T->object, ps, v, CAND_TRIANGLE, ts, t,
+                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius, ct.distance, {0}, 0, 0, 0, {1, 0, 0}};
+    barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
+    cd.plane = triangle_plane(&tr, pt.center, cd.nf);
+    cd.closed = (uint32_t)T->closed;
+    if (T->closed) {
+        double q[3], lat[3]; /* the closest point on the triangle (its centre side), and the lateral offset */
+        for (int i = 0; i < 3; i++) q[i] = ct.point_b[i];
+        for (int i = 0; i < 3; i++) lat[i] = pt.center[i] - q[i] - cd.plane * cd.nf[i];
+        double l = sqrt(dot3(lat, lat));
+        /* rounding leaves ~1e-16 of the distances in a face region's offset: that is no offset */
+        cd.rank[1] = l > 1e-9 * fabs(cd.plane) + 1e-15 ? l : 0;
+        cd.rank[2] = -cd.plane;
+    } else {
+        cd.rank[1] = ct.distance;
+    }
+    *out = cd;
+    return 1;
+}
+
+static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
+                              uint32_t ts, double reach_gap)
+{
+    const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
     int rc;
-    pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
-    double reach = c->def.alarm_distance + S->radius;
+    double reach = reach_gap + S->radius;
     for (uint32_t v = 0; v < S->nv; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
         if (!overlap(&box, &c->sc[ts].bounds)) continue;
         size_t n;
         const uint32_t *ids = query(L, ix, &box, &n);
         for (size_t k = 0; k < n; k++) {
-            pf_sphere pt = {{0}, S->radius, S->object, v};
-            memcpy(pt.center, S->pos + 3 * (size_t)v, sizeof pt.center);
-            const uint32_t *tv = T->tri + 3 * (size_t)ids[k];
-            pf_triangle tr = {.object = T->object, .element = ids[k]};
-            for (int i = 0; i < 3; i++) memcpy(tr.v[i], T->pos + 3 * (size_t)tv[i], sizeof tr.v[i]);
-            pf_contact ct;
-            int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
+            candidate cd;
+            int hit = vertex_triangle(w, ps, v, ts, ids[k], reach_gap, c->def.contact_distance, &cd);
             L->examined++;
             if (hit < 0) return hit;
-            if (!hit) continue;
-            candidate cd = {S->object, T->object, ps, v, CAND_TRIANGLE, ts, ids[k],
-                            {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius, ct.distance};
-            barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
-            if ((rc = add_candidate(L, &cd))) return rc;
+            if (hit && (rc = add_candidate(L, &cd))) return rc;
         }
     }
     return PF_OK;
@@ -225,10 +299,10 @@ static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, co
 
 /* Sphere v of surface ps against sphere u of surface qs. */
 static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t v,
-                       uint32_t qs, uint32_t u)
+                       uint32_t qs, uint32_t u, double reach_gap)
 {
     const pf_surface *S = w->surf.v[ps], *Q = w->surf.v[qs];
-    pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
+    pf_proximity_def pd = {reach_gap, c->def.contact_distance};
     pf_sphere a = {{0}, S->radius, S->object, v}, b = {{0}, Q->radius, Q->object, u};
     memcpy(a.center, S->pos + 3 * (size_t)v, sizeof a.center);
     memcpy(b.center, Q->pos + 3 * (size_t)u, sizeof b.center);
@@ -236,24 +310,25 @@ static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_l
     int hit = pf_narrow_sphere_sphere(&pd, &a, &b, &ct);
     if (hit <= 0) return hit;
     candidate cd = {S->object, Q->object, ps, v, CAND_SPHERE, qs, u,
-                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius + Q->radius, ct.distance};
+                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius + Q->radius, ct.distance,
+                    {0}, 0, 0, 0, {1, ct.distance, 0}};
     return add_candidate(L, &cd);
 }
 
 /* The spheres of surface ps against those of surface qs (another object's). */
 static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                           uint32_t qs)
+                           uint32_t qs, double reach_gap)
 {
     const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[qs].sph; /* built before the narrow phase */
     int rc;
     for (uint32_t v = 0; v < S->nv; v++) {
-        pf_aabb box = box_at(S->pos + 3 * (size_t)v, S->radius + c->def.alarm_distance);
+        pf_aabb box = box_at(S->pos + 3 * (size_t)v, S->radius + reach_gap);
         if (!overlap(&box, &c->sc[qs].bounds)) continue;
         size_t n;
         const uint32_t *ids = query(L, ix, &box, &n);
         for (size_t k = 0; k < n; k++, L->examined++)
-            if ((rc = sphere_pair(w, c, L, ps, v, qs, ids[k]))) return rc;
+            if ((rc = sphere_pair(w, c, L, ps, v, qs, ids[k], reach_gap))) return rc;
     }
     return PF_OK;
 }
@@ -265,13 +340,20 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     surface_cache *sc = &c->sc[s];
     if (pf_vec_reserve(&sc->boxes, S->nv)) return pf_error(PF_ENOMEM, "out of memory");
     sc->boxes.n = S->nv;
-    double r = S->radius + c->def.alarm_distance / 2; /* two boxes meet when the gap is within the alarm */
+    /* two boxes meet when the gap is within the reach: the alarm distance, or how far two of its spheres may
+     * approach each other within the step when that is more (the rule broken, counted) */
+    double close = 2 * sc->spread * w->def.dt, reach_gap = c->def.alarm_distance;
+    if (close > c->def.alarm_distance - c->def.contact_distance) {
+        c->fast_pairs++;
+        reach_gap = c->def.contact_distance + close;
+    }
+    double r = S->radius + reach_gap / 2;
     for (uint32_t v = 0; v < S->nv; v++) sc->boxes.v[v] = box_at(S->pos + 3 * (size_t)v, r);
     sc->sph_pass = 0; /* the scratch boxes are not the sphere index's any more */
     const pf_pair *pairs;
     size_t np;
     int rc = pf_broadphase_pairs(c->bp, sc->boxes.v, S->nv, &pairs, &np, NULL);
-    for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j);
+    for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j, reach_gap);
     return rc;
 }
 
@@ -313,14 +395,15 @@ static void narrow_worker(void *ctx, int worker, int workers)
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
         const collide_job *jb = &c->jobs.v[k];
-        int rc = jb->spheres ? spheres_spheres(r->w, c, L, jb->a, jb->b) : vertices_triangles(r->w, c, L, jb->a, jb->b);
+        int rc = jb->spheres ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->reach)
+                             : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->reach);
         if (rc) L->rc = rc;
     }
 }
 
-static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres)
+static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres, double reach)
 {
-    if (pf_vec_push(&c->jobs, ((collide_job){a, b, spheres}))) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_push(&c->jobs, ((collide_job){a, b, spheres, reach}))) return pf_error(PF_ENOMEM, "out of memory");
     return PF_OK;
 }
 
@@ -335,9 +418,17 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
         const pf_surface *A = w->surf.v[i], *B = w->surf.v[j];
         if (A->object == B->object) continue; /* no self-collision of a mesh */
         if (pf_object_is_static(w->obj.v[A->object]) && pf_object_is_static(w->obj.v[B->object])) continue;
-        if (B->nt) rc = add_job(c, i, j, 0);
-        if (!rc && A->nt) rc = add_job(c, j, i, 0);
-        if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1);
+        /* the rule (pf_collision_def): within a step a pair approaches by less than alarm - contact distance; a
+         * pair that may approach by more is searched as far as it may come, so that its contacts still exist
+         * before it crosses (contacts.c activates them ahead), and counted */
+        double close = approach(&c->sc[i], &c->sc[j], w->def.dt), reach = c->def.alarm_distance;
+        if (close > c->def.alarm_distance - c->def.contact_distance) {
+            c->fast_pairs++;
+            reach = c->def.contact_distance + close;
+        }
+        if (B->nt) rc = add_job(c, i, j, 0, reach);
+        if (!rc && A->nt) rc = add_job(c, j, i, 0, reach);
+        if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1, reach);
     }
     if (rc) return rc;
     narrow_run run = {w, c, 0, 0};
@@ -348,9 +439,70 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
 }
 
+/* Contact history: a vertex's triangle at the previous pass stays its contact while the vertex is still over it
+ * (its projection on the plane within the contact distance of the triangle) and, on the side it keeps, less than
+ * the alarm distance in front - however deep behind it has gone. So a heavy load that compresses a soft contact
+ * past the alarm distance is still pushed back, and a vertex that came down on a face keeps that face when it
+ * sinks to the level of a neighbouring face's plane (a box on an aligned box: its corners lie on the lower box's
+ * side planes). These candidates rank first; the sort drops the search's own find of the same vertex. */
+static int keep_contacts(pf_world *w, pf_collision_stage *c)
+{
+    double alarm = c->def.alarm_distance, over = c->def.contact_distance;
+    for (size_t k = 0; k < c->memory.n; k++) {
+        const contact_memory *m = &c->memory.v[k];
+        if (m->psurf >= w->surf.n || m->tsurf >= w->surf.n || m->pvert >= w->surf.v[m->psurf]->nv ||
+            m->telem >= w->surf.v[m->tsurf]->nt)
+            continue; /* a memory from another world (a checkpoint is checked against the structure only) */
+        candidate cd;
+        int hit = vertex_triangle(w, m->psurf, m->pvert, m->tsurf, m->telem, 1e300, c->def.contact_distance, &cd);
+        if (hit < 0) return hit;
+        double lat[3]; /* (vertex - closest point) less its part along the face normal */
+        for (int i = 0; i < 3; i++) lat[i] = cd.n[i] * (cd.dist + cd.offset) - cd.plane * cd.nf[i];
+        if (!hit || dot3(lat, lat) > over * over || !(m->side * cd.plane < alarm)) continue;
+        cd.rank[0] = 0;
+        if (pf_vec_push(&c->cand, cd)) return pf_error(PF_ENOMEM, "out of memory");
+    }
+    return PF_OK;
+}
+
+static int memory_cmp(const void *x, const void *y)
+{
+    const contact_memory *a = x, *b = y;
+    uint32_t ka[3] = {a->psurf, a->pvert, a->tsurf}, kb[3] = {b->psurf, b->pvert, b->tsurf};
+    for (int i = 0; i < 3; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+/* The side of its triangle each vertex contact keeps: a closed surface's front always (a vertex behind one of
+ * its faces is inside the solid); on an open surface (a cloth, a sheet) the side the vertex was on when its
+ * contact with that surface began, so that a vertex pushed past the sheet is pushed back, not on through. Then
+ * this pass's contacts become the memory of the next. */
+static int assign_sides(pf_collision_stage *c)
+{
+    for (size_t k = 0; k < c->cand.n; k++) {
+        candidate *d = &c->cand.v[k];
+        if (d->kind != CAND_TRIANGLE) continue;
+        contact_memory key = {d->psurf, d->pvert, d->tsurf, 0, 0};
+        const contact_memory *m =
+            d->closed ? NULL : bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp);
+        d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
+    }
+    c->memory.n = 0;
+    for (size_t k = 0; k < c->cand.n; k++) {
+        const candidate *d = &c->cand.v[k];
+        if (d->kind != CAND_TRIANGLE) continue;
+        if (pf_vec_push(&c->memory, ((contact_memory){d->psurf, d->pvert, d->tsurf, d->telem, d->side})))
+            return pf_error(PF_ENOMEM, "out of memory");
+    }
+    if (c->memory.n) qsort(c->memory.v, c->memory.n, sizeof *c->memory.v, memory_cmp);
+    return PF_OK;
+}
+
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
 {
     c->cand.n = 0;
+    c->fast_pairs = 0;
     c->passes++;
     int rc = reserve_surfaces(c, w->surf.n);
     if (rc || w->surf.n == 0) return rc;
@@ -382,6 +534,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         if (L->cand.n) memcpy(c->cand.v + c->cand.n, L->cand.v, L->cand.n * sizeof *c->cand.v);
         c->cand.n += L->cand.n;
     }
+    if ((rc = keep_contacts(w, c))) return rc;
     if (c->cand.n) qsort(c->cand.v, c->cand.n, sizeof *c->cand.v, cand_order);
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
     size_t out = 0;
@@ -393,5 +546,5 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         c->cand.v[out++] = *a;
     }
     c->cand.n = out;
-    return PF_OK;
+    return assign_sides(c);
 }

@@ -24,10 +24,11 @@
 pf_collision_def pf_collision_default_def(void)
 {
     return (pf_collision_def){.broadphase = PF_BP_KD,
-                              .alarm_distance = 0.02,
+                              .alarm_distance = 0.05,
                               .contact_distance = 0.01,
-                              .stiffness = 1000,
-                              .damping = 0};
+                              .stiffness = 10000,
+                              .damping = 0,
+                              .friction = 0};
 }
 
 void pf_collision_stage_free(pf_collision_stage *c)
@@ -36,6 +37,7 @@ void pf_collision_stage_free(pf_collision_stage *c)
     pf_collide_free(c);
     pf_broadphase_destroy(c->bp);
     pf_vec_free(&c->cand);
+    pf_vec_free(&c->memory);
     pf_vec_free(&c->report);
     pf_free(c);
 }
@@ -80,6 +82,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
                         def->alarm_distance, def->contact_distance);
     PF_TRY(pf_check_positive(def->stiffness, fn, "def.stiffness"));
     PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
+    PF_TRY(pf_check_nonnegative(def->friction, fn, "def.friction"));
     pf_broadphase_def bd = pf_broadphase_default_def();
     bd.method = def->broadphase;
     bd.threads = w->def.runtime.workers;
@@ -172,7 +175,7 @@ int pf_collision_stage_run(pf_world *w)
             started++;
             w->dirty = 1;
         }
-        if (!rc) rc = pf_contact_field_fill(s, &c->def, c->cand.v + k, end - k, w->surf.v, c->passes);
+        if (!rc) rc = pf_contact_field_fill(s, &c->def, w->def.dt, c->cand.v + k, end - k, w->surf.v, c->passes);
         fields++;
         k = end;
     }
@@ -183,13 +186,16 @@ int pf_collision_stage_run(pf_world *w)
             stopped++;
             w->dirty = 1;
         }
+    uint64_t fast_total = c->stats.fast_pairs_total + c->fast_pairs;
     c->stats = (pf_collision_stats){.contacts = (uint32_t)c->cand.n,
                                     .pairs = fields,
                                     .started = started,
                                     .stopped = stopped,
                                     .candidates = examined,
                                     .ms = (double)(pf_now_ns() - t0) * 1e-6,
-                                    .min_distance = mind};
+                                    .min_distance = mind,
+                                    .fast_pairs = c->fast_pairs,
+                                    .fast_pairs_total = fast_total};
     if (!rc && c->callback) rc = report_contacts(w, c);
     return rc;
 }

@@ -20,13 +20,33 @@ typedef struct candidate {
     double bary[3];        /* triangle: barycentric coordinates of its closest point */
     double n[3];           /* from the other feature towards the vertex */
     double offset;         /* radii between the two points */
-    double dist;
+    double dist;           /* the gap between the surfaces, unsigned */
+    /* triangle: its unit normal (counter-clockwise), the vertex's signed distance to its plane, and whether its
+     * surface is closed (then the contact is one-sided, along that normal) */
+    double nf[3];
+    double plane;
+    uint32_t closed;
+    int32_t side; /* triangle: the side the vertex keeps, +1 in front, -1 behind (collide.c, assign_sides) */
+    /* which of a vertex's triangles of one object becomes its contact: the lowest rank. First the triangle of its
+     * contact at the previous pass while it is still over it (rank[0] = 0; collide.c, keep_contacts), then,
+     * open surface: {1, gap, 0}, the nearest; closed: {1, lateral, -plane}, where lateral is how far the vertex's
+     * projection on the plane falls outside the triangle: a triangle the vertex is over first, and of those the
+     * one it is farthest in front of (least deep behind) - for a convex solid, the face of its signed distance. */
+    double rank[3];
 } candidate;
+
+/* What a pass remembers of a vertex–triangle contact for the next: the triangle, and the side of it the vertex
+ * keeps (collide.c: keep_contacts, assign_sides). Part of a checkpoint. */
+typedef struct contact_memory {
+    uint32_t psurf, pvert, tsurf, telem;
+    int32_t side;
+} contact_memory;
 
 /* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its
  * triangles (and of its spheres) that the other's vertices query. */
 typedef struct surface_cache {
     pf_aabb bounds;           /* of its vertices, grown by its radius */
+    double vmean[3], spread;  /* its vertices' mean velocity and how far one is from it at most (m/s) */
     pf_query_index *tri, *sph; /* built lazily, once per pass */
     uint64_t tri_pass, sph_pass;
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
@@ -44,6 +64,8 @@ typedef struct collide_lane {
 typedef struct collide_job {
     uint32_t a, b;
     int spheres;
+    double reach; /* how far apart features may be to become contacts: the alarm distance, or farther for a pair
+                     that approaches faster than the rule allows (collide.c, plan_jobs) */
 } collide_job;
 
 typedef struct pf_collision_stage {
@@ -58,7 +80,9 @@ typedef struct pf_collision_stage {
     int nlanes;
     PF_VEC(collide_job) jobs;
     PF_VEC(candidate) cand;
+    PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */
     pf_collision_stats stats;
+    uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
     uint64_t passes;
     pf_contact_fn callback;
     void *callback_ctx;

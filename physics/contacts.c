@@ -14,6 +14,7 @@
 #include "physflow/narrowphase.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/clock.h"
 #include "base/error.h"
 #include "base/vec.h"
@@ -27,7 +28,10 @@ typedef struct contact_pt {
     pf_surface_point pa, pb;
     double n[3];
     double offset; /* the spheres' radii between the two points: sep counts from their surfaces */
-    double k;      /* stiffness while compressed at the latest force evaluation, else 0 */
+    double mu;     /* Coulomb coefficient */
+    /* the force law's linearisation at the latest force evaluation (implicit solve): normal stiffness and damping,
+     * tangential viscosity, and the unit slip direction when sliding (zero when sticking) */
+    double kn, cn, ct, slip[3];
 } contact_pt;
 
 typedef struct pf_contactset {
@@ -38,7 +42,9 @@ typedef struct pf_contactset {
     double *buf[PF_PHASES];
     size_t cap_buf;
     double stiffness, damping, distance;
-    uint64_t stamp; /* the collision pass that last found contacts for it */
+    double h;        /* the step (s): contacts that will close within it act from its start */
+    double slip_eps; /* m/s: the regularised Coulomb law sticks below this tangential speed */
+    uint64_t stamp;  /* the collision pass that last found contacts for it */
 } pf_contactset;
 
 
@@ -47,15 +53,38 @@ static inline double dot3(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* ---- the force field ---- */
+/* ---- the force law ---- */
 
-/* the magnitude of the force on a along n at separation sep (m) and normal relative velocity vn = (v_a - v_b)·n:
- * k (d - sep) - c vn while positive and sep < d (unilateral), else 0 */
-static double penalty(const pf_contactset *cs, double sep, double vn)
+/* The force on a of contact c at separation sep (m) and relative velocity dv = v_a - v_b of its points into f,
+ * and, when lin is given, its linearisation into lin.
+ *
+ * Normal: k (d - sep) - c vn along n (vn = dv·n) while sep < d, never pulling (unilateral). With `ahead` (the
+ * implicit solve), a contact that will close within the step (sep + h vn < d) acts from the step's start with
+ * its linear law unclamped: the solve, which takes the force at the step's end through its stiffness
+ * (Baraff & Witkin 1998, §5), then stops the point at the contact distance instead of finding it already through
+ * at the next step. There is no force cap: a heavier load compresses the contact further, never through.
+ *
+ * Tangential: regularised Coulomb friction -mu fn vt / max(|vt|, eps), fn the normal force (>= 0): sliding at
+ * mu fn against the slip, sticking (a stiff viscosity) below eps. */
+static void contact_law(const pf_contactset *cs, const contact_pt *c, double sep, const double dv[3], int ahead,
+                        double f[3], contact_pt *lin)
 {
-    double mag = cs->stiffness * (cs->distance - sep) - cs->damping * vn;
-    if (mag < 0 || sep >= cs->distance) mag = 0;
-    return mag;
+    double vn = dot3(dv, c->n), d = cs->distance;
+    int touching = sep < d, closing = ahead && sep + cs->h * vn < d;
+    double mag = 0;
+    if (touching || closing) {
+        mag = cs->stiffness * (d - sep) - cs->damping * vn;
+        if (touching && mag < 0) mag = 0; /* separating faster than the spring pushes: no pull */
+    }
+    double vt[3] = {dv[0] - vn * c->n[0], dv[1] - vn * c->n[1], dv[2] - vn * c->n[2]};
+    double st = sqrt(dot3(vt, vt)), fn = mag > 0 ? mag : 0, ft = 0;
+    if (c->mu > 0 && fn > 0) ft = c->mu * fn / (st > cs->slip_eps ? st : cs->slip_eps);
+    for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - ft * vt[i];
+    if (!lin) return;
+    lin->kn = touching || closing ? cs->stiffness : 0;
+    lin->cn = touching || closing ? cs->damping : 0;
+    lin->ct = ft; /* d f_t / d vt = -ft (I - slip slip^T) on the tangent plane */
+    for (int i = 0; i < 3; i++) lin->slip[i] = st > cs->slip_eps ? vt[i] / st : 0;
 }
 
 static void contactset_free(pf_contactset *cs)
@@ -82,11 +111,11 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
         pf_surface_point_apply(c->sa, cs->a, xa, &c->pa, va, wa);
         pf_surface_point_apply(c->sb, cs->b, xb, &c->pb, vb, wb);
         double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
-        double sep = dot3(d, c->n) - c->offset, mag = penalty(cs, sep, dot3(dv, c->n));
-        if (want_jac) c->k = sep < cs->distance ? cs->stiffness : 0;
+        double f[3];
+        contact_law(cs, c, dot3(d, c->n) - c->offset, dv, want_jac, f, want_jac ? c : NULL);
         for (int i = 0; i < 3; i++) {
-            oa[3 * k + i] = mag * c->n[i];
-            ob[3 * k + i] = -mag * c->n[i];
+            oa[3 * k + i] = f[i];
+            ob[3 * k + i] = -f[i];
         }
     }
 }
@@ -102,11 +131,17 @@ static void contacts_dforce(const pf_springset *s, const double *dqa, const doub
         double da[3], db[3];
         pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, dqa, da);
         pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, dqb, db);
-        double d[3] = {db[0] - da[0], db[1] - da[1], db[2] - da[2]};
-        double g = kfact * c->k * dot3(c->n, d); /* df_a = k n n^T (dp_b - dp_a) */
+        double r[3] = {da[0] - db[0], da[1] - db[1], da[2] - db[2]}, rn = dot3(c->n, r), q[3];
+        double g = -kfact * c->kn * rn; /* df_a = k n n^T (dp_b - dp_a), times kfact */
+        for (int i = 0; i < 3; i++) q[i] = g * c->n[i];
+        if (phase == PF_PHASE_DF) { /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
+            double rt[3] = {r[0] - rn * c->n[0], r[1] - rn * c->n[1], r[2] - rn * c->n[2]}, rs = dot3(c->slip, rt);
+            for (int i = 0; i < 3; i++)
+                q[i] += cs->h * (c->cn * rn * c->n[i] + c->ct * (rt[i] - rs * c->slip[i]));
+        }
         for (int i = 0; i < 3; i++) {
-            oa[3 * k + i] = g * c->n[i];
-            ob[3 * k + i] = -g * c->n[i];
+            oa[3 * k + i] = q[i];
+            ob[3 * k + i] = -q[i];
         }
     }
 }
@@ -175,7 +210,16 @@ pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b)
     return s;
 }
 
-int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const candidate *cand, size_t n,
+/* the Coulomb coefficient of a contact between surfaces sa and sb: theirs (the mean when both set one), else the
+ * collision stage's */
+static double pair_friction(const pf_surface *sa, const pf_surface *sb, double def)
+{
+    if (sa->friction >= 0 && sb->friction >= 0) return 0.5 * (sa->friction + sb->friction);
+    if (sa->friction >= 0) return sa->friction;
+    return sb->friction >= 0 ? sb->friction : def;
+}
+
+int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, const candidate *cand, size_t n,
                           pf_surface *const *surf, uint64_t stamp)
 {
     pf_contactset *cs = s->contacts;
@@ -192,6 +236,10 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
     cs->stiffness = def->stiffness;
     cs->damping = def->damping;
     cs->distance = def->contact_distance;
+    cs->h = dt;
+    /* sticking creeps by at most 1e-4 of the contact distance per step */
+    double scale = def->contact_distance > 0 ? def->contact_distance : def->alarm_distance;
+    cs->slip_eps = scale > 0 ? 1e-4 * scale / dt : 1e-12;
     cs->stamp = stamp;
     for (size_t k = 0; k < n; k++) {
         const candidate *d = &cand[k];
@@ -199,15 +247,23 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
         pf_surface_point pp = pf_surface_vertex(d->pvert);
         pf_surface_point tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem)
                                                      : pf_surface_triangle_point(ts, d->telem, d->bary);
+        /* n from the other feature to the vertex. A closed surface's triangle: its outward normal (the separation
+         * is then the vertex's height over its plane, negative inside). An open surface's: the closest points'
+         * direction, or when the vertex is past the side of the triangle it keeps (collide.c), that side's normal
+         * (the separation negative). */
+        double nv[3] = {d->n[0], d->n[1], d->n[2]};
+        if (d->side && (d->closed || d->side * d->plane < 0) && dot3(d->nf, d->nf) > 0)
+            for (int i = 0; i < 3; i++) nv[i] = d->side * d->nf[i];
         int point_is_a = d->pobj == s->oa; /* n points from the other feature to the vertex: b to a when so */
         double sg = point_is_a ? 1.0 : -1.0;
-        cs->pts.v[k] = (contact_pt){point_is_a ? ps : ts,
-                                point_is_a ? ts : ps,
-                                point_is_a ? pp : tp,
-                                point_is_a ? tp : pp,
-                                {sg * d->n[0], sg * d->n[1], sg * d->n[2]},
-                                d->offset,
-                                0};
+        contact_pt *c = &cs->pts.v[k];
+        *c = (contact_pt){.sa = point_is_a ? ps : ts,
+                          .sb = point_is_a ? ts : ps,
+                          .pa = point_is_a ? pp : tp,
+                          .pb = point_is_a ? tp : pp,
+                          .n = {sg * nv[0], sg * nv[1], sg * nv[2]},
+                          .offset = d->offset,
+                          .mu = pair_friction(ps, ts, def->friction)};
     }
     cs->pts.n = n;
     return PF_OK;
@@ -237,8 +293,7 @@ uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, u
         pf_surface_point_apply(p->sa, cs->a, cs->a->x, &p->pa, cs->a->v, wa);
         pf_surface_point_apply(p->sb, cs->b, cs->b->x, &p->pb, cs->b->v, wb);
         double dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
-        double mag = penalty(cs, r->distance, dot3(dv, p->n));
-        for (int e = 0; e < 3; e++) r->force[e] = mag * p->n[e];
+        contact_law(cs, p, r->distance, dv, 0, r->force, NULL);
     }
     return n;
 }

@@ -7,8 +7,9 @@
 /* a new, empty contact field between objects a and b (a->id < b->id); the caller gives it its uid */
 pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b);
 /* replaces the contacts of field s with the n proximities cand (all of its object pair) of collision pass
- * `stamp`, with the stage's stiffness, damping and contact distance; surf: the world's surfaces */
-int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const candidate *cand, size_t n,
+ * `stamp`, with the stage's stiffness, damping, friction and contact distance, for a step of dt; surf: the
+ * world's surfaces */
+int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, const candidate *cand, size_t n,
                           pf_surface *const *surf, uint64_t stamp);
 /* the collision pass that last filled s */
 uint64_t pf_contact_field_stamp(const pf_springset *s);

@@ -15,7 +15,7 @@
 
 pf_surface_def pf_surface_default_def(void)
 {
-    return (pf_surface_def){.mapping = PF_SURFACE_IDENTITY};
+    return (pf_surface_def){.mapping = PF_SURFACE_IDENTITY, .friction = -1};
 }
 
 void pf_surface_free(pf_surface *s)
@@ -30,6 +30,16 @@ void pf_surface_free(pf_surface *s)
     pf_free(s);
 }
 
+/* a Coulomb coefficient: >= 0, or -1 for the collision stage's */
+static int check_friction(double mu, const char *fn, const char *what)
+{
+    PF_TRY(pf_check_finite(mu, fn, what));
+    if (!(mu >= 0 || mu == -1))
+        return pf_error(PF_EINVAL, "%s: %s must be >= 0 (a Coulomb coefficient) or -1 (the collision stage's), got %g",
+                        fn, what, mu);
+    return PF_OK;
+}
+
 static int check_def(const pf_object *o, const pf_surface_def *d)
 {
     static const char fn[] = "pf_world_add_surface";
@@ -37,6 +47,7 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
     PF_TRY(pf_check_int_range(d->triangles, 0, 1 << 28, fn, "def.triangles"));
     PF_TRY(pf_check_nonnegative(d->radius, fn, "def.radius"));
     PF_TRY(pf_check_enum((int)d->mapping, 3, fn, "def.mapping"));
+    PF_TRY(check_friction(d->friction, fn, "def.friction"));
     if (d->triangles > 0) PF_TRY(pf_check_given(d->indices, fn, "def.indices"));
     for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
         if (d->indices[k] >= d->vertices)
@@ -116,6 +127,11 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
         return pf_error(PF_ENOMEM, "out of memory for a surface of %zu vertices", nv);
     }
     if (nt) memcpy(s->tri, d->indices, 3 * nt * sizeof *s->tri);
+    s->friction = d->friction;
+    if (pf_surface_orientation_closed(s->tri, s->nt, &s->closed)) {
+        pf_surface_free(s);
+        return pf_error(PF_ENOMEM, "out of memory for a surface of %zu triangles", nt);
+    }
     if (d->mapping == PF_SURFACE_IDENTITY) memcpy(s->idx, d->points, nv * sizeof *s->idx);
     for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_TRILINEAR; i++)
         locate(o, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);
@@ -355,4 +371,25 @@ const uint32_t *pf_world_surface_triangles(const pf_world *w, pf_surface_id id, 
     if (!s) return NULL;
     if (triangles) *triangles = s->nt;
     return s->tri;
+}
+
+int pf_world_set_surface_friction(pf_world *w, pf_surface_id id, double friction)
+{
+    static const char fn[] = "pf_world_set_surface_friction";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    pf_surface *s = checked_surface(w, id, fn);
+    if (!s) return PF_EINVAL;
+    PF_TRY(check_friction(friction, fn, "friction"));
+    s->friction = friction;
+    return PF_OK;
+}
+
+int pf_world_get_surface_friction(const pf_world *w, pf_surface_id id, double *friction, int *closed)
+{
+    static const char fn[] = "pf_world_get_surface_friction";
+    const pf_surface *s = checked_surface(w, id, fn);
+    if (!s) return PF_EINVAL;
+    if (friction) *friction = s->friction;
+    if (closed) *closed = s->closed;
+    return PF_OK;
 }

@@ -23,6 +23,9 @@ typedef struct pf_surface {
     double *local;     /* RIGID: 3 per vertex, body frame, relative to the com */
     double *pos, *vel; /* 3 per vertex: written by pf_surface_positions / pf_surface_velocities */
     double radius;     /* > 0: its vertices are spheres */
+    int closed;        /* its triangles bound a solid, wound counter-clockwise seen from outside
+                          (surface_orientation.c): contacts against it are one-sided */
+    double friction;   /* Coulomb coefficient of its contacts; < 0: the collision stage's */
 } pf_surface;
 
 /* A point of the surface: sum_k w[k] vertex v[k]. */
@@ -34,6 +37,8 @@ typedef struct pf_surface_point {
 /* Builds a surface (allocating it) after checking the definition against the object; the caller frees it. */
 int pf_surface_create(const pf_object *o, const pf_surface_def *def, pf_surface **out);
 void pf_surface_free(pf_surface *s);
+/* *closed = 1 when the nt triangles tri form a closed, consistently wound mesh (PF_ENOMEM when out of memory) */
+int pf_surface_orientation_closed(const uint32_t *tri, uint32_t nt, int *closed);
 
 /* the point of vertex v */
 pf_surface_point pf_surface_vertex(uint32_t v);

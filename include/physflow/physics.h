@@ -259,16 +259,26 @@ PF_API int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uin
 /// MinProximityIntersection, DefaultContactManager with PenaltyContactForceField). Each step, before the
 /// solvers, the vertices of every surface are tested against the triangles of the surfaces of other objects;
 /// each vertex closer than the alarm distance to a triangle of another object becomes a penalty contact (one per
-/// vertex and object, the nearest), pushing the surfaces back to the contact distance. The contacts between two
-/// objects form one interaction force field: it is created when they start touching and removed when they stop,
-/// which merges and splits solver groups (the graph is updated only on those steps). A static object (every
-/// point fixed) links no groups. Get defaults from pf_collision_default_def().
+/// vertex and object, the nearest), pushing the surfaces back to the contact distance, with Coulomb friction
+/// along the surface. The contacts between two objects form one interaction force field: it is created when they
+/// start touching and removed when they stop, which merges and splits solver groups (the graph is updated only
+/// on those steps). A static object (every point fixed) links no groups.
+///
+/// The rule a scene must respect (docs/physics.md, "Contacts"): within one step, two surfaces approach each
+/// other by less than alarm_distance - contact_distance. A pair that breaks it is counted
+/// (pf_collision_stats.fast_pairs) and searched over its whole motion instead, at a higher cost. Contacts against
+/// a closed surface are one-sided: a vertex behind one of its faces is pushed back out along that face's
+/// normal. With the defaults, a 20 cm box of density 1000 kg/m³ rests on a floor at dt = 1/60 s closer to it
+/// than the contact distance and never below it by more than that distance. Get defaults from
+/// pf_collision_default_def(); scenes take SOFA's own defaults instead (docs/scenes.md).
 typedef struct pf_collision_def {
     pf_broadphase_method broadphase; ///< physflow/collision.h, not PF_BP_KD_RAW; default PF_BP_KD
-    double alarm_distance;           ///< m; default 0.02; >= contact_distance
+    double alarm_distance;           ///< m; default 0.05; >= contact_distance
     double contact_distance;         ///< m; default 0.01; >= 0
-    double stiffness;                ///< penalty stiffness per contact, N/m (> 0); default 1000
+    double stiffness;                ///< penalty stiffness per contact, N/m (> 0); default 10000
     double damping;                  ///< damping along the normal per contact, N·s/m (>= 0); default 0
+    double friction;                 ///< Coulomb coefficient μ of every contact (>= 0; SOFA's `mu` in
+                                     ///< responseParams) unless its surfaces set their own; default 0
 } pf_collision_def;
 
 PF_API pf_collision_def pf_collision_default_def(void);
@@ -306,6 +316,10 @@ typedef struct pf_collision_stats {
     uint64_t candidates;   ///< broad-phase pairs examined by the narrow phase
     double ms;             ///< time of the collision stage, ms
     double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
+    uint32_t fast_pairs;   ///< surface pairs that approached each other by more than alarm_distance -
+                           ///< contact_distance in this step (the rule of pf_collision_def broken; searched over
+                           ///< their whole motion)
+    uint64_t fast_pairs_total; ///< the same, summed over every step so far
 } pf_collision_stats;
 PF_API int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *out);
 
@@ -450,6 +464,9 @@ typedef struct pf_surface_def {
     double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
                                 ///< particles, DEM); spheres collide with other spheres, also of the same surface,
                                 ///< and with triangles; default 0: points (collide with other objects' triangles)
+    double friction;            ///< Coulomb coefficient of its contacts (SOFA `contactFriction`, >= 0), or -1 for
+                                ///< pf_collision_def.friction; a contact between two surfaces that both set one
+                                ///< takes their mean; default -1
 } pf_surface_def;
 
 PF_API pf_surface_def pf_surface_default_def(void);
@@ -470,6 +487,13 @@ PF_API const double *pf_world_surface_positions(pf_world *w, pf_surface_id s, ui
 PF_API const double *pf_world_surface_velocities(pf_world *w, pf_surface_id s, uint32_t *vertices);
 /// Triangles (3 vertex indices each) of surface s; NULL for an invalid id.
 PF_API const uint32_t *pf_world_surface_triangles(const pf_world *w, pf_surface_id s, uint32_t *triangles);
+/// Sets the Coulomb coefficient of surface s's contacts (>= 0, or -1 for pf_collision_def.friction): how a host
+/// gives friction to the surfaces PhysFlow makes itself (pf_world_add_rigid, pf_world_add_deformable_grid).
+PF_API int pf_world_set_surface_friction(pf_world *w, pf_surface_id s, double friction);
+/// Reads surface s's Coulomb coefficient (-1: the collision stage's) and whether it is closed (*closed = 1: its
+/// triangles bound a solid, wound counter-clockwise seen from outside, so its contacts are one-sided:
+/// docs/physics.md, "Contacts"). Either pointer may be NULL.
+PF_API int pf_world_get_surface_friction(const pf_world *w, pf_surface_id s, double *friction, int *closed);
 
 /// Force model of a deformable grid's lattice.
 typedef enum pf_grid_model {
