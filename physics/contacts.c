@@ -281,8 +281,8 @@ uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, u
     for (uint32_t i = 0; i < cs->pts.n && n < cap; i++, n++) {
         const contact_pt *p = &cs->pts.v[i];
         pf_world_contact *r = &out[n];
-        r->object_a = s->oa;
-        r->object_b = s->ob;
+        r->object_a = (pf_object_id){s->oa};
+        r->object_b = (pf_object_id){s->ob};
         pf_surface_point_position(p->sa, cs->a, cs->a->x, &p->pa, r->point_a);
         pf_surface_point_position(p->sb, cs->b, cs->b->x, &p->pb, r->point_b);
         memcpy(r->normal, p->n, sizeof r->normal);

@@ -81,11 +81,11 @@ static int check_constant_force(const pf_world *w, uint32_t object, const pf_con
     return PF_OK;
 }
 
-int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_constant_force_def *def)
+int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def)
 {
-    int rc = check_constant_force(w, object, def);
+    int rc = check_constant_force(w, object.index, def);
     if (rc) return rc;
-    pf_object *o = w->obj.v[object];
+    pf_object *o = w->obj.v[object.index];
     constant_force *c = pf_calloc(1, sizeof *c);
     if (c && def->npoints) c->points = pf_malloc((size_t)def->npoints * sizeof *c->points);
     if (!c || (def->npoints && !c->points)) {

@@ -132,12 +132,13 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     if (def->velocities) memcpy(o->v, def->velocities, 3 * n * sizeof(double));
     w->obj.v[w->obj.n++] = o;
     w->dirty = 1;
-    if (out) *out = o->id;
+    if (out) *out = (pf_object_id){o->id};
     return PF_OK;
 }
 
 /* the checks of pf_world_fix_points and pf_world_unfix_points: a world not stepping, an object, its points */
-static int check_point_list(const pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n, const char *fn)
+static int check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t n,
+                            const char *fn)
 {
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, id, fn));
@@ -153,8 +154,8 @@ static int check_point_list(const pf_world *w, pf_object_id id, const uint32_t *
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     static const char fn[] = "pf_world_fix_points";
-    PF_TRY(check_point_list(w, id, points, n, fn));
-    pf_object *o = w->obj.v[id];
+    PF_TRY(check_point_list(w, id.index, points, n, fn));
+    pf_object *o = w->obj.v[id.index];
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = points[k];
         if (o->fixed[i]) continue;
@@ -170,8 +171,8 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
 int pf_world_unfix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     static const char fn[] = "pf_world_unfix_points";
-    PF_TRY(check_point_list(w, id, points, n, fn));
-    pf_object *o = w->obj.v[id];
+    PF_TRY(check_point_list(w, id.index, points, n, fn));
+    pf_object *o = w->obj.v[id.index];
     for (uint32_t k = 0; k < n; k++) o->fixed[points[k]] = 0;
     /* the others stay in the order they were fixed in */
     uint32_t m = 0;
@@ -189,12 +190,12 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
 {
     static const char fn[] = "pf_world_box_select";
     PF_TRY(pf_world_check_given(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_world_check_object(w, id.index, fn));
     PF_TRY(pf_check_given(box, fn, "box"));
     PF_TRY(pf_check_finite_n(box, 6, fn, "box"));
     PF_TRY(pf_check_given(count, fn, "count"));
     if (cap > 0) PF_TRY(pf_check_given(out, fn, "out"));
-    const pf_object *o = w->obj.v[id];
+    const pf_object *o = w->obj.v[id.index];
     uint32_t m = 0;
     /* a rigid body's point 1 is its angular part, which has no position */
     uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
@@ -213,7 +214,7 @@ int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t
 {
     static const char fn[] = "pf_world_fix_box";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_world_check_object(w, id.index, fn));
     PF_TRY(pf_check_given(box, fn, "box"));
     PF_TRY(pf_check_finite_n(box, 6, fn, "box"));
     uint32_t m;
@@ -235,26 +236,28 @@ uint32_t pf_world_objects(const pf_world *w)
 
 const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (pf_world_check_given(w, "pf_world_positions") || pf_world_check_object(w, o, "pf_world_positions"))
+    if (pf_world_check_given(w, "pf_world_positions") ||
+        pf_world_check_object(w, o.index, "pf_world_positions"))
         return NULL;
-    if (points) *points = w->obj.v[o]->n;
-    return w->obj.v[o]->x;
+    if (points) *points = w->obj.v[o.index]->n;
+    return w->obj.v[o.index]->x;
 }
 
 const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points)
 {
-    if (pf_world_check_given(w, "pf_world_velocities") || pf_world_check_object(w, o, "pf_world_velocities"))
+    if (pf_world_check_given(w, "pf_world_velocities") ||
+        pf_world_check_object(w, o.index, "pf_world_velocities"))
         return NULL;
-    if (points) *points = w->obj.v[o]->n;
-    return w->obj.v[o]->v;
+    if (points) *points = w->obj.v[o.index]->n;
+    return w->obj.v[o.index]->v;
 }
 
 int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_mass, double *total_mass)
 {
     static const char fn[] = "pf_world_get_object_mass";
     PF_TRY(pf_world_check_given(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    const pf_object *o = w->obj.v[id];
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    const pf_object *o = w->obj.v[id.index];
     /* a rigid body's mass is its com's; its second point carries the inertia, no mass */
     if (point_mass) *point_mass = o->mass;
     if (total_mass) *total_mass = o->kind == PF_OBJECT_RIGID ? o->mass : o->mass * (double)o->n;
@@ -265,9 +268,9 @@ int pf_world_get_solver(const pf_world *w, pf_object_id id, pf_solver_def *out)
 {
     static const char fn[] = "pf_world_get_solver";
     PF_TRY(pf_world_check_given(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
+    PF_TRY(pf_world_check_object(w, id.index, fn));
     PF_TRY(pf_check_given(out, fn, "out"));
-    *out = w->obj.v[id]->solver;
+    *out = w->obj.v[id.index]->solver;
     return PF_OK;
 }
 
@@ -275,8 +278,8 @@ int pf_world_set_state(pf_world *w, pf_object_id id, const double *x, const doub
 {
     static const char fn[] = "pf_world_set_state";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    pf_object *o = w->obj.v[id];
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    pf_object *o = w->obj.v[id.index];
     size_t n3 = 3 * (size_t)o->n;
     if (x) PF_TRY(pf_check_finite_n(x, n3, fn, "x"));
     if (v) PF_TRY(pf_check_finite_n(v, n3, fn, "v"));

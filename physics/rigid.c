@@ -115,7 +115,7 @@ static int attach_shape_surface(pf_world *w, const pf_object *o, const pf_rigid_
     sd.positions = world;
     sd.indices = tri;
     sd.triangles = nt;
-    rc = pf_world_add_surface(w, o->id, &sd, out);
+    rc = pf_world_add_surface(w, (pf_object_id){o->id}, &sd, out);
     pf_free(world);
     pf_mesh_free(&m);
     return rc;
@@ -164,7 +164,7 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
         pf_free(xq);
         return rc;
     }
-    pf_object *o = w->obj.v[id];
+    pf_object *o = w->obj.v[id.index];
     memcpy(xq, o->x, 6 * sizeof *xq);
     memcpy(xq + PF_RIGID_QUAT, q, sizeof q);
     pf_free(o->x);
@@ -180,12 +180,12 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
 /* rigid body id of w, or NULL with the message of `fn` */
 static const pf_object *rigid_object(const pf_world *w, pf_object_id id, const char *fn)
 {
-    if (pf_world_check_given(w, fn) || pf_world_check_object(w, id, fn)) return NULL;
-    if (w->obj.v[id]->kind != PF_OBJECT_RIGID) {
-        pf_error(PF_EINVAL, "%s: object %u is not a rigid body", fn, id);
+    if (pf_world_check_given(w, fn) || pf_world_check_object(w, id.index, fn)) return NULL;
+    if (w->obj.v[id.index]->kind != PF_OBJECT_RIGID) {
+        pf_error(PF_EINVAL, "%s: object %u is not a rigid body", fn, id.index);
         return NULL;
     }
-    return w->obj.v[id];
+    return w->obj.v[id.index];
 }
 
 int pf_world_add_rigid_shape_surface(pf_world *w, pf_object_id id, const pf_rigid_def *def, pf_surface_id *out)

@@ -279,15 +279,15 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
 {
     static const char fn[] = "pf_world_add_springs";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    pf_object *o = w->obj.v[id];
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    pf_object *o = w->obj.v[id.index];
     if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: springs need points", fn, id);
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: springs need points", fn, id.index);
     int rc = check_springs(springs, n, o->n, o->n, fn);
     if (rc) return rc;
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
-    if ((rc = springset_init(s, id, id, springs, n, o->x, o->x)) ||
+    if ((rc = springset_init(s, id.index, id.index, springs, n, o->x, o->x)) ||
         (rc = pf_object_add_force_field(w, o, PF_FORCE_SPRINGS, s)))
         springs_ff_destroy(s);
     return rc;
@@ -297,9 +297,9 @@ int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, do
 {
     static const char fn[] = "pf_world_add_grid_springs";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    pf_object *o = w->obj.v[id];
-    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "%s: object %u is not a regular grid", fn, id);
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    pf_object *o = w->obj.v[id.index];
+    if (o->grid[0] < 1) return pf_error(PF_EINVAL, "%s: object %u is not a regular grid", fn, id.index);
     PF_TRY(pf_check_nonnegative(stiffness, fn, "stiffness"));
     PF_TRY(pf_check_nonnegative(damping, fn, "damping"));
     int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
@@ -330,27 +330,28 @@ int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id 
 {
     static const char fn[] = "pf_world_add_interaction_springs";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, oa, fn));
-    PF_TRY(pf_world_check_object(w, ob, fn));
-    if (oa == ob)
+    uint32_t a = oa.index, b = ob.index;
+    PF_TRY(pf_world_check_object(w, a, fn));
+    PF_TRY(pf_world_check_object(w, b, fn));
+    if (a == b)
         return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: springs inside one object are added with "
-                        "pf_world_add_springs", fn, oa);
-    if (w->obj.v[oa]->kind != PF_OBJECT_POINTS || w->obj.v[ob]->kind != PF_OBJECT_POINTS)
+                        "pf_world_add_springs", fn, a);
+    if (w->obj.v[a]->kind != PF_OBJECT_POINTS || w->obj.v[b]->kind != PF_OBJECT_POINTS)
         return pf_error(PF_EINVAL, "%s: interaction springs join points, not rigid bodies", fn);
-    int rc = check_springs(springs, n, w->obj.v[oa]->n, w->obj.v[ob]->n, fn);
+    int rc = check_springs(springs, n, w->obj.v[a]->n, w->obj.v[b]->n, fn);
     if (rc) return rc;
     if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);
     if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
-    if ((rc = springset_init(s, oa, ob, springs, n, w->obj.v[oa]->x, w->obj.v[ob]->x))) {
+    if ((rc = springset_init(s, a, b, springs, n, w->obj.v[a]->x, w->obj.v[b]->x))) {
         pf_free(s);
         return rc;
     }
     s->uid = w->next_uid++;
     w->inter.v[w->inter.n++] = s;
     w->dirty = 1;
-    if (out) *out = s->uid;
+    if (out) *out = (pf_interaction_id){s->uid};
     return PF_OK;
 }
 

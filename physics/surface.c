@@ -300,14 +300,14 @@ const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const dou
 
 pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s)
 {
-    return w && s < w->surf.n ? w->surf.v[s] : NULL;
+    return w && s.index < w->surf.n ? w->surf.v[s.index] : NULL;
 }
 
 /* surface s of w for the public call `fn`, or NULL with its message */
 static pf_surface *checked_surface(const pf_world *w, pf_surface_id s, const char *fn)
 {
-    if (pf_world_check_given(w, fn) || pf_check_index(s, w->surf.n, fn, "surface")) return NULL;
-    return w->surf.v[s];
+    if (pf_world_check_given(w, fn) || pf_check_index(s.index, w->surf.n, fn, "surface")) return NULL;
+    return w->surf.v[s.index];
 }
 
 int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
@@ -316,7 +316,7 @@ int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
         pf_surface_free(s);
         return pf_error(PF_ENOMEM, "out of memory for a surface");
     }
-    if (out) *out = w->surf.n;
+    if (out) *out = (pf_surface_id){(uint32_t)w->surf.n};
     w->surf.v[w->surf.n++] = s;
     return PF_OK;
 }
@@ -324,10 +324,10 @@ int pf_world_take_surface(pf_world *w, pf_surface *s, pf_surface_id *out)
 int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_def *def, pf_surface_id *out)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_add_surface"));
-    PF_TRY(pf_world_check_object(w, o, "pf_world_add_surface"));
+    PF_TRY(pf_world_check_object(w, o.index, "pf_world_add_surface"));
     PF_TRY(pf_check_given(def, "pf_world_add_surface", "def"));
     pf_surface *s;
-    int rc = pf_surface_create(w->obj.v[o], def, &s);
+    int rc = pf_surface_create(w->obj.v[o.index], def, &s);
     return rc ? rc : pf_world_take_surface(w, s, out);
 }
 
@@ -341,7 +341,7 @@ int pf_world_get_surface_info(const pf_world *w, pf_surface_id id, pf_object_id 
 {
     const pf_surface *s = checked_surface(w, id, "pf_world_get_surface_info");
     if (!s) return PF_EINVAL;
-    if (object) *object = s->object;
+    if (object) *object = (pf_object_id){s->object};
     if (vertices) *vertices = s->nv;
     if (triangles) *triangles = s->nt;
     return PF_OK;

@@ -41,14 +41,16 @@ int pf_world_add_grid_surface(pf_world *w, pf_object_id id, pf_surface_id *out)
 {
     static const char fn[] = "pf_world_add_grid_surface";
     PF_TRY(pf_world_check_mutable(w, fn));
-    PF_TRY(pf_world_check_object(w, id, fn));
-    const pf_object *o = w->obj.v[id];
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    const pf_object *o = w->obj.v[id.index];
     const int *n = o->grid;
-    if (o->kind != PF_OBJECT_POINTS || n[0] < 1) return pf_error(PF_EINVAL, "%s: object %u is not a grid", fn, id);
+    if (o->kind != PF_OBJECT_POINTS || n[0] < 1)
+        return pf_error(PF_EINVAL, "%s: object %u is not a grid", fn, id.index);
     int flat = -1, nflat = 0;
     for (int d = 0; d < 3; d++)
         if (n[d] == 1) flat = d, nflat++;
-    if (nflat > 1) return pf_error(PF_EINVAL, "%s: object %u is a grid line, which has no surface", fn, id);
+    if (nflat > 1)
+        return pf_error(PF_EINVAL, "%s: object %u is a grid line, which has no surface", fn, id.index);
     size_t quads = 0;
     for (int d = 0; d < 3; d++) {
         size_t f = (size_t)(n[(d + 1) % 3] - 1) * (size_t)(n[(d + 2) % 3] - 1);

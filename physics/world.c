@@ -190,7 +190,7 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_remove_interaction"));
     for (uint32_t k = 0; k < w->inter.n; k++) {
-        if (w->inter.v[k]->uid != id) continue;
+        if (w->inter.v[k]->uid != id.index) continue;
         /* its group's tasks (which name it) are removed at the next step; until then it stays allocated */
         if (pf_vec_push(&w->dropped, w->inter.v[k])) return pf_error(PF_ENOMEM, "out of memory");
         memmove(w->inter.v + k, w->inter.v + k + 1, (w->inter.n - k - 1) * sizeof *w->inter.v);
@@ -198,7 +198,9 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
         w->dirty = 1;
         return PF_OK;
     }
-    return pf_error(PF_EINVAL, "pf_world_remove_interaction: no interaction %u in this world (removed, or never added)", id);
+    return pf_error(PF_EINVAL,
+                    "pf_world_remove_interaction: no interaction %u in this world (removed, or never added)",
+                    id.index);
 }
 
 /* One step: the collision stage (which may create or remove contact force fields), the graph brought up to date

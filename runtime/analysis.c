@@ -176,7 +176,7 @@ static int add_task(analysis *a, uint32_t t)
 {
     pf_graph *g = a->g;
     const pf_task *task = &g->tasks.v[t];
-    const pf_access *acc = &g->accesses.v[task->acc_off];
+    const pf_task_access *acc = &g->accesses.v[task->acc_off];
 
     /* Reducers of groups this task closes come first in the node list. */
     for (uint32_t k = 0; k < task->nacc; k++)
@@ -273,7 +273,7 @@ static int carried_pass(analysis *a, uint32_t begin, uint32_t end)
         }
         const pf_task *t = &g->tasks.v[n->task];
         for (uint32_t k = 0; k < t->nacc; k++) {
-            const pf_access *acc = &g->accesses.v[t->acc_off + k];
+            const pf_task_access *acc = &g->accesses.v[t->acc_off + k];
             if (acc->mode == PF_CUMUL) {
                 if (add_carried(a, i, a->reducer_of[t->acc_off + k])) return PF_ENOMEM;
             } else if (pass2_access(a, i, acc->data, acc->mode != PF_READ, begin, end)) {
@@ -439,7 +439,7 @@ static int finish(analysis *a, size_t from)
         if (n->kind != PF_NODE_TASK) continue;
         const pf_task *t = &g->tasks.v[n->task];
         for (uint32_t k = 0; k < t->nacc; k++) {
-            const pf_access *acc = &g->accesses.v[t->acc_off + k];
+            const pf_task_access *acc = &g->accesses.v[t->acc_off + k];
             ptrs[k] = acc->mode == PF_CUMUL ? (void *)(chunk + a->buf_off[t->acc_off + k]) : g->data.v[acc->data].ptr;
         }
     }

@@ -62,7 +62,7 @@ int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_
     pf_datum *d = &g->data.v[g->data.n];
     *d = (pf_datum){.ptr = ptr, .size = size, .owner = owner, .has_reducer = reducer != NULL, .reducer_worker = -1};
     if (reducer) d->reducer = *reducer;
-    *out = (pf_data_id)g->data.n++;
+    *out = (pf_data_id){(uint32_t)g->data.n++};
     return PF_OK;
 }
 
@@ -70,17 +70,18 @@ static int check_accesses(const pf_graph *g, const pf_task_def *def)
 {
     for (uint32_t k = 0; k < def->naccesses; k++) {
         const pf_access *a = &def->accesses[k];
-        if (a->data >= g->data.n)
-            return pf_error(PF_EINVAL, "task '%s': access %u names unknown datum %u", def->name, k, a->data);
+        uint32_t d = a->data.index;
+        if (d >= g->data.n)
+            return pf_error(PF_EINVAL, "task '%s': access %u names unknown datum %u", def->name, k, d);
         if (a->mode != PF_READ && a->mode != PF_WRITE && a->mode != PF_READWRITE && a->mode != PF_CUMUL)
             return pf_error(PF_EINVAL, "task '%s': access %u has invalid mode %d", def->name, k, (int)a->mode);
-        if (a->mode == PF_CUMUL && !g->data.v[a->data].has_reducer)
+        if (a->mode == PF_CUMUL && !g->data.v[d].has_reducer)
             return pf_error(PF_EINVAL, "task '%s': cumulative write to datum %u, which has no reducer",
-                            def->name, a->data);
+                            def->name, d);
         for (uint32_t j = 0; j < k; j++)
-            if (def->accesses[j].data == a->data)
+            if (def->accesses[j].data.index == d)
                 return pf_error(PF_EINVAL, "task '%s': datum %u named twice (use PF_READWRITE)", def->name,
-                                a->data);
+                                d);
     }
     return PF_OK;
 }
@@ -103,7 +104,8 @@ static int record_item(pf_graph *g, const pf_task_def *d, uint8_t item, uint32_t
         memcpy(g->args.v + args_off, d->args, d->args_size);
         g->args.n = args_off + d->args_size;
     }
-    if (d->naccesses) memcpy(g->accesses.v + g->accesses.n, d->accesses, d->naccesses * sizeof *d->accesses);
+    for (uint32_t k = 0; k < d->naccesses; k++)
+        g->accesses.v[g->accesses.n + k] = (pf_task_access){d->accesses[k].data.index, d->accesses[k].mode};
     g->tasks.v[g->tasks.n] = (pf_task){
         .item = item,
         .loop = loop,
@@ -154,7 +156,7 @@ int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
     int rc = record_item(g, &d, PF_ITEM_TASK, g->open_loop, NULL, PF_NONE, &id);
     if (rc) return rc;
     g->real_tasks++;
-    if (out) *out = id;
+    if (out) *out = (pf_task_id){id};
     return PF_OK;
 }
 
@@ -163,7 +165,7 @@ int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out)
 static int record_marker(pf_graph *g, uint8_t item, uint32_t loop, pf_cond_fn cond, uint32_t datum,
                          const void *args, size_t args_size, const char *name)
 {
-    pf_access acc = {datum, PF_READ};
+    pf_access acc = {(pf_data_id){datum}, PF_READ};
     pf_task_def d = {.name = name, .args = args, .args_size = args_size, .accesses = cond ? &acc : NULL,
                      .naccesses = cond ? 1 : 0, .cost_ns = 10};
     uint32_t id = PF_NONE;
@@ -183,7 +185,7 @@ int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
     if (def->max_iterations < 1) return pf_error(PF_EINVAL, "%s: def.max_iterations must be >= 1, got 0", fn);
     if (def->kind == PF_LOOP_WHILE) {
         PF_TRY(pf_check_callback(def->cond != NULL, fn, "def.cond (a while loop)"));
-        PF_TRY(pf_check_index(def->cond_data, g->data.n, fn, "datum (def.cond_data)"));
+        PF_TRY(pf_check_index(def->cond_data.index, g->data.n, fn, "datum (def.cond_data)"));
     } else if (def->kind != PF_LOOP_COUNT) {
         return pf_error(PF_EINVAL, "%s: def.kind must be PF_LOOP_COUNT or PF_LOOP_WHILE, got %d", fn, (int)def->kind);
     }
@@ -203,14 +205,15 @@ int pf_graph_loop_begin(pf_graph *g, const pf_loop_def *def, pf_loop_id *out)
                             .end_task = PF_NONE};
     g->loops.n++;
     int is_while = def->kind == PF_LOOP_WHILE;
-    int rc = record_marker(g, PF_ITEM_BEGIN, l, is_while ? def->cond : NULL, is_while ? def->cond_data : PF_NONE,
-                           is_while ? def->cond_args : NULL, is_while ? def->cond_args_size : 0, "loop begin");
+    int rc = record_marker(g, PF_ITEM_BEGIN, l, is_while ? def->cond : NULL,
+                           is_while ? def->cond_data.index : PF_NONE, is_while ? def->cond_args : NULL,
+                           is_while ? def->cond_args_size : 0, "loop begin");
     if (rc) {
         g->loops.n--;
         return rc;
     }
     g->open_loop = l;
-    if (out) *out = l;
+    if (out) *out = (pf_loop_id){l};
     return PF_OK;
 }
 
@@ -219,12 +222,12 @@ int pf_graph_loop_break(pf_graph *g, pf_data_id datum, pf_cond_fn cond, const vo
     const char *fn = __func__;
     PF_TRY(pf_check_given(g, fn, "g"));
     PF_TRY(pf_check_callback(cond != NULL, fn, "cond"));
-    PF_TRY(pf_check_index(datum, g->data.n, fn, "datum"));
+    PF_TRY(pf_check_index(datum.index, g->data.n, fn, "datum"));
     PF_TRY(pf_check_size(args_size, 1, fn, "args_size"));
     if (args_size) PF_TRY(pf_check_given(args, fn, "args (args_size > 0)"));
     PF_TRY(pf_graph_check_idle(g, fn));
     if (g->open_loop == PF_NONE) return pf_error(PF_ESTATE, "pf_graph_loop_break: no loop is open");
-    return record_marker(g, PF_ITEM_BREAK, g->open_loop, cond, datum, args, args_size, "loop break");
+    return record_marker(g, PF_ITEM_BREAK, g->open_loop, cond, datum.index, args, args_size, "loop break");
 }
 
 int pf_graph_loop_end(pf_graph *g)
@@ -249,8 +252,9 @@ int pf_graph_loop_end(pf_graph *g)
     return PF_OK;
 }
 
-uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id loop)
+uint32_t pf_graph_loop_iterations(const pf_graph *g, pf_loop_id id)
 {
+    uint32_t loop = id.index;
     if (!g || loop >= g->loops.n) return 0;
     return atomic_load_explicit(&((pf_graph *)g)->loops.v[loop].last_iterations, memory_order_relaxed);
 }
@@ -283,16 +287,18 @@ int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out)
     return PF_OK;
 }
 
-int pf_graph_task_worker(const pf_graph *g, pf_task_id t)
+int pf_graph_task_worker(const pf_graph *g, pf_task_id id)
 {
+    uint32_t t = id.index;
     if (!g || t >= g->tasks.n || g->tasks.v[t].item != PF_ITEM_TASK || g->tasks.v[t].removed || !g->an.analysed ||
         g->prog.workers == 0)
         return -1;
     return g->an.nodes.v[g->an.task_node.v[t]].worker;
 }
 
-int pf_graph_task_remove(pf_graph *g, pf_task_id t)
+int pf_graph_task_remove(pf_graph *g, pf_task_id id)
 {
+    uint32_t t = id.index;
     PF_TRY(pf_check_given(g, __func__, "g"));
     PF_TRY(pf_graph_check_idle(g, __func__));
     if (t >= g->tasks.n || g->tasks.v[t].item != PF_ITEM_TASK || g->tasks.v[t].removed)
@@ -309,8 +315,9 @@ int pf_graph_task_remove(pf_graph *g, pf_task_id t)
     return PF_OK;
 }
 
-int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
+int pf_graph_loop_remove(pf_graph *g, pf_loop_id id)
 {
+    uint32_t loop = id.index;
     PF_TRY(pf_check_given(g, __func__, "g"));
     PF_TRY(pf_graph_check_idle(g, __func__));
     if (loop >= g->loops.n || g->loops.v[loop].end_task == PF_NONE || g->tasks.v[g->loops.v[loop].begin_task].removed)
@@ -322,7 +329,7 @@ int pf_graph_loop_remove(pf_graph *g, pf_loop_id loop)
         pf_task *task = &g->tasks.v[t];
         if (task->removed) continue;
         if (task->item == PF_ITEM_TASK) {
-            int rc = pf_graph_task_remove(g, t);
+            int rc = pf_graph_task_remove(g, (pf_task_id){t});
             if (rc) return rc;
         } else {
             task->removed = 1;

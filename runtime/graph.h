@@ -21,7 +21,7 @@ struct pf_graph {
     /* the recording, as the user gave it (graph.c) */
     PF_VEC(pf_datum) data;
     PF_VEC(pf_task) tasks;
-    PF_VEC(pf_access) accesses;
+    PF_VEC(pf_task_access) accesses;
     PF_VEC(unsigned char) args;
     PF_VEC(pf_loop) loops;
     uint32_t open_loop;        /* innermost loop being recorded, or PF_NONE */

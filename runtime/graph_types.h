@@ -21,6 +21,13 @@ typedef struct pf_datum {
     int32_t reducer_worker; /* placement of this datum's reducers, kept across updates; -1 when none */
 } pf_datum;
 
+/* A recorded access: the user's pf_access with its datum as the plain index the analysis works with (the
+ * public pf_data_id is unwrapped once, at record time). */
+typedef struct pf_task_access {
+    uint32_t data;
+    pf_access_mode mode;
+} pf_task_access;
+
 /* What a recorded entry is: a task, or a loop marker (Hermann et al. 2009, §3.3). */
 enum { PF_ITEM_TASK = 0, PF_ITEM_BEGIN, PF_ITEM_END, PF_ITEM_BREAK };
 

@@ -12,7 +12,7 @@ void pf_node_exec_slow(const pf_graph *g, const pf_node *n, int worker)
     }
     if (n->dead) return; /* a removed task: its data keep their values, its place keeps the order */
     const pf_task *t = &g->tasks.v[n->task];
-    const pf_access *acc = &g->accesses.v[t->acc_off];
+    const pf_task_access *acc = &g->accesses.v[t->acc_off];
     for (uint32_t k = 0; k < t->nacc; k++) {
         if (acc[k].mode != PF_CUMUL) continue;
         const pf_datum *d = &g->data.v[acc[k].data];

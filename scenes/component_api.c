@@ -392,7 +392,7 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
         if (L->collide_nodes.v[k] == n) node = k;
     s->model_tris.v[s->model_tris.n++] = copy; /* reserved above: cannot fail */
     s->model_node.v[s->model_node.n++] = node;
-    s->models.v[s->models.n++] = (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el), 0};
+    s->models.v[s->models.n++] = (pf_scene_collision_model){o, kind, radius, copy, ntris, sc_line(c->el), {0}};
     s->summary.collision_models++;
     return PF_OK;
 }

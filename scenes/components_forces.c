@@ -241,7 +241,7 @@ static int spring_list(pf_scene_component *c, pf_spring **out, size_t *count)
 int sc_stiff_springs(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    pf_object_id own = 0, oa, ob;
+    pf_object_id own = {0}, oa, ob;
     int has_own = c->node->has_object, rc;
     if (has_own) own = c->node->object;
     int ra = pf_scene_component_link_object(c, "object1", &oa);
@@ -265,7 +265,8 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx)
             return rc;
         }
     pf_world *w = c->L->scene->world;
-    rc = oa == ob ? pf_world_add_springs(w, oa, s, (uint32_t)n) : pf_world_add_interaction_springs(w, oa, ob, s, (uint32_t)n, NULL);
+    rc = oa.index == ob.index ? pf_world_add_springs(w, oa, s, (uint32_t)n)
+                              : pf_world_add_interaction_springs(w, oa, ob, s, (uint32_t)n, NULL);
     pf_free(s);
     if (rc) return rc;
     c->L->scene->summary.force_fields++;

@@ -586,7 +586,7 @@ int pf_scene_find_object(const pf_scene *s, const char *path, pf_object_id *out)
     PF_TRY(pf_check_given(out, fn, "out"));
     for (uint32_t k = 0; k < s->paths.n; k++)
         if (!strcmp(s->paths.v[k], path)) {
-            *out = k;
+            *out = (pf_object_id){k}; /* paths are kept in object creation order */
             return PF_OK;
         }
     return pf_error(PF_EINVAL, "%s: no object at node path '%s'", fn, path);

@@ -120,7 +120,8 @@ int scene_springgrid(pf_world *w, int n, int tiles, uint32_t iterations)
     for (int a = 0; a < T && !rc; a++)
         for (int b = a + 1; b < T && !rc; b++)
             if (npair[(size_t)a * T + b])
-                rc = pf_world_add_interaction_springs(w, (pf_object_id)a, (pf_object_id)b, pair[(size_t)a * T + b],
+                rc = pf_world_add_interaction_springs(w, (pf_object_id){(uint32_t)a},
+                                                      (pf_object_id){(uint32_t)b}, pair[(size_t)a * T + b],
                                                       npair[(size_t)a * T + b], NULL);
 done:
     for (int k = 0; pair && k < T * T; k++) free(pair[k]);

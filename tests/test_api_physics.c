@@ -106,8 +106,10 @@ START_TEST(world_lifecycle)
     REFUSED(pf_world_get_worker_stats(w, NULL, 4, &nw), "pf_world_get_worker_stats", "out");
     REFUSED(pf_world_get_worker_stats(w, NULL, 0, NULL), "pf_world_get_worker_stats", "workers");
     REFUSED(pf_world_get_worker_stats(w, NULL, -1, &nw), "pf_world_get_worker_stats", "cap");
-    REFUSED(pf_world_remove_interaction(w, 12345), "pf_world_remove_interaction", "12345");
-    REFUSED(pf_world_remove_interaction(NULL, 0), "pf_world_remove_interaction", "world");
+    REFUSED(pf_world_remove_interaction(w, (pf_interaction_id){12345}), "pf_world_remove_interaction",
+            "12345");
+    REFUSED(pf_world_remove_interaction(NULL, (pf_interaction_id){0}), "pf_world_remove_interaction",
+            "world");
     ck_assert_ptr_null(pf_world_runtime(NULL));
     ck_assert_uint_eq(pf_world_objects(NULL), 0);
     ck_assert_uint_eq(pf_world_surfaces(NULL), 0);
@@ -162,21 +164,22 @@ START_TEST(objects)
     uint32_t pts[2] = {0, 27};
     REFUSED(pf_world_fix_points(w, id, pts, 2), "pf_world_fix_points", "points[1]");
     REFUSED(pf_world_fix_points(w, id, NULL, 2), "pf_world_fix_points", "points");
-    REFUSED(pf_world_fix_points(w, 9, pts, 1), "pf_world_fix_points", "object 9");
-    REFUSED(pf_world_fix_points(NULL, 0, pts, 1), "pf_world_fix_points", "world");
+    REFUSED(pf_world_fix_points(w, (pf_object_id){9}, pts, 1), "pf_world_fix_points", "object 9");
+    REFUSED(pf_world_fix_points(NULL, (pf_object_id){0}, pts, 1), "pf_world_fix_points", "world");
     double box[6] = {-1, -1, -1, 2, 2, 2};
     uint32_t out[4], count = 0;
     REFUSED(pf_world_box_select(w, id, NULL, out, 4, &count), "pf_world_box_select", "box");
     REFUSED(pf_world_box_select(w, id, box, out, 4, NULL), "pf_world_box_select", "count");
     REFUSED(pf_world_box_select(w, id, box, NULL, 4, &count), "pf_world_box_select", "out");
-    REFUSED(pf_world_box_select(w, 3, box, out, 4, &count), "pf_world_box_select", "object 3");
+    REFUSED(pf_world_box_select(w, (pf_object_id){3}, box, out, 4, &count), "pf_world_box_select",
+            "object 3");
     REFUSED(pf_world_fix_box(w, id, NULL, &count), "pf_world_fix_box", "box");
-    REFUSED(pf_world_fix_box(w, 1, box, &count), "pf_world_fix_box", "object 1");
+    REFUSED(pf_world_fix_box(w, (pf_object_id){1}, box, &count), "pf_world_fix_box", "object 1");
 
     uint32_t n;
-    ck_assert_ptr_null(pf_world_positions(w, 5, &n));
+    ck_assert_ptr_null(pf_world_positions(w, (pf_object_id){5}, &n));
     assert_message("pf_world_positions", "object 5");
-    ck_assert_ptr_null(pf_world_velocities(NULL, 0, &n));
+    ck_assert_ptr_null(pf_world_velocities(NULL, (pf_object_id){0}, &n));
     assert_message("pf_world_velocities", "world");
     double x[81];
     memcpy(x, pf_world_positions(w, id, &n), sizeof x);
@@ -186,7 +189,7 @@ START_TEST(objects)
     double v[81] = {0};
     v[3] = -INFINITY;
     REFUSED(pf_world_set_state(w, id, NULL, v), "pf_world_set_state", "v[3]");
-    REFUSED(pf_world_set_state(w, 2, x, NULL), "pf_world_set_state", "object 2");
+    REFUSED(pf_world_set_state(w, (pf_object_id){2}, x, NULL), "pf_world_set_state", "object 2");
     pf_world_destroy(w);
 }
 END_TEST
@@ -266,13 +269,14 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].b");
     s[1].b = 2;
     REFUSED(pf_world_add_springs(w, id, NULL, 2), "pf_world_add_springs", "springs");
-    REFUSED(pf_world_add_springs(w, 4, s, 2), "pf_world_add_springs", "object 4");
+    REFUSED(pf_world_add_springs(w, (pf_object_id){4}, s, 2), "pf_world_add_springs", "object 4");
     REFUSED(pf_world_add_grid_springs(w, id, NAN, 0, NULL), "pf_world_add_grid_springs", "stiffness");
     REFUSED(pf_world_add_grid_springs(w, id, 1, -1, NULL), "pf_world_add_grid_springs", "damping");
     pf_object_id b = add_cube(w, 3);
     pf_interaction_id iid;
     REFUSED(pf_world_add_interaction_springs(w, id, id, s, 1, &iid), "pf_world_add_interaction_springs", "oa");
-    REFUSED(pf_world_add_interaction_springs(w, id, 7, s, 1, &iid), "pf_world_add_interaction_springs", "object 7");
+    REFUSED(pf_world_add_interaction_springs(w, id, (pf_object_id){7}, s, 1, &iid),
+            "pf_world_add_interaction_springs", "object 7");
     REFUSED(pf_world_add_interaction_springs(w, id, b, NULL, 1, &iid), "pf_world_add_interaction_springs",
             "springs");
 
@@ -286,12 +290,12 @@ START_TEST(force_fields_and_springs)
     fem = pf_hexa_fem_default_def();
     fem.method = (pf_fem_method)3;
     REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.method");
-    REFUSED(pf_world_add_hexa_fem(w, 9, &fem), "pf_world_add_hexa_fem", "object 9");
+    REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem), "pf_world_add_hexa_fem", "object 9");
 
     pf_force_field_def ff = pf_force_field_default_def();
     REFUSED(pf_world_add_force_field(w, id, &ff), "pf_world_add_force_field", "def.add_force");
     REFUSED(pf_world_add_force_field(w, id, NULL), "pf_world_add_force_field", "def");
-    REFUSED(pf_world_add_force_field(w, 8, &ff), "pf_world_add_force_field", "object 8");
+    REFUSED(pf_world_add_force_field(w, (pf_object_id){8}, &ff), "pf_world_add_force_field", "object 8");
 
     pf_constant_force_def cf = pf_constant_force_default_def();
     cf.force[2] = NAN;
@@ -304,7 +308,8 @@ START_TEST(force_fields_and_springs)
     cf.npoints = 1;
     REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.points[0]");
     REFUSED(pf_world_add_constant_force(w, id, NULL), "pf_world_add_constant_force", "def");
-    REFUSED(pf_world_add_constant_force(NULL, 0, &cf), "pf_world_add_constant_force", "world");
+    REFUSED(pf_world_add_constant_force(NULL, (pf_object_id){0}, &cf), "pf_world_add_constant_force",
+            "world");
 
     pf_collision_def cd = pf_collision_default_def();
     REFUSED(pf_world_set_collision(w, NULL), "pf_world_set_collision", "def");
@@ -363,7 +368,8 @@ START_TEST(bodies_surfaces_meshes)
     REFUSED(pf_world_set_rigid_state(w, body, pos, NULL, NULL, NULL), "pf_world_set_rigid_state", "position[2]");
     REFUSED(pf_world_set_rigid_state(w, body, NULL, q, NULL, NULL), "pf_world_set_rigid_state", "orientation");
     REFUSED(pf_world_set_rigid_state(w, cube, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "rigid");
-    REFUSED(pf_world_set_rigid_state(w, 50, NULL, NULL, NULL, NULL), "pf_world_set_rigid_state", "object 50");
+    REFUSED(pf_world_set_rigid_state(w, (pf_object_id){50}, NULL, NULL, NULL, NULL),
+            "pf_world_set_rigid_state", "object 50");
     REFUSED(pf_world_get_rigid_state(NULL, body, NULL, NULL, NULL, NULL), "pf_world_get_rigid_state",
             "world");
     REFUSED(pf_world_get_rigid_inertia(w, cube, NULL, NULL, NULL), "pf_world_get_rigid_inertia", "rigid");
@@ -388,14 +394,15 @@ START_TEST(bodies_surfaces_meshes)
     sd.mapping = (pf_surface_mapping)7;
     REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.mapping");
     REFUSED(pf_world_add_grid_surface(w, body, NULL), "pf_world_add_grid_surface", "grid");
-    REFUSED(pf_world_add_grid_surface(w, 77, NULL), "pf_world_add_grid_surface", "object 77");
+    REFUSED(pf_world_add_grid_surface(w, (pf_object_id){77}, NULL), "pf_world_add_grid_surface", "object 77");
     uint32_t nv;
-    REFUSED(pf_world_get_surface_info(w, 0, NULL, NULL, NULL), "pf_world_get_surface_info", "surface 0");
-    ck_assert_ptr_null(pf_world_surface_positions(w, 3, &nv));
+    REFUSED(pf_world_get_surface_info(w, (pf_surface_id){0}, NULL, NULL, NULL), "pf_world_get_surface_info",
+            "surface 0");
+    ck_assert_ptr_null(pf_world_surface_positions(w, (pf_surface_id){3}, &nv));
     assert_message("pf_world_surface_positions", "surface 3");
-    ck_assert_ptr_null(pf_world_surface_velocities(NULL, 0, &nv));
+    ck_assert_ptr_null(pf_world_surface_velocities(NULL, (pf_surface_id){0}, &nv));
     assert_message("pf_world_surface_velocities", "world");
-    ck_assert_ptr_null(pf_world_surface_triangles(w, 1, &nv));
+    ck_assert_ptr_null(pf_world_surface_triangles(w, (pf_surface_id){1}, &nv));
     assert_message("pf_world_surface_triangles", "surface 1");
 
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
@@ -504,7 +511,7 @@ static void try_all(inside *in)
     ok &= pf_world_set_workers(w, 2) == PF_ESTATE;
     ok &= pf_world_set_executor(w, PF_EXEC_SEQ) == PF_ESTATE;
     ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;
-    ok &= pf_world_remove_interaction(w, 0) == PF_ESTATE;
+    ok &= pf_world_remove_interaction(w, (pf_interaction_id){0}) == PF_ESTATE;
     ok &= pf_world_set_dt(w, 0.02) == PF_ESTATE;
     ok &= pf_world_unfix_points(w, in->obj, &p0, 1) == PF_ESTATE;
     ok &= pf_world_set_gravity(w, box) == PF_ESTATE;

@@ -84,12 +84,13 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
                    PF_EINVAL, "pf_graph_task");
     assert_refused(pf_graph_task(g, &(pf_task_def){.fn = add_one, .args_size = (size_t)-8, .args = &cell}, NULL),
                    PF_EINVAL, "pf_graph_task");
-    pf_access unknown = {d + 7, PF_READ};
+    pf_access unknown = {{d.index + 7}, PF_READ};
     ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = add_one, .accesses = &unknown, .naccesses = 1}, NULL),
                      PF_EINVAL);
     assert_refused(pf_graph_loop_begin(g, &(pf_loop_def){.kind = (pf_loop_kind)9, .max_iterations = 1}, NULL),
                    PF_EINVAL, "pf_graph_loop_begin");
-    assert_refused(pf_graph_loop_break(g, d + 5, never, NULL, 0), PF_EINVAL, "pf_graph_loop_break");
+    assert_refused(pf_graph_loop_break(g, (pf_data_id){d.index + 5}, never, NULL, 0), PF_EINVAL,
+                   "pf_graph_loop_break");
     assert_refused(pf_graph_loop_break(g, d, NULL, NULL, 0), PF_EINVAL, "pf_graph_loop_break");
     assert_refused(pf_graph_run(NULL, rt), PF_EINVAL, "pf_graph_run");
     assert_refused(pf_graph_run(g, NULL), PF_EINVAL, "pf_graph_run");

@@ -155,7 +155,7 @@ START_TEST(test_custom_stiffness_in_implicit_solve)
     }
     const double *px = pf_world_positions(w, id, NULL);
     for (int c = 0; c < 3; c++) ck_assert_msg(fabs(px[c] - x[c]) < 1e-12, "axis %d: %.15g vs %.15g", c, px[c], x[c]);
-    ck_assert_int_eq(pf_world_add_force_field(w, 7, &f), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){7}, &f), PF_EINVAL);
     f.add_force = NULL;
     ck_assert_int_eq(pf_world_add_force_field(w, id, &f), PF_EINVAL);
     pf_world_destroy(w);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The public API's hygiene: every header in include/physflow compiles alone (C11, strict warnings), and every
-symbol the shared library exports carries the pf_ prefix."""
+"""The public API's hygiene: every header in include/physflow compiles alone (C11, strict warnings), handles
+of different kinds do not mix (passing one where another belongs, or a plain number, is a compile error), and
+every symbol the shared library exports carries the pf_ prefix."""
 import glob
 import os
 import subprocess
@@ -23,6 +24,71 @@ with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
                             "-I", include_dir, src], capture_output=True, text=True)
         check(f"{name} compiles alone", r.returncode == 0, r.stderr)
+
+# Handles are distinct types. A host function using each handle as the API intends must compile; the same
+# function with one wrong call appended must be rejected, with the error on that call's line (so what is
+# refused is the mix, not something else). Each of these compiles silently if a handle is an integer typedef.
+HOST = """#include <physflow/physics.h>
+#include <stddef.h>
+
+static int never(const void *datum, const void *args)
+{
+    (void)datum;
+    (void)args;
+    return 0;
+}
+
+int use_handles(pf_world *w, pf_graph *g);
+int use_handles(pf_world *w, pf_graph *g)
+{
+    pf_object_id o = {0};
+    pf_surface_id s = {0};
+    pf_interaction_id in = {0};
+    pf_data_id d = {0};
+    pf_task_id t = {0};
+    pf_loop_id l = {0};
+    uint32_t n = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < pf_world_objects(w); i++)
+        rc |= pf_world_positions(w, (pf_object_id){i}, &n) != NULL;
+    rc |= pf_world_surface_positions(w, s, &n) != NULL;
+    rc |= pf_world_get_surface_info(w, s, &o, NULL, NULL);
+    rc |= pf_world_add_constant_force(w, o, NULL);
+    rc |= pf_world_remove_interaction(w, in);
+    rc |= pf_graph_loop_break(g, d, never, NULL, 0);
+    rc |= pf_graph_task_remove(g, t);
+    rc |= pf_graph_loop_remove(g, l);
+"""
+MIXES = {
+    "a surface id where an object id belongs": "pf_world_positions(w, s, &n);",
+    "an integer literal where an object id belongs": "pf_world_positions(w, 3, &n);",
+    "an integer as pf_world_add_constant_force's object": "pf_world_add_constant_force(w, 0, NULL);",
+    "an object id where a surface id belongs": "pf_world_surface_positions(w, o, &n);",
+    "an object id where an interaction id belongs": "pf_world_remove_interaction(w, o);",
+    "a uint32_t * where a pf_object_id * receives one": "pf_world_get_surface_info(w, s, &n, NULL, NULL);",
+    "a task id where a datum id belongs": "pf_graph_loop_break(g, t, never, NULL, 0);",
+    "a loop id where a task id belongs": "pf_graph_task_remove(g, l);",
+    "an integer literal where a loop id belongs": "pf_graph_loop_remove(g, 0);",
+}
+END = "    return rc;\n}\n"
+
+
+def compile_host(tmp, extra):
+    src = os.path.join(tmp, "host.c")
+    with open(src, "w") as f:
+        f.write(HOST + extra + END)
+    return subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
+                           "-I", include_dir, src], capture_output=True, text=True)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    r = compile_host(tmp, "")
+    check("a host using every handle as intended compiles", r.returncode == 0, r.stderr)
+    bad_line = HOST.count("\n") + 1
+    for what, call in MIXES.items():
+        r = compile_host(tmp, f"    (void){call}\n")
+        check(f"{what} does not compile", r.returncode != 0, "the compiler accepted it")
+        check(f"{what}: the error is on the mixing call", f"host.c:{bad_line}:" in r.stderr, r.stderr)
 
 r = subprocess.run(["nm", "-D", "--defined-only", library], capture_output=True, text=True)
 check("nm reads the library", r.returncode == 0, r.stderr)

@@ -209,7 +209,8 @@ static grid_springs sheet_springs(int nx, int ny, double h, double k)
 static double energy(const pf_world *w, const grid_springs *gs, double m, const double g[3])
 {
     uint32_t n;
-    const double *x = pf_world_positions(w, 0, &n), *v = pf_world_velocities(w, 0, NULL);
+    const double *x = pf_world_positions(w, (pf_object_id){0}, &n),
+                 *v = pf_world_velocities(w, (pf_object_id){0}, NULL);
     double e = 0;
     for (uint32_t i = 0; i < n; i++) {
         const double *p = x + 3 * i, *u = v + 3 * i;
@@ -459,7 +460,7 @@ START_TEST(test_invalid_arguments)
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
     pf_spring bad = {0, 4, 1, 0, -1};
     ck_assert_int_eq(pf_world_add_springs(w, id, &bad, 1), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_springs(w, id + 1, &bad, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_springs(w, (pf_object_id){id.index + 1}, &bad, 1), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_interaction_springs(w, id, id, &bad, 1, NULL), PF_EINVAL);
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
     ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_EINVAL); /* not a grid */
@@ -469,7 +470,7 @@ START_TEST(test_invalid_arguments)
     uint32_t far = 7;
     ck_assert_int_eq(pf_world_fix_points(w, id, &far, 1), PF_EINVAL);
     ck_assert_int_eq(pf_world_step(NULL, 1), PF_EINVAL);
-    ck_assert_ptr_null(pf_world_positions(w, 9, NULL));
+    ck_assert_ptr_null(pf_world_positions(w, (pf_object_id){9}, NULL));
     pf_world_destroy(w);
 }
 END_TEST

@@ -84,7 +84,7 @@ static void check_virtual_work(pf_world *w, pf_surface_id sid, double tol)
     size_t n3 = 3 * (size_t)o->n, nx = n3 + o->xextra;
     double *dq = malloc(n3 * sizeof *dq), *fo = malloc(n3 * sizeof *fo), *xp = malloc(nx * sizeof *xp),
            *xm = malloc(nx * sizeof *xm);
-    rng seed = {12345 + sid};
+    rng seed = {12345 + sid.index};
     const double eps = 1e-6;
     for (int trial = 0; trial < 40; trial++) {
         pf_surface_point pt;
@@ -136,7 +136,7 @@ static pf_object_id shaken_grid(pf_world *w, int nx, int ny, int nz)
 
 static void shake(pf_world *w, pf_object_id id, rng seed)
 {
-    pf_object *o = w->obj.v[id];
+    pf_object *o = w->obj.v[id.index];
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) o->x[i] += 0.05 * rng_range(&seed, -1, 1);
 }
 
@@ -236,7 +236,7 @@ START_TEST(test_rigid_linearisation_finite_difference)
     pf_object_id id = tumbling_box(w, PF_SOLVER_IMPLICIT_EULER, &sid);
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     pf_surface *s = pf_world_surface(w, sid);
-    const pf_object *o = w->obj.v[id];
+    const pf_object *o = w->obj.v[id.index];
     rng seed = {77};
     const double eps = 1e-6;
     for (int trial = 0; trial < 20; trial++) {
@@ -904,7 +904,7 @@ START_TEST(test_bodies_invalid_arguments)
     ck_assert_int_eq(pf_world_add_surface(w, g, &sd, NULL), PF_OK);
     ck_assert_int_eq(pf_world_get_rigid_state(w, g, p, NULL, NULL, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, g, &rd, NULL), PF_EINVAL); /* not a rigid body */
-    ck_assert_ptr_null(pf_world_surface_positions(w, 5, NULL));
+    ck_assert_ptr_null(pf_world_surface_positions(w, (pf_surface_id){5}, NULL));
     ck_assert_uint_eq(pf_world_surfaces(w), 1);
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
     gd.mesh_positions = p;

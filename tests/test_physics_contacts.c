@@ -130,8 +130,8 @@ static void on_contacts(const pf_world_contact *c, uint32_t n, void *ctx)
     s->calls++;
     s->contacts = n;
     for (uint32_t k = 0; k < n; k++) {
-        ck_assert_uint_le(c[k].object_a, c[k].object_b);
-        const double *p = c[k].object_a == 1 ? c[k].point_a : c[k].point_b;
+        ck_assert_uint_le(c[k].object_a.index, c[k].object_b.index);
+        const double *p = c[k].object_a.index == 1 ? c[k].point_a : c[k].point_b;
         if (p[2] < s->lowest) s->lowest = p[2];
     }
 }

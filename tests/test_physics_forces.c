@@ -141,7 +141,7 @@ START_TEST(test_constant_force_bad_arguments)
     pf_constant_force_def cf = pf_constant_force_default_def();
     ck_assert_int_eq(pf_world_add_constant_force(NULL, id, &cf), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_constant_force(w, id, NULL), PF_EINVAL);
-    expect_error(pf_world_add_constant_force(w, 7, &cf), "no object 7");
+    expect_error(pf_world_add_constant_force(w, (pf_object_id){7}, &cf), "no object 7");
     cf.force[1] = NAN;
     expect_error(pf_world_add_constant_force(w, id, &cf), "not finite");
     cf.force[1] = INFINITY;
@@ -206,7 +206,7 @@ static uint64_t api_hash(const uint32_t *points, uint32_t npoints, const double 
     cf.points = points;
     cf.npoints = npoints;
     memcpy(cf.force, force, sizeof cf.force);
-    ck_assert_int_eq(pf_world_add_constant_force(pf_scene_world(s), 0, &cf), PF_OK);
+    ck_assert_int_eq(pf_world_add_constant_force(pf_scene_world(s), (pf_object_id){0}, &cf), PF_OK);
     return stepped_hash(s);
 }
 

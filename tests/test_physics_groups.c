@@ -39,13 +39,14 @@ static pf_world *make_world(int workers, pf_executor e, const int *links, int nl
         ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 0.1, NULL), PF_OK);
     }
     double face[6] = {-0.01, -1, -1, 0.01, 1, 1};
-    ck_assert_int_eq(pf_world_fix_box(w, 0, face, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_fix_box(w, (pf_object_id){0}, face, NULL), PF_OK);
     for (int k = 0; k < nlinks; k++) {
         pf_spring s[NY * NZ];
         for (int j = 0; j < NY * NZ; j++)
             s[j] = (pf_spring){(uint32_t)(NX - 1 + NX * j), (uint32_t)(NX * j), 300, 0.1, gap};
-        ck_assert_int_eq(pf_world_add_interaction_springs(w, (pf_object_id)links[k], (pf_object_id)links[k] + 1, s,
-                                                          NY * NZ, ids ? &ids[k] : NULL),
+        ck_assert_int_eq(pf_world_add_interaction_springs(w, (pf_object_id){(uint32_t)links[k]},
+                                                          (pf_object_id){(uint32_t)links[k] + 1}, s, NY * NZ,
+                                                          ids ? &ids[k] : NULL),
                          PF_OK);
     }
     return w;
@@ -55,9 +56,11 @@ static pf_world *make_world(int workers, pf_executor e, const int *links, int nl
 static pf_world *fresh_copy(const pf_world *from, const int *links, int nlinks)
 {
     pf_world *w = make_world(1, PF_EXEC_SEQ, links, nlinks, NULL);
-    for (pf_object_id i = 0; i < OBJS; i++)
+    for (uint32_t k = 0; k < OBJS; k++) {
+        pf_object_id i = {k};
         ck_assert_int_eq(pf_world_set_state(w, i, pf_world_positions(from, i, NULL), pf_world_velocities(from, i, NULL)),
                          PF_OK);
+    }
     return w;
 }
 
@@ -70,7 +73,7 @@ static uint64_t hash_after(pf_world *w, uint32_t steps)
 /* Workers of the tasks of the group holding object o. */
 static int *group_workers(const pf_world *w, pf_object_id o, uint32_t *n)
 {
-    const pf_group *gr = &w->groups[w->obj.v[o]->group];
+    const pf_group *gr = &w->groups[w->obj.v[o.index]->group];
     int *ws = malloc(gr->tasks.n * sizeof *ws);
     for (uint32_t k = 0; k < gr->tasks.n; k++) ws[k] = pf_graph_task_worker(w->g, gr->tasks.v[k]);
     *n = gr->tasks.n;
@@ -87,7 +90,7 @@ static void split_then_merge(pf_executor e, int workers)
     pf_world_get_stats(w, &st);
     ck_assert_uint_eq(st.groups, 2);
     uint32_t n0, n1;
-    int *before = group_workers(w, 2, &n0);
+    int *before = group_workers(w, (pf_object_id){2}, &n0);
 
     /* split: {0,1} becomes {0} and {1}; {2,3} is kept */
     ck_assert_int_eq(pf_world_remove_interaction(w, ids[0]), PF_OK);
@@ -107,7 +110,7 @@ static void split_then_merge(pf_executor e, int workers)
     ck_assert_uint_eq(up.groups_recorded, 2);
     ck_assert_uint_eq(up.tasks_moved, 0);
     ck_assert_uint_gt(up.tasks_removed, 0);
-    int *after = group_workers(w, 2, &n1);
+    int *after = group_workers(w, (pf_object_id){2}, &n1);
     ck_assert_uint_eq(n0, n1);
     for (uint32_t k = 0; k < n0; k++) ck_assert_int_eq(before[k], after[k]); /* the kept group did not move */
     free(before);
@@ -116,7 +119,8 @@ static void split_then_merge(pf_executor e, int workers)
     /* merge: {1} and {2,3} become {1,2,3}; {0} is kept */
     pf_spring s[NY * NZ];
     for (int j = 0; j < NY * NZ; j++) s[j] = (pf_spring){(uint32_t)(NX - 1 + NX * j), (uint32_t)(NX * j), 300, 0.1, 0.1};
-    ck_assert_int_eq(pf_world_add_interaction_springs(w, 1, 2, s, NY * NZ, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_world_add_interaction_springs(w, (pf_object_id){1}, (pf_object_id){2}, s, NY * NZ, NULL), PF_OK);
     oracle = fresh_copy(w, merged, 2);
     h = hash_after(w, 10);
     ref = hash_after(oracle, 10);
@@ -177,9 +181,9 @@ START_TEST(test_set_state_checks)
     pf_world *w = make_world(1, PF_EXEC_SEQ, NULL, 0, NULL);
     double bad[3 * NX * NY * NZ] = {0};
     bad[5] = 1.0 / 0.0;
-    ck_assert_int_eq(pf_world_set_state(w, 0, bad, NULL), PF_EINVAL);
-    ck_assert_int_eq(pf_world_set_state(w, OBJS, NULL, NULL), PF_EINVAL);
-    ck_assert_int_eq(pf_world_remove_interaction(w, 0), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_state(w, (pf_object_id){0}, bad, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_set_state(w, (pf_object_id){OBJS}, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_remove_interaction(w, (pf_interaction_id){0}), PF_EINVAL);
     pf_world_destroy(w);
 }
 END_TEST

@@ -60,10 +60,12 @@ static void build_scene(pf_world *w)
 /* copies every object's state of `from` into `to` (built the same way) */
 static void copy_state(pf_world *to, const pf_world *from)
 {
-    for (uint32_t o = 0; o < pf_world_objects(from); o++)
+    for (uint32_t k = 0; k < pf_world_objects(from); k++) {
+        pf_object_id o = {k}; /* objects are numbered in creation order */
         ck_assert_int_eq(
             pf_world_set_state(to, o, pf_world_positions(from, o, NULL), pf_world_velocities(from, o, NULL)),
             PF_OK);
+    }
 }
 
 START_TEST(dt_and_gravity_changed_between_steps)
@@ -127,7 +129,8 @@ START_TEST(free_fall_follows_the_recurrence)
                     v[d] += phases[ph].dt * phases[ph].g[d];
                     x[d] += phases[ph].dt * v[d];
                 }
-            const double *wx = pf_world_positions(w, 0, NULL), *wv = pf_world_velocities(w, 0, NULL);
+            const double *wx = pf_world_positions(w, (pf_object_id){0}, NULL),
+                         *wv = pf_world_velocities(w, (pf_object_id){0}, NULL);
             for (int d = 0; d < 3; d++) {
                 ck_assert_double_eq_tol(wv[d], v[d], 1e-12 * (1 + fabs(v[d])));
                 ck_assert_double_eq_tol(wx[d], x[d], 1e-12 * (1 + fabs(x[d])));
@@ -212,28 +215,28 @@ START_TEST(unfixed_points_move_as_never_fixed_ones)
         /* the oracle: built with only the points that stay fixed, given a's state when they are freed */
         build_fixed(b, kept, 2, 0);
         uint32_t n;
-        const double *x0 = pf_world_positions(a, 0, &n);
+        const double *x0 = pf_world_positions(a, (pf_object_id){0}, &n);
         double start0[81], start1[24];
         memcpy(start0, x0, sizeof start0);
-        memcpy(start1, pf_world_positions(a, 1, NULL), sizeof start1);
+        memcpy(start1, pf_world_positions(a, (pf_object_id){1}, NULL), sizeof start1);
         ck_assert_int_eq(pf_world_step(a, 25), PF_OK);
         /* fixed points stay put, bit for bit */
-        const double *x = pf_world_positions(a, 0, NULL);
+        const double *x = pf_world_positions(a, (pf_object_id){0}, NULL);
         for (int k = 0; k < 4; k++)
             ck_assert(memcmp(x + 3 * fixed[k], start0 + 3 * fixed[k], 3 * sizeof *x) == 0);
-        ck_assert(memcmp(pf_world_positions(a, 1, NULL), start1, sizeof start1) == 0);
+        ck_assert(memcmp(pf_world_positions(a, (pf_object_id){1}, NULL), start1, sizeof start1) == 0);
         ck_assert(memcmp(x + 3 * 4, start0 + 3 * 4, 3 * sizeof *x) != 0); /* a free point moved */
-        ck_assert_int_eq(pf_world_unfix_points(a, 0, freed, 3), PF_OK);
-        ck_assert_int_eq(pf_world_unfix_points(a, 1, all, 8), PF_OK);
+        ck_assert_int_eq(pf_world_unfix_points(a, (pf_object_id){0}, freed, 3), PF_OK);
+        ck_assert_int_eq(pf_world_unfix_points(a, (pf_object_id){1}, all, 8), PF_OK);
         copy_state(b, a);
         ck_assert_int_eq(pf_world_step(a, 30), PF_OK);
         ck_assert_int_eq(pf_world_step(b, 30), PF_OK);
         ck_assert_uint_eq(pf_world_state_hash(a), pf_world_state_hash(b));
-        x = pf_world_positions(a, 0, NULL);
+        x = pf_world_positions(a, (pf_object_id){0}, NULL);
         for (int k = 0; k < 2; k++)
             ck_assert(memcmp(x + 3 * kept[k], start0 + 3 * kept[k], 3 * sizeof *x) == 0);
         ck_assert(memcmp(x + 3 * 8, start0 + 3 * 8, 3 * sizeof *x) != 0);
-        ck_assert(pf_world_positions(a, 1, NULL)[2] < start1[2]); /* the freed object falls */
+        ck_assert(pf_world_positions(a, (pf_object_id){1}, NULL)[2] < start1[2]); /* the freed object falls */
         pf_world_destroy(a);
         pf_world_destroy(b);
     }
@@ -248,21 +251,21 @@ START_TEST(unfix_checked)
     build_fixed(w, fixed, 2, 0);
     uint64_t h = pf_world_state_hash(w);
     const uint32_t bad[] = {2, 27};
-    ck_assert_int_eq(pf_world_unfix_points(w, 0, bad, 2), PF_EINVAL);
+    ck_assert_int_eq(pf_world_unfix_points(w, (pf_object_id){0}, bad, 2), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_unfix_points"));
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "points[1] = 27"));
-    ck_assert_int_eq(pf_world_unfix_points(w, 5, fixed, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_unfix_points(w, (pf_object_id){5}, fixed, 1), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_unfix_points"));
-    ck_assert_int_eq(pf_world_unfix_points(w, 0, NULL, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_unfix_points(w, (pf_object_id){0}, NULL, 1), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "points"));
-    ck_assert_int_eq(pf_world_unfix_points(NULL, 0, fixed, 1), PF_EINVAL);
-    ck_assert_int_eq(pf_world_unfix_points(w, 0, NULL, 0), PF_OK);
+    ck_assert_int_eq(pf_world_unfix_points(NULL, (pf_object_id){0}, fixed, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_unfix_points(w, (pf_object_id){0}, NULL, 0), PF_OK);
     ck_assert_uint_eq(pf_world_state_hash(w), h);
     /* point 2 was not unfixed by the refused call: it stays put */
     double x2[3];
-    memcpy(x2, pf_world_positions(w, 0, NULL) + 6, sizeof x2);
+    memcpy(x2, pf_world_positions(w, (pf_object_id){0}, NULL) + 6, sizeof x2);
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
-    ck_assert(memcmp(pf_world_positions(w, 0, NULL) + 6, x2, sizeof x2) == 0);
+    ck_assert(memcmp(pf_world_positions(w, (pf_object_id){0}, NULL) + 6, x2, sizeof x2) == 0);
     pf_world_destroy(w);
 }
 END_TEST
@@ -314,14 +317,14 @@ START_TEST(mass_and_solver_read_back)
               s.rayleigh_stiffness == d.rayleigh_stiffness && s.cg_iterations == d.cg_iterations &&
               s.cg_tolerance == d.cg_tolerance && s.cg_threshold == d.cg_threshold);
     /* refusals name the function and the argument */
-    ck_assert_int_eq(pf_world_get_object_mass(w, 3, &pm, &tm), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_object_mass(w, (pf_object_id){3}, &pm, &tm), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_get_object_mass"));
-    ck_assert_int_eq(pf_world_get_object_mass(NULL, 0, &pm, &tm), PF_EINVAL);
-    ck_assert_int_eq(pf_world_get_solver(w, 3, &s), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_object_mass(NULL, (pf_object_id){0}, &pm, &tm), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_solver(w, (pf_object_id){3}, &s), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_world_get_solver"));
-    ck_assert_int_eq(pf_world_get_solver(w, 0, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_solver(w, (pf_object_id){0}, NULL), PF_EINVAL);
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "out"));
-    ck_assert_int_eq(pf_world_get_solver(NULL, 0, &s), PF_EINVAL);
+    ck_assert_int_eq(pf_world_get_solver(NULL, (pf_object_id){0}, &s), PF_EINVAL);
     pf_world_destroy(w);
 }
 END_TEST
@@ -387,8 +390,8 @@ START_TEST(contact_reports_depth_and_force)
     /* at rest, compressed by 4 mm: f = k (d - z) along +z */
     seen s = one_contact(0.006, 0, k, c);
     ck_assert_uint_eq(s.n, 1);
-    ck_assert_uint_eq(s.c.object_a, 0);
-    ck_assert_uint_eq(s.c.object_b, 1);
+    ck_assert_uint_eq(s.c.object_a.index, 0);
+    ck_assert_uint_eq(s.c.object_b.index, 1);
     ck_assert_double_eq_tol(s.c.normal[2], 1, 1e-12);
     ck_assert_double_eq_tol(s.c.distance, 0.006, 1e-12);
     ck_assert_double_eq_tol(s.c.depth, d - 0.006, 1e-12);
@@ -474,7 +477,7 @@ START_TEST(component_destructors_run_once)
     ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
     ck_assert_int_eq(destroyed, 0);
     for (uint32_t o = 0; o < 2; o++)
-        ck_assert_double_eq_tol(pf_world_positions(pf_scene_world(s), o, NULL)[2], 0, 1e-12);
+        ck_assert_double_eq_tol(pf_world_positions(pf_scene_world(s), (pf_object_id){o}, NULL)[2], 0, 1e-12);
     /* the world may use the components' state: it cannot leave the scene */
     ck_assert_ptr_null(pf_scene_release_world(s));
     ck_assert_ptr_nonnull(strstr(pf_last_error(), "pf_scene_release_world"));
@@ -521,7 +524,7 @@ static void try_all(inside *in)
     int ok = pf_world_set_dt(in->w, 0.02) == PF_ESTATE;
     ok &= pf_world_set_gravity(in->w, g) == PF_ESTATE;
     const uint32_t p0 = 0;
-    ok &= pf_world_unfix_points(in->w, 0, &p0, 1) == PF_ESTATE;
+    ok &= pf_world_unfix_points(in->w, (pf_object_id){0}, &p0, 1) == PF_ESTATE;
     in->calls++;
     in->refused_all = ok && (in->calls == 1 || in->refused_all);
 }
@@ -543,7 +546,7 @@ START_TEST(refused_inside_a_step)
     pf_force_field_def ff = pf_force_field_default_def();
     ff.add_force = host_force;
     ff.ctx = &in;
-    ck_assert_int_eq(pf_world_add_force_field(w, 0, &ff), PF_OK);
+    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){0}, &ff), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 3), PF_OK);
     ck_assert_int_eq(pf_world_step(clean, 3), PF_OK);
     ck_assert_int_ge(in.calls, 1);

@@ -35,7 +35,7 @@ static void random_graph_build(random_graph *rg, uint64_t seed, size_t ntasks, s
         ck_assert_int_eq(pf_graph_data(rg->g, &rg->data[d * VEC], VEC * sizeof(double),
                                        (uint32_t)(rng_u32(&r) % nobjects), &sum, &id),
                          PF_OK);
-        ck_assert_uint_eq(id, d);
+        ck_assert_uint_eq(id.index, d); /* registration order */
     }
     static const pf_access_mode modes[] = {PF_READ, PF_READ, PF_WRITE, PF_READWRITE, PF_CUMUL, PF_CUMUL};
     for (size_t t = 0; t < ntasks; t++) {
@@ -47,9 +47,9 @@ static void random_graph_build(random_graph *rg, uint64_t seed, size_t ntasks, s
             do { /* distinct data within a task */
                 d = rng_u32(&r) % (uint32_t)ndata;
                 dup = 0;
-                for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
+                for (uint32_t j = 0; j < k; j++) dup |= acc[j].data.index == d;
             } while (dup);
-            acc[k] = (pf_access){d, modes[rng_u32(&r) % 6]};
+            acc[k] = (pf_access){{d}, modes[rng_u32(&r) % 6]};
             a.modes[k] = (uint8_t)acc[k].mode;
         }
         pf_task_def def = {.fn = random_body, .name = "random", .args = &a, .args_size = sizeof a,
@@ -293,7 +293,7 @@ START_TEST(invalid_arguments_return_errors)
     ck_assert_int_eq(pf_graph_data(g, a, sizeof a, 0, NULL, &d), PF_OK);
     pf_reducer sum = pf_reducer_sum_f64();
     ck_assert_int_eq(pf_graph_data(g, a, sizeof a, 0, &sum, &dr), PF_OK);
-    pf_access bad_id = {99, PF_READ}, cumul_no_reducer = {d, PF_CUMUL}, bad_mode = {d, (pf_access_mode)9};
+    pf_access bad_id = {{99}, PF_READ}, cumul_no_reducer = {d, PF_CUMUL}, bad_mode = {d, (pf_access_mode)9};
     pf_access twice[] = {{d, PF_READ}, {d, PF_WRITE}};
     ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = nop, .accesses = &bad_id, .naccesses = 1}, NULL), PF_EINVAL);
     ck_assert(strstr(pf_last_error(), "unknown datum") != NULL);

@@ -69,9 +69,9 @@ static void add_random_task(program *p)
         do {
             d = rng_u32(&p->r) % (uint32_t)p->nwork;
             dup = 0;
-            for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
+            for (uint32_t j = 0; j < k; j++) dup |= acc[j].data.index == d;
         } while (dup);
-        acc[k] = (pf_access){d, modes[rng_u32(&p->r) % 6]};
+        acc[k] = (pf_access){{d}, modes[rng_u32(&p->r) % 6]};
         a.modes[k] = (uint8_t)acc[k].mode;
     }
     pf_task_def def = {.fn = random_body, .name = "random", .args = &a, .args_size = sizeof a, .accesses = acc,
@@ -85,7 +85,7 @@ static void add_random_loop(program *p, int depth)
 {
     pf_loop_def def = {.max_iterations = 1 + rng_u32(&p->r) % 5};
     int kind = rng_u32(&p->r) % 2;
-    pf_data_id c = (pf_data_id)p->next_counter++;
+    pf_data_id c = {p->next_counter++};
     double limit = rng_u32(&p->r) % 4; /* 0: the loop runs zero times */
     if (kind == 1) {
         pf_access a = {c, PF_WRITE};
@@ -114,7 +114,8 @@ static void add_random_loop(program *p, int depth)
         }
         if (rng_u32(&p->r) % 6 == 0) { /* a conditional break on a work datum's value */
             double th = 300 + rng_u32(&p->r) % 600;
-            ck_assert_int_eq(pf_graph_loop_break(p->g, rng_u32(&p->r) % (uint32_t)p->nwork, above, &th, sizeof th),
+            ck_assert_int_eq(pf_graph_loop_break(p->g, (pf_data_id){rng_u32(&p->r) % (uint32_t)p->nwork},
+                                                 above, &th, sizeof th),
                              PF_OK);
         }
         gen_body(p, depth + 1, 1);

@@ -61,10 +61,10 @@ static pf_task_id add_task(world *w, uint32_t objects)
         do {
             d = obj[rng_u32(&w->seed) % 2] * PER_OBJECT + rng_u32(&w->seed) % PER_OBJECT;
             dup = 0;
-            for (uint32_t j = 0; j < k; j++) dup |= acc[j].data == d;
+            for (uint32_t j = 0; j < k; j++) dup |= acc[j].data.index == d;
         } while (dup && k < 2);
         if (dup) break;
-        acc[k] = (pf_access){d, modes[rng_u32(&w->seed) % 4]};
+        acc[k] = (pf_access){{d}, modes[rng_u32(&w->seed) % 4]};
         a.modes[k] = (uint8_t)acc[k].mode;
         a.nacc = k + 1;
     }
@@ -128,11 +128,12 @@ START_TEST(updates_never_move_existing_tasks)
             pf_runtime *seq = make_rt(PF_EXEC_SEQ, PF_PART_OWNER, 1);
             static int live[MAXT], before[MAXT];
             uint32_t ntasks = 0;
-            for (int k = 0; k < 150; k++) live[add_task(w, 40)] = 1, ntasks++;
+            for (int k = 0; k < 150; k++) live[add_task(w, 40).index] = 1, ntasks++;
             double got[NDATA * VEC], ref[NDATA * VEC];
             run_from_init(w, rt, got);
             for (int step = 0; step < 25; step++) {
-                for (uint32_t t = 0; t < ntasks; t++) before[t] = live[t] ? pf_graph_task_worker(w->g, t) : -1;
+                for (uint32_t t = 0; t < ntasks; t++)
+                    before[t] = live[t] ? pf_graph_task_worker(w->g, (pf_task_id){t}) : -1;
                 ck_assert_int_eq(pf_graph_invalidate(w->g), PF_OK);
                 /* odd steps only append, which takes the incremental path (analysis and compilation of the
                  * new tasks alone); even steps also remove, which re-analyses the whole graph */
@@ -140,7 +141,7 @@ START_TEST(updates_never_move_existing_tasks)
                 for (uint32_t r = 0, done = 0; r < 50 && done < removed; r++) {
                     uint32_t t = rng_u32(&w->seed) % ntasks;
                     if (!live[t]) continue;
-                    ck_assert_int_eq(pf_graph_task_remove(w->g, t), PF_OK);
+                    ck_assert_int_eq(pf_graph_task_remove(w->g, (pf_task_id){t}), PF_OK);
                     live[t] = 0;
                     done++;
                     if (done == removed) break;
@@ -148,7 +149,7 @@ START_TEST(updates_never_move_existing_tasks)
                 uint32_t really_removed = 0;
                 for (uint32_t t = 0; t < ntasks; t++) really_removed += before[t] >= 0 && !live[t];
                 /* new tasks reach objects 40..59 too, which had no task yet */
-                for (uint32_t a = 0; a < added; a++) live[add_task(w, OBJECTS)] = 1;
+                for (uint32_t a = 0; a < added; a++) live[add_task(w, OBJECTS).index] = 1;
                 ntasks += added;
                 run_from_init(w, rt, got);
                 pf_graph_update up;
@@ -159,14 +160,14 @@ START_TEST(updates_never_move_existing_tasks)
                 ck_assert_uint_eq(up.removed, really_removed);
                 for (uint32_t t = 0; t < ntasks; t++) {
                     if (!live[t]) {
-                        ck_assert_int_eq(pf_graph_task_worker(w->g, t), -1);
+                        ck_assert_int_eq(pf_graph_task_worker(w->g, (pf_task_id){t}), -1);
                         continue;
                     }
                     if (t < ntasks - added && before[t] >= 0)
-                        ck_assert_msg(pf_graph_task_worker(w->g, t) == before[t],
+                        ck_assert_msg(pf_graph_task_worker(w->g, (pf_task_id){t}) == before[t],
                                       "%s/%d step %d: task %u moved from worker %d to %d",
                                       pf_partitioner_name((pf_partitioner)part), wc[wi], step, t, before[t],
-                                      pf_graph_task_worker(w->g, t));
+                                      pf_graph_task_worker(w->g, (pf_task_id){t}));
                 }
                 run_from_init(w, seq, ref);
                 ck_assert_msg(memcmp(got, ref, sizeof got) == 0, "step %d: static differs from seq", step);
@@ -251,13 +252,13 @@ START_TEST(metis_gives_a_heavy_object_its_own_worker)
     ck_assert_int_eq(pf_graph_get_estimated_makespan(g, rt, &makespan), PF_OK);
     ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
     int tasks_on[WORKERS] = {0};
-    for (pf_task_id t = 0; t < NOBJ; t++) {
-        int wk = pf_graph_task_worker(g, t);
+    for (uint32_t t = 0; t < NOBJ; t++) {
+        int wk = pf_graph_task_worker(g, (pf_task_id){t}); /* tasks are numbered in recording order */
         ck_assert(wk >= 0 && wk < WORKERS);
         tasks_on[wk]++;
     }
     for (int wk = 0; wk < WORKERS; wk++) ck_assert_msg(tasks_on[wk] > 0, "worker %d got no task", wk);
-    ck_assert_int_eq(tasks_on[pf_graph_task_worker(g, 5)], 1);
+    ck_assert_int_eq(tasks_on[pf_graph_task_worker(g, (pf_task_id){5})], 1);
     ck_assert_msg(makespan == 200000.0, "makespan %g", makespan);
     pf_runtime_destroy(rt);
     pf_graph_destroy(g);
@@ -432,9 +433,10 @@ static void check_plan(const pf_numa *numa, const pf_graph *g, const int32_t *pl
         if (nd->kind != PF_NODE_TASK || nd->object == PF_NONE) continue;
         for (size_t d = 0; d < g->data.n; d++)
             if (g->data.v[d].owner == nd->object)
-                ck_assert_msg(plan[d] == pf_numa_worker_node(numa, pf_graph_task_worker(g, nd->task)),
-                              "datum %zu of object %u planned on node %d, its task runs on worker %d", d, nd->object,
-                              plan[d], pf_graph_task_worker(g, nd->task));
+                ck_assert_msg(plan[d] ==
+                                  pf_numa_worker_node(numa, pf_graph_task_worker(g, (pf_task_id){nd->task})),
+                              "datum %zu of object %u planned on node %d, its task runs on worker %d", d,
+                              nd->object, plan[d], pf_graph_task_worker(g, (pf_task_id){nd->task}));
     }
 }
 

@@ -149,7 +149,7 @@ START_TEST(test_grid_and_replicate_positions)
             snprintf(path, sizeof path, "b_%d_%d_0", i, j);
             pf_object_id o;
             ck_assert_msg(pf_scene_find_object(s, path, &o) == PF_OK, "%s", path);
-            ck_assert_uint_eq(o, (uint32_t)(i + 2 * j)); /* copies in lattice order, x fastest */
+            ck_assert_uint_eq(o.index, (uint32_t)(i + 2 * j)); /* copies in lattice order, x fastest */
             uint32_t n;
             const double *x = pf_world_positions(w, o, &n);
             ck_assert_uint_eq(n, 12);
@@ -182,7 +182,8 @@ START_TEST(test_mesh_positions_velocities_fixed)
     ck_assert_msg(load_text(xml, &s, NULL) == PF_OK, "%s", pf_last_error());
     pf_world *w = pf_scene_world(s);
     uint32_t n;
-    const double *x = pf_world_positions(w, 0, &n), *v = pf_world_velocities(w, 0, &n);
+    const double *x = pf_world_positions(w, (pf_object_id){0}, &n),
+                 *v = pf_world_velocities(w, (pf_object_id){0}, &n);
     static const double px[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, pv[12] = {1, 2, -3, 0, 0, 0, 0, 0, 0, 4, 5, 6};
     ck_assert_uint_eq(n, 4);
     for (int k = 0; k < 12; k++) {
@@ -194,7 +195,7 @@ START_TEST(test_mesh_positions_velocities_fixed)
     ck_assert_uint_eq(sum.springs, 5); /* unique edges of two triangles sharing the diagonal */
     ck_assert_uint_eq(sum.fixed_points, 2);
     ck_assert_int_eq(pf_world_step(w, 10), PF_OK);
-    x = pf_world_positions(w, 0, &n);
+    x = pf_world_positions(w, (pf_object_id){0}, &n);
     for (int k = 3; k < 9; k++) ck_assert_double_eq(x[k], px[k]); /* fixed points stay */
     ck_assert_double_lt(x[2], 0);                                    /* free points fall */
     pf_scene_destroy(s);
@@ -238,10 +239,10 @@ START_TEST(test_collision_settings_parsed)
     ck_assert_uint_eq(pf_scene_collision_models(s, &m), 3);
     ck_assert_int_eq(m[0].kind, PF_COLLIDE_SPHERE);
     ck_assert_double_eq(m[0].radius, 0.25);
-    ck_assert_uint_eq(m[0].object, 0);
+    ck_assert_uint_eq(m[0].object.index, 0);
     ck_assert_int_eq(m[1].kind, PF_COLLIDE_POINT);
     ck_assert_int_eq(m[2].kind, PF_COLLIDE_TRIANGLE);
-    ck_assert_uint_eq(m[2].object, 1);
+    ck_assert_uint_eq(m[2].object.index, 1);
     ck_assert_uint_eq(m[2].ntriangles, 1);
     ck_assert_uint_eq(m[2].triangles[2], 2);
     ck_assert_int_eq(m[2].line, 18);
@@ -263,7 +264,7 @@ START_TEST(test_links_join_groups)
     ck_assert_msg(load_text(xml, &s, NULL) == PF_OK, "%s", pf_last_error());
     pf_object_id o;
     ck_assert_int_eq(pf_scene_find_object(s, "g/a", &o), PF_OK);
-    ck_assert_uint_eq(o, 0);
+    ck_assert_uint_eq(o.index, 0);
     ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1), PF_OK);
     pf_world_stats st;
     pf_world_get_stats(pf_scene_world(s), &st);
@@ -292,7 +293,7 @@ START_TEST(test_obj_loader)
     pf_scene *s = NULL;
     ck_assert_msg(pf_scene_load_file(&d, xmlp, &s) == PF_OK, "%s", pf_last_error());
     uint32_t n;
-    const double *x = pf_world_positions(pf_scene_world(s), 0, &n);
+    const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &n);
     ck_assert_uint_eq(n, 4);
     ck_assert_double_eq(x[3 * 2 + 0], 1);
     ck_assert_double_eq(x[3 * 3 + 2], 2);
@@ -361,7 +362,7 @@ START_TEST(test_host_registers_component)
     ck_assert_uint_eq(sum.objects, 3);
     ck_assert_int_eq(pf_world_step(pf_scene_world(s), 3), PF_OK);
     uint32_t n;
-    const double *x = pf_world_positions(pf_scene_world(s), 2, &n);
+    const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){2}, &n);
     ck_assert_double_eq(x[0], 2); /* point 0 pinned by the host component, at its replicated place */
     ck_assert_double_lt(x[5], 1);
     pf_scene_destroy(s);

@@ -99,10 +99,10 @@ START_TEST(test_rigid_box_equals_code)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     ck_assert_uint_eq(pf_world_state_hash(ws), pf_world_state_hash(w));
     double p[3];
-    ck_assert_int_eq(pf_world_get_rigid_state(ws, 1, p, NULL, NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(ws, (pf_object_id){1}, p, NULL, NULL, NULL), PF_OK);
     ck_assert_double_eq(p[2], -1); /* fixed */
     uint32_t nt;
-    ck_assert_ptr_nonnull(pf_world_surface_triangles(ws, 0, &nt));
+    ck_assert_ptr_nonnull(pf_world_surface_triangles(ws, (pf_surface_id){0}, &nt));
     ck_assert_uint_eq(nt, 12); /* the box's own surface */
     pf_world_destroy(w);
     pf_scene_destroy(sc);
@@ -133,12 +133,12 @@ START_TEST(test_rigid_mapping_frame)
     pf_world *w = pf_scene_world(s);
     ck_assert_uint_eq(pf_world_objects(w), 1); /* the mapped node has no object of its own */
     double com[3];
-    ck_assert_int_eq(pf_world_get_rigid_state(w, 0, com, NULL, NULL, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, (pf_object_id){0}, com, NULL, NULL, NULL), PF_OK);
     ck_assert_double_eq_tol(com[0], 1, 1e-12); /* R (0.1, 0, 0) = (0, 0.1, 0) */
     ck_assert_double_eq_tol(com[1], 2.1, 1e-12);
     ck_assert_double_eq_tol(com[2], 3, 1e-12);
     uint32_t nv;
-    const double *x = pf_world_surface_positions(w, 0, &nv);
+    const double *x = pf_world_surface_positions(w, (pf_surface_id){0}, &nv);
     ck_assert_uint_eq(nv, m.vertices);
     for (uint32_t i = 0; i < nv; i++) {
         const double *l = m.positions + 3 * i;
@@ -147,7 +147,7 @@ START_TEST(test_rigid_mapping_frame)
     }
     const pf_scene_collision_model *cm;
     ck_assert_uint_eq(pf_scene_collision_models(s, &cm), 1);
-    ck_assert_uint_eq(cm[0].object, 0);
+    ck_assert_uint_eq(cm[0].object.index, 0);
     pf_scene_destroy(s);
     pf_mesh_free(&m);
     char path[512];
@@ -203,7 +203,8 @@ START_TEST(test_sparse_grid_equals_deformable_grid)
     ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
     ck_assert_uint_eq(pf_world_state_hash(ws), pf_world_state_hash(w));
     uint32_t na, nb;
-    const double *xa = pf_world_surface_positions(ws, 0, &na), *xb = pf_world_surface_positions(w, sid, &nb);
+    const double *xa = pf_world_surface_positions(ws, (pf_surface_id){0}, &na),
+                 *xb = pf_world_surface_positions(w, sid, &nb);
     ck_assert_uint_eq(na, nb);
     ck_assert_int_eq(memcmp(xa, xb, (size_t)na * 3 * sizeof *xa), 0);
     pf_scene_destroy(s);
@@ -214,10 +215,11 @@ START_TEST(test_sparse_grid_equals_deformable_grid)
     pf_world *w0 = code_world();
     ck_assert_int_eq(pf_world_add_deformable_grid(w0, &g, &o, &sid), PF_OK);
     const double t[3] = {0.5, -0.25, 1};
-    const double *pa = pf_world_positions(wt, 0, &na), *pb = pf_world_positions(w0, 0, &nb);
+    const double *pa = pf_world_positions(wt, (pf_object_id){0}, &na),
+                 *pb = pf_world_positions(w0, (pf_object_id){0}, &nb);
     ck_assert_uint_eq(na, nb);
     for (uint32_t i = 0; i < 3 * na; i++) ck_assert_double_eq_tol(pa[i], pb[i] + t[i % 3], 1e-12);
-    xa = pf_world_surface_positions(wt, 0, &na);
+    xa = pf_world_surface_positions(wt, (pf_surface_id){0}, &na);
     for (uint32_t i = 0; i < 3 * na; i++) ck_assert_double_eq_tol(xa[i], m.positions[i] + t[i % 3], 1e-12);
     pf_world_destroy(w0);
     pf_scene_destroy(s);
@@ -309,9 +311,9 @@ START_TEST(test_sphere_model_touches)
         ck_assert_uint_eq(cs.contacts, with ? 1 : 0);
         const pf_scene_collision_model *m;
         ck_assert_uint_eq(pf_scene_collision_models(s, &m), 2);
-        ck_assert_uint_eq(m[1].surface, 1);
+        ck_assert_uint_eq(m[1].surface.index, 1);
         if (with) {
-            const double *v = pf_world_velocities(w, 0, NULL);
+            const double *v = pf_world_velocities(w, (pf_object_id){0}, NULL);
             ck_assert_double_lt(v[0], 0); /* pushed apart along x */
         }
         pf_scene_destroy(s);
@@ -353,14 +355,15 @@ START_TEST(test_heterogeneous_falls_into_one_pile)
     ck_assert_uint_gt(changed, 0);
     ck_assert_uint_lt(st.groups, groups0);
     ck_assert_uint_eq(pf_world_objects(w), 20);
-    for (pf_surface_id sf = 0; sf < pf_world_surfaces(w); sf++) {
+    for (uint32_t k = 0; k < pf_world_surfaces(w); k++) {
+        pf_surface_id sf = {k};
         pf_object_id o;
         ck_assert_int_eq(pf_world_get_surface_info(w, sf, &o, NULL, NULL), PF_OK);
-        if (o < 5) continue; /* the floor and the walls */
+        if (o.index < 5) continue; /* the floor and the walls */
         uint32_t nv;
         const double *x = pf_world_surface_positions(w, sf, &nv);
         for (uint32_t i = 0; i < nv; i++)
-            ck_assert_msg(x[3 * i + 2] > -contact, "surface %u vertex %u at z = %g", sf, i, x[3 * i + 2]);
+            ck_assert_msg(x[3 * i + 2] > -contact, "surface %u vertex %u at z = %g", k, i, x[3 * i + 2]);
     }
     pf_scene_destroy(s);
 }

@@ -61,9 +61,10 @@ typedef struct upd_graph {
 static int upd_task(upd_graph *u, uint32_t objects)
 {
     uint32_t o = rng_u32(&u->seed) % objects, nb = rng_u32(&u->seed) % 8 == 0 ? (o + 1) % objects : o;
-    pf_access acc[2] = {{nb * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT, PF_READ},
-                        {o * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT, PF_READWRITE}};
-    uint32_t n = acc[0].data == acc[1].data ? 1 : 2;
+    /* data ids are registration-order numbers: upd_build registers UPD_DATA_PER_OBJECT per object */
+    pf_access acc[2] = {{{nb * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT}, PF_READ},
+                        {{o * UPD_DATA_PER_OBJECT + rng_u32(&u->seed) % UPD_DATA_PER_OBJECT}, PF_READWRITE}};
+    uint32_t n = acc[0].data.index == acc[1].data.index ? 1 : 2;
     if (n == 1) acc[0] = acc[1];
     return pf_graph_task(u->g, &(pf_task_def){.fn = nop, .name = "t", .accesses = acc, .naccesses = n, .cost_ns = 500},
                          NULL);
@@ -116,7 +117,8 @@ static void bench_update(bench_csv *csv, int workers, int tasks, double share, c
         /* and the same share removed again (every 97th task from the start, say) */
         t0 = bench_now_s();
         pf_graph_invalidate(u->g);
-        for (int k = 0, t = 0; k < extra; k++, t = (t + 97) % tasks) pf_graph_task_remove(u->g, (pf_task_id)t);
+        for (int k = 0, t = 0; k < extra; k++, t = (t + 97) % tasks)
+            pf_graph_task_remove(u->g, (pf_task_id){(uint32_t)t});
         removal[slot] = bench_now_s() - t0;
         pf_graph_get_estimated_makespan(u->g, rt, &makespan);
         pf_graph_get_last_update(u->g, &up);

@@ -66,14 +66,14 @@ static pf_graph *overhead_graph(int chain, size_t ntasks, padded *cells)
     pf_graph *g;
     if (pf_graph_create(&g)) return NULL;
     size_t ndata = chain ? 1 : ntasks;
-    pf_data_id first = 0;
+    pf_data_id first = {0};
     for (size_t i = 0; i < ndata; i++) {
         pf_data_id id;
         pf_graph_data(g, &cells[i], sizeof cells[i], (uint32_t)i, NULL, &id);
         if (i == 0) first = id;
     }
     for (size_t i = 0; i < ntasks; i++) {
-        pf_access a = {chain ? first : (pf_data_id)i, chain ? PF_READWRITE : PF_WRITE};
+        pf_access a = {chain ? first : (pf_data_id){(uint32_t)i}, chain ? PF_READWRITE : PF_WRITE};
         pf_task_def def = {.fn = empty_task, .name = "empty", .accesses = &a, .naccesses = 1, .cost_ns = 10};
         pf_graph_task(g, &def, NULL);
     }

@@ -68,7 +68,7 @@ static void write_cells(FILE *f, const char *kind, const uint32_t *idx, uint32_t
 static void write_object_field(FILE *f, uint32_t n, pf_object_id o)
 {
     fprintf(f, "<PointData Scalars=\"object\"><DataArray type=\"UInt32\" Name=\"object\" format=\"ascii\">\n");
-    for (uint32_t i = 0; i < n; i++) fprintf(f, "%u\n", o);
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%u\n", o.index);
     fprintf(f, "</DataArray></PointData>\n");
 }
 
@@ -83,9 +83,10 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
     }
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
                "<PolyData>\n");
-    for (pf_surface_id s = 0; s < pf_world_surfaces(w); s++) {
+    for (uint32_t k = 0; k < pf_world_surfaces(w); k++) {
+        pf_surface_id s = {k}; /* surfaces are numbered in creation order */
         uint32_t nv = 0, nt = 0;
-        pf_object_id o = 0;
+        pf_object_id o = {0};
         pf_world_get_surface_info(w, s, &o, NULL, NULL);
         const double *x = pf_world_surface_positions(w, s, &nv);
         const uint32_t *t = pf_world_surface_triangles(w, s, &nt);
@@ -99,7 +100,8 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
             write_cells(f, "Verts", NULL, nv, 1);
         fprintf(f, "</Piece>\n");
     }
-    for (pf_object_id o = 0; o < pf_world_objects(w); o++) {
+    for (uint32_t k = 0; k < pf_world_objects(w); k++) {
+        pf_object_id o = {k}; /* objects are numbered in creation order */
         uint32_t n = 0;
         const double *x = pf_world_positions(w, o, &n);
         if (pf_world_get_rigid_state(w, o, NULL, NULL, NULL, NULL) == PF_OK)

@@ -15,8 +15,12 @@
 extern "C" {
 #endif
 
-/// Handle of an object inside one world: objects are numbered 0, 1, ... in creation order and never removed.
-typedef uint32_t pf_object_id;
+/// Handle of an object inside one world. A struct, not an integer, so that a surface id or a plain number
+/// passed where an object belongs does not compile.
+typedef struct pf_object_id {
+    uint32_t index; ///< creation-order number: objects are numbered 0, 1, ... as they are added and never
+                    ///< removed, so (pf_object_id){i} for i < pf_world_objects(w) names every object
+} pf_object_id;
 
 /// Time integration of a solver group.
 typedef enum pf_solver_kind {
@@ -117,8 +121,12 @@ PF_API int pf_world_add_springs(pf_world *w, pf_object_id o, const pf_spring *sp
 /// `count` (may be NULL) receives the number of springs added.
 PF_API int pf_world_add_grid_springs(pf_world *w, pf_object_id o, double stiffness, double damping,
                                      uint32_t *count);
-/// Handle of an interaction force field inside one world; never reused after removal.
-typedef uint32_t pf_interaction_id;
+/// Handle of an interaction force field inside one world (a struct, so that another handle or a plain number
+/// does not pass for it).
+typedef struct pf_interaction_id {
+    uint32_t index; ///< a number given in creation order and never reused after removal; not a position:
+                    ///< removals leave gaps, and the collision stage's contact fields take numbers too
+} pf_interaction_id;
 
 /// Interaction springs between object `oa` (spring.a) and object `ob` (spring.b), oa != ob. Linked objects are
 /// solved together (one solver group, one CG loop: strong coupling, Hermann et al. 2009, §2.1). `out` (may be NULL)
@@ -179,7 +187,7 @@ PF_API pf_constant_force_def pf_constant_force_default_def(void);
 /// Adds a constant force to object `object` (an object of points, not a rigid body); the points are copied. It
 /// is added into f after the springs and FEM of the object and before its custom force fields. Returns PF_EINVAL
 /// (message in pf_last_error()) for an unknown object, a non-finite force or a point out of range.
-PF_API int pf_world_add_constant_force(pf_world *w, uint32_t object, const pf_constant_force_def *def);
+PF_API int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def);
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
@@ -203,7 +211,7 @@ PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], ui
 /// and every object back in its state before that step.
 PF_API int pf_world_step(pf_world *w, uint32_t steps);
 
-/// Number of objects.
+/// Number of objects n: their ids are (pf_object_id){0} .. (pf_object_id){n - 1}.
 PF_API uint32_t pf_world_objects(const pf_world *w);
 /// Positions (3*points, m) / velocities (m/s) of object o, and its point count; NULL for an invalid id. The
 /// memory stays valid until the world is destroyed; it changes with each step.
@@ -351,8 +359,12 @@ PF_API int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, in
  *kinds, each seen by collision through a surface mesh that its object carries through a mapping, SOFA's
  * IdentityMapping / BarycentricMapping / RigidMapping). */
 
-/// Handle of a surface inside one world: numbered 0, 1, ... in creation order, never removed.
-typedef uint32_t pf_surface_id;
+/// Handle of a surface inside one world (a struct, so that an object id or a plain number passed where a
+/// surface belongs does not compile).
+typedef struct pf_surface_id {
+    uint32_t index; ///< creation-order number: surfaces are numbered 0, 1, ... as they are added and never
+                    ///< removed, so (pf_surface_id){i} for i < pf_world_surfaces(w) names every surface
+} pf_surface_id;
 
 /// Mass properties of a solid: mass, centre of mass and inertia tensor about the centre of mass.
 typedef struct pf_mass_properties {
@@ -476,7 +488,7 @@ PF_API int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_de
 /// Attaches the boundary surface of a grid object (IDENTITY mapping onto its boundary points): two triangles per
 /// boundary cell face, outward normals; a flat grid (one axis of 1 point) gives its sheet, normal along that axis.
 PF_API int pf_world_add_grid_surface(pf_world *w, pf_object_id o, pf_surface_id *out);
-/// Number of surfaces.
+/// Number of surfaces n: their ids are (pf_surface_id){0} .. (pf_surface_id){n - 1}.
 PF_API uint32_t pf_world_surfaces(const pf_world *w);
 /// The object carrying surface s, its vertex and triangle counts (each may be NULL).
 PF_API int pf_world_get_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object,

@@ -13,10 +13,16 @@
 extern "C" {
 #endif
 
-/// Handle of a registered datum inside one graph (an index; valid for the graph's lifetime).
-typedef uint32_t pf_data_id;
-/// Handle of a recorded task inside one graph.
-typedef uint32_t pf_task_id;
+/// Handle of a registered datum inside one graph, valid for the graph's lifetime. Handles are structs, not
+/// integers, so that one kind passed where another belongs (or a plain number) does not compile.
+typedef struct pf_data_id {
+    uint32_t index; ///< registration-order number: data are numbered 0, 1, ... as pf_graph_data adds them
+} pf_data_id;
+/// Handle of a recorded task inside one graph; it stays reserved after pf_graph_task_remove.
+typedef struct pf_task_id {
+    uint32_t index; ///< a number in recording order, shared with the graph's loop markers (so not every
+                    ///< number names a task)
+} pf_task_id;
 
 /// How a task accesses a datum.
 typedef enum pf_access_mode {
@@ -190,7 +196,10 @@ PF_API int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, co
 PF_API int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out);
 
 /// Handle of a dynamic loop inside one graph.
-typedef uint32_t pf_loop_id;
+typedef struct pf_loop_id {
+    uint32_t index; ///< recording-order number: loops are numbered 0, 1, ... as pf_graph_loop_begin opens
+                    ///< them
+} pf_loop_id;
 
 /// A loop condition: returns nonzero for "true". `datum` is the condition datum's memory, `args` the copied
 /// arguments. It runs on every worker that runs part of the loop body, so it must only read.
