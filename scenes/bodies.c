@@ -192,7 +192,11 @@ static int attach_one(sc_loader *L, sc_node *n)
     } else {
         n->surface = n->sphere_surface;
     }
-    return PF_OK;
+    if (!n->has_friction) return PF_OK;
+    pf_world *w = L->scene->world;
+    if ((n->collide & SC_COLLIDE_SPHERES) && (rc = pf_world_set_surface_friction(w, n->sphere_surface, n->friction)))
+        return rc;
+    return pf_world_set_surface_friction(w, n->surface, n->friction);
 }
 
 int sc_attach_surfaces(sc_loader *L)
@@ -213,6 +217,7 @@ int sc_attach_surfaces(sc_loader *L)
     cd.contact_distance = s->collision.contact_distance;
     cd.stiffness = s->collision.stiffness;
     cd.damping = s->collision.damping;
+    cd.friction = s->collision.friction;
     int rc = pf_world_set_collision(s->world, &cd);
     if (rc) {
         char copy[300];

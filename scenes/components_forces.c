@@ -462,8 +462,24 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
 static void ignore_collision_flags(pf_scene_component *c)
 {
     static const char *const flags[] = {"template", "selfCollision", "moving", "simulated", "contactStiffness",
-                                        "group", "proximity", "contactFriction", "color"};
+                                        "group", "proximity", "color"};
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) pf_scene_component_ignore(c, flags[k]);
+}
+
+/* contactFriction (SOFA CollisionModel): the Coulomb coefficient of the node's surfaces, over the response's */
+static int collision_friction(pf_scene_component *c)
+{
+    double mu = 0;
+    int rc = pf_scene_component_real(c, "contactFriction", 0, 1e300, &mu);
+    if (rc <= 0) return rc;
+    sc_node *n = c->node;
+    if (n->has_friction && n->friction != mu)
+        return pf_scene_component_error(c, PF_EINVAL, "%s: contactFriction %g differs from %g given by another "
+                                        "collision model of node '%s' (they share its surface)", TYPE(c), mu,
+                                        n->friction, n->name);
+    n->has_friction = 1;
+    n->friction = mu;
+    return PF_OK;
 }
 
 int sc_sphere_model(pf_scene_component *c, void *ctx)
@@ -473,6 +489,7 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     int rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r);
     if (rc < 0) return rc;
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
+    if ((rc = collision_friction(c)) < 0) return rc;
     ignore_collision_flags(c);
     if (c->node->collide & SC_COLLIDE_SPHERES)
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has spheres", TYPE(c), c->node->name);
@@ -484,6 +501,8 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
 int sc_triangle_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    int rc = collision_friction(c);
+    if (rc < 0) return rc;
     ignore_collision_flags(c);
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
@@ -500,6 +519,8 @@ int sc_triangle_model(pf_scene_component *c, void *ctx)
 int sc_point_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    int rc = collision_friction(c);
+    if (rc < 0) return rc;
     ignore_collision_flags(c);
     return sc_add_collision_model(c, PF_COLLIDE_POINT, 0, NULL, 0);
 }

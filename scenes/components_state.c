@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TYPE(c) pf_scene_component_type(c)
@@ -395,6 +396,38 @@ int sc_min_proximity(pf_scene_component *c, void *ctx)
     return claim_setting(c, 2, "proximity intersection");
 }
 
+/* responseParams: SOFA's "key=value" list joined by '&' ("mu=0.3&tol=1e-6"); PhysFlow's penalty response reads
+ * mu (the Coulomb coefficient) and notes the others, which belong to SOFA's constraint-based responses. */
+static int response_params(pf_scene_component *c, double *mu)
+{
+    const char *p = pf_scene_component_string(c, "responseParams");
+    while (p && *p) {
+        const char *end = strchr(p, '&'), *eq = strchr(p, '=');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (!eq || eq >= p + len)
+            return pf_scene_component_error(c, PF_EPARSE, "%s: responseParams entry '%.*s' is not key=value", TYPE(c),
+                                            (int)len, p);
+        if (eq - p == 2 && !strncmp(p, "mu", 2)) {
+            char num[64], *stop;
+            size_t nl = (size_t)(p + len - eq - 1);
+            if (nl == 0 || nl >= sizeof num)
+                return pf_scene_component_error(c, PF_EPARSE, "%s: responseParams mu has no value", TYPE(c));
+            memcpy(num, eq + 1, nl);
+            num[nl] = 0;
+            double v = strtod(num, &stop);
+            if (*stop || !(v >= 0) || !isfinite(v))
+                return pf_scene_component_error(c, PF_EINVAL, "%s: responseParams mu must be a number >= 0, got '%s'",
+                                                TYPE(c), num);
+            *mu = v;
+        } else {
+            pf_scene_component_warning(c, "%s: responseParams '%.*s' has no effect on penalty contacts", TYPE(c),
+                                       (int)len, p);
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return PF_OK;
+}
+
 int sc_collision_response(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -406,7 +439,7 @@ int sc_collision_response(pf_scene_component *c, void *ctx)
     int rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &s->stiffness);
     if (rc < 0) return rc;
     if ((rc = pf_scene_component_real(c, "damping", 0, 1e300, &s->damping)) < 0) return rc;
-    pf_scene_component_ignore(c, "responseParams");
+    if ((rc = response_params(c, &s->friction)) < 0) return rc;
     s->response = PF_RESPONSE_PENALTY;
     return claim_setting(c, 3, "contact response");
 }

@@ -431,7 +431,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     pf_scene *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory for a scene");
     L->scene = s;
-    s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0, 0.0};
+    s->collision = (pf_scene_collision){0, PF_BP_KD, 1.0, 0.5, PF_RESPONSE_PENALTY, 100.0, 0.0, 0.0};
     /* the runtime settings are the host's; dt and gravity are the scene's, with the documented defaults
      * (docs/scenes.md) when its root omits them */
     pf_world_def wd = L->def->world;

@@ -62,6 +62,8 @@ struct sc_node {
     unsigned collide;
     double sphere_radius;
     int collide_line;
+    int has_friction; /* a model gave contactFriction: its surfaces' Coulomb coefficient */
+    double friction;
     /* after creation */
     int has_object;
     pf_object_id object;

@@ -36,6 +36,9 @@ typedef struct pf_scene_collision {
     double stiffness;                  ///< N/m, penalty stiffness per contact (> 0 to simulate); default 100
     double damping;                    ///< N·s/m, damping along the normal per contact (>= 0; PhysFlow's
                                        ///< CollisionResponse `damping`); default 0
+    double friction;                   ///< Coulomb coefficient (>= 0), `mu` of the response's responseParams
+                                       ///< ("mu=0.3"); a collision model's `contactFriction` overrides it for
+                                       ///< its surface; default 0
 } pf_scene_collision;
 
 /// Collision model kind (SOFA SphereCollisionModel, TriangleCollisionModel, PointCollisionModel).
