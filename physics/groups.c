@@ -198,6 +198,17 @@ static int remove_group(pf_world *w, pf_group *gr)
     return rc;
 }
 
+void pf_world_count_cg(pf_world *w)
+{
+    for (uint32_t gi = 0; gi < w->ngroups; gi++) {
+        if (!w->groups[gi].implicit) continue;
+        pf_cg_outcome o = pf_implicit_outcome(&w->groups[gi]);
+        w->cg_solves++;
+        w->cg_stalled += o == PF_CG_STALLED;
+        w->cg_unconverged += o == PF_CG_UNCONVERGED;
+    }
+}
+
 /* Regroups and re-records what changed; on failure the graph is dropped, to be recorded afresh next time. */
 int pf_world_sync_graph(pf_world *w)
 {

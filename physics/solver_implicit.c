@@ -4,7 +4,12 @@
  *
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
- * Fixed points are projected out of b and of every product A p. */
+ * Fixed points are projected out of b and of every product A p.
+ *
+ * Both stopping tests are dimensionless, so that a 1 g particle and a 100 kg body converge alike: the residual
+ * test r.r <= tol^2 b.b (SOFA's relative tolerance), and the denominator test |p.Ap| < threshold p.M'p with
+ * M' = M (1 + h rM) the mass part of A (SOFA's threshold is absolute, which stops CG at its first iteration
+ * for light objects: p.Ap of a 1 g point falling at dt 0.01 is 1e-11). */
 #include "solver_implicit.h"
 
 #include "faults.h"
@@ -19,7 +24,8 @@
 #include <math.h>
 #include <string.h>
 
-enum { RR = 0, PQ = 8, RN = 16 }; /* offsets into pf_group.scal: rr = {r.r, tol^2 b.b, previous r.r} */
+/* offsets into pf_group.scal: rr = {r.r, tol^2 b.b, previous r.r}, pq = {p.Ap, p.M'p}, rn = {new r.r} */
+enum { RR = 0, PQ = 8, RN = 16 };
 
 typedef struct obj_args {
     const pf_object *o;
@@ -42,6 +48,18 @@ static double dot(const double *a, const double *b, size_t n)
     double s = 0;
     for (size_t i = 0; i < n; i++) s += a[i] * b[i];
     return s;
+}
+
+/* p.M'p, M' = M (1 + h rM) the mass part of A (mfact = 1 + h rM): the scale of the denominator test. A rigid
+ * body's M' holds its world inertia. */
+static double mass_dot(const pf_object *o, double mfact, const double *p)
+{
+    if (o->kind == PF_OBJECT_RIGID) {
+        double q[6];
+        pf_rigid_matvec(o, mfact, p, q);
+        return dot(p, q, 6);
+    }
+    return mfact * o->mass * dot(p, p, 3 * (size_t)o->n);
 }
 
 /* CG start on one object's block: project b, dv = 0, r = b, p = 0, rr += b.b */
@@ -99,7 +117,7 @@ static void t_cg_init(const pf_task_ctx *c)
 static void t_cg_reset(const pf_task_ctx *c)
 {
     memset(c->data[0], 0, 3 * sizeof(double));
-    *(double *)c->data[1] = 0;
+    memset(c->data[1], 0, 2 * sizeof(double));
     *(double *)c->data[2] = 0;
 }
 
@@ -110,7 +128,7 @@ static void t_cg_limits(const pf_task_ctx *c)
 }
 
 /* p = r + beta p (beta = r.r / previous r.r, 0 at the first iteration), q = A p; when not linked, q projected
- * and pq += p.q. data: r, rr, p, q, then pq when not linked */
+ * and pq += {p.q, p.M'p}. data: r, rr, p, q, then pq when not linked */
 static void t_cg_matvec(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
@@ -129,18 +147,22 @@ static void t_cg_matvec(const pf_task_ctx *c)
         pf_force_fields_dforce(o, p, q, a->kfact);
     if (!a->linked) {
         project(o, q);
-        *(double *)c->data[4] += dot(p, q, n3);
+        double *pq = c->data[4];
+        pq[0] += dot(p, q, n3);
+        pq[1] += mass_dot(o, a->mfact, p);
     }
 }
 
-/* q += the interactions' df, projected, pq += p.q. data: q, p, pq, then the df outputs */
+/* q += the interactions' df, projected, pq += {p.q, p.M'p}. data: q, p, pq, then the df outputs */
 static void t_cg_project(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
-    double *q = c->data[0];
+    double *q = c->data[0], *pq = c->data[2];
+    const double *p = c->data[1];
     pf_gather_links(a->o, c->data + 3, q);
     project(a->o, q);
-    *(double *)c->data[2] += dot(c->data[1], q, 3 * (size_t)a->o->n);
+    pq[0] += dot(p, q, 3 * (size_t)a->o->n);
+    pq[1] += mass_dot(a->o, a->mfact, p);
 }
 
 /* alpha = rr / pq, dv += alpha p, r -= alpha q, rn += r.r. data: p, q, rr, pq, dv, r, rn */
@@ -165,7 +187,7 @@ static void t_cg_next(const pf_task_ctx *c)
     rr[2] = rr[0];
     rr[0] = *rn;
     *rn = 0;
-    *pq = 0;
+    pq[0] = pq[1] = 0;
 }
 
 /* v += dv, x += h v. data: dv, v, x */
@@ -198,9 +220,12 @@ static int residual_small(const void *datum, const void *args)
     return rr[0] <= rr[1];
 }
 
+/* |p.Ap| < threshold p.M'p: the stiffness has cancelled (nearly) all of A's inertia along p, which needs a df that
+ * is not negative semi-definite; otherwise p.Ap >= p.M'p and a threshold below 1 never fires */
 static int denominator_small(const void *datum, const void *args)
 {
-    return fabs(*(const double *)datum) < *(const double *)args;
+    const double *pq = datum;
+    return fabs(pq[0]) < *(const double *)args * pq[1];
 }
 
 /* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
@@ -260,7 +285,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     pf_reducer sum = pf_reducer_sum_f64();
     pf_data_id drr, dpq, drn;
     TRY(pf_graph_data(g, gr->scal + RR, 3 * sizeof(double), gr->first, &sum, &drr));
-    TRY(pf_graph_data(g, gr->scal + PQ, sizeof(double), gr->first, &sum, &dpq));
+    TRY(pf_graph_data(g, gr->scal + PQ, 2 * sizeof(double), gr->first, &sum, &dpq));
     TRY(pf_graph_data(g, gr->scal + RN, sizeof(double), gr->first, &sum, &drn));
 
     pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
@@ -351,4 +376,12 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
         TRY(task(g, t_integrate, "integrate", &args, sizeof args, acc, 3, 3.0 * o->n));
     }
     return PF_OK;
+}
+
+pf_cg_outcome pf_implicit_outcome(const pf_group *gr)
+{
+    const double *rr = gr->scal + RR;
+    if (rr[0] <= rr[1]) return PF_CG_CONVERGED;
+    /* previous r.r is set by the first update's scalar task, to an r.r above the tolerance, so > 0 */
+    return rr[2] == 0 ? PF_CG_STALLED : PF_CG_UNCONVERGED;
 }

@@ -213,6 +213,7 @@ static int step_once(pf_world *w)
     if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
     if ((rc = pf_graph_run(w->g, w->rt))) return rc;
     if ((rc = pf_world_check_faults(w))) return rc;
+    pf_world_count_cg(w);
     if (synced) {
         pf_graph_update up;
         pf_graph_get_last_update(w->g, &up);
@@ -265,7 +266,8 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
     PF_TRY(pf_world_check_given(w, "pf_world_get_stats"));
     PF_TRY(pf_check_given(out, "pf_world_get_stats", "out"));
     *out = (pf_world_stats){.objects = w->obj.n, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
-                            .records = w->records, .steps = w->steps};
+                            .records = w->records, .steps = w->steps, .cg_solves = w->cg_solves,
+                            .cg_stalled = w->cg_stalled, .cg_unconverged = w->cg_unconverged};
     for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {
         if (!w->groups[gi].implicit) continue;
         uint32_t it = pf_graph_loop_iterations(w->g, w->groups[gi].loop);

@@ -91,7 +91,8 @@ typedef struct pf_group {
     uint32_t *objs, nobjs;
     pf_springset **inter; /* its interactions, in the world's order */
     uint32_t ninter;
-    double *scal;     /* rr[3] = {r.r, tol^2 b.b, previous r.r}, pq[1], rn[1]; each on its own cache line */
+    double *scal;     /* rr[3] = {r.r, tol^2 b.b, previous r.r}, pq[2] = {p.Ap, p.M'p}, rn[1]; each on its own
+                         cache line */
     pf_loop_id loop;
     int implicit, has_loop;
     PF_VEC(pf_task_id) tasks; /* the tasks it recorded (loop bodies excepted: removing the loop removes them) */
@@ -122,6 +123,7 @@ struct pf_world {
     int stepping; /* pf_world_step is running: its callbacks may not change or step the world */
     uint32_t tasks, records;
     uint64_t steps;
+    uint64_t cg_solves, cg_stalled, cg_unconverged; /* implicit groups' CG outcomes over the steps run */
     pf_world_update last_update; /* the latest structural update */
     uint32_t updates;            /* structural updates so far (the first recording included) */
 };

@@ -150,7 +150,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("run with no scene runs heterogeneous", r.returncode == 0 and r.stdout.startswith("physflow run: heterogeneous"),
           r.stdout + r.stderr)
     for key in ("median ms per step", "collision", "graph update", "integration", "graph updates:", "tasks moved",
-                "final:", "contacts", "solver groups", "repartitioning: auto", "imbalance", "waits", "repartitions:"):
+                "final:", "contacts", "solver groups", "repartitioning: auto", "imbalance", "waits", "repartitions:",
+                "CG: median", "stalled", "unconverged"):
         check(f"summary mentions '{key}'", key in r.stdout, r.stdout)
     with open(csv) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
@@ -167,6 +168,9 @@ with tempfile.TemporaryDirectory() as tmp:
           all((x["updated"] == 1) == (x["pairs_started"] + x["pairs_stopped"] > 0) for x in rows[1:]),
           [(x["step"], x["updated"], x["pairs_started"], x["pairs_stopped"]) for x in rows])
     check("CSV: no task ever moves", all(x["tasks_moved"] == 0 for x in rows))
+    check("CSV: CG counters per step", all(x["cg_iterations"] >= x["cg_iterations_max"] >= 1 and x["cg_stalled"] == 0
+                                           and 0 <= x["cg_unconverged"] <= x["groups"] for x in rows),
+          [(x["step"], x["cg_iterations"], x["cg_iterations_max"], x["cg_stalled"], x["cg_unconverged"]) for x in rows])
     frames = sorted(os.listdir(vtk))
     check("VTK frames 0, 10, 20 and the collection", frames == ["frame_000000.vtp", "frame_000001.vtp",
                                                                 "frame_000002.vtp", "scene.pvd"], frames)
@@ -184,6 +188,22 @@ with tempfile.TemporaryDirectory() as tmp:
     check("unknown --broadphase exits 2", r.returncode == 2 and "--broadphase" in r.stderr, r.stderr)
     r = run("run", "--demo", "--csv", csv)
     check("--demo refuses --csv", r.returncode == 2, r.stderr)
+    # CG's outcomes in the summary: a 1 g point falls with clean solves; a threshold above p·Ap / p·M'p (1 in free
+    # fall) stalls every solve, and the summary says so
+    light = os.path.join(HERE, "scenes", "free_fall_1g.xml")
+    r = run("run", light, "--steps", "100", "--threads", "1", "--no-bind")
+    check("a 1 g point in free fall: no solve stalls or ends unconverged",
+          r.returncode == 0 and "100 solves: 0 stalled, 0 unconverged" in r.stdout and "note: a stalled" not in r.stdout,
+          r.stdout + r.stderr)
+    stalled = os.path.join(tmp, "stalled.xml")
+    with open(light) as f:
+        text = f.read()
+    with open(stalled, "w") as f:
+        f.write(text.replace('threshold="1e-9"', 'threshold="2"'))
+    r = run("run", stalled, "--steps", "100", "--threads", "1", "--no-bind")
+    check("threshold 2 stalls every solve, and the summary notes it",
+          r.returncode == 0 and "100 solves: 100 stalled, 0 unconverged" in r.stdout and "note: a stalled" in r.stdout,
+          r.stdout + r.stderr)
     # a numerical fault (an explicit spring far past its stability limit) stops the run: exit 1, the step named
     bad = os.path.join(tmp, "fault.xml")
     with open(bad, "w") as f:

@@ -28,6 +28,7 @@ static void usage(FILE *out)
             "  partitioner P (owner or metis) and K workers (default: all cores), then prints the\n"
             "  median ms per step and per stage (collision, graph update, integration), the graph updates (count,\n"
             "  median and max ms), tasks moved, the runtime's counters (load imbalance, waits, repartitions),\n"
+            "  the implicit solvers' CG (iterations; solves that stalled or ended above the tolerance),\n"
             "  final contacts and solver groups, and the state hash.\n"
             "  --repartition R: when the static executor partitions the graph again as contacts and measured load\n"
             "  change it: auto (default: when it pays), never, always (after every structural update).\n"

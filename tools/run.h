@@ -58,6 +58,10 @@ typedef struct run_step {
     double imbalance, busy_ms, wait_ms, idle_ms, ms_repartition;
     uint64_t waits, waits_blocked;
     uint32_t repartitions, objects_moved; /* during this step */
+    /* the implicit solvers' CG in this step (pf_world_get_stats): iterations summed over groups and the most of
+       one group, solves that stalled or ended unconverged */
+    uint32_t cg_iterations, cg_iterations_max;
+    uint64_t cg_stalled, cg_unconverged;
 } run_step;
 /* The per-step CSV into *out (cli_out: renamed into place by cli_out_commit): '#' lines (machine, date,
  * command), a header, then one row per step (run_csv_row on out->f). 0, or -1 after a message. */

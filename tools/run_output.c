@@ -33,7 +33,8 @@ int run_csv_open(cli_out *out, const char *path, int argc, char **argv)
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
     fprintf(f, "\nstep,ms_step,ms_collision,ms_update,ms_integration,contacts,contact_pairs,pairs_started,"
                "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved,imbalance,busy_ms,"
-               "wait_ms,idle_ms,waits,waits_blocked,repartitions,objects_moved,ms_repartition\n");
+               "wait_ms,idle_ms,waits,waits_blocked,repartitions,objects_moved,ms_repartition,cg_iterations,"
+               "cg_iterations_max,cg_stalled,cg_unconverged\n");
     return 0;
 }
 
@@ -43,9 +44,11 @@ void run_csv_row(FILE *f, const run_step *r)
             r->ms_step, r->ms_collision, r->ms_update, r->ms_integration, r->contacts, r->pairs, r->started,
             r->stopped, (unsigned long long)r->candidates, r->groups, r->tasks, r->updated, r->tasks_added,
             r->tasks_removed, r->tasks_moved);
-    fprintf(f, ",%.4f,%.4f,%.4f,%.4f,%llu,%llu,%u,%u,%.4f\n", r->imbalance, r->busy_ms, r->wait_ms, r->idle_ms,
+    fprintf(f, ",%.4f,%.4f,%.4f,%.4f,%llu,%llu,%u,%u,%.4f", r->imbalance, r->busy_ms, r->wait_ms, r->idle_ms,
             (unsigned long long)r->waits, (unsigned long long)r->waits_blocked, r->repartitions, r->objects_moved,
             r->ms_repartition);
+    fprintf(f, ",%u,%u,%llu,%llu\n", r->cg_iterations, r->cg_iterations_max, (unsigned long long)r->cg_stalled,
+            (unsigned long long)r->cg_unconverged);
 }
 
 static void write_points(FILE *f, const double *x, uint32_t n)

@@ -24,9 +24,14 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
-/* The runtime's counters of the step just run; `prev` holds the world's counters before it (updated). */
+/* The runtime's and the CG's counters of the step just run; `prev` holds the world's counters before it
+ * (updated). */
 static void measure_runtime(const pf_world_stats *ws, pf_world_stats *prev, run_step *r)
 {
+    r->cg_iterations = ws->cg_iterations;
+    r->cg_iterations_max = ws->cg_iterations_max;
+    r->cg_stalled = ws->cg_stalled - prev->cg_stalled;
+    r->cg_unconverged = ws->cg_unconverged - prev->cg_unconverged;
     r->imbalance = ws->imbalance;
     r->busy_ms = ws->busy_ms;
     r->wait_ms = ws->wait_ms;
@@ -77,14 +82,16 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
 typedef struct run_totals {
     double *ms, *col, *upd, *integ, *upd_only; /* per step; upd_only: the updates' ms */
     double *imb, *waits, *blocked, *wait_ms, *idle_ms; /* per step: the runtime's counters */
+    double *cg_it; /* per step: CG iterations summed over groups */
     size_t n, nupd;
     uint64_t moved;
+    uint32_t cg_it_max; /* the most CG iterations of one group in one step */
 } run_totals;
 
 static int totals_alloc(run_totals *t, size_t n)
 {
     double **v[] = {&t->ms, &t->col, &t->upd, &t->integ, &t->upd_only, &t->imb, &t->waits, &t->blocked,
-                    &t->wait_ms, &t->idle_ms};
+                    &t->wait_ms, &t->idle_ms, &t->cg_it};
     int bad = 0;
     for (size_t k = 0; k < sizeof v / sizeof *v; k++) bad |= !(*v[k] = malloc((n ? n : 1) * sizeof **v[k]));
     return bad;
@@ -93,7 +100,7 @@ static int totals_alloc(run_totals *t, size_t n)
 static void totals_free(run_totals *t)
 {
     free(t->ms), free(t->col), free(t->upd), free(t->integ), free(t->upd_only);
-    free(t->imb), free(t->waits), free(t->blocked), free(t->wait_ms), free(t->idle_ms);
+    free(t->imb), free(t->waits), free(t->blocked), free(t->wait_ms), free(t->idle_ms), free(t->cg_it);
 }
 
 static void totals_add(run_totals *t, const run_step *r)
@@ -102,6 +109,8 @@ static void totals_add(run_totals *t, const run_step *r)
     t->ms[k] = r->ms_step, t->col[k] = r->ms_collision, t->upd[k] = r->ms_update, t->integ[k] = r->ms_integration;
     t->imb[k] = r->imbalance, t->waits[k] = (double)r->waits, t->blocked[k] = (double)r->waits_blocked;
     t->wait_ms[k] = r->wait_ms, t->idle_ms[k] = r->idle_ms;
+    t->cg_it[k] = r->cg_iterations;
+    if (r->cg_iterations_max > t->cg_it_max) t->cg_it_max = r->cg_iterations_max;
     /* graph updates with the repartitioning they cause: a structural update, or a repartition decision */
     if (r->updated || r->ms_repartition > 0) t->upd_only[t->nupd++] = r->ms_update + r->ms_repartition;
     t->moved += r->tasks_moved;
@@ -127,6 +136,20 @@ static void summary_runtime(const run_totals *t, const pf_world_stats *ws, int w
     }
 }
 
+/* The implicit solvers' CG: iterations, and the solves that did not reach the tolerance (counted since the
+ * scene loaded: the run's steps). */
+static void summary_cg(const run_totals *t, const pf_world_stats *ws)
+{
+    if (!ws->cg_solves) return;
+    printf("  CG: median %.0f iterations per step (all groups; the most of one group %u), %llu solves: %llu "
+           "stalled, %llu unconverged\n",
+           median_of(t->cg_it, t->n), t->cg_it_max, (unsigned long long)ws->cg_solves,
+           (unsigned long long)ws->cg_stalled, (unsigned long long)ws->cg_unconverged);
+    if (ws->cg_stalled)
+        printf("  note: a stalled solve left its objects' velocities unchanged although forces act on them (the "
+               "system is near singular along its first direction, or CGLinearSolver threshold is 1 or more)\n");
+}
+
 static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, const run_step *last, int workers,
                     double ms_setup, const pf_world_stats *ws)
 {
@@ -147,6 +170,7 @@ static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, con
            "%.3f ms; tasks moved %llu\n",
            t->nupd, median_of(t->upd_only, t->nupd), umax, (unsigned long long)t->moved);
     summary_runtime(t, ws, workers, o->partitioner);
+    summary_cg(t, ws);
     printf("  final: %u contacts in %u object pairs, %u solver groups, %u tasks per step\n", last->contacts,
            last->pairs, last->groups, last->tasks);
     printf("  state-hash %016llx\n", (unsigned long long)pf_world_state_hash(w));

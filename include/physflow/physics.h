@@ -35,10 +35,16 @@ typedef struct pf_solver_def {
     double rayleigh_mass;      ///< Rayleigh mass damping coefficient rM, in 1/s; default 0
     double rayleigh_stiffness; ///< Rayleigh stiffness damping coefficient rK, in s; default 0
     uint32_t cg_iterations;    ///< CGLinearSolver `iterations`: most CG iterations per step (>= 1); default 25
-    double cg_tolerance;       ///< CGLinearSolver `tolerance`: stop when |r|/|b| <= tolerance (dimensionless);
-                               ///< default 1e-9
-    double cg_threshold;       ///< CGLinearSolver `threshold`: stop when |p·Ap| < threshold (units of the
-                               ///< system, kg·m²/s² for a velocity unknown); default 1e-9
+    double cg_tolerance;       ///< CGLinearSolver `tolerance` (>= 0, dimensionless, relative as in SOFA): CG
+                               ///< has converged when |r| <= tolerance |b|, r the residual of the step's system
+                               ///< A dv = b; default 1e-9
+    double cg_threshold;       ///< CGLinearSolver `threshold` (>= 0, dimensionless; SOFA's is absolute): CG
+                               ///< gives up when |p·Ap| < threshold p·M'p, with p the search direction and
+                               ///< M' = M (1 + h rM) the mass part of A = M' - h (h + rK) K: the stiffness has
+                               ///< cancelled all but that fraction of the inertia along p (A near singular or
+                               ///< indefinite). When -K is positive semi-definite (springs, FEM, contacts)
+                               ///< p·Ap >= p·M'p, so a threshold below 1 stops nothing, whatever the masses;
+                               ///< 0: never; default 1e-9 (pf_world_stats.cg_stalled counts the solves it stops at once)
 } pf_solver_def;
 
 PF_API pf_solver_def pf_solver_default_def(void);
@@ -340,6 +346,13 @@ typedef struct pf_world_stats {
     uint64_t steps;             ///< steps run
     uint32_t cg_iterations;     ///< CG iterations of the latest step, summed over implicit groups
     uint32_t cg_iterations_max; ///< the largest of one group in the latest step
+    /* CG outcomes summed over implicit groups and the steps run so far (steps that failed with PF_ENUMERIC
+       excluded; a state loaded from a checkpoint does not carry them) */
+    uint64_t cg_solves;         ///< CG solves: one per implicit group per step
+    uint64_t cg_stalled;        ///< of which stopped before their first update with |r| > tolerance |b|: dv = 0
+                                ///< although the forces asked for motion (the denominator test fired at once)
+    uint64_t cg_unconverged;    ///< of which ended with |r| > tolerance |b| after one update or more: the
+                                ///< iteration bound reached (or a later denominator break)
     /* the runtime's counters (pf_graph_get_run_stats) */
     double imbalance;           ///< latest step: max busy / mean busy over workers (1: balanced)
     double busy_ms, wait_ms, idle_ms; ///< latest step, summed over workers
