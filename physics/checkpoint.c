@@ -22,6 +22,7 @@
 
 static const char MAGIC[8] = {'P', 'F', 'C', 'H', 'K', 'P', 'T', '1'};
 enum { VERSION = 2 };
+enum { MEMORY_BYTES = 6 * sizeof(uint32_t) + 3 * sizeof(double) }; /* one contact_memory in the file */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -96,8 +97,9 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
     put(&wr, &nmem, sizeof nmem);
     for (uint32_t k = 0; k < nmem; k++) {
         const contact_memory *m = &w->col->memory.v[k];
-        uint32_t rec[5] = {m->psurf, m->pvert, m->tsurf, m->telem, (uint32_t)m->side};
+        uint32_t rec[6] = {m->kind, m->psurf, m->pvert, m->tsurf, m->telem, (uint32_t)m->side};
         put(&wr, rec, sizeof rec);
+        put(&wr, m->delta, sizeof m->delta);
     }
     uint64_t sum = wr.sum;
     put(&wr, &sum, sizeof sum);
@@ -216,9 +218,9 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     uint32_t nmem = 0;
     size_t head = total * sizeof(double) + sizeof nmem;
     if (rd.left >= head) memcpy(&nmem, rd.p + total * sizeof(double), sizeof nmem);
-    if (rd.left < head || rd.left != head + nmem * 5 * sizeof(uint32_t) + sizeof sum) {
+    if (rd.left < head || rd.left != head + nmem * MEMORY_BYTES + sizeof sum) {
         pf_error(rc, "%s: truncated or wrong size (%zu bytes of state, %zu expected)", path, rd.left,
-                 head + nmem * 5 * sizeof(uint32_t) + sizeof sum);
+                 head + nmem * MEMORY_BYTES + sizeof sum);
         goto done;
     }
     if (nmem && !w->col) {
@@ -227,9 +229,9 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         goto done;
     }
     const unsigned char *state = rd.p, *mem = rd.p + head;
-    rd.sum = fnv(rd.sum, rd.p, head + nmem * 5 * sizeof(uint32_t));
-    rd.p += head + nmem * 5 * sizeof(uint32_t);
-    rd.left -= head + nmem * 5 * sizeof(uint32_t);
+    rd.sum = fnv(rd.sum, rd.p, head + nmem * MEMORY_BYTES);
+    rd.p += head + nmem * MEMORY_BYTES;
+    rd.left -= head + nmem * MEMORY_BYTES;
     uint64_t expect = rd.sum;
     if (!get(&rd, &sum, sizeof sum) || sum != expect) {
         pf_error(rc, "%s: checksum mismatch (the file is damaged)", path);
@@ -247,10 +249,12 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         state += (nx + nv) * sizeof(double);
     }
     if (w->col) {
-        for (uint32_t k = 0; k < nmem; k++, mem += 5 * sizeof(uint32_t)) {
-            uint32_t rec[5];
+        for (uint32_t k = 0; k < nmem; k++, mem += MEMORY_BYTES) {
+            uint32_t rec[6];
+            contact_memory *m = &w->col->memory.v[k];
             memcpy(rec, mem, sizeof rec);
-            w->col->memory.v[k] = (contact_memory){rec[0], rec[1], rec[2], rec[3], (int32_t)rec[4]};
+            *m = (contact_memory){rec[0], rec[1], rec[2], rec[3], rec[4], (int32_t)rec[5], {0}};
+            memcpy(m->delta, mem + sizeof rec, sizeof m->delta);
         }
         w->col->memory.n = nmem;
     }

@@ -254,18 +254,22 @@ static int vertex_triangle(const pf_world *w, uint32_t ps, uint32_t v, uint32_t 
     pf_contact ct;
     int hit = pf_narrow_sphere_triangle(&pd, &pt, &tr, &ct);
     if (hit <= 0) return hit;
-    candidate cd = {S->object, T->object, ps, v, CAND_TRIANGLE, ts, t,
-                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius, ct.distance, {0}, 0, 0, 0, {1, 0, 0}};
+    candidate cd = {.pobj = S->object, .tobj = T->object, .psurf = ps, .pvert = v, .kind = CAND_TRIANGLE,
+                    .tsurf = ts, .telem = t, .n = {ct.normal[0], ct.normal[1], ct.normal[2]},
+                    .offset = S->radius, .dist = ct.distance, .rank = {1, 0, 0}};
     barycentric(tr.v[0], tr.v[1], tr.v[2], ct.point_b, cd.bary);
     cd.plane = triangle_plane(&tr, pt.center, cd.nf);
     cd.closed = (uint32_t)T->closed;
+    double lat[3], scale = 0; /* (centre - closest point) less its part along the face normal */
+    for (int i = 0; i < 3; i++) {
+        lat[i] = pt.center[i] - ct.point_b[i] - cd.plane * cd.nf[i];
+        scale = fmax(scale, fabs(pt.center[i]));
+    }
+    double l = sqrt(dot3(lat, lat));
+    /* rounding leaves ~1e-16 of the coordinates in a face region's offset: that is no offset */
+    cd.lateral = l > 1e-12 * scale + 1e-9 * fabs(cd.plane) ? l : 0;
     if (T->closed) {
-        double q[3], lat[3]; /* the closest point on the triangle (its centre side), and the lateral offset */
-        for (int i = 0; i < 3; i++) q[i] = ct.point_b[i];
-        for (int i = 0; i < 3; i++) lat[i] = pt.center[i] - q[i] - cd.plane * cd.nf[i];
-        double l = sqrt(dot3(lat, lat));
-        /* rounding leaves ~1e-16 of the distances in a face region's offset: that is no offset */
-        cd.rank[1] = l > 1e-9 * fabs(cd.plane) + 1e-15 ? l : 0;
+        cd.rank[1] = cd.lateral;
         cd.rank[2] = -cd.plane;
     } else {
         cd.rank[1] = ct.distance;
@@ -309,9 +313,9 @@ static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_l
     pf_contact ct;
     int hit = pf_narrow_sphere_sphere(&pd, &a, &b, &ct);
     if (hit <= 0) return hit;
-    candidate cd = {S->object, Q->object, ps, v, CAND_SPHERE, qs, u,
-                    {0}, {ct.normal[0], ct.normal[1], ct.normal[2]}, S->radius + Q->radius, ct.distance,
-                    {0}, 0, 0, 0, {1, ct.distance, 0}};
+    candidate cd = {.pobj = S->object, .tobj = Q->object, .psurf = ps, .pvert = v, .kind = CAND_SPHERE,
+                    .tsurf = qs, .telem = u, .n = {ct.normal[0], ct.normal[1], ct.normal[2]},
+                    .offset = S->radius + Q->radius, .dist = ct.distance, .rank = {1, ct.distance, 0}};
     return add_candidate(L, &cd);
 }
 
@@ -439,61 +443,70 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
 }
 
-/* Contact history: a vertex's triangle at the previous pass stays its contact while the vertex is still over it
- * (its projection on the plane within the contact distance of the triangle) and, on the side it keeps, less than
- * the alarm distance in front - however deep behind it has gone. So a heavy load that compresses a soft contact
- * past the alarm distance is still pushed back, and a vertex that came down on a face keeps that face when it
- * sinks to the level of a neighbouring face's plane (a box on an aligned box: its corners lie on the lower box's
- * side planes). These candidates rank first; the sort drops the search's own find of the same vertex. */
+/* Contact history: a vertex's triangle at the previous pass is tested again however deep behind its plane the
+ * vertex has gone, while its projection on the plane stays within the contact distance of the triangle and it is
+ * less than the alarm distance in front on the side it keeps. So a heavy load that compresses a soft contact past
+ * the alarm distance is still pushed back. While the vertex is over the triangle (no lateral offset) that
+ * triangle ranks first: a vertex that came down on a face keeps it when it sinks to the level of a neighbouring
+ * face's plane (a box on an aligned box: its corners lie on the lower box's side planes). Once off it, the
+ * triangle competes on geometry: keeping it would tilt the normal over its edge and push the vertex further off.
+ * The sort drops the search's own find of the same vertex. */
 static int keep_contacts(pf_world *w, pf_collision_stage *c)
 {
     double alarm = c->def.alarm_distance, over = c->def.contact_distance;
     for (size_t k = 0; k < c->memory.n; k++) {
         const contact_memory *m = &c->memory.v[k];
+        if (m->kind != CAND_TRIANGLE) continue;
         if (m->psurf >= w->surf.n || m->tsurf >= w->surf.n || m->pvert >= w->surf.v[m->psurf]->nv ||
             m->telem >= w->surf.v[m->tsurf]->nt)
             continue; /* a memory from another world (a checkpoint is checked against the structure only) */
         candidate cd;
         int hit = vertex_triangle(w, m->psurf, m->pvert, m->tsurf, m->telem, 1e300, c->def.contact_distance, &cd);
         if (hit < 0) return hit;
-        double lat[3]; /* (vertex - closest point) less its part along the face normal */
-        for (int i = 0; i < 3; i++) lat[i] = cd.n[i] * (cd.dist + cd.offset) - cd.plane * cd.nf[i];
-        if (!hit || dot3(lat, lat) > over * over || !(m->side * cd.plane < alarm)) continue;
-        cd.rank[0] = 0;
+        if (!hit || cd.lateral > over || !(m->side * cd.plane < alarm)) continue;
+        cd.rank[0] = cd.lateral == 0 ? 0 : 1; /* preferred while over it, else on geometric merit */
         if (pf_vec_push(&c->cand, cd)) return pf_error(PF_ENOMEM, "out of memory");
     }
     return PF_OK;
 }
 
+/* A memory's key: kind, vertex, other surface, and the other sphere (a triangle contact follows its vertex across
+ * the triangles of a surface). */
 static int memory_cmp(const void *x, const void *y)
 {
     const contact_memory *a = x, *b = y;
-    uint32_t ka[3] = {a->psurf, a->pvert, a->tsurf}, kb[3] = {b->psurf, b->pvert, b->tsurf};
-    for (int i = 0; i < 3; i++)
+    uint32_t ka[5] = {a->kind, a->psurf, a->pvert, a->tsurf, a->kind == CAND_SPHERE ? a->telem : 0};
+    uint32_t kb[5] = {b->kind, b->psurf, b->pvert, b->tsurf, b->kind == CAND_SPHERE ? b->telem : 0};
+    for (int i = 0; i < 5; i++)
         if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
     return 0;
 }
 
-/* The side of its triangle each vertex contact keeps: a closed surface's front always (a vertex behind one of
- * its faces is inside the solid); on an open surface (a cloth, a sheet) the side the vertex was on when its
- * contact with that surface began, so that a vertex pushed past the sheet is pushed back, not on through. Then
- * this pass's contacts become the memory of the next. */
-static int assign_sides(pf_collision_stage *c)
+/* What the previous pass remembers of each contact: the tangential spring of its friction, and for a triangle
+ * the side the vertex keeps - a closed surface's front always (a vertex behind one of its faces is inside the
+ * solid); on an open surface (a cloth, a sheet) the side the vertex was on when its contact with that surface
+ * began, so that a vertex pushed past the sheet is pushed back, not on through. */
+static void recall(pf_collision_stage *c)
 {
     for (size_t k = 0; k < c->cand.n; k++) {
         candidate *d = &c->cand.v[k];
-        if (d->kind != CAND_TRIANGLE) continue;
-        contact_memory key = {d->psurf, d->pvert, d->tsurf, 0, 0};
-        const contact_memory *m =
-            d->closed ? NULL : bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp);
-        d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
+        contact_memory key = {d->kind, d->psurf, d->pvert, d->tsurf, d->telem, 0, {0}};
+        const contact_memory *m = bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp);
+        d->remembered = m != NULL;
+        if (m) memcpy(d->delta, m->delta, sizeof d->delta);
+        if (d->kind == CAND_TRIANGLE) d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
     }
+}
+
+int pf_collide_remember(pf_collision_stage *c)
+{
     c->memory.n = 0;
+    if (pf_vec_reserve(&c->memory, c->cand.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     for (size_t k = 0; k < c->cand.n; k++) {
         const candidate *d = &c->cand.v[k];
-        if (d->kind != CAND_TRIANGLE) continue;
-        if (pf_vec_push(&c->memory, ((contact_memory){d->psurf, d->pvert, d->tsurf, d->telem, d->side})))
-            return pf_error(PF_ENOMEM, "out of memory");
+        contact_memory *m = &c->memory.v[c->memory.n++];
+        *m = (contact_memory){d->kind, d->psurf, d->pvert, d->tsurf, d->telem, d->side, {0}};
+        memcpy(m->delta, d->delta, sizeof m->delta);
     }
     if (c->memory.n) qsort(c->memory.v, c->memory.n, sizeof *c->memory.v, memory_cmp);
     return PF_OK;
@@ -546,5 +559,6 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         c->cand.v[out++] = *a;
     }
     c->cand.n = out;
-    return assign_sides(c);
+    recall(c);
+    return PF_OK;
 }

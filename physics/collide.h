@@ -8,5 +8,8 @@
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);
 void pf_collide_free(pf_collision_stage *c);
+/* The memory of this pass's contacts (their sides and tangential springs, after the contact fields were filled),
+ * for the next pass. */
+int pf_collide_remember(pf_collision_stage *c);
 
 #endif

@@ -179,6 +179,7 @@ int pf_collision_stage_run(pf_world *w)
         fields++;
         k = end;
     }
+    if (!rc) rc = pf_collide_remember(c);
     /* fields whose objects no longer touch */
     for (uint32_t j = w->inter.n; j-- > 0 && !rc;)
         if (w->inter.v[j]->kind == PF_INTERACTION_CONTACTS && pf_contact_field_stamp(w->inter.v[j]) != c->passes) {

@@ -26,20 +26,26 @@ typedef struct candidate {
     double nf[3];
     double plane;
     uint32_t closed;
-    int32_t side; /* triangle: the side the vertex keeps, +1 in front, -1 behind (collide.c, assign_sides) */
+    double lateral; /* triangle: how far the vertex's projection on its plane falls outside it (0: over it) */
+    int32_t side; /* triangle: the side the vertex keeps, +1 in front, -1 behind (collide.c, recall) */
+    int32_t remembered; /* the previous pass had this contact: delta is its tangential spring */
+    double delta[3];    /* the tangential spring (contacts.c), as the vertex's displacement from the other feature */
     /* which of a vertex's triangles of one object becomes its contact: the lowest rank. First the triangle of its
-     * contact at the previous pass while it is still over it (rank[0] = 0; collide.c, keep_contacts), then,
+     * contact at the previous pass while the vertex is still over it (rank[0] = 0; collide.c, keep_contacts), then,
      * open surface: {1, gap, 0}, the nearest; closed: {1, lateral, -plane}, where lateral is how far the vertex's
      * projection on the plane falls outside the triangle: a triangle the vertex is over first, and of those the
      * one it is farthest in front of (least deep behind) - for a convex solid, the face of its signed distance. */
     double rank[3];
 } candidate;
 
-/* What a pass remembers of a vertex–triangle contact for the next: the triangle, and the side of it the vertex
- * keeps (collide.c: keep_contacts, assign_sides). Part of a checkpoint. */
+/* What a pass remembers of a contact for the next (collide.c: keep_contacts, recall; pf_collide_remember): the
+ * vertex, the other feature (a triangle: its surface and, for keep_contacts, the triangle, since the vertex may
+ * slide onto its neighbours; a sphere: its surface and vertex), the side of a triangle the vertex keeps, and the
+ * tangential spring of its friction. Part of a checkpoint. */
 typedef struct contact_memory {
-    uint32_t psurf, pvert, tsurf, telem;
+    uint32_t kind, psurf, pvert, tsurf, telem;
     int32_t side;
+    double delta[3];
 } contact_memory;
 
 /* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its

@@ -1,12 +1,15 @@
-/* The penalty contact force field (Hermann et al. 2009, §4.2; SOFA's PenaltyContactForceField): the contacts
- * between two objects as one interaction (interaction.h), which the collision stage (collision_stage.c) creates,
- * refills each step and removes.
+/* The penalty contact force field (Hermann et al. 2009, §4.2; SOFA's PenaltyContactForceField) with Coulomb
+ * friction: the contacts between two objects as one interaction (interaction.h), which the collision stage
+ * (collision_stage.c) creates, refills each step and removes.
  *
  * A contact joins a point of each surface (a vertex; a barycentric point of a triangle) along the normal n from
  * b's point towards a's. With sep = (p_a - p_b)·n and d the contact distance, the force on a is
- * f_a = (k (d - sep) - c (v_a - v_b)·n) n while positive (unilateral), f_b = -f_a, mapped onto each object
- * through its surface's mapping (J^T f). Its stiffness df_a = k n n^T (dp_b - dp_a) enters the implicit solve
- * like a spring's. */
+ *   f_a = (k (d - sep) - c (v_a - v_b)·n) n - k delta,   f_b = -f_a,
+ * mapped onto each object through its surface's mapping (J^T f). The normal part pushes only (unilateral); delta
+ * is the tangential spring of Cundall & Strack (1979): the tangential displacement of the two points since the
+ * contact began, capped at |k delta| <= mu fn (fn the normal force) - it holds without creeping while it sticks
+ * and pulls with exactly mu fn while it slides (Coulomb). Its stiffness, k n n^T and k on the tangent plane while
+ * sticking, enters the implicit solve like a spring's, and so does the normal damping. */
 #include "contacts.h"
 #include "interaction.h"
 
@@ -14,7 +17,6 @@
 #include "physflow/narrowphase.h"
 
 #include "base/alloc.h"
-#include "base/check.h"
 #include "base/clock.h"
 #include "base/error.h"
 #include "base/vec.h"
@@ -27,11 +29,13 @@ typedef struct contact_pt {
     const pf_surface *sa, *sb;
     pf_surface_point pa, pb;
     double n[3];
-    double offset; /* the spheres' radii between the two points: sep counts from their surfaces */
-    double mu;     /* Coulomb coefficient */
+    double offset;   /* the spheres' radii between the two points: sep counts from their surfaces */
+    double mu;       /* Coulomb coefficient */
+    double delta[3]; /* the tangential spring's stretch (m), capped: k |delta| <= mu fn */
+    int sliding;     /* the cap held it: the tangential force is mu fn whatever the motion within the step */
     /* the force law's linearisation at the latest force evaluation (implicit solve): normal stiffness and damping,
-     * tangential viscosity, and the unit slip direction when sliding (zero when sticking) */
-    double kn, cn, ct, slip[3];
+     * tangential stiffness */
+    double kn, cn, kt;
 } contact_pt;
 
 typedef struct pf_contactset {
@@ -42,9 +46,8 @@ typedef struct pf_contactset {
     double *buf[PF_PHASES];
     size_t cap_buf;
     double stiffness, damping, distance;
-    double h;        /* the step (s): contacts that will close within it act from its start */
-    double slip_eps; /* m/s: the regularised Coulomb law sticks below this tangential speed */
-    uint64_t stamp;  /* the collision pass that last found contacts for it */
+    double h;       /* the step (s): contacts that will close within it act from its start */
+    uint64_t stamp; /* the collision pass that last found contacts for it */
 } pf_contactset;
 
 
@@ -55,36 +58,34 @@ static inline double dot3(const double *a, const double *b)
 
 /* ---- the force law ---- */
 
-/* The force on a of contact c at separation sep (m) and relative velocity dv = v_a - v_b of its points into f,
- * and, when lin is given, its linearisation into lin.
- *
- * Normal: k (d - sep) - c vn along n (vn = dv·n) while sep < d, never pulling (unilateral). With `ahead` (the
- * implicit solve), a contact that will close within the step (sep + h vn < d) acts from the step's start with
- * its linear law unclamped: the solve, which takes the force at the step's end through its stiffness
- * (Baraff & Witkin 1998, §5), then stops the point at the contact distance instead of finding it already through
- * at the next step. There is no force cap: a heavier load compresses the contact further, never through.
- *
- * Tangential: regularised Coulomb friction -mu fn vt / max(|vt|, eps), fn the normal force (>= 0): sliding at
- * mu fn against the slip, sticking (a stiff viscosity) below eps. */
+/* The normal force on a (along n) of a contact at separation sep (m) closing at normal speed -vn:
+ * k (d - sep) - c vn while sep < d, never pulling (unilateral). With `ahead` (the implicit solve), a contact
+ * that will close within the step (sep + h vn < d) acts from the step's start with its linear law unclamped:
+ * the solve, which takes the force at the step's end through its stiffness (Baraff & Witkin 1998, §5), then
+ * stops the point at the contact distance instead of finding it already through at the next step. There is no
+ * force cap: a heavier load compresses the contact further, never through. *active: the law applies. */
+static double normal_force(const pf_contactset *cs, double sep, double vn, int ahead, int *active)
+{
+    double d = cs->distance;
+    int touching = sep < d, closing = ahead && sep + cs->h * vn < d;
+    *active = touching || closing;
+    if (!*active) return 0;
+    double mag = cs->stiffness * (d - sep) - cs->damping * vn;
+    return touching && mag < 0 ? 0 : mag; /* separating faster than the spring pushes: no pull */
+}
+
+/* The force on a of contact c at separation sep and relative velocity dv = v_a - v_b of its points into f, and
+ * when lin is given its linearisation into lin. */
 static void contact_law(const pf_contactset *cs, const contact_pt *c, double sep, const double dv[3], int ahead,
                         double f[3], contact_pt *lin)
 {
-    double vn = dot3(dv, c->n), d = cs->distance;
-    int touching = sep < d, closing = ahead && sep + cs->h * vn < d;
-    double mag = 0;
-    if (touching || closing) {
-        mag = cs->stiffness * (d - sep) - cs->damping * vn;
-        if (touching && mag < 0) mag = 0; /* separating faster than the spring pushes: no pull */
-    }
-    double vt[3] = {dv[0] - vn * c->n[0], dv[1] - vn * c->n[1], dv[2] - vn * c->n[2]};
-    double st = sqrt(dot3(vt, vt)), fn = mag > 0 ? mag : 0, ft = 0;
-    if (c->mu > 0 && fn > 0) ft = c->mu * fn / (st > cs->slip_eps ? st : cs->slip_eps);
-    for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - ft * vt[i];
+    int active;
+    double mag = normal_force(cs, sep, dot3(dv, c->n), ahead, &active);
+    for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - cs->stiffness * c->delta[i];
     if (!lin) return;
-    lin->kn = touching || closing ? cs->stiffness : 0;
-    lin->cn = touching || closing ? cs->damping : 0;
-    lin->ct = ft; /* d f_t / d vt = -ft (I - slip slip^T) on the tangent plane */
-    for (int i = 0; i < 3; i++) lin->slip[i] = st > cs->slip_eps ? vt[i] / st : 0;
+    lin->kn = active ? cs->stiffness : 0;
+    lin->cn = active ? cs->damping : 0;
+    lin->kt = c->mu > 0 && !c->sliding ? cs->stiffness : 0;
 }
 
 static void contactset_free(pf_contactset *cs)
@@ -132,13 +133,10 @@ static void contacts_dforce(const pf_springset *s, const double *dqa, const doub
         pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, dqa, da);
         pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, dqb, db);
         double r[3] = {da[0] - db[0], da[1] - db[1], da[2] - db[2]}, rn = dot3(c->n, r), q[3];
-        double g = -kfact * c->kn * rn; /* df_a = k n n^T (dp_b - dp_a), times kfact */
-        for (int i = 0; i < 3; i++) q[i] = g * c->n[i];
-        if (phase == PF_PHASE_DF) { /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
-            double rt[3] = {r[0] - rn * c->n[0], r[1] - rn * c->n[1], r[2] - rn * c->n[2]}, rs = dot3(c->slip, rt);
-            for (int i = 0; i < 3; i++)
-                q[i] += cs->h * (c->cn * rn * c->n[i] + c->ct * (rt[i] - rs * c->slip[i]));
-        }
+        /* df_a = -K (dp_a - dp_b), K = kn n n^T + kt (I - n n^T), times kfact */
+        for (int i = 0; i < 3; i++) q[i] = -kfact * (c->kn * rn * c->n[i] + c->kt * (r[i] - rn * c->n[i]));
+        if (phase == PF_PHASE_DF) /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
+            for (int i = 0; i < 3; i++) q[i] += cs->h * c->cn * rn * c->n[i];
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = q[i];
             ob[3 * k + i] = -q[i];
@@ -219,7 +217,32 @@ static double pair_friction(const pf_surface *sa, const pf_surface *sb, double d
     return sb->friction >= 0 ? sb->friction : def;
 }
 
-int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, const candidate *cand, size_t n,
+/* The tangential spring of a contact at the state it is found in: the stretch it kept from the previous pass
+ * (`kept`, NULL for a new contact) turned onto the new tangent plane, plus the tangential displacement of the last
+ * step (h vt, the step's end velocities being the state's), then capped at mu fn / k: sliding when capped. */
+static void tangential_spring(const pf_contactset *cs, contact_pt *c, const double *kept)
+{
+    memset(c->delta, 0, sizeof c->delta);
+    c->sliding = 0;
+    if (!(c->mu > 0) || !kept) return;
+    double pa[3], pb[3], wa[3], wb[3];
+    pf_surface_point_position(c->sa, cs->a, cs->a->x, &c->pa, pa);
+    pf_surface_point_position(c->sb, cs->b, cs->b->x, &c->pb, pb);
+    pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, cs->a->v, wa);
+    pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, cs->b->v, wb);
+    double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
+    double vn = dot3(dv, c->n), kn = dot3(kept, c->n);
+    for (int i = 0; i < 3; i++) c->delta[i] = kept[i] - kn * c->n[i] + cs->h * (dv[i] - vn * c->n[i]);
+    int active;
+    double fn = normal_force(cs, dot3(d, c->n) - c->offset, vn, 0, &active), cap = c->mu * fn / cs->stiffness;
+    double len = sqrt(dot3(c->delta, c->delta));
+    if (len > cap) {
+        for (int i = 0; i < 3; i++) c->delta[i] = len > 0 ? c->delta[i] * cap / len : 0;
+        c->sliding = 1;
+    }
+}
+
+int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, candidate *cand, size_t n,
                           pf_surface *const *surf, uint64_t stamp)
 {
     pf_contactset *cs = s->contacts;
@@ -237,12 +260,9 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double d
     cs->damping = def->damping;
     cs->distance = def->contact_distance;
     cs->h = dt;
-    /* sticking creeps by at most 1e-4 of the contact distance per step */
-    double scale = def->contact_distance > 0 ? def->contact_distance : def->alarm_distance;
-    cs->slip_eps = scale > 0 ? 1e-4 * scale / dt : 1e-12;
     cs->stamp = stamp;
     for (size_t k = 0; k < n; k++) {
-        const candidate *d = &cand[k];
+        candidate *d = &cand[k];
         const pf_surface *ps = surf[d->psurf], *ts = surf[d->tsurf];
         pf_surface_point pp = pf_surface_vertex(d->pvert);
         pf_surface_point tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem)
@@ -264,6 +284,10 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double d
                           .n = {sg * nv[0], sg * nv[1], sg * nv[2]},
                           .offset = d->offset,
                           .mu = pair_friction(ps, ts, def->friction)};
+        /* the memory keeps the spring as seen from the vertex: on a, it is a's; else the opposite */
+        double kept[3] = {sg * d->delta[0], sg * d->delta[1], sg * d->delta[2]};
+        tangential_spring(cs, c, d->remembered ? kept : NULL);
+        for (int i = 0; i < 3; i++) d->delta[i] = sg * c->delta[i];
     }
     cs->pts.n = n;
     return PF_OK;

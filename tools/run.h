@@ -62,6 +62,10 @@ typedef struct run_step {
        one group, solves that stalled or ended unconverged */
     uint32_t cg_iterations, cg_iterations_max;
     uint64_t cg_stalled, cg_unconverged;
+    /* the collision stage (pf_collision_stats): the smallest gap among contacts (m, +inf without), and the
+       surface pairs that broke the rule of pf_collision_def (approached by more than alarm - contact distance) */
+    double min_distance;
+    uint32_t fast_pairs;
 } run_step;
 /* The per-step CSV into *out (cli_out: renamed into place by cli_out_commit): '#' lines (machine, date,
  * command), a header, then one row per step (run_csv_row on out->f). 0, or -1 after a message. */

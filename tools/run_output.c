@@ -4,6 +4,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,7 +35,7 @@ int run_csv_open(cli_out *out, const char *path, int argc, char **argv)
     fprintf(f, "\nstep,ms_step,ms_collision,ms_update,ms_integration,contacts,contact_pairs,pairs_started,"
                "pairs_stopped,candidates,groups,tasks,updated,tasks_added,tasks_removed,tasks_moved,imbalance,busy_ms,"
                "wait_ms,idle_ms,waits,waits_blocked,repartitions,objects_moved,ms_repartition,cg_iterations,"
-               "cg_iterations_max,cg_stalled,cg_unconverged\n");
+               "cg_iterations_max,cg_stalled,cg_unconverged,min_distance,fast_pairs\n");
     return 0;
 }
 
@@ -47,8 +48,12 @@ void run_csv_row(FILE *f, const run_step *r)
     fprintf(f, ",%.4f,%.4f,%.4f,%.4f,%llu,%llu,%u,%u,%.4f", r->imbalance, r->busy_ms, r->wait_ms, r->idle_ms,
             (unsigned long long)r->waits, (unsigned long long)r->waits_blocked, r->repartitions, r->objects_moved,
             r->ms_repartition);
-    fprintf(f, ",%u,%u,%llu,%llu\n", r->cg_iterations, r->cg_iterations_max, (unsigned long long)r->cg_stalled,
+    fprintf(f, ",%u,%u,%llu,%llu", r->cg_iterations, r->cg_iterations_max, (unsigned long long)r->cg_stalled,
             (unsigned long long)r->cg_unconverged);
+    if (isfinite(r->min_distance))
+        fprintf(f, ",%.6g,%u\n", r->min_distance, r->fast_pairs);
+    else
+        fprintf(f, ",,%u\n", r->fast_pairs); /* no contact: no gap */
 }
 
 static void write_points(FILE *f, const double *x, uint32_t n)

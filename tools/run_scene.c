@@ -8,6 +8,7 @@
 #include "physflow/scene.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,6 +53,7 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
     pf_world_stats ws;
     pf_world_update up;
     memset(&cs, 0, sizeof cs);
+    cs.min_distance = INFINITY;
     pf_world_get_collision_stats(w, &cs);
     pf_world_get_stats(w, &ws);
     pf_world_get_last_update(w, &up, updates);
@@ -64,6 +66,8 @@ static void measure(pf_world *w, uint64_t step, double ms, uint32_t prev_updates
     r->started = cs.started;
     r->stopped = cs.stopped;
     r->candidates = cs.candidates;
+    r->min_distance = cs.min_distance;
+    r->fast_pairs = cs.fast_pairs;
     r->groups = ws.groups;
     r->tasks = ws.tasks;
     r->updated = *updates != prev_updates;
@@ -86,6 +90,8 @@ typedef struct run_totals {
     size_t n, nupd;
     uint64_t moved;
     uint32_t cg_it_max; /* the most CG iterations of one group in one step */
+    double min_gap;     /* the smallest gap among contacts over the run (m; +inf without contacts) */
+    uint64_t fast;      /* surface pairs that broke the contact rule, summed over steps */
 } run_totals;
 
 static int totals_alloc(run_totals *t, size_t n)
@@ -111,6 +117,8 @@ static void totals_add(run_totals *t, const run_step *r)
     t->wait_ms[k] = r->wait_ms, t->idle_ms[k] = r->idle_ms;
     t->cg_it[k] = r->cg_iterations;
     if (r->cg_iterations_max > t->cg_it_max) t->cg_it_max = r->cg_iterations_max;
+    if (t->n == 1 || r->min_distance < t->min_gap) t->min_gap = r->min_distance;
+    t->fast += r->fast_pairs;
     /* graph updates with the repartitioning they cause: a structural update, or a repartition decision */
     if (r->updated || r->ms_repartition > 0) t->upd_only[t->nupd++] = r->ms_update + r->ms_repartition;
     t->moved += r->tasks_moved;
@@ -150,6 +158,22 @@ static void summary_cg(const run_totals *t, const pf_world_stats *ws)
                "system is near singular along its first direction, or CGLinearSolver threshold is 1 or more)\n");
 }
 
+/* Contacts: the deepest interpenetration of the run against the contact distance, and the steps' breaks of the
+ * rule of pf_collision_def (never silent: the run stays correct, each such pair searched over its motion). */
+static void summary_contacts(pf_scene *scene, const run_totals *t)
+{
+    const pf_scene_collision *sc = pf_scene_collision_settings(scene);
+    if (!sc || !sc->enabled || !isfinite(t->min_gap)) return;
+    printf("  contacts: smallest gap %.3g m (contact distance %g m, alarm distance %g m); %llu fast approach%s\n",
+           t->min_gap, sc->contact_distance, sc->alarm_distance, (unsigned long long)t->fast,
+           t->fast == 1 ? "" : "es");
+    if (t->fast)
+        printf("  note: %llu time(s) two surfaces approached by more than alarm - contact distance within a step; "
+               "they were searched over their whole motion (slower). Raise alarmDistance or lower dt "
+               "(docs/physics.md, Contacts)\n",
+               (unsigned long long)t->fast);
+}
+
 static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, const run_step *last, int workers,
                     double ms_setup, const pf_world_stats *ws)
 {
@@ -171,6 +195,7 @@ static void summary(const run_opts *o, pf_scene *scene, const run_totals *t, con
            t->nupd, median_of(t->upd_only, t->nupd), umax, (unsigned long long)t->moved);
     summary_runtime(t, ws, workers, o->partitioner);
     summary_cg(t, ws);
+    summary_contacts(scene, t);
     printf("  final: %u contacts in %u object pairs, %u solver groups, %u tasks per step\n", last->contacts,
            last->pairs, last->groups, last->tasks);
     printf("  state-hash %016llx\n", (unsigned long long)pf_world_state_hash(w));

@@ -308,11 +308,13 @@ typedef struct pf_world_contact {
     double depth;                    ///< m: contact_distance - distance, how far the penalty spring is
                                      ///< compressed (> 0: closer than the contact distance, the force pushes;
                                      ///< <= 0: only within the alarm distance, no force)
-    double force[3];                 ///< N: the penalty force on a (on b: its opposite) at the state the callback
-                                     ///< sees, the step's start: (k depth - c (v_a - v_b)·normal) normal when
-                                     ///< depth > 0 and that is positive, else 0 (k, c: pf_collision_def stiffness
-                                     ///< and damping). It is the force term f(x, v) of the step; the implicit
-                                     ///< solve adds its stiffness response, so the impulse over the step differs.
+    double force[3];                 ///< N: the contact force on a (on b: its opposite) at the state the callback
+                                     ///< sees, the step's start: the normal part (k depth - c (v_a - v_b)·normal)
+                                     ///< normal when depth > 0 and that is positive, else 0 (k, c:
+                                     ///< pf_collision_def stiffness and damping), plus the friction of its
+                                     ///< tangential spring (at most μ times the normal part; docs/physics.md,
+                                     ///< "Contacts"). It is the force term f(x, v) of the step; the implicit solve
+                                     ///< adds its stiffness response, so the impulse over the step differs.
 } pf_world_contact;
 
 /// Called after each step's collision stage, before the solvers, with the step's contacts (valid during the
