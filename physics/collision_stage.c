@@ -149,6 +149,16 @@ static int remove_contact_field(pf_world *w, uint32_t k)
     return PF_OK;
 }
 
+/* The gap of a proximity, negative when the surfaces interpenetrate: behind a closed surface's face, or past the
+ * side of an open one that the vertex keeps, its depth along the face's normal (the search's distance is
+ * unsigned there). */
+static double signed_gap(const candidate *d)
+{
+    if (d->kind == CAND_TRIANGLE && d->side && (d->closed || d->side * d->plane < 0))
+        return d->side * d->plane - d->offset;
+    return d->dist;
+}
+
 int pf_collision_stage_run(pf_world *w)
 {
     pf_collision_stage *c = w->col;
@@ -166,7 +176,8 @@ int pf_collision_stage_run(pf_world *w)
         while (end < c->cand.n &&
                (c->cand.v[end].pobj < c->cand.v[end].tobj ? c->cand.v[end].pobj : c->cand.v[end].tobj) == oa &&
                (c->cand.v[end].pobj < c->cand.v[end].tobj ? c->cand.v[end].tobj : c->cand.v[end].pobj) == ob) {
-            if (c->cand.v[end].dist < mind) mind = c->cand.v[end].dist;
+            double gap = signed_gap(&c->cand.v[end]);
+            if (gap < mind) mind = gap;
             end++;
         }
         pf_springset *s = find_contact_field(w, oa, ob);

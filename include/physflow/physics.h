@@ -331,7 +331,8 @@ typedef struct pf_collision_stats {
     uint32_t stopped;      ///< object pairs that stopped touching this step
     uint64_t candidates;   ///< broad-phase pairs examined by the narrow phase
     double ms;             ///< time of the collision stage, ms
-    double min_distance;   ///< smallest vertex-triangle distance among contacts, m (+inf when none)
+    double min_distance;   ///< smallest gap among contacts, m (+inf when none; negative: interpenetration, a
+                           ///< vertex behind a closed surface's face or past the side of an open one it keeps)
     uint32_t fast_pairs;   ///< surface pairs that approached each other by more than alarm_distance -
                            ///< contact_distance in this step (the rule of pf_collision_def broken; searched over
                            ///< their whole motion)
