@@ -9,26 +9,29 @@
 #include "physflow/collision.h"
 #include "physflow/query.h"
 
-enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
+enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1, CAND_EDGE = 2 };
 
-/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
+/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere, or (CAND_EDGE)
+ * a line feature against another: an edge's inner point or a vertex, numbered as pf_surface_line_point reads them
+ * (edge e < ne, vertex v as ne + v), which makes the pair of features the contact's identity. */
 typedef struct candidate {
     uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
-    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
-    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
-    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
-    double bary[3];        /* triangle: barycentric coordinates of its closest point */
-    double n[3];           /* from the other feature towards the vertex */
+    uint32_t psurf, pvert; /* the vertex: surface index, vertex (CAND_EDGE: line feature) */
+    uint32_t kind;         /* CAND_TRIANGLE, CAND_SPHERE or CAND_EDGE */
+    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex (CAND_EDGE: line feature) */
+    double bary[3];        /* triangle: barycentric coordinates of its closest point; CAND_EDGE: the parameters
+                            * of the closest points on the two edges, bary[0] on pvert's, bary[1] on telem's */
+    double n[3];           /* from the other feature towards the vertex (CAND_EDGE: towards pvert's point) */
     double offset;         /* radii between the two points */
     double dist;
 } candidate;
 
 /* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its
- * triangles (and of its spheres) that the other's vertices query. */
+ * triangles (and of its spheres, and of its edges) that the other's vertices (edges) query. */
 typedef struct surface_cache {
     pf_aabb bounds;           /* of its vertices, grown by its radius */
-    pf_query_index *tri, *sph; /* built lazily, once per pass */
-    uint64_t tri_pass, sph_pass;
+    pf_query_index *tri, *sph, *edge; /* built lazily, once per pass */
+    uint64_t tri_pass, sph_pass, edge_pass;
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
 } surface_cache;
 
@@ -40,10 +43,13 @@ typedef struct collide_lane {
     int rc;
 } collide_lane;
 
-/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b. */
+enum { JOB_TRIANGLES = 0, JOB_SPHERES = 1, JOB_EDGES = 2 };
+
+/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b, or
+ * the edges of a against those of b; a == b: a surface against itself (self-collision). */
 typedef struct collide_job {
     uint32_t a, b;
-    int spheres;
+    int kind; /* JOB_* */
 } collide_job;
 
 typedef struct pf_collision_stage {

@@ -175,6 +175,19 @@ pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b)
     return s;
 }
 
+/* The candidate's two points: its vertex (or line feature) and the other feature's point. */
+static void candidate_points(const candidate *d, const pf_surface *ps, const pf_surface *ts, pf_surface_point *pp,
+                             pf_surface_point *tp)
+{
+    if (d->kind == CAND_EDGE) {
+        *pp = pf_surface_line_point(ps, d->pvert, d->bary[0]);
+        *tp = pf_surface_line_point(ts, d->telem, d->bary[1]);
+        return;
+    }
+    *pp = pf_surface_vertex(d->pvert);
+    *tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem) : pf_surface_triangle_point(ts, d->telem, d->bary);
+}
+
 int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const candidate *cand, size_t n,
                           pf_surface *const *surf, uint64_t stamp)
 {
@@ -196,9 +209,8 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, const ca
     for (size_t k = 0; k < n; k++) {
         const candidate *d = &cand[k];
         const pf_surface *ps = surf[d->psurf], *ts = surf[d->tsurf];
-        pf_surface_point pp = pf_surface_vertex(d->pvert);
-        pf_surface_point tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem)
-                                                     : pf_surface_triangle_point(ts, d->telem, d->bary);
+        pf_surface_point pp, tp;
+        candidate_points(d, ps, ts, &pp, &tp);
         int point_is_a = d->pobj == s->oa; /* n points from the other feature to the vertex: b to a when so */
         double sg = point_is_a ? 1.0 : -1.0;
         cs->pts.v[k] = (contact_pt){point_is_a ? ps : ts,

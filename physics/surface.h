@@ -23,6 +23,12 @@ typedef struct pf_surface {
     double *local;     /* RIGID: 3 per vertex, body frame, relative to the com */
     double *pos, *vel; /* 3 per vertex: written by pf_surface_positions / pf_surface_velocities */
     double radius;     /* > 0: its vertices are spheres */
+    /* lines and self-collision (surface_edges.c); the arrays are built only while lines are on */
+    int lines, self_collision;
+    uint32_t ne;
+    uint32_t *edge;        /* 2 per edge, the smaller vertex first, sorted */
+    uint8_t *edge_on_tri;  /* per edge: 1 for an edge of a triangle (vertex–triangle tests cover its points) */
+    uint8_t *vert_on_tri;  /* per vertex: 1 for a vertex of a triangle */
 } pf_surface;
 
 /* A point of the surface: sum_k w[k] vertex v[k]. */
@@ -34,6 +40,14 @@ typedef struct pf_surface_point {
 /* Builds a surface (allocating it) after checking the definition against the object; the caller frees it. */
 int pf_surface_create(const pf_object *o, const pf_surface_def *def, pf_surface **out);
 void pf_surface_free(pf_surface *s);
+
+/* Collision options of def (edges, nedges, lines, self_collision) onto s, checked in the terms of the public call
+ * fn; s keeps its old options on failure (surface_edges.c). */
+int pf_surface_set_collision(pf_surface *s, const pf_surface_def *def, const char *fn);
+void pf_surface_free_edges(pf_surface *s);
+/* The point of a line feature (collide_edges.c's numbering): edge `feature` < s->ne at parameter t from its first
+ * vertex to its second, or vertex `feature` - s->ne. */
+pf_surface_point pf_surface_line_point(const pf_surface *s, uint32_t feature, double t);
 
 /* the point of vertex v */
 pf_surface_point pf_surface_vertex(uint32_t v);
