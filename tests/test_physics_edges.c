@@ -448,8 +448,9 @@ START_TEST(test_polyline_self_contact)
     ck_assert_uint_eq(s->n, 1);
     ck_assert(s->c[0].object_a == o && s->c[0].object_b == o);
     ck_assert(fabs(s->c[0].distance - 0.015) < 1e-12 && fabs(fabs(s->c[0].normal[2]) - 1) < 1e-12);
-    pf_world_stats st;
-    ck_assert_int_eq(pf_world_get_stats(w, &st), PF_OK);
+    pf_collision_stats st;
+    ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
+    ck_assert_uint_eq(st.pairs, 1); /* the field of the object with itself */
     pf_world_destroy(w);
 
     double fine[30]; /* a straight polyline of 10 points 0.015 apart (alarm 0.02) */
