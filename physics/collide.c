@@ -200,17 +200,17 @@ static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf
     return ids;
 }
 
-/* The vertices of surface ps (points or spheres) against the triangles of surface ts (ps == ts: those that do
- * not contain the vertex). */
+/* The vertices lo .. hi - 1 of surface ps (points or spheres) against the triangles of surface ts (ps == ts: those
+ * that do not contain the vertex). */
 static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                              uint32_t ts)
+                              uint32_t ts, uint32_t lo, uint32_t hi)
 {
     const pf_surface *S = w->surf.v[ps], *T = w->surf.v[ts];
     const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
     int rc;
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
     double reach = c->def.alarm_distance + S->radius;
-    for (uint32_t v = 0; v < S->nv; v++) {
+    for (uint32_t v = lo; v < S->nv && v < hi; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
         if (!overlap(&box, &c->sc[ts].bounds)) continue;
         size_t n;
@@ -288,16 +288,17 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     return rc;
 }
 
-/* The edges of surface ps against those of surface qs, or (ps == qs) against the edges of their own surface
- * that share no vertex with them, each pair once. */
-static int edges_edges(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t qs)
+/* The edges lo .. hi - 1 of surface ps against those of surface qs, or (ps == qs) against the edges of their own
+ * surface that share no vertex with them, each pair once. */
+static int edges_edges(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t qs,
+                       uint32_t lo, uint32_t hi)
 {
     const pf_surface *S = w->surf.v[ps], *Q = w->surf.v[qs];
     const pf_query_index *ix = c->sc[qs].edge; /* built before the narrow phase */
     pf_proximity_def pd = {c->def.alarm_distance, c->def.contact_distance};
     double reach = c->def.alarm_distance + S->radius + Q->radius;
     int rc;
-    for (uint32_t e = 0; e < S->ne; e++) {
+    for (uint32_t e = lo; e < S->ne && e < hi; e++) {
         const uint32_t *ev = S->edge + 2 * (size_t)e;
         pf_aabb box = box_at(S->pos + 3 * (size_t)ev[0], reach);
         grow(&box, S->pos + 3 * (size_t)ev[1], reach);
@@ -357,28 +358,39 @@ static void narrow_worker(void *ctx, int worker, int workers)
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
         const collide_job *jb = &c->jobs.v[k];
         int rc = jb->kind == JOB_SPHERES ? spheres_spheres(r->w, c, L, jb->a, jb->b)
-                 : jb->kind == JOB_EDGES ? edges_edges(r->w, c, L, jb->a, jb->b)
-                                         : vertices_triangles(r->w, c, L, jb->a, jb->b);
+                 : jb->kind == JOB_EDGES ? edges_edges(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi)
+                                         : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi);
         if (rc) L->rc = rc;
     }
 }
 
-static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int kind)
+static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, uint32_t lo, uint32_t hi)
 {
-    if (pf_vec_push(&c->jobs, ((collide_job){a, b, kind}))) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_push(&c->jobs, ((collide_job){a, b, kind, lo, hi}))) return pf_error(PF_ENOMEM, "out of memory");
     return PF_OK;
 }
 
+static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int kind)
+{
+    return add_job_range(c, a, b, kind, 0, UINT32_MAX);
+}
+
+/* vertices (edges) of a self job: small enough to spread one cloth over the workers, large enough that its
+ * queries (tens of microseconds) cost far more than taking the job (one atomic increment) */
+enum { SELF_SLICE = 256 };
+
 /* The jobs of the surfaces that collide with themselves (the broad phase pairs different surfaces only): every
- * step, for each such surface of a moving object. */
+ * step, for each such surface of a moving object, in slices. */
 static int plan_self_jobs(const pf_world *w, pf_collision_stage *c)
 {
     int rc = PF_OK;
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) {
         const pf_surface *S = w->surf.v[s];
         if (!S->self_collision || pf_object_is_static(w->obj.v[S->object])) continue;
-        if (S->nt) rc = add_job(c, s, s, JOB_TRIANGLES);
-        if (!rc && S->lines && S->ne > 1) rc = add_job(c, s, s, JOB_EDGES);
+        for (uint32_t lo = 0; S->nt && lo < S->nv && !rc; lo += SELF_SLICE)
+            rc = add_job_range(c, s, s, JOB_TRIANGLES, lo, lo + SELF_SLICE);
+        for (uint32_t lo = 0; S->lines && S->ne > 1 && lo < S->ne && !rc; lo += SELF_SLICE)
+            rc = add_job_range(c, s, s, JOB_EDGES, lo, lo + SELF_SLICE);
     }
     return rc;
 }

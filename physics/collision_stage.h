@@ -46,10 +46,12 @@ typedef struct collide_lane {
 enum { JOB_TRIANGLES = 0, JOB_SPHERES = 1, JOB_EDGES = 2 };
 
 /* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b, or
- * the edges of a against those of b; a == b: a surface against itself (self-collision). */
+ * the edges of a against those of b; a == b: a surface against itself (self-collision), in slices of its
+ * vertices (edges) so that one large surface still spreads over the workers. */
 typedef struct collide_job {
     uint32_t a, b;
-    int kind; /* JOB_* */
+    int kind;        /* JOB_* */
+    uint32_t lo, hi; /* a's vertices (JOB_EDGES: edges) lo .. hi - 1; hi is clamped to their count */
 } collide_job;
 
 typedef struct pf_collision_stage {
