@@ -93,6 +93,23 @@ int pf_check_triangle(const pf_triangle *t, const char *fn, const char *arg, lon
     return PF_OK;
 }
 
+int pf_check_segment(const pf_segment *s, const char *fn, const char *arg, long long index)
+{
+    char name[96], what[128];
+    if (!s) {
+        label(name, sizeof name, arg, index);
+        return pf_check_given(s, fn, name);
+    }
+    if (finite3(s->v[0]) && finite3(s->v[1]) && isfinite(s->radius) && s->radius >= 0.0) return PF_OK;
+    label(name, sizeof name, arg, index);
+    for (int k = 0; k < 2; k++) {
+        snprintf(what, sizeof what, "%s.v[%d]", name, k);
+        PF_TRY(pf_check_finite_n(s->v[k], 3, fn, what));
+    }
+    snprintf(what, sizeof what, "%s.radius", name);
+    return pf_check_nonnegative(s->radius, fn, what);
+}
+
 int pf_check_pair_index(uint32_t index, size_t n, const char *fn, const char *kind, size_t k, const char *member)
 {
     if (index < n) return PF_OK;

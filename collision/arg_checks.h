@@ -1,5 +1,6 @@
-/* Argument checks shared by the collision modules' public entry points: boxes, spheres, triangles and proximity
- * settings, each refused in the caller's terms (`boxes[3].min[1]`, `spheres[2].radius`) through base/check.h. */
+/* Argument checks shared by the collision modules' public entry points: boxes, spheres, triangles, segments and
+ * proximity settings, each refused in the caller's terms (`boxes[3].min[1]`, `spheres[2].radius`) through
+ * base/check.h. */
 #ifndef PF_COLLISION_ARG_CHECKS_H
 #define PF_COLLISION_ARG_CHECKS_H
 
@@ -20,6 +21,8 @@ int pf_check_sphere(const pf_sphere *s, const char *fn, const char *arg, long lo
 int pf_check_point(const pf_point *p, const char *fn, const char *arg, long long index);
 /* given, finite vertices */
 int pf_check_triangle(const pf_triangle *t, const char *fn, const char *arg, long long index);
+/* given, finite end points, radius finite and >= 0 */
+int pf_check_segment(const pf_segment *s, const char *fn, const char *arg, long long index);
 /* pairs[k].<member> (the index of a `kind`: "sphere", "triangle") < n */
 int pf_check_pair_index(uint32_t index, size_t n, const char *fn, const char *kind, size_t k, const char *member);
 /* given, finite, 0 <= def.contact_distance <= def.alarm_distance */

@@ -1,8 +1,10 @@
 /* Finding a step's proximities, in two levels (Pouchol et al. 2009, §3.3: queries against a built structure): the
  * surfaces' bounds go through a broad phase; for each pair of surfaces of different objects that come within the alarm
- * distance, the vertices of each query an index of the other's triangles (and spheres), built at most once per
- * step and only for surfaces something comes near; the spheres of one surface (particles) meet each other
- * through the broad phase. A vertex is a point, or a sphere when its surface has a radius. */
+ * distance, the vertices of each query an index of the other's triangles (and spheres), and when both have lines
+ * the edges of one query an index of the other's edges, built at most once per step and only for surfaces
+ * something comes near; the spheres of one surface (particles) meet each other through the broad phase, and a
+ * surface with self-collision meets itself through its own indexes. A vertex is a point, or a sphere when its
+ * surface has a radius. */
 #include "collide.h"
 #include "objects.h"
 
@@ -64,6 +66,7 @@ void pf_collide_free(pf_collision_stage *c)
     for (uint32_t s = 0; s < c->nsc; s++) {
         pf_query_index_destroy(c->sc[s].tri);
         pf_query_index_destroy(c->sc[s].sph);
+        pf_query_index_destroy(c->sc[s].edge);
         pf_vec_free(&c->sc[s].boxes);
     }
     pf_free(c->sc);
@@ -147,6 +150,16 @@ static double approach(const surface_cache *a, const surface_cache *b, double dt
     return (sqrt(dot3(d, d)) + a->spread + b->spread) * dt;
 }
 
+/* How far apart two surfaces' features may be to become contacts, for surfaces that may approach each other by
+ * `close` within the step: the alarm distance, or, when that breaks the rule of pf_collision_def (close >
+ * alarm - contact distance), as far as they may come, counted. */
+static double pair_reach(pf_collision_stage *c, double close)
+{
+    if (!(close > c->def.alarm_distance - c->def.contact_distance)) return c->def.alarm_distance;
+    c->fast_pairs++;
+    return c->def.contact_distance + close;
+}
+
 /* Every surface's positions, motion and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm
  * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
  * are a broad-phase pair. */
@@ -167,20 +180,28 @@ static void surface_bounds(pf_world *w, pf_collision_stage *c)
     }
 }
 
-/* The index of a surface's triangles (spheres: of its vertices grown by its radius), built once per pass. */
-static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s, int spheres, pf_query_index **out)
+/* The index of a surface's triangles (spheres: of its vertices grown by its radius; edges: of its edges grown by
+ * its radius), built once per pass. */
+static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s, int kind, pf_query_index **out)
 {
     surface_cache *sc = &c->sc[s];
-    pf_query_index **ix = spheres ? &sc->sph : &sc->tri;
-    uint64_t *pass = spheres ? &sc->sph_pass : &sc->tri_pass;
+    int spheres = kind == JOB_SPHERES;
+    pf_query_index **ix = kind == JOB_EDGES ? &sc->edge : spheres ? &sc->sph : &sc->tri;
+    uint64_t *pass = kind == JOB_EDGES ? &sc->edge_pass : spheres ? &sc->sph_pass : &sc->tri_pass;
     *out = *ix;
     if (*ix && *pass == c->passes) return PF_OK;
-    size_t n = spheres ? sf->nv : sf->nt;
+    size_t n = kind == JOB_EDGES ? sf->ne : spheres ? sf->nv : sf->nt;
     if (pf_vec_reserve(&sc->boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
     sc->boxes.n = n;
     for (size_t k = 0; k < n; k++) {
         if (spheres) {
             sc->boxes.v[k] = box_at(sf->pos + 3 * k, sf->radius);
+            continue;
+        }
+        if (kind == JOB_EDGES) {
+            const uint32_t *e = sf->edge + 2 * k;
+            sc->boxes.v[k] = box_at(sf->pos + 3 * (size_t)e[0], sf->radius);
+            grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)e[1], sf->radius);
             continue;
         }
         const uint32_t *t = sf->tri + 3 * k;
@@ -219,7 +240,6 @@ static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf
     return ids;
 }
 
-/* The vertices of surface ps (points or spheres) against the triangles of surface ts. */
 /* The unit normal of triangle tr (counter-clockwise), and the signed distance of p to its plane along it; a
  * degenerate triangle gives a zero normal and distance. */
 static double triangle_plane(const pf_triangle *tr, const double p[3], double nf[3])
@@ -278,19 +298,23 @@ static int vertex_triangle(const pf_world *w, uint32_t ps, uint32_t v, uint32_t 
     return 1;
 }
 
+/* The vertices lo .. hi - 1 of surface ps (points or spheres) against the triangles of surface ts (ps == ts: those
+ * that do not contain the vertex), features at most reach_gap apart. */
 static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                              uint32_t ts, double reach_gap)
+                              uint32_t ts, uint32_t lo, uint32_t hi, double reach_gap)
 {
     const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
     int rc;
     double reach = reach_gap + S->radius;
-    for (uint32_t v = 0; v < S->nv; v++) {
+    for (uint32_t v = lo; v < S->nv && v < hi; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
         if (!overlap(&box, &c->sc[ts].bounds)) continue;
         size_t n;
         const uint32_t *ids = query(L, ix, &box, &n);
         for (size_t k = 0; k < n; k++) {
+            const uint32_t *tv = w->surf.v[ts]->tri + 3 * (size_t)ids[k];
+            if (ps == ts && (tv[0] == v || tv[1] == v || tv[2] == v)) continue; /* its own triangles */
             candidate cd;
             int hit = vertex_triangle(w, ps, v, ts, ids[k], reach_gap, c->def.contact_distance, &cd);
             L->examined++;
@@ -346,11 +370,7 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     sc->boxes.n = S->nv;
     /* two boxes meet when the gap is within the reach: the alarm distance, or how far two of its spheres may
      * approach each other within the step when that is more (the rule broken, counted) */
-    double close = 2 * sc->spread * w->def.dt, reach_gap = c->def.alarm_distance;
-    if (close > c->def.alarm_distance - c->def.contact_distance) {
-        c->fast_pairs++;
-        reach_gap = c->def.contact_distance + close;
-    }
+    double reach_gap = pair_reach(c, 2 * sc->spread * w->def.dt);
     double r = S->radius + reach_gap / 2;
     for (uint32_t v = 0; v < S->nv; v++) sc->boxes.v[v] = box_at(S->pos + 3 * (size_t)v, r);
     sc->sph_pass = 0; /* the scratch boxes are not the sphere index's any more */
@@ -359,6 +379,37 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     int rc = pf_broadphase_pairs(c->bp, sc->boxes.v, S->nv, &pairs, &np, NULL);
     for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j, reach_gap);
     return rc;
+}
+
+/* The edges lo .. hi - 1 of surface ps against those of surface qs, or (ps == qs) against the edges of their own
+ * surface that share no vertex with them, each pair once. */
+static int edges_edges(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps, uint32_t qs,
+                       uint32_t lo, uint32_t hi, double reach_gap)
+{
+    const pf_surface *S = w->surf.v[ps], *Q = w->surf.v[qs];
+    const pf_query_index *ix = c->sc[qs].edge; /* built before the narrow phase */
+    pf_proximity_def pd = {reach_gap, c->def.contact_distance};
+    double reach = reach_gap + S->radius + Q->radius;
+    int rc;
+    for (uint32_t e = lo; e < S->ne && e < hi; e++) {
+        const uint32_t *ev = S->edge + 2 * (size_t)e;
+        pf_aabb box = box_at(S->pos + 3 * (size_t)ev[0], reach);
+        grow(&box, S->pos + 3 * (size_t)ev[1], reach);
+        if (!overlap(&box, &c->sc[qs].bounds)) continue;
+        size_t n;
+        const uint32_t *ids = query(L, ix, &box, &n);
+        for (size_t k = 0; k < n; k++) {
+            const uint32_t *fv = Q->edge + 2 * (size_t)ids[k];
+            if (ps == qs && (ids[k] <= e || fv[0] == ev[0] || fv[0] == ev[1] || fv[1] == ev[0] || fv[1] == ev[1]))
+                continue; /* each pair once, neighbours never */
+            candidate cd;
+            int hit = pf_collide_edge_pair(S, ps, e, Q, qs, ids[k], &pd, &cd);
+            L->examined++;
+            if (hit < 0) return hit;
+            if (hit && (rc = add_candidate(L, &cd))) return rc;
+        }
+    }
+    return PF_OK;
 }
 
 /* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane. */
@@ -382,9 +433,9 @@ static void index_worker(void *ctx, int worker, int workers)
         for (size_t e = 0; e < k && first; e++) first = c->jobs.v[e].b != b;
         if (!first) continue;
         for (size_t e = k; e < c->jobs.n; e++)
-            if (c->jobs.v[e].b == b) kinds |= 1 << c->jobs.v[e].spheres;
+            if (c->jobs.v[e].b == b) kinds |= 1 << c->jobs.v[e].kind;
         pf_query_index *ix;
-        for (int kind = 0; kind < 2; kind++)
+        for (int kind = JOB_TRIANGLES; kind <= JOB_EDGES; kind++)
             if ((kinds >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
                 atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
     }
@@ -399,16 +450,45 @@ static void narrow_worker(void *ctx, int worker, int workers)
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
         const collide_job *jb = &c->jobs.v[k];
-        int rc = jb->spheres ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->reach)
-                             : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->reach);
+        int rc = jb->kind == JOB_SPHERES ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->reach)
+                 : jb->kind == JOB_EDGES ? edges_edges(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
+                                         : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach);
         if (rc) L->rc = rc;
     }
 }
 
-static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int spheres, double reach)
+static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, uint32_t lo, uint32_t hi,
+                         double reach)
 {
-    if (pf_vec_push(&c->jobs, ((collide_job){a, b, spheres, reach}))) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_push(&c->jobs, ((collide_job){a, b, kind, lo, hi, reach}))) return pf_error(PF_ENOMEM, "out of memory");
     return PF_OK;
+}
+
+static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, double reach)
+{
+    return add_job_range(c, a, b, kind, 0, UINT32_MAX, reach);
+}
+
+
+/* vertices (edges) of a self job: small enough to spread one cloth over the workers, large enough that its
+ * queries (tens of microseconds) cost far more than taking the job (one atomic increment) */
+enum { SELF_SLICE = 256 };
+
+/* The jobs of the surfaces that collide with themselves (the broad phase pairs different surfaces only): every
+ * step, for each such surface of a moving object, in slices. */
+static int plan_self_jobs(const pf_world *w, pf_collision_stage *c)
+{
+    int rc = PF_OK;
+    for (uint32_t s = 0; s < w->surf.n && !rc; s++) {
+        const pf_surface *S = w->surf.v[s];
+        if (!S->self_collision || pf_object_is_static(w->obj.v[S->object])) continue;
+        double reach = pair_reach(c, 2 * c->sc[s].spread * w->def.dt); /* two of its vertices, each off its mean */
+        for (uint32_t lo = 0; S->nt && lo < S->nv && !rc; lo += SELF_SLICE)
+            rc = add_job_range(c, s, s, JOB_TRIANGLES, lo, lo + SELF_SLICE, reach);
+        for (uint32_t lo = 0; S->lines && S->ne > 1 && lo < S->ne && !rc; lo += SELF_SLICE)
+            rc = add_job_range(c, s, s, JOB_EDGES, lo, lo + SELF_SLICE, reach);
+    }
+    return rc;
 }
 
 /* The narrow-phase jobs of the surface pairs the broad phase found, and the indexes they query, built (in
@@ -420,20 +500,19 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     for (size_t k = 0; k < np && !rc; k++) {
         uint32_t i = pairs[k].i, j = pairs[k].j;
         const pf_surface *A = w->surf.v[i], *B = w->surf.v[j];
-        if (A->object == B->object) continue; /* no self-collision of a mesh */
+        if (A->object == B->object) continue; /* one object's surfaces: each meets itself alone (plan_self_jobs) */
         if (pf_object_is_static(w->obj.v[A->object]) && pf_object_is_static(w->obj.v[B->object])) continue;
         /* the rule (pf_collision_def): within a step a pair approaches by less than alarm - contact distance; a
          * pair that may approach by more is searched as far as it may come, so that its contacts still exist
          * before it crosses (contacts.c activates them ahead), and counted */
-        double close = approach(&c->sc[i], &c->sc[j], w->def.dt), reach = c->def.alarm_distance;
-        if (close > c->def.alarm_distance - c->def.contact_distance) {
-            c->fast_pairs++;
-            reach = c->def.contact_distance + close;
-        }
-        if (B->nt) rc = add_job(c, i, j, 0, reach);
-        if (!rc && A->nt) rc = add_job(c, j, i, 0, reach);
-        if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, 1, reach);
+        double reach = pair_reach(c, approach(&c->sc[i], &c->sc[j], w->def.dt));
+        if (B->nt) rc = add_job(c, i, j, JOB_TRIANGLES, reach);
+        if (!rc && A->nt) rc = add_job(c, j, i, JOB_TRIANGLES, reach);
+        if (!rc && A->radius > 0 && B->radius > 0) rc = add_job(c, i, j, JOB_SPHERES, reach);
+        if (!rc && A->lines && B->lines && A->ne && B->ne)
+            rc = add_job(c, i < j ? i : j, i < j ? j : i, JOB_EDGES, reach);
     }
+    if (!rc) rc = plan_self_jobs(w, c);
     if (rc) return rc;
     narrow_run run = {w, c, 0, 0};
     if (c->nlanes > 1 && c->jobs.n > 1)
@@ -470,13 +549,13 @@ static int keep_contacts(pf_world *w, pf_collision_stage *c)
     return PF_OK;
 }
 
-/* A memory's key: kind, vertex, other surface, and the other sphere (a triangle contact follows its vertex across
- * the triangles of a surface). */
+/* A memory's key: kind, vertex (an edge contact: its edge), other surface, and the other sphere or edge (a
+ * triangle contact follows its vertex across the triangles of a surface). */
 static int memory_cmp(const void *x, const void *y)
 {
     const contact_memory *a = x, *b = y;
-    uint32_t ka[5] = {a->kind, a->psurf, a->pvert, a->tsurf, a->kind == CAND_SPHERE ? a->telem : 0};
-    uint32_t kb[5] = {b->kind, b->psurf, b->pvert, b->tsurf, b->kind == CAND_SPHERE ? b->telem : 0};
+    uint32_t ka[5] = {a->kind, a->psurf, a->pvert, a->tsurf, a->kind != CAND_TRIANGLE ? a->telem : 0};
+    uint32_t kb[5] = {b->kind, b->psurf, b->pvert, b->tsurf, b->kind != CAND_TRIANGLE ? b->telem : 0};
     for (int i = 0; i < 5; i++)
         if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
     return 0;
@@ -549,12 +628,16 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     }
     if ((rc = keep_contacts(w, c))) return rc;
     if (c->cand.n) qsort(c->cand.v, c->cand.n, sizeof *c->cand.v, cand_order);
-    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already) */
+    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already); one per pair of
+     * line features (edge pairs meeting at a vertex find its contact each, equal bit for bit: next to each other) */
     size_t out = 0;
     for (size_t k = 0; k < c->cand.n; k++) {
         const candidate *a = &c->cand.v[k], *p = out ? &c->cand.v[out - 1] : NULL;
         if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
             p->pvert == a->pvert && p->tobj == a->tobj)
+            continue;
+        if (p && a->kind == CAND_EDGE && p->kind == CAND_EDGE && p->psurf == a->psurf && p->pvert == a->pvert &&
+            p->tsurf == a->tsurf && p->telem == a->telem)
             continue;
         c->cand.v[out++] = *a;
     }

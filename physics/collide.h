@@ -4,6 +4,8 @@
 
 #include "collision_stage.h"
 
+#include "physflow/narrowphase.h"
+
 /* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);
@@ -11,5 +13,10 @@ void pf_collide_free(pf_collision_stage *c);
 /* The memory of this pass's contacts (their sides and tangential springs, after the contact fields were filled),
  * for the next pass. */
 int pf_collide_remember(pf_collision_stage *c);
+/* Edge e of surface S (index ps) against edge f of surface Q (qs; ps == qs: f shares no vertex with e), at the
+ * surfaces' current positions (S->pos): 1 with *out, the contact of their closest features (collide_edges.c), 0
+ * when they are not within the alarm distance or when a vertex–triangle contact covers them, < 0 on error. */
+int pf_collide_edge_pair(const pf_surface *S, uint32_t ps, uint32_t e, const pf_surface *Q, uint32_t qs, uint32_t f,
+                         const pf_proximity_def *pd, candidate *out);
 
 #endif

@@ -9,16 +9,19 @@
 #include "physflow/collision.h"
 #include "physflow/query.h"
 
-enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1 };
+enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1, CAND_EDGE = 2 };
 
-/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere. */
+/* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere, or (CAND_EDGE)
+ * a line feature against another: an edge's inner point or a vertex, numbered as pf_surface_line_point reads them
+ * (edge e < ne, vertex v as ne + v), which makes the pair of features the contact's identity. */
 typedef struct candidate {
     uint32_t pobj, tobj;   /* objects of the vertex and of the other feature */
-    uint32_t psurf, pvert; /* the vertex: surface index, vertex */
-    uint32_t kind;         /* CAND_TRIANGLE or CAND_SPHERE */
-    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex */
-    double bary[3];        /* triangle: barycentric coordinates of its closest point */
-    double n[3];           /* from the other feature towards the vertex */
+    uint32_t psurf, pvert; /* the vertex: surface index, vertex (CAND_EDGE: line feature) */
+    uint32_t kind;         /* CAND_TRIANGLE, CAND_SPHERE or CAND_EDGE */
+    uint32_t tsurf, telem; /* the other feature: surface index, triangle or vertex (CAND_EDGE: line feature) */
+    double bary[3];        /* triangle: barycentric coordinates of its closest point; CAND_EDGE: the parameters
+                            * of the closest points on the two edges, bary[0] on pvert's, bary[1] on telem's */
+    double n[3];           /* from the other feature towards the vertex (CAND_EDGE: towards pvert's point) */
     double offset;         /* radii between the two points */
     double dist;           /* the gap between the surfaces, unsigned */
     /* triangle: its unit normal (counter-clockwise), the vertex's signed distance to its plane, and whether its
@@ -49,12 +52,12 @@ typedef struct contact_memory {
 } contact_memory;
 
 /* Per surface, rebuilt each step: its bounds and, when some other surface comes near, an index of its
- * triangles (and of its spheres) that the other's vertices query. */
+ * triangles (and of its spheres, and of its edges) that the other's vertices (edges) query. */
 typedef struct surface_cache {
     pf_aabb bounds;           /* of its vertices, grown by its radius */
     double vmean[3], spread;  /* its vertices' mean velocity and how far one is from it at most (m/s) */
-    pf_query_index *tri, *sph; /* built lazily, once per pass */
-    uint64_t tri_pass, sph_pass;
+    pf_query_index *tri, *sph, *edge; /* built lazily, once per pass */
+    uint64_t tri_pass, sph_pass, edge_pass;
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
 } surface_cache;
 
@@ -66,10 +69,15 @@ typedef struct collide_lane {
     int rc;
 } collide_lane;
 
-/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b. */
+enum { JOB_TRIANGLES = 0, JOB_SPHERES = 1, JOB_EDGES = 2 };
+
+/* A unit of narrow-phase work: the vertices of surface a against the triangles (or the spheres) of surface b, or
+ * the edges of a against those of b; a == b: a surface against itself (self-collision), in slices of its
+ * vertices (edges) so that one large surface still spreads over the workers. */
 typedef struct collide_job {
     uint32_t a, b;
-    int spheres;
+    int kind;        /* JOB_* */
+    uint32_t lo, hi; /* a's vertices (JOB_EDGES: edges) lo .. hi - 1; hi is clamped to their count */
     double reach; /* how far apart features may be to become contacts: the alarm distance, or farther for a pair
                      that approaches faster than the rule allows (collide.c, plan_jobs) */
 } collide_job;

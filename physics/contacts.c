@@ -242,6 +242,19 @@ static void tangential_spring(const pf_contactset *cs, contact_pt *c, const doub
     }
 }
 
+/* The candidate's two points: its vertex (or line feature) and the other feature's point. */
+static void candidate_points(const candidate *d, const pf_surface *ps, const pf_surface *ts, pf_surface_point *pp,
+                             pf_surface_point *tp)
+{
+    if (d->kind == CAND_EDGE) {
+        *pp = pf_surface_line_point(ps, d->pvert, d->bary[0]);
+        *tp = pf_surface_line_point(ts, d->telem, d->bary[1]);
+        return;
+    }
+    *pp = pf_surface_vertex(d->pvert);
+    *tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem) : pf_surface_triangle_point(ts, d->telem, d->bary);
+}
+
 int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, candidate *cand, size_t n,
                           pf_surface *const *surf, uint64_t stamp)
 {
@@ -264,9 +277,8 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double d
     for (size_t k = 0; k < n; k++) {
         candidate *d = &cand[k];
         const pf_surface *ps = surf[d->psurf], *ts = surf[d->tsurf];
-        pf_surface_point pp = pf_surface_vertex(d->pvert);
-        pf_surface_point tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem)
-                                                     : pf_surface_triangle_point(ts, d->telem, d->bary);
+        pf_surface_point pp, tp;
+        candidate_points(d, ps, ts, &pp, &tp);
         /* n from the other feature to the vertex. A closed surface's triangle: its outward normal (the separation
          * is then the vertex's height over its plane, negative inside). An open surface's: the closest points'
          * direction, or when the vertex is past the side of the triangle it keeps (collide.c), that side's normal

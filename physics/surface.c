@@ -27,6 +27,7 @@ void pf_surface_free(pf_surface *s)
     pf_free(s->local);
     pf_free(s->pos);
     pf_free(s->vel);
+    pf_surface_free_edges(s);
     pf_free(s);
 }
 
@@ -143,6 +144,10 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
             for (int a = 0; a < 3; a++)
                 s->local[3 * i + a] = R[a] * (p[0] - o->x[0]) + R[3 + a] * (p[1] - o->x[1]) + R[6 + a] * (p[2] - o->x[2]);
         }
+    }
+    if ((rc = pf_surface_set_collision(s, d, "pf_world_add_surface"))) {
+        pf_surface_free(s);
+        return rc;
     }
     *out = s;
     return PF_OK;

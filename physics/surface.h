@@ -26,6 +26,12 @@ typedef struct pf_surface {
     int closed;        /* its triangles bound a solid, wound counter-clockwise seen from outside
                           (surface_orientation.c): contacts against it are one-sided */
     double friction;   /* Coulomb coefficient of its contacts; < 0: the collision stage's */
+    /* lines and self-collision (surface_edges.c); the arrays are built only while lines are on */
+    int lines, self_collision;
+    uint32_t ne;
+    uint32_t *edge;        /* 2 per edge, the smaller vertex first, sorted */
+    uint8_t *edge_on_tri;  /* per edge: 1 for an edge of a triangle (vertex–triangle tests cover its points) */
+    uint8_t *vert_on_tri;  /* per vertex: 1 for a vertex of a triangle */
 } pf_surface;
 
 /* A point of the surface: sum_k w[k] vertex v[k]. */
@@ -39,6 +45,14 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *def, pf_surface 
 void pf_surface_free(pf_surface *s);
 /* *closed = 1 when the nt triangles tri form a closed, consistently wound mesh (PF_ENOMEM when out of memory) */
 int pf_surface_orientation_closed(const uint32_t *tri, uint32_t nt, int *closed);
+
+/* Collision options of def (edges, nedges, lines, self_collision) onto s, checked in the terms of the public call
+ * fn; s keeps its old options on failure (surface_edges.c). */
+int pf_surface_set_collision(pf_surface *s, const pf_surface_def *def, const char *fn);
+void pf_surface_free_edges(pf_surface *s);
+/* The point of a line feature (collide_edges.c's numbering): edge `feature` < s->ne at parameter t from its first
+ * vertex to its second, or vertex `feature` - s->ne. */
+pf_surface_point pf_surface_line_point(const pf_surface *s, uint32_t feature, double t);
 
 /* the point of vertex v */
 pf_surface_point pf_surface_vertex(uint32_t v);

@@ -117,9 +117,32 @@ static int mapping_checks(sc_loader *L, const sc_node *n, const sc_node *on)
     return PF_OK;
 }
 
-/* One surface of node n: its triangles when `tri`, its vertices as spheres of `radius` when > 0. The vertices are
- * the node's mesh carried by a rigid body or a grid (RIGID, TRILINEAR), a rigid shape's surface, a rigid body's
- * centre (spheres without a mesh), a grid's boundary, or the object's own points (IDENTITY). */
+/* The lines of node n's mesh (LineCollisionModel): its edges, and its triangles' edges when the surface does not
+ * carry the triangles themselves (the surface keeps each edge once). *out: pf_malloc'ed, or NULL when the edges
+ * are the mesh's own. */
+static int mesh_lines(const sc_mesh *m, int tri, uint32_t **out, const uint32_t **edges, uint32_t *nedges)
+{
+    *out = NULL;
+    *edges = m->edges;
+    *nedges = m->nedges;
+    if (tri || !m->ntris) return PF_OK;
+    size_t n = (size_t)m->nedges + 3 * (size_t)m->ntris;
+    uint32_t *e = pf_malloc(2 * n * sizeof *e);
+    if (!e) return PF_ENOMEM;
+    if (m->nedges) memcpy(e, m->edges, 2 * (size_t)m->nedges * sizeof *e);
+    uint32_t *d = e + 2 * (size_t)m->nedges;
+    for (size_t t = 0; t < m->ntris; t++)
+        for (int k = 0; k < 3; k++, d += 2) d[0] = m->tris[3 * t + k], d[1] = m->tris[3 * t + (k + 1) % 3];
+    *out = e;
+    *edges = e;
+    *nedges = (uint32_t)n;
+    return PF_OK;
+}
+
+/* One surface of node n: its triangles when `tri`, its vertices as spheres of `radius` when > 0, its lines and
+ * self-collision as its models ask (not for spheres). The vertices are the node's mesh carried by a rigid body or
+ * a grid (RIGID, TRILINEAR), a rigid shape's surface, a rigid body's centre (spheres without a mesh), a grid's
+ * boundary, or the object's own points (IDENTITY). */
 static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_surface_id *out)
 {
     pf_world *w = L->scene->world;
@@ -128,9 +151,15 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     pf_surface_def sd = pf_surface_default_def();
     sd.radius = radius;
     double *pos = NULL;
-    uint32_t *idx = NULL;
+    uint32_t *idx = NULL, *lines = NULL;
     int rc = PF_OK;
     const sc_mesh *m = &n->mesh;
+    if (radius == 0) {
+        sd.lines = (n->collide & SC_COLLIDE_LINES) != 0;
+        sd.self_collision = n->self_collide;
+        if (sd.lines && mesh_lines(m, tri, &lines, &sd.edges, &sd.nedges))
+            return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
+    }
     int own_mesh = m->npoints && (n->topology == SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE);
     uint32_t npts = 0;
     pf_world_positions(w, o, &npts);
@@ -165,8 +194,12 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
         sd.triangles = tri ? m->ntris : 0;
         rc = pf_world_add_surface(w, o, &sd, out);
     }
+    /* a grid's boundary and a rigid shape's surface are made without a definition: their lines come after */
+    if (!rc && (sd.lines || sd.self_collision) && ((on->rigid && !own_mesh) || (n->topology == SC_TOPO_GRID && tri)))
+        rc = pf_world_set_surface_collision(w, *out, &sd);
     pf_free(pos);
     pf_free(idx);
+    pf_free(lines);
     if (rc) {
         char copy[300];
         snprintf(copy, sizeof copy, "%s", pf_last_error());
@@ -187,6 +220,10 @@ static int attach_one(sc_loader *L, sc_node *n)
         (rc = make_surface(L, n, 0, n->sphere_radius, &n->sphere_surface)))
         return rc;
     int tri = (n->collide & SC_COLLIDE_TRIANGLES) != 0;
+    int own_mesh = n->mesh.npoints && (n->topology == SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE);
+    if ((n->collide & SC_COLLIDE_LINES) && !tri && !own_mesh)
+        return sc_error(L, n->collide_line, PF_EPARSE, "LineCollisionModel in node '%s': the edges of a grid's "
+                        "boundary or of a rigid shape come with its triangles: add a TriangleCollisionModel", n->name);
     if (tri || !(n->collide & SC_COLLIDE_SPHERES)) {
         if ((rc = make_surface(L, n, tri, 0, &n->surface))) return rc;
     } else {

@@ -385,6 +385,7 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
     }
     n->collide |= kind == PF_COLLIDE_TRIANGLE ? SC_COLLIDE_TRIANGLES
                   : kind == PF_COLLIDE_POINT  ? SC_COLLIDE_POINTS
+                  : kind == PF_COLLIDE_LINE   ? SC_COLLIDE_LINES
                                               : SC_COLLIDE_SPHERES;
     if (kind == PF_COLLIDE_SPHERE) n->sphere_radius = radius;
     uint32_t node = (uint32_t)(L->collide_nodes.n - 1);

@@ -461,8 +461,8 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
 
 static void ignore_collision_flags(pf_scene_component *c)
 {
-    static const char *const flags[] = {"template", "selfCollision", "moving", "simulated", "contactStiffness",
-                                        "group", "proximity", "color"};
+    static const char *const flags[] = {"template", "moving", "simulated", "contactStiffness", "group", "proximity",
+                                        "color"};
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) pf_scene_component_ignore(c, flags[k]);
 }
 
@@ -482,6 +482,17 @@ static int collision_friction(pf_scene_component *c)
     return PF_OK;
 }
 
+/* selfCollision="1" on a triangle, line or point model: the node's surface collides with itself (its spheres
+ * always meet each other: a sphere model ignores the flag) */
+static int self_collision_flag(pf_scene_component *c)
+{
+    int self = 0;
+    int rc = sc_parse_bool(c, "selfCollision", &self);
+    if (rc < 0) return rc;
+    if (self) c->node->self_collide = 1;
+    return PF_OK;
+}
+
 int sc_sphere_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -491,6 +502,7 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
     if ((rc = collision_friction(c)) < 0) return rc;
     ignore_collision_flags(c);
+    pf_scene_component_ignore(c, "selfCollision");
     if (c->node->collide & SC_COLLIDE_SPHERES)
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has spheres", TYPE(c), c->node->name);
     return sc_add_collision_model(c, PF_COLLIDE_SPHERE, r, NULL, 0);
@@ -504,6 +516,7 @@ int sc_triangle_model(pf_scene_component *c, void *ctx)
     int rc = collision_friction(c);
     if (rc < 0) return rc;
     ignore_collision_flags(c);
+    if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
     int has_mesh = m->ntris > 0 && (n->topology == SC_TOPO_MESH || n->sparse);
@@ -522,16 +535,28 @@ int sc_point_model(pf_scene_component *c, void *ctx)
     int rc = collision_friction(c);
     if (rc < 0) return rc;
     ignore_collision_flags(c);
+    if ((rc = self_collision_flag(c))) return rc;
     return sc_add_collision_model(c, PF_COLLIDE_POINT, 0, NULL, 0);
 }
 
-/* LineCollisionModel: SOFA scenes list it beside the triangles; PhysFlow's contacts are vertex-triangle, so the
- * edges add nothing (accepted with a note). */
+/* LineCollisionModel: the edges of the node's topology (EdgeSetTopologyContainer or MeshTopology edges, the edges
+ * of its triangles, of a mesh loader's, of a grid's boundary or of a rigid shape) as the surface's lines, which
+ * meet the lines of other surfaces edge to edge. */
 int sc_line_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    int rc = collision_friction(c);
+    if (rc < 0) return rc;
     ignore_collision_flags(c);
-    sc_report(c->L, PF_SCENE_NOTE, sc_line(c->el), "%s: edges take no part in contacts (vertex-triangle only)",
-              TYPE(c));
-    return PF_OK;
+    if ((rc = self_collision_flag(c))) return rc;
+    sc_node *n = c->node;
+    const sc_mesh *m = &n->mesh;
+    int has_mesh = (m->nedges > 0 || m->ntris > 0) && (n->topology == SC_TOPO_MESH || n->sparse);
+    int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
+    int shape = n->rigid && n->shape_line;
+    if (!has_mesh && !grid && !shape)
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs edges: an EdgeSetTopologyContainer or MeshTopology "
+                                        "with edges or triangles, a MeshObjLoader, a SparseGridTopology, a "
+                                        "RegularGridTopology or a RigidShape in node '%s'", TYPE(c), n->name);
+    return sc_add_collision_model(c, PF_COLLIDE_LINE, 0, NULL, 0);
 }

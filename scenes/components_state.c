@@ -171,17 +171,25 @@ static int index_list(pf_scene_component *c, const char *attr, size_t per, uint3
     return 1;
 }
 
+/* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave them
+ * first), edges, triangles, quads (two triangles each), hexahedra. */
 int sc_mesh_topology(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     sc_mesh m = {0};
-    size_t np;
+    size_t np = 0;
     int rc = sc_parse_reals(c, "position", &m.points, &np);
     if (rc < 0) return rc;
+    if (rc == 0 && c->node->positions) { /* SOFA's topology containers take the points of the state */
+        np = 3 * (size_t)c->node->npositions;
+        if (!(m.points = pf_malloc(np * sizeof *m.points))) return pf_error(PF_ENOMEM, "out of memory");
+        memcpy(m.points, c->node->positions, np * sizeof *m.points);
+    }
     if (np == 0 || np % 3) {
         pf_free(m.points);
-        return pf_scene_component_error(c, PF_EPARSE, "MeshTopology: 'position' needs 3 numbers per point (at least "
-                                        "one point), got %zu numbers", np);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one "
+                                        "point), got %zu numbers%s", TYPE(c), np,
+                                        rc == 0 ? " (none, and no MechanicalObject before it gave positions)" : "");
     }
     m.npoints = (uint32_t)(np / 3);
     uint32_t *quads = NULL, nquads = 0;

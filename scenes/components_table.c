@@ -9,6 +9,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MechanicalObject", STATE, sc_mechanical_object, NULL},
     {"RegularGridTopology", STATE, sc_regular_grid_topology, NULL},
     {"MeshTopology", STATE, sc_mesh_topology, NULL},
+    {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     {"MeshObjLoader", STATE, sc_mesh_obj_loader, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},

@@ -27,7 +27,7 @@ typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_top
 typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC } sc_mapping;
 
 /* Collision models requested on a node (bits), turned into one surface once every force field exists. */
-enum { SC_COLLIDE_TRIANGLES = 1, SC_COLLIDE_POINTS = 2, SC_COLLIDE_SPHERES = 4 };
+enum { SC_COLLIDE_TRIANGLES = 1, SC_COLLIDE_POINTS = 2, SC_COLLIDE_SPHERES = 4, SC_COLLIDE_LINES = 8 };
 
 typedef struct sc_node sc_node;
 struct sc_node {
@@ -58,8 +58,10 @@ struct sc_node {
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
     sc_mapping mapping;
     int mapping_line;
-    /* collision models (SC_COLLIDE_* bits), sphere radius, first model's line */
+    /* collision models (SC_COLLIDE_* bits), sphere radius, first model's line; self_collide: a triangle, line or
+     * point model asked for selfCollision (the node's surface collides with itself) */
     unsigned collide;
+    int self_collide;
     double sphere_radius;
     int collide_line;
     int has_friction; /* a model gave contactFriction: its surfaces' Coulomb coefficient */

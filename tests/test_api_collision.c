@@ -502,6 +502,34 @@ START_TEST(narrow_refusals_then_analytic_contacts)
         REFUSED(pf_narrow_point_triangle(&def, &r, &t, &c), pt);
     }
 
+    /* segments: every pointer argument, poisoned end points and radii, bad defs */
+    const char *sc = "pf_segment_closest_points", *sg = "pf_narrow_segment_segment";
+    pf_segment la = {{{0, 0, 0.05}, {1, 0, 0.05}}, 0, 6, 0}, lb = {{{0.5, -1, 0}, {0.5, 1, 0}}, 0, 7, 0};
+    double stp[2];
+    REFUSED(pf_segment_closest_points(NULL, la.v[1], lb.v[0], lb.v[1], stp, NULL, NULL), sc);
+    REFUSED(pf_segment_closest_points(la.v[0], NULL, lb.v[0], lb.v[1], stp, NULL, NULL), sc);
+    REFUSED(pf_segment_closest_points(la.v[0], la.v[1], NULL, lb.v[1], stp, NULL, NULL), sc);
+    REFUSED(pf_segment_closest_points(la.v[0], la.v[1], lb.v[0], NULL, stp, NULL, NULL), sc);
+    REFUSED(pf_segment_closest_points(la.v[0], la.v[1], lb.v[0], lb.v[1], NULL, NULL, NULL), sc);
+    REFUSED(pf_narrow_segment_segment(NULL, &la, &lb, &c, NULL), sg);
+    REFUSED(pf_narrow_segment_segment(&def, NULL, &lb, &c, NULL), sg);
+    REFUSED(pf_narrow_segment_segment(&def, &la, NULL, &c, NULL), sg);
+    REFUSED(pf_narrow_segment_segment(&def, &la, &lb, NULL, NULL), sg);
+    for (size_t k = 0; k < sizeof bad_defs / sizeof bad_defs[0]; k++)
+        REFUSED(pf_narrow_segment_segment(&bad_defs[k], &la, &lb, &c, NULL), sg);
+    for (int k = 0; k < 3; k++) {
+        pf_segment u = la;
+        u.v[1][k] = poison[k];
+        REFUSED(pf_segment_closest_points(la.v[0], u.v[1], lb.v[0], lb.v[1], stp, NULL, NULL), sc);
+        ck_assert_msg(strstr(pf_last_error(), "p1"), "%s", pf_last_error());
+        REFUSED(pf_narrow_segment_segment(&def, &u, &lb, &c, NULL), sg);
+        ck_assert_msg(strstr(pf_last_error(), "a.v[1]"), "%s", pf_last_error());
+        u = lb;
+        u.radius = k == 0 ? -0.1 : poison[k];
+        REFUSED(pf_narrow_segment_segment(&def, &la, &u, &c, NULL), sg);
+        ck_assert_msg(strstr(pf_last_error(), "b.radius"), "%s", pf_last_error());
+    }
+
     /* analytic answers: centres 1.05 apart, radii 0.5: gap 0.05 < alarm 0.1; depth 0.02 - 0.05 */
     ck_assert_int_eq(pf_narrow_sphere_sphere(&def, &a, &b, &c), 1);
     ck_assert(fabs(c.distance - 0.05) < 1e-12);
@@ -514,6 +542,10 @@ START_TEST(narrow_refusals_then_analytic_contacts)
     pf_sphere above = ball(0.2, 0.2, 0.55, 0.5, 5);
     ck_assert_int_eq(pf_narrow_sphere_triangle(&def, &above, &t, &c), 1);
     ck_assert(fabs(c.distance - 0.05) < 1e-12 && fabs(c.normal[2] - 1) < 1e-12);
+    /* two crossing segments 0.05 apart: the middle of both, the normal from b up to a */
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &la, &lb, &c, stp), 1);
+    ck_assert(fabs(c.distance - 0.05) < 1e-12 && fabs(c.normal[2] - 1) < 1e-12);
+    ck_assert(stp[0] == 0.5 && stp[1] == 0.5);
 }
 END_TEST
 

@@ -404,6 +404,32 @@ START_TEST(bodies_surfaces_meshes)
     assert_message("pf_world_surface_velocities", "world");
     ck_assert_ptr_null(pf_world_surface_triangles(w, (pf_surface_id){1}, &nv));
     assert_message("pf_world_surface_triangles", "surface 1");
+    /* lines: edges given but not there, out of range, joining a vertex to itself; the setter and getter */
+    sd = pf_surface_default_def();
+    sd.vertices = 3;
+    sd.points = pts;
+    sd.lines = 1;
+    sd.nedges = 1;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.edges");
+    uint32_t edges[4] = {0, 3, 1, 1};
+    sd.edges = edges;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "def.edges[1]");
+    sd.edges = edges + 2;
+    REFUSED(pf_world_add_surface(w, cube, &sd, NULL), "pf_world_add_surface", "vertex 1");
+    REFUSED(pf_world_set_surface_collision(w, (pf_surface_id){0}, &sd), "pf_world_set_surface_collision", "surface 0");
+    pf_surface_id sid;
+    sd.lines = 0; /* edges are read with lines only */
+    ck_assert_int_eq(pf_world_add_surface(w, cube, &sd, &sid), PF_OK);
+    sd.lines = 1;
+    REFUSED(pf_world_set_surface_collision(w, sid, &sd), "pf_world_set_surface_collision", "vertex 1");
+    REFUSED(pf_world_set_surface_collision(w, sid, NULL), "pf_world_set_surface_collision", "def");
+    REFUSED(pf_world_set_surface_collision(NULL, sid, &sd), "pf_world_set_surface_collision", "world");
+    ck_assert_ptr_null(pf_world_surface_edges(w, (pf_surface_id){sid.index + 1}, &nv));
+    assert_message("pf_world_surface_edges", "surface 1");
+    ck_assert_ptr_null(pf_world_surface_edges(NULL, sid, &nv));
+    assert_message("pf_world_surface_edges", "world");
+    ck_assert_ptr_nonnull(pf_world_surface_edges(w, sid, &nv));
+    ck_assert_uint_eq(nv, 0); /* the refused call changed nothing */
 
     pf_deformable_grid_def gd = pf_deformable_grid_default_def();
     REFUSED(pf_world_add_deformable_grid(w, NULL, NULL, NULL), "pf_world_add_deformable_grid", "def");
@@ -495,6 +521,7 @@ static void try_all(inside *in)
     uint32_t p0 = 0;
     double box[6] = {-9, -9, -9, 9, 9, 9};
     pf_rigid_def rd = pf_rigid_default_def();
+    pf_surface_def sd = pf_surface_default_def();
     ok &= pf_world_step(w, 1) == PF_ESTATE;
     snprintf(in->msg, sizeof in->msg, "%s", pf_last_error());
     ok &= pf_world_add_object(w, &od, NULL) == PF_ESTATE;
@@ -508,6 +535,7 @@ static void try_all(inside *in)
     ok &= pf_world_fix_box(w, in->obj, box, NULL) == PF_ESTATE;
     ok &= pf_world_add_rigid(w, &rd, NULL) == PF_ESTATE;
     ok &= pf_world_add_grid_surface(w, in->obj, NULL) == PF_ESTATE;
+    ok &= pf_world_set_surface_collision(w, (pf_surface_id){0}, &sd) == PF_ESTATE;
     ok &= pf_world_set_workers(w, 2) == PF_ESTATE;
     ok &= pf_world_set_executor(w, PF_EXEC_SEQ) == PF_ESTATE;
     ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;

@@ -204,6 +204,29 @@ with tempfile.TemporaryDirectory() as tmp:
     check("threshold 2 stalls every solve, and the summary notes it",
           r.returncode == 0 and "100 solves: 100 stalled, 0 unconverged" in r.stdout and "note: a stalled" in r.stdout,
           r.stdout + r.stderr)
+    # the contact rule: the soft box (alarm 2 cm, contact 1 cm) lands at 2.3 cm per step, more than alarm - contact:
+    # counted per step in the CSV and noted in the summary; the gap column is the signed smallest gap, inf before
+    # any contact; with a 5 cm alarm (the API's default) the same drop keeps the rule
+    soft = os.path.join(HERE, "scenes", "box_drop_soft.xml")
+    soft_csv = os.path.join(tmp, "soft.csv")
+    r = run("run", soft, "--steps", "120", "--threads", "1", "--no-bind", "--csv", soft_csv)
+    check("a drop that breaks the contact rule is noted", r.returncode == 0 and "fast approach" in r.stdout
+          and "note: " in r.stdout and "alarm - contact distance" in r.stdout, r.stdout + r.stderr)
+    with open(soft_csv) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("#")]
+    head = lines[0].split(",")
+    srows = [dict(zip(head, map(float, l.split(",")))) for l in lines[1:]]
+    check("CSV: fast pairs counted on impact, the gap signed and inf before contact",
+          sum(x["fast_pairs"] for x in srows) > 0 and srows[0]["min_distance"] == float("inf")
+          and min(x["min_distance"] for x in srows) < 0, [(x["step"], x["min_distance"], x["fast_pairs"]) for x in srows[:12]])
+    kept = os.path.join(tmp, "kept.xml")
+    with open(soft) as f:
+        text = f.read()
+    with open(kept, "w") as f:
+        f.write(text.replace('alarmDistance="0.02"', 'alarmDistance="0.05"'))
+    r = run("run", kept, "--steps", "120", "--threads", "1", "--no-bind")
+    check("the same drop with a 5 cm alarm keeps the rule", r.returncode == 0 and "; 0 fast approaches" in r.stdout
+          and "note: " not in r.stdout, r.stdout + r.stderr)
     # a numerical fault (an explicit spring far past its stability limit) stops the run: exit 1, the step named
     bad = os.path.join(tmp, "fault.xml")
     with open(bad, "w") as f:

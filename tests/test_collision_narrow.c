@@ -1,5 +1,6 @@
-/* Check suite of the narrow phase (sphere–sphere, sphere/point–triangle, closest point on a triangle) and of
- * contact changes, against analytic cases and independent brute-force oracles. */
+/* Check suite of the narrow phase (sphere–sphere, sphere/point–triangle, closest point on a triangle, closest
+ * points of two segments and segment–segment proximity) and of contact changes, against analytic cases and
+ * independent brute-force oracles. */
 #include "check_main.h"
 #include "rng.h"
 
@@ -593,6 +594,219 @@ START_TEST(invalid_arguments)
 }
 END_TEST
 
+/* ---- closest points of two segments ------------------------------------------------------------------------- */
+
+/* Brute-force oracle: both segments sampled at N + 1 evenly spaced points, the smallest distance over all pairs.
+ * The distance is 1-Lipschitz in each point, so the true minimum lies within (|P| + |Q|) / (2 N) below it. */
+static double sampled_distance(const double p0[3], const double p1[3], const double q0[3], const double q1[3], int n)
+{
+    double best = INFINITY;
+    for (int i = 0; i <= n; i++) {
+        double u = (double)i / n, a[3];
+        for (int k = 0; k < 3; k++) a[k] = p0[k] + u * (p1[k] - p0[k]);
+        for (int j = 0; j <= n; j++) {
+            double v = (double)j / n, b[3];
+            for (int k = 0; k < 3; k++) b[k] = q0[k] + v * (q1[k] - q0[k]);
+            best = fmin(best, dist3(a, b));
+        }
+    }
+    return best;
+}
+
+/* One pair against the oracle: parameters in [0, 1] giving the returned points; the distance no larger than any
+ * sampled pair's (up to rounding) and no smaller than the sampling's bound allows; each point the closest of its
+ * segment to the other point (the pair is mutually closest: no move of one end improves it). */
+static void check_segment_pair(const double p0[3], const double p1[3], const double q0[3], const double q1[3], int n,
+                               const char *what, int it)
+{
+    double st[2], cp[3], cq[3];
+    ck_assert_int_eq(pf_segment_closest_points(p0, p1, q0, q1, st, cp, cq), PF_OK);
+    ck_assert_msg(st[0] >= 0 && st[0] <= 1 && st[1] >= 0 && st[1] <= 1, "%s %d: s %g t %g", what, it, st[0], st[1]);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(cp[k], p0[k] + st[0] * (p1[k] - p0[k]), 1e-15);
+        ck_assert_double_eq_tol(cq[k], q0[k] + st[1] * (q1[k] - q0[k]), 1e-15);
+    }
+    double d = dist3(cp, cq), lp = dist3(p0, p1), lq = dist3(q0, q1);
+    double brute = sampled_distance(p0, p1, q0, q1, n);
+    ck_assert_msg(d <= brute + 1e-12, "%s %d: distance %.17g, a sampled pair is at %.17g", what, it, d, brute);
+    ck_assert_msg(d >= brute - (lp + lq) / (2.0 * n) - 1e-12, "%s %d: distance %.17g below the oracle's bound "
+                  "(sampled %.17g)", what, it, d, brute);
+    double q[3];
+    ck_assert_msg(oracle_edge(cp, q0, q1, q) >= d - 1e-9 && oracle_edge(cq, p0, p1, q) >= d - 1e-9,
+                  "%s %d: the pair is not mutually closest", what, it);
+}
+
+START_TEST(segment_closest_random_vs_sampling)
+{
+    rng s = {31};
+    static const char *const kinds[] = {"general", "parallel", "near-parallel", "point-segment", "points",
+                                        "collinear"};
+    for (int it = 0; it < 240; it++) {
+        int kind = it % 6;
+        double p0[3], p1[3], q0[3], q1[3], d[3];
+        for (int k = 0; k < 3; k++) {
+            p0[k] = rng_range(&s, -1, 1);
+            p1[k] = rng_range(&s, -1, 1);
+            q0[k] = rng_range(&s, -1, 1);
+            q1[k] = rng_range(&s, -1, 1);
+            d[k] = p1[k] - p0[k];
+        }
+        double lambda = rng_range(&s, -1.5, 1.5);
+        switch (kind) {
+        case 1: /* q1 - q0 = lambda (p1 - p0): exactly parallel up to the rounding of the sum */
+            for (int k = 0; k < 3; k++) q1[k] = q0[k] + lambda * d[k];
+            break;
+        case 2: /* turned by about 1e-9 rad */
+            for (int k = 0; k < 3; k++) q1[k] = q0[k] + lambda * d[k] + 1e-9 * (k == 0 ? 1 : -0.5);
+            break;
+        case 3:
+            memcpy(it % 12 < 6 ? p1 : q1, it % 12 < 6 ? p0 : q0, sizeof p0);
+            break;
+        case 4:
+            memcpy(p1, p0, sizeof p0);
+            memcpy(q1, q0, sizeof q0);
+            break;
+        case 5: { /* on one line, overlapping or not */
+            double a = rng_range(&s, -1, 2), b = rng_range(&s, -1, 2);
+            for (int k = 0; k < 3; k++) q0[k] = p0[k] + a * d[k], q1[k] = p0[k] + b * d[k];
+            break;
+        }
+        default:
+            break;
+        }
+        check_segment_pair(p0, p1, q0, q1, 300, kinds[kind], it);
+        check_segment_pair(q0, q1, p0, p1, 300, kinds[kind], it); /* symmetric */
+    }
+}
+END_TEST
+
+START_TEST(segment_closest_cases)
+{
+    double st[2], cp[3], cq[3];
+    /* crossing at right angles, 0.3 apart: the middle of both */
+    double a0[3] = {-1, 0, 0}, a1[3] = {1, 0, 0}, b0[3] = {0, -2, 0.3}, b1[3] = {0, 2, 0.3};
+    ck_assert_int_eq(pf_segment_closest_points(a0, a1, b0, b1, st, cp, cq), PF_OK);
+    ck_assert_double_eq(st[0], 0.5);
+    ck_assert_double_eq(st[1], 0.5);
+    ck_vec_near(cp, 0, 0, 0, 0);
+    ck_vec_near(cq, 0, 0, 0.3, 0);
+    /* a T: Q's end point over P's interior gives t exactly 0 */
+    double t0[3] = {0.25, 0, 0.1}, t1[3] = {0.25, 0, 2};
+    ck_assert_int_eq(pf_segment_closest_points(a0, a1, t0, t1, st, cp, cq), PF_OK);
+    ck_assert_double_eq(st[1], 0);
+    ck_assert_double_eq_tol(st[0], 0.625, 1e-15);
+    ck_assert_near(dist3(cp, cq), 0.1, 1e-15);
+    /* parallel, overlapping over x in [0, 1]: the middle of the overlap on both */
+    double c0[3] = {0, 0.2, 0}, c1[3] = {3, 0.2, 0};
+    ck_assert_int_eq(pf_segment_closest_points(a0, a1, c0, c1, st, cp, cq), PF_OK);
+    ck_vec_near(cp, 0.5, 0, 0, 1e-15);
+    ck_vec_near(cq, 0.5, 0.2, 0, 1e-15);
+    ck_assert_int_eq(pf_segment_closest_points(c1, c0, a1, a0, st, cp, cq), PF_OK); /* reversed */
+    ck_vec_near(cp, 0.5, 0.2, 0, 1e-15);
+    /* collinear and apart: the facing end points, parameters exactly 0 and 1 */
+    double e0[3] = {2, 0, 0}, e1[3] = {5, 0, 0};
+    ck_assert_int_eq(pf_segment_closest_points(a0, a1, e0, e1, st, cp, cq), PF_OK);
+    ck_assert_double_eq(st[0], 1);
+    ck_assert_double_eq(st[1], 0);
+    /* crossing: distance 0 */
+    double x0[3] = {0.5, -1, 0}, x1[3] = {0.5, 1, 0};
+    ck_assert_int_eq(pf_segment_closest_points(a0, a1, x0, x1, st, cp, cq), PF_OK);
+    ck_assert_near(dist3(cp, cq), 0, 1e-15);
+    /* a point against a segment, a point against a point */
+    ck_assert_int_eq(pf_segment_closest_points(b0, b0, a0, a1, st, NULL, cq), PF_OK);
+    ck_assert_double_eq(st[0], 0);
+    ck_vec_near(cq, 0, 0, 0, 1e-15);
+    ck_assert_int_eq(pf_segment_closest_points(b0, b0, b1, b1, st, cp, cq), PF_OK);
+    ck_assert(st[0] == 0 && st[1] == 0);
+    ck_assert_near(dist3(cp, cq), 4, 0);
+}
+END_TEST
+
+static pf_segment segment(const double a[3], const double b[3], double r, uint32_t obj, uint32_t el)
+{
+    pf_segment g = {{{a[0], a[1], a[2]}, {b[0], b[1], b[2]}}, r, obj, el};
+    return g;
+}
+
+START_TEST(segment_segment_proximity)
+{
+    pf_proximity_def def = {0.1, 0.05};
+    double a0[3] = {-1, 0, 0.08}, a1[3] = {1, 0, 0.08}, b0[3] = {0, -1, 0}, b1[3] = {0, 1, 0};
+    pf_segment a = segment(a0, a1, 0, 4, 5), b = segment(b0, b1, 0, 6, 7);
+    pf_contact c;
+    double st[2];
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, st), 1);
+    ck_contact_finite(&c);
+    ck_vec_near(c.normal, 0, 0, 1, 0); /* from B to A */
+    ck_vec_near(c.point_a, 0, 0, 0.08, 1e-15);
+    ck_vec_near(c.point_b, 0, 0, 0, 1e-15);
+    ck_assert_near(c.distance, 0.08, 1e-15);
+    ck_assert_near(c.depth, 0.05 - 0.08, 1e-15);
+    ck_assert(st[0] == 0.5 && st[1] == 0.5);
+    ck_assert(c.object_a == 4 && c.element_a == 5 && c.object_b == 6 && c.element_b == 7);
+    /* capsules: the gap counts from their surfaces, the points lie on them */
+    a.radius = 0.02, b.radius = 0.01;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, NULL), 1);
+    ck_assert_near(c.distance, 0.05, 1e-15);
+    ck_vec_near(c.point_a, 0, 0, 0.06, 1e-15);
+    ck_vec_near(c.point_b, 0, 0, 0.01, 1e-15);
+    /* the alarm distance is strict; beyond it *out and st stay as they were */
+    a.radius = b.radius = 0;
+    a.v[0][2] = a.v[1][2] = 0.1;
+    memset(&c, 0xab, sizeof c);
+    pf_contact before = c;
+    st[0] = st[1] = -1;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, st), 0);
+    ck_assert_mem_eq(&c, &before, sizeof c);
+    ck_assert(st[0] == -1 && st[1] == -1);
+    /* B over A: the normal flips */
+    a.v[0][2] = a.v[1][2] = -0.05;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, NULL), 1);
+    ck_vec_near(c.normal, 0, 0, -1, 0);
+    /* crossing segments: a x b, unit */
+    a.v[0][2] = a.v[1][2] = 0;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, NULL), 1);
+    ck_contact_finite(&c);
+    ck_vec_near(c.normal, 0, 0, 1, 0);
+    ck_assert_near(c.distance, 0, 0);
+    /* collinear, overlapping: perpendicular to them */
+    pf_segment l = segment(b0, b1, 0, 0, 0), m = segment(b0, b1, 0, 0, 1);
+    m.v[1][1] = 3;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &l, &m, &c, NULL), 1);
+    ck_contact_finite(&c);
+    ck_assert_near(c.normal[1], 0, 1e-15);
+    /* two coincident points: +z */
+    pf_segment p = segment(b0, b0, 0, 0, 0);
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &p, &p, &c, NULL), 1);
+    ck_vec_near(c.normal, 0, 0, 1, 0);
+}
+END_TEST
+
+START_TEST(segment_invalid_arguments)
+{
+    pf_proximity_def def = {0.1, 0.05}, bad = {0.05, 0.1};
+    double p[3] = {0, 0, 0}, q[3] = {1, 0, 0}, nan3[3] = {0, NAN, 0}, st[2];
+    pf_segment a = segment(p, q, 0, 0, 0), b = segment(q, p, 0, 1, 0);
+    pf_contact c;
+    ck_assert_int_eq(pf_segment_closest_points(NULL, q, p, q, st, NULL, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "pf_segment_closest_points") && strstr(pf_last_error(), "p0"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(pf_segment_closest_points(p, q, p, q, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_segment_closest_points(p, q, nan3, q, st, NULL, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "q0"), "%s", pf_last_error());
+    ck_assert_int_eq(pf_narrow_segment_segment(&bad, &a, &b, &c, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, NULL, &b, &c, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, NULL, NULL), PF_EINVAL);
+    b.radius = -1;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "b.radius"), "%s", pf_last_error());
+    b.radius = 0;
+    b.v[1][2] = INFINITY;
+    ck_assert_int_eq(pf_narrow_segment_segment(&def, &a, &b, &c, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "b.v[1]"), "%s", pf_last_error());
+}
+END_TEST
+
 /* ---- contact changes ---------------------------------------------------------------------------------------- */
 
 static pf_contact contact_of(uint32_t a, uint32_t b)
@@ -711,6 +925,10 @@ Suite *make_suite(void)
     tcase_add_test(tc, on_triangle_and_degenerate_no_nan);
     tcase_add_test(tc, batches_match_single_calls);
     tcase_add_test(tc, invalid_arguments);
+    tcase_add_test(tc, segment_closest_random_vs_sampling);
+    tcase_add_test(tc, segment_closest_cases);
+    tcase_add_test(tc, segment_segment_proximity);
+    tcase_add_test(tc, segment_invalid_arguments);
     suite_add_tcase(s, tc);
     TCase *cc = tcase_create("contact_changes");
     tcase_set_timeout(cc, 30);

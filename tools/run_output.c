@@ -53,7 +53,7 @@ void run_csv_row(FILE *f, const run_step *r)
     if (isfinite(r->min_distance))
         fprintf(f, ",%.6g,%u\n", r->min_distance, r->fast_pairs);
     else
-        fprintf(f, ",,%u\n", r->fast_pairs); /* no contact: no gap */
+        fprintf(f, ",inf,%u\n", r->fast_pairs); /* no contact */
 }
 
 static void write_points(FILE *f, const double *x, uint32_t n)

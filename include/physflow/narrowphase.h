@@ -1,5 +1,6 @@
-/* PhysFlow narrow phase: sphere–sphere, sphere–triangle and point–triangle proximity with SOFA's alarm and
- * contact distances, the closest point on a triangle, and the object pairs that start or stop interacting. */
+/* PhysFlow narrow phase: sphere–sphere, sphere–triangle, point–triangle and segment–segment proximity with SOFA's
+ * alarm and contact distances, the closest points on a triangle and between two segments, and the object pairs
+ * that start or stop interacting. */
 #ifndef PHYSFLOW_NARROWPHASE_H
 #define PHYSFLOW_NARROWPHASE_H
 
@@ -42,10 +43,19 @@ typedef struct pf_triangle {
     uint32_t element; ///< index of the triangle within its object's collision model
 } pf_triangle;
 
-/// One proximity between feature A (the first argument: a sphere or point) and feature B (the second).
+/// A segment of a collision model (a mesh edge, a line of SOFA's LineCollisionModel); a capsule when its radius
+/// is positive.
+typedef struct pf_segment {
+    double v[2][3];   ///< m; the two end points v[0], v[1] (equal: a point)
+    double radius;    ///< m, >= 0
+    uint32_t object;  ///< id of the object the segment belongs to
+    uint32_t element; ///< index of the segment within its object's collision model
+} pf_segment;
+
+/// One proximity between feature A (the first argument: a sphere, point or segment) and feature B (the second).
 typedef struct pf_contact {
     double normal[3];   ///< unit vector from B towards A: moving A along +normal separates the features
-    double point_a[3];  ///< m; point of A closest to B (on the sphere's surface; the point itself)
+    double point_a[3];  ///< m; point of A closest to B (on the sphere's or capsule's surface; the point itself)
     double point_b[3];  ///< m; point of B closest to A (on the sphere's surface; on the triangle)
     double distance;    ///< m; signed gap between the surfaces (negative when they interpenetrate)
     double depth;       ///< m; contact_distance - distance; negative while only within the alarm distance
@@ -73,6 +83,17 @@ typedef enum pf_triangle_feature {
 PF_API int pf_triangle_closest_point(const double p[3], const double a[3], const double b[3], const double c[3],
                                      double q[3]);
 
+/// Closest points of segment P = [p0, p1] and segment Q = [q0, q1] (Ericson, Real-Time Collision Detection
+/// §5.1.9), checked against the four end point–segment pairs so that a rounding in the general case never gives a
+/// farther pair. st[0] = s and st[1] = t, both in [0, 1], give the points cp = p0 + s (p1 - p0) and
+/// cq = q0 + t (q1 - q0); an end point is exactly 0 or 1. Parallel segments (sin² of their angle below 1e-12),
+/// whose closest pairs are many when their projections overlap, get the pair at the middle of the overlap (when
+/// only nearly parallel, an end of the overlap instead if it is closer by more than rounding). A zero-length
+/// segment is a point. cp and cq may be NULL. Returns PF_OK, or PF_EINVAL for a NULL (p0, p1, q0, q1, st) or
+/// non-finite argument.
+PF_API int pf_segment_closest_points(const double p0[3], const double p1[3], const double q0[3], const double q1[3],
+                                     double st[2], double cp[3], double cq[3]);
+
 /// Sphere A against sphere B. Returns 1 and fills `*out` when the surfaces are closer than the alarm distance,
 /// 0 (leaving `*out` untouched) when not, PF_EINVAL for invalid arguments (NULL, NaN, negative radius, a bad
 /// def). Coincident centres get the normal +z.
@@ -88,6 +109,15 @@ PF_API int pf_narrow_sphere_triangle(const pf_proximity_def *def, const pf_spher
 /// Point A against triangle B: pf_narrow_sphere_triangle with a radius-0 sphere.
 PF_API int pf_narrow_point_triangle(const pf_proximity_def *def, const pf_point *a, const pf_triangle *b,
                                     pf_contact *out);
+
+/// Segment A against segment B (pf_segment_closest_points): returns 1 and fills `*out` when the capsules' gap,
+/// |cp - cq| - a.radius - b.radius, is below the alarm distance, 0 (leaving `*out` and `st` untouched) when not,
+/// PF_EINVAL for invalid arguments (NULL, NaN, negative radius, a bad def). The normal points from B's closest
+/// point to A's; segments that meet get a.v[1] - a.v[0] x b.v[1] - b.v[0] normalised (the sign carries no
+/// meaning), parallel ones that meet a unit vector perpendicular to them, two coincident points +z. `st` (may be
+/// NULL) receives the closest points' parameters s on A and t on B.
+PF_API int pf_narrow_segment_segment(const pf_proximity_def *def, const pf_segment *a, const pf_segment *b,
+                                     pf_contact *out, double st[2]);
 
 /// Batch over broad-phase candidates. Sphere–sphere: pair (i, j) tests spheres[i] (A) against spheres[j] (B).
 /// Writes the contacts to `out` (room for `npairs` needed) in the order of `pairs`, so the output is as

@@ -274,9 +274,11 @@ PF_API int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uin
 /// solvers, the vertices of every surface are tested against the triangles of the surfaces of other objects;
 /// each vertex closer than the alarm distance to a triangle of another object becomes a penalty contact (one per
 /// vertex and object, the nearest), pushing the surfaces back to the contact distance, with Coulomb friction
-/// along the surface. The contacts between two objects form one interaction force field: it is created when they
-/// start touching and removed when they stop, which merges and splits solver groups (the graph is updated only
-/// on those steps). A static object (every point fixed) links no groups.
+/// along the surface. Surfaces with lines also meet edge to edge (one contact per pair of closest features), and
+/// a surface with self_collision meets itself (pf_surface_def). The contacts between two objects form one
+/// interaction force field (those within one object, one field of the object with itself): it is created when
+/// they start touching and removed when they stop, which merges and splits solver groups (the graph is updated
+/// only on those steps). A static object (every point fixed) links no groups.
 ///
 /// The rule a scene must respect (docs/physics.md, "Contacts"): within one step, two surfaces approach each
 /// other by less than alarm_distance - contact_distance. A pair that breaks it is counted
@@ -302,7 +304,8 @@ PF_API int pf_world_set_collision(pf_world *w, const pf_collision_def *def);
 /// One contact of the latest collision stage, as a host sees it.
 typedef struct pf_world_contact {
     pf_object_id object_a, object_b; ///< object_a <= object_b (equal for spheres of one object)
-    double point_a[3], point_b[3];   ///< m: the contact points on a's and on b's feature (sphere centres for spheres)
+    double point_a[3], point_b[3];   ///< m: the contact points on a's and on b's feature (sphere centres for spheres,
+                                     ///< points of the edges for an edge–edge contact)
     double normal[3];                ///< unit, from b towards a
     double distance;                 ///< m: the gap between the surfaces when found (negative: interpenetration)
     double depth;                    ///< m: contact_distance - distance, how far the penalty spring is
@@ -331,8 +334,8 @@ typedef struct pf_collision_stats {
     uint32_t stopped;      ///< object pairs that stopped touching this step
     uint64_t candidates;   ///< broad-phase pairs examined by the narrow phase
     double ms;             ///< time of the collision stage, ms
-    double min_distance;   ///< smallest gap among contacts, m (+inf when none; negative: interpenetration, a
-                           ///< vertex behind a closed surface's face or past the side of an open one it keeps)
+    double min_distance;   ///< smallest gap among contacts (vertex–triangle, sphere, edge–edge), m (+inf when none;
+                           ///< negative: interpenetration, a vertex behind a closed surface's face or past the side of an open one it keeps)
     uint32_t fast_pairs;   ///< surface pairs that approached each other by more than alarm_distance -
                            ///< contact_distance in this step (the rule of pf_collision_def broken; searched over
                            ///< their whole motion)
@@ -495,6 +498,22 @@ typedef struct pf_surface_def {
     double friction;            ///< Coulomb coefficient of its contacts (SOFA `contactFriction`, >= 0), or -1 for
                                 ///< pf_collision_def.friction; a contact between two surfaces that both set one
                                 ///< takes their mean; default -1
+    const uint32_t *edges;      ///< 2*nedges vertex indices of explicit segments (SOFA EdgeSetTopologyContainer
+                                ///< `edges` under a LineCollisionModel), copied; read when `lines` is set;
+                                ///< default NULL
+    uint32_t nedges;            ///< segment count; default 0
+    int lines;                  ///< nonzero: the surface's edges (the unique edges of its triangles and `edges`)
+                                ///< meet the edges of every other surface with lines: two edges closer than the
+                                ///< alarm distance at points inside both are an edge–edge contact (SOFA
+                                ///< LineCollisionModel); an end point inside the other edge, or two end points, is
+                                ///< one too unless a vertex–triangle contact covers it. Default 0
+    int self_collision;         ///< nonzero: the surface collides with itself (SOFA selfCollision): each vertex
+                                ///< with its triangles that do not contain it and, with lines, each edge with its
+                                ///< edges that share no vertex with it (two vertices joined by an edge are no
+                                ///< contact either); two-sided (the normal joins the closest points), so it suits
+                                ///< open surfaces (cloth). Only neighbours are left out: keep the alarm distance
+                                ///< below the distance of a vertex to the triangles around it that do not contain
+                                ///< it at rest (about 0.7 x the edge length of a grid mesh). Default 0
 } pf_surface_def;
 
 PF_API pf_surface_def pf_surface_default_def(void);
@@ -522,6 +541,16 @@ PF_API int pf_world_set_surface_friction(pf_world *w, pf_surface_id s, double fr
 /// triangles bound a solid, wound counter-clockwise seen from outside, so its contacts are one-sided:
 /// docs/physics.md, "Contacts"). Either pointer may be NULL.
 PF_API int pf_world_get_surface_friction(const pf_world *w, pf_surface_id s, double *friction, int *closed);
+/// Sets the collision options of surface s from def's `edges`, `nedges`, `lines` and `self_collision`, as
+/// pf_world_add_surface would have (its other fields are not read): for the surfaces of pf_world_add_grid_surface
+/// and pf_world_add_rigid_shape_surface, whose calls take no definition. Takes effect at the next step;
+/// PF_ESTATE from inside a step, PF_EINVAL (and nothing changes) for an edge out of range or joining a vertex to
+/// itself.
+PF_API int pf_world_set_surface_collision(pf_world *w, pf_surface_id s, const pf_surface_def *def);
+/// Edges of surface s's lines (2 vertex indices each, the smaller first, sorted): the unique edges of its
+/// triangles and its explicit segments; *edges (may be NULL) receives their count, 0 when its lines are off.
+/// NULL for an invalid id.
+PF_API const uint32_t *pf_world_surface_edges(const pf_world *w, pf_surface_id s, uint32_t *edges);
 
 /// Force model of a deformable grid's lattice.
 typedef enum pf_grid_model {

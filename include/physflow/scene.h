@@ -41,11 +41,14 @@ typedef struct pf_scene_collision {
                                        ///< its surface; default 0
 } pf_scene_collision;
 
-/// Collision model kind (SOFA SphereCollisionModel, TriangleCollisionModel, PointCollisionModel).
+/// Collision model kind (SOFA SphereCollisionModel, TriangleCollisionModel, PointCollisionModel,
+/// LineCollisionModel).
 typedef enum pf_scene_collision_kind {
     PF_COLLIDE_SPHERE = 0,   ///< a sphere of `radius` around every point
     PF_COLLIDE_TRIANGLE = 1, ///< the triangles of the node's mesh topology
-    PF_COLLIDE_POINT = 2     ///< the points themselves
+    PF_COLLIDE_POINT = 2,    ///< the points themselves
+    PF_COLLIDE_LINE = 3      ///< the edges of the node's topology (its edges and its triangles' edges): the
+                             ///< surface's lines (pf_surface_def.lines)
 } pf_scene_collision_kind;
 
 /// One collision model attached to an object. The models of one node share one surface of the world: the node's
@@ -53,7 +56,7 @@ typedef enum pf_scene_collision_kind {
 /// its parent's.
 typedef struct pf_scene_collision_model {
     pf_object_id object;          ///< the object carrying the model's surface
-    pf_scene_collision_kind kind; ///< sphere, triangle or point
+    pf_scene_collision_kind kind; ///< sphere, triangle, point or line
     double radius;                ///< m, spheres only (> 0); 0 for the other kinds
     const uint32_t *triangles;    ///< triangles of a mesh: 3*ntriangles indices into the mesh's points (owned by
                                   ///< the scene); NULL for a grid boundary or a rigid shape (see the surface)
