@@ -4,7 +4,7 @@
  * 1000 N/m) hold the same box, compressed past the alarm distance on impact; a stack of ten boxes stands for
  * 10 s, each gap at its own equilibrium d - (weight above) / (8 k); on an incline of angle θ a box with
  * μ > tan θ stays within 1 mm for 2 s and one with μ < tan θ slides with acceleration g (sin θ - μ cos θ) within
- * 5%. The soft box and the inclines are also loaded from tests/scenes/. Every world gives the same state hash
+ * 5%. The soft box, the stack and the inclines are also loaded from tests/scenes/. Every world gives the same state hash
  * for every executor and worker count. */
 #include "check_main.h"
 
@@ -197,6 +197,25 @@ END_TEST
  * the weight it carries: floor gap d - 10 m g / (4 k) (4 contacts), box gap i d - (9 - i) m g / (8 k) (each box's
  * 4 bottom vertices on the lower top face and the lower 4 top vertices on its bottom face); nothing drifted
  * sideways or tipped. */
+/* Each box of a stack of N at rest: nothing drifted sideways or tipped, and each gap is the equilibrium of the
+ * weight it carries: floor gap d - N m g / (4 k) (4 contacts), box gap i d - (N - i) m g / (8 k) (each box's 4
+ * bottom vertices on the lower top face and the lower box's 4 top vertices on its bottom face). */
+static void check_stack(const pf_world *w, const pf_object_id *box, int n, double d, double k)
+{
+    double below = 0; /* the top of what is under box i */
+    for (int i = 0; i < n; i++) {
+        double x[3], q[4];
+        ck_assert_int_eq(pf_world_get_rigid_state(w, box[i], x, q, NULL, NULL), PF_OK);
+        ck_assert_msg(fabs(x[0]) < 1e-3 && fabs(x[1]) < 1e-3, "box %d drifted to (%g, %g)", i, x[0], x[1]);
+        ck_assert_msg(fabs(q[3]) > 1 - 1e-6, "box %d tipped: w = %.9f", i, q[3]);
+        double gap = x[2] - HALF - below;
+        double want = i == 0 ? d - n * MASS * G / (4 * k) : d - (n - i) * MASS * G / (8 * k);
+        ck_assert_msg(fabs(gap - want) < 1e-4, "gap under box %d: %.6f, equilibrium %.6f", i, gap, want);
+        below = x[2] + HALF;
+    }
+}
+
+/* Ten boxes stacked with gaps of the contact distance stand for 10 s at 60 Hz with the API's defaults. */
 START_TEST(test_stack_of_ten_stands)
 {
     pf_collision_def cd = pf_collision_default_def();
@@ -210,19 +229,24 @@ START_TEST(test_stack_of_ten_stands)
         box[i] = add_box(w, half, pos, NULL, 0, NULL);
     }
     ck_assert_int_eq(pf_world_step(w, 600), PF_OK);
-    double below = 0; /* the top of what is under box i */
-    for (int i = 0; i < N; i++) {
-        double x[3], q[4];
-        ck_assert_int_eq(pf_world_get_rigid_state(w, box[i], x, q, NULL, NULL), PF_OK);
-        ck_assert_msg(fabs(x[0]) < 1e-3 && fabs(x[1]) < 1e-3, "box %d drifted to (%g, %g)", i, x[0], x[1]);
-        ck_assert_msg(fabs(q[3]) > 1 - 1e-6, "box %d tipped: w = %.9f", i, q[3]);
-        double gap = x[2] - HALF - below;
-        double want = i == 0 ? cd.contact_distance - N * MASS * G / (4 * cd.stiffness)
-                             : cd.contact_distance - (N - i) * MASS * G / (8 * cd.stiffness);
-        ck_assert_msg(fabs(gap - want) < 1e-4, "gap under box %d: %.6f, equilibrium %.6f", i, gap, want);
-        below = x[2] + HALF;
-    }
+    check_stack(w, box, N, cd.contact_distance, cd.stiffness);
     pf_world_destroy(w);
+}
+END_TEST
+
+/* The same stack as a scene writes it (tests/scenes/stack10.xml). */
+START_TEST(test_stack_scene_stands)
+{
+    pf_scene *s = load_scene("stack10.xml", PF_EXEC_SEQ, 1);
+    pf_object_id box[10];
+    for (int i = 0; i < 10; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "box%d", i);
+        ck_assert_int_eq(pf_scene_find_object(s, name, &box[i]), PF_OK);
+    }
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 600), PF_OK);
+    check_stack(pf_scene_world(s), box, 10, 0.01, 1e4);
+    pf_scene_destroy(s);
 }
 END_TEST
 
@@ -403,6 +427,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_soft_contacts_hold_the_box);
     tcase_add_test(tc, test_soft_contacts_scene_holds_the_box);
     tcase_add_test(tc, test_stack_of_ten_stands);
+    tcase_add_test(tc, test_stack_scene_stands);
     tcase_add_test(tc, test_incline_sticks_when_mu_exceeds_tan_theta);
     tcase_add_test(tc, test_incline_slides_by_coulomb);
     tcase_add_test(tc, test_incline_scenes_follow_coulomb);
