@@ -3,9 +3,9 @@
  * defaults and comes to rest at the penalty equilibrium sep = d - m g / (N k); soft contacts (2 cm / 1 cm,
  * 1000 N/m) hold the same box, compressed past the alarm distance on impact; a stack of ten boxes stands for
  * 10 s, each gap at its own equilibrium d - (weight above) / (8 k); on an incline of angle θ a box with
- * μ > tan θ stays within 1 mm for 2 s and one with μ < tan θ slides with acceleration g (sin θ - μ cos θ) within
- * 5%. The soft box, the stack and the inclines are also loaded from tests/scenes/. Every world gives the same state hash
- * for every executor and worker count. */
+ * μ > tan θ stays within 1 mm for 2 s and one with μ < tan θ slides with acceleration g (sin θ - μ cos θ)
+ * within 5%. The soft box, the stack and the inclines are also loaded from tests/scenes/. Every world gives the
+ * same state hash for every executor and worker count. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
