@@ -570,7 +570,8 @@ static void recall(pf_collision_stage *c)
     for (size_t k = 0; k < c->cand.n; k++) {
         candidate *d = &c->cand.v[k];
         contact_memory key = {d->kind, d->psurf, d->pvert, d->tsurf, d->telem, 0, {0}};
-        const contact_memory *m = bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp);
+        const contact_memory *m =
+            c->memory.n ? bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp) : NULL;
         d->remembered = m != NULL;
         if (m) memcpy(d->delta, m->delta, sizeof d->delta);
         if (d->kind == CAND_TRIANGLE) d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
