@@ -103,6 +103,17 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     return PF_OK;
 }
 
+int pf_world_get_collision(const pf_world *w, pf_collision_def *out)
+{
+    PF_TRY(pf_world_check_given(w, "pf_world_get_collision"));
+    PF_TRY(pf_check_given(out, "pf_world_get_collision", "out"));
+    if (!w->col)
+        return pf_error(PF_ESTATE, "pf_world_get_collision: the world has no collision stage (call "
+                                   "pf_world_set_collision first)");
+    *out = w->col->def;
+    return PF_OK;
+}
+
 int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *out)
 {
     PF_TRY(pf_world_check_given(w, "pf_world_get_collision_stats"));

@@ -109,7 +109,9 @@ int pf_world_set_executor(pf_world *w, pf_executor e)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_set_executor"));
     PF_TRY(pf_check_enum((int)e, PF_EXEC_COUNT, "pf_world_set_executor", "executor"));
-    return pf_runtime_set_executor(w->rt, e);
+    int rc = pf_runtime_set_executor(w->rt, e);
+    if (rc == PF_OK) w->def.runtime.executor = e;
+    return rc;
 }
 
 int pf_world_set_workers(pf_world *w, int workers)
@@ -125,7 +127,17 @@ int pf_world_set_partitioner(pf_world *w, pf_partitioner p)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_set_partitioner"));
     PF_TRY(pf_check_enum((int)p, PF_PART_COUNT, "pf_world_set_partitioner", "partitioner"));
-    return pf_runtime_set_partitioner(w->rt, p);
+    int rc = pf_runtime_set_partitioner(w->rt, p);
+    if (rc == PF_OK) w->def.runtime.partitioner = p;
+    return rc;
+}
+
+int pf_world_get_def(const pf_world *w, pf_world_def *out)
+{
+    PF_TRY(pf_world_check_given(w, "pf_world_get_def"));
+    PF_TRY(pf_check_given(out, "pf_world_get_def", "out"));
+    *out = w->def;
+    return PF_OK;
 }
 
 int pf_world_set_repartition(pf_world *w, pf_repartition r)

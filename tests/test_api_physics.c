@@ -118,6 +118,43 @@ START_TEST(world_lifecycle)
 }
 END_TEST
 
+/* What a host sets, it reads back: the world's settings after each setter, the collision stage's settings
+ * (PF_ESTATE before there is one), a surface's friction. */
+START_TEST(getters_read_back_the_setters)
+{
+    pf_world *w = new_world();
+    ck_assert_int_eq(pf_world_set_executor(w, PF_EXEC_BARRIER), PF_OK);
+    ck_assert_int_eq(pf_world_set_partitioner(w, PF_PART_METIS), PF_OK);
+    ck_assert_int_eq(pf_world_set_repartition(w, PF_REPART_NEVER), PF_OK);
+    ck_assert_int_eq(pf_world_set_workers(w, 2), PF_OK);
+    ck_assert_int_eq(pf_world_set_dt(w, 0.004), PF_OK);
+    double g[3] = {1, 2, -3};
+    ck_assert_int_eq(pf_world_set_gravity(w, g), PF_OK);
+    pf_world_def d;
+    ck_assert_int_eq(pf_world_get_def(w, &d), PF_OK);
+    ck_assert_int_eq(d.runtime.executor, PF_EXEC_BARRIER);
+    ck_assert_int_eq(d.runtime.partitioner, PF_PART_METIS);
+    ck_assert_int_eq(d.runtime.repartition, PF_REPART_NEVER);
+    ck_assert_int_eq(d.runtime.workers, 2);
+    ck_assert(d.dt == 0.004 && d.gravity[0] == 1 && d.gravity[1] == 2 && d.gravity[2] == -3);
+    REFUSED(pf_world_get_def(w, NULL), "pf_world_get_def", "out");
+    pf_collision_def cd;
+    ck_assert_int_eq(pf_world_get_collision(w, &cd), PF_ESTATE);
+    assert_message("pf_world_get_collision", "no collision stage");
+    pf_collision_def set = pf_collision_default_def();
+    set.friction = 0.4;
+    set.stiffness = 2500;
+    ck_assert_int_eq(pf_world_set_collision(w, &set), PF_OK);
+    ck_assert_int_eq(pf_world_get_collision(w, &cd), PF_OK);
+    ck_assert(cd.broadphase == set.broadphase && cd.alarm_distance == set.alarm_distance &&
+              cd.contact_distance == set.contact_distance && cd.stiffness == set.stiffness &&
+              cd.damping == set.damping && cd.friction == set.friction);
+    set.friction = -0.1;
+    REFUSED(pf_world_set_collision(w, &set), "pf_world_set_collision", "def.friction");
+    pf_world_destroy(w);
+}
+END_TEST
+
 START_TEST(objects)
 {
     pf_world *w = new_world();
@@ -638,6 +675,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("api_physics");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, world_lifecycle);
+    tcase_add_test(tc, getters_read_back_the_setters);
     tcase_add_test(tc, objects);
     tcase_add_test(tc, nan_box_bound);
     tcase_add_test(tc, bad_total_mass);

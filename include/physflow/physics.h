@@ -89,6 +89,9 @@ PF_API int pf_world_set_gravity(pf_world *w, const double gravity[3]);
 PF_API int pf_world_get_dt(const pf_world *w, double *dt);
 /// The gravity (m/s²) of the next step, copied into gravity[3].
 PF_API int pf_world_get_gravity(const pf_world *w, double gravity[3]);
+/// The world's settings as they are now: its def with every later pf_world_set_* applied (executor,
+/// partitioner, repartition, workers, dt, gravity).
+PF_API int pf_world_get_def(const pf_world *w, pf_world_def *out);
 
 /// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
 /// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
@@ -300,6 +303,8 @@ typedef struct pf_collision_def {
 PF_API pf_collision_def pf_collision_default_def(void);
 /// Enables (or reconfigures) the collision stage; every surface takes part.
 PF_API int pf_world_set_collision(pf_world *w, const pf_collision_def *def);
+/// The collision stage's settings (as last set); PF_ESTATE when the world has none.
+PF_API int pf_world_get_collision(const pf_world *w, pf_collision_def *out);
 
 /// One contact of the latest collision stage, as a host sees it.
 typedef struct pf_world_contact {
