@@ -151,6 +151,28 @@ START_TEST(getters_read_back_the_setters)
               cd.damping == set.damping && cd.friction == set.friction);
     set.friction = -0.1;
     REFUSED(pf_world_set_collision(w, &set), "pf_world_set_collision", "def.friction");
+    double dt, grav[3], pm, tm, mu;
+    REFUSED(pf_world_get_dt(w, NULL), "pf_world_get_dt", "dt");
+    REFUSED(pf_world_get_dt(NULL, &dt), "pf_world_get_dt", "world");
+    REFUSED(pf_world_get_gravity(w, NULL), "pf_world_get_gravity", "gravity");
+    REFUSED(pf_world_get_gravity(NULL, grav), "pf_world_get_gravity", "world");
+    pf_object_id cube = add_cube(w, 0), none = {cube.index + 1};
+    REFUSED(pf_world_get_object_mass(w, none, &pm, &tm), "pf_world_get_object_mass", "object");
+    ck_assert_int_eq(pf_world_get_object_mass(w, cube, &pm, &tm), PF_OK);
+    ck_assert(pm == 1.0 && tm == 27.0); /* 27 points of the default vertex mass */
+    pf_solver_def sv;
+    REFUSED(pf_world_get_solver(w, none, &sv), "pf_world_get_solver", "object");
+    REFUSED(pf_world_get_solver(w, cube, NULL), "pf_world_get_solver", "out");
+    pf_surface_id surf, bad_surf = {7};
+    ck_assert_int_eq(pf_world_add_grid_surface(w, cube, &surf), PF_OK);
+    REFUSED(pf_world_set_surface_friction(w, bad_surf, 0.5), "pf_world_set_surface_friction", "surface");
+    REFUSED(pf_world_set_surface_friction(w, surf, -0.5), "pf_world_set_surface_friction", "friction");
+    REFUSED(pf_world_set_surface_friction(w, surf, INFINITY), "pf_world_set_surface_friction", "friction");
+    REFUSED(pf_world_get_surface_friction(w, bad_surf, &mu, NULL), "pf_world_get_surface_friction", "surface");
+    ck_assert_int_eq(pf_world_set_surface_friction(w, surf, 0.7), PF_OK);
+    int closed = -1;
+    ck_assert_int_eq(pf_world_get_surface_friction(w, surf, &mu, &closed), PF_OK);
+    ck_assert(mu == 0.7 && closed == 1); /* a grid's boundary is a closed surface */
     pf_world_destroy(w);
 }
 END_TEST

@@ -101,6 +101,41 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
                    "pf_graph_get_run_stats");
     assert_refused(pf_graph_get_stats(g, NULL), PF_EINVAL, "pf_graph_get_stats");
     assert_refused(pf_graph_repartition(NULL), PF_EINVAL, "pf_graph_repartition");
+    pf_graph_update up;
+    assert_refused(pf_graph_get_last_update(g, NULL), PF_EINVAL, "pf_graph_get_last_update");
+    assert_refused(pf_graph_get_last_update(NULL, &up), PF_EINVAL, "pf_graph_get_last_update");
+    double span;
+    assert_refused(pf_graph_get_estimated_makespan(g, rt, NULL), PF_EINVAL, "pf_graph_get_estimated_makespan");
+    assert_refused(pf_graph_get_estimated_makespan(NULL, rt, &span), PF_EINVAL, "pf_graph_get_estimated_makespan");
+    assert_refused(pf_graph_get_estimated_makespan(g, NULL, &span), PF_EINVAL, "pf_graph_get_estimated_makespan");
+    assert_refused(pf_graph_rebalance(NULL, rt, NULL, NULL), PF_EINVAL, "pf_graph_rebalance");
+    assert_refused(pf_graph_rebalance(g, NULL, NULL, NULL), PF_EINVAL, "pf_graph_rebalance");
+    assert_refused(pf_graph_task_remove(g, (pf_task_id){999}), PF_EINVAL, "pf_graph_task_remove");
+    assert_refused(pf_graph_task_remove(NULL, (pf_task_id){0}), PF_EINVAL, "pf_graph_task_remove");
+    assert_refused(pf_graph_loop_remove(g, (pf_loop_id){999}), PF_EINVAL, "pf_graph_loop_remove");
+    ck_assert_uint_eq(pf_graph_loop_iterations(g, (pf_loop_id){999}), 0); /* no such loop: it never ran */
+    ck_assert_uint_eq(pf_graph_loop_iterations(NULL, (pf_loop_id){0}), 0);
+    ck_assert_int_eq(pf_graph_task_worker(g, (pf_task_id){999}), -1); /* no such task: never compiled */
+    ck_assert_int_eq(pf_graph_task_worker(NULL, (pf_task_id){0}), -1);
+    pf_partitioner part = PF_PART_METIS;
+    pf_repartition rep = PF_REPART_ALWAYS;
+    assert_refused(pf_partitioner_parse("nonsense", &part), PF_EINVAL, "pf_partitioner_parse");
+    assert_refused(pf_partitioner_parse(NULL, &part), PF_EINVAL, "pf_partitioner_parse");
+    assert_refused(pf_partitioner_parse("owner", NULL), PF_EINVAL, "pf_partitioner_parse");
+    assert_refused(pf_repartition_parse("sometimes", &rep), PF_EINVAL, "pf_repartition_parse");
+    assert_refused(pf_repartition_parse(NULL, &rep), PF_EINVAL, "pf_repartition_parse");
+    ck_assert(part == PF_PART_METIS && rep == PF_REPART_ALWAYS); /* untouched by the refusals */
+    ck_assert_int_eq(pf_partitioner_parse(pf_partitioner_name(PF_PART_OWNER), &part), PF_OK);
+    ck_assert_int_eq(pf_repartition_parse(pf_repartition_name(PF_REPART_NEVER), &rep), PF_OK);
+    ck_assert(part == PF_PART_OWNER && rep == PF_REPART_NEVER);
+    ck_assert_ptr_nonnull(pf_partitioner_name((pf_partitioner)77)); /* out of range: a name, never NULL */
+    ck_assert_ptr_nonnull(pf_repartition_name((pf_repartition)-5));
+    ck_assert_str_eq(pf_status_name(PF_EINVAL), "PF_EINVAL");
+    ck_assert_ptr_nonnull(pf_status_name(-12345));
+    ck_assert_ptr_nonnull(pf_status_name(12345));
+    pf_reducer sum = pf_reducer_sum_f64();
+    ck_assert(sum.combine != NULL && sum.init != NULL);
+    pf_set_allocator(NULL, NULL, NULL); /* NULLs: malloc and free, as before */
 
     /* none of it left a trace: one task (from its default def) in a loop of 3 (from its default def), one run,
      * the value it computes */

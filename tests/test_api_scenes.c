@@ -235,11 +235,18 @@ START_TEST(component_failing_silently)
 }
 END_TEST
 
+static void forget(void *state)
+{
+    (void)state;
+}
+
 START_TEST(component_wrong_calls)
 {
     probe p = {.mode = 2};
     ck_assert_int_eq(load_with(&p), PF_OK);
     for (int k = 0; k < 7; k++) ck_assert_msg(p.results[k] < 0, "call %d returned %d", k, p.results[k]);
+    /* outside a constructor there is no component to hang a destructor on */
+    REFUSED(pf_scene_component_on_destroy(NULL, forget, NULL), "pf_scene_component_on_destroy", "component");
 }
 END_TEST
 

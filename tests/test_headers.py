@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The public API's hygiene: every header in include/physflow compiles alone (C11, strict warnings), handles
-of different kinds do not mix (passing one where another belongs, or a plain number, is a compile error), and
-every symbol the shared library exports carries the pf_ prefix."""
+of different kinds do not mix (passing one where another belongs, or a plain number, is a compile error), every
+symbol the shared library exports carries the pf_ prefix, and every public function is called by the tests of
+wrong calls (tests/test_api_*.c), so none escapes them."""
+import re
 import glob
 import os
 import subprocess
@@ -95,4 +97,16 @@ check("nm reads the library", r.returncode == 0, r.stderr)
 symbols = [line.split()[-1] for line in r.stdout.splitlines() if line.strip()]
 bad = [s for s in symbols if not s.startswith("pf_")]
 check("every exported symbol starts with pf_", not bad and symbols, "unprefixed: " + " ".join(bad[:20]))
+
+declared = set()
+for h in headers:
+    with open(h) as f:
+        declared |= set(re.findall(r"PF_API[^;{]*?\b(pf_\w+)\s*\(", f.read()))
+api_tests = ""
+for t in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_api_*.c"))):
+    with open(t) as f:
+        api_tests += f.read()
+uncalled = sorted(fn for fn in declared if not re.search(r"\b" + fn + r"\s*\(", api_tests))
+check(f"every public function ({len(declared)}) is called in tests/test_api_*.c", declared and not uncalled,
+      "not called: " + " ".join(uncalled))
 finish()
