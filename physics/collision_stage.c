@@ -89,9 +89,15 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);
     if (rc) return rc;
-    if (!w->col && !(w->col = pf_calloc(1, sizeof *w->col))) {
-        pf_broadphase_destroy(bp);
-        return pf_error(PF_ENOMEM, "out of memory");
+    if (!w->col) {
+        /* its contact memory never NULL: the first pass looks in it (bsearch) before anything is remembered */
+        pf_collision_stage *c = pf_calloc(1, sizeof *c);
+        if (!c || pf_vec_reserve(&c->memory, 1)) {
+            pf_free(c);
+            pf_broadphase_destroy(bp);
+            return pf_error(PF_ENOMEM, "out of memory");
+        }
+        w->col = c;
     }
     pf_broadphase_destroy(w->col->bp);
     w->col->bp = bp;
