@@ -68,6 +68,7 @@ void pf_collide_free(pf_collision_stage *c)
     }
     pf_free(c->sc);
     pf_vec_free(&c->sboxes);
+    pf_vec_free(&c->live);
     for (int k = 0; k < c->nlanes; k++) {
         pf_id_buffer_destroy(c->lanes[k].ids);
         pf_vec_free(&c->lanes[k].cand);
@@ -92,7 +93,8 @@ static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
         int rc = pf_broadphase_create(&d, &c->outer);
         if (rc) return rc;
     }
-    if (pf_vec_reserve(&c->sboxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->sboxes, n) || pf_vec_reserve(&c->live, n))
+        return pf_error(PF_ENOMEM, "out of memory");
     c->sboxes.n = n;
     if (n <= c->nsc) return PF_OK;
     surface_cache *sc = pf_realloc(c->sc, c->nsc * sizeof *sc, n * sizeof *sc);
@@ -149,11 +151,13 @@ static double approach(const surface_cache *a, const surface_cache *b, double dt
 
 /* Every surface's positions, motion and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm
  * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
- * are a broad-phase pair. */
+ * are a broad-phase pair. A removed object's surfaces are empty: they get no bounds and meet nothing. */
 static void surface_bounds(pf_world *w, pf_collision_stage *c)
 {
+    c->live.n = 0;
     for (uint32_t s = 0; s < w->surf.n; s++) {
         pf_surface *sf = w->surf.v[s];
+        if (!sf->nv) continue;
         const pf_object *o = w->obj.v[sf->object];
         const double *p = pf_surface_positions(sf, o, o->x);
         pf_aabb b = box_at(p, sf->radius);
@@ -162,8 +166,9 @@ static void surface_bounds(pf_world *w, pf_collision_stage *c)
         surface_motion(sf, o, &c->sc[s]);
         double a = c->def.alarm_distance +
                    (sqrt(dot3(c->sc[s].vmean, c->sc[s].vmean)) + c->sc[s].spread) * w->def.dt;
-        c->sboxes.v[s] =
+        c->sboxes.v[c->live.n] =
             (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
+        c->live.v[c->live.n++] = s;
     }
 }
 
@@ -418,7 +423,7 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     c->jobs.n = 0;
     int rc = PF_OK;
     for (size_t k = 0; k < np && !rc; k++) {
-        uint32_t i = pairs[k].i, j = pairs[k].j;
+        uint32_t i = c->live.v[pairs[k].i], j = c->live.v[pairs[k].j];
         const pf_surface *A = w->surf.v[i], *B = w->surf.v[j];
         if (A->object == B->object) continue; /* no self-collision of a mesh */
         if (pf_object_is_static(w->obj.v[A->object]) && pf_object_is_static(w->obj.v[B->object])) continue;
@@ -522,7 +527,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     surface_bounds(w, c);
     const pf_pair *pairs;
     size_t np;
-    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, w->surf.n, &pairs, &np, NULL))) return rc;
+    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, c->live.n, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
     for (int l = 0; l < c->nlanes; l++) c->lanes[l].cand.n = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
     narrow_run run = {w, c, 0, 0};

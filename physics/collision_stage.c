@@ -155,6 +155,33 @@ static int remove_contact_field(pf_world *w, uint32_t k)
     return PF_OK;
 }
 
+void pf_collision_stage_remove_object(pf_world *w, uint32_t id)
+{
+    pf_collision_stage *c = w->col;
+    if (!c) return;
+    for (uint32_t j = w->inter.n; j-- > 0;) {
+        const pf_springset *s = w->inter.v[j];
+        if (s->kind == PF_INTERACTION_CONTACTS && (s->oa == id || s->ob == id))
+            remove_contact_field(w, j); /* room reserved by the caller */
+    }
+    for (uint32_t s = 0; s < w->surf.n && s < c->nsc; s++) {
+        if (w->surf.v[s]->object != id) continue;
+        pf_query_index_destroy(c->sc[s].tri);
+        pf_query_index_destroy(c->sc[s].sph);
+        pf_vec_free(&c->sc[s].boxes);
+        memset(&c->sc[s], 0, sizeof c->sc[s]);
+    }
+    /* the memory stays sorted: the entries kept keep their order */
+    size_t m = 0;
+    for (size_t k = 0; k < c->memory.n; k++) {
+        const contact_memory *e = &c->memory.v[k];
+        int gone = (e->psurf < w->surf.n && w->surf.v[e->psurf]->object == id) ||
+                   (e->tsurf < w->surf.n && w->surf.v[e->tsurf]->object == id);
+        if (!gone) c->memory.v[m++] = *e;
+    }
+    c->memory.n = m;
+}
+
 int pf_collision_stage_run(pf_world *w)
 {
     pf_collision_stage *c = w->col;
