@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     pf_hexa_fem_def fem = pf_hexa_fem_default_def();
     fem.young_modulus = 2e5; /* Pa: soft rubber */
     fem.poisson_ratio = 0.3;
-    TRY(pf_world_add_hexa_fem(w, bar, &fem));
+    TRY(pf_world_add_hexa_fem(w, bar, &fem, NULL));
     TRY(pf_world_add_grid_surface(w, bar, NULL));
 
     /* Collision: the bar's surface vertices against the floor's triangles, penalty contacts. */

@@ -35,7 +35,7 @@ static int build(pf_world *w, int side)
     od.solver.rayleigh_mass = 0.5;
     pf_object_id sheet;
     int rc = pf_world_add_object(w, &od, &sheet);
-    if (!rc) rc = pf_world_add_grid_springs(w, sheet, 200.0, 0.1, NULL);
+    if (!rc) rc = pf_world_add_grid_springs(w, sheet, 200.0, 0.1, NULL, NULL);
     const double top_row[6] = {-1, -1, 0.999, 2, 1, 2};
     if (!rc) rc = pf_world_fix_box(w, sheet, top_row, NULL);
     return rc;

@@ -31,13 +31,15 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* The structure a checkpoint fits: each object's kind, point count, extra x values and fixed points. */
+/* The structure a checkpoint fits: each object's kind, point count, extra x values and fixed points, or that it
+ * was removed (it has no state in the file). */
 static uint64_t fingerprint(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint32_t i = 0; i < w->obj.n; i++) {
         const pf_object *o = w->obj.v[i];
-        uint32_t v[4] = {(uint32_t)o->kind, o->n, o->xextra, (uint32_t)o->fixed_list.n};
+        uint32_t v[4] = {UINT32_MAX, 0, 0, 0};
+        if (o) v[0] = (uint32_t)o->kind, v[1] = o->n, v[2] = o->xextra, v[3] = (uint32_t)o->fixed_list.n;
         h = fnv(h, v, sizeof v);
     }
     return h;
@@ -90,6 +92,7 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
     if (nlen) put(&wr, note, nlen);
     for (uint32_t i = 0; i < w->obj.n; i++) {
         const pf_object *o = w->obj.v[i];
+        if (!o) continue; /* removed */
         put(&wr, o->x, (3 * (size_t)o->n + o->xextra) * sizeof *o->x);
         put(&wr, o->v, 3 * (size_t)o->n * sizeof *o->v);
     }
@@ -214,7 +217,8 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     }
     /* the state goes to scratch first: a bad file leaves the world as it was */
     size_t total = 0;
-    for (uint32_t i = 0; i < w->obj.n; i++) total += 6 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra;
+    for (uint32_t i = 0; i < w->obj.n; i++)
+        if (w->obj.v[i]) total += 6 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra;
     uint32_t nmem = 0;
     size_t head = total * sizeof(double) + sizeof nmem;
     if (rd.left >= head) memcpy(&nmem, rd.p + total * sizeof(double), sizeof nmem);
@@ -243,6 +247,7 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     }
     for (uint32_t i = 0; i < w->obj.n; i++) {
         pf_object *o = w->obj.v[i];
+        if (!o) continue;
         size_t nx = 3 * (size_t)o->n + o->xextra, nv = 3 * (size_t)o->n;
         memcpy(o->x, state, nx * sizeof *o->x);
         memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);

@@ -71,6 +71,7 @@ void pf_collide_free(pf_collision_stage *c)
     }
     pf_free(c->sc);
     pf_vec_free(&c->sboxes);
+    pf_vec_free(&c->live);
     for (int k = 0; k < c->nlanes; k++) {
         pf_id_buffer_destroy(c->lanes[k].ids);
         pf_vec_free(&c->lanes[k].cand);
@@ -95,7 +96,8 @@ static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
         int rc = pf_broadphase_create(&d, &c->outer);
         if (rc) return rc;
     }
-    if (pf_vec_reserve(&c->sboxes, n)) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->sboxes, n) || pf_vec_reserve(&c->live, n))
+        return pf_error(PF_ENOMEM, "out of memory");
     c->sboxes.n = n;
     if (n <= c->nsc) return PF_OK;
     surface_cache *sc = pf_realloc(c->sc, c->nsc * sizeof *sc, n * sizeof *sc);
@@ -162,11 +164,13 @@ static double pair_reach(pf_collision_stage *c, double close)
 
 /* Every surface's positions, motion and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm
  * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
- * are a broad-phase pair. */
+ * are a broad-phase pair. A removed object's surfaces are empty: they get no bounds and meet nothing. */
 static void surface_bounds(pf_world *w, pf_collision_stage *c)
 {
+    c->live.n = 0;
     for (uint32_t s = 0; s < w->surf.n; s++) {
         pf_surface *sf = w->surf.v[s];
+        if (!sf->nv) continue;
         const pf_object *o = w->obj.v[sf->object];
         const double *p = pf_surface_positions(sf, o, o->x);
         pf_aabb b = box_at(p, sf->radius);
@@ -175,8 +179,9 @@ static void surface_bounds(pf_world *w, pf_collision_stage *c)
         surface_motion(sf, o, &c->sc[s]);
         double a = c->def.alarm_distance +
                    (sqrt(dot3(c->sc[s].vmean, c->sc[s].vmean)) + c->sc[s].spread) * w->def.dt;
-        c->sboxes.v[s] =
+        c->sboxes.v[c->live.n] =
             (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
+        c->live.v[c->live.n++] = s;
     }
 }
 
@@ -481,7 +486,7 @@ static int plan_self_jobs(const pf_world *w, pf_collision_stage *c)
     int rc = PF_OK;
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) {
         const pf_surface *S = w->surf.v[s];
-        if (!S->self_collision || pf_object_is_static(w->obj.v[S->object])) continue;
+        if (!S->self_collision || !S->nv || pf_object_is_static(w->obj.v[S->object])) continue; /* nv 0: removed */
         double reach = pair_reach(c, 2 * c->sc[s].spread * w->def.dt); /* two of its vertices, each off its mean */
         for (uint32_t lo = 0; S->nt && lo < S->nv && !rc; lo += SELF_SLICE)
             rc = add_job_range(c, s, s, JOB_TRIANGLES, lo, lo + SELF_SLICE, reach);
@@ -498,7 +503,7 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     c->jobs.n = 0;
     int rc = PF_OK;
     for (size_t k = 0; k < np && !rc; k++) {
-        uint32_t i = pairs[k].i, j = pairs[k].j;
+        uint32_t i = c->live.v[pairs[k].i], j = c->live.v[pairs[k].j];
         const pf_surface *A = w->surf.v[i], *B = w->surf.v[j];
         if (A->object == B->object) continue; /* one object's surfaces: each meets itself alone (plan_self_jobs) */
         if (pf_object_is_static(w->obj.v[A->object]) && pf_object_is_static(w->obj.v[B->object])) continue;
@@ -602,7 +607,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     surface_bounds(w, c);
     const pf_pair *pairs;
     size_t np;
-    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, w->surf.n, &pairs, &np, NULL))) return rc;
+    if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, c->live.n, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
     for (int l = 0; l < c->nlanes; l++) c->lanes[l].cand.n = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
     narrow_run run = {w, c, 0, 0};

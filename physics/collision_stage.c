@@ -89,9 +89,15 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);
     if (rc) return rc;
-    if (!w->col && !(w->col = pf_calloc(1, sizeof *w->col))) {
-        pf_broadphase_destroy(bp);
-        return pf_error(PF_ENOMEM, "out of memory");
+    if (!w->col) {
+        /* its contact memory never NULL: the first pass looks in it (bsearch) before anything is remembered */
+        pf_collision_stage *c = pf_calloc(1, sizeof *c);
+        if (!c || pf_vec_reserve(&c->memory, 1)) {
+            pf_free(c);
+            pf_broadphase_destroy(bp);
+            return pf_error(PF_ENOMEM, "out of memory");
+        }
+        w->col = c;
     }
     pf_broadphase_destroy(w->col->bp);
     w->col->bp = bp;
@@ -168,6 +174,34 @@ static double signed_gap(const candidate *d)
     if (d->kind == CAND_TRIANGLE && d->side && (d->closed || d->side * d->plane < 0))
         return d->side * d->plane - d->offset;
     return d->dist;
+}
+
+void pf_collision_stage_remove_object(pf_world *w, uint32_t id)
+{
+    pf_collision_stage *c = w->col;
+    if (!c) return;
+    for (uint32_t j = w->inter.n; j-- > 0;) {
+        const pf_springset *s = w->inter.v[j];
+        if (s->kind == PF_INTERACTION_CONTACTS && (s->oa == id || s->ob == id))
+            remove_contact_field(w, j); /* room reserved by the caller */
+    }
+    for (uint32_t s = 0; s < w->surf.n && s < c->nsc; s++) {
+        if (w->surf.v[s]->object != id) continue;
+        pf_query_index_destroy(c->sc[s].tri);
+        pf_query_index_destroy(c->sc[s].sph);
+        pf_query_index_destroy(c->sc[s].edge);
+        pf_vec_free(&c->sc[s].boxes);
+        memset(&c->sc[s], 0, sizeof c->sc[s]);
+    }
+    /* the memory stays sorted: the entries kept keep their order */
+    size_t m = 0;
+    for (size_t k = 0; k < c->memory.n; k++) {
+        const contact_memory *e = &c->memory.v[k];
+        int gone = (e->psurf < w->surf.n && w->surf.v[e->psurf]->object == id) ||
+                   (e->tsurf < w->surf.n && w->surf.v[e->tsurf]->object == id);
+        if (!gone) c->memory.v[m++] = *e;
+    }
+    c->memory.n = m;
 }
 
 int pf_collision_stage_run(pf_world *w)

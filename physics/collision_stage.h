@@ -89,7 +89,8 @@ typedef struct pf_collision_stage {
     pf_broadphase *outer; /* surfaces against surfaces */
     surface_cache *sc;
     uint32_t nsc;
-    PF_VEC(pf_aabb) sboxes; /* per surface: bounds grown by the alarm distance */
+    PF_VEC(pf_aabb) sboxes; /* per surface in `live`: bounds grown by the alarm distance */
+    PF_VEC(uint32_t) live;  /* the surfaces the broad phase sees: all but those of removed objects */
     collide_lane *lanes;
     int nlanes;
     PF_VEC(collide_job) jobs;
@@ -107,5 +108,8 @@ typedef struct pf_collision_stage {
  * force field, created when the objects start touching, updated in place, removed when they stop. */
 int pf_collision_stage_run(pf_world *w);
 void pf_collision_stage_free(pf_collision_stage *c);
+/* object `id` is being removed (removal.c): its contact fields go (w->dropped must have room for them: nothing
+ * here fails), and so do its surfaces' indexes and every contact memory naming one of its surfaces */
+void pf_collision_stage_remove_object(pf_world *w, uint32_t id);
 
 #endif

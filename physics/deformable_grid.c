@@ -79,8 +79,8 @@ int pf_world_add_deformable_grid(pf_world *w, const pf_deformable_grid_def *def,
     od.solver = def->solver;
     pf_object_id id;
     if ((rc = pf_world_add_object(w, &od, &id))) return rc;
-    rc = def->model == PF_GRID_FEM ? pf_world_add_hexa_fem(w, id, &def->fem)
-                                   : pf_world_add_grid_springs(w, id, def->stiffness, def->damping, NULL);
+    rc = def->model == PF_GRID_FEM ? pf_world_add_hexa_fem(w, id, &def->fem, NULL)
+                                   : pf_world_add_grid_springs(w, id, def->stiffness, def->damping, NULL, NULL);
     if (rc) return rc;
     pf_surface_def sd = pf_surface_default_def();
     sd.mapping = PF_SURFACE_TRILINEAR;

@@ -42,7 +42,7 @@ int pf_world_check_faults(pf_world *w)
 {
     uint32_t bad = UINT32_MAX;
     for (uint32_t i = 0; i < w->obj.n; i++)
-        if (w->obj.v[i]->registered && w->obj.v[i]->fault && bad == UINT32_MAX) bad = i;
+        if (w->obj.v[i] && w->obj.v[i]->registered && w->obj.v[i]->fault && bad == UINT32_MAX) bad = i;
     if (bad == UINT32_MAX) return PF_OK;
     const pf_object *o = w->obj.v[bad];
     uint32_t point = o->fault - 1;
@@ -50,7 +50,7 @@ int pf_world_check_faults(pf_world *w)
     double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     for (uint32_t i = 0; i < w->obj.n; i++) {
         pf_object *p = w->obj.v[i];
-        if (!p->registered) continue;
+        if (!p || !p->registered) continue; /* removed, or not yet stepped */
         memcpy(p->x, p->x_prev, (3 * (size_t)p->n + p->xextra) * sizeof *p->x);
         memcpy(p->v, p->v_prev, 3 * (size_t)p->n * sizeof *p->v);
         p->fault = 0;

@@ -260,7 +260,7 @@ pf_hexa_fem_def pf_hexa_fem_default_def(void)
     return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
 }
 
-int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def)
+int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def, pf_force_field_id *out)
 {
     static const char fn[] = "pf_world_add_hexa_fem";
     PF_TRY(pf_world_check_mutable(w, fn));
@@ -274,6 +274,6 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");
     int rc = hexa_fem_init(fem, o, def);
-    if (rc || (rc = pf_object_add_force_field(w, o, PF_FORCE_HEXA_FEM, fem))) hexa_fem_ff_destroy(fem);
+    if (rc || (rc = pf_object_add_force_field(w, o, PF_FORCE_HEXA_FEM, fem, out))) hexa_fem_ff_destroy(fem);
     return rc;
 }

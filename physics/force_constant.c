@@ -81,7 +81,8 @@ static int check_constant_force(const pf_world *w, uint32_t object, const pf_con
     return PF_OK;
 }
 
-int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def)
+int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def,
+                                pf_force_field_id *out)
 {
     int rc = check_constant_force(w, object.index, def);
     if (rc) return rc;
@@ -95,6 +96,6 @@ int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_const
     if (def->npoints) memcpy(c->points, def->points, (size_t)def->npoints * sizeof *c->points);
     c->npoints = def->npoints ? def->npoints : o->n;
     memcpy(c->force, def->force, sizeof c->force);
-    if ((rc = pf_object_add_force_field(w, o, PF_FORCE_CONSTANT, c))) constant_destroy(c);
+    if ((rc = pf_object_add_force_field(w, o, PF_FORCE_CONSTANT, c, out))) constant_destroy(c);
     return rc;
 }

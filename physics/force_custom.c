@@ -46,7 +46,8 @@ pf_force_field_def pf_force_field_default_def(void)
     return (pf_force_field_def){0};
 }
 
-int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def)
+int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_def *def,
+                             pf_force_field_id *out)
 {
     static const char fn[] = "pf_world_add_force_field";
     PF_TRY(pf_world_check_mutable(w, fn));
@@ -61,7 +62,7 @@ int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_
     pf_force_field_def *copy = pf_malloc(sizeof *copy);
     if (!copy) return pf_error(PF_ENOMEM, "out of memory");
     *copy = *def;
-    int rc = pf_object_add_force_field(w, o, PF_FORCE_CUSTOM, copy);
+    int rc = pf_object_add_force_field(w, o, PF_FORCE_CUSTOM, copy, out);
     if (rc) pf_free(copy);
     return rc;
 }

@@ -99,8 +99,14 @@ const char *pf_force_fields_not_finite(const pf_object *o, double *scratch)
     return NULL;
 }
 
+void pf_force_field_free(pf_force_field *ff)
+{
+    ops_of(ff)->destroy(ff->state);
+    ff->state = NULL;
+}
+
 void pf_force_fields_destroy(pf_object *o)
 {
-    for (uint32_t k = 0; k < o->ff.n; k++) ops_of(&o->ff.v[k])->destroy(o->ff.v[k].state);
+    for (uint32_t k = 0; k < o->ff.n; k++) pf_force_field_free(&o->ff.v[k]);
     pf_vec_free(&o->ff);
 }

@@ -52,6 +52,8 @@ int pf_force_fields_register(pf_graph *g, pf_object *o);
 void pf_force_fields_forget(pf_object *o);
 /* the name of o's first field whose force at o's state is not finite, or NULL; scratch: 3n doubles */
 const char *pf_force_fields_not_finite(const pf_object *o, double *scratch);
+/* frees one field's state (a field removed from its object); destroy: every field of o, and its list */
+void pf_force_field_free(pf_force_field *ff);
 void pf_force_fields_destroy(pf_object *o);
 
 #endif

@@ -45,7 +45,7 @@ static int group_record(void *ctx, const pf_task_def *def)
     pf_group *gr = ((group_recording *)ctx)->gr;
     if (pf_vec_reserve(&gr->tasks, gr->tasks.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     int rc = pf_graph_task(w->g, def, &gr->tasks.v[gr->tasks.n]);
-    if (rc == PF_OK) gr->tasks.n++;
+    if (rc == PF_OK) gr->tasks.n++, w->graph_tasks++;
     return rc;
 }
 
@@ -67,6 +67,7 @@ static int register_data(pf_world *w)
     int rc = PF_OK;
     for (uint32_t i = 0; i < w->obj.n && !rc; i++) {
         pf_object *o = w->obj.v[i];
+        if (!o) continue; /* removed */
         if (!o->registered) {
             size_t bytes = 3 * (size_t)o->n * sizeof(double);
             size_t xbytes = bytes + o->xextra * sizeof(double); /* x carries a rigid body's orientation */
@@ -110,7 +111,7 @@ static uint32_t inter_owner(const pf_world *w, const pf_springset *s)
 }
 
 /* The groups of the current interactions (objects and interactions in increasing order, no tasks yet), and
- * each object's group, linked flag and links. */
+ * each object's group, linked flag and links. A removed object is in none (no interaction names it). */
 static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
 {
     uint32_t N = w->obj.n, ng = 0;
@@ -120,6 +121,7 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
     if (!parent) return pf_error(PF_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < N; i++) {
         parent[i] = i;
+        if (!w->obj.v[i]) continue;
         w->obj.v[i]->linked = 0;
         w->obj.v[i]->links.n = 0;
     }
@@ -138,10 +140,11 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         }
     }
     for (uint32_t i = 0; i < N; i++)
-        if (find(parent, i) == i) w->obj.v[i]->group = ng++;
+        if (w->obj.v[i] && find(parent, i) == i) w->obj.v[i]->group = ng++;
     gs = rc ? NULL : pf_calloc(ng ? ng : 1, sizeof *gs);
     if (!gs && !rc) rc = pf_error(PF_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < N && !rc; i++) {
+        if (!w->obj.v[i]) continue;
         w->obj.v[i]->group = w->obj.v[find(parent, i)]->group;
         gs[w->obj.v[i]->group].nobjs++;
     }
@@ -153,6 +156,7 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         gs[gi].nobjs = gs[gi].ninter = 0;
     }
     for (uint32_t i = 0; i < N && !rc; i++) {
+        if (!w->obj.v[i]) continue;
         pf_group *gr = &gs[w->obj.v[i]->group];
         if (gr->nobjs == 0) gr->first = i;
         gr->objs[gr->nobjs++] = i;
@@ -209,12 +213,33 @@ void pf_world_count_cg(pf_world *w)
     }
 }
 
+/* Drops the graph and the groups: the next update records the whole world afresh into a new graph. */
+static void drop_graph(pf_world *w)
+{
+    pf_world_free_groups(w);
+    pf_graph_destroy(w->g);
+    w->g = NULL;
+    w->graph_tasks = 0;
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        if (!w->obj.v[i]) continue;
+        w->obj.v[i]->registered = 0;
+        pf_force_fields_forget(w->obj.v[i]);
+    }
+    for (uint32_t k = 0; k < w->inter.n; k++) w->inter.v[k]->registered = 0;
+}
+
 /* Regroups and re-records what changed; on failure the graph is dropped, to be recorded afresh next time. */
 int pf_world_sync_graph(pf_world *w)
 {
     uint64_t t0 = pf_now_ns();
     pf_group *gs = NULL;
     uint32_t ng = 0, kept = 0, removed = 0, recorded = 0, tasks_removed = 0, tasks_added = 0;
+    /* A graph keeps every task recorded into it (a removed task's id stays reserved) and every datum registered,
+     * so a world whose structure keeps changing (objects added and removed, contacts starting and stopping)
+     * would grow for as long as it runs. Once the removed tasks outnumber twice the live ones, and a few
+     * thousand, the world is recorded afresh into a new graph: the same tasks, placed anew, so the same
+     * results; the cost is one full recording, spread over the changes that made the garbage. */
+    if (w->g && w->graph_tasks > 3 * (uint64_t)w->tasks + 4096) drop_graph(w);
     int rc = w->g ? pf_graph_invalidate(w->g) : pf_graph_create(&w->g);
     if (!rc) rc = register_data(w);
     if (!rc) rc = build_groups(w, &gs, &ng);
@@ -254,17 +279,11 @@ int pf_world_sync_graph(pf_world *w)
     w->groups = gs;
     w->ngroups = ng;
     if (rc) { /* drop everything: the next step records the whole world again */
-        pf_world_free_groups(w);
-        pf_graph_destroy(w->g);
-        w->g = NULL;
-        for (uint32_t i = 0; i < w->obj.n; i++) {
-            w->obj.v[i]->registered = 0;
-            pf_force_fields_forget(w->obj.v[i]);
-        }
-        for (uint32_t k = 0; k < w->inter.n; k++) w->inter.v[k]->registered = 0;
+        drop_graph(w);
         return rc;
     }
-    for (uint32_t i = 0; i < w->obj.n; i++) w->obj.v[i]->changed = 0;
+    for (uint32_t i = 0; i < w->obj.n; i++)
+        if (w->obj.v[i]) w->obj.v[i]->changed = 0;
     pf_graph_stats st;
     pf_graph_get_stats(w->g, &st);
     w->tasks = st.tasks;

@@ -16,14 +16,16 @@ int pf_object_is_static(const pf_object *o)
     return o->fixed_list.n == o->n;
 }
 
-int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state)
+int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state, pf_force_field_id *out)
 {
+    if (w->next_ff_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many force fields in one world");
     if (pf_vec_reserve(&o->ff, o->ff.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     uint32_t k = o->ff.n++;
     for (; k > 0 && o->ff.v[k - 1].kind > kind; k--) o->ff.v[k] = o->ff.v[k - 1];
-    o->ff.v[k] = (pf_force_field){.kind = kind, .state = state};
+    o->ff.v[k] = (pf_force_field){.kind = kind, .uid = w->next_ff_uid++, .state = state};
     o->changed = 1;
     w->dirty = 1;
+    if (out) *out = (pf_force_field_id){o->ff.v[k].uid};
     return PF_OK;
 }
 
@@ -232,6 +234,11 @@ int pf_world_fix_box(pf_world *w, pf_object_id id, const double box[6], uint32_t
 uint32_t pf_world_objects(const pf_world *w)
 {
     return w ? w->obj.n : 0;
+}
+
+int pf_world_object_exists(const pf_world *w, pf_object_id o)
+{
+    return w && o.index < w->obj.n && w->obj.v[o.index] != NULL;
 }
 
 const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points)

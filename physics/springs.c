@@ -275,7 +275,8 @@ static int check_springs(const pf_spring *s, uint32_t n, uint32_t na, uint32_t n
     return PF_OK;
 }
 
-int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n)
+int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs, uint32_t n,
+                         pf_force_field_id *out)
 {
     static const char fn[] = "pf_world_add_springs";
     PF_TRY(pf_world_check_mutable(w, fn));
@@ -288,12 +289,13 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
     if ((rc = springset_init(s, id.index, id.index, springs, n, o->x, o->x)) ||
-        (rc = pf_object_add_force_field(w, o, PF_FORCE_SPRINGS, s)))
+        (rc = pf_object_add_force_field(w, o, PF_FORCE_SPRINGS, s, out)))
         springs_ff_destroy(s);
     return rc;
 }
 
-int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count)
+int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, double damping, uint32_t *count,
+                              pf_force_field_id *out)
 {
     static const char fn[] = "pf_world_add_grid_springs";
     PF_TRY(pf_world_check_mutable(w, fn));
@@ -319,7 +321,7 @@ int pf_world_add_grid_springs(pf_world *w, pf_object_id id, double stiffness, do
                     s[m++] = (pf_spring){(uint32_t)(i + n0 * (j + n1 * k)), (uint32_t)(a + n0 * (b + n1 * c)),
                                          stiffness, damping, -1.0};
                 }
-    int rc = pf_world_add_springs(w, id, s, m);
+    int rc = pf_world_add_springs(w, id, s, m, out);
     pf_free(s);
     if (rc == PF_OK && count) *count = m;
     return rc;

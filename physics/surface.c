@@ -308,10 +308,16 @@ pf_surface *pf_world_surface(const pf_world *w, pf_surface_id s)
     return w && s.index < w->surf.n ? w->surf.v[s.index] : NULL;
 }
 
-/* surface s of w for the public call `fn`, or NULL with its message */
+/* surface s of w for the public call `fn`, or NULL with its message; a removed object's surfaces are left
+ * empty (removal.c) */
 static pf_surface *checked_surface(const pf_world *w, pf_surface_id s, const char *fn)
 {
     if (pf_world_check_given(w, fn) || pf_check_index(s.index, w->surf.n, fn, "surface")) return NULL;
+    if (w->surf.v[s.index]->nv == 0) {
+        pf_error(PF_EINVAL, "%s: surface %u was removed with object %u", fn, s.index,
+                 w->surf.v[s.index]->object);
+        return NULL;
+    }
     return w->surf.v[s.index];
 }
 

@@ -55,7 +55,21 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
     return PF_OK;
 }
 
-/* After the first run of a re-recorded graph nothing names the removed groups' scalars and interactions. */
+/* an object and everything it holds (its force fields included); NULL (a removed object's slot) allowed */
+static void free_object(pf_object *o)
+{
+    if (!o) return;
+    double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q, o->x_prev, o->v_prev};
+    for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
+    pf_free(o->fixed);
+    pf_vec_free(&o->fixed_list);
+    pf_force_fields_destroy(o);
+    pf_vec_free(&o->links);
+    pf_free(o);
+}
+
+/* After the first run of a re-recorded graph nothing names the removed groups' scalars, interactions, force
+ * fields and objects. */
 static void free_retired(pf_world *w)
 {
     for (uint32_t k = 0; k < w->retired.n; k++) pf_free(w->retired.v[k]);
@@ -65,6 +79,10 @@ static void free_retired(pf_world *w)
         pf_free(w->dropped.v[k]);
     }
     w->dropped.n = 0;
+    for (uint32_t k = 0; k < w->dropped_ff.n; k++) pf_force_field_free(&w->dropped_ff.v[k]);
+    w->dropped_ff.n = 0;
+    for (uint32_t k = 0; k < w->dropped_obj.n; k++) free_object(w->dropped_obj.v[k]);
+    w->dropped_obj.n = 0;
 }
 
 void pf_world_destroy(pf_world *w)
@@ -75,19 +93,10 @@ void pf_world_destroy(pf_world *w)
     free_retired(w);
     pf_vec_free(&w->retired);
     pf_vec_free(&w->dropped);
+    pf_vec_free(&w->dropped_ff);
+    pf_vec_free(&w->dropped_obj);
     pf_collision_stage_free(w->col);
-    for (uint32_t i = 0; i < w->obj.n; i++) {
-        pf_object *o = w->obj.v[i];
-        double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q};
-        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
-        pf_free(o->fixed);
-        pf_vec_free(&o->fixed_list);
-        pf_force_fields_destroy(o);
-        pf_vec_free(&o->links);
-        pf_free(o->x_prev);
-        pf_free(o->v_prev);
-        pf_free(o);
-    }
+    for (uint32_t i = 0; i < w->obj.n; i++) free_object(w->obj.v[i]);
     pf_vec_free(&w->obj);
     for (uint32_t k = 0; k < w->inter.n; k++) {
         pf_interaction_free(w->inter.v[k]);
@@ -153,7 +162,8 @@ int pf_world_set_repartition(pf_world *w, pf_repartition r)
  * a new value re-records every group at the next step, as a structural change does. */
 static void rerecord_all(pf_world *w)
 {
-    for (uint32_t i = 0; i < w->obj.n; i++) w->obj.v[i]->changed = 1;
+    for (uint32_t i = 0; i < w->obj.n; i++)
+        if (w->obj.v[i]) w->obj.v[i]->changed = 1;
     w->dirty = 1;
 }
 
@@ -267,8 +277,10 @@ uint64_t pf_world_state_hash(const pf_world *w)
 {
     uint64_t h = 1469598103934665603ull;
     for (uint32_t i = 0; w && i < w->obj.n; i++) {
-        h = fnv1a(h, w->obj.v[i]->x, (3 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra) * sizeof(double));
-        h = fnv1a(h, w->obj.v[i]->v, 3 * (size_t)w->obj.v[i]->n * sizeof(double));
+        const pf_object *o = w->obj.v[i];
+        if (!o) continue; /* removed: hashes as if never added */
+        h = fnv1a(h, o->x, (3 * (size_t)o->n + o->xextra) * sizeof(double));
+        h = fnv1a(h, o->v, 3 * (size_t)o->n * sizeof(double));
     }
     return h;
 }
@@ -277,7 +289,9 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
 {
     PF_TRY(pf_world_check_given(w, "pf_world_get_stats"));
     PF_TRY(pf_check_given(out, "pf_world_get_stats", "out"));
-    *out = (pf_world_stats){.objects = w->obj.n, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < w->obj.n; i++) live += w->obj.v[i] != NULL;
+    *out = (pf_world_stats){.objects = live, .groups = w->dirty ? 0 : w->ngroups, .tasks = w->tasks,
                             .records = w->records, .steps = w->steps, .cg_solves = w->cg_solves,
                             .cg_stalled = w->cg_stalled, .cg_unconverged = w->cg_unconverged};
     for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {

@@ -53,6 +53,7 @@ typedef struct pf_hexa_fem {
  * `dcache`: the force task writes it, the df tasks read it. */
 typedef struct pf_force_field {
     uint8_t kind;
+    uint32_t uid; /* never reused within a world (pf_force_field_id) */
     void *state;
     pf_data_id dcache;
     int registered; /* its cache is registered in the world's graph */
@@ -110,10 +111,13 @@ struct pf_world {
     pf_world_def def;
     pf_runtime *rt;
     pf_graph *g;
-    PF_VEC(pf_object *) obj;
+    PF_VEC(pf_object *) obj; /* by id; NULL: removed (pf_world_remove_object), its id never reused */
     PF_VEC(pf_springset *) inter; /* interactions in creation order (removal keeps the order of the others) */
     uint32_t next_uid;
     PF_VEC(pf_springset *) dropped; /* removed interactions, freed once the graph no longer names them */
+    uint32_t next_ff_uid;           /* force fields' uids handed out (pf_force_field_id) */
+    PF_VEC(pf_force_field) dropped_ff; /* removed force fields, freed likewise */
+    PF_VEC(pf_object *) dropped_obj;   /* removed objects, freed likewise */
     pf_group *groups;
     uint32_t ngroups;
     PF_VEC(double *) retired; /* CG scalars of groups removed from the graph, freed once it has been re-analysed */
@@ -122,6 +126,7 @@ struct pf_world {
     int dirty;
     int stepping; /* pf_world_step is running: its callbacks may not change or step the world */
     uint32_t tasks, records;
+    uint64_t graph_tasks; /* tasks recorded into the current graph, removed ones included (groups.c) */
     uint64_t steps;
     uint64_t cg_solves, cg_stalled, cg_unconverged; /* implicit groups' CG outcomes over the steps run */
     pf_world_update last_update; /* the latest structural update */

@@ -1,4 +1,5 @@
-/* The checks a public world call starts with: the world given, not stepping, an object that exists. */
+/* The checks a public world call starts with: the world given, not stepping, an object that exists (added, and
+ * not removed). */
 #include "world_guard.h"
 
 #include "base/check.h"
@@ -22,5 +23,7 @@ int pf_world_check_mutable(const pf_world *w, const char *fn)
 
 int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn)
 {
-    return pf_check_index(id, w->obj.n, fn, "object");
+    PF_TRY(pf_check_index(id, w->obj.n, fn, "object"));
+    if (!w->obj.v[id]) return pf_error(PF_EINVAL, "%s: object %u was removed", fn, id);
+    return PF_OK;
 }

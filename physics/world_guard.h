@@ -10,7 +10,7 @@ int pf_world_check_given(const pf_world *w, const char *fn);
 /* w given and not stepping: a call that changes the world or steps it, made from a callback that the step runs,
  * would change what the step is reading; PF_ESTATE names the function and says so */
 int pf_world_check_mutable(const pf_world *w, const char *fn);
-/* object id of w (w already checked) */
+/* object id of w (w already checked): one handed out, and not removed (PF_EINVAL "fn: object 3 was removed") */
 int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn);
 
 #endif

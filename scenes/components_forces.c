@@ -58,7 +58,7 @@ int sc_hexa_fem(pf_scene_component *c, void *ctx)
     if (n->topology != SC_TOPO_GRID)
         return pf_scene_component_error(c, PF_EPARSE, "HexahedronFEMForceField needs a RegularGridTopology in node "
                                         "'%s'", n->name);
-    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d))) return rc;
+    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d, NULL))) return rc;
     c->L->scene->summary.force_fields++;
     return PF_OK;
 }
@@ -87,7 +87,7 @@ int sc_regular_grid_springs(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, PF_EPARSE, "RegularGridSpringForceField needs a RegularGridTopology in "
                                         "node '%s'", c->node->name);
     uint32_t count = 0;
-    if ((rc = pf_world_add_grid_springs(c->L->scene->world, o, k, d, &count))) return rc;
+    if ((rc = pf_world_add_grid_springs(c->L->scene->world, o, k, d, &count, NULL))) return rc;
     c->L->scene->summary.force_fields++;
     c->L->scene->summary.springs += count;
     return PF_OK;
@@ -161,7 +161,7 @@ int sc_mesh_springs(pf_scene_component *c, void *ctx)
     }
     if (!rc && e.s.n == 0)
         rc = pf_scene_component_error(c, PF_EINVAL, "MeshSpringForceField: the topology has no edges");
-    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s.v, (uint32_t)e.s.n);
+    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s.v, (uint32_t)e.s.n, NULL);
     if (!rc) {
         c->L->scene->summary.force_fields++;
         c->L->scene->summary.springs += e.s.n;
@@ -265,7 +265,7 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx)
             return rc;
         }
     pf_world *w = c->L->scene->world;
-    rc = oa.index == ob.index ? pf_world_add_springs(w, oa, s, (uint32_t)n)
+    rc = oa.index == ob.index ? pf_world_add_springs(w, oa, s, (uint32_t)n, NULL)
                               : pf_world_add_interaction_springs(w, oa, ob, s, (uint32_t)n, NULL);
     pf_free(s);
     if (rc) return rc;
@@ -323,7 +323,7 @@ int sc_constant_force_field(pf_scene_component *c, void *ctx)
     for (int a = 0; a < 3 && has_total; a++) d.force[a] = total[a] / spread;
     d.points = idx;
     d.npoints = (uint32_t)m;
-    if (!rc) rc = pf_world_add_constant_force(c->L->scene->world, o, &d);
+    if (!rc) rc = pf_world_add_constant_force(c->L->scene->world, o, &d, NULL);
     pf_free(idx);
     if (!rc) c->L->scene->summary.force_fields++;
     return rc;

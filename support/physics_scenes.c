@@ -42,7 +42,7 @@ int scene_bars(pf_world *w, int bars, int nx, int ny, int nz, uint32_t iteration
         fd.young_modulus = 1e7;
         fd.poisson_ratio = 0.3;
         fd.method = method;
-        if ((rc = pf_world_add_hexa_fem(w, id, &fd))) return rc;
+        if ((rc = pf_world_add_hexa_fem(w, id, &fd, NULL))) return rc;
         double box[6] = {-1e-3, y0 - 1e-3, z0 - 1e-3, 1e-3, od.grid_max[1] + 1e-3, od.grid_max[2] + 1e-3};
         if ((rc = pf_world_fix_box(w, id, box, NULL))) return rc;
     }
@@ -85,7 +85,7 @@ int scene_springgrid(pf_world *w, int n, int tiles, uint32_t iterations)
             od.solver.cg_threshold = 1e-20;
             pf_object_id id;
             if ((rc = pf_world_add_object(w, &od, &id))) break;
-            if ((rc = pf_world_add_grid_springs(w, id, stiffness, damping, NULL))) break;
+            if ((rc = pf_world_add_grid_springs(w, id, stiffness, damping, NULL, NULL))) break;
             if (ty == 0) { /* the sheet hangs from its y = 0 edge */
                 double box[6] = {-1, -1e-3, -1, n * h + 1, 1e-3, 1};
                 rc = pf_world_fix_box(w, id, box, NULL);

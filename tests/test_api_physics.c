@@ -48,7 +48,7 @@ static pf_object_id add_cube(pf_world *w, double z)
     for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = a == 2 ? z : 0, o.grid_max[a] = a == 2 ? z + 1 : 1;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 100, 0, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 100, 0, NULL, NULL), PF_OK);
     return id;
 }
 
@@ -315,22 +315,22 @@ START_TEST(force_fields_and_springs)
     pf_object_id id = add_cube(w, 0);
     pf_spring s[2] = {{0, 1, 10, 0, -1}, {0, 2, 10, 0, -1}};
     s[1].rest_length = NAN;
-    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].rest_length");
+    REFUSED(pf_world_add_springs(w, id, s, 2, NULL), "pf_world_add_springs", "springs[1].rest_length");
     ck_assert_msg(!strstr(pf_last_error(), "stiffness and damping"), "%s", pf_last_error());
     s[1].rest_length = -1;
     s[1].stiffness = -3;
-    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].stiffness");
+    REFUSED(pf_world_add_springs(w, id, s, 2, NULL), "pf_world_add_springs", "springs[1].stiffness");
     s[1].stiffness = 1;
     s[1].damping = INFINITY;
-    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].damping");
+    REFUSED(pf_world_add_springs(w, id, s, 2, NULL), "pf_world_add_springs", "springs[1].damping");
     s[1].damping = 0;
     s[1].b = 27;
-    REFUSED(pf_world_add_springs(w, id, s, 2), "pf_world_add_springs", "springs[1].b");
+    REFUSED(pf_world_add_springs(w, id, s, 2, NULL), "pf_world_add_springs", "springs[1].b");
     s[1].b = 2;
-    REFUSED(pf_world_add_springs(w, id, NULL, 2), "pf_world_add_springs", "springs");
-    REFUSED(pf_world_add_springs(w, (pf_object_id){4}, s, 2), "pf_world_add_springs", "object 4");
-    REFUSED(pf_world_add_grid_springs(w, id, NAN, 0, NULL), "pf_world_add_grid_springs", "stiffness");
-    REFUSED(pf_world_add_grid_springs(w, id, 1, -1, NULL), "pf_world_add_grid_springs", "damping");
+    REFUSED(pf_world_add_springs(w, id, NULL, 2, NULL), "pf_world_add_springs", "springs");
+    REFUSED(pf_world_add_springs(w, (pf_object_id){4}, s, 2, NULL), "pf_world_add_springs", "object 4");
+    REFUSED(pf_world_add_grid_springs(w, id, NAN, 0, NULL, NULL), "pf_world_add_grid_springs", "stiffness");
+    REFUSED(pf_world_add_grid_springs(w, id, 1, -1, NULL, NULL), "pf_world_add_grid_springs", "damping");
     pf_object_id b = add_cube(w, 3);
     pf_interaction_id iid;
     REFUSED(pf_world_add_interaction_springs(w, id, id, s, 1, &iid), "pf_world_add_interaction_springs", "oa");
@@ -340,35 +340,44 @@ START_TEST(force_fields_and_springs)
             "springs");
 
     pf_hexa_fem_def fem = pf_hexa_fem_default_def();
-    REFUSED(pf_world_add_hexa_fem(w, id, NULL), "pf_world_add_hexa_fem", "def");
+    REFUSED(pf_world_add_hexa_fem(w, id, NULL, NULL), "pf_world_add_hexa_fem", "def");
     fem.young_modulus = NAN;
-    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.young_modulus");
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.young_modulus");
     fem = pf_hexa_fem_default_def();
     fem.poisson_ratio = 0.5;
-    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.poisson_ratio");
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.poisson_ratio");
     fem = pf_hexa_fem_default_def();
     fem.method = (pf_fem_method)3;
-    REFUSED(pf_world_add_hexa_fem(w, id, &fem), "pf_world_add_hexa_fem", "def.method");
-    REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem), "pf_world_add_hexa_fem", "object 9");
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.method");
+    REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem, NULL), "pf_world_add_hexa_fem", "object 9");
 
     pf_force_field_def ff = pf_force_field_default_def();
-    REFUSED(pf_world_add_force_field(w, id, &ff), "pf_world_add_force_field", "def.add_force");
-    REFUSED(pf_world_add_force_field(w, id, NULL), "pf_world_add_force_field", "def");
-    REFUSED(pf_world_add_force_field(w, (pf_object_id){8}, &ff), "pf_world_add_force_field", "object 8");
+    REFUSED(pf_world_add_force_field(w, id, &ff, NULL), "pf_world_add_force_field", "def.add_force");
+    REFUSED(pf_world_add_force_field(w, id, NULL, NULL), "pf_world_add_force_field", "def");
+    REFUSED(pf_world_add_force_field(w, (pf_object_id){8}, &ff, NULL), "pf_world_add_force_field", "object 8");
 
     pf_constant_force_def cf = pf_constant_force_default_def();
     cf.force[2] = NAN;
-    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.force");
+    REFUSED(pf_world_add_constant_force(w, id, &cf, NULL), "pf_world_add_constant_force", "def.force");
     cf.force[2] = 1;
     cf.npoints = 3;
-    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.points");
+    REFUSED(pf_world_add_constant_force(w, id, &cf, NULL), "pf_world_add_constant_force", "def.points");
     uint32_t p[1] = {99};
     cf.points = p;
     cf.npoints = 1;
-    REFUSED(pf_world_add_constant_force(w, id, &cf), "pf_world_add_constant_force", "def.points[0]");
-    REFUSED(pf_world_add_constant_force(w, id, NULL), "pf_world_add_constant_force", "def");
-    REFUSED(pf_world_add_constant_force(NULL, (pf_object_id){0}, &cf), "pf_world_add_constant_force",
+    REFUSED(pf_world_add_constant_force(w, id, &cf, NULL), "pf_world_add_constant_force", "def.points[0]");
+    REFUSED(pf_world_add_constant_force(w, id, NULL, NULL), "pf_world_add_constant_force", "def");
+    REFUSED(pf_world_add_constant_force(NULL, (pf_object_id){0}, &cf, NULL), "pf_world_add_constant_force",
             "world");
+    REFUSED(pf_world_remove_force_field(w, (pf_force_field_id){99}), "pf_world_remove_force_field",
+            "force field 99");
+    REFUSED(pf_world_remove_force_field(NULL, (pf_force_field_id){0}), "pf_world_remove_force_field", "world");
+    REFUSED(pf_world_remove_object(w, (pf_object_id){99}), "pf_world_remove_object", "object 99");
+    REFUSED(pf_world_remove_object(NULL, id), "pf_world_remove_object", "world");
+    /* existence: an answer, never an error, for any id and for no world */
+    ck_assert_int_eq(pf_world_object_exists(w, id), 1);
+    ck_assert_int_eq(pf_world_object_exists(w, (pf_object_id){99}), 0);
+    ck_assert_int_eq(pf_world_object_exists(NULL, id), 0);
 
     pf_collision_def cd = pf_collision_default_def();
     REFUSED(pf_world_set_collision(w, NULL), "pf_world_set_collision", "def");
@@ -584,10 +593,10 @@ static void try_all(inside *in)
     ok &= pf_world_step(w, 1) == PF_ESTATE;
     snprintf(in->msg, sizeof in->msg, "%s", pf_last_error());
     ok &= pf_world_add_object(w, &od, NULL) == PF_ESTATE;
-    ok &= pf_world_add_springs(w, in->obj, &s, 1) == PF_ESTATE;
-    ok &= pf_world_add_grid_springs(w, in->obj, 1, 0, NULL) == PF_ESTATE;
-    ok &= pf_world_add_force_field(w, in->obj, &ff) == PF_ESTATE;
-    ok &= pf_world_add_constant_force(w, in->obj, &cf) == PF_ESTATE;
+    ok &= pf_world_add_springs(w, in->obj, &s, 1, NULL) == PF_ESTATE;
+    ok &= pf_world_add_grid_springs(w, in->obj, 1, 0, NULL, NULL) == PF_ESTATE;
+    ok &= pf_world_add_force_field(w, in->obj, &ff, NULL) == PF_ESTATE;
+    ok &= pf_world_add_constant_force(w, in->obj, &cf, NULL) == PF_ESTATE;
     ok &= pf_world_set_state(w, in->obj, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_set_collision(w, &cd) == PF_ESTATE;
     ok &= pf_world_fix_points(w, in->obj, &p0, 1) == PF_ESTATE;
@@ -599,6 +608,8 @@ static void try_all(inside *in)
     ok &= pf_world_set_executor(w, PF_EXEC_SEQ) == PF_ESTATE;
     ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_remove_interaction(w, (pf_interaction_id){0}) == PF_ESTATE;
+    ok &= pf_world_remove_force_field(w, (pf_force_field_id){0}) == PF_ESTATE;
+    ok &= pf_world_remove_object(w, in->obj) == PF_ESTATE;
     ok &= pf_world_set_dt(w, 0.02) == PF_ESTATE;
     ok &= pf_world_unfix_points(w, in->obj, &p0, 1) == PF_ESTATE;
     ok &= pf_world_set_gravity(w, box) == PF_ESTATE;
@@ -676,10 +687,10 @@ START_TEST(calls_inside_host_force_field)
         if (k == 0) {
             in.w = w;
             in.obj = id;
-            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
+            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff, NULL), PF_OK);
         } else {
             ff.ctx = &dummy;
-            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff), PF_OK);
+            ck_assert_int_eq(pf_world_add_force_field(w, id, &ff, NULL), PF_OK);
         }
     }
     uint64_t h = pf_world_state_hash(ws[0]);

@@ -89,9 +89,9 @@ static uint64_t sheet_hash(int custom, int workers, pf_executor e)
         pf_force_field_def f = pf_force_field_default_def();
         f.add_force = host_springs;
         f.ctx = &l;
-        ck_assert_int_eq(pf_world_add_force_field(w, id, &f), PF_OK);
+        ck_assert_int_eq(pf_world_add_force_field(w, id, &f, NULL), PF_OK);
     } else {
-        ck_assert_int_eq(pf_world_add_springs(w, id, s, n), PF_OK);
+        ck_assert_int_eq(pf_world_add_springs(w, id, s, n, NULL), PF_OK);
     }
     ck_assert_int_eq(pf_world_step(w, 200), PF_OK);
     uint64_t h = pf_world_state_hash(w);
@@ -144,7 +144,7 @@ START_TEST(test_custom_stiffness_in_implicit_solve)
     f.add_force = anchor_force;
     f.add_dforce = anchor_dforce;
     f.ctx = &k;
-    ck_assert_int_eq(pf_world_add_force_field(w, id, &f), PF_OK);
+    ck_assert_int_eq(pf_world_add_force_field(w, id, &f, NULL), PF_OK);
     double x[3] = {x0[0], x0[1], x0[2]}, v[3] = {0, 0, 0}, h = d.dt;
     for (int s = 0; s < 100; s++) {
         ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
@@ -155,9 +155,9 @@ START_TEST(test_custom_stiffness_in_implicit_solve)
     }
     const double *px = pf_world_positions(w, id, NULL);
     for (int c = 0; c < 3; c++) ck_assert_msg(fabs(px[c] - x[c]) < 1e-12, "axis %d: %.15g vs %.15g", c, px[c], x[c]);
-    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){7}, &f), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){7}, &f, NULL), PF_EINVAL);
     f.add_force = NULL;
-    ck_assert_int_eq(pf_world_add_force_field(w, id, &f), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_force_field(w, id, &f, NULL), PF_EINVAL);
     pf_world_destroy(w);
 }
 END_TEST
@@ -207,13 +207,13 @@ static pf_world *make_joined(const pf_world_def *d)
     pf_spring s[3 * NX * NY * NZ];
     uint32_t n;
     pf_object_id a = add_sheet(w, PF_SOLVER_IMPLICIT_EULER, s, &n), b;
-    ck_assert_int_eq(pf_world_add_springs(w, a, s, n), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, a, s, n, NULL), PF_OK);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = NX, o.grid[1] = NY, o.grid[2] = NZ;
     o.grid_min[0] = 0.6, o.grid_max[0] = 1.1, o.grid_max[1] = 0.2, o.grid_max[2] = 0.1;
     o.total_mass = 0.2;
     ck_assert_int_eq(pf_world_add_object(w, &o, &b), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, b, 40, 0.05, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, b, 40, 0.05, NULL, NULL), PF_OK);
     pf_spring join[NY * NZ];
     for (uint32_t k = 0; k < NY * NZ; k++) join[k] = (pf_spring){NX - 1 + NX * k, NX * k, 40, 0.05, 0.1};
     ck_assert_int_eq(pf_world_add_interaction_springs(w, a, b, join, NY * NZ, NULL), PF_OK);

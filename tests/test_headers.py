@@ -46,6 +46,7 @@ int use_handles(pf_world *w, pf_graph *g)
     pf_object_id o = {0};
     pf_surface_id s = {0};
     pf_interaction_id in = {0};
+    pf_force_field_id ff = {0};
     pf_data_id d = {0};
     pf_task_id t = {0};
     pf_loop_id l = {0};
@@ -55,7 +56,9 @@ int use_handles(pf_world *w, pf_graph *g)
         rc |= pf_world_positions(w, (pf_object_id){i}, &n) != NULL;
     rc |= pf_world_surface_positions(w, s, &n) != NULL;
     rc |= pf_world_get_surface_info(w, s, &o, NULL, NULL);
-    rc |= pf_world_add_constant_force(w, o, NULL);
+    rc |= pf_world_add_constant_force(w, o, NULL, &ff);
+    rc |= pf_world_remove_force_field(w, ff);
+    rc |= pf_world_remove_object(w, o);
     rc |= pf_world_remove_interaction(w, in);
     rc |= pf_graph_loop_break(g, d, never, NULL, 0);
     rc |= pf_graph_task_remove(g, t);
@@ -64,7 +67,11 @@ int use_handles(pf_world *w, pf_graph *g)
 MIXES = {
     "a surface id where an object id belongs": "pf_world_positions(w, s, &n);",
     "an integer literal where an object id belongs": "pf_world_positions(w, 3, &n);",
-    "an integer as pf_world_add_constant_force's object": "pf_world_add_constant_force(w, 0, NULL);",
+    "an integer as pf_world_add_constant_force's object": "pf_world_add_constant_force(w, 0, NULL, NULL);",
+    "an object id where a force field id belongs": "pf_world_remove_force_field(w, o);",
+    "an interaction id where a force field id belongs": "pf_world_remove_force_field(w, in);",
+    "a force field id where an object id belongs": "pf_world_remove_object(w, ff);",
+    "a pf_interaction_id * where a pf_force_field_id * receives one": "pf_world_add_constant_force(w, o, NULL, &in);",
     "an object id where a surface id belongs": "pf_world_surface_positions(w, o, &n);",
     "an object id where an interaction id belongs": "pf_world_remove_interaction(w, o);",
     "a uint32_t * where a pf_object_id * receives one": "pf_world_get_surface_info(w, s, &n, NULL, NULL);",

@@ -49,7 +49,7 @@ static double cantilever_tip(pf_fem_method method, double E, double L, double H,
     fd.young_modulus = E;
     fd.poisson_ratio = 0.0; /* Euler-Bernoulli has no Poisson effect */
     fd.method = method;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_OK);
     double box[6] = {-1e-9, -1, -1, 1e-9, 1, 1};
     uint32_t nfixed;
     ck_assert_int_eq(pf_world_fix_box(w, id, box, &nfixed), PF_OK);
@@ -109,7 +109,7 @@ START_TEST(test_corotational_large_rotation)
     fd.young_modulus = E;
     fd.poisson_ratio = 0.3;
     fd.method = PF_FEM_LARGE;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_OK);
     double box[6] = {-1e-9, -1, -1, 1e-9, 1, 1};
     ck_assert_int_eq(pf_world_fix_box(w, id, box, NULL), PF_OK);
     double lowest = 0;
@@ -150,7 +150,7 @@ static double oscillator_period(pf_solver_kind kind, double dt, int steps)
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
     pf_spring s = {0, 1, k, 0, l0};
-    ck_assert_int_eq(pf_world_add_springs(w, id, &s, 1), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, id, &s, 1, NULL), PF_OK);
     uint32_t fixed = 0;
     ck_assert_int_eq(pf_world_fix_points(w, id, &fixed, 1), PF_OK);
     /* times of downward crossings of the rest length, linearly interpolated */
@@ -240,7 +240,7 @@ START_TEST(test_symplectic_energy_drift)
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
     grid_springs gs = sheet_springs(nx, ny, h, k);
-    ck_assert_int_eq(pf_world_add_springs(w, id, gs.s, gs.n), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, id, gs.s, gs.n, NULL), PF_OK);
     uint32_t corners[2] = {0, (uint32_t)(nx - 1)};
     ck_assert_int_eq(pf_world_fix_points(w, id, corners, 2), PF_OK);
     double e0 = energy(w, &gs, m, g), scale = 0;
@@ -325,7 +325,7 @@ START_TEST(test_cg_equals_dense_solve)
     od.solver.cg_threshold = 0;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_springs(w, id, sp, ns), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, id, sp, ns, NULL), PF_OK);
     uint32_t fixed = 4;
     ck_assert_int_eq(pf_world_fix_points(w, id, &fixed, 1), PF_OK);
     vel[12] = vel[13] = vel[14] = 0; /* fixing a point stops it */
@@ -406,7 +406,7 @@ START_TEST(test_fixed_points_stay)
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
     fd.young_modulus = 1e4;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_OK);
     double box[6] = {0.39, -1, -1, 1, 1, 1};
     uint32_t sel[64], count;
     ck_assert_int_eq(pf_world_box_select(w, id, box, sel, 64, &count), PF_OK);
@@ -459,14 +459,14 @@ START_TEST(test_invalid_arguments)
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
     pf_spring bad = {0, 4, 1, 0, -1};
-    ck_assert_int_eq(pf_world_add_springs(w, id, &bad, 1), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_springs(w, (pf_object_id){id.index + 1}, &bad, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_springs(w, id, &bad, 1, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_springs(w, (pf_object_id){id.index + 1}, &bad, 1, NULL), PF_EINVAL);
     ck_assert_int_eq(pf_world_add_interaction_springs(w, id, id, &bad, 1, NULL), PF_EINVAL);
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_EINVAL); /* not a grid */
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 1, 0, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_EINVAL); /* not a grid */
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 1, 0, NULL, NULL), PF_EINVAL);
     fd.poisson_ratio = 0.5;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_EINVAL);
     uint32_t far = 7;
     ck_assert_int_eq(pf_world_fix_points(w, id, &far, 1), PF_EINVAL);
     ck_assert_int_eq(pf_world_step(NULL, 1), PF_EINVAL);

@@ -740,7 +740,7 @@ START_TEST(test_deformable_grid_hanging)
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
     fd.young_modulus = 2e3;
     fd.poisson_ratio = 0.3;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w2, id2, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w2, id2, &fd, NULL), PF_OK);
     ck_assert_int_eq(pf_world_fix_box(w2, id2, top, &nfix), PF_OK);
     ck_assert(pf_world_state_hash(w) == pf_world_state_hash(w2));
 
@@ -879,7 +879,7 @@ START_TEST(test_bodies_invalid_arguments)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &r), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, r, NULL), PF_EINVAL);
     pf_spring sp = {0, 1, 1, 0, -1};
-    ck_assert_int_eq(pf_world_add_springs(w, r, &sp, 1), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_springs(w, r, &sp, 1, NULL), PF_EINVAL);
     pf_object_def od = pf_object_default_def();
     od.grid[0] = od.grid[1] = od.grid[2] = 2;
     od.grid_max[0] = od.grid_max[1] = od.grid_max[2] = 1;

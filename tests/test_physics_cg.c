@@ -93,7 +93,7 @@ static pf_object_id add_body(pf_world *w, int c, const pf_solver_def *s, uint32_
         od.total_mass = 0.2;
     }
     ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
-    if (c == CLOTH_200G) ck_assert_int_eq(pf_world_add_grid_springs(w, id, 100, 5, NULL), PF_OK);
+    if (c == CLOTH_200G) ck_assert_int_eq(pf_world_add_grid_springs(w, id, 100, 5, NULL, NULL), PF_OK);
     *npoints = c == POINT_1G ? 1 : 400;
     return id;
 }
@@ -273,7 +273,7 @@ static void bar_counts(uint32_t iterations, pf_executor e, int workers, pf_world
     pf_hexa_fem_def fd = pf_hexa_fem_default_def();
     fd.young_modulus = 1e7;
     fd.poisson_ratio = 0.3;
-    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd), PF_OK);
+    ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &fd, NULL), PF_OK);
     const double box[6] = {-1e-9, -1, -1, 1e-9, 1, 1};
     ck_assert_int_eq(pf_world_fix_box(w, id, box, NULL), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 10), PF_OK);

@@ -80,7 +80,7 @@ static pf_object_id add_soft_cube(pf_world *w, double x, double y, double z, dou
     o.solver.rayleigh_mass = 1.0;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 500, 0.5, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 500, 0.5, NULL, NULL), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, id, NULL), PF_OK);
     return id;
 }

@@ -311,7 +311,7 @@ static void build_rope(pf_world *w)
     o.vertex_mass = 0.01;
     o.solver.rayleigh_mass = 5; /* the hanging ends swing as pendulums: damp them to rest within the test */
     ck_assert_int_eq(pf_world_add_object(w, &o, &r), PF_OK);
-    ck_assert_int_eq(pf_world_add_springs(w, r, sp, ROPE_N - 1), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, r, sp, ROPE_N - 1, NULL), PF_OK);
     s = pf_surface_default_def();
     s.vertices = ROPE_N;
     s.points = all;
@@ -548,7 +548,7 @@ static void build_cloth(pf_world *w, int self)
                 seen_before = (sp[q].a == a && sp[q].b == b) || (sp[q].a == b && sp[q].b == a);
             if (!seen_before) sp[ns++] = (pf_spring){a, b, 100, 0.1, -1.0};
         }
-    ck_assert_int_eq(pf_world_add_springs(w, cloth, sp, ns), PF_OK);
+    ck_assert_int_eq(pf_world_add_springs(w, cloth, sp, ns, NULL), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
     pf_surface_def s = pf_surface_default_def();
     s.vertices = CN;

@@ -26,7 +26,7 @@ static pf_world *chain(int workers, pf_executor e, double stiffness, pf_object_i
     o.vertex_mass = 0.01;
     o.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     ck_assert_int_eq(pf_world_add_object(w, &o, id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, *id, stiffness, 0, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, *id, stiffness, 0, NULL, NULL), PF_OK);
     uint32_t first = 0;
     ck_assert_int_eq(pf_world_fix_points(w, *id, &first, 1), PF_OK);
     return w;
@@ -82,7 +82,7 @@ START_TEST(test_nan_force_field_named)
     pf_force_field_def f = pf_force_field_default_def();
     f.add_force = nan_after;
     f.ctx = &below;
-    ck_assert_int_eq(pf_world_add_force_field(w, id, &f), PF_OK);
+    ck_assert_int_eq(pf_world_add_force_field(w, id, &f, NULL), PF_OK);
     step_until_fault(w, 200);
     const char *msg = pf_last_error();
     ck_assert_msg(strstr(msg, "object 0") && strstr(msg, "custom force field"), "message: %s", msg);
@@ -147,8 +147,8 @@ START_TEST(test_allocation_failures_return_errors)
         o.grid[0] = 4, o.grid[1] = o.grid[2] = 2;
         o.grid_max[0] = 0.3, o.grid_max[1] = o.grid_max[2] = 0.1;
         if (!rc) rc = pf_world_add_object(w, &o, &id);
-        if (!rc) rc = pf_world_add_grid_springs(w, id, 10, 0, NULL);
-        if (!rc) rc = pf_world_add_hexa_fem(w, id, &(pf_hexa_fem_def){1000, 0.3, PF_FEM_LARGE});
+        if (!rc) rc = pf_world_add_grid_springs(w, id, 10, 0, NULL, NULL);
+        if (!rc) rc = pf_world_add_hexa_fem(w, id, &(pf_hexa_fem_def){1000, 0.3, PF_FEM_LARGE}, NULL);
         if (!rc) rc = pf_world_step(w, 3);
         ck_assert(rc == PF_OK || rc == PF_ENOMEM);
         completed = rc == PF_OK;

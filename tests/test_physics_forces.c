@@ -42,7 +42,7 @@ static void add_constant_force(pf_world *w, pf_object_id id, const double F[3])
 {
     pf_constant_force_def cf = pf_constant_force_default_def();
     memcpy(cf.force, F, sizeof cf.force);
-    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf), PF_OK);
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf, NULL), PF_OK);
 }
 
 static void assert_close(double got, double want, const char *what, int step)
@@ -116,7 +116,7 @@ START_TEST(test_constant_force_points)
     cf.points = pts;
     cf.npoints = 3;
     cf.force[0] = 1.0;
-    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf), PF_OK);
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf, NULL), PF_OK);
     pts[0] = pts[2] = 0; /* the world kept its own copy */
     ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
     const double *v = pf_world_velocities(w, id, NULL);
@@ -139,25 +139,25 @@ START_TEST(test_constant_force_bad_arguments)
     const double x0[3] = {0, 0, 0};
     pf_object_id id = add_point(w, pf_solver_default_def(), 1.0, x0, x0);
     pf_constant_force_def cf = pf_constant_force_default_def();
-    ck_assert_int_eq(pf_world_add_constant_force(NULL, id, &cf), PF_EINVAL);
-    ck_assert_int_eq(pf_world_add_constant_force(w, id, NULL), PF_EINVAL);
-    expect_error(pf_world_add_constant_force(w, (pf_object_id){7}, &cf), "no object 7");
+    ck_assert_int_eq(pf_world_add_constant_force(NULL, id, &cf, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, NULL, NULL), PF_EINVAL);
+    expect_error(pf_world_add_constant_force(w, (pf_object_id){7}, &cf, NULL), "no object 7");
     cf.force[1] = NAN;
-    expect_error(pf_world_add_constant_force(w, id, &cf), "not finite");
+    expect_error(pf_world_add_constant_force(w, id, &cf, NULL), "not finite");
     cf.force[1] = INFINITY;
-    expect_error(pf_world_add_constant_force(w, id, &cf), "not finite");
+    expect_error(pf_world_add_constant_force(w, id, &cf, NULL), "not finite");
     cf.force[1] = 0;
     uint32_t bad = 1;
     cf.points = &bad;
     cf.npoints = 1;
-    expect_error(pf_world_add_constant_force(w, id, &cf), "point 1 out of range");
+    expect_error(pf_world_add_constant_force(w, id, &cf, NULL), "point 1 out of range");
     cf.points = NULL;
-    expect_error(pf_world_add_constant_force(w, id, &cf), "no point list");
+    expect_error(pf_world_add_constant_force(w, id, &cf, NULL), "no point list");
     pf_rigid_def rd = pf_rigid_default_def();
     pf_object_id body;
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &body), PF_OK);
     cf.npoints = 0;
-    expect_error(pf_world_add_constant_force(w, body, &cf), "rigid body");
+    expect_error(pf_world_add_constant_force(w, body, &cf, NULL), "rigid body");
     ck_assert_int_eq(pf_world_step(w, 2), PF_OK); /* nothing was added by the failed calls */
     ck_assert_double_eq(pf_world_positions(w, id, NULL)[1], 0);
     pf_world_destroy(w);
@@ -206,7 +206,7 @@ static uint64_t api_hash(const uint32_t *points, uint32_t npoints, const double 
     cf.points = points;
     cf.npoints = npoints;
     memcpy(cf.force, force, sizeof cf.force);
-    ck_assert_int_eq(pf_world_add_constant_force(pf_scene_world(s), (pf_object_id){0}, &cf), PF_OK);
+    ck_assert_int_eq(pf_world_add_constant_force(pf_scene_world(s), (pf_object_id){0}, &cf, NULL), PF_OK);
     return stepped_hash(s);
 }
 

@@ -36,7 +36,7 @@ static pf_world *make_world(int workers, pf_executor e, const int *links, int nl
         o.solver.cg_iterations = 15;
         pf_object_id id;
         ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-        ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 0.1, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 0.1, NULL, NULL), PF_OK);
     }
     double face[6] = {-0.01, -1, -1, 0.01, 1, 1};
     ck_assert_int_eq(pf_world_fix_box(w, (pf_object_id){0}, face, NULL), PF_OK);

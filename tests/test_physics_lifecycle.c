@@ -33,7 +33,7 @@ static pf_object_id add_explicit_cube(pf_world *w)
     e.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &e, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 50, 0.1, NULL, NULL), PF_OK);
     return id;
 }
 
@@ -47,7 +47,7 @@ static void build_scene(pf_world *w)
     o.solver.rayleigh_mass = 0.5;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 1, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 1, NULL, NULL), PF_OK);
     uint32_t p0 = 0;
     ck_assert_int_eq(pf_world_fix_points(w, id, &p0, 1), PF_OK);
     id = add_explicit_cube(w);
@@ -194,7 +194,7 @@ static void build_fixed(pf_world *w, const uint32_t *fixed, uint32_t nfixed, int
         o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.5, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.5, NULL, NULL), PF_OK);
     ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nfixed), PF_OK);
     id = add_explicit_cube(w);
     if (second_fixed) {
@@ -451,7 +451,7 @@ static int lift_component(pf_scene_component *c, void *ctx)
     pf_force_field_def ff = pf_force_field_default_def();
     ff.add_force = lift_force;
     ff.ctx = l;
-    return pf_world_add_force_field(pf_scene_component_world(c), o, &ff);
+    return pf_world_add_force_field(pf_scene_component_world(c), o, &ff, NULL);
 }
 
 START_TEST(component_destructors_run_once)
@@ -546,7 +546,7 @@ START_TEST(refused_inside_a_step)
     pf_force_field_def ff = pf_force_field_default_def();
     ff.add_force = host_force;
     ff.ctx = &in;
-    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){0}, &ff), PF_OK);
+    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){0}, &ff, NULL), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 3), PF_OK);
     ck_assert_int_eq(pf_world_step(clean, 3), PF_OK);
     ck_assert_int_ge(in.calls, 1);

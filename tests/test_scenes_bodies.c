@@ -261,7 +261,7 @@ START_TEST(test_pipeline_equals_code)
         od.solver.rayleigh_mass = 0.2;
         pf_object_id o;
         ck_assert_int_eq(pf_world_add_object(w, &od, &o), PF_OK);
-        ck_assert_int_eq(pf_world_add_grid_springs(w, o, 2000, 1, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, o, 2000, 1, NULL, NULL), PF_OK);
         if (k == 0) {
             const double box[6] = {-1, -1, -1, 1, 1, 0.001};
             ck_assert_int_eq(pf_world_fix_box(w, o, box, NULL), PF_OK);

@@ -95,7 +95,7 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
         pf_surface_id s = {k}; /* surfaces are numbered in creation order */
         uint32_t nv = 0, nt = 0;
         pf_object_id o = {0};
-        pf_world_get_surface_info(w, s, &o, NULL, NULL);
+        if (pf_world_get_surface_info(w, s, &o, NULL, NULL) != PF_OK) continue; /* removed with its object */
         const double *x = pf_world_surface_positions(w, s, &nv);
         const uint32_t *t = pf_world_surface_triangles(w, s, &nt);
         fprintf(f, "<Piece NumberOfPoints=\"%u\" NumberOfVerts=\"%u\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
@@ -110,6 +110,7 @@ int run_vtk_frame(pf_world *w, const char *dir, uint32_t frame)
     }
     for (uint32_t k = 0; k < pf_world_objects(w); k++) {
         pf_object_id o = {k}; /* objects are numbered in creation order */
+        if (!pf_world_object_exists(w, o)) continue;
         uint32_t n = 0;
         const double *x = pf_world_positions(w, o, &n);
         if (pf_world_get_rigid_state(w, o, NULL, NULL, NULL, NULL) == PF_OK)

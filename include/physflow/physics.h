@@ -18,9 +18,19 @@ extern "C" {
 /// Handle of an object inside one world. A struct, not an integer, so that a surface id or a plain number
 /// passed where an object belongs does not compile.
 typedef struct pf_object_id {
-    uint32_t index; ///< creation-order number: objects are numbered 0, 1, ... as they are added and never
-                    ///< removed, so (pf_object_id){i} for i < pf_world_objects(w) names every object
+    uint32_t index; ///< creation-order number: objects are numbered 0, 1, ... as they are added, and a number
+                    ///< is never reused, not even after pf_world_remove_object: (pf_object_id){i} for
+                    ///< i < pf_world_objects(w) names every object ever added (pf_world_object_exists says
+                    ///< which are still there)
 } pf_object_id;
+
+/// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
+/// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
+/// pf_world_add_hexa_fem, pf_world_add_force_field, pf_world_add_constant_force) hands one out.
+typedef struct pf_force_field_id {
+    uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
+                    ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
+} pf_force_field_id;
 
 /// Time integration of a solver group.
 typedef enum pf_solver_kind {
@@ -113,6 +123,17 @@ typedef struct pf_object_def {
 PF_API pf_object_def pf_object_default_def(void);
 /// Adds an object; *out receives its id.
 PF_API int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out);
+/// Removes object o with everything attached to it: its force fields, the interactions naming it (interaction
+/// springs to other objects, contact fields), its fixed points and its surfaces. It leaves the simulation at the
+/// next step, which re-records the solver groups that changed; its memory is freed once the graph no longer
+/// names it (at the latest by pf_world_destroy). Its id is not reused: later calls naming it, or one of its
+/// surfaces, fail with PF_EINVAL ("object 3 was removed", "surface 5 was removed with object 3"), and the
+/// handles of its force fields and interactions are unknown to the remove calls. PF_EINVAL for an unknown or
+/// already removed object; PF_ESTATE from inside a step (a contact callback, a host force field).
+PF_API int pf_world_remove_object(pf_world *w, pf_object_id o);
+/// 1 when object o was added to w and not removed, else 0 (w NULL included): with pf_world_objects, how a host
+/// goes through the objects that are left.
+PF_API int pf_world_object_exists(const pf_world *w, pf_object_id o);
 
 /// A spring between point `a` and point `b` (SOFA StiffSpringForceField): f_a = k (l - l0) u + d ((v_b - v_a)·u) u,
 /// f_b = -f_a, with u the unit vector from a to b.
@@ -123,13 +144,16 @@ typedef struct pf_spring {
     double rest_length; ///< l0 in m; < 0: the distance between the points when the spring is added
 } pf_spring;
 
-/// Adds springs inside object o (a mass-spring model).
-PF_API int pf_world_add_springs(pf_world *w, pf_object_id o, const pf_spring *springs, uint32_t n);
+/// Adds springs inside object o (a mass-spring model): one force field, whose handle *out (may be NULL)
+/// receives.
+PF_API int pf_world_add_springs(pf_world *w, pf_object_id o, const pf_spring *springs, uint32_t n,
+                                pf_force_field_id *out);
 /// Regular-grid mass-spring generator (SOFA RegularGridSpringForceField): springs along the grid lines and
 /// across the diagonals of every grid face, rest length = initial distance. The object must be a grid.
-/// `count` (may be NULL) receives the number of springs added.
+/// `count` (may be NULL) receives the number of springs added, *out (may be NULL) the handle of their force
+/// field.
 PF_API int pf_world_add_grid_springs(pf_world *w, pf_object_id o, double stiffness, double damping,
-                                     uint32_t *count);
+                                     uint32_t *count, pf_force_field_id *out);
 /// Handle of an interaction force field inside one world (a struct, so that another handle or a plain number
 /// does not pass for it).
 typedef struct pf_interaction_id {
@@ -161,8 +185,10 @@ typedef struct pf_hexa_fem_def {
 } pf_hexa_fem_def;
 
 PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
-/// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions).
-PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def);
+/// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions);
+/// *out (may be NULL) receives its handle.
+PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def,
+                                 pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
@@ -181,8 +207,10 @@ typedef struct pf_force_field_def {
 } pf_force_field_def;
 
 PF_API pf_force_field_def pf_force_field_default_def(void);
-/// Adds a custom force field to object o (an object of points, not a rigid body).
-PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_field_def *def);
+/// Adds a custom force field to object o (an object of points, not a rigid body); *out (may be NULL) receives
+/// its handle.
+PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_field_def *def,
+                                    pf_force_field_id *out);
 
 /// A constant force on points of one object (SOFA ConstantForceField): every listed point receives `force`, e.g.
 /// a load hung on a beam's end. It has no stiffness. Get defaults from pf_constant_force_default_def().
@@ -195,8 +223,16 @@ typedef struct pf_constant_force_def {
 PF_API pf_constant_force_def pf_constant_force_default_def(void);
 /// Adds a constant force to object `object` (an object of points, not a rigid body); the points are copied. It
 /// is added into f after the springs and FEM of the object and before its custom force fields. Returns PF_EINVAL
-/// (message in pf_last_error()) for an unknown object, a non-finite force or a point out of range.
-PF_API int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def);
+/// (message in pf_last_error()) for an unknown object, a non-finite force or a point out of range. *out (may be
+/// NULL) receives its handle.
+PF_API int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def,
+                                       pf_force_field_id *out);
+
+/// Removes a force field from its object: from the next step it no longer acts (the object's solver group is
+/// re-recorded then; the other fields of the object keep their order, so their sums are unchanged). Its memory
+/// is freed once the graph no longer names it. PF_EINVAL for a handle of no force field of this world, or of
+/// one already removed (by this call or with its object); PF_ESTATE from inside a step.
+PF_API int pf_world_remove_force_field(pf_world *w, pf_force_field_id id);
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
@@ -213,17 +249,19 @@ PF_API int pf_world_box_select(const pf_world *w, pf_object_id o, const double b
 /// Fixes every point of object o inside the box; *count (may be NULL) receives how many.
 PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], uint32_t *count);
 
-/// Advances the world by `steps` time steps. The first step (and the first after a structural change: a new
-/// object, force field or constraint) records the step's tasks into the runtime graph; later steps replay it.
+/// Advances the world by `steps` time steps. The first step (and the first after a structural change: an
+/// object, force field or constraint added or removed) records the step's tasks into the runtime graph; later
+/// steps replay it.
 /// A numerical fault (a state NaN, infinite or faster than max_speed) stops at the step where it appears:
 /// PF_ENUMERIC with a message naming the object (and the force field when its force is already not finite),
 /// and every object back in its state before that step.
 PF_API int pf_world_step(pf_world *w, uint32_t steps);
 
-/// Number of objects n: their ids are (pf_object_id){0} .. (pf_object_id){n - 1}.
+/// Number of object ids handed out n: the ids are (pf_object_id){0} .. (pf_object_id){n - 1}, removed ones
+/// included (pf_world_object_exists tells them apart); removing an object does not lower n.
 PF_API uint32_t pf_world_objects(const pf_world *w);
-/// Positions (3*points, m) / velocities (m/s) of object o, and its point count; NULL for an invalid id. The
-/// memory stays valid until the world is destroyed; it changes with each step.
+/// Positions (3*points, m) / velocities (m/s) of object o, and its point count; NULL for an invalid or removed
+/// id. The memory stays valid until the world is destroyed or the object removed; it changes with each step.
 PF_API const double *pf_world_positions(const pf_world *w, pf_object_id o, uint32_t *points);
 PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points);
 
@@ -240,13 +278,15 @@ PF_API int pf_world_get_solver(const pf_world *w, pf_object_id o, pf_solver_def 
 PF_API int pf_world_set_state(pf_world *w, pf_object_id o, const double *x, const double *v);
 
 /// FNV-1a 64-bit over every object's x bytes (for a rigid body including its orientation quaternion) then v
-/// bytes, objects in id order: equal hashes mean bitwise equal states.
+/// bytes, objects in id order: equal hashes mean bitwise equal states. A removed object adds nothing, so a world
+/// with removed objects hashes as one built with only the objects left (given in the same order).
 PF_API uint64_t pf_world_state_hash(const pf_world *w);
 
 /// Writes the world's dynamic state — every object's positions (with a rigid body's orientation) and
 /// velocities, and the step count — with a free-form `note` (may be NULL; the CLI stores the scene there) to
 /// `path`, atomically: a temporary file beside it, synced, then renamed over it, so a failure never leaves a
-/// truncated file. The structure (objects, force fields) is not saved: restore into a world built the same way.
+/// truncated file. The structure (objects, force fields) is not saved: restore into a world built the same way
+/// (the same objects added, and the same ones removed: pf_world_remove_object).
 PF_API int pf_world_save_state(const pf_world *w, const char *path, const char *note);
 /// Restores a state written by pf_world_save_state into a world built the same way (checked: PF_EPARSE
 /// otherwise, and for a damaged file); the world is unchanged on failure. `note` (may be NULL when note_cap is
@@ -350,7 +390,7 @@ PF_API int pf_world_get_collision_stats(const pf_world *w, pf_collision_stats *o
 
 /// Counters of a world.
 typedef struct pf_world_stats {
-    uint32_t objects;           ///< objects in the world
+    uint32_t objects;           ///< objects in the world (removed ones not counted: pf_world_objects counts ids)
     uint32_t groups;            ///< solver groups in the recorded graph
     uint32_t tasks;             ///< tasks recorded for one step (loop bodies counted once)
     uint32_t records;           ///< how many times the step was recorded
@@ -386,8 +426,10 @@ PF_API int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, in
 /// Handle of a surface inside one world (a struct, so that an object id or a plain number passed where a
 /// surface belongs does not compile).
 typedef struct pf_surface_id {
-    uint32_t index; ///< creation-order number: surfaces are numbered 0, 1, ... as they are added and never
-                    ///< removed, so (pf_surface_id){i} for i < pf_world_surfaces(w) names every surface
+    uint32_t index; ///< creation-order number: surfaces are numbered 0, 1, ... as they are added, and a number is
+                    ///< never reused, so (pf_surface_id){i} for i < pf_world_surfaces(w) names every surface
+                    ///< ever added; those of a removed object (pf_world_remove_object) take no further part in
+                    ///< collision, and calls naming them fail with PF_EINVAL (NULL for pointers)
 } pf_surface_id;
 
 /// Mass properties of a solid: mass, centre of mass and inertia tensor about the centre of mass.
@@ -528,7 +570,8 @@ PF_API int pf_world_add_surface(pf_world *w, pf_object_id o, const pf_surface_de
 /// Attaches the boundary surface of a grid object (IDENTITY mapping onto its boundary points): two triangles per
 /// boundary cell face, outward normals; a flat grid (one axis of 1 point) gives its sheet, normal along that axis.
 PF_API int pf_world_add_grid_surface(pf_world *w, pf_object_id o, pf_surface_id *out);
-/// Number of surfaces n: their ids are (pf_surface_id){0} .. (pf_surface_id){n - 1}.
+/// Number of surface ids handed out n: their ids are (pf_surface_id){0} .. (pf_surface_id){n - 1}, those
+/// removed with their object included.
 PF_API uint32_t pf_world_surfaces(const pf_world *w);
 /// The object carrying surface s, its vertex and triangle counts (each may be NULL).
 PF_API int pf_world_get_surface_info(const pf_world *w, pf_surface_id s, pf_object_id *object,
