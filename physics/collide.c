@@ -177,8 +177,12 @@ static void surface_bounds(pf_world *w, pf_collision_stage *c)
         for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
         c->sc[s].bounds = b;
         surface_motion(sf, o, &c->sc[s]);
-        double a = c->def.alarm_distance +
-                   (sqrt(dot3(c->sc[s].vmean, c->sc[s].vmean)) + c->sc[s].spread) * w->def.dt;
+        /* Grown by the alarm distance, two surfaces' boxes meet while their gap is below 2 alarm; a pair that may
+         * close to the contact distance within the step has a gap below contact + its two motions. So each box
+         * grows further by its motion beyond half of (2 alarm - contact), only for surfaces that fast. */
+        double motion = (sqrt(dot3(c->sc[s].vmean, c->sc[s].vmean)) + c->sc[s].spread) * w->def.dt;
+        double spare = c->def.alarm_distance - 0.5 * c->def.contact_distance;
+        double a = c->def.alarm_distance + (motion > spare ? motion - spare : 0);
         c->sboxes.v[c->live.n] =
             (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
         c->live.v[c->live.n++] = s;
