@@ -9,6 +9,10 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
+/* scenes/components_mesh_loaders.c */
+int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
+int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx);
+int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);

@@ -1,4 +1,5 @@
 /* Wavefront OBJ meshes for MeshObjLoader: `v` points and `f` faces, polygons fanned into triangles. */
+#include "mesh_build.h"
 #include "scene_internal.h"
 
 #include "base/alloc.h"
@@ -15,6 +16,7 @@ void sc_mesh_free(sc_mesh *m)
     pf_free(m->points);
     pf_free(m->edges);
     pf_free(m->tris);
+    pf_free(m->tetra);
     pf_free(m->hexa);
     memset(m, 0, sizeof *m);
 }
@@ -110,12 +112,31 @@ int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mes
     return rc;
 }
 
+int sc_parse_obj(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size)
+{
+    if (note && note_size) note[0] = 0;
+    if (length == 0) {
+        memset(out, 0, sizeof *out);
+        return pf_error(PF_EPARSE, "%s: no vertices", name);
+    }
+    return sc_read_obj_memory(name, data, length, out);
+}
+
 int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out)
 {
+    return sc_read_scene_mesh_as(L, file, NULL, out, NULL, 0);
+}
+
+/* parse = NULL: an OBJ file, read line by line from the file itself */
+int sc_read_scene_mesh_as(const sc_loader *L, const char *file, sc_mesh_parse_fn parse, sc_mesh *out, char *note,
+                          size_t note_size)
+{
+    if (note && note_size) note[0] = 0;
     if (L->builtin && file[0] != '/') {
         for (size_t k = 0; k < sc_builtin_file_count; k++)
             if (!strcmp(sc_builtin_files[k].name, file))
-                return sc_read_obj_memory(file, sc_builtin_files[k].text, sc_builtin_files[k].length, out);
+                return (parse ? parse : sc_parse_obj)(file, sc_builtin_files[k].text, sc_builtin_files[k].length, out,
+                                                      note, note_size);
         memset(out, 0, sizeof *out);
         return pf_error(PF_EIO, "no mesh file '%s' among the built-in ones", file);
     }
@@ -128,5 +149,5 @@ int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out)
     else if (snprintf(path, sizeof path, "%s%s%s", L->dir, sep, file) >= (int)sizeof path)
         return pf_error(PF_EINVAL, "mesh file path '%s%s%s' is longer than %zu bytes", L->dir, sep, file,
                         sizeof path - 1);
-    return sc_read_obj(path, out);
+    return parse ? sc_read_mesh_path(path, parse, out, note, note_size) : sc_read_obj(path, out);
 }

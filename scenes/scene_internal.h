@@ -9,7 +9,9 @@
 #include <libxml/tree.h>
 #include <stdint.h>
 
-/* A mesh: points (3 per point, m), edges (2 indices), triangles (3) and hexahedra (8). */
+/* A mesh: points (3 per point, m), edges (2 indices), triangles (3), tetrahedra (4) and hexahedra (8; VTK's and
+ * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra, and the hexahedra of mesh
+ * files, are kept for the volume FEM components to come: nothing reads them yet. */
 typedef struct sc_mesh {
     double *points;
     uint32_t npoints;
@@ -17,6 +19,8 @@ typedef struct sc_mesh {
     uint32_t nedges;
     uint32_t *tris;
     uint32_t ntris;
+    uint32_t *tetra;
+    uint32_t ntetra;
     uint32_t *hexa;
     uint32_t nhexa;
 } sc_mesh;

@@ -1,0 +1,69 @@
+/* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader: a mesh file read into the node's mesh, with MeshObjLoader's
+ * attributes and meaning (filename resolved as its files are, translation, scale3d). */
+#include "components.h"
+#include "mesh_build.h"
+
+#include "base/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* .vtu (XML) or legacy .vtk, told apart by content as SOFA's MeshVTKLoader does: XML starts with '<'. */
+static int parse_vtk_any(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size)
+{
+    size_t k = 0;
+    if (length >= 3 && !memcmp(data, "\xef\xbb\xbf", 3)) k = 3; /* UTF-8 byte-order mark */
+    while (k < length && (data[k] == ' ' || data[k] == '\t' || data[k] == '\r' || data[k] == '\n')) k++;
+    if (k < length && data[k] == '<') return sc_parse_vtu(name, data, length, out, note, note_size);
+    return sc_parse_vtk(name, data, length, out, note, note_size);
+}
+
+static int load(pf_scene_component *c, sc_mesh_parse_fn parse)
+{
+    const char *type = pf_scene_component_type(c);
+    const char *file = pf_scene_component_string(c, "filename");
+    if (!file || !file[0]) return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'filename' is missing", type);
+    double t[3] = {0, 0, 0}, s[3] = {1, 1, 1};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
+    pf_scene_component_ignore(c, "triangulate");
+    pf_scene_component_ignore(c, "flipNormals");
+    sc_mesh m = {0};
+    char note[256];
+    if ((rc = sc_read_scene_mesh_as(c->L, file, parse, &m, note, sizeof note))) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", type, copy);
+    }
+    if (note[0]) sc_report(c->L, PF_SCENE_NOTE, pf_scene_component_line(c), "%s: %s", type, note);
+    for (size_t k = 0; k < (size_t)m.npoints * 3; k++) m.points[k] = m.points[k] * s[k % 3] + t[k % 3];
+    sc_node *n = c->node;
+    if (n->topology != SC_TOPO_NONE) {
+        sc_mesh_free(&m);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", type,
+                                        n->name, n->topology_line);
+    }
+    n->topology = SC_TOPO_MESH;
+    n->topology_line = pf_scene_component_line(c);
+    n->mesh = m;
+    return PF_OK;
+}
+
+int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return load(c, sc_parse_msh);
+}
+
+int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return load(c, parse_vtk_any);
+}
+
+int sc_mesh_stl_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return load(c, sc_parse_stl);
+}
