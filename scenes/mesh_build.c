@@ -79,7 +79,7 @@ int sc_mb_finish(sc_mesh_builder *b, const char *name, sc_mesh *out, char *note,
     if (note && note_size) {
         note[0] = 0;
         if (b->skipped)
-            snprintf(note, note_size, "%s: %llu element(s) of types the physics does not use skipped (%s)", name,
+            snprintf(note, note_size, "%s: %llu element(s) skipped (%s: not used by the physics)", name,
                      (unsigned long long)b->skipped, b->skipped_what);
     }
     memset(b, 0, sizeof *b);

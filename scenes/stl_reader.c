@@ -178,7 +178,7 @@ int sc_parse_stl(const char *name, const char *data, size_t length, sc_mesh *out
         return rc;
     }
     if (s.degenerate) {
-        sc_mb_skip(&s.b, "triangle with merged corners");
+        sc_mb_skip(&s.b, "triangle with two equal corners");
         s.b.skipped = s.degenerate;
     }
     return sc_mb_finish(&s.b, name, out, note, note_size);

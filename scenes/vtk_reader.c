@@ -206,7 +206,7 @@ int sc_mb_vtk_cell(sc_mesh_builder *b, long type, const int64_t *p, size_t k)
         return sc_mb_hexa(b, u);
     default: {
         char what[32];
-        snprintf(what, sizeof what, "VTK type %ld", type);
+        snprintf(what, sizeof what, "VTK cell type %ld", type);
         sc_mb_skip(b, what);
         return PF_OK;
     }

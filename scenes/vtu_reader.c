@@ -145,7 +145,6 @@ static int read_piece(vtu *u, const xmlNode *piece)
         return rc;
     const xmlNode *points = child(piece, "Points"), *cells = child(piece, "Cells");
     if (!points) return el_error(u, piece, PF_EPARSE, "<Piece> has no <Points>%s%s", "", "");
-    if (nc && !cells) return el_error(u, piece, PF_EPARSE, "<Piece> has cells but no <Cells>%s%s", "", "");
     const xmlNode *pa = data_array(points, NULL);
     if (pa) {
         xmlChar *nco = xmlGetProp(pa, (const xmlChar *)"NumberOfComponents");
@@ -161,6 +160,7 @@ static int read_piece(vtu *u, const xmlNode *piece)
         for (size_t k = 0; k < np && !rc; k++) rc = sc_mb_point(&u->b, x + 3 * k);
     pf_free(x);
     if (rc || nc == 0) return rc;
+    if (!cells) return el_error(u, piece, PF_EPARSE, "<Piece> has cells but no <Cells>%s%s", "", "");
     const xmlNode *ca = data_array(cells, "connectivity"), *oa = data_array(cells, "offsets"),
                   *ta = data_array(cells, "types");
     if (!ca || !oa || !ta)
