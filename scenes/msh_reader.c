@@ -1,5 +1,5 @@
-/* Gmsh meshes for MeshGmshLoader: the MSH format 2.2 (ASCII and binary) and its predecessor 1.0 ($NOD/$ELM), after
- * the Gmsh reference manual's "MSH file format version 2 (legacy)" and "version 1 (legacy)". Points keep the file's
+/* Gmsh meshes for MeshGmshLoader: the MSH format 2.2 (ASCII and binary), 4.1 (ASCII) and 1.0 ($NOD/$ELM), after
+ * the Gmsh reference manual's "MSH file format" (4.1) and "version 2 (legacy)" and "version 1 (legacy)". Points keep the file's
  * order; node numbers may be sparse and are mapped to indices. Element types kept (manual's numbering): 1 line,
  * 2 triangle, 3 quadrangle, 4 tetrahedron, 5 hexahedron, 15 point; others are skipped with a note. */
 #include "mesh_build.h"
@@ -34,6 +34,7 @@ typedef struct msh {
     node_key *keys; /* sorted by id once the nodes are read */
     uint32_t nkeys;
     int binary, swap; /* binary: byte order differs from little-endian when swap */
+    int v4;           /* format 4.1: nodes and elements in entity blocks */
 } msh;
 
 static int by_id(const void *a, const void *b)
@@ -236,6 +237,87 @@ static int read_elements_v1(msh *m)
     return expect_end(m, "$ENDELM");
 }
 
+/* $Nodes (4.1): "numEntityBlocks numNodes minTag maxTag", then per block "entityDim entityTag parametric n", the
+ * n node tags, then n lines "x y z" followed by entityDim parametric coordinates when parametric is 1. */
+static int read_nodes_v4(msh *m)
+{
+    if (m->keys) return sc_text_error(&m->t, PF_EPARSE, "a second node section");
+    long blocks, n, tag;
+    int rc;
+    if ((rc = sc_text_long(&m->t, "the number of entity blocks", 0, SC_MESH_MAX_ITEMS, &blocks)) ||
+        (rc = sc_text_long(&m->t, "the number of nodes", 0, SC_MESH_MAX_ITEMS, &n)) ||
+        (rc = sc_text_long(&m->t, "the smallest node tag", 0, 0x7fffffffL, &tag)) ||
+        (rc = sc_text_long(&m->t, "the largest node tag", 0, 0x7fffffffL, &tag)))
+        return rc;
+    /* a node takes at least 8 bytes of text (its tag line and "0 0 0" line) */
+    if ((size_t)n > (size_t)(m->t.end - m->t.p) / 8)
+        return sc_text_error(&m->t, PF_EPARSE, "%ld nodes announced, more than the file holds", n);
+    if (!(m->keys = pf_malloc(((size_t)n + 1) * sizeof *m->keys))) return pf_error(PF_ENOMEM, "out of memory");
+    for (long b = 0; b < blocks; b++) {
+        long dim, entity, parametric, count;
+        if ((rc = sc_text_long(&m->t, "an entity dimension", 0, 3, &dim)) ||
+            (rc = sc_text_long(&m->t, "an entity tag", -0x7fffffffL, 0x7fffffffL, &entity)) ||
+            (rc = sc_text_long(&m->t, "the parametric flag", 0, 1, &parametric)) ||
+            (rc = sc_text_long(&m->t, "the number of nodes in the block", 0, SC_MESH_MAX_ITEMS, &count)))
+            return rc;
+        if (count > n - (long)m->nkeys)
+            return sc_text_error(&m->t, PF_EPARSE, "node blocks hold more than the %ld nodes announced", n);
+        for (long k = 0; k < count; k++) {
+            if ((rc = sc_text_long(&m->t, "a node tag", 1, 0x7fffffffL, &tag))) return rc;
+            m->keys[m->nkeys].id = tag;
+            m->keys[m->nkeys].index = m->nkeys;
+            m->nkeys++;
+        }
+        for (long k = 0; k < count; k++) {
+            double x[3], u;
+            for (int d = 0; d < 3; d++)
+                if ((rc = sc_text_real(&m->t, "a coordinate", &x[d]))) return rc;
+            for (long d = 0; parametric && d < dim; d++)
+                if ((rc = sc_text_real(&m->t, "a parametric coordinate", &u))) return rc;
+            if ((rc = sc_mb_point(&m->b, x))) return rc;
+        }
+    }
+    if ((long)m->nkeys != n)
+        return sc_text_error(&m->t, PF_EPARSE, "node blocks hold %u nodes, %ld announced", m->nkeys, n);
+    if ((rc = finish_nodes(m))) return rc;
+    return expect_end(m, "$EndNodes");
+}
+
+/* $Elements (4.1): "numEntityBlocks numElements minTag maxTag", then per block "entityDim entityTag type n" and
+ * n lines "tag node-tags...". */
+static int read_elements_v4(msh *m)
+{
+    long blocks, n, tag;
+    int rc;
+    if ((rc = sc_text_long(&m->t, "the number of entity blocks", 0, SC_MESH_MAX_ITEMS, &blocks)) ||
+        (rc = sc_text_long(&m->t, "the number of elements", 0, SC_MESH_MAX_ITEMS, &n)) ||
+        (rc = sc_text_long(&m->t, "the smallest element tag", 0, 0x7fffffffL, &tag)) ||
+        (rc = sc_text_long(&m->t, "the largest element tag", 0, 0x7fffffffL, &tag)))
+        return rc;
+    long ids[64], done = 0;
+    for (long b = 0; b < blocks; b++) {
+        long dim, entity, type, count;
+        if ((rc = sc_text_long(&m->t, "an entity dimension", 0, 3, &dim)) ||
+            (rc = sc_text_long(&m->t, "an entity tag", -0x7fffffffL, 0x7fffffffL, &entity)) ||
+            (rc = sc_text_long(&m->t, "an element type", 1, 0x7fffffffL, &type)) ||
+            (rc = sc_text_long(&m->t, "the number of elements in the block", 0, SC_MESH_MAX_ITEMS, &count)))
+            return rc;
+        int nn = nodes_of(type);
+        if (!nn) return sc_text_error(&m->t, PF_EPARSE, "unknown element type %ld", type);
+        if (count > n - done)
+            return sc_text_error(&m->t, PF_EPARSE, "element blocks hold more than the %ld elements announced", n);
+        for (long k = 0; k < count; k++) {
+            if ((rc = sc_text_long(&m->t, "an element tag", 1, 0x7fffffffL, &tag))) return rc;
+            for (int j = 0; j < nn; j++)
+                if ((rc = sc_text_long(&m->t, "a node tag", 1, 0x7fffffffL, &ids[j]))) return rc;
+            if ((rc = add_element(m, tag, type, ids, nn, NULL))) return rc;
+        }
+        done += count;
+    }
+    if (done != n) return sc_text_error(&m->t, PF_EPARSE, "element blocks hold %ld elements, %ld announced", done, n);
+    return expect_end(m, "$EndElements");
+}
+
 /* $MeshFormat: "version file-type data-size", then in binary files the integer 1 giving the byte order. */
 static int read_format(msh *m)
 {
@@ -246,8 +328,12 @@ static int read_format(msh *m)
         (rc = sc_text_long(&m->t, "the file type", 0, 1, &type)) ||
         (rc = sc_text_long(&m->t, "the data size", 1, 64, &size)))
         return rc;
-    if (version >= 3 || version < 2)
-        return sc_text_error(&m->t, PF_EPARSE, "MSH format version %g is not read (2.2 and 1 are)", version);
+    m->v4 = version >= 4.1 && version < 5;
+    if (!m->v4 && (version >= 3 || version < 2))
+        return sc_text_error(&m->t, PF_EPARSE, "MSH format version %g is not read (4.1, 2.2 and 1 are)", version);
+    if (m->v4 && type)
+        return sc_text_error(&m->t, PF_EPARSE, "binary MSH %g is not read (4.1 ASCII, 2.2 ASCII and binary are)",
+                             version);
     if (size != 8) return sc_text_error(&m->t, PF_EPARSE, "data size %ld (8-byte doubles expected)", size);
     m->binary = (int)type;
     if (m->binary) {
@@ -275,7 +361,7 @@ static int read_file(msh *m)
             format = 2;
             rc = read_format(m);
         } else if (!strcmp(kw, "$Nodes") && format == 2) {
-            rc = read_nodes(m, "$EndNodes");
+            rc = m->v4 ? read_nodes_v4(m) : read_nodes(m, "$EndNodes");
         } else if (!strcmp(kw, "$NOD") && format == 0) {
             format = 1;
             rc = read_nodes(m, "$ENDNOD");
@@ -283,7 +369,7 @@ static int read_file(msh *m)
             if (!m->keys) return sc_text_error(&m->t, PF_EPARSE, "elements before the nodes");
             if (elements) return sc_text_error(&m->t, PF_EPARSE, "a second element section");
             elements = 1;
-            rc = format == 2 ? read_elements_v2(m) : read_elements_v1(m);
+            rc = format == 1 ? read_elements_v1(m) : m->v4 ? read_elements_v4(m) : read_elements_v2(m);
         } else if (kw[0] == '$' && format == 2 && strncmp(kw, "$End", 4)) {
             rc = skip_section(m, kw);
         } else {
