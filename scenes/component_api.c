@@ -70,6 +70,8 @@ const char *pf_scene_component_string(pf_scene_component *c, const char *attr)
     if (!c || !attr) return NULL;
     xmlAttr *a = xmlHasProp(c->el, (const xmlChar *)attr);
     if (!a) return NULL;
+    for (uint32_t k = 0; k < c->nlinked; k++)
+        if (c->linked[k] == a) return NULL; /* a link the loader followed (scenes/links_sofa.c) */
     if (c->nused < sizeof c->used / sizeof c->used[0]) c->used[c->nused++] = a;
     /* attribute values are a single text child in a tree from xmlReadMemory (no entity substitution) */
     if (a->children && a->children->type == XML_TEXT_NODE && !a->children->next)

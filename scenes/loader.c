@@ -16,7 +16,7 @@
 
 /* Attributes SOFA puts on every component; accepted and ignored with a warning. */
 static const char *const common_ignored[] = {"printLog", "listening", "tags", "bbox", "showObject", "drawMode",
-                                             "showColor", "componentState", "src"};
+                                             "showColor", "componentState", "src"}; /* src: when not a link */
 
 /* Replicated copies share their elements: notes and warnings are given the first time an element is seen in
  * each pass (bits of the element's _private field, which libxml2 leaves to applications). The bits above
@@ -75,6 +75,7 @@ static int check_attributes(pf_scene_component *c, int warn)
         const char *nm = (const char *)a->name;
         int ok = !strcmp(nm, "name");
         for (uint32_t k = 0; k < c->nused && !ok; k++) ok = c->used[k] == a;
+        for (uint32_t k = 0; k < c->nlinked && !ok; k++) ok = c->linked[k] == a;
         if (ok) continue;
         int ignored = 0;
         for (uint32_t k = 0; k < c->nignored && !ignored; k++) ignored = !strcmp(c->ignored[k], nm);
@@ -269,6 +270,12 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         }
         if (entry->stage != stage) continue;
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        int skip = 0;
+        if (stage == PF_SCENE_STAGE_STATE && (rc = sc_follow_links(&c, &skip))) return locate_error(L, e, rc);
+        if (skip) {
+            if ((rc = check_attributes(&c, first))) return rc;
+            continue;
+        }
         pf_error(PF_OK, "%s", ""); /* a failure that gives no message must not show an older one */
         rc = entry->fn(&c, entry->ctx);
         if (rc > 0)

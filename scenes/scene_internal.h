@@ -86,6 +86,8 @@ struct pf_scene_component {
     uint32_t nused;
     const char *ignored[32];    /* attributes it accepts but ignores */
     uint32_t nignored;
+    const xmlAttr *linked[4];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
+    uint32_t nlinked;
 };
 
 struct pf_scene_registry {
@@ -170,6 +172,13 @@ int sc_attach_surfaces(sc_loader *L);
  * it. */
 int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file, const char *what, char *path,
                           size_t cap);
+
+/* ---- SOFA's links (scenes/links_sofa.c) ---- */
+/* Before a STATE constructor: follows its `src`, `position` and `rest_position` links ("@loader",
+ * "@../mstate.rest_position"), bringing another node's mesh or positions into a node without its own; the
+ * constructor then sees those attributes absent. *skip = 1: a topology container whose mesh the node already has
+ * (its constructor is not called). */
+int sc_follow_links(pf_scene_component *c, int *skip);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */

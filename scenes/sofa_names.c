@@ -23,6 +23,12 @@ static const char *const draw_or_log[] = {
     "StartNavigationButtonSetting", "PauseAnimation", "PauseAnimationOnEvent", "VisualStyleSetting",
 };
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && !strcmp(s + n - m, tail);
+}
+
 /* SOFA's other names of components the registry holds under one name (SOFA registers both spellings). */
 static const char *const aliases[][2] = {
     {"MeshOBJLoader", "MeshObjLoader"},
@@ -39,13 +45,7 @@ int sc_sofa_draw_or_log(const char *name)
 {
     for (size_t k = 0; k < sizeof draw_or_log / sizeof *draw_or_log; k++)
         if (!strcmp(draw_or_log[k], name)) return 1;
-    return 0;
-}
-
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), m = strlen(tail);
-    return n >= m && !strcmp(s + n - m, tail);
+    return ends_with(name, "ButtonSetting"); /* the GUI's mouse tools */
 }
 
 int sc_sofa_constraint_pipeline(const char *name)

@@ -241,6 +241,52 @@ START_TEST(test_include)
 }
 END_TEST
 
+/* SOFA's links: src="@loader", position="@loader.position", @../Container, @../mstate.rest_position. */
+START_TEST(test_links)
+{
+    char obj[] = "/tmp/pf_sofa_XXXXXX.obj";
+    int fd = mkstemps(obj, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    d.strict = 1; /* a link followed is no unknown attribute */
+    pf_scene *s = NULL;
+    pf_scene_summary sum;
+    char xml[1024];
+    /* within the node: the loader's mesh is the node's; a topology container linked to it is that mesh */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>\n<MeshObjLoader name='loader' "
+             "filename='%s'/>\n<MeshTopology src='@loader'/><MechanicalObject src='@loader' "
+             "position='@loader.position'/><TriangleCollisionModel/></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 4);
+    ck_assert_uint_eq(sum.collision_models, 1);
+    ck_assert_int_eq(r.warnings, 0);
+    pf_scene_destroy(s);
+    /* from the parent: its loader's mesh (a container named as SOFA's scenes do), its state's positions */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='p'>\n<MeshObjLoader name='Container' "
+             "filename='%s'/>\n<Node name='c'><MechanicalObject src='@../Container'/><TriangleCollisionModel/>"
+             "</Node></Node>\n<Node name='m'><MechanicalObject name='mstate' position='0 0 0  1 0 0'/>\n"
+             "<Node name='q'><MechanicalObject position='@../mstate.rest_position'/></Node></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.objects, 3);
+    ck_assert_uint_eq(sum.points, 2 + 4 + 2);
+    pf_scene_destroy(s);
+    /* a dangling link; SOFA's links by position */
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject src='@nowhere'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MechanicalObject: attribute 'src': dangling link '@nowhere'"),
+                  "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject position='@[-1].position'/></Node></Node>", &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not supported"), "%s",
+                  pf_last_error());
+    unlink(obj);
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -298,6 +344,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
+    tcase_add_test(tc, test_links);
     tcase_add_test(tc, test_unknown_components);
     suite_add_tcase(s, tc);
     return s;
