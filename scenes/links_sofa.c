@@ -1,7 +1,7 @@
 /* SOFA's data links on the components PhysFlow has: `src="@loader"` (a component takes its data from a loader or
  * topology) and `position="@loader.position"` / `@../mstate.rest_position`. In PhysFlow a loader or topology gives
  * its node's mesh, so a link within the node is already satisfied; a link to another node copies that node's mesh
- * (or a MechanicalObject's positions) into this one when it has none of its own. */
+ * or grid (or a MechanicalObject's positions) into this one when it has none of its own. */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -70,6 +70,14 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
         n->topology_line = pf_scene_component_line(c);
         return PF_OK;
     }
+    if (from->topology == SC_TOPO_GRID) { /* a RegularGridTopology: the same grid */
+        memcpy(n->def.grid, from->def.grid, sizeof n->def.grid);
+        memcpy(n->def.grid_min, from->def.grid_min, sizeof n->def.grid_min);
+        memcpy(n->def.grid_max, from->def.grid_max, sizeof n->def.grid_max);
+        n->topology = SC_TOPO_GRID;
+        n->topology_line = pf_scene_component_line(c);
+        return PF_OK;
+    }
     if (from->positions) {
         size_t bytes = (size_t)from->npositions * 3 * sizeof *from->positions;
         if (copy_array((void **)&n->positions, from->positions, bytes))
@@ -77,8 +85,8 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
         n->npositions = from->npositions;
         return PF_OK;
     }
-    return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': node '%s' has no mesh or positions "
-                                    "(yet: links are followed in document order) to take",
+    return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': node '%s' has no mesh, grid or "
+                                    "positions (yet: links are followed in document order) to take",
                                     pf_scene_component_type(c), attr, value, from->name);
 }
 

@@ -688,6 +688,7 @@ static int check_load_def(const pf_scene_load_def *d, const char *fn)
         return pf_error(PF_EINVAL, "%s: def.dt must be 0 (keep the scene's time step) or in (0, 1e300) s, got %g", fn,
                         d->dt);
     PF_TRY(pf_check_int_range(d->override_broadphase, 0, 1, fn, "def.override_broadphase"));
+    PF_TRY(pf_check_int_range(d->strict, 0, 1, fn, "def.strict"));
     if (d->override_broadphase) {
         PF_TRY(pf_check_enum((int)d->broadphase, PF_BP_METHOD_COUNT, fn, "def.broadphase"));
         if (d->broadphase == PF_BP_KD_RAW)

@@ -84,6 +84,9 @@ START_TEST(test_unknown_attribute_warns)
     ck_assert_int_eq(load(&d, xml, &s), PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "t.xml:1: Node: unknown attribute 'showBoundingTree'"), "%s",
                   pf_last_error());
+    d.strict = 2;
+    ck_assert_int_eq(load(&d, xml, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.strict"), "%s", pf_last_error());
 }
 END_TEST
 
@@ -274,6 +277,13 @@ START_TEST(test_links)
     pf_scene_get_summary(s, &sum);
     ck_assert_uint_eq(sum.objects, 3);
     ck_assert_uint_eq(sum.points, 2 + 4 + 2);
+    pf_scene_destroy(s);
+    /* a grid */
+    const char *grid = "<Node><EulerImplicitSolver/><RegularGridTopology name='grid' n='2 3 2' min='0 0 0' "
+                       "max='1 1 1'/>\n<Node name='g'><MechanicalObject src='@../grid'/></Node></Node>";
+    ck_assert_msg(load(&d, grid, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 12);
     pf_scene_destroy(s);
     /* a dangling link; SOFA's links by position */
     ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject src='@nowhere'/></Node></Node>", &s), PF_EINVAL);
