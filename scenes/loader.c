@@ -86,7 +86,7 @@ static int check_attributes(pf_scene_component *c, int warn)
                                             nm);
         if (!ignored) {
             if (warn)
-                pf_scene_component_warning(c, "%s: unknown attribute '%s': ignored (an error under --strict)",
+                pf_scene_component_warning(c, "%s: unknown attribute '%s': ignored (an error in strict mode)",
                                            pf_scene_component_type(c), nm);
             continue;
         }
