@@ -120,13 +120,7 @@ int sc_read_scene_mesh(const sc_loader *L, const char *file, sc_mesh *out)
         return pf_error(PF_EIO, "no mesh file '%s' among the built-in ones", file);
     }
     char path[2048];
-    size_t dlen = strlen(L->dir);
-    /* the folder and the file joined by one '/': a folder given as "meshes" or "meshes/" */
-    const char *sep = dlen && L->dir[dlen - 1] != '/' ? "/" : "";
-    if (file[0] == '/')
-        snprintf(path, sizeof path, "%s", file);
-    else if (snprintf(path, sizeof path, "%s%s%s", L->dir, sep, file) >= (int)sizeof path)
-        return pf_error(PF_EINVAL, "mesh file path '%s%s%s' is longer than %zu bytes", L->dir, sep, file,
-                        sizeof path - 1);
-    return sc_read_obj(path, out);
+    memset(out, 0, sizeof *out);
+    int rc = sc_resolve_scene_file(L, NULL, file, "mesh file", path, sizeof path);
+    return rc ? rc : sc_read_obj(path, out);
 }
