@@ -19,27 +19,28 @@ int sc_line(const xmlNode *el)
     return l > 0 ? (int)l : 0;
 }
 
-static int verror(const sc_loader *L, int line, int code, const char *fmt, va_list ap)
+static int verror(const char *file, int line, int code, const char *fmt, va_list ap)
 {
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return pf_error(code, "%s:%d: %s", L->file, line, msg);
+    return pf_error(code, "%s:%d: %s", file, line, msg);
 }
 
 int sc_error(const sc_loader *L, int line, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = verror(L, line, code, fmt, ap);
+    int rc = verror(L->file, line, code, fmt, ap);
     va_end(ap);
     return rc;
 }
 
-static void vreport(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, va_list ap)
+static void vreport(const sc_loader *L, const char *file, pf_scene_severity sev, int line, const char *fmt,
+                    va_list ap)
 {
     char msg[400], full[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    snprintf(full, sizeof full, "%s:%d: %s: %s", L->file, line, sev == PF_SCENE_WARNING ? "warning" : "note", msg);
+    snprintf(full, sizeof full, "%s:%d: %s: %s", file, line, sev == PF_SCENE_WARNING ? "warning" : "note", msg);
     if (L->def->report)
         L->def->report(sev, full, L->def->report_ctx);
     else
@@ -50,7 +51,7 @@ void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(L, sev, line, fmt, ap);
+    vreport(L, L->file, sev, line, fmt, ap);
     va_end(ap);
 }
 
@@ -69,6 +70,8 @@ const char *pf_scene_component_string(pf_scene_component *c, const char *attr)
     if (!c || !attr) return NULL;
     xmlAttr *a = xmlHasProp(c->el, (const xmlChar *)attr);
     if (!a) return NULL;
+    for (uint32_t k = 0; k < c->nlinked; k++)
+        if (c->linked[k] == a) return NULL; /* a link the loader followed (scenes/links_sofa.c) */
     if (c->nused < sizeof c->used / sizeof c->used[0]) c->used[c->nused++] = a;
     /* attribute values are a single text child in a tree from xmlReadMemory (no entity substitution) */
     if (a->children && a->children->type == XML_TEXT_NODE && !a->children->next)
@@ -87,7 +90,7 @@ int pf_scene_component_error(pf_scene_component *c, int code, const char *fmt, .
     PF_TRY(pf_check_given(fmt, "pf_scene_component_error", "fmt"));
     va_list ap;
     va_start(ap, fmt);
-    int rc = verror(c->L, sc_line(c->el), code, fmt, ap);
+    int rc = verror(sc_file_of(c->L, c->el), sc_line(c->el), code, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -99,7 +102,7 @@ void pf_scene_component_warning(pf_scene_component *c, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vreport(c->L, PF_SCENE_WARNING, sc_line(c->el), fmt, ap);
+    vreport(c->L, sc_file_of(c->L, c->el), PF_SCENE_WARNING, sc_line(c->el), fmt, ap);
     va_end(ap);
 }
 

@@ -441,9 +441,10 @@ int sc_collision_response(pf_scene_component *c, void *ctx)
     (void)ctx;
     pf_scene_collision *s = &c->L->scene->collision;
     const char *r = pf_scene_component_string(c, "response");
-    if (r && strcmp(r, "PenaltyContactForceField") && strcmp(r, "default"))
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: response '%s' is not supported (PenaltyContactForceField)",
-                                        TYPE(c), r);
+    /* "PenalityContactForceField" is SOFA's own spelling of the component; both name the penalty response */
+    if (r && strcmp(r, "PenaltyContactForceField") && strcmp(r, "PenalityContactForceField") && strcmp(r, "default"))
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: response '%s' is not supported "
+                                        "(PenaltyContactForceField, also spelt PenalityContactForceField)", TYPE(c), r);
     int rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &s->stiffness);
     if (rc < 0) return rc;
     if ((rc = pf_scene_component_real(c, "damping", 0, 1e300, &s->damping)) < 0) return rc;

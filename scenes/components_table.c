@@ -11,7 +11,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshTopology", STATE, sc_mesh_topology, NULL},
     {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     {"MeshObjLoader", STATE, sc_mesh_obj_loader, NULL},
-    {"MeshOBJLoader", STATE, sc_mesh_obj_loader, NULL},
     {"MeshGmshLoader", STATE, sc_mesh_gmsh_loader, NULL},
     {"MeshVTKLoader", STATE, sc_mesh_vtk_loader, NULL},
     {"MeshSTLLoader", STATE, sc_mesh_stl_loader, NULL},

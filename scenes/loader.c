@@ -12,14 +12,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Attributes SOFA puts on every component; accepted and ignored with a warning. */
 static const char *const common_ignored[] = {"printLog", "listening", "tags", "bbox", "showObject", "drawMode",
-                                             "showColor", "componentState", "src"};
+                                             "showColor", "componentState", "src"}; /* src: when not a link */
 
 /* Replicated copies share their elements: notes and warnings are given the first time an element is seen in
- * each pass (bits of the element's _private field, which libxml2 leaves to applications). */
-enum { SEEN_STATE = 1, SEEN_FORCES = 2, SEEN_CREATE = 4 };
+ * each pass (bits of the element's _private field, which libxml2 leaves to applications). The bits above
+ * FILE_SHIFT say which file the element was written in: 0 the scene, k the (k-1)th included file. */
+enum { SEEN_STATE = 1, SEEN_FORCES = 2, SEEN_CREATE = 4, FILE_SHIFT = 3 };
+
+const char *sc_file_of(const sc_loader *L, const xmlNode *el)
+{
+    uintptr_t k = el ? (uintptr_t)el->_private >> FILE_SHIFT : 0;
+    return k && k <= L->files.n ? L->files.v[k - 1] : L->scene_file;
+}
+
+/* Messages about element el name its file. */
+static void at(sc_loader *L, const xmlNode *el)
+{
+    L->file = sc_file_of(L, el);
+}
 static int first_time(xmlNode *el, uintptr_t bit)
 {
     uintptr_t v = (uintptr_t)el->_private;
@@ -53,21 +67,29 @@ static char *dup_str(const char *s)
 }
 
 /* After a constructor: every attribute must have been read, be `name`, or be accepted-but-ignored (warned once per
- * element, not once per replicated copy). */
+ * element, not once per replicated copy). One nobody knows is a warning, as in SOFA, which warns and goes on
+ * (scenes written for SOFA carry many of its GUI and display settings); an error under def.strict. */
 static int check_attributes(pf_scene_component *c, int warn)
 {
     for (xmlAttr *a = c->el->properties; a; a = a->next) {
         const char *nm = (const char *)a->name;
         int ok = !strcmp(nm, "name");
         for (uint32_t k = 0; k < c->nused && !ok; k++) ok = c->used[k] == a;
+        for (uint32_t k = 0; k < c->nlinked && !ok; k++) ok = c->linked[k] == a;
         if (ok) continue;
         int ignored = 0;
         for (uint32_t k = 0; k < c->nignored && !ignored; k++) ignored = !strcmp(c->ignored[k], nm);
         for (size_t k = 0; k < sizeof common_ignored / sizeof *common_ignored && !ignored; k++)
             ignored = !strcmp(common_ignored[k], nm);
-        if (!ignored)
+        if (!ignored && c->L->def->strict)
             return pf_scene_component_error(c, PF_EPARSE, "%s: unknown attribute '%s'", pf_scene_component_type(c),
                                             nm);
+        if (!ignored) {
+            if (warn)
+                pf_scene_component_warning(c, "%s: unknown attribute '%s': ignored (an error in strict mode)",
+                                           pf_scene_component_type(c), nm);
+            continue;
+        }
         if (warn) pf_scene_component_warning(c, "%s: attribute '%s' is accepted but ignored", pf_scene_component_type(c), nm);
     }
     return PF_OK;
@@ -99,6 +121,7 @@ static int build_node(sc_loader *L, xmlNode *el, sc_node *parent, const char *na
  * translated by (i sx, j sy, k sz) and named name_i_j_k; copies are made with i fastest. */
 static int expand_replicate(sc_loader *L, xmlNode *el, sc_node *parent)
 {
+    at(L, el);
     pf_scene_component c = {.L = L, .node = parent, .el = el, .stage = PF_SCENE_STAGE_STATE};
     double count[3] = {1, 1, 1}, step[3] = {0, 0, 0};
     int rc = pf_scene_component_reals(&c, "count", 3, count);
@@ -145,6 +168,7 @@ static int build_node(sc_loader *L, xmlNode *el, sc_node *parent, const char *na
                       sc_node **out)
 {
     *out = NULL;
+    at(L, el);
     if (++L->nodes > 1000000)
         return sc_error(L, sc_line(el), PF_EINVAL, "more than 1000000 nodes (nested Replicates multiply their counts)");
     sc_node *n = pf_calloc(1, sizeof *n);
@@ -209,6 +233,7 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
 {
     int rc;
     int first = first_time(n->el, stage == PF_SCENE_STAGE_STATE ? SEEN_STATE : SEEN_FORCES);
+    at(L, n->el);
     if (stage == PF_SCENE_STAGE_STATE) {
         if (n->parent) {
             n->solver = n->parent->solver;
@@ -219,16 +244,38 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
     }
     for (xmlNode *e = n->el->children; e; e = e->next) {
         if (e->type != XML_ELEMENT_NODE || is_structural(e)) continue;
-        const pf_scene_component_def *entry = pf_scene_registry_find(L->reg, (const char *)e->name);
-        if (!entry)
-            return sc_error(L, sc_line(e), PF_EPARSE, "unknown component '%s'", (const char *)e->name);
+        at(L, e);
+        const char *type = (const char *)e->name;
+        const pf_scene_component_def *entry = pf_scene_registry_find(L->reg, type);
+        if (!entry && sc_sofa_alias(type)) entry = pf_scene_registry_find(L->reg, sc_sofa_alias(type));
+        if (!entry && sc_sofa_draw_or_log(type)) {
+            if (stage == PF_SCENE_STAGE_STATE && first)
+                sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s only draws or logs: skipped", type);
+            continue;
+        }
+        if (!entry && sc_sofa_constraint_pipeline(type))
+            return sc_error(L, sc_line(e), PF_ENOTSUP, "%s is part of SOFA's constraint-based pipeline "
+                            "(FreeMotionAnimationLoop, GenericConstraintSolver or LCPConstraintSolver, "
+                            "*ConstraintCorrection), which PhysFlow does not support: its contacts are penalty "
+                            "forces (DefaultAnimationLoop, CollisionResponse)", type);
+        if (!entry) {
+            const char *near = sc_nearest_component(L->reg, type);
+            return sc_error(L, sc_line(e), PF_EPARSE, "unknown component '%s'%s%s%s", type,
+                            near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+        }
         if (!entry->fn) {
             if (stage == PF_SCENE_STAGE_STATE && first)
-                sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s is visual only: skipped", (const char *)e->name);
+                sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s is visual only: skipped", type);
             continue;
         }
         if (entry->stage != stage) continue;
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        int skip = 0;
+        if (stage == PF_SCENE_STAGE_STATE && (rc = sc_follow_links(&c, &skip))) return locate_error(L, e, rc);
+        if (skip) {
+            if ((rc = check_attributes(&c, first))) return rc;
+            continue;
+        }
         pf_error(PF_OK, "%s", ""); /* a failure that gives no message must not show an older one */
         rc = entry->fn(&c, entry->ctx);
         if (rc > 0)
@@ -278,6 +325,7 @@ static int record_object(sc_loader *L, sc_node *n, uint32_t npts)
 static int create_objects(sc_loader *L, sc_node *n)
 {
     int rc;
+    at(L, n->el);
     if (!n->mo_line && n->mass_line)
         return sc_error(L, n->mass_line, PF_EPARSE, "UniformMass in node '%s' without a MechanicalObject", n->name);
     if (n->mo_line && n->mapping != SC_MAP_NONE) {
@@ -387,7 +435,8 @@ static int doctype_line(const char *text, size_t length)
     return line;
 }
 
-static int parse_document(sc_loader *L, const char *text, size_t length)
+/* Parses text into *doc; messages name L->file (the scene or the included file being read). */
+static int parse_document(sc_loader *L, const char *text, size_t length, xmlDoc **doc)
 {
     if (length > (size_t)1 << 30) return sc_error(L, 0, PF_EINVAL, "scene file larger than 1 GiB");
     xmlInitParser();
@@ -398,31 +447,202 @@ static int parse_document(sc_loader *L, const char *text, size_t length)
     first_error fe = {0};
     ctxt->_private = &fe;
     ctxt->sax->serror = keep_first_error;
-    L->doc = xmlCtxtReadMemory(ctxt, text, (int)length, L->file, NULL,
-                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+    *doc = xmlCtxtReadMemory(ctxt, text, (int)length, L->file, NULL,
+                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
     int rc = PF_OK;
-    if (!L->doc || !ctxt->wellFormed || fe.set) {
+    if (!*doc || !ctxt->wellFormed || fe.set) {
         const xmlError *err = xmlCtxtGetLastError(ctxt);
         if (fe.set)
             rc = sc_error(L, fe.line, PF_EPARSE, "malformed XML: %s", fe.msg);
         else
             rc = sc_error(L, err ? err->line : 0, PF_EPARSE, "malformed XML: %s",
                           err && err->message ? err->message : "not well-formed");
-    } else if (L->doc->intSubset || L->doc->extSubset) {
+    } else if ((*doc)->intSubset || (*doc)->extSubset) {
         rc = sc_error(L, doctype_line(text, length), PF_EPARSE, "DOCTYPE declarations are not allowed in scene files");
     }
     xmlFreeParserCtxt(ctxt);
     return rc;
 }
 
+/* ---- <include href="file"/> (SOFA's): the file's elements inserted in place ---- */
+
+enum { MAX_INCLUDE_DEPTH = 16 };
+
+static int expand_includes(sc_loader *L, xmlNode *parent, const char *dir);
+
+/* Reads a whole file into *text (pf_malloc'ed); 0, or -1 with errno. */
+static int read_whole(const char *path, char **text, size_t *length)
+{
+    *text = NULL;
+    *length = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    PF_VEC(char) v = {0};
+    for (;;) {
+        if (pf_vec_reserve(&v, v.n + 65536)) {
+            fclose(f);
+            pf_vec_free(&v);
+            errno = ENOMEM;
+            return -1;
+        }
+        size_t got = fread(v.v + v.n, 1, v.cap - v.n, f);
+        v.n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || v.n > (size_t)1 << 30) {
+        pf_vec_free(&v);
+        errno = bad ? EIO : EFBIG;
+        return -1;
+    }
+    *text = v.v;
+    *length = v.n;
+    return 0;
+}
+
+/* Gives a copy the file marks of its original, element by element (copies keep the tree's shape). */
+static void copy_marks(const xmlNode *from, xmlNode *to)
+{
+    for (; from && to; from = from->next, to = to->next) {
+        if (from->type != XML_ELEMENT_NODE) continue;
+        to->_private = from->_private;
+        copy_marks(from->children, to->children);
+    }
+}
+
+static void mark_file(xmlNode *el, uintptr_t file)
+{
+    for (; el; el = el->next) {
+        if (el->type != XML_ELEMENT_NODE) continue;
+        el->_private = (void *)(file << FILE_SHIFT);
+        mark_file(el->children, file);
+    }
+}
+
+/* Replaces the <include> element inc (in a file whose folder is dir) by the elements of the file it names:
+ * the children of the file's root when that root is SOFA's "Group" node, else the root itself. */
+static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
+{
+    int line = sc_line(inc);
+    if (L->including.n >= MAX_INCLUDE_DEPTH)
+        return sc_error(L, line, PF_EPARSE, "include: more than %d nested includes", MAX_INCLUDE_DEPTH);
+    xmlChar *href = xmlGetProp(inc, (const xmlChar *)"href");
+    if (!href || !href[0]) {
+        xmlFree(href);
+        return sc_error(L, line, PF_EPARSE, "include: attribute 'href' (the file to include) is missing");
+    }
+    /* SOFA lets an include set attributes of what it inserts; PhysFlow inserts the file as it is */
+    for (xmlAttr *a = inc->properties; a; a = a->next) {
+        if (!xmlStrcmp(a->name, (const xmlChar *)"href") || !xmlStrcmp(a->name, (const xmlChar *)"name")) continue;
+        if (L->def->strict) {
+            xmlFree(href);
+            return sc_error(L, line, PF_EPARSE, "include: unknown attribute '%s'", (const char *)a->name);
+        }
+        sc_report(L, PF_SCENE_WARNING, line, "include: attribute '%s' is not applied (the file's elements are "
+                  "inserted as they are)", (const char *)a->name);
+    }
+    char path[2048];
+    int rc = sc_resolve_scene_file(L, dir, (const char *)href, "included file", path, sizeof path);
+    xmlFree(href);
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return sc_error(L, line, rc, "include: %s", copy);
+    }
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode)) /* a device or a pipe could never end */
+        return sc_error(L, line, PF_EIO, "include: '%s' is not a readable file", path);
+    char *real = realpath(path, NULL);
+    if (!real) return sc_error(L, line, PF_EIO, "include: cannot open '%s': %s", path, strerror(errno));
+    for (uint32_t k = 0; k < L->including.n; k++)
+        if (!strcmp(L->including.v[k], real)) {
+            free(real);
+            return sc_error(L, line, PF_EPARSE, "include: '%s' includes itself (an include cycle)", path);
+        }
+    char *name = dup_str(path), *real_copy = dup_str(real);
+    free(real);
+    if (!name || !real_copy || pf_vec_push(&L->files, name)) {
+        pf_free(name);
+        pf_free(real_copy);
+        return sc_error(L, line, PF_ENOMEM, "out of memory");
+    }
+    if (pf_vec_push(&L->including, real_copy)) {
+        pf_free(real_copy);
+        return sc_error(L, line, PF_ENOMEM, "out of memory");
+    }
+    uintptr_t file = L->files.n;
+    char *text;
+    size_t length;
+    if (read_whole(path, &text, &length))
+        return sc_error(L, line, PF_EIO, "include: cannot read '%s': %s", path, strerror(errno));
+    const char *outer = L->file;
+    L->file = name;
+    xmlDoc *doc = NULL;
+    rc = parse_document(L, text, length, &doc);
+    pf_free(text);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!rc && (!root || !is_elem(root, "Node")))
+        rc = sc_error(L, root ? sc_line(root) : 1, PF_EPARSE, "the root element of an included file must be "
+                      "<Node>, not <%s>", root ? (const char *)root->name : "");
+    /* nested includes resolve beside the included file first */
+    char inner[1024] = "";
+    const char *slash = strrchr(path, '/');
+    if (slash) snprintf(inner, sizeof inner, "%.*s/", (int)(slash - path), path);
+    if (!rc) {
+        mark_file(root, file);
+        rc = expand_includes(L, root, inner);
+    }
+    xmlChar *rname = root ? xmlGetProp(root, (const xmlChar *)"name") : NULL;
+    int group = rname && !xmlStrcmp(rname, (const xmlChar *)"Group");
+    xmlFree(rname);
+    for (xmlNode *e = group ? root->children : root; !rc && e; e = group ? e->next : NULL) {
+        if (e->type != XML_ELEMENT_NODE) continue;
+        xmlNode *copy = xmlDocCopyNode(e, inc->doc, 1);
+        if (!copy || !xmlAddPrevSibling(inc, copy)) {
+            xmlFreeNode(copy);
+            rc = sc_error(L, line, PF_ENOMEM, "out of memory");
+            break;
+        }
+        copy->_private = e->_private;
+        copy_marks(e->children, copy->children);
+    }
+    if (doc) xmlFreeDoc(doc);
+    L->file = outer;
+    pf_free(L->including.v[--L->including.n]);
+    if (rc) return rc;
+    xmlUnlinkNode(inc);
+    xmlFreeNode(inc);
+    return PF_OK;
+}
+
+/* Replaces every <include> under parent (written in a file whose folder is dir). */
+static int expand_includes(sc_loader *L, xmlNode *parent, const char *dir)
+{
+    for (xmlNode *e = parent->children, *next; e; e = next) {
+        next = e->next;
+        if (e->type != XML_ELEMENT_NODE) continue;
+        int rc = is_elem(e, "include") ? include_file(L, e, dir) : expand_includes(L, e, dir);
+        if (rc) return rc;
+    }
+    return PF_OK;
+}
+
 static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
 {
-    int rc = parse_document(L, text, length);
+    int rc = parse_document(L, text, length, &L->doc);
     if (rc) return rc;
     xmlNode *root = xmlDocGetRootElement(L->doc);
     if (!root || !is_elem(root, "Node"))
         return sc_error(L, root ? sc_line(root) : 1, PF_EPARSE, "the root element must be <Node>, not <%s>",
                         root ? (const char *)root->name : "");
+    /* the scene itself heads the chain of includes: a file including the scene is a cycle */
+    char *real = realpath(L->scene_file, NULL);
+    char *top = real ? dup_str(real) : NULL;
+    free(real);
+    if (top && pf_vec_push(&L->including, top)) pf_free(top);
+    if ((rc = expand_includes(L, root, L->dir))) return rc;
+    L->file = L->scene_file;
     xmlChar *nm = xmlGetProp(root, (const xmlChar *)"name");
     const double zero[3] = {0, 0, 0};
     rc = build_node(L, root, NULL, nm ? (const char *)nm : "root", zero, &L->root);
@@ -468,6 +688,7 @@ static int check_load_def(const pf_scene_load_def *d, const char *fn)
         return pf_error(PF_EINVAL, "%s: def.dt must be 0 (keep the scene's time step) or in (0, 1e300) s, got %g", fn,
                         d->dt);
     PF_TRY(pf_check_int_range(d->override_broadphase, 0, 1, fn, "def.override_broadphase"));
+    PF_TRY(pf_check_int_range(d->strict, 0, 1, fn, "def.strict"));
     if (d->override_broadphase) {
         PF_TRY(pf_check_enum((int)d->broadphase, PF_BP_METHOD_COUNT, fn, "def.broadphase"));
         if (d->broadphase == PF_BP_KD_RAW)
@@ -502,12 +723,17 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
     }
     sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry,
                    .builtin = builtin};
+    L.scene_file = L.file;
     int rc = load(&L, text ? text : "", length, out);
     if (L.scene) pf_scene_destroy(L.scene);
     node_free(L.root);
     for (uint32_t k = 0; k < L.boxes.n; k++) pf_free(L.boxes.v[k].idx);
     pf_vec_free(&L.boxes);
     pf_vec_free(&L.collide_nodes);
+    for (uint32_t k = 0; k < L.files.n; k++) pf_free(L.files.v[k]);
+    pf_vec_free(&L.files);
+    for (uint32_t k = 0; k < L.including.n; k++) pf_free(L.including.v[k]);
+    pf_vec_free(&L.including);
     if (L.doc) xmlFreeDoc(L.doc);
     pf_scene_registry_destroy(own);
     return rc;

@@ -141,13 +141,8 @@ int sc_read_scene_mesh_as(const sc_loader *L, const char *file, sc_mesh_parse_fn
         return pf_error(PF_EIO, "no mesh file '%s' among the built-in ones", file);
     }
     char path[2048];
-    size_t dlen = strlen(L->dir);
-    /* the folder and the file joined by one '/': a folder given as "meshes" or "meshes/" */
-    const char *sep = dlen && L->dir[dlen - 1] != '/' ? "/" : "";
-    if (file[0] == '/')
-        snprintf(path, sizeof path, "%s", file);
-    else if (snprintf(path, sizeof path, "%s%s%s", L->dir, sep, file) >= (int)sizeof path)
-        return pf_error(PF_EINVAL, "mesh file path '%s%s%s' is longer than %zu bytes", L->dir, sep, file,
-                        sizeof path - 1);
+    memset(out, 0, sizeof *out);
+    int rc = sc_resolve_scene_file(L, NULL, file, "mesh file", path, sizeof path);
+    if (rc) return rc;
     return parse ? sc_read_mesh_path(path, parse, out, note, note_size) : sc_read_obj(path, out);
 }

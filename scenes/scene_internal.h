@@ -90,6 +90,8 @@ struct pf_scene_component {
     uint32_t nused;
     const char *ignored[32];    /* attributes it accepts but ignores */
     uint32_t nignored;
+    const xmlAttr *linked[4];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
+    uint32_t nlinked;
 };
 
 struct pf_scene_registry {
@@ -121,7 +123,10 @@ typedef struct sc_box_cache {
 } sc_box_cache;
 
 struct sc_loader {
-    const char *file;  /* name for messages */
+    const char *file;  /* name for messages: the file of the element at hand (the scene or an included file) */
+    const char *scene_file; /* the scene's own name */
+    PF_VEC(char *) files;   /* included files' names (owned); element's file: sc_file_of */
+    PF_VEC(char *) including; /* the chain of files being included (owned), to refuse cycles */
     const char *dir;   /* folder for relative mesh files ("" for the current one) */
     const pf_scene_load_def *def;
     int builtin;       /* a built-in scene: relative mesh files are the embedded ones */
@@ -140,6 +145,8 @@ int sc_error(const sc_loader *L, int line, int code, const char *fmt, ...) __att
 void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int sc_line(const xmlNode *el);
+/* The file an element was written in (an included file or the scene), for messages; see scenes/loader.c. */
+const char *sc_file_of(const sc_loader *L, const xmlNode *el);
 /* Parses a whitespace-separated list of finite numbers: *out (pf_malloc'ed, caller frees) and *n. */
 int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t *n);
 /* Same for non-negative integers < 2^32. */
@@ -161,6 +168,31 @@ int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const 
 int sc_create_rigid(sc_loader *L, sc_node *n);
 /* Attaches the surfaces of the collision models and, when the scene has a pipeline, enables collision. */
 int sc_attach_surfaces(sc_loader *L);
+
+/* ---- files a scene names (scenes/data_path.c) ---- */
+/* The path of `file` (`what` names it in messages: "mesh file"): as is when absolute; else beside the scene (in
+ * `dir`, NULL: the scene's folder), then in each folder of def->data_path and of PHYSFLOW_DATA_PATH. PF_EIO with
+ * the places looked in when none holds it (path is then the first place). Every reader of a scene's files uses
+ * it. */
+int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file, const char *what, char *path,
+                          size_t cap);
+
+/* ---- SOFA's links (scenes/links_sofa.c) ---- */
+/* Before a STATE constructor: follows its `src`, `position` and `rest_position` links ("@loader",
+ * "@../mstate.rest_position"), bringing another node's mesh or positions into a node without its own; the
+ * constructor then sees those attributes absent. *skip = 1: a topology container whose mesh the node already has
+ * (its constructor is not called). */
+int sc_follow_links(pf_scene_component *c, int *skip);
+
+/* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
+/* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */
+const char *sc_sofa_alias(const char *name);
+/* 1 for a component that only draws, logs or sets up SOFA's GUI (skipped with a note). */
+int sc_sofa_draw_or_log(const char *name);
+/* 1 for a part of SOFA's constraint-based pipeline (FreeMotionAnimationLoop, constraint solvers, corrections). */
+int sc_sofa_constraint_pipeline(const char *name);
+/* The registry's name nearest to a misspelt `name` (a few edits away, letter case aside), or NULL. */
+const char *sc_nearest_component(const pf_scene_registry *r, const char *name);
 
 /* ---- built-in components (scenes/components_*.c) ---- */
 extern const pf_scene_component_def sc_builtin_components[];

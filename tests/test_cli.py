@@ -2,7 +2,8 @@
 """Command-line checks of the physflow tool: the trace is valid Chrome trace JSON with one track per worker,
 bad input exits 2 with a message naming file and line, pairs agrees with a brute-force count, every scene file
 runs and equals its built-in copy, and every malformed scene of tests/scenes_bad exits 2 naming file, line and
-problem (first line of each: <!-- expect: LINE: TEXT -->), with nothing simulated."""
+problem (first line of each: <!-- expect: LINE: TEXT -->, or "expect (strict):" for an error only under --strict), with
+nothing simulated."""
 import glob
 import json
 import os
@@ -18,8 +19,8 @@ from checks import check, finish
 PHYSFLOW = sys.argv[1]
 
 
-def run(*args, stdin=None):
-    return subprocess.run([PHYSFLOW, *args], capture_output=True, text=True, input=stdin, timeout=300)
+def run(*args, stdin=None, env=None):
+    return subprocess.run([PHYSFLOW, *args], capture_output=True, text=True, input=stdin, timeout=300, env=env)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -111,15 +112,51 @@ with tempfile.TemporaryDirectory() as tmp:
     check("warning names file:line", f"{ok}:2: warning:" in r.stderr and "printLog" in r.stderr, r.stderr)
     check("visual component noted", f"{ok}:3: note: VisualStyle" in r.stderr, r.stderr)
 
+# ---- SOFA's rules: an unknown attribute warns (an error under --strict); files found through the data path
+with tempfile.TemporaryDirectory() as tmp:
+    os.makedirs(os.path.join(tmp, "share", "mesh"))
+    os.makedirs(os.path.join(tmp, "scenes"))
+    with open(os.path.join(tmp, "share", "mesh", "tri.obj"), "w") as f:
+        f.write("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    scene = os.path.join(tmp, "scenes", "s.xml")
+    with open(scene, "w") as f:
+        f.write('<Node dt="0.01" showAxis="1">\n<DefaultAnimationLoop computeBoundingBox="0"/>\n'
+                '<EulerImplicitSolver/>\n<Node name="m"><MeshObjLoader filename="mesh/tri.obj"/>\n'
+                '<MechanicalObject/><UniformMass vertexMass="1"/></Node>\n</Node>\n')
+    env = {k: v for k, v in os.environ.items() if k != "PHYSFLOW_DATA_PATH"}
+    share = os.path.join(tmp, "share")
+    r = run("check", scene, env=env)
+    check("mesh not found: exit 2 listing where it looked",
+          r.returncode == 2 and f"{scene}:4:" in r.stderr and "not found (looked in" in r.stderr, r.stderr)
+    r = run("check", scene, "--data-path", f"{tmp}/nowhere:{share}", env=env)
+    check("check --data-path finds the mesh", r.returncode == 0 and "3 points" in r.stdout, r.stdout + r.stderr)
+    check("unknown attributes warn with file:line",
+          f"{scene}:1: warning: Node: unknown attribute 'showAxis'" in r.stderr and
+          f"{scene}:2: warning: DefaultAnimationLoop: unknown attribute 'computeBoundingBox'" in r.stderr, r.stderr)
+    r = run("check", scene, "--data-path", share, "--strict", env=env)
+    check("check --strict: an unknown attribute is an error",
+          r.returncode == 2 and f"{scene}:1: Node: unknown attribute 'showAxis'" in r.stderr and r.stdout == "",
+          r.stdout + r.stderr)
+    r = run("check", scene, env=dict(env, PHYSFLOW_DATA_PATH=share))
+    check("PHYSFLOW_DATA_PATH finds the mesh", r.returncode == 0, r.stderr)
+    r = run("run", scene, "--steps", "2", "--threads", "1", "--no-bind", "--data-path", share, env=env)
+    check("run --data-path finds the mesh", r.returncode == 0, r.stderr)
+    for cmd in ("check", "run"):
+        r = run(cmd, "--help")
+        check(f"{cmd} --help names --data-path, PHYSFLOW_DATA_PATH and --strict",
+              all(w in r.stdout for w in ("--data-path", "PHYSFLOW_DATA_PATH", "--strict")), r.stdout)
+
 BAD = sorted(glob.glob(os.path.join(HERE, "scenes_bad", "*.xml")))
 check("at least 30 malformed scenes", len(BAD) >= 30, f"{len(BAD)}")
 for path in BAD:
     base = os.path.basename(path)
     with open(path) as f:
         first = f.readline()
-    m = re.match(r"<!-- expect: (\d+): (.*) -->", first)
-    line, text = (int(m.group(1)), m.group(2)) if m else (1, "malformed XML")  # empty_file.xml holds nothing
-    for cmd in (["check", path], ["run", path, "--steps", "1", "--threads", "1", "--no-bind"]):
+    # "expect (strict):": an error only under --strict (an unknown attribute is otherwise a warning, as in SOFA)
+    m = re.match(r"<!-- expect( \(strict\))?: (\d+): (.*) -->", first)
+    line, text = (int(m.group(2)), m.group(3)) if m else (1, "malformed XML")  # empty_file.xml holds nothing
+    strict = ["--strict"] if m and m.group(1) else []
+    for cmd in (["check", path] + strict, ["run", path, "--steps", "1", "--threads", "1", "--no-bind"] + strict):
         r = run(*cmd)
         where = f"{path}:{line}:"
         check(f"{cmd[0]} {base} exits 2", r.returncode == 2, f"rc {r.returncode}: {r.stderr}")

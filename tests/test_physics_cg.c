@@ -3,6 +3,7 @@
  * tests/scenes/, with the same hash for every executor, worker count and partitioner); the relative threshold
  * compared with p·Ap / p·M'p, which is exactly 1 in free fall; and the counters of stalled and unconverged solves. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -128,17 +129,7 @@ END_TEST
 
 static pf_scene *load_case(int c, pf_executor e, pf_partitioner p, int workers)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, scene_file[c]);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = workers;
-    d.world.runtime.executor = e;
-    d.world.runtime.partitioner = p;
-    d.world.runtime.quiet = 1;
-    d.world.runtime.bind = 0;
-    pf_scene *s = NULL;
-    ck_assert_msg(pf_scene_load_file(&d, path, &s) == PF_OK, "%s", pf_last_error());
-    return s;
+    return load_test_scene(scene_file[c], e, p, workers);
 }
 
 /* The scene files give the same bodies: the recurrence holds, the state equals the one built in code bit for

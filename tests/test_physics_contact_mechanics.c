@@ -7,6 +7,7 @@
  * within 5%. The soft box, the stack and the inclines are also loaded from tests/scenes/. Every world gives the
  * same state hash for every executor and worker count. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -158,25 +159,10 @@ START_TEST(test_soft_contacts_hold_the_box)
 }
 END_TEST
 
-static pf_scene *load_scene(const char *file, pf_executor e, int workers)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, file);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.executor = e;
-    d.world.runtime.workers = workers;
-    d.world.runtime.quiet = 1;
-    d.world.runtime.bind = 0;
-    pf_scene *s = NULL;
-    int rc = pf_scene_load_file(&d, path, &s);
-    ck_assert_msg(rc == PF_OK, "%s: %s", path, pf_last_error());
-    return s;
-}
-
 /* The same soft box as a scene writes it (MinProximityIntersection 0.02 / 0.01, stiffness 1000). */
 START_TEST(test_soft_contacts_scene_holds_the_box)
 {
-    pf_scene *s = load_scene("box_drop_soft.xml", PF_EXEC_SEQ, 1);
+    pf_scene *s = load_test_scene("box_drop_soft.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
     pf_world *w = pf_scene_world(s);
     pf_object_id box;
     ck_assert_int_eq(pf_scene_find_object(s, "box", &box), PF_OK);
@@ -237,7 +223,7 @@ END_TEST
 /* The same stack as a scene writes it (tests/scenes/stack10.xml). */
 START_TEST(test_stack_scene_stands)
 {
-    pf_scene *s = load_scene("stack10.xml", PF_EXEC_SEQ, 1);
+    pf_scene *s = load_test_scene("stack10.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
     pf_object_id box[10];
     for (int i = 0; i < 10; i++) {
         char name[16];
@@ -327,7 +313,7 @@ START_TEST(test_incline_scenes_follow_coulomb)
     static const char *const files[2] = {"incline_stick.xml", "incline_slide.xml"};
     double t[3] = {cos(THETA), 0, -sin(THETA)};
     for (int k = 0; k < 2; k++) {
-        pf_scene *s = load_scene(files[k], PF_EXEC_SEQ, 1);
+        pf_scene *s = load_test_scene(files[k], PF_EXEC_SEQ, PF_PART_OWNER, 1);
         pf_world *w = pf_scene_world(s);
         const pf_scene_collision *sc = pf_scene_collision_settings(s);
         pf_object_id box;

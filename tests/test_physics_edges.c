@@ -6,6 +6,7 @@
  * placed by hand; the state hash of seq for every executor and worker count, and of the world built in code for
  * its scene file. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/narrowphase.h"
 #include "physflow/physics.h"
@@ -44,20 +45,6 @@ static pf_world *new_world(int workers, pf_executor e, double dt)
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
-}
-
-static pf_scene *load_scene(const char *file, int workers, pf_executor e)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, file);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = workers;
-    d.world.runtime.executor = e;
-    d.world.runtime.quiet = 1;
-    d.world.runtime.bind = 0;
-    pf_scene *s = NULL;
-    ck_assert_msg(pf_scene_load_file(&d, path, &s) == PF_OK, "%s", pf_last_error());
-    return s;
 }
 
 /* Records the latest contacts the stage reports. */
@@ -239,7 +226,7 @@ static uint64_t rods_hash(int workers, pf_executor e, pf_partitioner p, uint32_t
 /* The scene file is the world built in code: the same state after 150 steps, and the same equilibrium. */
 START_TEST(test_rods_scene_equals_code)
 {
-    pf_scene *sc = load_scene("rods_crossing.xml", 1, PF_EXEC_SEQ);
+    pf_scene *sc = load_test_scene("rods_crossing.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
     pf_world *w = pf_scene_world(sc);
     const pf_scene_collision_model *m;
     ck_assert_uint_eq(pf_scene_collision_models(sc, &m), 2);
@@ -258,18 +245,24 @@ START_TEST(test_rods_scene_equals_code)
 }
 END_TEST
 
-/* Every executor, worker count and partitioner ends the rods' fall where seq does. */
-START_TEST(test_rods_same_hash_everywhere)
+/* Every executor, worker count (1-3) and partitioner gives seq's hash of `hash` after `steps` steps. */
+static void assert_same_hash_everywhere(uint64_t (*hash)(int, pf_executor, pf_partitioner, uint32_t), uint32_t steps)
 {
-    uint64_t ref = rods_hash(1, PF_EXEC_SEQ, PF_PART_OWNER, 80);
+    uint64_t ref = hash(1, PF_EXEC_SEQ, PF_PART_OWNER, steps);
     for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
         for (int k = 1; k <= 3; k++)
             for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
-                uint64_t h = rods_hash(k, (pf_executor)e, (pf_partitioner)p, 80);
+                uint64_t h = hash(k, (pf_executor)e, (pf_partitioner)p, steps);
                 ck_assert_msg(h == ref, "%s/%s with %d workers: %016llx, seq %016llx", pf_executor_name((pf_executor)e),
                               pf_partitioner_name((pf_partitioner)p), k, (unsigned long long)h,
                               (unsigned long long)ref);
             }
+}
+
+/* Every executor, worker count and partitioner ends the rods' fall where seq does. */
+START_TEST(test_rods_same_hash_everywhere)
+{
+    assert_same_hash_everywhere(rods_hash, 80);
 }
 END_TEST
 
@@ -712,7 +705,7 @@ static uint64_t cloth_hash(int workers, pf_executor e, pf_partitioner p, uint32_
  * oracle holds on it. */
 START_TEST(test_cloth_scene_equals_code)
 {
-    pf_scene *sc = load_scene("cloth_fold.xml", 1, PF_EXEC_SEQ);
+    pf_scene *sc = load_test_scene("cloth_fold.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
     pf_world *w = pf_scene_world(sc);
     const pf_scene_collision_model *m;
     ck_assert_uint_eq(pf_scene_collision_models(sc, &m), 3);
@@ -735,15 +728,7 @@ END_TEST
 /* Every executor, worker count and partitioner ends the fold where seq does (the layers meet from step 60 on). */
 START_TEST(test_cloth_same_hash_everywhere)
 {
-    uint64_t ref = cloth_hash(1, PF_EXEC_SEQ, PF_PART_OWNER, 120);
-    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
-        for (int k = 1; k <= 3; k++)
-            for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
-                uint64_t h = cloth_hash(k, (pf_executor)e, (pf_partitioner)p, 120);
-                ck_assert_msg(h == ref, "%s/%s with %d workers: %016llx, seq %016llx", pf_executor_name((pf_executor)e),
-                              pf_partitioner_name((pf_partitioner)p), k, (unsigned long long)h,
-                              (unsigned long long)ref);
-            }
+    assert_same_hash_everywhere(cloth_hash, 120);
 }
 END_TEST
 

@@ -220,6 +220,50 @@ START_TEST(test_scene_every_loader)
 }
 END_TEST
 
+/* As SOFA's scenes write them: relative file names found through the data path, loaders named and linked
+ * (src="@loader", a child's src="@../Container"); in strict mode, so no attribute is left unknown. */
+START_TEST(test_scene_sofa_style)
+{
+    const char *xml =
+        "<Node><EulerImplicitSolver/>\n"
+        "<Node name='p'><MeshGmshLoader name='loader' filename='cube41.msh' scale3d='1 1 1'/>\n"
+        "<MeshTopology src='@loader'/><MechanicalObject src='@loader'/><UniformMass totalMass='1'/>"
+        "<TriangleCollisionModel/></Node>\n"
+        "<Node name='q'><MeshVTKLoader name='Container' filename='cube.vtu' translation='5 0 0'/>\n"
+        "<Node name='c'><MechanicalObject src='@../Container'/><UniformMass totalMass='1'/><TriangleCollisionModel/>"
+        "</Node></Node>\n"
+        "<Node name='s'><MeshSTLLoader name='loader' filename='cube_bin.stl'/><MechanicalObject/>"
+        "<UniformMass totalMass='1'/><TriangleCollisionModel/></Node></Node>\n";
+    pf_scene_load_def d = quiet_def();
+    d.strict = 1;
+    d.data_path = "/nonexistent:" TEST_MESHES_DIR;
+    notes r = {0};
+    d.report = collect;
+    d.report_ctx = &r;
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.objects, 3);
+    ck_assert_uint_eq(sum.points, 24);
+    const pf_scene_collision_model *models;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &models), 3);
+    for (int k = 0; k < 3; k++) ck_assert_uint_eq(models[k].ntriangles, 12);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "q/c", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_double_eq(x[3 * 6], 6); /* point 6 (1 1 1) moved by the loader's translation */
+    pf_scene_destroy(s);
+    /* without the data path: not found, the places looked in named */
+    d.data_path = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_EIO);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MeshGmshLoader: cannot open mesh file 'cube41.msh': not found"),
+                  "%s", pf_last_error());
+}
+END_TEST
+
 /* A mesh error through the scene: the scene's file:line, then the mesh's. */
 START_TEST(test_scene_mesh_error)
 {
@@ -439,6 +483,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_twins_equal);
     tcase_add_test(tc, test_scene_every_loader);
     tcase_add_test(tc, test_scene_mesh_error);
+    tcase_add_test(tc, test_scene_sofa_style);
     suite_add_tcase(s, tc);
     TCase *tb = tcase_create("bad");
     tcase_set_timeout(tb, 120);

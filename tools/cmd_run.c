@@ -18,7 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: physflow run [SCENE] [--steps N] [--dt S] [--threads K] [--executor E] [--partitioner P]\n"
             "                    [--repartition R] [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
-            "                    [--checkpoint FILE] [--hash] [--force] [--no-bind]\n"
+            "                    [--checkpoint FILE] [--hash] [--force] [--no-bind] [--data-path DIR:DIR] [--strict]\n"
             "       physflow run --resume FILE [--steps N] [...]\n"
             "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
             "                    [--hash] [--no-bind]\n"
@@ -32,6 +32,9 @@ static void usage(FILE *out)
             "  final contacts and solver groups, and the state hash.\n"
             "  --repartition R: when the static executor partitions the graph again as contacts and measured load\n"
             "  change it: auto (default: when it pays), never, always (after every structural update).\n"
+            "  A relative file name in the scene (mesh, <include href>) is looked up beside it, then in each\n"
+            "  folder of --data-path and of PHYSFLOW_DATA_PATH (':' separated), as SOFA's data path. An attribute\n"
+            "  no component knows is a warning, as in SOFA; --strict makes it an error.\n"
             "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
             "  brute). --csv writes one row per step (docs/scenes.md); --vtk writes VTK XML PolyData frames (every\n"
             "  surface and every object's points) every --vtk-every steps (default 1) and scene.pvd for ParaView;\n"
@@ -67,6 +70,8 @@ int cmd_run(int argc, char **argv)
             o.hash_only = 1;
         } else if (!strcmp(a, "--force")) {
             o.force = 1;
+        } else if (!strcmp(a, "--strict")) {
+            o.strict = 1;
         } else if (a[0] != '-') {
             if (o.scene) {
                 fprintf(stderr, "physflow run: one scene at a time ('%s', then '%s')\n", o.scene, a);
@@ -75,7 +80,7 @@ int cmd_run(int argc, char **argv)
             o.scene = a;
         } else if ((got = cli_option_value(argc, argv, &i, "run", "--steps --threads --vtk-every --executor "
                                            "--partitioner --broadphase --repartition --dt --trace --vtk --csv "
-                                           "--checkpoint --resume", usage, &v)) != CLI_VALUE) {
+                                           "--checkpoint --resume --data-path", usage, &v)) != CLI_VALUE) {
             return got == CLI_HELP ? 0 : 2;
         } else if (!strcmp(a, "--steps")) {
             if (cli_long(a, v, 1, 100000000, &o.steps)) return 2;
@@ -112,6 +117,8 @@ int cmd_run(int argc, char **argv)
             o.checkpoint = v;
         } else if (!strcmp(a, "--resume")) {
             o.resume = v;
+        } else if (!strcmp(a, "--data-path")) {
+            o.data_path = v;
         } else {
             return cli_unknown_option("run", a, usage);
         }

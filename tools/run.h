@@ -25,7 +25,8 @@ typedef struct run_opts {
     const char *csv;          /* per-step CSV, or NULL */
     const char *checkpoint;   /* state written here after the steps, or NULL */
     const char *resume;       /* checkpoint whose scene and state the run continues, or NULL */
-    int hash_only, bind, force;
+    const char *data_path;    /* folders where the scene's relative files are looked up, or NULL */
+    int hash_only, bind, force, strict;
     int argc;                 /* the command line, for the CSV header */
     char **argv;
 } run_opts;

@@ -245,6 +245,8 @@ int run_scene(const run_opts *o)
     ld.world.runtime.repartition = o->repartition;
     ld.world.runtime.quiet = 1;
     ld.dt = o->dt;
+    ld.strict = o->strict;
+    ld.data_path = o->data_path;
     if (o->broadphase >= 0) { /* -1: the option is absent */
         ld.override_broadphase = 1;
         ld.broadphase = (pf_broadphase_method)o->broadphase;

@@ -16,7 +16,7 @@ extern "C" {
 
 /* Error rule: functions returning int return PF_OK or a negative PF_E* code; a failure's message, from
  * pf_last_error(), starts with "file:line: " when it concerns a place in a scene file. PF_EPARSE: malformed XML,
- * unknown component or attribute, malformed value or link; PF_EINVAL: a value out of range; PF_EIO: a file
+ * unknown component, unknown attribute (under pf_scene_load_def.strict), malformed value or link, include cycle; PF_EINVAL: a value out of range; PF_EIO: a file
  * (scene, mesh) cannot be read; PF_ENOTSUP: a known component or option that the physics cannot simulate yet. */
 
 /* ---- collision: the pipeline's settings (pf_world_set_collision) and the models (surfaces) ---- */
@@ -114,7 +114,8 @@ PF_API const pf_scene_component_def *pf_scene_registry_find(const pf_scene_regis
 PF_API const char *pf_scene_component_type(const pf_scene_component *c);
 PF_API int pf_scene_component_line(const pf_scene_component *c);
 /// The raw text of attribute `attr`, or NULL when absent; valid until the constructor returns. Reading an
-/// attribute marks it used: after the constructor, an attribute nobody read is an error ("unknown attribute").
+/// attribute marks it used: after the constructor, an attribute nobody read is "unknown": a warning, or an error
+/// under pf_scene_load_def.strict.
 PF_API const char *pf_scene_component_string(pf_scene_component *c, const char *attr);
 /// Parses attribute `attr` as one finite number in [lo, hi] into *value; leaves *value alone when absent.
 /// Returns 1 when present, 0 when absent, or an error code (malformed or out of range, message given).
@@ -173,6 +174,12 @@ typedef struct pf_scene_load_def {
                                        ///< default PF_BP_KD
     pf_scene_report_fn report;         ///< notes and warnings; NULL (default): written to stderr, one per line
     void *report_ctx;                  ///< passed to `report`
+    int strict;                        ///< 1: an attribute no component knows is an error (PF_EPARSE); 0
+                                       ///< (default): a warning with file:line, and the load goes on (as SOFA)
+    const char *data_path;             ///< folders, ':' separated, where a relative file name (mesh, include)
+                                       ///< not found beside the scene is looked up in turn, then those of the
+                                       ///< environment variable PHYSFLOW_DATA_PATH (SOFA's data path); NULL
+                                       ///< (default): only the environment's; read only during the call
 } pf_scene_load_def;
 
 PF_API pf_scene_load_def pf_scene_default_load_def(void);
@@ -180,8 +187,8 @@ PF_API pf_scene_load_def pf_scene_default_load_def(void);
 typedef struct pf_scene pf_scene;
 
 /// Loads a scene file: parses and validates everything, then creates the world. On failure nothing is left
-/// (no world) and pf_last_error() says "file:line: message". Mesh files are read relative to the scene
-/// file's folder. The caller owns *out and frees it with pf_scene_destroy (which destroys the world too,
+/// (no world) and pf_last_error() says "file:line: message". A relative file name (a mesh, an <include>) is
+/// looked up beside the scene file, then in each folder of def->data_path and of PHYSFLOW_DATA_PATH. The caller owns *out and frees it with pf_scene_destroy (which destroys the world too,
 /// unless pf_scene_release_world took it); *def, its registry and report_ctx are used only during the call,
 /// but def->world.runtime.tasks.user_ctx must outlive the world.
 PF_API int pf_scene_load_file(const pf_scene_load_def *def, const char *path, pf_scene **out);

@@ -1,0 +1,112 @@
+/* SOFA's data links on the components PhysFlow has: `src="@loader"` (a component takes its data from a loader or
+ * topology) and `position="@loader.position"` / `@../mstate.rest_position`. In PhysFlow a loader or topology gives
+ * its node's mesh, so a link within the node is already satisfied; a link to another node copies that node's mesh
+ * or grid (or a MechanicalObject's positions) into this one when it has none of its own. */
+#include "components.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <string.h>
+
+/* Marks attribute a as taken by a link: the constructor sees it absent, the attribute check sees it used. */
+static void take(pf_scene_component *c, const xmlAttr *a)
+{
+    if (c->nlinked < sizeof c->linked / sizeof c->linked[0]) c->linked[c->nlinked++] = a;
+}
+
+static int copy_array(void **dst, const void *src, size_t bytes)
+{
+    *dst = NULL;
+    if (!bytes) return 0;
+    if (!(*dst = pf_malloc(bytes))) return -1;
+    memcpy(*dst, src, bytes);
+    return 0;
+}
+
+static int copy_mesh(sc_mesh *to, const sc_mesh *from)
+{
+    memset(to, 0, sizeof *to);
+    if (copy_array((void **)&to->points, from->points, (size_t)from->npoints * 3 * sizeof *from->points) ||
+        copy_array((void **)&to->edges, from->edges, (size_t)from->nedges * 2 * sizeof *from->edges) ||
+        copy_array((void **)&to->tris, from->tris, (size_t)from->ntris * 3 * sizeof *from->tris) ||
+        copy_array((void **)&to->tetra, from->tetra, (size_t)from->ntetra * 4 * sizeof *from->tetra) ||
+        copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa)) {
+        sc_mesh_free(to);
+        return pf_error(PF_ENOMEM, "out of memory copying a linked mesh");
+    }
+    to->npoints = from->npoints;
+    to->nedges = from->nedges;
+    to->ntris = from->ntris;
+    to->ntetra = from->ntetra;
+    to->nhexa = from->nhexa;
+    return PF_OK;
+}
+
+/* One link attribute: resolved (a dangling one is an error), then the data it names brought into the node. */
+static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
+{
+    sc_node *n = c->node, *from;
+    xmlNode *comp;
+    const char *field;
+    const char *attr = (const char *)a->name;
+    if (!strcmp(value, "@")) { /* SOFA's empty link: nothing linked */
+        take(c, a);
+        return PF_OK;
+    }
+    if (value[1] == '[')
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': SOFA's links by position "
+                                        "(@[-1]) are not supported; name the component (@loader.position)",
+                                        pf_scene_component_type(c), attr, value);
+    int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
+    if (rc) return rc;
+    if (field && strcmp(field, "position") && strcmp(field, "rest_position"))
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': only a link to a position "
+                                        "(.position, .rest_position) is supported", pf_scene_component_type(c), attr,
+                                        value);
+    take(c, a);
+    if (from == n || n->topology != SC_TOPO_NONE || n->positions) return PF_OK; /* the node's own data */
+    if (from->topology == SC_TOPO_MESH) {
+        if ((rc = copy_mesh(&n->mesh, &from->mesh))) return rc;
+        n->topology = SC_TOPO_MESH;
+        n->topology_line = pf_scene_component_line(c);
+        return PF_OK;
+    }
+    if (from->topology == SC_TOPO_GRID) { /* a RegularGridTopology: the same grid */
+        memcpy(n->def.grid, from->def.grid, sizeof n->def.grid);
+        memcpy(n->def.grid_min, from->def.grid_min, sizeof n->def.grid_min);
+        memcpy(n->def.grid_max, from->def.grid_max, sizeof n->def.grid_max);
+        n->topology = SC_TOPO_GRID;
+        n->topology_line = pf_scene_component_line(c);
+        return PF_OK;
+    }
+    if (from->positions) {
+        size_t bytes = (size_t)from->npositions * 3 * sizeof *from->positions;
+        if (copy_array((void **)&n->positions, from->positions, bytes))
+            return pf_error(PF_ENOMEM, "out of memory copying linked positions");
+        n->npositions = from->npositions;
+        return PF_OK;
+    }
+    return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': node '%s' has no mesh, grid or "
+                                    "positions (yet: links are followed in document order) to take",
+                                    pf_scene_component_type(c), attr, value, from->name);
+}
+
+int sc_follow_links(pf_scene_component *c, int *skip)
+{
+    static const char *const attrs[] = {"src", "position", "rest_position"};
+    *skip = 0;
+    int linked = 0;
+    for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
+        const xmlAttr *a = xmlHasProp(c->el, (const xmlChar *)attrs[k]);
+        const char *v = a && a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content
+                                                                                 : NULL;
+        if (!v || v[0] != '@') continue;
+        int rc = follow(c, a, v);
+        if (rc) return rc;
+        linked = 1;
+    }
+    /* a topology container linked to a loader is that loader's mesh, which the node already has */
+    *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology == SC_TOPO_MESH;
+    return PF_OK;
+}

@@ -1,0 +1,361 @@
+/* SOFA's rules for a scene file: an unknown attribute is a warning with file:line (an error under strict); both
+ * spellings of the penalty response; relative files found through the data path (the load def's and
+ * PHYSFLOW_DATA_PATH), with the places looked in when not found; <include> in place, its errors naming the
+ * included file, cycles refused; a misspelt component with the nearest name; draw-only components skipped and
+ * the constraint-based pipeline refused. */
+#include "check_main.h"
+
+#include "physflow/scene.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct reports {
+    int notes, warnings;
+    char last[512], last_note[512]; /* the last report, the last note */
+} reports;
+
+static void collect(pf_scene_severity sev, const char *msg, void *ctx)
+{
+    reports *r = ctx;
+    if (sev == PF_SCENE_NOTE) {
+        r->notes++;
+        snprintf(r->last_note, sizeof r->last_note, "%s", msg);
+    } else
+        r->warnings++;
+    snprintf(r->last, sizeof r->last, "%s", msg);
+}
+
+static pf_scene_load_def quiet_def(reports *r)
+{
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
+    d.report = collect;
+    d.report_ctx = r;
+    return d;
+}
+
+static int load(const pf_scene_load_def *d, const char *xml, pf_scene **s)
+{
+    return pf_scene_load_memory(d, "t.xml", xml, strlen(xml), NULL, s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char tetra_obj[] = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+START_TEST(test_unknown_attribute_warns)
+{
+    const char *xml = "<Node dt='0.01' showBoundingTree='0'>\n<DefaultAnimationLoop computeBoundingBox='0'/>\n"
+                      "<Node name='p'>\n<MechanicalObject position='0 0 0' showIndices='1'/></Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(r.warnings, 4); /* three attributes, and no solver above the object */
+    pf_scene_destroy(s);
+    /* each warning names file:line and the attribute */
+    const char *one = "<Node>\n<EulerImplicitSolver colour='red'/>\n<Node><MechanicalObject position='0 0 0'/></Node>"
+                      "</Node>";
+    r = (reports){0};
+    ck_assert_msg(load(&d, one, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "t.xml:2: warning: EulerImplicitSolver: unknown attribute 'colour'"), "%s", r.last);
+    pf_scene_destroy(s);
+    /* strict: an error naming the same place, nothing loaded */
+    d.strict = 1;
+    s = (pf_scene *)1;
+    ck_assert_int_eq(load(&d, one, &s), PF_EPARSE);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: EulerImplicitSolver: unknown attribute 'colour'"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load(&d, xml, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:1: Node: unknown attribute 'showBoundingTree'"), "%s",
+                  pf_last_error());
+    d.strict = 2;
+    ck_assert_int_eq(load(&d, xml, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.strict"), "%s", pf_last_error());
+}
+END_TEST
+
+START_TEST(test_response_spellings)
+{
+    static const char *const spellings[] = {"PenaltyContactForceField", "PenalityContactForceField", "default"};
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    for (int k = 0; k < 3; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>"
+                 "<MinProximityIntersection/>\n<DefaultContactManager response='%s' stiffness='50'/></Node>",
+                 spellings[k]);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", spellings[k], pf_last_error());
+        ck_assert_int_eq(pf_scene_collision_settings(s)->response, PF_RESPONSE_PENALTY);
+        ck_assert_double_eq(pf_scene_collision_settings(s)->stiffness, 50);
+        pf_scene_destroy(s);
+    }
+    const char *other = "<Node><CollisionPipeline/>\n<CollisionResponse response='FrictionContactConstraint'/></Node>";
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, other, &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "PenalityContactForceField"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
+/* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
+START_TEST(test_data_path)
+{
+    char dir[] = "/tmp/pf_sofa_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char p[512], scene[512], data[512];
+    snprintf(p, sizeof p, "%s/scenes", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    snprintf(data, sizeof data, "%s/share", dir);
+    ck_assert_int_eq(mkdir(data, 0700), 0);
+    snprintf(p, sizeof p, "%s/share/mesh", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/share/mesh/tetra.obj", dir);
+    write_file(p, tetra_obj);
+    snprintf(scene, sizeof scene, "%s/scenes/s.xml", dir);
+    write_file(scene, "<Node><EulerImplicitSolver/><Node name='t'>\n<MeshObjLoader filename='mesh/tetra.obj'/>\n"
+                      "<MechanicalObject/></Node></Node>\n");
+    unsetenv("PHYSFLOW_DATA_PATH");
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    /* not found: the message lists where it looked */
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EIO);
+    char want[1200];
+    snprintf(want, sizeof want, "%s:2: MeshObjLoader: cannot open mesh file 'mesh/tetra.obj': not found (looked "
+             "in '%s/scenes/'", scene, dir);
+    ck_assert_msg(strstr(pf_last_error(), want), "%s\nlacks %s", pf_last_error(), want);
+    /* the load def's folders, in turn (an empty entry and a missing folder are passed over) */
+    char list[1100];
+    snprintf(list, sizeof list, "%s/nowhere::%s", dir, data);
+    d.data_path = list;
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 4);
+    pf_scene_destroy(s);
+    d.data_path = NULL;
+    snprintf(list, sizeof list, "%s/nowhere", dir);
+    d.data_path = list;
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EIO);
+    snprintf(want, sizeof want, "'%s/scenes/', '%s/nowhere'; more folders", dir, dir);
+    ck_assert_msg(strstr(pf_last_error(), want), "%s\nlacks %s", pf_last_error(), want);
+    /* the environment's */
+    setenv("PHYSFLOW_DATA_PATH", data, 1);
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_destroy(s);
+    unsetenv("PHYSFLOW_DATA_PATH");
+    /* a file beside the scene comes first */
+    snprintf(p, sizeof p, "%s/scenes/mesh", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/scenes/mesh/tetra.obj", dir);
+    write_file(p, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    d.data_path = data;
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 3);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+START_TEST(test_include)
+{
+    char dir[] = "/tmp/pf_sofa_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char p[512], scene[512], data[512];
+    snprintf(data, sizeof data, "%s/share", dir);
+    ck_assert_int_eq(mkdir(data, 0700), 0);
+    snprintf(p, sizeof p, "%s/share/Objects", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    /* SOFA's "Group" root: its children are inserted; another root: inserted itself */
+    snprintf(p, sizeof p, "%s/share/Objects/body.xml", dir);
+    write_file(p, "<Node name='Group'>\n<Node name='body'><MechanicalObject position='0 0 0  1 0 0'/>"
+                  "<UniformMass vertexMass='1'/></Node>\n<Node name='other'><MechanicalObject position='0 0 1'/>"
+                  "</Node>\n</Node>\n");
+    snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
+    write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2'/>\n<include href='leaf.xml'/></Node>\n");
+    snprintf(p, sizeof p, "%s/share/Objects/leaf.xml", dir); /* found beside the file that includes it */
+    write_file(p, "<Node name='leaf'><MechanicalObject position='0 0 3'/></Node>\n");
+    snprintf(scene, sizeof scene, "%s/s.xml", dir);
+    write_file(scene, "<Node><EulerImplicitSolver/>\n<include href='Objects/body.xml'/>\n"
+                      "<include href='Objects/single.xml'/></Node>\n");
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    d.data_path = data;
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.objects, 4);
+    ck_assert_uint_eq(sum.points, 5);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "body", &o), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "single/leaf", &o), PF_OK);
+    pf_scene_destroy(s);
+    /* an error inside an included file names that file and its line; a warning too */
+    snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
+    write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2' showIndices='1'/>\n"
+                  "<UniformMass totalMass='-1'/></Node>\n");
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EINVAL);
+    char want[1200];
+    snprintf(want, sizeof want, "%s/share/Objects/single.xml:3: ", dir);
+    ck_assert_msg(strstr(pf_last_error(), want) == pf_last_error(), "%s\nlacks %s", pf_last_error(), want);
+    snprintf(want, sizeof want, "%s/share/Objects/single.xml:2: warning: MechanicalObject: unknown attribute", dir);
+    ck_assert_msg(strstr(r.last, want), "%s\nlacks %s", r.last, want);
+    /* malformed XML in an included file */
+    write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2'>\n</Node>\n");
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EPARSE);
+    snprintf(want, sizeof want, "%s/share/Objects/single.xml:3: malformed XML", dir);
+    ck_assert_msg(strstr(pf_last_error(), want), "%s\nlacks %s", pf_last_error(), want);
+    /* a cycle: single includes loop, which includes single */
+    write_file(p, "<Node name='single'>\n<include href='loop.xml'/></Node>\n");
+    snprintf(p, sizeof p, "%s/share/Objects/loop.xml", dir);
+    write_file(p, "<Node name='Group'>\n\n<include href='single.xml'/></Node>\n");
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EPARSE);
+    snprintf(want, sizeof want, "%s/share/Objects/loop.xml:3: include: '%s/share/Objects/single.xml' includes "
+             "itself (an include cycle)", dir, dir);
+    ck_assert_msg(strstr(pf_last_error(), want), "%s\nlacks %s", pf_last_error(), want);
+    /* the scene including itself; an include without href; one not found */
+    write_file(scene, "<Node>\n<include href='s.xml'/></Node>\n");
+    ck_assert_int_eq(pf_scene_load_file(&d, scene, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "s.xml:2: include:") && strstr(pf_last_error(), "include cycle"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node>\n<include/></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: include: attribute 'href'"), "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node>\n<include href='nowhere/x.xml'/></Node>", &s), PF_EIO);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: include: cannot open included file 'nowhere/x.xml': not found"),
+                  "%s", pf_last_error());
+}
+END_TEST
+
+/* SOFA's links: src="@loader", position="@loader.position", @../Container, @../mstate.rest_position. */
+START_TEST(test_links)
+{
+    char obj[] = "/tmp/pf_sofa_XXXXXX.obj";
+    int fd = mkstemps(obj, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    d.strict = 1; /* a link followed is no unknown attribute */
+    pf_scene *s = NULL;
+    pf_scene_summary sum;
+    char xml[1024];
+    /* within the node: the loader's mesh is the node's; a topology container linked to it is that mesh */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>\n<MeshObjLoader name='loader' "
+             "filename='%s'/>\n<MeshTopology src='@loader'/><MechanicalObject src='@loader' "
+             "position='@loader.position'/><TriangleCollisionModel/></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 4);
+    ck_assert_uint_eq(sum.collision_models, 1);
+    ck_assert_int_eq(r.warnings, 0);
+    pf_scene_destroy(s);
+    /* from the parent: its loader's mesh (a container named as SOFA's scenes do), its state's positions */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='p'>\n<MeshObjLoader name='Container' "
+             "filename='%s'/>\n<Node name='c'><MechanicalObject src='@../Container'/><TriangleCollisionModel/>"
+             "</Node></Node>\n<Node name='m'><MechanicalObject name='mstate' position='0 0 0  1 0 0'/>\n"
+             "<Node name='q'><MechanicalObject position='@../mstate.rest_position'/></Node></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.objects, 3);
+    ck_assert_uint_eq(sum.points, 2 + 4 + 2);
+    pf_scene_destroy(s);
+    /* a grid */
+    const char *grid = "<Node><EulerImplicitSolver/><RegularGridTopology name='grid' n='2 3 2' min='0 0 0' "
+                       "max='1 1 1'/>\n<Node name='g'><MechanicalObject src='@../grid'/></Node></Node>";
+    ck_assert_msg(load(&d, grid, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 12);
+    pf_scene_destroy(s);
+    /* a dangling link; SOFA's links by position */
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject src='@nowhere'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MechanicalObject: attribute 'src': dangling link '@nowhere'"),
+                  "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject position='@[-1].position'/></Node></Node>", &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not supported"), "%s",
+                  pf_last_error());
+    unlink(obj);
+}
+END_TEST
+
+START_TEST(test_unknown_components)
+{
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node>\n<Node><MeshObjloader filename='x.obj'/></Node></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: unknown component 'MeshObjloader' (did you mean MeshObjLoader?)"),
+                  "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node>\n<EulerImplicitSolvr/></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "(did you mean EulerImplicitSolver?)"), "%s", pf_last_error());
+    /* SOFA's other spelling of a component is that component */
+    char obj[] = "/tmp/pf_sofa_XXXXXX.obj";
+    int fd = mkstemps(obj, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    char alias[400];
+    snprintf(alias, sizeof alias, "<Node><EulerImplicitSolver/><Node><MeshOBJLoader filename='%s'/>"
+             "<MechanicalObject/></Node></Node>", obj);
+    ck_assert_msg(load(&d, alias, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_destroy(s);
+    unlink(obj);
+    /* nothing near: no suggestion */
+    ck_assert_int_eq(load(&d, "<Node>\n<TetrahedronFEMForceField/></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: unknown component 'TetrahedronFEMForceField'") &&
+                  !strstr(pf_last_error(), "did you mean"), "%s", pf_last_error());
+    /* SOFA's constraint-based pipeline: one clear error */
+    static const char *const constraint[] = {"FreeMotionAnimationLoop", "GenericConstraintSolver",
+                                             "LCPConstraintSolver", "UncoupledConstraintCorrection"};
+    for (int k = 0; k < 4; k++) {
+        char xml[200];
+        snprintf(xml, sizeof xml, "<Node>\n<%s/></Node>", constraint[k]);
+        ck_assert_int_eq(load(&d, xml, &s), PF_ENOTSUP);
+        ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") &&
+                      strstr(pf_last_error(), "constraint-based pipeline") &&
+                      strstr(pf_last_error(), "does not support"), "%s", pf_last_error());
+    }
+    /* draw- or log-only components: skipped with one note each */
+    const char *xml = "<Node>\n<OglLabel label='x'/><VTKExporter filename='out'/>\n<Replicate count='3 1 1'>"
+                      "<Node name='n'><OglLabel/><MechanicalObject position='0 0 0'/></Node></Replicate></Node>";
+    r = (reports){0};
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(r.notes, 3);
+    ck_assert_msg(strstr(r.last_note, "t.xml:3: note: OglLabel only draws or logs: skipped"), "%s", r.last_note);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("scenes_sofa");
+    TCase *tc = tcase_create("rules");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_unknown_attribute_warns);
+    tcase_add_test(tc, test_response_spellings);
+    tcase_add_test(tc, test_data_path);
+    tcase_add_test(tc, test_include);
+    tcase_add_test(tc, test_links);
+    tcase_add_test(tc, test_unknown_components);
+    suite_add_tcase(s, tc);
+    return s;
+}
