@@ -436,6 +436,20 @@ static int response_params(pf_scene_component *c, double *mu)
     return PF_OK;
 }
 
+/* DiscreteIntersection: SOFA's exact-intersection method, no distances. PhysFlow's contacts are proximities:
+ * alarm and contact distance 0, so surfaces touch only as they meet, and every approaching pair is searched over
+ * its motion within the step (docs/physics.md, "Contacts"). */
+int sc_discrete_intersection(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_scene_collision *s = &c->L->scene->collision;
+    s->alarm_distance = 0;
+    s->contact_distance = 0;
+    pf_scene_component_warning(c, "%s: proximity contacts with alarm and contact distance 0 (PhysFlow's contacts "
+                               "are penalty proximities: MinProximityIntersection sets the distances)", TYPE(c));
+    return claim_setting(c, 2, "proximity intersection");
+}
+
 int sc_collision_response(pf_scene_component *c, void *ctx)
 {
     (void)ctx;

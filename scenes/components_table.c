@@ -23,6 +23,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"BroadPhase", STATE, sc_broad_phase, NULL},
     {"BVHNarrowPhase", STATE, sc_narrow_phase, NULL},
     {"MinProximityIntersection", STATE, sc_min_proximity, NULL},
+    {"NewProximityIntersection", STATE, sc_min_proximity, NULL}, /* SOFA's variants: the same two distances */
+    {"LocalMinDistance", STATE, sc_min_proximity, NULL},
+    {"DiscreteIntersection", STATE, sc_discrete_intersection, NULL},
     {"CollisionResponse", STATE, sc_collision_response, NULL},
     {"DefaultContactManager", STATE, sc_collision_response, NULL},
     {"DefaultAnimationLoop", STATE, sc_accept, NULL},

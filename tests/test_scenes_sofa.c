@@ -114,6 +114,31 @@ START_TEST(test_response_spellings)
 }
 END_TEST
 
+/* SOFA's intersection methods: NewProximityIntersection and LocalMinDistance read the same two distances as
+ * MinProximityIntersection; DiscreteIntersection has none (alarm and contact 0, with a warning that says so). */
+START_TEST(test_intersection_methods)
+{
+    static const char *const names[] = {"MinProximityIntersection", "NewProximityIntersection", "LocalMinDistance",
+                                        "DiscreteIntersection"};
+    for (int k = 0; k < 4; k++) {
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>\n"
+                 "<%s%s/>\n<CollisionResponse stiffness='50'/></Node>", names[k],
+                 k < 3 ? " alarmDistance='0.3' contactDistance='0.1'" : "");
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", names[k], pf_last_error());
+        const pf_scene_collision *c = pf_scene_collision_settings(s);
+        ck_assert_double_eq(c->alarm_distance, k < 3 ? 0.3 : 0);
+        ck_assert_double_eq(c->contact_distance, k < 3 ? 0.1 : 0);
+        ck_assert_int_eq(r.warnings, k < 3 ? 0 : 1);
+        if (k == 3) ck_assert_msg(strstr(r.last, "t.xml:2:") && strstr(r.last, "DiscreteIntersection"), "%s", r.last);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 /* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
 START_TEST(test_data_path)
 {
@@ -352,6 +377,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unknown_attribute_warns);
     tcase_add_test(tc, test_response_spellings);
+    tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
