@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,6 +137,39 @@ START_TEST(test_intersection_methods)
         if (k == 3) ck_assert_msg(strstr(r.last, "t.xml:2:") && strstr(r.last, "DiscreteIntersection"), "%s", r.last);
         pf_scene_destroy(s);
     }
+}
+END_TEST
+
+/* PlaneForceField: two points of 1 kg fall onto the plane z = 0 (stiffness 1000, damping 20) and rest at the
+ * penalty equilibrium z = -m g / k; a third, 10 m up, falls freely for its first second (the implicit-Euler
+ * recurrence); a zero normal is refused. */
+START_TEST(test_plane_force_field)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='p'><EulerImplicitSolver/>"
+                      "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+                      "<MechanicalObject position='0 0 0.05  1 0 0.02  0 5 10'/><UniformMass vertexMass='1'/>\n"
+                      "<PlaneForceField normal='0 0 2' d='0' stiffness='1000' damping='20' showPlane='1'/>"
+                      "</Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
+    const double *x = pf_world_positions(w, o, NULL);
+    double v = 0, z = 10; /* the third point, still above the plane after 1 s: implicit Euler free fall */
+    for (int k = 0; k < 100; k++) v -= 0.01 * 9.81, z += 0.01 * v;
+    ck_assert_msg(z > 0 && fabs(x[8] - z) < 1e-9 * (10 - z), "free point at %g, free fall %g", x[8], z);
+    ck_assert_int_eq(pf_world_step(w, 300), PF_OK);
+    x = pf_world_positions(w, o, NULL);
+    ck_assert_msg(fabs(x[2] + 9.81 / 1000) < 1e-6 && fabs(x[5] + 9.81 / 1000) < 1e-6, "rest at %g, %g", x[2], x[5]);
+    pf_scene_destroy(s);
+    const char *zero = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                       "<PlaneForceField normal='0 0 0'/></Node></Node>";
+    ck_assert_int_eq(load(&d, zero, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "normal"), "%s", pf_last_error());
 }
 END_TEST
 
@@ -378,6 +412,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_unknown_attribute_warns);
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_intersection_methods);
+    tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
