@@ -474,6 +474,17 @@ int sc_accept(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
+/* A companion that has nothing to do in PhysFlow (a topology modifier or geometry algorithms of a topology that
+ * never changes, a linear system object of a matrix-free CG): accepted with its attributes, which only draw or
+ * tune what PhysFlow does not have. */
+int sc_accept_companion(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: taken, with nothing to warn about */
+        (void)pf_scene_component_string(c, (const char *)a->name);
+    return PF_OK;
+}
+
 /* RigidShape (PhysFlow): the shape giving a rigid body's inertia when it has no mesh: type="box" halfExtents, or
  * type="sphere" radius. */
 int sc_rigid_shape(pf_scene_component *c, void *ctx)

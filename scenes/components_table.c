@@ -10,6 +10,21 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RegularGridTopology", STATE, sc_regular_grid_topology, NULL},
     {"MeshTopology", STATE, sc_mesh_topology, NULL},
     {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
+    /* SOFA's dynamic topology containers, read as the static mesh they start from (PhysFlow's topologies do not
+     * change), and their companions, accepted */
+    {"TriangleSetTopologyContainer", STATE, sc_mesh_topology, NULL},
+    {"QuadSetTopologyContainer", STATE, sc_mesh_topology, NULL},
+    {"HexahedronSetTopologyContainer", STATE, sc_mesh_topology, NULL},
+    {"EdgeSetTopologyModifier", STATE, sc_accept_companion, NULL},
+    {"TriangleSetTopologyModifier", STATE, sc_accept_companion, NULL},
+    {"QuadSetTopologyModifier", STATE, sc_accept_companion, NULL},
+    {"HexahedronSetTopologyModifier", STATE, sc_accept_companion, NULL},
+    {"EdgeSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
+    {"TriangleSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
+    {"QuadSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
+    {"HexahedronSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
+    /* the linear system companions of SOFA's CG: PhysFlow's CG is matrix-free already */
+    {"PreconditionedMatrixFreeSystem", STATE, sc_accept_companion, NULL},
     {"MeshObjLoader", STATE, sc_mesh_obj_loader, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},

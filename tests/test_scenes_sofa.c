@@ -173,6 +173,39 @@ START_TEST(test_plane_force_field)
 }
 END_TEST
 
+/* SOFA's dynamic topology containers read as the mesh they start from: a quad and a triangle set give the same
+ * surface as MeshTopology does (two triangles per quad); their modifiers and geometry algorithms are accepted
+ * without a word, drawing attributes and all. */
+START_TEST(test_topology_containers)
+{
+    static const char *const bodies[] = {
+        "<MeshTopology position='0 0 0 1 0 0 1 1 0 0 1 0' quads='0 1 2 3'/>",
+        "<QuadSetTopologyContainer position='0 0 0 1 0 0 1 1 0 0 1 0' quads='0 1 2 3'/>"
+        "<QuadSetTopologyModifier/><QuadSetGeometryAlgorithms template='Vec3d' drawQuads='1'/>",
+        "<TriangleSetTopologyContainer position='0 0 0 1 0 0 1 1 0 0 1 0' triangles='0 1 2 0 2 3'/>"
+        "<TriangleSetTopologyModifier/><TriangleSetGeometryAlgorithms template='Vec3d' drawTriangles='1'/>"};
+    uint32_t want[6] = {0};
+    for (int k = 0; k < 3; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><Node name='sheet'><EulerImplicitSolver/>%s<MechanicalObject/>"
+                 "<MeshSpringForceField stiffness='10'/><TriangleCollisionModel/></Node></Node>", bodies[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%d: %s", k, r.last);
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+        uint32_t nt;
+        const uint32_t *tri = pf_world_surface_triangles(pf_scene_world(s), m[0].surface, &nt);
+        ck_assert_uint_eq(nt, 2);
+        if (k == 0) memcpy(want, tri, sizeof want);
+        ck_assert_mem_eq(tri, want, sizeof want);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 /* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
 START_TEST(test_data_path)
 {
@@ -413,6 +446,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
+    tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
