@@ -21,6 +21,8 @@ int sc_min_proximity(pf_scene_component *c, void *ctx);
 int sc_discrete_intersection(pf_scene_component *c, void *ctx);
 int sc_plane_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
+int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
+int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);
 int sc_rigid_shape(pf_scene_component *c, void *ctx);

@@ -327,7 +327,7 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     int rc;
     if ((rc = pf_scene_component_real(c, "iterations", 1, 1e9, &it)) < 0) return rc;
     if (it != floor(it))
-        return pf_scene_component_error(c, PF_EINVAL, "CGLinearSolver: iterations %g is not an integer", it);
+        return pf_scene_component_error(c, PF_EINVAL, "%s: iterations %g is not an integer", TYPE(c), it);
     if ((rc = pf_scene_component_real(c, "tolerance", 0, 1e300, &tol)) < 0) return rc;
     if ((rc = pf_scene_component_real(c, "threshold", 0, 1e300, &thr)) < 0) return rc;
     pf_scene_component_ignore(c, "template");
@@ -336,6 +336,26 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     s->cg_tolerance = tol;
     s->cg_threshold = thr;
     return PF_OK;
+}
+
+/* PCGLinearSolver: SOFA's preconditioned CG solves the same system as CGLinearSolver; PhysFlow's CG runs without
+ * the preconditioner (the same answer within the tolerance, in more iterations), and says so. */
+int sc_pcg_linear_solver(pf_scene_component *c, void *ctx)
+{
+    static const char *const precond[] = {"preconditioner", "preconditioners", "use_precond", "update_step",
+                                          "build_precond"};
+    for (size_t k = 0; k < sizeof precond / sizeof *precond; k++) /* read: the warning below covers them */
+        (void)pf_scene_component_string(c, precond[k]);
+    pf_scene_component_warning(c, "%s: solved by PhysFlow's CG without a preconditioner", TYPE(c));
+    return sc_cg_linear_solver(c, ctx);
+}
+
+/* A preconditioner of PCGLinearSolver (JacobiPreconditioner, BlockJacobiPreconditioner, SSORPreconditioner): not
+ * applied (sc_pcg_linear_solver). */
+int sc_preconditioner(pf_scene_component *c, void *ctx)
+{
+    pf_scene_component_warning(c, "%s: not applied (PhysFlow's CG runs without a preconditioner)", TYPE(c));
+    return sc_accept_companion(c, ctx);
 }
 
 /* ---- collision pipeline (scene-level settings, given to pf_world_set_collision) ---- */

@@ -206,6 +206,34 @@ START_TEST(test_topology_containers)
 }
 END_TEST
 
+/* PCGLinearSolver solves the same system as CGLinearSolver: the same state, bit for bit, with a warning that the
+ * preconditioner is not applied (one for the solver, one for the JacobiPreconditioner). */
+START_TEST(test_pcg_is_cg)
+{
+    static const char *const solvers[] = {
+        "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>",
+        "<PCGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12' preconditioners='@jac' "
+        "use_precond='1'/><JacobiPreconditioner name='jac' template='CompressedRowSparseMatrixd'/>"};
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01'><Node name='bar'><EulerImplicitSolver/>%s"
+                 "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+                 "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+                 "<FixedConstraint indices='0 4 8 12'/></Node></Node>", solvers[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        ck_assert_int_eq(r.warnings, 2 * k);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+}
+END_TEST
+
 /* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
 START_TEST(test_data_path)
 {
@@ -447,6 +475,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_topology_containers);
+    tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
