@@ -23,6 +23,8 @@ int sc_plane_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
+int sc_gravity(pf_scene_component *c, void *ctx);
+int sc_box_constraint(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);
 int sc_rigid_shape(pf_scene_component *c, void *ctx);

@@ -56,6 +56,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
+    {"Gravity", FORCES, sc_gravity, NULL},
+    {"BoxConstraint", FORCES, sc_box_constraint, NULL},
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},

@@ -234,6 +234,50 @@ START_TEST(test_pcg_is_cg)
 }
 END_TEST
 
+/* Gravity as a component replaces the root's; BoxConstraint fixes what FixedConstraint with the same points
+ * fixes (the same state after 30 steps), and says so when its boxes hold no point. */
+START_TEST(test_gravity_and_box_constraint)
+{
+    static const char *const fix[] = {"<FixedConstraint indices='0 4 8 12'/>",
+                                      "<BoxConstraint box='-0.01 -0.01 -0.01 0.01 0.11 0.11'/>"};
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 0 -9.81'><Gravity gravity='0 -5 0'/>\n"
+                 "<Node name='bar'><EulerImplicitSolver/><CGLinearSolver iterations='40' tolerance='1e-10'/>"
+                 "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+                 "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>%s</Node></Node>",
+                 fix[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        double g[3];
+        ck_assert_int_eq(pf_world_get_gravity(pf_scene_world(s), g), PF_OK);
+        ck_assert(g[0] == 0 && g[1] == -5 && g[2] == 0);
+        pf_scene_summary sum;
+        ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+        ck_assert_uint_eq(sum.fixed_points, 4);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *empty = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                        "<BoxConstraint box='1 1 1 2 2 2'/></Node></Node>";
+    ck_assert_msg(load(&d, empty, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(strstr(r.last, "t.xml:2:") && strstr(r.last, "fixes no point"), "%s", r.last);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                      "<BoxConstraint box='1 1 1 2 2'/></Node></Node>";
+    ck_assert_int_eq(load(&d, bad, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "6 numbers"), "%s", pf_last_error());
+}
+END_TEST
+
 /* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
 START_TEST(test_data_path)
 {
@@ -476,6 +520,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
+    tcase_add_test(tc, test_gravity_and_box_constraint);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
