@@ -327,7 +327,7 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     int rc;
     if ((rc = pf_scene_component_real(c, "iterations", 1, 1e9, &it)) < 0) return rc;
     if (it != floor(it))
-        return pf_scene_component_error(c, PF_EINVAL, "CGLinearSolver: iterations %g is not an integer", it);
+        return pf_scene_component_error(c, PF_EINVAL, "%s: iterations %g is not an integer", TYPE(c), it);
     if ((rc = pf_scene_component_real(c, "tolerance", 0, 1e300, &tol)) < 0) return rc;
     if ((rc = pf_scene_component_real(c, "threshold", 0, 1e300, &thr)) < 0) return rc;
     pf_scene_component_ignore(c, "template");
@@ -336,6 +336,26 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     s->cg_tolerance = tol;
     s->cg_threshold = thr;
     return PF_OK;
+}
+
+/* PCGLinearSolver: SOFA's preconditioned CG solves the same system as CGLinearSolver; PhysFlow's CG runs without
+ * the preconditioner (the same answer within the tolerance, in more iterations), and says so. */
+int sc_pcg_linear_solver(pf_scene_component *c, void *ctx)
+{
+    static const char *const precond[] = {"preconditioner", "preconditioners", "use_precond", "update_step",
+                                          "build_precond"};
+    for (size_t k = 0; k < sizeof precond / sizeof *precond; k++) /* read: the warning below covers them */
+        (void)pf_scene_component_string(c, precond[k]);
+    pf_scene_component_warning(c, "%s: solved by PhysFlow's CG without a preconditioner", TYPE(c));
+    return sc_cg_linear_solver(c, ctx);
+}
+
+/* A preconditioner of PCGLinearSolver (JacobiPreconditioner, BlockJacobiPreconditioner, SSORPreconditioner): not
+ * applied (sc_pcg_linear_solver). */
+int sc_preconditioner(pf_scene_component *c, void *ctx)
+{
+    pf_scene_component_warning(c, "%s: not applied (PhysFlow's CG runs without a preconditioner)", TYPE(c));
+    return sc_accept_companion(c, ctx);
 }
 
 /* ---- collision pipeline (scene-level settings, given to pf_world_set_collision) ---- */
@@ -436,6 +456,20 @@ static int response_params(pf_scene_component *c, double *mu)
     return PF_OK;
 }
 
+/* DiscreteIntersection: SOFA's exact-intersection method, no distances. PhysFlow's contacts are proximities:
+ * alarm and contact distance 0, so surfaces touch only as they meet, and every approaching pair is searched over
+ * its motion within the step (docs/physics.md, "Contacts"). */
+int sc_discrete_intersection(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_scene_collision *s = &c->L->scene->collision;
+    s->alarm_distance = 0;
+    s->contact_distance = 0;
+    pf_scene_component_warning(c, "%s: proximity contacts with alarm and contact distance 0 (PhysFlow's contacts "
+                               "are penalty proximities: MinProximityIntersection sets the distances)", TYPE(c));
+    return claim_setting(c, 2, "proximity intersection");
+}
+
 int sc_collision_response(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -457,6 +491,17 @@ int sc_accept(pf_scene_component *c, void *ctx)
 {
     (void)c;
     (void)ctx;
+    return PF_OK;
+}
+
+/* A companion that has nothing to do in PhysFlow (a topology modifier or geometry algorithms of a topology that
+ * never changes, a linear system object of a matrix-free CG): accepted with its attributes, which only draw or
+ * tune what PhysFlow does not have. */
+int sc_accept_companion(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: taken, with nothing to warn about */
+        (void)pf_scene_component_string(c, (const char *)a->name);
     return PF_OK;
 }
 

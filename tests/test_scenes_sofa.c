@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,6 +112,169 @@ START_TEST(test_response_spellings)
     ck_assert_int_eq(load(&d, other, &s), PF_ENOTSUP);
     ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "PenalityContactForceField"), "%s",
                   pf_last_error());
+}
+END_TEST
+
+/* SOFA's intersection methods: NewProximityIntersection and LocalMinDistance read the same two distances as
+ * MinProximityIntersection; DiscreteIntersection has none (alarm and contact 0, with a warning that says so). */
+START_TEST(test_intersection_methods)
+{
+    static const char *const names[] = {"MinProximityIntersection", "NewProximityIntersection", "LocalMinDistance",
+                                        "DiscreteIntersection"};
+    for (int k = 0; k < 4; k++) {
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>\n"
+                 "<%s%s/>\n<CollisionResponse stiffness='50'/></Node>", names[k],
+                 k < 3 ? " alarmDistance='0.3' contactDistance='0.1'" : "");
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", names[k], pf_last_error());
+        const pf_scene_collision *c = pf_scene_collision_settings(s);
+        ck_assert_double_eq(c->alarm_distance, k < 3 ? 0.3 : 0);
+        ck_assert_double_eq(c->contact_distance, k < 3 ? 0.1 : 0);
+        ck_assert_int_eq(r.warnings, k < 3 ? 0 : 1);
+        if (k == 3) ck_assert_msg(strstr(r.last, "t.xml:2:") && strstr(r.last, "DiscreteIntersection"), "%s", r.last);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+/* PlaneForceField: two points of 1 kg fall onto the plane z = 0 (stiffness 1000, damping 20) and rest at the
+ * penalty equilibrium z = -m g / k; a third, 10 m up, falls freely for its first second (the implicit-Euler
+ * recurrence); a zero normal is refused. */
+START_TEST(test_plane_force_field)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='p'><EulerImplicitSolver/>"
+                      "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+                      "<MechanicalObject position='0 0 0.05  1 0 0.02  0 5 10'/><UniformMass vertexMass='1'/>\n"
+                      "<PlaneForceField normal='0 0 2' d='0' stiffness='1000' damping='20' showPlane='1'/>"
+                      "</Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
+    const double *x = pf_world_positions(w, o, NULL);
+    double v = 0, z = 10; /* the third point, still above the plane after 1 s: implicit Euler free fall */
+    for (int k = 0; k < 100; k++) v -= 0.01 * 9.81, z += 0.01 * v;
+    ck_assert_msg(z > 0 && fabs(x[8] - z) < 1e-9 * (10 - z), "free point at %g, free fall %g", x[8], z);
+    ck_assert_int_eq(pf_world_step(w, 300), PF_OK);
+    x = pf_world_positions(w, o, NULL);
+    ck_assert_msg(fabs(x[2] + 9.81 / 1000) < 1e-6 && fabs(x[5] + 9.81 / 1000) < 1e-6, "rest at %g, %g", x[2], x[5]);
+    pf_scene_destroy(s);
+    const char *zero = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                       "<PlaneForceField normal='0 0 0'/></Node></Node>";
+    ck_assert_int_eq(load(&d, zero, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "normal"), "%s", pf_last_error());
+}
+END_TEST
+
+/* SOFA's dynamic topology containers read as the mesh they start from: a quad and a triangle set give the same
+ * surface as MeshTopology does (two triangles per quad); their modifiers and geometry algorithms are accepted
+ * without a word, drawing attributes and all. */
+START_TEST(test_topology_containers)
+{
+    static const char *const bodies[] = {
+        "<MeshTopology position='0 0 0 1 0 0 1 1 0 0 1 0' quads='0 1 2 3'/>",
+        "<QuadSetTopologyContainer position='0 0 0 1 0 0 1 1 0 0 1 0' quads='0 1 2 3'/>"
+        "<QuadSetTopologyModifier/><QuadSetGeometryAlgorithms template='Vec3d' drawQuads='1'/>",
+        "<TriangleSetTopologyContainer position='0 0 0 1 0 0 1 1 0 0 1 0' triangles='0 1 2 0 2 3'/>"
+        "<TriangleSetTopologyModifier/><TriangleSetGeometryAlgorithms template='Vec3d' drawTriangles='1'/>"};
+    uint32_t want[6] = {0};
+    for (int k = 0; k < 3; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><Node name='sheet'><EulerImplicitSolver/>%s<MechanicalObject/>"
+                 "<MeshSpringForceField stiffness='10'/><TriangleCollisionModel/></Node></Node>", bodies[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%d: %s", k, r.last);
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+        uint32_t nt;
+        const uint32_t *tri = pf_world_surface_triangles(pf_scene_world(s), m[0].surface, &nt);
+        ck_assert_uint_eq(nt, 2);
+        if (k == 0) memcpy(want, tri, sizeof want);
+        ck_assert_mem_eq(tri, want, sizeof want);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+/* PCGLinearSolver solves the same system as CGLinearSolver: the same state, bit for bit, with a warning that the
+ * preconditioner is not applied (one for the solver, one for the JacobiPreconditioner). */
+START_TEST(test_pcg_is_cg)
+{
+    static const char *const solvers[] = {
+        "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>",
+        "<PCGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12' preconditioners='@jac' "
+        "use_precond='1'/><JacobiPreconditioner name='jac' template='CompressedRowSparseMatrixd'/>"};
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01'><Node name='bar'><EulerImplicitSolver/>%s"
+                 "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+                 "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+                 "<FixedConstraint indices='0 4 8 12'/></Node></Node>", solvers[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        ck_assert_int_eq(r.warnings, 2 * k);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+}
+END_TEST
+
+/* Gravity as a component replaces the root's; BoxConstraint fixes what FixedConstraint with the same points
+ * fixes (the same state after 30 steps), and says so when its boxes hold no point. */
+START_TEST(test_gravity_and_box_constraint)
+{
+    static const char *const fix[] = {"<FixedConstraint indices='0 4 8 12'/>",
+                                      "<BoxConstraint box='-0.01 -0.01 -0.01 0.01 0.11 0.11'/>"};
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 0 -9.81'><Gravity gravity='0 -5 0'/>\n"
+                 "<Node name='bar'><EulerImplicitSolver/><CGLinearSolver iterations='40' tolerance='1e-10'/>"
+                 "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+                 "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>%s</Node></Node>",
+                 fix[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        double g[3];
+        ck_assert_int_eq(pf_world_get_gravity(pf_scene_world(s), g), PF_OK);
+        ck_assert(g[0] == 0 && g[1] == -5 && g[2] == 0);
+        pf_scene_summary sum;
+        ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+        ck_assert_uint_eq(sum.fixed_points, 4);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *empty = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                        "<BoxConstraint box='1 1 1 2 2 2'/></Node></Node>";
+    ck_assert_msg(load(&d, empty, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(strstr(r.last, "t.xml:2:") && strstr(r.last, "fixes no point"), "%s", r.last);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                      "<BoxConstraint box='1 1 1 2 2'/></Node></Node>";
+    ck_assert_int_eq(load(&d, bad, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "6 numbers"), "%s", pf_last_error());
 }
 END_TEST
 
@@ -352,6 +516,11 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unknown_attribute_warns);
     tcase_add_test(tc, test_response_spellings);
+    tcase_add_test(tc, test_intersection_methods);
+    tcase_add_test(tc, test_plane_force_field);
+    tcase_add_test(tc, test_topology_containers);
+    tcase_add_test(tc, test_pcg_is_cg);
+    tcase_add_test(tc, test_gravity_and_box_constraint);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
