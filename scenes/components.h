@@ -28,6 +28,8 @@ int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_gravity(pf_scene_component *c, void *ctx);
+/* a mesh loader's scale3d, scale, rotation (degrees) and translation applied to m as SOFA's MeshLoader does */
+int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m);
 int sc_box_constraint(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);

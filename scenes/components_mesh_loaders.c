@@ -1,12 +1,39 @@
 /* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader: a mesh file read into the node's mesh, with MeshObjLoader's
- * attributes and meaning (filename resolved as its files are, translation, scale3d). */
+ * attributes and meaning (filename resolved as its files are; scale, rotation and translation as SOFA's
+ * MeshLoader applies them, sc_mesh_loader_transform). */
 #include "components.h"
 #include "mesh_build.h"
 
 #include "base/error.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* SOFA's MeshLoader transform (MeshLoader::reinit): p' = translation + R (scale3d ⊙ scale p), R from `rotation`
+ * (degrees) as createQuaterFromEuler's default order builds it: R = Rz Ry Rx, the x angle applied first. */
+int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m)
+{
+    double t[3] = {0, 0, 0}, s[3] = {1, 1, 1}, r[3] = {0, 0, 0}, uniform = 1;
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "rotation", 3, r)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "scale", -1e300, 1e300, &uniform)) < 0) return rc;
+    double cx = cos(r[0] * M_PI / 180), sx = sin(r[0] * M_PI / 180), cy = cos(r[1] * M_PI / 180),
+           sy = sin(r[1] * M_PI / 180), cz = cos(r[2] * M_PI / 180), sz = sin(r[2] * M_PI / 180);
+    const double R[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
+                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
+                         -sy,     cy * sx,                cy * cx};
+    int turn = r[0] != 0 || r[1] != 0 || r[2] != 0;
+    for (size_t i = 0; i < m->npoints; i++) {
+        double *p = m->points + 3 * i, q[3];
+        for (int a = 0; a < 3; a++) q[a] = p[a] * s[a] * uniform;
+        for (int a = 0; a < 3; a++)
+            p[a] = (turn ? R[3 * a] * q[0] + R[3 * a + 1] * q[1] + R[3 * a + 2] * q[2] : q[a]) + t[a];
+    }
+    return PF_OK;
+}
 
 /* .vtu (XML) or legacy .vtk, told apart by content as SOFA's MeshVTKLoader does: XML starts with '<'. */
 static int parse_vtk_any(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size)
@@ -23,10 +50,7 @@ static int load(pf_scene_component *c, sc_mesh_parse_fn parse)
     const char *type = pf_scene_component_type(c);
     const char *file = pf_scene_component_string(c, "filename");
     if (!file || !file[0]) return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'filename' is missing", type);
-    double t[3] = {0, 0, 0}, s[3] = {1, 1, 1};
     int rc;
-    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
-    if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
     pf_scene_component_ignore(c, "triangulate");
     pf_scene_component_ignore(c, "flipNormals");
     sc_mesh m = {0};
@@ -37,7 +61,10 @@ static int load(pf_scene_component *c, sc_mesh_parse_fn parse)
         return pf_scene_component_error(c, rc, "%s: %s", type, copy);
     }
     if (note[0]) sc_report(c->L, PF_SCENE_NOTE, pf_scene_component_line(c), "%s: %s", type, note);
-    for (size_t k = 0; k < (size_t)m.npoints * 3; k++) m.points[k] = m.points[k] * s[k % 3] + t[k % 3];
+    if ((rc = sc_mesh_loader_transform(c, &m))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
     sc_node *n = c->node;
     if (n->topology != SC_TOPO_NONE) {
         sc_mesh_free(&m);

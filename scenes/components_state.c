@@ -229,10 +229,7 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
     (void)ctx;
     const char *file = pf_scene_component_string(c, "filename");
     if (!file || !file[0]) return pf_scene_component_error(c, PF_EPARSE, "MeshObjLoader: attribute 'filename' is missing");
-    double t[3] = {0, 0, 0}, s[3] = {1, 1, 1};
     int rc;
-    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
-    if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
     pf_scene_component_ignore(c, "triangulate");
     pf_scene_component_ignore(c, "flipNormals");
     sc_mesh m = {0};
@@ -241,8 +238,7 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_scene_component_error(c, rc, "MeshObjLoader: %s", copy);
     }
-    for (size_t k = 0; k < (size_t)m.npoints * 3; k++) m.points[k] = m.points[k] * s[k % 3] + t[k % 3];
-    if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+    if ((rc = sc_mesh_loader_transform(c, &m)) || (rc = claim_topology(c, SC_TOPO_MESH))) {
         sc_mesh_free(&m);
         return rc;
     }

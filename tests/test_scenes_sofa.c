@@ -278,6 +278,50 @@ START_TEST(test_gravity_and_box_constraint)
 }
 END_TEST
 
+/* A mesh loader's scale3d, scale, rotation (degrees: R = Rz Ry Rx, x first, as SOFA's MeshLoader) and
+ * translation: p' = t + R (s p). With rotation 90 0 90, scale 2 and translation 0 0 5, (1 0 0) goes to (0 2 5),
+ * (0 1 0) to (0 0 7) and (0 0 1) to (2 0 5); the same for the OBJ and the STL loader. */
+START_TEST(test_loader_transform)
+{
+    char dir[] = "/tmp/pf_sofa_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char obj[512], stl[512];
+    snprintf(obj, sizeof obj, "%s/t.obj", dir);
+    write_file(obj, "v 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n");
+    snprintf(stl, sizeof stl, "%s/t.stl", dir);
+    write_file(stl, "solid t\nfacet normal 0 0 0\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\n"
+                    "endloop\nendfacet\nendsolid t\n");
+    static const char *const loaders[] = {"MeshObjLoader filename='t.obj' scale3d='2 2 2'",
+                                          "MeshSTLLoader filename='t.stl' scale='2'"};
+    static const double want[9] = {0, 2, 5, 0, 0, 7, 2, 0, 5};
+    for (int k = 0; k < 2; k++) {
+        char scene[512], text[512];
+        snprintf(scene, sizeof scene, "%s/s%d.xml", dir, k);
+        snprintf(text, sizeof text, "<Node><EulerImplicitSolver/><Node name='t'>\n<%s rotation='90 0 90' "
+                 "translation='0 0 5'/>\n<MechanicalObject/></Node></Node>\n", loaders[k]);
+        write_file(scene, text);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "t", &o), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 3);
+        for (int i = 0; i < 9; i++)
+            ck_assert_msg(fabs(x[i] - want[i]) < 1e-12, "%s: coordinate %d is %.17g, want %g", loaders[k], i, x[i],
+                          want[i]);
+        ck_assert_int_eq(r.warnings, 0);
+        pf_scene_destroy(s);
+        unlink(scene);
+    }
+    unlink(obj);
+    unlink(stl);
+    rmdir(dir);
+}
+END_TEST
+
 /* A scene naming "mesh/tetra.obj" as SOFA does, the mesh in a data folder elsewhere. */
 START_TEST(test_data_path)
 {
@@ -521,6 +565,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_gravity_and_box_constraint);
+    tcase_add_test(tc, test_loader_transform);
     tcase_add_test(tc, test_data_path);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
