@@ -196,6 +196,7 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
     if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
         (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
         (rc = index_list(c, "quads", 4, m.npoints, &quads, &nquads)) < 0 ||
+        (rc = index_list(c, "tetrahedra", 4, m.npoints, &m.tetra, &m.ntetra)) < 0 ||
         (rc = index_list(c, "hexahedra", 8, m.npoints, &m.hexa, &m.nhexa)) < 0) {
         sc_mesh_free(&m);
         return rc;

@@ -203,6 +203,22 @@ START_TEST(test_topology_containers)
         ck_assert_mem_eq(tri, want, sizeof want);
         pf_scene_destroy(s);
     }
+    /* a tetrahedron set reads its tetrahedra (kept for the volume FEM); its companions are quiet too */
+    const char *tet = "<Node><Node name='v'><EulerImplicitSolver/>"
+                      "<TetrahedronSetTopologyContainer position='0 0 0 1 0 0 0 1 0 0 0 1' tetrahedra='0 1 2 3'/>"
+                      "<TetrahedronSetTopologyModifier/><TetrahedronSetGeometryAlgorithms template='Vec3d'/>"
+                      "<MechanicalObject/></Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, tet, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='v'><EulerImplicitSolver/>\n"
+                      "<TetrahedronSetTopologyContainer position='0 0 0 1 0 0 0 1 0 0 0 1' tetrahedra='0 1 2 4'/>"
+                      "<MechanicalObject/></Node></Node>";
+    ck_assert_int_lt(load(&d, bad, &s), 0);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:"), "%s", pf_last_error());
 }
 END_TEST
 
