@@ -7,6 +7,7 @@
  * surface has a radius. */
 #include "collide.h"
 #include "objects.h"
+#include "rotation.h"
 
 #include "physflow/narrowphase.h"
 
@@ -256,9 +257,7 @@ static double triangle_plane(const pf_triangle *tr, const double p[3], double nf
     double e1[3], e2[3], rel[3];
     for (int i = 0; i < 3; i++) e1[i] = tr->v[1][i] - tr->v[0][i], e2[i] = tr->v[2][i] - tr->v[0][i];
     for (int i = 0; i < 3; i++) rel[i] = p[i] - tr->v[0][i];
-    nf[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    nf[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    nf[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    pf_cross(e1, e2, nf);
     double len = sqrt(dot3(nf, nf));
     if (!(len > 0)) {
         nf[0] = nf[1] = nf[2] = 0;

@@ -171,8 +171,7 @@ static int remove_contact_field(pf_world *w, uint32_t k)
  * unsigned there). */
 static double signed_gap(const candidate *d)
 {
-    if (d->kind == CAND_TRIANGLE && d->side && (d->closed || d->side * d->plane < 0))
-        return d->side * d->plane - d->offset;
+    if (pf_candidate_on_face(d)) return d->side * d->plane - d->offset;
     return d->dist;
 }
 

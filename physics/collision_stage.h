@@ -41,6 +41,13 @@ typedef struct candidate {
     double rank[3];
 } candidate;
 
+/* A vertex–triangle contact measured along the face's normal (side · nf) rather than between the closest points:
+ * against a closed surface always, against an open one once the vertex is past the side it keeps. */
+static inline int pf_candidate_on_face(const candidate *d)
+{
+    return d->kind == CAND_TRIANGLE && d->side && (d->closed || d->side * d->plane < 0);
+}
+
 /* What a pass remembers of a contact for the next (collide.c: keep_contacts, recall; pf_collide_remember): the
  * vertex, the other feature (a triangle: its surface and, for keep_contacts, the triangle, since the vertex may
  * slide onto its neighbours; a sphere: its surface and vertex), the side of a triangle the vertex keeps, and the

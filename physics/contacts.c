@@ -58,6 +58,21 @@ static inline double dot3(const double *a, const double *b)
 
 /* ---- the force law ---- */
 
+/* Contact c at the objects' states (xa, va) and (xb, vb): its two points pa, pb, their separation along n (from
+ * the surfaces when they are spheres') and the relative velocity dv = v_a - v_b of the points. */
+static double contact_state(const pf_contactset *cs, const contact_pt *c, const double *xa, const double *va,
+                            const double *xb, const double *vb, double pa[3], double pb[3], double dv[3])
+{
+    double wa[3], wb[3];
+    pf_surface_point_position(c->sa, cs->a, xa, &c->pa, pa);
+    pf_surface_point_position(c->sb, cs->b, xb, &c->pb, pb);
+    pf_surface_point_apply(c->sa, cs->a, xa, &c->pa, va, wa);
+    pf_surface_point_apply(c->sb, cs->b, xb, &c->pb, vb, wb);
+    double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
+    for (int i = 0; i < 3; i++) dv[i] = wa[i] - wb[i];
+    return dot3(d, c->n) - c->offset;
+}
+
 /* The normal force on a (along n) of a contact at separation sep (m) closing at normal speed -vn:
  * k (d - sep) - c vn while sep < d, never pulling (unilateral). With `ahead` (the implicit solve), a contact
  * that will close within the step (sep + h vn < d) acts from the step's start with its linear law unclamped:
@@ -106,14 +121,9 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
     double *oa = cs->buf[PF_PHASE_FORCE], *ob = oa + 3 * cs->pts.n;
     for (uint32_t k = 0; k < cs->pts.n; k++) {
         contact_pt *c = &cs->pts.v[k];
-        double pa[3], pb[3], wa[3], wb[3];
-        pf_surface_point_position(c->sa, cs->a, xa, &c->pa, pa);
-        pf_surface_point_position(c->sb, cs->b, xb, &c->pb, pb);
-        pf_surface_point_apply(c->sa, cs->a, xa, &c->pa, va, wa);
-        pf_surface_point_apply(c->sb, cs->b, xb, &c->pb, vb, wb);
-        double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
-        double f[3];
-        contact_law(cs, c, dot3(d, c->n) - c->offset, dv, want_jac, f, want_jac ? c : NULL);
+        double pa[3], pb[3], dv[3], f[3];
+        double sep = contact_state(cs, c, xa, va, xb, vb, pa, pb, dv);
+        contact_law(cs, c, sep, dv, want_jac, f, want_jac ? c : NULL);
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = f[i];
             ob[3 * k + i] = -f[i];
@@ -225,16 +235,12 @@ static void tangential_spring(const pf_contactset *cs, contact_pt *c, const doub
     memset(c->delta, 0, sizeof c->delta);
     c->sliding = 0;
     if (!(c->mu > 0) || !kept) return;
-    double pa[3], pb[3], wa[3], wb[3];
-    pf_surface_point_position(c->sa, cs->a, cs->a->x, &c->pa, pa);
-    pf_surface_point_position(c->sb, cs->b, cs->b->x, &c->pb, pb);
-    pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, cs->a->v, wa);
-    pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, cs->b->v, wb);
-    double d[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
+    double pa[3], pb[3], dv[3];
+    double sep = contact_state(cs, c, cs->a->x, cs->a->v, cs->b->x, cs->b->v, pa, pb, dv);
     double vn = dot3(dv, c->n), kn = dot3(kept, c->n);
     for (int i = 0; i < 3; i++) c->delta[i] = kept[i] - kn * c->n[i] + cs->h * (dv[i] - vn * c->n[i]);
     int active;
-    double fn = normal_force(cs, dot3(d, c->n) - c->offset, vn, 0, &active), cap = c->mu * fn / cs->stiffness;
+    double fn = normal_force(cs, sep, vn, 0, &active), cap = c->mu * fn / cs->stiffness;
     double len = sqrt(dot3(c->delta, c->delta));
     if (len > cap) {
         for (int i = 0; i < 3; i++) c->delta[i] = len > 0 ? c->delta[i] * cap / len : 0;
@@ -284,7 +290,7 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double d
          * direction, or when the vertex is past the side of the triangle it keeps (collide.c), that side's normal
          * (the separation negative). */
         double nv[3] = {d->n[0], d->n[1], d->n[2]};
-        if (d->side && (d->closed || d->side * d->plane < 0) && dot3(d->nf, d->nf) > 0)
+        if (pf_candidate_on_face(d) && dot3(d->nf, d->nf) > 0)
             for (int i = 0; i < 3; i++) nv[i] = d->side * d->nf[i];
         int point_is_a = d->pobj == s->oa; /* n points from the other feature to the vertex: b to a when so */
         double sg = point_is_a ? 1.0 : -1.0;
@@ -319,16 +325,10 @@ uint32_t pf_contact_field_report(const pf_springset *s, pf_world_contact *out, u
         pf_world_contact *r = &out[n];
         r->object_a = (pf_object_id){s->oa};
         r->object_b = (pf_object_id){s->ob};
-        pf_surface_point_position(p->sa, cs->a, cs->a->x, &p->pa, r->point_a);
-        pf_surface_point_position(p->sb, cs->b, cs->b->x, &p->pb, r->point_b);
         memcpy(r->normal, p->n, sizeof r->normal);
-        double d[3] = {r->point_a[0] - r->point_b[0], r->point_a[1] - r->point_b[1], r->point_a[2] - r->point_b[2]};
-        r->distance = dot3(d, p->n) - p->offset;
+        double dv[3];
+        r->distance = contact_state(cs, p, cs->a->x, cs->a->v, cs->b->x, cs->b->v, r->point_a, r->point_b, dv);
         r->depth = cs->distance - r->distance;
-        double wa[3], wb[3]; /* the points' velocities */
-        pf_surface_point_apply(p->sa, cs->a, cs->a->x, &p->pa, cs->a->v, wa);
-        pf_surface_point_apply(p->sb, cs->b, cs->b->x, &p->pb, cs->b->v, wb);
-        double dv[3] = {wa[0] - wb[0], wa[1] - wb[1], wa[2] - wb[2]};
         contact_law(cs, p, r->distance, dv, 0, r->force, NULL);
     }
     return n;
