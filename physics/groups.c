@@ -216,6 +216,13 @@ void pf_world_count_cg(pf_world *w)
 /* Drops the graph and the groups: the next update records the whole world afresh into a new graph. */
 static void drop_graph(pf_world *w)
 {
+    /* the world's counters go on across graphs: keep what the old one counted */
+    pf_run_stats t;
+    if (w->g && pf_graph_get_run_stats(w->g, PF_STATS_TOTAL, &t, NULL, 0, NULL) == PF_OK) {
+        pf_run_stats *d = &w->dropped_runs;
+        d->repartitions += t.repartitions, d->objects_moved += t.objects_moved;
+        d->ms_repartition += t.ms_repartition, d->metis_small += t.metis_small;
+    }
     pf_world_free_groups(w);
     pf_graph_destroy(w->g);
     w->g = NULL;

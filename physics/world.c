@@ -309,10 +309,11 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
         out->idle_ms = last.idle_ms;
         out->waits = last.waits;
         out->waits_blocked = last.blocked;
-        out->repartitions = total.repartitions;
-        out->objects_moved = total.objects_moved;
-        out->ms_repartition = total.ms_repartition;
-        out->metis_small = total.metis_small;
+        const pf_run_stats *d = &w->dropped_runs; /* graphs dropped and recorded afresh */
+        out->repartitions = d->repartitions + total.repartitions;
+        out->objects_moved = d->objects_moved + total.objects_moved;
+        out->ms_repartition = d->ms_repartition + total.ms_repartition;
+        out->metis_small = d->metis_small + total.metis_small;
     }
     return PF_OK;
 }

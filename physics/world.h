@@ -130,6 +130,7 @@ struct pf_world {
     uint64_t steps;
     uint64_t cg_solves, cg_stalled, cg_unconverged; /* implicit groups' CG outcomes over the steps run */
     pf_world_update last_update; /* the latest structural update */
+    pf_run_stats dropped_runs;   /* repartition totals of the graphs dropped and recorded afresh (groups.c) */
     uint32_t updates;            /* structural updates so far (the first recording included) */
 };
 

@@ -565,6 +565,49 @@ START_TEST(add_remove_loop_stays_bounded)
 }
 END_TEST
 
+/* A world whose garbage tasks pile up is recorded afresh into a new graph (groups.c); its counters go on across
+ * that: the repartitions and objects moved that pf_world_get_stats reports never go down. Oracle: the counts
+ * seen before, and a fresh recording seen at least once (an update that kept no group and removed none). */
+START_TEST(counters_go_on_across_a_fresh_recording)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = 2;
+    d.runtime.executor = PF_EXEC_STATIC, d.runtime.repartition = PF_REPART_ALWAYS;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_object_id keep[3];
+    for (int k = 0; k < 3; k++) {
+        keep[k] = add_grid(w, 3, (const double[3]){2.0 * k, 0, 0}, 0.3, 0);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, keep[k], 500, 1, NULL, NULL), PF_OK);
+    }
+    uint32_t reps = 0, moved = 0, fresh = 0, updates = 0;
+    for (int r = 0; r < 400 && fresh < 2; r++) {
+        pf_object_id b = add_grid(w, 4, (const double[3]){0, 3, 0}, 0.3, 0);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, b, 2000, 2, NULL, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_interaction_springs(w, b, keep[r % 3], &(pf_spring){0, 0, 10, 0, -1}, 1, NULL),
+                         PF_OK);
+        for (int s = 0; s < 2; s++) {
+            ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+            pf_world_update u;
+            uint32_t n = 0;
+            ck_assert_int_eq(pf_world_get_last_update(w, &u, &n), PF_OK);
+            fresh += n > updates && u.step > 0 && u.groups_kept == 0 && u.groups_removed == 0;
+            updates = n;
+            pf_world_stats st;
+            ck_assert_int_eq(pf_world_get_stats(w, &st), PF_OK);
+            ck_assert_msg(st.repartitions >= reps && st.objects_moved >= moved,
+                          "round %d: %u repartitions, %u objects moved after %u, %u", r, st.repartitions,
+                          st.objects_moved, reps, moved);
+            reps = st.repartitions, moved = st.objects_moved;
+        }
+        ck_assert_int_eq(pf_world_remove_object(w, b), PF_OK);
+    }
+    ck_assert_msg(fresh > 0, "no fresh recording in 400 rounds");
+    ck_assert_uint_gt(reps, 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_removal");
@@ -578,6 +621,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, removals_same_hash_every_executor);
     tcase_add_test(tc, checkpoint_after_removal);
     tcase_add_test(tc, add_remove_loop_stays_bounded);
+    tcase_add_test(tc, counters_go_on_across_a_fresh_recording);
     suite_add_tcase(s, tc);
     return s;
 }
