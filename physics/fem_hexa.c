@@ -269,7 +269,10 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     PF_TRY(pf_check_positive(def->young_modulus, fn, "def.young_modulus"));
     if (!(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5))
         return pf_error(PF_EINVAL, "%s: def.poisson_ratio must be in [0, 0.5), got %g", fn, def->poisson_ratio);
-    PF_TRY(pf_check_enum((int)def->method, 2, fn, "def.method"));
+    PF_TRY(pf_check_enum((int)def->method, 4, fn, "def.method"));
+    if (def->method > PF_FEM_LARGE)
+        return pf_error(PF_EINVAL, "%s: def.method %d: hexahedra take PF_FEM_LINEAR or PF_FEM_LARGE", fn,
+                        (int)def->method);
     pf_object *o = w->obj.v[id.index];
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");

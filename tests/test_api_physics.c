@@ -347,7 +347,7 @@ START_TEST(force_fields_and_springs)
     fem.poisson_ratio = 0.5;
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.poisson_ratio");
     fem = pf_hexa_fem_default_def();
-    fem.method = (pf_fem_method)3;
+    fem.method = (pf_fem_method)4;
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.method");
     REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem, NULL), "pf_world_add_hexa_fem", "object 9");
 

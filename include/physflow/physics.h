@@ -170,10 +170,12 @@ PF_API int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_obj
 /// next step only the groups that changed are re-recorded, and the runtime keeps every other task where it was.
 PF_API int pf_world_remove_interaction(pf_world *w, pf_interaction_id id);
 
-/// Hexahedral FEM formulation (SOFA HexahedronFEMForceField `method`).
+/// FEM formulation (SOFA's `method` of HexahedronFEMForceField and TetrahedronFEMForceField).
 typedef enum pf_fem_method {
     PF_FEM_LINEAR = 0, ///< small displacements: f = -K (x - x0)
-    PF_FEM_LARGE = 1   ///< corotational: per element a rotation R from its current edges, f = -R^T K (R x - x0)
+    PF_FEM_LARGE = 1,  ///< corotational: per element a rotation R from its current edges, f = -R^T K (R x - x0)
+    PF_FEM_POLAR = 2,  ///< corotational, R the rotation of the polar decomposition of the deformation gradient
+    PF_FEM_SVD = 3     ///< corotational, R from the singular value decomposition (robust to inverted elements)
 } pf_fem_method;
 
 /// Hexahedral FEM on the cells of an object's regular grid (trilinear elements, 2x2x2 Gauss quadrature,
