@@ -10,6 +10,7 @@
 #include "objects.h"
 #include "solver_explicit.h"
 #include "solver_implicit.h"
+#include "solver_rk4.h"
 
 #include "base/alloc.h"
 #include "base/clock.h"
@@ -165,8 +166,10 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
         pf_group *gr = &gs[w->obj.v[inter_owner(w, w->inter.v[k])]->group];
         gr->inter[gr->ninter++] = w->inter.v[k];
     }
-    for (uint32_t gi = 0; gi < ng && !rc; gi++)
-        gs[gi].implicit = w->obj.v[gs[gi].first]->solver.kind == PF_SOLVER_IMPLICIT_EULER;
+    for (uint32_t gi = 0; gi < ng && !rc; gi++) { /* implicit: solved by a CG loop */
+        pf_solver_kind kind = w->obj.v[gs[gi].first]->solver.kind;
+        gs[gi].implicit = kind == PF_SOLVER_IMPLICIT_EULER || kind == PF_SOLVER_STATIC;
+    }
     pf_free(parent);
     if (rc) {
         for (uint32_t gi = 0; gs && gi < ng; gi++) free_group(&gs[gi]);
@@ -211,6 +214,14 @@ void pf_world_count_cg(pf_world *w)
         w->cg_stalled += o == PF_CG_STALLED;
         w->cg_unconverged += o == PF_CG_UNCONVERGED;
     }
+}
+
+/* Records a group's step with the solver of its lowest object. */
+static int record_solver(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
+{
+    if (gr->implicit) return pf_record_implicit(w, gr, rec);
+    if (w->obj.v[gr->first]->solver.kind == PF_SOLVER_RUNGE_KUTTA4) return pf_record_rk4(w, gr, rec);
+    return pf_record_explicit(w, gr, rec);
 }
 
 /* Drops the graph and the groups: the next update records the whole world afresh into a new graph. */
@@ -278,7 +289,7 @@ int pf_world_sync_graph(pf_world *w)
         if (!gr->scal) rc = pf_error(PF_ENOMEM, "out of memory");
         group_recording gc = {w, gr};
         pf_task_recorder rec = {group_record, &gc};
-        if (!rc) rc = gr->implicit ? pf_record_implicit(w, gr, &rec) : pf_record_explicit(w, gr, &rec);
+        if (!rc) rc = record_solver(w, gr, &rec);
         tasks_added += gr->tasks.n;
     }
     pf_free(keep);

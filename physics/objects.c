@@ -48,7 +48,7 @@ int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what
 {
     char f[64];
     snprintf(f, sizeof f, "%s.kind", what);
-    PF_TRY(pf_check_enum((int)s->kind, 2, fn, f));
+    PF_TRY(pf_check_enum((int)s->kind, 5, fn, f));
     snprintf(f, sizeof f, "%s.rayleigh_mass", what);
     PF_TRY(pf_check_nonnegative(s->rayleigh_mass, fn, f));
     snprintf(f, sizeof f, "%s.rayleigh_stiffness", what);
@@ -59,6 +59,16 @@ int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what
     PF_TRY(pf_check_nonnegative(s->cg_tolerance, fn, f));
     snprintf(f, sizeof f, "%s.cg_threshold", what);
     PF_TRY(pf_check_nonnegative(s->cg_threshold, fn, f));
+    return PF_OK;
+}
+
+int pf_group_refuse_rigid(const pf_world *w, const pf_group *gr, const char *solver)
+{
+    for (uint32_t k = 0; k < gr->nobjs; k++)
+        if (w->obj.v[gr->objs[k]]->kind == PF_OBJECT_RIGID)
+            return pf_error(PF_EINVAL, "object %u is a rigid body in a group solved by %s (object %u's solver): "
+                            "rigid bodies take implicit or symplectic explicit Euler", gr->objs[k], solver,
+                            gr->first);
     return PF_OK;
 }
 

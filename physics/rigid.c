@@ -137,6 +137,9 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
     if (def->mass == 0) PF_TRY(pf_check_positive(def->density, fn, "def.density"));
     PF_TRY(check_shape(def, fn));
     PF_TRY(pf_check_solver_def(&def->solver, fn, "def.solver"));
+    if (def->solver.kind != PF_SOLVER_IMPLICIT_EULER && def->solver.kind != PF_SOLVER_EXPLICIT_EULER)
+        return pf_error(PF_EINVAL, "%s: def.solver.kind %d: a rigid body takes PF_SOLVER_IMPLICIT_EULER or "
+                        "PF_SOLVER_EXPLICIT_EULER", fn, (int)def->solver.kind);
     pf_mass_properties mp;
     int rc = shape_properties(def, def->mass > 0 ? 1.0 : def->density, &mp);
     if (rc) return rc;

@@ -1,4 +1,4 @@
-/* Explicit symplectic Euler (solver_explicit.c). */
+/* Explicit Euler, symplectic or forward (solver_explicit.c). */
 #ifndef PF_PHYSICS_SOLVER_EXPLICIT_H
 #define PF_PHYSICS_SOLVER_EXPLICIT_H
 

@@ -1,5 +1,5 @@
-/* Implicit Euler (Baraff & Witkin 1998, SOFA EulerImplicitSolver) with Rayleigh damping, solved by a matrix-free
- * conjugate gradient (SOFA CGLinearSolver) whose iterations are a runtime dynamic loop with conditional breaks on
+/* Implicit Euler (Baraff & Witkin 1998, SOFA EulerImplicitSolver) with Rayleigh damping, and the quasi-static
+ * Newton step (SOFA StaticSolver: -K dx = f(x), x += dx), both solved by a matrix-free conjugate gradient (SOFA CGLinearSolver) whose iterations are a runtime dynamic loop with conditional breaks on
  * the residual and on the denominator (Hermann et al. 2009, §3.3). One loop per solver group.
  *
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
@@ -16,6 +16,7 @@
 #include "force_field.h"
 #include "forces.h"
 #include "interaction.h"
+#include "objects.h"
 
 #include "rigid.h"
 
@@ -33,6 +34,7 @@ typedef struct obj_args {
     double rm;
     double max_speed;
     int linked;
+    int statik; /* SOFA StaticSolver: A = -K, b = f, x += dv, v = 0 */
 } obj_args;
 
 static void project(const pf_object *o, double *vec)
@@ -190,6 +192,15 @@ static void t_cg_next(const pf_task_ctx *c)
     pq[0] = pq[1] = 0;
 }
 
+/* static: x += dx (dx the solution, in dv), v = 0 */
+static void integrate_static(const pf_object *o, const double *dx, double *v, double *x)
+{
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) {
+        x[i] += dx[i]; /* dx is 0 at fixed points: b and every A p were projected */
+        v[i] = 0;
+    }
+}
+
 /* v += dv, x += h v. data: dv, v, x */
 static void integrate(const pf_object *o, double h, const double *dv, double *v, double *x)
 {
@@ -209,7 +220,10 @@ static void t_integrate(const pf_task_ctx *c)
     pf_object *o = (pf_object *)a->o; /* its fault record: the integrate task is the object's last writer */
     double *v = c->data[1], *x = c->data[2];
     pf_state_save(o, x, v);
-    integrate(o, a->h, c->data[0], v, x);
+    if (a->statik)
+        integrate_static(o, c->data[0], v, x);
+    else
+        integrate(o, a->h, c->data[0], v, x);
     pf_state_check(o, x, v, a->max_speed);
 }
 
@@ -281,7 +295,11 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     const pf_solver_def *sv = &w->obj.v[gr->first]->solver;
     double h = w->def.dt;
     obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
-                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0};
+                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0, 0};
+    if (sv->kind == PF_SOLVER_STATIC) { /* -K dx = f: no inertia, no damping, b = 1 x f */
+        base = (obj_args){NULL, 1.0, 0.0, -1.0, 0.0, 0.0, w->def.max_speed, 0, 1};
+        TRY(pf_group_refuse_rigid(w, gr, "the static solver"));
+    }
     pf_reducer sum = pf_reducer_sum_f64();
     pf_data_id drr, dpq, drn;
     TRY(pf_graph_data(g, gr->scal + RR, 3 * sizeof(double), gr->first, &sum, &drr));

@@ -16,6 +16,12 @@ int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);
+/* node c's time integrator becomes `kind`; an error when the node already has its own */
+int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind);
+/* scenes/component_solvers.c */
+int sc_runge_kutta4(pf_scene_component *c, void *ctx);
+int sc_static_solver(pf_scene_component *c, void *ctx);
+int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_collision_pipeline(pf_scene_component *c, void *ctx);
 int sc_brute_force_broad_phase(pf_scene_component *c, void *ctx);

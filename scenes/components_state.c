@@ -274,7 +274,7 @@ int sc_uniform_mass(pf_scene_component *c, void *ctx)
 
 /* ---- solvers: set on the node, inherited by the nodes below ---- */
 
-static int claim_integrator(pf_scene_component *c, pf_solver_kind kind)
+int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind)
 {
     sc_node *n = c->node;
     if (n->solver_line && n->solver_line != (n->parent ? n->parent->solver_line : 0))
@@ -297,7 +297,7 @@ int sc_euler_implicit(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "trapezoidalScheme");
     pf_scene_component_ignore(c, "solveConstraint");
     pf_scene_component_ignore(c, "threadSafeVisitor");
-    if ((rc = claim_integrator(c, PF_SOLVER_IMPLICIT_EULER))) return rc;
+    if ((rc = sc_claim_integrator(c, PF_SOLVER_IMPLICIT_EULER))) return rc;
     s->rayleigh_mass = rm;
     s->rayleigh_stiffness = rk;
     return PF_OK;
@@ -308,12 +308,9 @@ int sc_euler_explicit(pf_scene_component *c, void *ctx)
     (void)ctx;
     int symplectic = 1, rc;
     if ((rc = sc_parse_bool(c, "symplectic", &symplectic)) < 0) return rc;
-    if (!symplectic)
-        return pf_scene_component_error(c, PF_ENOTSUP, "EulerExplicitSolver: symplectic=\"false\" is not supported "
-                                        "(the explicit scheme is symplectic Euler)");
     pf_scene_component_ignore(c, "optimizedForDiagonalMatrix");
     pf_scene_component_ignore(c, "threadSafeVisitor");
-    return claim_integrator(c, PF_SOLVER_EXPLICIT_EULER);
+    return sc_claim_integrator(c, symplectic ? PF_SOLVER_EXPLICIT_EULER : PF_SOLVER_FORWARD_EULER);
 }
 
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx)

@@ -406,6 +406,9 @@ START_TEST(bodies_surfaces_meshes)
     pf_object_id cube = add_cube(w, 0);
     pf_rigid_def rd = pf_rigid_default_def();
     REFUSED(pf_world_add_rigid(w, NULL, NULL), "pf_world_add_rigid", "def");
+    rd.solver.kind = PF_SOLVER_RUNGE_KUTTA4; /* rotations are integrated by the two Euler solvers only */
+    REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.solver.kind 3");
+    rd.solver.kind = PF_SOLVER_IMPLICIT_EULER;
     rd.position[1] = NAN;
     REFUSED(pf_world_add_rigid(w, &rd, NULL), "pf_world_add_rigid", "def.position[1]");
     rd = pf_rigid_default_def();

@@ -569,6 +569,40 @@ START_TEST(test_unknown_components)
 }
 END_TEST
 
+/* The integrators' components set the node's solver (read back through the API); a Newton iteration count above
+ * one is a warning: one iteration per step here. */
+START_TEST(test_solver_components)
+{
+    static const struct {
+        const char *xml;
+        pf_solver_kind kind;
+        int warnings;
+    } cases[] = {{"<EulerExplicitSolver symplectic='0'/>", PF_SOLVER_FORWARD_EULER, 0},
+                 {"<EulerExplicitSolver symplectic='true'/>", PF_SOLVER_EXPLICIT_EULER, 0},
+                 {"<RungeKutta4Solver/>", PF_SOLVER_RUNGE_KUTTA4, 0},
+                 {"<StaticSolver newton_iterations='3'/><CGLinearSolver iterations='50'/>", PF_SOLVER_STATIC, 1},
+                 {"<NewtonRaphsonSolver name='newton' maxNbIterationsNewton='1'/>"
+                  "<StaticSolver newtonSolver='@newton'/><CGLinearSolver/>", PF_SOLVER_STATIC, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.001'><Node name='bar'>%s"
+                 "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+                 "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+                 "<FixedConstraint indices='0 4 8 12'/></Node></Node>", cases[k].xml);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%zu: %s", k, pf_last_error());
+        ck_assert_msg(r.warnings == cases[k].warnings, "%zu: %d warnings, last: %s", k, r.warnings, r.last);
+        pf_solver_def sd;
+        ck_assert_int_eq(pf_world_get_solver(pf_scene_world(s), (pf_object_id){0}, &sd), PF_OK);
+        ck_assert_int_eq(sd.kind, cases[k].kind);
+        ck_assert_msg(pf_world_step(pf_scene_world(s), 10) == PF_OK, "%zu: %s", k, pf_last_error());
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -580,6 +614,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
+    tcase_add_test(tc, test_solver_components);
     tcase_add_test(tc, test_gravity_and_box_constraint);
     tcase_add_test(tc, test_loader_transform);
     tcase_add_test(tc, test_data_path);

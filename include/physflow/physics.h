@@ -35,7 +35,15 @@ typedef struct pf_force_field_id {
 /// Time integration of a solver group.
 typedef enum pf_solver_kind {
     PF_SOLVER_IMPLICIT_EULER = 0, ///< Baraff & Witkin 1998 (SOFA EulerImplicitSolver) solved by matrix-free CG
-    PF_SOLVER_EXPLICIT_EULER = 1  ///< symplectic Euler: v += dt f/m, then x += dt v
+    PF_SOLVER_EXPLICIT_EULER = 1, ///< symplectic Euler: v += dt f/m, then x += dt v (SOFA EulerExplicitSolver)
+    PF_SOLVER_FORWARD_EULER = 2,  ///< forward Euler: x += dt v and v += dt f/m, both from the step's start
+                                  ///< (SOFA EulerExplicitSolver symplectic="0"); gains energy: for comparisons
+    PF_SOLVER_RUNGE_KUTTA4 = 3,   ///< classical 4th-order Runge-Kutta on (x, v): four force evaluations per step
+                                  ///< (SOFA RungeKutta4Solver)
+    PF_SOLVER_STATIC = 4          ///< quasi-static (SOFA StaticSolver): each step one Newton iteration towards
+                                  ///< equilibrium, -K dx = f(x) solved by CG (cg_* settings), x += dx, v = 0;
+                                  ///< dt and Rayleigh damping unused. The object must be held (fixed points),
+                                  ///< else -K is singular and gravity has no equilibrium
 } pf_solver_kind;
 
 /// Solver settings of an object. Objects linked by interaction force fields form one solver group, which uses

@@ -1,0 +1,64 @@
+/* Time integrators beyond the two Euler solvers: RungeKutta4Solver and StaticSolver, with the Newton settings SOFA
+ * keeps in StaticSolver (older scenes) or in a NewtonRaphsonSolver beside it. PhysFlow's static step is one
+ * Newton iteration (-K dx = f by the node's CG settings, x += dx): a scene that asks for more gets a warning and
+ * reaches equilibrium over as many steps instead. */
+#include "components.h"
+
+#define TYPE(c) pf_scene_component_type(c)
+
+int sc_runge_kutta4(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return sc_claim_integrator(c, PF_SOLVER_RUNGE_KUTTA4);
+}
+
+/* newton iterations asked for under `attr`: more than one is a warning (one per step here) */
+static int newton_iterations(pf_scene_component *c, const char *attr)
+{
+    double it = 1;
+    int rc = pf_scene_component_real(c, attr, 0, 1e9, &it);
+    if (rc < 0) return rc;
+    if (it > 1)
+        pf_scene_component_warning(c, "%s: %s=\"%g\": PhysFlow's static solver makes one Newton iteration per step, "
+                                   "so equilibrium is reached over that many steps", TYPE(c), attr, it);
+    return PF_OK;
+}
+
+/* the tolerances of SOFA's Newton loop: PhysFlow stops on the CG residual of each step instead */
+static void newton_tolerances(pf_scene_component *c)
+{
+    static const char *const attrs[] = {"absolute_correction_tolerance_threshold",
+                                        "relative_correction_tolerance_threshold",
+                                        "absolute_residual_tolerance_threshold",
+                                        "relative_residual_tolerance_threshold",
+                                        "should_diverge_when_residual_is_growing",
+                                        "absoluteResidualStoppingThreshold",
+                                        "relativeSuccessiveStoppingThreshold",
+                                        "relativeInitialStoppingThreshold",
+                                        "absoluteEstimateDifferenceThreshold",
+                                        "relativeEstimateDifferenceThreshold",
+                                        "maxNbIterationsLineSearch",
+                                        "lineSearchCoefficient",
+                                        "warnWhenLineSearchFails",
+                                        "warnWhenDiverge"};
+    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) pf_scene_component_ignore(c, attrs[k]);
+}
+
+int sc_static_solver(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    int rc = newton_iterations(c, "newton_iterations");
+    if (rc) return rc;
+    newton_tolerances(c);
+    pf_scene_component_ignore(c, "newtonSolver");
+    return sc_claim_integrator(c, PF_SOLVER_STATIC);
+}
+
+int sc_newton_raphson(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    int rc = newton_iterations(c, "maxNbIterationsNewton");
+    if (rc) return rc;
+    newton_tolerances(c);
+    return PF_OK;
+}
