@@ -9,6 +9,7 @@
 #include "interaction.h"
 #include "objects.h"
 #include "solver_explicit.h"
+#include "solver_direct.h"
 #include "solver_implicit.h"
 #include "solver_rk4.h"
 
@@ -23,6 +24,7 @@ static void free_group(pf_group *gr)
     pf_free(gr->objs);
     pf_free(gr->inter);
     pf_free(gr->scal);
+    pf_direct_free(gr->direct);
     pf_vec_free(&gr->tasks);
 }
 

@@ -6,6 +6,8 @@
 
 #include "world.h"
 
+struct pf_blocks;
+
 /* What an interaction does. `out` is always the memory of the field's output datum of the phase (dout[phase]):
  * per-link results that its two objects' tasks gather (pf_gather_links), 3 values per link for the a ends then
  * 3 per link for the b ends. For a field within one object, xb, vb and inb are xa, va and ina. */
@@ -23,6 +25,9 @@ typedef struct pf_interaction_ops {
     int (*register_data)(pf_graph *g, pf_springset *s, uint32_t owner);
     /* estimated ns of one force evaluation, until the runtime has measured it */
     double (*cost)(const pf_springset *s);
+    /* K (as of the latest force evaluation with want_jac) into k as 3x3 blocks, the a object's point p numbered
+     * base_a + p, the b object's base_b + p (assembly.h); NULL: not assembled, the group is solved by CG */
+    void (*assemble)(const pf_springset *s, uint32_t base_a, uint32_t base_b, struct pf_blocks *k);
     /* 1 when df is linearised at the current positions: the df tasks read both objects' x */
     int df_reads_x;
     /* frees what the kind holds beyond the springset's own arrays; NULL when nothing */

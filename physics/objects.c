@@ -59,6 +59,8 @@ int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what
     PF_TRY(pf_check_nonnegative(s->cg_tolerance, fn, f));
     snprintf(f, sizeof f, "%s.cg_threshold", what);
     PF_TRY(pf_check_nonnegative(s->cg_threshold, fn, f));
+    snprintf(f, sizeof f, "%s.linear_solver", what);
+    PF_TRY(pf_check_enum((int)s->linear_solver, 2, fn, f));
     return PF_OK;
 }
 

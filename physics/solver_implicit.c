@@ -17,12 +17,14 @@
 #include "forces.h"
 #include "interaction.h"
 #include "objects.h"
+#include "solver_direct.h"
 
 #include "rigid.h"
 
 #include "base/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* offsets into pf_group.scal: rr = {r.r, tol^2 b.b, previous r.r}, pq = {p.Ap, p.M'p}, rn = {new r.r} */
@@ -195,10 +197,11 @@ static void t_cg_next(const pf_task_ctx *c)
 /* static: x += dx (dx the solution, in dv), v = 0 */
 static void integrate_static(const pf_object *o, const double *dx, double *v, double *x)
 {
-    for (size_t i = 0; i < 3 * (size_t)o->n; i++) {
-        x[i] += dx[i]; /* dx is 0 at fixed points: b and every A p were projected */
-        v[i] = 0;
-    }
+    for (uint32_t p = 0; p < o->n; p++)
+        for (size_t i = 3 * (size_t)p; i < 3 * (size_t)p + 3; i++) {
+            if (!o->fixed[p]) x[i] += dx[i]; /* dx is 0 there unless the solve failed (NaN: the fault check) */
+            v[i] = 0;
+        }
 }
 
 /* v += dv, x += h v. data: dv, v, x */
@@ -289,6 +292,69 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
     return PF_OK;
 }
 
+/* The CG iterations (Hermann et al. 2009 figure 4): a loop bounded by its counter, left early by breaks on shared
+ * scalars. */
+static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec, const obj_args *basep,
+                          const pf_solver_def *sv, pf_data_id drr, pf_data_id dpq, pf_data_id drn)
+{
+    pf_graph *g = w->g;
+    obj_args base = *basep;
+    TRY(pf_graph_loop_begin(g,
+                            &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
+                                           .max_iterations = sv->cg_iterations},
+                            &gr->loop));
+    gr->has_loop = 1;
+    TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj.v[gr->objs[k]];
+        pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
+        uint32_t na = 4;
+        if (!o->linked) acc[na++] = (pf_access){dpq, PF_CUMUL};
+        na = cache_reads(o, acc, na);
+        obj_args args = base;
+        args.o = o;
+        args.linked = o->linked;
+        TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
+    }
+    TRY(record_inter_df(w, gr, rec, base.kfact, 1));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj.v[gr->objs[k]];
+        if (!o->linked) continue;
+        pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
+        uint32_t na = 3;
+        TRY(pf_link_reads(o, PF_PHASE_DF, acc, &na));
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
+    }
+    TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj.v[gr->objs[k]];
+        pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
+                           {o->ddv, PF_READWRITE}, {o->dr, PF_READWRITE}, {drn, PF_CUMUL}};
+        obj_args args = base;
+        args.o = o;
+        TRY(task(g, t_cg_update, "cg update", &args, sizeof args, acc, 7, 9.0 * o->n));
+    }
+    pf_access nx[] = {{drr, PF_READWRITE}, {drn, PF_READWRITE}, {dpq, PF_READWRITE}};
+    TRY(task(g, t_cg_next, "cg next", NULL, 0, nx, 3, 20));
+    TRY(pf_graph_loop_end(g));
+    return PF_OK;
+}
+
+/* 1 when the group asks for the direct solver and can have it; when it cannot, CG solves it, said once */
+static int direct_solver(pf_world *w, const pf_group *gr, const pf_solver_def *sv)
+{
+    if (sv->linear_solver != PF_LINEAR_DIRECT) return 0;
+    char why[192];
+    if (pf_direct_supported(w, gr, why, sizeof why)) return 1;
+    if (!w->def.runtime.quiet && !w->direct_noted)
+        fprintf(stderr, "physflow: the group of object %u asks for the direct solver, but %s: CG solves it\n",
+                gr->first, why);
+    w->direct_noted = 1;
+    return 0;
+}
+
 int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
     pf_graph *g = w->g;
@@ -343,48 +409,11 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     }
     pf_access lim[] = {{drr, PF_READWRITE}};
     TRY(task(g, t_cg_limits, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
+    if (direct_solver(w, gr, sv))
+        TRY(pf_record_direct_solve(w, gr, rec, base.mfact, base.kfact, drr));
+    else
+        TRY(record_cg_loop(w, gr, rec, &base, sv, drr, dpq, drn));
 
-    /* Hermann et al. 2009 figure 4: a loop bounded by its counter, left early by breaks on shared scalars */
-    TRY(pf_graph_loop_begin(g,
-                            &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
-                                           .max_iterations = sv->cg_iterations},
-                            &gr->loop));
-    gr->has_loop = 1;
-    TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
-    for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj.v[gr->objs[k]];
-        pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
-        uint32_t na = 4;
-        if (!o->linked) acc[na++] = (pf_access){dpq, PF_CUMUL};
-        na = cache_reads(o, acc, na);
-        obj_args args = base;
-        args.o = o;
-        args.linked = o->linked;
-        TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
-    }
-    TRY(record_inter_df(w, gr, rec, base.kfact, 1));
-    for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj.v[gr->objs[k]];
-        if (!o->linked) continue;
-        pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
-        uint32_t na = 3;
-        TRY(pf_link_reads(o, PF_PHASE_DF, acc, &na));
-        obj_args args = base;
-        args.o = o;
-        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
-    }
-    TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
-    for (uint32_t k = 0; k < gr->nobjs; k++) {
-        const pf_object *o = w->obj.v[gr->objs[k]];
-        pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
-                           {o->ddv, PF_READWRITE}, {o->dr, PF_READWRITE}, {drn, PF_CUMUL}};
-        obj_args args = base;
-        args.o = o;
-        TRY(task(g, t_cg_update, "cg update", &args, sizeof args, acc, 7, 9.0 * o->n));
-    }
-    pf_access nx[] = {{drr, PF_READWRITE}, {drn, PF_READWRITE}, {dpq, PF_READWRITE}};
-    TRY(task(g, t_cg_next, "cg next", NULL, 0, nx, 3, 20));
-    TRY(pf_graph_loop_end(g));
 
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];

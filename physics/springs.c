@@ -1,6 +1,7 @@
 /* Springs (SOFA StiffSpringForceField): forces with damping along the spring, and the stiffness blocks that the
  * implicit solver's matrix-free product uses (Baraff & Witkin 1998 §5). */
 #include "world_guard.h"
+#include "assembly.h"
 #include "force_field.h"
 #include "interaction.h"
 #include "objects.h"
@@ -125,6 +126,13 @@ static void springs_dforce(const pf_springset *s, const double *dxa, const doubl
     }
 }
 
+/* K's blocks: per spring df_a = J (dx_b - dx_a), df_b = -df_a */
+static void springs_assemble(const pf_springset *s, uint32_t base_a, uint32_t base_b, pf_blocks *k)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        pf_blocks_add_pair(k, base_a + s->s[i].a, base_b + s->s[i].b, s->jac + 6 * (size_t)i);
+}
+
 /* The interaction forms write per-spring results into `out` (3n values for the a ends, then 3n for the b ends)
  * instead of adding into whole force vectors: the object's own task gathers them (pf_gather_links), so an
  * interaction of a few springs costs what its springs cost, not two vector-sized reductions. */
@@ -196,6 +204,7 @@ const pf_interaction_ops pf_springs_interaction = {
     .gather = springs_gather,
     .register_data = springs_register,
     .cost = springs_cost,
+    .assemble = springs_assemble,
     .df_reads_x = 0,
     .destroy = springset_free,
 };
@@ -214,6 +223,12 @@ static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o;
     springs_dforce(ff->state, dx, dx, df, df, kfact);
+}
+
+static void springs_ff_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *k)
+{
+    (void)o;
+    springs_assemble(ff->state, base, base, k);
 }
 
 /* the stiffness blocks, which the force task writes and df reads */
@@ -246,6 +261,7 @@ const pf_force_field_ops pf_springs_force_field = {
     .register_data = springs_ff_register,
     .cost = springs_ff_cost,
     .df_cost = springs_ff_df_cost,
+    .assemble = springs_ff_assemble,
     .df_reads_x = 0,
     .destroy = springs_ff_destroy,
 };

@@ -295,7 +295,7 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
                             .records = w->records, .steps = w->steps, .cg_solves = w->cg_solves,
                             .cg_stalled = w->cg_stalled, .cg_unconverged = w->cg_unconverged};
     for (uint32_t gi = 0; gi < w->ngroups && !w->dirty; gi++) {
-        if (!w->groups[gi].implicit) continue;
+        if (!w->groups[gi].has_loop) continue; /* explicit, or solved directly */
         uint32_t it = pf_graph_loop_iterations(w->g, w->groups[gi].loop);
         out->cg_iterations += it;
         if (it > out->cg_iterations_max) out->cg_iterations_max = it;

@@ -96,6 +96,7 @@ typedef struct pf_group {
                          cache line */
     pf_loop_id loop;
     int implicit, has_loop;
+    struct pf_direct *direct; /* the direct solver's state (solver_direct.c), when it solves the group */
     PF_VEC(pf_task_id) tasks; /* the tasks it recorded (loop bodies excepted: removing the loop removes them) */
 } pf_group;
 
@@ -132,6 +133,7 @@ struct pf_world {
     pf_world_update last_update; /* the latest structural update */
     pf_run_stats dropped_runs;   /* repartition totals of the graphs dropped and recorded afresh (groups.c) */
     uint32_t updates;            /* structural updates so far (the first recording included) */
+    int direct_noted;            /* said once that a group asking for the direct solver is solved by CG */
 };
 
 #endif

@@ -1,5 +1,5 @@
 /* Time integrators beyond the two Euler solvers: RungeKutta4Solver and StaticSolver, with the Newton settings SOFA
- * keeps in StaticSolver (older scenes) or in a NewtonRaphsonSolver beside it. PhysFlow's static step is one
+ * keeps in StaticSolver (older scenes) or in a NewtonRaphsonSolver beside it; and SOFA's direct linear solvers. PhysFlow's static step is one
  * Newton iteration (-K dx = f by the node's CG settings, x += dx): a scene that asks for more gets a warning and
  * reaches equilibrium over as many steps instead. */
 #include "components.h"
@@ -60,5 +60,22 @@ int sc_newton_raphson(pf_scene_component *c, void *ctx)
     int rc = newton_iterations(c, "maxNbIterationsNewton");
     if (rc) return rc;
     newton_tolerances(c);
+    return PF_OK;
+}
+
+/* SOFA's direct linear solvers (SparseLDLSolver, Eigen's LDLT/LLT/LU, SVD, ...): PhysFlow's direct solver factorises
+ * the assembled system by sparse LDL^T. The systems of implicit and static Euler are symmetric, so an LU or an SVD
+ * of them gives the same solution; their ordering and storage choices are SOFA's own tuning, read and ignored. */
+int sc_direct_linear_solver(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    static const char *const attrs[] = {"ordering", "linearSystem", "parallelInverseProduct",
+                                        "applyPermutation", "factorizationInvalidation", "verbose",
+                                        "printLog", "useWarping", "useMultiThread", "asyncFactorization",
+                                        "computeMatrixTransposeBeforeResolution", "precision", "threshold",
+                                        "constraintCorrection", "ordering_method", "useSymbolicFactorization"};
+    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) pf_scene_component_ignore(c, attrs[k]);
+    (void)pf_scene_component_string(c, "template"); /* SOFA's matrix storage type: nothing to say about it */
+    c->node->solver.linear_solver = PF_LINEAR_DIRECT;
     return PF_OK;
 }

@@ -329,6 +329,7 @@ int sc_cg_linear_solver(pf_scene_component *c, void *ctx)
     s->cg_iterations = (uint32_t)it;
     s->cg_tolerance = tol;
     s->cg_threshold = thr;
+    s->linear_solver = PF_LINEAR_CG;
     return PF_OK;
 }
 

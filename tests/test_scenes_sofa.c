@@ -582,7 +582,13 @@ START_TEST(test_solver_components)
                  {"<RungeKutta4Solver/>", PF_SOLVER_RUNGE_KUTTA4, 0},
                  {"<StaticSolver newton_iterations='3'/><CGLinearSolver iterations='50'/>", PF_SOLVER_STATIC, 1},
                  {"<NewtonRaphsonSolver name='newton' maxNbIterationsNewton='1'/>"
-                  "<StaticSolver newtonSolver='@newton'/><CGLinearSolver/>", PF_SOLVER_STATIC, 1}};
+                  "<StaticSolver newtonSolver='@newton'/><CGLinearSolver/>", PF_SOLVER_STATIC, 1},
+                 {"<EulerImplicitSolver/><SparseLDLSolver template='CompressedRowSparseMatrixMat3x3d'/>"
+                  "<NaturalOrderingMethod/>", PF_SOLVER_IMPLICIT_EULER, 0},
+                 {"<StaticSolver/><EigenSimplicialLDLT template='CompressedRowSparseMatrixMat3x3d'/>",
+                  PF_SOLVER_STATIC, 0}};
+    static const pf_linear_solver linear[] = {PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG,
+                                              PF_LINEAR_DIRECT, PF_LINEAR_DIRECT};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char xml[1024];
         snprintf(xml, sizeof xml, "<Node dt='0.001'><Node name='bar'>%s"
@@ -597,6 +603,7 @@ START_TEST(test_solver_components)
         pf_solver_def sd;
         ck_assert_int_eq(pf_world_get_solver(pf_scene_world(s), (pf_object_id){0}, &sd), PF_OK);
         ck_assert_int_eq(sd.kind, cases[k].kind);
+        ck_assert_int_eq(sd.linear_solver, linear[k]);
         ck_assert_msg(pf_world_step(pf_scene_world(s), 10) == PF_OK, "%zu: %s", k, pf_last_error());
         pf_scene_destroy(s);
     }

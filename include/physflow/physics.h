@@ -46,6 +46,16 @@ typedef enum pf_solver_kind {
                                   ///< else -K is singular and gravity has no equilibrium
 } pf_solver_kind;
 
+/// Linear solver of an implicit or static group's system A dv = b.
+typedef enum pf_linear_solver {
+    PF_LINEAR_CG = 0,    ///< matrix-free conjugate gradient, a loop of tasks (SOFA CGLinearSolver); default
+    PF_LINEAR_DIRECT = 1 ///< sparse LDL^T factorisation of the assembled A (SuiteSparse CHOLMOD, simplicial,
+                         ///< AMD ordering) in one task per group and step (SOFA SparseLDLSolver and the other
+                         ///< direct solvers). Assembled: springs, FEM, interaction springs. A group with a part
+                         ///< that is not (contacts, host force fields with stiffness) or with a rigid body is
+                         ///< solved by CG instead, said once on stderr unless the runtime is quiet
+} pf_linear_solver;
+
 /// Solver settings of an object. Objects linked by interaction force fields form one solver group, which uses
 /// the settings of its lowest-numbered object. Get defaults from pf_solver_default_def().
 typedef struct pf_solver_def {
@@ -63,6 +73,7 @@ typedef struct pf_solver_def {
                                ///< indefinite). When -K is positive semi-definite (springs, FEM, contacts)
                                ///< p·Ap >= p·M'p, so a threshold below 1 stops nothing, whatever the masses;
                                ///< 0: never; default 1e-9 (pf_world_stats.cg_stalled counts the solves it stops at once)
+    pf_linear_solver linear_solver; ///< implicit and static solvers: default PF_LINEAR_CG
 } pf_solver_def;
 
 PF_API pf_solver_def pf_solver_default_def(void);

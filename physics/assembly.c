@@ -1,0 +1,35 @@
+/* 3x3 stiffness blocks of a solver group (assembly.h). */
+#include "assembly.h"
+
+void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double sign)
+{
+    if (b->failed || pf_vec_reserve(&b->ij, b->ij.n + 2) || pf_vec_reserve(&b->k, b->k.n + 9)) {
+        b->failed = 1;
+        return;
+    }
+    b->ij.v[b->ij.n++] = i;
+    b->ij.v[b->ij.n++] = j;
+    for (int c = 0; c < 9; c++) b->k.v[b->k.n++] = sign * k[c];
+}
+
+void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6])
+{
+    const double k[9] = {J[0], J[3], J[5], J[3], J[1], J[4], J[5], J[4], J[2]};
+    pf_blocks_add(b, a, a, k, -1);
+    pf_blocks_add(b, a, bpt, k, 1);
+    pf_blocks_add(b, bpt, a, k, 1);
+    pf_blocks_add(b, bpt, bpt, k, -1);
+}
+
+void pf_blocks_clear(pf_blocks *b)
+{
+    b->ij.n = b->k.n = 0;
+    b->failed = 0;
+}
+
+void pf_blocks_free(pf_blocks *b)
+{
+    pf_vec_free(&b->ij);
+    pf_vec_free(&b->k);
+    b->failed = 0;
+}

@@ -1,0 +1,27 @@
+/* The stiffness of a solver group assembled as 3x3 blocks (assembly.c), for the direct solver (solver_direct.c):
+ * each force field and interaction kind that can adds its K = df/dx, as of its latest force evaluation, through
+ * its `assemble` operation. Points are numbered over the group: object by object in the group's order, an
+ * object's point p at base + p. */
+#ifndef PF_PHYSICS_ASSEMBLY_H
+#define PF_PHYSICS_ASSEMBLY_H
+
+#include "base/vec.h"
+
+#include <stdint.h>
+
+typedef struct pf_blocks {
+    PF_VEC(uint32_t) ij; /* 2 per block: row point, column point */
+    PF_VEC(double) k;    /* 9 per block, row-major: df_row / dx_col */
+    int failed;          /* out of memory on some add: the assembly is incomplete */
+} pf_blocks;
+
+/* appends the block k (9 values) at (i, j); sign -1 adds -k */
+void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double sign);
+/* the four blocks of a pair term: df_a = J (dx_b - dx_a), df_b = -df_a, J symmetric given as 6 values
+ * (xx yy zz xy yz zx) */
+void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6]);
+/* empties b, keeping its memory */
+void pf_blocks_clear(pf_blocks *b);
+void pf_blocks_free(pf_blocks *b);
+
+#endif

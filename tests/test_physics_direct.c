@@ -1,0 +1,201 @@
+/* The direct linear solver (sparse LDL^T of the assembled system, SuiteSparse CHOLMOD) against the matrix-free CG
+ * solving the same implicit Euler and static systems to a tight tolerance: states agree to 1e-8 relative; the
+ * static step of a linear problem lands on the closed-form equilibrium; every executor and worker count gives
+ * seq's state hash; a group with a part that cannot be assembled is solved by CG, bitwise as a CG world. */
+#include "check_main.h"
+
+#include "physflow/physics.h"
+
+#include <math.h>
+#include <string.h>
+
+static pf_world *new_world(pf_executor e, int workers)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
+    d.runtime.workers = workers;
+    d.runtime.executor = e;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    return w;
+}
+
+static pf_solver_def solver(pf_solver_kind kind, pf_linear_solver ls)
+{
+    pf_solver_def s = pf_solver_default_def();
+    s.kind = kind;
+    s.linear_solver = ls;
+    s.cg_iterations = 2000;
+    s.cg_tolerance = 1e-14;
+    s.rayleigh_stiffness = 0.01;
+    return s;
+}
+
+/* two spring grids (a sheet and a block) joined by interaction springs, the sheet held at two corners: one group */
+static void coupled_scene(pf_world *w, pf_solver_def s)
+{
+    pf_object_id ids[2];
+    for (int b = 0; b < 2; b++) {
+        pf_object_def o = pf_object_default_def();
+        o.grid[0] = 6, o.grid[1] = 4, o.grid[2] = b ? 3 : 1;
+        o.grid_min[0] = 0.7 * b, o.grid_max[0] = 0.7 * b + 0.5, o.grid_max[1] = 0.3, o.grid_max[2] = b ? 0.2 : 0;
+        o.vertex_mass = b ? 0.02 : 0.01;
+        o.solver = s;
+        ck_assert_int_eq(pf_world_add_object(w, &o, &ids[b]), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, ids[b], b ? 400 : 150, 0.2, NULL, NULL), PF_OK);
+    }
+    ck_assert_int_eq(pf_world_fix_points(w, ids[0], (const uint32_t[2]){0, 18}, 2), PF_OK);
+    pf_spring link[2] = {{5, 0, 300, 0.1, -1}, {23, 18, 300, 0.1, -1}};
+    ck_assert_int_eq(pf_world_add_interaction_springs(w, ids[0], ids[1], link, 2, NULL), PF_OK);
+}
+
+static double relative_gap(pf_world *a, pf_world *b)
+{
+    double num = 0, den = 0;
+    for (uint32_t o = 0; o < pf_world_objects(a); o++) {
+        uint32_t n, m;
+        const double *xa = pf_world_positions(a, (pf_object_id){o}, &n), *xb = pf_world_positions(b, (pf_object_id){o}, &m);
+        ck_assert_uint_eq(n, m);
+        for (size_t i = 0; i < 3 * (size_t)n; i++) {
+            num = fmax(num, fabs(xa[i] - xb[i]));
+            den = fmax(den, fabs(xa[i]));
+        }
+    }
+    return num / den;
+}
+
+/* a spring block held by its x = 0 face: -K is definite (braced cells), so the static step is well posed */
+static void held_block(pf_world *w, pf_solver_def s)
+{
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = 7, o.grid[1] = 3, o.grid[2] = 3;
+    o.grid_max[0] = 0.6, o.grid_max[1] = 0.2, o.grid_max[2] = 0.2;
+    o.vertex_mass = 0.05;
+    o.solver = s;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(w, id, 300, 0.2, NULL, NULL), PF_OK);
+    double face[6] = {-0.01, -1, -1, 0.01, 1, 1};
+    ck_assert_int_eq(pf_world_fix_box(w, id, face, NULL), PF_OK);
+}
+
+/* implicit Euler on the coupled scene, and the static step on the held block: direct and CG agree */
+START_TEST(direct_agrees_with_cg)
+{
+    static const pf_solver_kind kinds[] = {PF_SOLVER_IMPLICIT_EULER, PF_SOLVER_STATIC};
+    for (int k = 0; k < 2; k++) {
+        pf_world *cg = new_world(PF_EXEC_SEQ, 1), *ldl = new_world(PF_EXEC_SEQ, 1);
+        void (*scene)(pf_world *, pf_solver_def) = k ? held_block : coupled_scene;
+        scene(cg, solver(kinds[k], PF_LINEAR_CG));
+        scene(ldl, solver(kinds[k], PF_LINEAR_DIRECT));
+        ck_assert_msg(pf_world_step(cg, 20) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(pf_world_step(ldl, 20) == PF_OK, "%s", pf_last_error());
+        double gap = relative_gap(cg, ldl);
+        ck_assert_msg(gap < 1e-8, "solver %d: direct and CG differ by %g relative", (int)kinds[k], gap);
+        pf_world_stats st;
+        ck_assert_int_eq(pf_world_get_stats(ldl, &st), PF_OK);
+        ck_assert_uint_eq(st.cg_iterations, 0); /* no CG loop ran */
+        ck_assert_uint_eq(st.cg_solves, 20);
+        ck_assert_uint_eq(st.cg_unconverged + st.cg_stalled, 0);
+        ck_assert_int_eq(pf_world_get_stats(cg, &st), PF_OK);
+        ck_assert_uint_gt(st.cg_iterations, 0);
+        pf_world_destroy(cg);
+        pf_world_destroy(ldl);
+    }
+}
+END_TEST
+
+/* A chain of 3 points hanging by springs (rest length 0.9, so stretched: a spring at rest has no lateral
+ * stiffness, and the direct solver needs A definite) from a fixed point: one static step with the direct solver
+ * lands on the closed-form equilibrium, spring j stretched by the weight below it over k, to round-off. */
+START_TEST(direct_static_chain_equilibrium)
+{
+    pf_world *w = new_world(PF_EXEC_SEQ, 1);
+    double k = 100, m = 0.5;
+    pf_object_def o = pf_object_default_def();
+    o.points = 4;
+    o.positions = (const double[12]){0, 0, 0, 0, 0, -1, 0, 0, -2, 0, 0, -3};
+    o.vertex_mass = m;
+    o.solver.kind = PF_SOLVER_STATIC;
+    o.solver.linear_solver = PF_LINEAR_DIRECT;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_fix_points(w, id, (const uint32_t[1]){0}, 1), PF_OK);
+    pf_spring s[3] = {{0, 1, k, 0, 0.9}, {1, 2, k, 0, 0.9}, {2, 3, k, 0, 0.9}};
+    ck_assert_int_eq(pf_world_add_springs(w, id, s, 3, NULL), PF_OK);
+    ck_assert_msg(pf_world_step(w, 1) == PF_OK, "%s", pf_last_error());
+    uint32_t n;
+    const double *x = pf_world_positions(w, id, &n);
+    double z = 0, g = -pf_world_default_def().gravity[2];
+    for (int i = 1; i <= 3; i++) {
+        z -= 0.9 + (4 - i) * m * g / k;
+        ck_assert_msg(fabs(x[3 * i + 2] - z) < 1e-12, "point %d at %.15g, equilibrium %.15g", i, x[3 * i + 2], z);
+    }
+    pf_world_destroy(w);
+}
+END_TEST
+
+static uint64_t coupled_hash(pf_executor e, int workers)
+{
+    pf_world *w = new_world(e, workers);
+    coupled_scene(w, solver(PF_SOLVER_IMPLICIT_EULER, PF_LINEAR_DIRECT));
+    ck_assert_int_eq(pf_world_step(w, 15), PF_OK);
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+START_TEST(direct_same_hash_every_executor)
+{
+    uint64_t ref = coupled_hash(PF_EXEC_SEQ, 1);
+    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        for (int workers = 1; workers <= 3; workers++)
+            ck_assert_msg(coupled_hash((pf_executor)e, workers) == ref, "executor %d, %d workers", e, workers);
+}
+END_TEST
+
+static void soft_pull(const double *x, const double *v, double *f, uint32_t n, void *ctx)
+{
+    (void)v, (void)ctx;
+    for (uint32_t i = 0; i < n; i++) f[3 * i] -= 2 * x[3 * i];
+}
+
+static void soft_pull_df(const double *x, const double *dx, double *df, double kfact, uint32_t n, void *ctx)
+{
+    (void)x, (void)ctx;
+    for (uint32_t i = 0; i < n; i++) df[3 * i] -= kfact * 2 * dx[3 * i];
+}
+
+static uint64_t custom_hash(pf_linear_solver ls)
+{
+    pf_world *w = new_world(PF_EXEC_SEQ, 1);
+    coupled_scene(w, solver(PF_SOLVER_IMPLICIT_EULER, ls));
+    pf_force_field_def ff = pf_force_field_default_def();
+    ff.add_force = soft_pull, ff.add_dforce = soft_pull_df;
+    ck_assert_int_eq(pf_world_add_force_field(w, (pf_object_id){1}, &ff, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 10), PF_OK);
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+/* a host force field with stiffness cannot be assembled: the group is solved by CG, exactly as asked of CG */
+START_TEST(unassembled_group_falls_back_to_cg)
+{
+    ck_assert(custom_hash(PF_LINEAR_DIRECT) == custom_hash(PF_LINEAR_CG));
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("physics_direct");
+    TCase *tc = tcase_create("direct");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, direct_agrees_with_cg);
+    tcase_add_test(tc, direct_static_chain_equilibrium);
+    tcase_add_test(tc, direct_same_hash_every_executor);
+    tcase_add_test(tc, unassembled_group_falls_back_to_cg);
+    suite_add_tcase(s, tc);
+    return s;
+}
