@@ -2,10 +2,13 @@
  * by a spring keep their momentum and their centre of mass moves as a free particle (explicit and implicit Euler);
  * under gravity alone every point falls alike whatever its mass; the spring's period is 2 pi / sqrt(k (1/m1 +
  * 1/m2)); Rayleigh mass damping slows every point alike; a uniform array is bit for bit the same object as
- * vertex_mass; the same state for seq and static at 1, 2 and 3 workers. */
+ * vertex_mass; the same state for seq and static at 1, 2 and 3 workers. Then the lumped masses a scene measures
+ * on a mesh (scenes/component_mass.c) against hand computations: a cube of tetrahedra, hexahedra, a closed
+ * triangle surface, quads, edges. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "scenes/components.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -286,6 +289,101 @@ START_TEST(test_executors_and_workers)
 }
 END_TEST
 
+/* ---------- lumped masses measured on a mesh (scenes/component_mass.c) ---------- */
+
+/* cube [0, s]^3, vertex v = i + 2j + 4k at (i, j, k) s */
+static void cube_points(double s, double x[24])
+{
+    for (int v = 0; v < 8; v++)
+        for (int d = 0; d < 3; d++) x[3 * v + d] = (v >> d & 1) * s;
+}
+
+START_TEST(test_lumped_tetrahedra)
+{
+    const double s = 0.7, rho = 1200;
+    double x[24], mass[8] = {0};
+    cube_points(s, x);
+    /* four corner tetrahedra (s^3/6 each) and the middle one (s^3/3) */
+    static const uint32_t tets[20] = {0, 1, 2, 4, 3, 1, 2, 7, 5, 1, 4, 7, 6, 2, 4, 7, 1, 2, 4, 7};
+    double total = sc_lump_masses(x, SC_MASS_TETRAHEDRA, tets, 5, &rho, 1, mass);
+    double v = s * s * s, sum = 0;
+    ck_assert_msg(fabs(total - v * rho) <= 1e-12 * v * rho, "total %.17g, side^3 x density %.17g", total, v * rho);
+    for (int i = 0; i < 8; i++) {
+        /* a corner of one corner tetrahedron: rho s^3/24; a vertex of the middle one: 3 rho s^3/24 + rho s^3/12 */
+        int middle = i == 1 || i == 2 || i == 4 || i == 7;
+        double want = rho * v * (middle ? 5.0 / 24 : 1.0 / 24);
+        ck_assert_msg(fabs(mass[i] - want) <= 1e-12 * want, "vertex %d: %.17g, by hand %.17g", i, mass[i], want);
+        sum += mass[i];
+    }
+    ck_assert_double_eq_tol(sum, total, 1e-12 * total);
+    /* a density per element: the middle one 3 times denser adds 2 rho s^3 / 3 to its four vertices */
+    double dens[5] = {rho, rho, rho, rho, 3 * rho}, m2[8] = {0};
+    total = sc_lump_masses(x, SC_MASS_TETRAHEDRA, tets, 5, dens, 5, m2);
+    ck_assert_double_eq_tol(total, rho * v * (4.0 / 6 + 1.0), 1e-12 * total);
+    ck_assert_double_eq_tol(m2[7], rho * v * (3.0 / 24 + 3.0 / 12), 1e-12 * total);
+    ck_assert_double_eq_tol(m2[0], rho * v / 24, 1e-12 * total);
+}
+END_TEST
+
+START_TEST(test_lumped_hexahedra)
+{
+    /* a parallelepiped: edges a, b, c; volume |a . (b x c)|, V/8 per vertex, whatever the vertex order's mirror */
+    const double a[3] = {0.5, 0, 0}, b[3] = {0.1, 0.4, 0}, c[3] = {0.05, -0.1, 0.3}, rho = 7.5;
+    double x[24];
+    /* VTK order: bottom face 0 1 2 3 = o, a, a+b, b; top face 4-7 the same plus c */
+    static const int ab[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (int v = 0; v < 8; v++)
+        for (int d = 0; d < 3; d++) x[3 * v + d] = ab[v % 4][0] * a[d] + ab[v % 4][1] * b[d] + (v >= 4) * c[d];
+    double vol = fabs(a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+                      a[2] * (b[0] * c[1] - b[1] * c[0]));
+    static const uint32_t hex[2][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 6, 7, 0, 1, 2, 3}}; /* and upside down */
+    for (int k = 0; k < 2; k++) {
+        double mass[8] = {0};
+        double total = sc_lump_masses(x, SC_MASS_HEXAHEDRA, hex[k], 1, &rho, 1, mass);
+        ck_assert_msg(fabs(total - vol * rho) <= 1e-12 * vol * rho, "total %.17g, volume x density %.17g", total,
+                      vol * rho);
+        for (int i = 0; i < 8; i++) ck_assert_double_eq_tol(mass[i], vol * rho / 8, 1e-12 * vol * rho);
+    }
+}
+END_TEST
+
+START_TEST(test_lumped_surfaces_and_edges)
+{
+    /* a closed box surface: its area x density */
+    const double e[3] = {0.5, 1, 1.5}, rho = 2.5;
+    pf_mesh box;
+    ck_assert_int_eq(pf_mesh_box(e, &box), PF_OK);
+    double mass[8] = {0};
+    double total = sc_lump_masses(box.positions, SC_MASS_TRIANGLES, box.indices, box.triangles, &rho, 1, mass);
+    double area = 8 * (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]), sum = 0;
+    ck_assert_msg(fabs(total - area * rho) <= 1e-12 * area * rho, "total %.17g, area x density %.17g", total,
+                  area * rho);
+    for (int i = 0; i < 8; i++) sum += mass[i];
+    ck_assert_double_eq_tol(sum, area * rho, 1e-12 * area * rho);
+    pf_mesh_free(&box);
+    /* a unit square as two triangles (0 1 2) (0 2 3): the diagonal's ends in both, 1/3 each; the others 1/6 */
+    const double sq[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, one = 1;
+    static const uint32_t tris[6] = {0, 1, 2, 0, 2, 3}, quad[4] = {0, 1, 2, 3}, edges[4] = {0, 1, 1, 2};
+    double m[4] = {0};
+    sc_lump_masses(sq, SC_MASS_TRIANGLES, tris, 2, &one, 1, m);
+    ck_assert_double_eq_tol(m[0], 1.0 / 3, 1e-15);
+    ck_assert_double_eq_tol(m[2], 1.0 / 3, 1e-15);
+    ck_assert_double_eq_tol(m[1], 1.0 / 6, 1e-15);
+    ck_assert_double_eq_tol(m[3], 1.0 / 6, 1e-15);
+    /* as one quad: a quarter each */
+    memset(m, 0, sizeof m);
+    ck_assert_double_eq_tol(sc_lump_masses(sq, SC_MASS_QUADS, quad, 1, &rho, 1, m), rho, 1e-15);
+    for (int i = 0; i < 4; i++) ck_assert_double_eq_tol(m[i], rho / 4, 1e-15);
+    /* two edges of length 1: half each to their ends, the shared point both halves */
+    memset(m, 0, sizeof m);
+    ck_assert_double_eq_tol(sc_lump_masses(sq, SC_MASS_EDGES, edges, 2, &rho, 1, m), 2 * rho, 1e-15);
+    ck_assert_double_eq_tol(m[0], rho / 2, 1e-15);
+    ck_assert_double_eq_tol(m[1], rho, 1e-15);
+    ck_assert_double_eq_tol(m[2], rho / 2, 1e-15);
+    ck_assert(m[3] == 0);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_masses");
@@ -298,6 +396,9 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_uniform_array_is_vertex_mass);
     tcase_add_test(tc, test_get_point_masses);
     tcase_add_test(tc, test_executors_and_workers);
+    tcase_add_test(tc, test_lumped_tetrahedra);
+    tcase_add_test(tc, test_lumped_hexahedra);
+    tcase_add_test(tc, test_lumped_surfaces_and_edges);
     suite_add_tcase(s, tc);
     return s;
 }
