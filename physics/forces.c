@@ -1,4 +1,4 @@
-/* Force tasks of a step: per object f = m g + internal force fields (a write of f), per interaction a cumulative
+/* Force tasks of a step: per object f = M g + internal force fields (a write of f), per interaction a cumulative
  * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
 #include "forces.h"
 
@@ -27,11 +27,16 @@ static void t_object_force(const pf_task_ctx *c)
         pf_rigid_force(o, a->g, f);
         return;
     }
-    double mg[3] = {o->mass * a->g[0], o->mass * a->g[1], o->mass * a->g[2]};
-    for (uint32_t i = 0; i < o->n; i++) {
-        f[3 * i] = mg[0];
-        f[3 * i + 1] = mg[1];
-        f[3 * i + 2] = mg[2];
+    if (o->pmass) {
+        for (uint32_t i = 0; i < o->n; i++)
+            for (int d = 0; d < 3; d++) f[3 * i + d] = o->pmass[i] * a->g[d];
+    } else {
+        double mg[3] = {o->mass * a->g[0], o->mass * a->g[1], o->mass * a->g[2]};
+        for (uint32_t i = 0; i < o->n; i++) {
+            f[3 * i] = mg[0];
+            f[3 * i + 1] = mg[1];
+            f[3 * i + 2] = mg[2];
+        }
     }
     pf_force_fields_force(o, x, v, f, a->jac);
 }

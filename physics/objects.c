@@ -74,6 +74,14 @@ int pf_group_refuse_rigid(const pf_world *w, const pf_group *gr, const char *sol
     return PF_OK;
 }
 
+/* the sum of an object's point masses, in point order */
+static double point_mass_sum(const pf_object *o)
+{
+    double s = 0;
+    for (uint32_t i = 0; i < o->n; i++) s += o->pmass[i];
+    return s;
+}
+
 int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out)
 {
     static const char fn[] = "pf_world_add_object";
@@ -99,14 +107,24 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     /* ten vectors of 3 doubles per point (state, solver, last good state) and a flag: refuse before allocating */
     char what[64];
     snprintf(what, sizeof what, "an object of %llu points", (unsigned long long)n);
-    if ((rc = pf_memory_check(241.0 * (double)n, what))) {
+    if ((rc = pf_memory_check((def->point_masses ? 249.0 : 241.0) * (double)n, what))) {
         char copy[400];
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_error(rc, "%s: %s", fn, copy);
     }
     if (n > (1u << 28)) return pf_error(PF_EINVAL, "%s: %s: at most 2^28 points per object", fn, what);
-    PF_TRY(pf_check_nonnegative(def->total_mass, fn, "def.total_mass"));
-    if (def->total_mass == 0) PF_TRY(pf_check_positive(def->vertex_mass, fn, "def.vertex_mass"));
+    int uniform = 1; /* every point weighs the same: the uniform arithmetic, bit for bit */
+    if (def->point_masses) {
+        for (uint32_t i = 0; i < n; i++) {
+            double m = def->point_masses[i];
+            if (!(m > 0) || !isfinite(m))
+                return pf_error(PF_EINVAL, "%s: def.point_masses[%u] must be a finite mass > 0 kg, got %g", fn, i, m);
+            uniform &= m == def->point_masses[0];
+        }
+    } else {
+        PF_TRY(pf_check_nonnegative(def->total_mass, fn, "def.total_mass"));
+        if (def->total_mass == 0) PF_TRY(pf_check_positive(def->vertex_mass, fn, "def.vertex_mass"));
+    }
     if (!has_grid && def->positions) PF_TRY(pf_check_finite_n(def->positions, 3 * (size_t)n, fn, "def.positions"));
     if (def->velocities) PF_TRY(pf_check_finite_n(def->velocities, 3 * (size_t)n, fn, "def.velocities"));
     if (pf_vec_reserve(&w->obj, w->obj.n + 1)) return pf_error(PF_ENOMEM, "out of memory for an object");
@@ -114,15 +132,26 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     if (!o) return pf_error(PF_ENOMEM, "out of memory for an object");
     o->id = w->obj.n;
     o->n = (uint32_t)n;
-    o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
+    if (!def->point_masses)
+        o->mass = def->total_mass > 0 ? def->total_mass / (double)n : def->vertex_mass;
+    else if (uniform)
+        o->mass = def->point_masses[0];
     o->solver = def->solver;
     double **vecs[] = {&o->x, &o->v, &o->f, &o->dv, &o->b, &o->r, &o->p, &o->q};
     int fail = 0;
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) fail |= !(*vecs[k] = pf_calloc(3 * n, sizeof(double)));
     fail |= !(o->fixed = pf_calloc(n, 1));
+    if (!uniform) {
+        fail |= !(o->pmass = pf_malloc(n * sizeof *o->pmass));
+        if (o->pmass) {
+            memcpy(o->pmass, def->point_masses, n * sizeof *o->pmass);
+            o->mass = point_mass_sum(o) / (double)n;
+        }
+    }
     if (fail) {
         for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(*vecs[k]);
         pf_free(o->fixed);
+        pf_free(o->pmass);
         pf_free(o);
         return pf_error(PF_ENOMEM, "out of memory for an object of %llu points", (unsigned long long)n);
     }
@@ -279,7 +308,25 @@ int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_m
     const pf_object *o = w->obj.v[id.index];
     /* a rigid body's mass is its com's; its second point carries the inertia, no mass */
     if (point_mass) *point_mass = o->mass;
-    if (total_mass) *total_mass = o->kind == PF_OBJECT_RIGID ? o->mass : o->mass * (double)o->n;
+    if (total_mass)
+        *total_mass = o->kind == PF_OBJECT_RIGID ? o->mass : o->pmass ? point_mass_sum(o) : o->mass * (double)o->n;
+    return PF_OK;
+}
+
+int pf_world_get_point_masses(const pf_world *w, pf_object_id id, double *out, uint32_t cap, uint32_t *points)
+{
+    static const char fn[] = "pf_world_get_point_masses";
+    PF_TRY(pf_world_check_given(w, fn));
+    PF_TRY(pf_world_check_object(w, id.index, fn));
+    PF_TRY(pf_check_given(points, fn, "points"));
+    if (cap > 0) PF_TRY(pf_check_given(out, fn, "out"));
+    const pf_object *o = w->obj.v[id.index];
+    if (o->kind == PF_OBJECT_RIGID)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body, whose points carry no lumped masses "
+                        "(pf_world_get_rigid_inertia gives its mass and inertia)", fn, id.index);
+    uint32_t m = cap < o->n ? cap : o->n;
+    for (uint32_t i = 0; i < m; i++) out[i] = o->pmass ? o->pmass[i] : o->mass;
+    *points = o->n;
     return PF_OK;
 }
 

@@ -9,6 +9,11 @@ int pf_object_is_static(const pf_object *o);
 /* gives o a force field of `kind` (force_field.h) with the kind's state (taken), after the fields of the same
  * and lower kinds: that fixes the order of the sums in f; *out (may be NULL) receives its handle */
 int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state, pf_force_field_id *out);
+/* the lumped mass of point i of an object of points, kg */
+static inline double pf_point_mass(const pf_object *o, uint32_t i)
+{
+    return o->pmass ? o->pmass[i] : o->mass;
+}
 /* PF_EINVAL when group gr, solved by `solver` (its lowest object's), has a rigid body: rigid bodies take implicit
  * or symplectic explicit Euler only */
 int pf_group_refuse_rigid(const pf_world *w, const pf_group *gr, const char *solver);

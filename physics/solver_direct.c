@@ -10,6 +10,7 @@
 #include "assembly.h"
 #include "force_field.h"
 #include "interaction.h"
+#include "objects.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -118,7 +119,7 @@ static cholmod_sparse *system_matrix(const direct_args *a, const uint8_t *const 
             for (int c = 0; c < 3; c++) {
                 int r = (int)(3 * (d->base[k] + p) + (uint32_t)c);
                 ti[nz] = tj[nz] = r;
-                tx[nz++] = o->fixed[p] ? 1.0 : a->mfact * o->mass;
+                tx[nz++] = o->fixed[p] ? 1.0 : a->mfact * pf_point_mass(o, p);
             }
     }
     uint32_t ki = 0, kj = 0;

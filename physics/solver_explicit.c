@@ -22,10 +22,17 @@ static void integrate(const pf_object *o, double h, int forward, const double *f
         pf_rigid_integrate_explicit(o, h, f, v, x);
         return;
     }
-    double hm = h / o->mass;
     if (forward) /* a fixed point's velocity is 0: it stays */
         for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
-    for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
+    if (o->pmass) {
+        for (uint32_t i = 0; i < o->n; i++) {
+            double hm = h / o->pmass[i];
+            for (size_t d = 3 * (size_t)i; d < 3 * (size_t)i + 3; d++) v[d] += hm * f[d];
+        }
+    } else {
+        double hm = h / o->mass;
+        for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += hm * f[i];
+    }
     for (uint32_t k = 0; k < o->fixed_list.n; k++) {
         size_t i = 3 * (size_t)o->fixed_list.v[k];
         v[i] = v[i + 1] = v[i + 2] = 0;

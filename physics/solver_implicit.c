@@ -2,7 +2,7 @@
  * Newton step (SOFA StaticSolver: -K dx = f(x), x += dx), both solved by a matrix-free conjugate gradient (SOFA CGLinearSolver) whose iterations are a runtime dynamic loop with conditional breaks on
  * the residual and on the denominator (Hermann et al. 2009, §3.3). One loop per solver group.
  *
- * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped mass:
+ * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped (diagonal) mass, uniform or per point:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
  * Fixed points are projected out of b and of every product A p.
  *
@@ -63,6 +63,11 @@ static double mass_dot(const pf_object *o, double mfact, const double *p)
         pf_rigid_matvec(o, mfact, p, q);
         return dot(p, q, 6);
     }
+    if (o->pmass) {
+        double s = 0;
+        for (uint32_t i = 0; i < o->n; i++) s += mfact * o->pmass[i] * dot(p + 3 * (size_t)i, p + 3 * (size_t)i, 3);
+        return s;
+    }
     return mfact * o->mass * dot(p, p, 3 * (size_t)o->n);
 }
 
@@ -89,7 +94,10 @@ static void t_rhs(const pf_task_ctx *c)
     if (o->kind == PF_OBJECT_RIGID)
         pf_rigid_rhs(o, a->h, a->rm, f, v, b); /* M holds I_w; no internal stiffness */
     else {
-        for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
+        if (o->pmass)
+            for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - a->h * a->rm * o->pmass[i / 3] * v[i];
+        else
+            for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
         pf_force_fields_dforce(o, v, b, a->bfact);
     }
     if (!a->linked) cg_start(o, b, c->data[3], c->data[4], c->data[5], c->data[6]);
@@ -141,9 +149,16 @@ static void t_cg_matvec(const pf_task_ctx *c)
     double *p = c->data[2], *q = c->data[3];
     size_t n3 = 3 * (size_t)o->n;
     double beta = rr[2] > 0 ? rr[0] / rr[2] : 0.0, mm = a->mfact * o->mass;
-    for (size_t i = 0; i < n3; i++) {
-        p[i] = r[i] + beta * p[i];
-        q[i] = mm * p[i];
+    if (o->pmass) { /* M p, M lumped per point */
+        for (size_t i = 0; i < n3; i++) {
+            p[i] = r[i] + beta * p[i];
+            q[i] = a->mfact * o->pmass[i / 3] * p[i];
+        }
+    } else {
+        for (size_t i = 0; i < n3; i++) {
+            p[i] = r[i] + beta * p[i];
+            q[i] = mm * p[i];
+        }
     }
     if (o->kind == PF_OBJECT_RIGID)
         pf_rigid_matvec(o, a->mfact, p, q);

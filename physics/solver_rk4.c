@@ -31,8 +31,9 @@ static void t_stage(const pf_task_ctx *c)
     pf_gather_links(o, c->data + 5, f); /* f += the interactions' forces */
     if (a->stage == 1) pf_state_save(o, x, v);
     const double *x0 = o->x_prev, *v0 = o->v_prev;
-    double im = 1.0 / o->mass, w = weight[a->stage], hn = next[a->stage] * a->h, h6 = a->h / 6.0;
-    for (uint32_t p = 0; p < o->n; p++)
+    double w = weight[a->stage], hn = next[a->stage] * a->h, h6 = a->h / 6.0;
+    for (uint32_t p = 0; p < o->n; p++) {
+        double im = 1.0 / pf_point_mass(o, p);
         for (size_t i = 3 * (size_t)p; i < 3 * (size_t)p + 3; i++) {
             double kx = v[i], kv = o->fixed[p] ? 0.0 : im * f[i];
             if (a->stage == 1)
@@ -47,6 +48,7 @@ static void t_stage(const pf_task_ctx *c)
                 v[i] = v0[i] + h6 * sv[i];
             }
         }
+    }
     if (a->stage == 4) pf_state_check(o, x, v, a->max_speed);
 }
 

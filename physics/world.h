@@ -68,7 +68,9 @@ typedef struct pf_object {
     uint32_t xextra; /* doubles in x after the 3n point values (a rigid's orientation, rigid.h) */
     int grid[3];
     double grid_min[3], grid_max[3]; /* the grid's rest box (trilinear surfaces locate their vertices in it) */
-    double mass; /* per point, kg (a rigid: its total mass) */
+    double mass; /* per point, kg (a rigid: its total mass); when the points' masses differ, their mean */
+    double *pmass; /* n masses, kg, when they differ (pf_object_def.point_masses); NULL: every point weighs `mass`.
+                    * The uniform case keeps its own arithmetic (the golden hashes depend on it) */
     double inertia[9], inertia_inv[9]; /* a rigid: body-frame inertia tensor about the com (kg·m²), inverse */
     pf_solver_def solver;
     /* state and solver work vectors, 3n each (Hermann et al. 2009, §3.1: the data of the task graph) */

@@ -14,6 +14,24 @@ int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
+/* scenes/component_mass.c: masses measured on the node's mesh */
+int sc_diagonal_mass(pf_scene_component *c, void *ctx);
+int sc_mesh_matrix_mass(pf_scene_component *c, void *ctx);
+int sc_fem_mass(pf_scene_component *c, void *ctx);
+int sc_nodal_mass_density(pf_scene_component *c, void *ctx);
+/* The kinds of element a lumped mass is measured on (SOFA prefers the highest a topology has). */
+typedef enum sc_mass_element {
+    SC_MASS_EDGES = 1,      /* 2 points: length */
+    SC_MASS_TRIANGLES = 2,  /* 3 points: area */
+    SC_MASS_QUADS = 3,      /* 4 points, in order around the quad: area (as two triangles 0 1 2, 0 2 3) */
+    SC_MASS_TETRAHEDRA = 4, /* 4 points: volume */
+    SC_MASS_HEXAHEDRA = 5   /* 8 points, bottom face 0-3 then the top face 4-7 above it: volume (six tetrahedra) */
+} sc_mass_element;
+/* Lumped masses: adds density x measure / (points per element) to mass[v] for each point v of each of the nelem
+ * elements (indices < the points' count, 3 coordinates each in `points`); `density` holds one value, or one per
+ * element when ndensity > 1. Returns the mass added (the sum, element by element). */
+double sc_lump_masses(const double *points, sc_mass_element kind, const uint32_t *elem, uint32_t nelem,
+                      const double *density, uint32_t ndensity, double *mass);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);
 /* node c's time integrator becomes `kind`; an error when the node already has its own */

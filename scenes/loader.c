@@ -54,6 +54,7 @@ static void node_free(sc_node *n)
     pf_free(n->name);
     pf_free(n->positions);
     pf_free(n->velocities);
+    pf_free(n->point_masses);
     sc_mesh_free(&n->mesh);
     pf_free(n);
 }

@@ -51,6 +51,7 @@ struct sc_node {
     int topology_line;
     sc_mesh mesh;
     int mass_line;
+    double *point_masses; /* owned: def.point_masses, set by a mass measured on the mesh (scenes/component_mass.c) */
     /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
     int rigid;
     double pose[7], twist[6];

@@ -294,6 +294,44 @@ START_TEST(bad_total_mass)
 }
 END_TEST
 
+/* Per-point masses: each must be a finite mass > 0; pf_world_get_point_masses names its bad arguments. */
+START_TEST(point_masses_calls)
+{
+    pf_world *w = new_world();
+    const double bad[] = {0, -1, NAN, INFINITY};
+    double m[4] = {1, 2, 3, 4};
+    pf_object_def o = pf_object_default_def();
+    o.points = 4;
+    o.point_masses = m;
+    for (size_t k = 0; k < 4; k++) {
+        m[2] = bad[k];
+        REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.point_masses[2]");
+        ck_assert_uint_eq(pf_world_objects(w), 0);
+    }
+    m[2] = 3;
+    o.total_mass = -1; /* ignored with point masses */
+    pf_object_id id, none = {5};
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    double out[4], pm, tm;
+    uint32_t n = 0;
+    REFUSED(pf_world_get_point_masses(NULL, id, out, 4, &n), "pf_world_get_point_masses", "world");
+    REFUSED(pf_world_get_point_masses(w, none, out, 4, &n), "pf_world_get_point_masses", "object");
+    REFUSED(pf_world_get_point_masses(w, id, out, 4, NULL), "pf_world_get_point_masses", "points");
+    REFUSED(pf_world_get_point_masses(w, id, NULL, 4, &n), "pf_world_get_point_masses", "out");
+    ck_assert_int_eq(pf_world_get_point_masses(w, id, NULL, 0, &n), PF_OK);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_int_eq(pf_world_get_point_masses(w, id, out, 4, &n), PF_OK);
+    ck_assert(out[0] == 1 && out[3] == 4);
+    ck_assert_int_eq(pf_world_get_object_mass(w, id, &pm, &tm), PF_OK);
+    ck_assert(pm == 2.5 && tm == 10);
+    pf_object_id body;
+    pf_rigid_def rd = pf_rigid_default_def();
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &body), PF_OK);
+    REFUSED(pf_world_get_point_masses(w, body, out, 4, &n), "pf_world_get_point_masses", "rigid body");
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* Finding: a NaN position in pf_object_def was accepted and the step blamed "blowing up". */
 START_TEST(nan_position_in_def)
 {
@@ -715,6 +753,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, objects);
     tcase_add_test(tc, nan_box_bound);
     tcase_add_test(tc, bad_total_mass);
+    tcase_add_test(tc, point_masses_calls);
     tcase_add_test(tc, nan_position_in_def);
     tcase_add_test(tc, force_fields_and_springs);
     tcase_add_test(tc, bodies_surfaces_meshes);

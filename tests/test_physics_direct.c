@@ -40,7 +40,10 @@ static void coupled_scene(pf_world *w, pf_solver_def s)
         pf_object_def o = pf_object_default_def();
         o.grid[0] = 6, o.grid[1] = 4, o.grid[2] = b ? 3 : 1;
         o.grid_min[0] = 0.7 * b, o.grid_max[0] = 0.7 * b + 0.5, o.grid_max[1] = 0.3, o.grid_max[2] = b ? 0.2 : 0;
-        o.vertex_mass = b ? 0.02 : 0.01;
+        double pm[72]; /* the block's masses differ point to point: M is not a multiple of I */
+        for (int i = 0; i < 72; i++) pm[i] = 0.01 + 0.0005 * (i % 7);
+        o.vertex_mass = 0.01;
+        o.point_masses = b ? pm : NULL;
         o.solver = s;
         ck_assert_int_eq(pf_world_add_object(w, &o, &ids[b]), PF_OK);
         ck_assert_int_eq(pf_world_add_grid_springs(w, ids[b], b ? 400 : 150, 0.2, NULL, NULL), PF_OK);

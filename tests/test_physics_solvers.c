@@ -229,6 +229,9 @@ static uint64_t coupled_hash(pf_solver_kind kind, pf_executor e, int workers)
         pf_object_def o = pf_object_default_def();
         o.grid[0] = 5, o.grid[1] = 3, o.grid[2] = 2;
         o.grid_min[0] = 0.6 * b, o.grid_max[0] = 0.6 * b + 0.5, o.grid_max[1] = 0.2, o.grid_max[2] = 0.1;
+        double pm[30]; /* masses that differ point to point */
+        for (int i = 0; i < 30; i++) pm[i] = 1 + 0.1 * (i % 4);
+        o.point_masses = b ? pm : NULL;
         o.solver.kind = kind;
         ck_assert_int_eq(pf_world_add_object(w, &o, &ids[b]), PF_OK);
         ck_assert_int_eq(pf_world_add_grid_springs(w, ids[b], 800, 0.5, NULL, NULL), PF_OK);

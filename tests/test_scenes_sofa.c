@@ -2,10 +2,12 @@
  * spellings of the penalty response; relative files found through the data path (the load def's and
  * PHYSFLOW_DATA_PATH), with the places looked in when not found; <include> in place, its errors naming the
  * included file, cycles refused; a misspelt component with the nearest name; draw-only components skipped and
- * the constraint-based pipeline refused. */
+ * the constraint-based pipeline refused; masses measured on the node's mesh (DiagonalMass, MeshMatrixMass,
+ * FEMMass), read back through pf_world_get_point_masses. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
+#include "scene_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,6 +612,148 @@ START_TEST(test_solver_components)
 }
 END_TEST
 
+/* ---------- masses measured on the node's mesh (scenes/component_mass.c) ---------- */
+
+/* The point masses of the object of node `path`, into m (cap values); returns the point count. */
+static uint32_t point_masses(pf_scene *s, const char *path, double *m, uint32_t cap)
+{
+    pf_object_id o;
+    ck_assert_msg(pf_scene_find_object(s, path, &o) == PF_OK, "%s", pf_last_error());
+    uint32_t n = 0;
+    ck_assert_int_eq(pf_world_get_point_masses(pf_scene_world(s), o, m, cap, &n), PF_OK);
+    ck_assert_uint_le(n, cap);
+    return n;
+}
+
+static double sum(const double *m, uint32_t n)
+{
+    double t = 0;
+    for (uint32_t i = 0; i < n; i++) t += m[i];
+    return t;
+}
+
+/* The project's scene files: each mass's total against volume x density, and points by hand. */
+START_TEST(test_mass_scene_files)
+{
+    double m[128];
+    /* DiagonalMass on a 5 x 3 x 2 grid of a 2 x 1 x 0.5 m box, 800 kg/m^3: cells of 0.125 m^3, 12.5 kg per cell
+       corner; point (i, j, 0) has 1 cell (a corner), 2 (an edge) or 4 */
+    pf_scene *s = load_test_scene("mass_diagonal_grid.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    uint32_t n = point_masses(s, "box", m, 128);
+    ck_assert_uint_eq(n, 30);
+    ck_assert_msg(fabs(sum(m, n) - 800) <= 1e-12 * 800, "total %.17g, volume x density 800", sum(m, n));
+    ck_assert_double_eq_tol(m[0], 12.5, 1e-12);
+    ck_assert_double_eq_tol(m[1], 25, 1e-12);
+    ck_assert_double_eq_tol(m[6], 50, 1e-12);  /* (1, 1, 0) */
+    ck_assert_double_eq_tol(m[15 + 4], 12.5, 1e-12); /* (4, 0, 1) */
+    pf_scene_destroy(s);
+    /* MeshMatrixMass totalMass 3 on five tetrahedra of a cube: 3/24 kg at the corners of one corner tetrahedron,
+       15/24 at those of the middle one */
+    s = load_test_scene("mass_tetra_cube.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    n = point_masses(s, "cube", m, 128);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_double_eq_tol(sum(m, n), 3, 1e-14);
+    for (uint32_t i = 0; i < 8; i++) {
+        int middle = i == 1 || i == 2 || i == 4 || i == 7;
+        ck_assert_msg(fabs(m[i] - (middle ? 15.0 : 3.0) / 24) <= 1e-14, "point %u: %.17g kg", i, m[i]);
+    }
+    pf_scene_destroy(s);
+    /* FEMMass with a NodalMassDensity of 1100 on the hexahedra of a 0.02 x 0.02 x 0.2 m beam */
+    s = load_test_scene("mass_fem_hexa.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    n = point_masses(s, "", m, 128);
+    ck_assert_uint_eq(n, 99);
+    double want = 0.02 * 0.02 * 0.2 * 1100;
+    ck_assert_msg(fabs(sum(m, n) - want) <= 1e-12 * want, "total %.17g, volume x density %.17g", sum(m, n), want);
+    ck_assert_double_eq_tol(m[0], want / 40 / 8, 1e-12 * want); /* a corner of one of the 2 x 2 x 10 cells */
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+/* SOFA's rules: totalMass over massDensity over vertexMass (warned), a short vertexMass list repeats its last
+ * value, the topology link, lumping="false" warned; and what PhysFlow refuses, with the reason. */
+START_TEST(test_mass_rules)
+{
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    double m[16];
+    char xml[2048];
+    /* a unit square of two triangles, area 1, its diagonal 0-2 */
+    const char *square = "<MeshTopology position='0 0 0 1 0 0 1 1 0 0 1 0' triangles='0 1 2 0 2 3'/>";
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>%s<MechanicalObject/>\n"
+             "<DiagonalMass totalMass='6' massDensity='100' vertexMass='1 2'/></Node></Node>", square);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(point_masses(s, "a", m, 16), 4);
+    ck_assert(fabs(m[0] - 2) < 1e-14 && fabs(m[1] - 1) < 1e-14 && fabs(m[2] - 2) < 1e-14 && fabs(m[3] - 1) < 1e-14);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "t.xml:2: warning: DiagonalMass: totalMass overrides massDensity"), "%s", r.last);
+    pf_scene_destroy(s);
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>%s<MechanicalObject/>"
+             "<DiagonalMass massDensity='3' vertexMass='1 2'/></Node></Node>", square);
+    r = (reports){0};
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    point_masses(s, "a", m, 16);
+    ck_assert(fabs(m[0] - 1) < 1e-14 && fabs(m[1] - 0.5) < 1e-14);
+    ck_assert_int_eq(r.warnings, 1);
+    pf_scene_destroy(s);
+    /* vertexMass alone: a short list repeats its last value; no warning */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>%s<MechanicalObject/>"
+             "<DiagonalMass vertexMass='0.5 0.25'/></Node></Node>", square);
+    r = (reports){0};
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    point_masses(s, "a", m, 16);
+    ck_assert(m[0] == 0.5 && m[1] == 0.25 && m[2] == 0.25 && m[3] == 0.25);
+    ck_assert_int_eq(r.warnings, 0);
+    pf_scene_destroy(s);
+    /* nothing given: SOFA's totalMass 1; the topology of another node through the link */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='t'>%s</Node><Node name='a'>"
+             "<MechanicalObject position='0 0 0 1 0 0 1 1 0 0 1 0'/><MeshMatrixMass topology='@../t' "
+             "lumping='false'/></Node></Node>", square);
+    r = (reports){0};
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    point_masses(s, "a", m, 16);
+    ck_assert(fabs(m[0] - 1.0 / 3) < 1e-15 && fabs(m[1] - 1.0 / 6) < 1e-15);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "lumping=\"false\": the consistent mass matrix is lumped"), "%s", r.last);
+    pf_scene_destroy(s);
+    /* refused, with the reason and the line */
+    static const struct {
+        const char *mass, *message;
+    } bad[] = {
+        {"<UniformMass totalMass='1'/><DiagonalMass/>", "t.xml:2: a second mass in node 'a'"},
+        {"<DiagonalMass massDensity='-1'/>", "massDensity[0] must be > 0"},
+        {"<DiagonalMass vertexMass='1 1 1 1 1'/>", "vertexMass has 5 values for 4 points"},
+        {"<MeshMatrixMass massDensity='1 2 3'/>", "massDensity has 3 values: give one, or one per element (2 "
+                                                  "triangles)"},
+        {"<DiagonalMass template='Rigid3d'/>", "template 'Rigid3d' is not supported"},
+        {"<DiagonalMass filename='m.xs3'/>", "mass files"},
+        {"<FEMMass template='Vec3,Tetrahedron'/>", "no NodalMassDensity in node 'a' or above"},
+        {"<NodalMassDensity property='2 3'/><FEMMass/>", "varies from point to point"},
+        {"<NodalMassDensity/><FEMMass template='Vec3,Tetrahedron'/>", "has no tetrahedra to measure the mass on"},
+        {"<FEMMass template='Vec3,Prism'/>", "element 'Prism' is not supported"},
+        {"<DiagonalMass geometryState='@..'/>", "geometryState = '@..' is not the state of the topology's node 'a'"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>%s<MechanicalObject/>\n%s</Node>"
+                 "</Node>", square, bad[k].mass);
+        s = (pf_scene *)1;
+        ck_assert_msg(load(&d, xml, &s) < 0, "%s loaded", bad[k].mass);
+        ck_assert_ptr_null(s);
+        ck_assert_msg(strstr(pf_last_error(), bad[k].message), "%s: '%s'", bad[k].mass, pf_last_error());
+    }
+    /* a point in no triangle would weigh nothing */
+    const char *orphan = "<Node><Node name='a'><MeshTopology position='0 0 0 1 0 0 1 1 0 5 5 5' triangles='0 1 2'/>"
+                         "<MechanicalObject/><DiagonalMass massDensity='1'/></Node></Node>";
+    ck_assert_int_lt(load(&d, orphan, &s), 0);
+    ck_assert_msg(strstr(pf_last_error(), "point 3 of node 'a' is in none of its triangles"), "%s", pf_last_error());
+    /* the mass after its MechanicalObject and topology, as SOFA's scenes write it */
+    const char *early = "<Node><Node name='a'><DiagonalMass/><MechanicalObject position='0 0 0'/></Node></Node>";
+    ck_assert_int_lt(load(&d, early, &s), 0);
+    ck_assert_msg(strstr(pf_last_error(), "has no MechanicalObject before it"), "%s", pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -628,6 +772,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
     tcase_add_test(tc, test_unknown_components);
+    tcase_add_test(tc, test_mass_scene_files);
+    tcase_add_test(tc, test_mass_rules);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -123,7 +123,8 @@ PF_API int pf_world_get_gravity(const pf_world *w, double gravity[3]);
 PF_API int pf_world_get_def(const pf_world *w, pf_world_def *out);
 
 /// An object: a mechanical state (positions x, velocities v, forces f and the solver's work vectors, all in
-/// double precision) of `points` points with a uniform lumped mass (SOFA MechanicalObject + UniformMass).
+/// double precision) of `points` points with a lumped (diagonal) mass: uniform (SOFA MechanicalObject +
+/// UniformMass) or one per point (DiagonalMass).
 /// Either explicit positions or a regular grid (SOFA RegularGridTopology). Get defaults from
 /// pf_object_default_def().
 typedef struct pf_object_def {
@@ -134,8 +135,12 @@ typedef struct pf_object_def {
                               ///< i + n0*(j + n1*k)); all 0 (default): no grid
     double grid_min[3];       ///< m: the grid's corner of smallest coordinates
     double grid_max[3];       ///< m: the opposite corner (grid_max > grid_min on every axis with n > 1)
-    double vertex_mass;       ///< kg per point (> 0); default 1; ignored when total_mass > 0
-    double total_mass;        ///< kg, spread evenly over the points; default 0 (use vertex_mass)
+    double vertex_mass;       ///< kg per point (> 0); default 1; ignored when total_mass > 0 or point_masses is set
+    double total_mass;        ///< kg, spread evenly over the points; default 0 (use vertex_mass); ignored when
+                              ///< point_masses is set
+    const double *point_masses; ///< one lumped mass per point in kg, each finite and > 0 (copied), points numbered
+                                ///< as `positions` or the grid gives them (SOFA DiagonalMass `vertexMass`); NULL
+                                ///< (default): vertex_mass / total_mass
     pf_solver_def solver;     ///< time integration; see pf_solver_def for how groups choose theirs
 } pf_object_def;
 
@@ -287,9 +292,16 @@ PF_API const double *pf_world_positions(const pf_world *w, pf_object_id o, uint3
 PF_API const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *points);
 
 /// Mass of object o, as its definition set it (each may be NULL): `point_mass` (kg) the lumped mass of each
-/// point (def.vertex_mass, or def.total_mass / points), `total_mass` (kg) point_mass x points. A rigid body:
-/// its mass in both (pf_world_get_rigid_inertia gives its inertia).
+/// point (def.vertex_mass, or def.total_mass / points), `total_mass` (kg) point_mass x points. An object given
+/// def.point_masses that differ: point_mass is their mean and total_mass their sum, in point order
+/// (pf_world_get_point_masses gives each). A rigid body: its mass in both (pf_world_get_rigid_inertia gives its
+/// inertia).
 PF_API int pf_world_get_object_mass(const pf_world *w, pf_object_id o, double *point_mass, double *total_mass);
+/// The lumped mass of each point of object o (kg): copies min(cap, n) of them into `out` (may be NULL when cap
+/// is 0) and the point count n into *points: def.point_masses, or the uniform mass n times. PF_EINVAL for a
+/// rigid body (pf_world_get_rigid_inertia gives its mass and inertia).
+PF_API int pf_world_get_point_masses(const pf_world *w, pf_object_id o, double *out, uint32_t cap,
+                                     uint32_t *points);
 /// Solver settings of object o as its definition gave them (*out). The solver group it belongs to uses those of
 /// its lowest-numbered object (pf_solver_def).
 PF_API int pf_world_get_solver(const pf_world *w, pf_object_id o, pf_solver_def *out);
