@@ -75,5 +75,9 @@ int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);
 int sc_line_model(pf_scene_component *c, void *ctx);
+/* scenes/component_membrane.c */
+int sc_triangle_fem(pf_scene_component *c, void *ctx);
+int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
+int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 
 #endif

@@ -106,6 +106,10 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PointModel", FORCES, sc_point_model, NULL},
     {"LineCollisionModel", FORCES, sc_line_model, NULL},
     {"LineModel", FORCES, sc_line_model, NULL},
+    {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
+    {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
     {"VisualModel", STATE, NULL, NULL},

@@ -30,6 +30,7 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
     if (copy_array((void **)&to->points, from->points, (size_t)from->npoints * 3 * sizeof *from->points) ||
         copy_array((void **)&to->edges, from->edges, (size_t)from->nedges * 2 * sizeof *from->edges) ||
         copy_array((void **)&to->tris, from->tris, (size_t)from->ntris * 3 * sizeof *from->tris) ||
+        copy_array((void **)&to->quads, from->quads, (size_t)from->nquads * 4 * sizeof *from->quads) ||
         copy_array((void **)&to->tetra, from->tetra, (size_t)from->ntetra * 4 * sizeof *from->tetra) ||
         copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa)) {
         sc_mesh_free(to);
@@ -38,6 +39,7 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
     to->npoints = from->npoints;
     to->nedges = from->nedges;
     to->ntris = from->ntris;
+    to->nquads = from->nquads;
     to->ntetra = from->ntetra;
     to->nhexa = from->nhexa;
     return PF_OK;

@@ -41,7 +41,8 @@ int sc_mb_hexa(sc_mesh_builder *b, const uint32_t v[8]) { return push(&b->hexa, 
 int sc_mb_quad(sc_mesh_builder *b, const uint32_t v[4])
 {
     const uint32_t t[6] = {v[0], v[1], v[2], v[0], v[2], v[3]};
-    return push(&b->tris, t, 6);
+    int rc = push(&b->tris, t, 6);
+    return rc ? rc : push(&b->quads, v, 4);
 }
 
 void sc_mb_skip(sc_mesh_builder *b, const char *what)
@@ -60,6 +61,7 @@ void sc_mb_free(sc_mesh_builder *b)
     pf_vec_free(&b->points);
     pf_vec_free(&b->edges);
     pf_vec_free(&b->tris);
+    pf_vec_free(&b->quads);
     pf_vec_free(&b->tetra);
     pf_vec_free(&b->hexa);
 }
@@ -74,6 +76,7 @@ int sc_mb_finish(sc_mesh_builder *b, const char *name, sc_mesh *out, char *note,
     out->points = b->points.v, out->npoints = (uint32_t)(b->points.n / 3);
     out->edges = b->edges.v, out->nedges = (uint32_t)(b->edges.n / 2);
     out->tris = b->tris.v, out->ntris = (uint32_t)(b->tris.n / 3);
+    out->quads = b->quads.v, out->nquads = (uint32_t)(b->quads.n / 4);
     out->tetra = b->tetra.v, out->ntetra = (uint32_t)(b->tetra.n / 4);
     out->hexa = b->hexa.v, out->nhexa = (uint32_t)(b->hexa.n / 8);
     if (note && note_size) {

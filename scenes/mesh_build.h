@@ -14,14 +14,14 @@
 
 typedef struct sc_mesh_builder {
     PF_VEC(double) points;
-    PF_VEC(uint32_t) edges, tris, tetra, hexa;
+    PF_VEC(uint32_t) edges, tris, quads, tetra, hexa;
     uint64_t skipped;     /* elements of types the physics does not use */
     char skipped_what[96]; /* their types, for the note */
 } sc_mesh_builder;
 
 int sc_mb_point(sc_mesh_builder *b, const double p[3]);
-/* Appends one element of `k` point indices (k = 2 edge, 3 triangle, 4 quad -> two triangles (0 1 2) (0 2 3) as
- * MeshTopology splits them, 'T' tetrahedron, 'H' hexahedron). Indices must already be checked. */
+/* Appends one element of `k` point indices (k = 2 edge, 3 triangle, 4 quad -> kept as a quad and as two triangles
+ * (0 1 2) (0 2 3) as MeshTopology splits them, 'T' tetrahedron, 'H' hexahedron). Indices must already be checked. */
 int sc_mb_edge(sc_mesh_builder *b, const uint32_t v[2]);
 int sc_mb_tri(sc_mesh_builder *b, const uint32_t v[3]);
 int sc_mb_quad(sc_mesh_builder *b, const uint32_t v[4]);

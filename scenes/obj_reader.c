@@ -16,6 +16,7 @@ void sc_mesh_free(sc_mesh *m)
     pf_free(m->points);
     pf_free(m->edges);
     pf_free(m->tris);
+    pf_free(m->quads);
     pf_free(m->tetra);
     pf_free(m->hexa);
     memset(m, 0, sizeof *m);

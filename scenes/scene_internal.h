@@ -19,6 +19,8 @@ typedef struct sc_mesh {
     uint32_t nedges;
     uint32_t *tris;
     uint32_t ntris;
+    uint32_t *quads; /* 4 per quad, corners in turn; each is also in tris, split (0 1 2) (0 2 3) */
+    uint32_t nquads;
     uint32_t *tetra;
     uint32_t ntetra;
     uint32_t *hexa;

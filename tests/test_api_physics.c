@@ -389,6 +389,42 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.method");
     REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem, NULL), "pf_world_add_hexa_fem", "object 9");
 
+    /* the cube's points 0 1 2 lie on a line; 0 1 3 make a triangle */
+    uint32_t tri[3] = {0, 1, 3}, line[3] = {0, 1, 2}, far[3] = {0, 1, 27};
+    pf_triangle_fem_def tf = pf_triangle_fem_default_def();
+    tf.triangles = tri;
+    tf.ntriangles = 1;
+    REFUSED(pf_world_add_triangle_fem(w, id, NULL, NULL), "pf_world_add_triangle_fem", "def");
+    REFUSED(pf_world_add_triangle_fem(NULL, id, &tf, NULL), "pf_world_add_triangle_fem", "world");
+    REFUSED(pf_world_add_triangle_fem(w, (pf_object_id){9}, &tf, NULL), "pf_world_add_triangle_fem", "object 9");
+    tf.young_modulus = -1;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.young_modulus");
+    tf = pf_triangle_fem_default_def();
+    tf.triangles = tri;
+    tf.ntriangles = 1;
+    tf.poisson_ratio = 0.5;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.poisson_ratio");
+    tf.poisson_ratio = 0.3;
+    tf.thickness = 0;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.thickness");
+    tf.thickness = 1;
+    tf.method = PF_FEM_POLAR;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.method");
+    tf.method = PF_FEM_LARGE;
+    tf.ntriangles = 0;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.ntriangles");
+    tf.ntriangles = 1;
+    tf.triangles = NULL;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.triangles");
+    tf.triangles = far;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "def.triangles[2] = 27");
+    tf.triangles = line;
+    REFUSED(pf_world_add_triangle_fem(w, id, &tf, NULL), "pf_world_add_triangle_fem", "zero area");
+    tf.triangles = tri;
+    pf_force_field_id tid;
+    ck_assert_int_eq(pf_world_add_triangle_fem(w, id, &tf, &tid), PF_OK);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+
     pf_force_field_def ff = pf_force_field_default_def();
     REFUSED(pf_world_add_force_field(w, id, &ff, NULL), "pf_world_add_force_field", "def.add_force");
     REFUSED(pf_world_add_force_field(w, id, NULL, NULL), "pf_world_add_force_field", "def");

@@ -1,6 +1,6 @@
-/* PhysFlow physics: a world of deformable objects (particles, mass-spring, hexahedral FEM) with fixed points and
- * interaction springs, integrated by explicit or implicit Euler whose every operation is a recorded runtime task
- * (Hermann et al. 2009, §2.1, §3; SOFA vocabulary). */
+/* PhysFlow physics: a world of deformable objects (particles, mass-spring, hexahedral FEM, triangular membranes)
+ * with fixed points and interaction springs, integrated by explicit or implicit Euler whose every operation is a
+ * recorded runtime task (Hermann et al. 2009, §2.1, §3; SOFA vocabulary). */
 #ifndef PHYSFLOW_PHYSICS_H
 #define PHYSFLOW_PHYSICS_H
 
@@ -26,7 +26,8 @@ typedef struct pf_object_id {
 
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
-/// pf_world_add_hexa_fem, pf_world_add_force_field, pf_world_add_constant_force) hands one out.
+/// pf_world_add_hexa_fem, pf_world_add_triangle_fem, pf_world_add_force_field, pf_world_add_constant_force) hands
+/// one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -215,6 +216,26 @@ PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
 /// *out (may be NULL) receives its handle.
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def,
                                  pf_force_field_id *out);
+
+/// Triangular membrane FEM (SOFA TriangularFEMForceField, TriangleFEMForceField): linear triangles in plane
+/// stress, isotropic, each in its own plane (x along its first edge, z its normal); no bending stiffness. Get
+/// defaults from pf_triangle_fem_default_def().
+typedef struct pf_triangle_fem_def {
+    double young_modulus;      ///< E in Pa (> 0); default 1000
+    double poisson_ratio;      ///< nu, dimensionless, in [0, 0.5); default 0.3
+    double thickness;          ///< t in m (> 0): the membrane's stiffness scales with it; default 1
+    pf_fem_method method;      ///< PF_FEM_LARGE (the frame follows each triangle) or PF_FEM_LINEAR (the rest
+                               ///< frame, fixed); default PF_FEM_LARGE
+    const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_triangle_fem_def;
+
+PF_API pf_triangle_fem_def pf_triangle_fem_default_def(void);
+/// Adds a triangular FEM force field over def->triangles of object o (an object of points; rest shape: the
+/// initial positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range
+/// or a triangle of zero area.
+PF_API int pf_world_add_triangle_fem(pf_world *w, pf_object_id o, const pf_triangle_fem_def *def,
+                                     pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its

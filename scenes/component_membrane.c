@@ -1,0 +1,305 @@
+/* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem)
+ * over the node's triangles, and the bending springs built from its surface, TriangularBendingSprings and
+ * QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
+#include "components.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TYPE(c) pf_scene_component_type(c)
+
+/* ---- the node's surface ---- */
+
+/* The quads of a regular grid with exactly one dimension of 1 (SOFA's GridTopology: a flat grid is a quad
+ * mesh), corners in turn around each cell; *nq = 0 for a grid of another shape. */
+static int grid_quads(const int g[3], uint32_t **out, uint32_t *nq)
+{
+    *out = NULL;
+    *nq = 0;
+    int flat = -1, ones = 0;
+    for (int a = 0; a < 3; a++)
+        if (g[a] == 1) flat = a, ones++;
+    if (ones != 1) return PF_OK;
+    int u = flat == 0 ? 1 : 0, v = flat == 2 ? 1 : 2; /* the two axes of the sheet, in order */
+    const uint32_t stride[3] = {1, (uint32_t)g[0], (uint32_t)(g[0] * g[1])};
+    uint32_t n = (uint32_t)((g[u] - 1) * (g[v] - 1));
+    uint32_t *q = pf_malloc((size_t)n * 4 * sizeof *q);
+    if (!q) return pf_error(PF_ENOMEM, "out of memory for %u quads", n);
+    uint32_t k = 0;
+    for (int j = 0; j + 1 < g[v]; j++)
+        for (int i = 0; i + 1 < g[u]; i++, k++) {
+            uint32_t p = (uint32_t)i * stride[u] + (uint32_t)j * stride[v];
+            q[4 * k] = p;
+            q[4 * k + 1] = p + stride[u];
+            q[4 * k + 2] = p + stride[u] + stride[v];
+            q[4 * k + 3] = p + stride[v];
+        }
+    *out = q;
+    *nq = n;
+    return PF_OK;
+}
+
+/* The node's triangles (*out owned by the caller): its mesh's (quads already split by the readers), or a flat
+ * grid's quads split in two as SOFA's TriangleFEMForceField splits them, (0 1 2) (0 2 3). */
+static int node_triangles(pf_scene_component *c, uint32_t **out, uint32_t *nt)
+{
+    sc_node *n = c->node;
+    *out = NULL;
+    *nt = 0;
+    if (n->topology == SC_TOPO_MESH && n->mesh.ntris) {
+        size_t bytes = (size_t)n->mesh.ntris * 3 * sizeof **out;
+        if (!(*out = pf_malloc(bytes))) return pf_error(PF_ENOMEM, "out of memory for triangles");
+        memcpy(*out, n->mesh.tris, bytes);
+        *nt = n->mesh.ntris;
+        return PF_OK;
+    }
+    if (n->topology == SC_TOPO_GRID) {
+        uint32_t *q, nq;
+        int rc = grid_quads(n->def.grid, &q, &nq);
+        if (rc) return rc;
+        if (nq) {
+            uint32_t *t = pf_malloc((size_t)nq * 6 * sizeof *t);
+            if (!t) {
+                pf_free(q);
+                return pf_error(PF_ENOMEM, "out of memory for triangles");
+            }
+            for (uint32_t k = 0; k < nq; k++) {
+                const uint32_t *v = q + 4 * k;
+                uint32_t s[6] = {v[0], v[1], v[2], v[0], v[2], v[3]};
+                memcpy(t + 6 * k, s, sizeof s);
+            }
+            pf_free(q);
+            *out = t;
+            *nt = 2 * nq;
+            return PF_OK;
+        }
+    }
+    return pf_scene_component_error(c, PF_EPARSE,
+                                    "%s needs triangles in node '%s': a topology or mesh loader with "
+                                    "triangles or quads, or a RegularGridTopology with one dimension of 1",
+                                    TYPE(c), n->name);
+}
+
+/* The node's quads (*out owned by the caller): its mesh's, or a flat grid's cells. */
+static int node_quads(pf_scene_component *c, uint32_t **out, uint32_t *nq)
+{
+    sc_node *n = c->node;
+    *out = NULL;
+    *nq = 0;
+    if (n->topology == SC_TOPO_MESH && n->mesh.nquads) {
+        size_t bytes = (size_t)n->mesh.nquads * 4 * sizeof **out;
+        if (!(*out = pf_malloc(bytes))) return pf_error(PF_ENOMEM, "out of memory for quads");
+        memcpy(*out, n->mesh.quads, bytes);
+        *nq = n->mesh.nquads;
+        return PF_OK;
+    }
+    if (n->topology == SC_TOPO_GRID) {
+        int rc = grid_quads(n->def.grid, out, nq);
+        if (rc || *nq) return rc;
+    }
+    return pf_scene_component_error(c, PF_EPARSE,
+                                    "%s needs quads in node '%s': a topology or mesh loader with quads, "
+                                    "or a RegularGridTopology with one dimension of 1",
+                                    TYPE(c), n->name);
+}
+
+/* ---- FEM ---- */
+
+/* TriangularFEMForceField and TriangleFEMForceField: SOFA's attributes and defaults (E 1000, nu 0.3, "large";
+ * TriangleFEMForceField also has thickness 1 and planeStrain false). */
+int sc_triangle_fem(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_triangle_fem_def d = pf_triangle_fem_default_def();
+    int triangle = !strcmp(TYPE(c), "TriangleFEMForceField"), rc;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
+    if (!(d.young_modulus > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
+                                        d.young_modulus);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
+    if (!(d.poisson_ratio >= 0 && d.poisson_ratio < 0.5))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in [0, 0.5), got %g", TYPE(c),
+                                        d.poisson_ratio);
+    if (triangle) {
+        if ((rc = pf_scene_component_real(c, "thickness", -1e300, 1e300, &d.thickness)) < 0) return rc;
+        if (!(d.thickness > 0))
+            return pf_scene_component_error(c, PF_EINVAL, "%s: thickness must be > 0, got %g", TYPE(c),
+                                            d.thickness);
+        int plane_strain = 0;
+        if ((rc = sc_parse_bool(c, "planeStrain", &plane_strain)) < 0) return rc;
+        if (plane_strain)
+            return pf_scene_component_error(
+                c, PF_ENOTSUP, "%s: planeStrain is not supported yet (plane stress only)", TYPE(c));
+    }
+    const char *m = pf_scene_component_string(c, "method");
+    if (m && !strcmp(m, "large"))
+        d.method = PF_FEM_LARGE;
+    else if (m && !strcmp(m, "small"))
+        d.method = PF_FEM_LINEAR;
+    else if (m)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: unknown method '%s' (large, small)", TYPE(c), m);
+    static const char *const ignored[] = {"template",
+                                          "rotatedInitialElements",
+                                          "initialTransformation",
+                                          "hosfordExponant",
+                                          "criteriaValue",
+                                          "showStressValue",
+                                          "showStressVector",
+                                          "showFracturableTriangles",
+                                          "computePrincipalStress",
+                                          "initialPoints",
+                                          "topology"};
+    for (size_t k = 0; k < sizeof ignored / sizeof *ignored; k++)
+        pf_scene_component_ignore(c, ignored[k]);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_triangle_fem(c->L->scene->world, o, &d, NULL);
+    pf_free(tris);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* ---- bending springs ---- */
+
+/* SOFA's stiffness and damping of a bending spring field (defaults 100000 and 1): both >= 0 */
+static int bending_constants(pf_scene_component *c, double *k, double *d)
+{
+    *k = 100000;
+    *d = 1;
+    int rc;
+    if ((rc = pf_scene_component_real(c, "stiffness", -1e300, 1e300, k)) < 0) return rc;
+    if (!(*k >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: stiffness must be >= 0, got %g", TYPE(c), *k);
+    if ((rc = pf_scene_component_real(c, "damping", -1e300, 1e300, d)) < 0) return rc;
+    if (!(*d >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: damping must be >= 0, got %g", TYPE(c), *d);
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "topology");
+    return PF_OK;
+}
+
+/* One side of an edge in a face: the edge (lo, hi), the face and the face's corner where the edge starts. */
+typedef struct face_edge {
+    uint32_t lo, hi, face, corner;
+} face_edge;
+
+static int cmp_face_edge(const void *a, const void *b)
+{
+    const face_edge *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return x->face < y->face ? -1 : x->face > y->face;
+}
+
+/* Every edge of faces of k corners, sorted by edge then face: the faces sharing an edge come together. */
+static face_edge *face_edges(const uint32_t *faces, uint32_t nf, int k)
+{
+    face_edge *e = pf_malloc((size_t)nf * (size_t)k * sizeof *e + 1);
+    if (!e) return NULL;
+    for (uint32_t f = 0; f < nf; f++)
+        for (int s = 0; s < k; s++) {
+            uint32_t a = faces[(size_t)k * f + (size_t)s], b = faces[(size_t)k * f + (size_t)((s + 1) % k)];
+            e[(size_t)k * f + (size_t)s] = (face_edge){a < b ? a : b, a < b ? b : a, f, (uint32_t)s};
+        }
+    qsort(e, (size_t)nf * (size_t)k, sizeof *e, cmp_face_edge);
+    return e;
+}
+
+/* The bending springs of a surface of faces of k corners (3: TriangularBendingSprings, 4:
+ * QuadularBendingSprings): for every edge shared by exactly two faces (as SOFA, edges of one face or of more
+ * than two make none), triangles: one spring between the two corners opposite the edge; quads: two springs,
+ * one through each end of the edge, between that end's neighbours off the edge in either quad. In the order
+ * of the edges (lo, hi). */
+static int bending_springs(const uint32_t *faces, uint32_t nf, int k, double stiffness, double damping,
+                           pf_spring **out, uint32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    face_edge *e = face_edges(faces, nf, k);
+    size_t ne = (size_t)nf * (size_t)k;
+    pf_spring *s = pf_malloc(ne * sizeof *s + 1);
+    if (!e || !s) {
+        pf_free(e);
+        pf_free(s);
+        return pf_error(PF_ENOMEM, "out of memory for bending springs");
+    }
+    uint32_t m = 0;
+    for (size_t i = 0; i < ne;) {
+        size_t j = i;
+        while (j < ne && e[j].lo == e[i].lo && e[j].hi == e[i].hi)
+            j++;
+        if (j - i == 2) {
+            const uint32_t *f0 = faces + (size_t)k * e[i].face, *f1 = faces + (size_t)k * e[i + 1].face;
+            uint32_t c0 = e[i].corner, c1 = e[i + 1].corner;
+            if (k == 3) {
+                s[m++] = (pf_spring){f0[(c0 + 2) % 3], f1[(c1 + 2) % 3], stiffness, damping, -1.0};
+            } else {
+                /* in a quad the edge runs from corner c to c+1: c's neighbour off the edge is c-1, c+1's is
+                 * c+2 */
+                for (int end = 0; end < 2; end++) {
+                    uint32_t p = end ? e[i].hi : e[i].lo;
+                    uint32_t a = f0[c0] == p ? f0[(c0 + 3) % 4] : f0[(c0 + 2) % 4];
+                    uint32_t b = f1[c1] == p ? f1[(c1 + 3) % 4] : f1[(c1 + 2) % 4];
+                    s[m++] = (pf_spring){a, b, stiffness, damping, -1.0};
+                }
+            }
+        }
+        i = j;
+    }
+    pf_free(e);
+    *out = s;
+    *n = m;
+    return PF_OK;
+}
+
+static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf, int k, double stiffness,
+                       double damping)
+{
+    pf_object_id o;
+    int rc = pf_scene_component_object(c, &o);
+    if (rc) return rc;
+    pf_spring *s;
+    uint32_t n;
+    if ((rc = bending_springs(faces, nf, k, stiffness, damping, &s, &n))) return rc;
+    /* a surface with no shared edge bends freely: no springs, no field */
+    if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
+    pf_free(s);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields += n > 0;
+    c->L->scene->summary.springs += n;
+    return PF_OK;
+}
+
+int sc_triangular_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, &k, &d);
+    if (rc) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    rc = add_bending(c, tris, nt, 3, k, d);
+    pf_free(tris);
+    return rc;
+}
+
+int sc_quadular_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, &k, &d);
+    if (rc) return rc;
+    uint32_t *quads, nq;
+    if ((rc = node_quads(c, &quads, &nq))) return rc;
+    rc = add_bending(c, quads, nq, 4, k, d);
+    pf_free(quads);
+    return rc;
+}
