@@ -351,6 +351,39 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.method");
     REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem, NULL), "pf_world_add_hexa_fem", "object 9");
 
+    /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
+    uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
+    pf_tetra_fem_def tf = pf_tetra_fem_default_def();
+    tf.tetrahedra = tet;
+    tf.ntetrahedra = 2;
+    REFUSED(pf_world_add_tetra_fem(w, id, NULL, NULL), "pf_world_add_tetra_fem", "def");
+    REFUSED(pf_world_add_tetra_fem(w, (pf_object_id){9}, &tf, NULL), "pf_world_add_tetra_fem", "object 9");
+    tet[6] = 27;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.tetrahedra[1] corner 2");
+    tet[6] = 2; /* points 0, 1, 2 on one line: no volume */
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.tetrahedra[1] (points 0 1 2 9)");
+    ck_assert_msg(strstr(pf_last_error(), "degenerate"), "%s", pf_last_error());
+    tet[6] = 3;
+    tf.poisson_ratio = 0.5;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.poisson_ratio");
+    tf.poisson_ratio = 0.3;
+    tf.young_modulus = -1;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.young_modulus");
+    tf.young_modulus = 1e3;
+    tf.method = (pf_fem_method)4;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.method");
+    tf.method = PF_FEM_SVD;
+    tf.tetrahedra = NULL;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.tetrahedra");
+    tf.tetrahedra = tet;
+    tf.ntetrahedra = 0;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tf, NULL), "pf_world_add_tetra_fem", "def.ntetrahedra");
+    REFUSED(pf_world_add_tetra_fem(NULL, id, &tf, NULL), "pf_world_add_tetra_fem", "world");
+    tf.ntetrahedra = 2;
+    pf_force_field_id tid = {UINT32_MAX};
+    ck_assert_int_eq(pf_world_add_tetra_fem(w, id, &tf, &tid), PF_OK);
+    ck_assert_uint_ne(tid.index, UINT32_MAX);
+
     pf_force_field_def ff = pf_force_field_default_def();
     REFUSED(pf_world_add_force_field(w, id, &ff, NULL), "pf_world_add_force_field", "def.add_force");
     REFUSED(pf_world_add_force_field(w, id, NULL, NULL), "pf_world_add_force_field", "def");
@@ -586,6 +619,10 @@ static void try_all(inside *in)
     pf_force_field_def ff = pf_force_field_default_def();
     pf_collision_def cd = pf_collision_default_def();
     pf_constant_force_def cf = pf_constant_force_default_def();
+    static const uint32_t tet[4] = {0, 1, 2, 3};
+    pf_tetra_fem_def tf = pf_tetra_fem_default_def();
+    tf.tetrahedra = tet;
+    tf.ntetrahedra = 1;
     uint32_t p0 = 0;
     double box[6] = {-9, -9, -9, 9, 9, 9};
     pf_rigid_def rd = pf_rigid_default_def();
@@ -597,6 +634,7 @@ static void try_all(inside *in)
     ok &= pf_world_add_grid_springs(w, in->obj, 1, 0, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_add_force_field(w, in->obj, &ff, NULL) == PF_ESTATE;
     ok &= pf_world_add_constant_force(w, in->obj, &cf, NULL) == PF_ESTATE;
+    ok &= pf_world_add_tetra_fem(w, in->obj, &tf, NULL) == PF_ESTATE;
     ok &= pf_world_set_state(w, in->obj, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_set_collision(w, &cd) == PF_ESTATE;
     ok &= pf_world_fix_points(w, in->obj, &p0, 1) == PF_ESTATE;
