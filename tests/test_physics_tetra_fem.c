@@ -4,8 +4,10 @@
  * a central difference of f; the patch test; inverted and flat elements under svd; a bar under gravity
  * bitwise the same on every executor and worker count; and a scene file of tetrahedra from a Gmsh mesh. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/physics.h"
+#include "physflow/scene.h"
 #include "physics/force_field.h"
 #include "physics/world.h"
 
@@ -529,6 +531,36 @@ START_TEST(test_bar_gravity_deterministic)
 }
 END_TEST
 
+/* tests/scenes/beam_tetra.xml: TetrahedronFEMForceField (large) and TetrahedralCorotationalFEMForceField
+ * (polar) on tetrahedra of a Gmsh file; both beams hold up (fixed end unmoved, the tip below 0.1 m where a
+ * free fall of 0.5 s ends at 1.2 m) and alike */
+START_TEST(test_scene_file_tetra)
+{
+    pf_scene *s = load_test_scene("beam_tetra.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_scene_summary sum;
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_uint_eq(sum.objects, 2);
+    ck_assert_uint_eq(sum.force_fields, 2);
+    ck_assert_uint_eq(sum.fixed_points, 8);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 50), PF_OK);
+    double tips[2];
+    const char *nodes[2] = {"large", "polar"};
+    for (int k = 0; k < 2; k++) {
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, nodes[k], &o), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(w, o, &n);
+        ck_assert_uint_eq(n, 24);
+        ck_assert(x[0] == 0 && x[1] == 0 && x[2] == 0); /* fixed */
+        tips[k] = x[3 * 5 + 2];                         /* (1, 0, 0) */
+        ck_assert_msg(tips[k] < -1e-4 && tips[k] > -0.1, "%s: tip at z = %g", nodes[k], tips[k]);
+    }
+    ck_assert_msg(fabs(tips[0] - tips[1]) <= 0.05 * fabs(tips[0]), "tips %g and %g", tips[0], tips[1]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_tetra_fem");
@@ -543,6 +575,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_patch_uniform_strain);
     tcase_add_test(tc, test_svd_inverted_element);
     tcase_add_test(tc, test_bar_gravity_deterministic);
+    tcase_add_test(tc, test_scene_file_tetra);
     suite_add_tcase(s, tc);
     return s;
 }
