@@ -561,6 +561,127 @@ START_TEST(test_scene_file_tetra)
 }
 END_TEST
 
+/* ---- the scene components' rules ---- */
+
+typedef struct reports {
+    int warnings;
+    char last[512];
+} reports;
+
+static void collect(pf_scene_severity sev, const char *msg, void *ctx)
+{
+    reports *r = ctx;
+    if (sev == PF_SCENE_WARNING) {
+        r->warnings++;
+        snprintf(r->last, sizeof r->last, "%s", msg);
+    }
+}
+
+/* one tetrahedron, base fixed, its apex falling under gravity; `fem` is the component's element */
+static int load_tetra_scene(const char *fem, reports *r, pf_scene **out)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='t'><EulerImplicitSolver/><CGLinearSolver/>"
+             "<MeshTopology position='0 0 0 1 0 0 0 1 0 0.2 0.1 1' tetrahedra='0 1 2 3'/><MechanicalObject/>"
+             "<UniformMass vertexMass='0.5'/>\n%s\n<FixedConstraint indices='0 1 2'/></Node></Node>\n",
+             fem);
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
+    d.report = collect;
+    d.report_ctx = r;
+    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, out);
+}
+
+/* the same through the API: pf_tetra_fem_default_def() and Young's modulus E */
+static uint64_t api_tetra_hash(double E, uint32_t steps)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.workers = 1;
+    d.runtime.executor = PF_EXEC_SEQ;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
+    d.dt = 0.01;
+    d.gravity[0] = d.gravity[1] = 0;
+    d.gravity[2] = -9.81;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    static const double X[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.1, 1};
+    static const uint32_t t[4] = {0, 1, 2, 3}, fixed[3] = {0, 1, 2};
+    pf_object_def od = pf_object_default_def();
+    od.points = 4;
+    od.positions = X;
+    od.vertex_mass = 0.5;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    pf_tetra_fem_def fd = pf_tetra_fem_default_def();
+    fd.young_modulus = E;
+    fd.tetrahedra = t;
+    fd.ntetrahedra = 1;
+    ck_assert_int_eq(pf_world_add_tetra_fem(w, id, &fd, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_fix_points(w, id, fixed, 3), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, steps), PF_OK);
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+static uint64_t scene_hash(pf_scene *s, uint32_t steps)
+{
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), steps), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+/* SOFA's defaults (E 5000, nu 0.45, large) are pf_tetra_fem_default_def's: the scene steps as the API world;
+ * a per-element modulus list takes its first value, with a warning; bad input is refused with its reason */
+START_TEST(test_scene_components_rules)
+{
+    const uint64_t ref = api_tetra_hash(5000, 30);
+    ck_assert(ref != api_tetra_hash(5200, 30)); /* the hash tells the moduli apart */
+    static const char *const same[] = {
+        "<TetrahedronFEMForceField/>",
+        "<TetrahedralCorotationalFEMForceField/>",
+        "<TetrahedronFEMForceField youngModulus='5000' poissonRatio='0.45' method='large' "
+        "computeGlobalMatrix='false'/>",
+    };
+    for (int k = 0; k < 3; k++) {
+        reports r = {0};
+        pf_scene *s = NULL;
+        ck_assert_msg(load_tetra_scene(same[k], &r, &s) == PF_OK, "%s: %s", same[k], pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s: %s", same[k], r.last);
+        ck_assert_msg(scene_hash(s, 30) == ref, "%s steps otherwise than the API defaults", same[k]);
+    }
+    reports r = {0};
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load_tetra_scene("<TetrahedronFEMForceField youngModulus='5000 7000 9000'/>", &r, &s),
+                     PF_OK);
+    ck_assert_msg(r.warnings == 1 && strstr(r.last, "first"), "%d warnings, last: %s", r.warnings, r.last);
+    ck_assert(scene_hash(s, 30) == ref);
+    ck_assert_int_eq(load_tetra_scene("<TetrahedronFEMForceField method='qr'/>", &r, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "unknown method 'qr'"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_tetra_scene("<TetrahedronFEMForceField poissonRatio='0.5'/>", &r, &s), PF_EINVAL);
+    ck_assert_int_eq(load_tetra_scene("<TetrahedronFEMForceField youngModulus='0'/>", &r, &s), PF_EINVAL);
+    /* a topology without tetrahedra */
+    const char *tri = "<Node><EulerImplicitSolver/><Node name='t'><MeshTopology position='0 0 0 1 0 0 0 1 0' "
+                      "triangles='0 1 2'/><MechanicalObject/>\n<TetrahedronFEMForceField/></Node></Node>";
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.quiet = 1;
+    d.world.runtime.bind = 0;
+    d.report = collect;
+    d.report_ctx = &r;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", tri, strlen(tri), NULL, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "needs tetrahedra"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_tetra_fem");
@@ -576,6 +697,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_svd_inverted_element);
     tcase_add_test(tc, test_bar_gravity_deterministic);
     tcase_add_test(tc, test_scene_file_tetra);
+    tcase_add_test(tc, test_scene_components_rules);
     suite_add_tcase(s, tc);
     return s;
 }
