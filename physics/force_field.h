@@ -33,11 +33,20 @@ typedef struct pf_force_field_ops {
 
 /* The kinds (pf_force_field.kind indexes this table). Their order is the order in which an object's force task
  * adds them into f (gravity first): results are bitwise reproducible only as long as it stays. */
-enum { PF_FORCE_SPRINGS = 0, PF_FORCE_HEXA_FEM, PF_FORCE_TRIANGLE_FEM, PF_FORCE_CONSTANT, PF_FORCE_CUSTOM, PF_FORCE_KINDS };
+enum {
+    PF_FORCE_SPRINGS = 0,
+    PF_FORCE_HEXA_FEM,
+    PF_FORCE_TETRA_FEM,
+    PF_FORCE_TRIANGLE_FEM,
+    PF_FORCE_CONSTANT,
+    PF_FORCE_CUSTOM,
+    PF_FORCE_KINDS
+};
 extern const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS];
 
 /* The kinds' operations, defined in their own files. */
-extern const pf_force_field_ops pf_springs_force_field, pf_hexa_fem_force_field, pf_triangle_fem_force_field,
+extern const pf_force_field_ops pf_springs_force_field, pf_hexa_fem_force_field, pf_tetra_fem_force_field,
+    pf_triangle_fem_force_field,
     pf_constant_force_field, pf_custom_force_field;
 
 /* f += every force field of o at (x, v), in kind order */

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 /* A mesh: points (3 per point, m), edges (2 indices), triangles (3), tetrahedra (4) and hexahedra (8; VTK's and
- * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra, and the hexahedra of mesh
- * files, are kept for the volume FEM components to come: nothing reads them yet. */
+ * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra are read by the
+ * tetrahedral FEM components; the hexahedra of mesh files are kept for a volume FEM component to come. */
 typedef struct sc_mesh {
     double *points;
     uint32_t npoints;

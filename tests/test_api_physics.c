@@ -424,6 +424,38 @@ START_TEST(force_fields_and_springs)
     pf_force_field_id tid;
     ck_assert_int_eq(pf_world_add_triangle_fem(w, id, &tf, &tid), PF_OK);
     ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
+    uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
+    pf_tetra_fem_def tt = pf_tetra_fem_default_def();
+    tt.tetrahedra = tet;
+    tt.ntetrahedra = 2;
+    REFUSED(pf_world_add_tetra_fem(w, id, NULL, NULL), "pf_world_add_tetra_fem", "def");
+    REFUSED(pf_world_add_tetra_fem(w, (pf_object_id){9}, &tt, NULL), "pf_world_add_tetra_fem", "object 9");
+    tet[6] = 27;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.tetrahedra[1] corner 2");
+    tet[6] = 2; /* points 0, 1, 2 on one line: no volume */
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.tetrahedra[1] (points 0 1 2 9)");
+    ck_assert_msg(strstr(pf_last_error(), "degenerate"), "%s", pf_last_error());
+    tet[6] = 3;
+    tt.poisson_ratio = 0.5;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.poisson_ratio");
+    tt.poisson_ratio = 0.3;
+    tt.young_modulus = -1;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.young_modulus");
+    tt.young_modulus = 1e3;
+    tt.method = (pf_fem_method)4;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.method");
+    tt.method = PF_FEM_SVD;
+    tt.tetrahedra = NULL;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.tetrahedra");
+    tt.tetrahedra = tet;
+    tt.ntetrahedra = 0;
+    REFUSED(pf_world_add_tetra_fem(w, id, &tt, NULL), "pf_world_add_tetra_fem", "def.ntetrahedra");
+    REFUSED(pf_world_add_tetra_fem(NULL, id, &tt, NULL), "pf_world_add_tetra_fem", "world");
+    tt.ntetrahedra = 2;
+    pf_force_field_id ttid = {UINT32_MAX};
+    ck_assert_int_eq(pf_world_add_tetra_fem(w, id, &tt, &ttid), PF_OK);
+    ck_assert_uint_ne(ttid.index, UINT32_MAX);
 
     pf_force_field_def ff = pf_force_field_default_def();
     REFUSED(pf_world_add_force_field(w, id, &ff, NULL), "pf_world_add_force_field", "def.add_force");
@@ -663,6 +695,10 @@ static void try_all(inside *in)
     pf_force_field_def ff = pf_force_field_default_def();
     pf_collision_def cd = pf_collision_default_def();
     pf_constant_force_def cf = pf_constant_force_default_def();
+    static const uint32_t tet[4] = {0, 1, 2, 3};
+    pf_tetra_fem_def tf = pf_tetra_fem_default_def();
+    tf.tetrahedra = tet;
+    tf.ntetrahedra = 1;
     uint32_t p0 = 0;
     double box[6] = {-9, -9, -9, 9, 9, 9};
     pf_rigid_def rd = pf_rigid_default_def();
@@ -674,6 +710,7 @@ static void try_all(inside *in)
     ok &= pf_world_add_grid_springs(w, in->obj, 1, 0, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_add_force_field(w, in->obj, &ff, NULL) == PF_ESTATE;
     ok &= pf_world_add_constant_force(w, in->obj, &cf, NULL) == PF_ESTATE;
+    ok &= pf_world_add_tetra_fem(w, in->obj, &tf, NULL) == PF_ESTATE;
     ok &= pf_world_set_state(w, in->obj, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_set_collision(w, &cd) == PF_ESTATE;
     ok &= pf_world_fix_points(w, in->obj, &p0, 1) == PF_ESTATE;

@@ -546,8 +546,8 @@ START_TEST(test_unknown_components)
     pf_scene_destroy(s);
     unlink(obj);
     /* nothing near: no suggestion */
-    ck_assert_int_eq(load(&d, "<Node>\n<TetrahedronFEMForceField/></Node>", &s), PF_EPARSE);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: unknown component 'TetrahedronFEMForceField'") &&
+    ck_assert_int_eq(load(&d, "<Node>\n<TetrahedralTensorMassForceField/></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: unknown component 'TetrahedralTensorMassForceField'") &&
                   !strstr(pf_last_error(), "did you mean"), "%s", pf_last_error());
     /* SOFA's constraint-based pipeline: one clear error */
     static const char *const constraint[] = {"FreeMotionAnimationLoop", "GenericConstraintSolver",

@@ -26,7 +26,8 @@ typedef struct pf_object_id {
 
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
-/// pf_world_add_hexa_fem, pf_world_add_triangle_fem, pf_world_add_force_field, pf_world_add_constant_force) hands
+/// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_force_field,
+/// pf_world_add_constant_force) hands
 /// one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
@@ -216,6 +217,23 @@ PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
 /// *out (may be NULL) receives its handle.
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def,
                                  pf_force_field_id *out);
+
+/// Tetrahedral FEM over a list of an object's tetrahedra (linear elements, isotropic linear elasticity: per
+/// element K_e = V B^T D B at rest). Get defaults from pf_tetra_fem_default_def().
+typedef struct pf_tetra_fem_def {
+    double young_modulus;       ///< E in Pa (> 0); default 5000
+    double poisson_ratio;       ///< nu, dimensionless, in [0, 0.5); default 0.45
+    pf_fem_method method;       ///< any of the four; default PF_FEM_LARGE
+    const uint32_t *tetrahedra; ///< 4 point indices per tetrahedron (either orientation), copied; default NULL
+    uint32_t ntetrahedra;       ///< how many tetrahedra (> 0); default 0
+} pf_tetra_fem_def;
+
+PF_API pf_tetra_fem_def pf_tetra_fem_default_def(void);
+/// Adds a tetrahedral FEM force field over def->tetrahedra of the points of object o (rest shape: the initial
+/// positions); *out (may be NULL) receives its handle. Refuses indices out of range and flat (zero-volume)
+/// tetrahedra, naming the element.
+PF_API int pf_world_add_tetra_fem(pf_world *w, pf_object_id o, const pf_tetra_fem_def *def,
+                                  pf_force_field_id *out);
 
 /// Triangular membrane FEM (SOFA TriangularFEMForceField, TriangleFEMForceField): linear triangles in plane
 /// stress, isotropic, each in its own plane (x along its first edge, z its normal); no bending stiffness. Get
