@@ -40,6 +40,7 @@ int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
+int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
 int sc_mesh_springs(pf_scene_component *c, void *ctx);
 int sc_stiff_springs(pf_scene_component *c, void *ctx);

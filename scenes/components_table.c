@@ -59,6 +59,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RigidMapping", STATE, sc_rigid_mapping, NULL},
     {"BarycentricMapping", STATE, sc_barycentric_mapping, NULL},
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
+    {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},

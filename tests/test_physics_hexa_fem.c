@@ -1,18 +1,24 @@
 /* Hexahedral FEM beyond regular grids: the 3x3 SVD and polar helpers against their defining properties, a list of
  * hexahedra against the grid path, an irregular element's stiffness (symmetry, rigid modes, uniform-strain energy,
  * the patch test), the polar and svd methods (rigid rotations, first order, dforce against finite differences),
- * and determinism over executors. */
+ * determinism over executors, and the scene components on tests/scenes/hexa_*.xml. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "physflow/scene.h"
 #include "physics/fem_hexa.h"
 #include "physics/force_field.h"
 #include "physics/rotation.h"
 #include "physics/world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef TEST_SCENES_DIR
+#error "TEST_SCENES_DIR: the folder of tests/scenes (set by tests/meson.build)"
+#endif
 
 static uint64_t rng = 88172645463325252ull;
 static double urand(void) /* xorshift64: uniform in [-1, 1) */
@@ -464,6 +470,91 @@ START_TEST(test_determinism_over_executors)
 }
 END_TEST
 
+/* ---- scenes ---- */
+
+static void silent(pf_scene_severity severity, const char *message, void *ctx)
+{
+    (void)severity, (void)message, (void)ctx;
+}
+
+static pf_scene *load_scene(const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, file);
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
+    d.report = silent;
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_file(&d, path, &s) == PF_OK, "%s: %s", file, pf_last_error());
+    return s;
+}
+
+/* the grid's cells given as a MeshTopology move exactly as the grid; the irregular nodes (svd,
+ * HexahedralFEMForceField) run, keep their fixed points and sag */
+START_TEST(test_scene_mesh_topology)
+{
+    pf_scene *sg = load_scene("hexa_grid.xml"), *sm = load_scene("hexa_mesh.xml");
+    pf_world *wg = pf_scene_world(sg), *wm = pf_scene_world(sm);
+    ck_assert_int_eq(pf_world_step(wg, 40), PF_OK);
+    ck_assert_int_eq(pf_world_step(wm, 40), PF_OK);
+    pf_object_id og, om, osk, ohx;
+    ck_assert_int_eq(pf_scene_find_object(sg, "block", &og), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(sm, "block", &om), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(sm, "skewed", &osk), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(sm, "hexahedral", &ohx), PF_OK);
+    uint32_t ng, nm;
+    const double *xg = pf_world_positions(wg, og, &ng), *xm = pf_world_positions(wm, om, &nm);
+    ck_assert_uint_eq(ng, 36);
+    ck_assert_uint_eq(nm, 36);
+    ck_assert_msg(!memcmp(xg, xm, 36 * 3 * sizeof *xg), "the mesh block differs from the grid block");
+    ck_assert(xg[3 * 35 + 2] < 1 - 1e-3); /* the free corner (3, 1, 1) sagged */
+    for (int k = 0; k < 2; k++) {
+        uint32_t np;
+        const double *x = pf_world_positions(wm, k ? ohx : osk, &np);
+        ck_assert_uint_eq(np, 12);
+        ck_assert(x[0] == 0 && x[1] == 0 && x[2] == 0); /* fixed point 0 */
+        ck_assert_msg(x[3 * 11 + 2] < 1.1 - 1e-3 && x[3 * 11 + 2] > 0, "free corner at z %g", x[3 * 11 + 2]);
+    }
+    pf_scene_destroy(sg);
+    pf_scene_destroy(sm);
+}
+END_TEST
+
+static void expect_scene_error(const char *xml, int code, const char *what)
+{
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.quiet = 1;
+    d.report = silent;
+    pf_scene *s = NULL;
+    int rc = pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s);
+    ck_assert_msg(rc == code && strstr(pf_last_error(), what), "got %d '%s', want %d '%s'", rc, pf_last_error(),
+                  code, what);
+    ck_assert_ptr_null(s);
+}
+
+START_TEST(test_scene_refusals)
+{
+    /* corners in VTK's voxel order (not SOFA's): the element folds */
+    expect_scene_error("<Node><Node><MeshTopology position='0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1' "
+                       "hexahedra='0 1 2 3 4 5 6 7'/><MechanicalObject/>\n"
+                       "<HexahedronFEMForceField/></Node></Node>",
+                       PF_EINVAL, "hexahedron 0");
+    expect_scene_error("<Node><Node><MeshTopology position='0 0 0 1 0 0 1 1 0'/><MechanicalObject/>"
+                       "<HexahedronFEMForceField/></Node></Node>",
+                       PF_EINVAL, "no hexahedra");
+    expect_scene_error("<Node><Node><RegularGridTopology n='2 2 2'/><MechanicalObject/>"
+                       "<HexahedralFEMForceField method='svd'/></Node></Node>",
+                       PF_EPARSE, "unknown method 'svd' (large, polar)");
+    expect_scene_error("<Node><Node><RegularGridTopology n='2 2 2'/><MechanicalObject/>"
+                       "<HexahedronFEMForceField method='corotated'/></Node></Node>",
+                       PF_EPARSE, "unknown method 'corotated'");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_hexa_fem");
@@ -476,6 +567,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_corotational_methods);
     tcase_add_test(tc, test_svd_inverted_element);
     tcase_add_test(tc, test_determinism_over_executors);
+    tcase_add_test(tc, test_scene_mesh_topology);
+    tcase_add_test(tc, test_scene_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
