@@ -1,8 +1,11 @@
-/* Hexahedral FEM on a regular grid (SOFA HexahedronFEMForceField): trilinear elements, linear ("small") and
- * corotational ("large") formulations, forces f(x) and the matrix-free product df = K dx for implicit Euler. */
+/* Hexahedral FEM (SOFA HexahedronFEMForceField) on the cells of a regular grid or on a list of hexahedra:
+ * trilinear elements, linear ("small") and corotational ("large", "polar", "svd") formulations, forces f(x) and
+ * the matrix-free product df = K dx for implicit Euler. */
 #include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
+#include "fem_hexa.h"
+#include "rotation.h"
 
 #include "base/alloc.h"
 #include "base/check.h"
@@ -60,14 +63,12 @@ static void box_stiffness(double a, double b, double c, double E, double nu, dou
 
 static void hexa_fem_free(pf_hexa_fem *fem);
 
-static int hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def)
+static int hexa_fem_init_grid(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def)
 {
-    memset(fem, 0, sizeof *fem);
     int n0 = o->grid[0], n1 = o->grid[1], n2 = o->grid[2];
     if (n0 < 2 || n1 < 2 || n2 < 2)
-        return pf_error(PF_EINVAL, "hexahedral FEM needs a grid of at least 2 points per axis, got %dx%dx%d", n0, n1,
-                        n2);
-    fem->method = def->method;
+        return pf_error(PF_EINVAL, "hexahedral FEM needs a grid of at least 2 points per axis (or def.hexahedra), "
+                        "got %dx%dx%d", n0, n1, n2);
     fem->nelem = (uint32_t)((n0 - 1) * (n1 - 1) * (n2 - 1));
     fem->elem = pf_malloc((size_t)fem->nelem * 8 * sizeof *fem->elem);
     fem->rest = pf_malloc((size_t)fem->nelem * 24 * sizeof *fem->rest);
@@ -101,8 +102,9 @@ static void hexa_fem_free(pf_hexa_fem *fem)
     pf_free(fem->elem);
     pf_free(fem->rest);
     pf_free(fem->rot);
+    pf_free(fem->kes);
     fem->elem = NULL;
-    fem->rest = fem->rot = NULL;
+    fem->rest = fem->rot = fem->kes = NULL;
 }
 
 /* out = ke u (ke symmetric: column sweeps, which vectorise without reassociating sums) */
@@ -144,23 +146,101 @@ static void element_frame(const double *xe, double R[9])
     memcpy(R + 6, ez, sizeof ez);
 }
 
+/* the rest shape X (relative to corner 0, in its frame) is an axis-aligned box: its lengths in L */
+static int is_box(const double X[24], double L[3])
+{
+    for (int d = 0; d < 3; d++) L[d] = X[3 * (1 << d) + d];
+    if (!(L[0] > 0 && L[1] > 0 && L[2] > 0)) return 0;
+    for (int k = 0; k < 8; k++)
+        for (int d = 0; d < 3; d++)
+            if (X[3 * k + d] != ((k >> d & 1) ? L[d] : 0.0)) return 0;
+    return 1;
+}
+
+/* One element of a list: its corners in bit order, its rest frame (SOFA's init: the method's rotation of the rest
+ * shape), its rest shape in that frame and its own stiffness there. Indices are checked already. */
+static int hexa_element_init(pf_hexa_fem *fem, uint32_t e, const pf_object *o, const pf_hexa_fem_def *def,
+                             const char *fn)
+{
+    uint32_t *el = fem->elem + 8 * e;
+    const uint32_t *given = def->hexahedra + 8 * (size_t)e;
+    double X[24];
+    for (int k = 0; k < 8; k++) el[k] = given[pf_hexa_sofa_corner[k]];
+    for (int k = 0; k < 8; k++)
+        for (int d = 0; d < 3; d++) X[3 * k + d] = o->x[3 * el[k] + d] - o->x[3 * el[0] + d];
+    int corner;
+    double q = pf_hexa_corner_quality(X, &corner);
+    if (!(q > 1e-9))
+        return pf_error(PF_EINVAL, "%s: hexahedron %u (points %u %u %u %u %u %u %u %u) is %s at its corner %d (point "
+                        "%u): corners in SOFA's order, bottom face 0-3 counter-clockwise, top face 4-7 above",
+                        fn, e, given[0], given[1], given[2], given[3], given[4], given[5], given[6], given[7],
+                        q < 0 ? "inverted" : "flat", pf_hexa_sofa_corner[corner], el[corner]);
+    double *R = fem->rot + 9 * (size_t)e, *rest = fem->rest + 24 * (size_t)e;
+    if (def->method == PF_FEM_LARGE)
+        element_frame(X, R);
+    else if (def->method != PF_FEM_LINEAR)
+        pf_hexa_frame_polar(X, def->method == PF_FEM_SVD, R);
+    else
+        R[0] = R[4] = R[8] = 1.0;
+    for (int k = 0; k < 8; k++) {
+        if (def->method == PF_FEM_LINEAR)
+            memcpy(rest + 3 * k, X + 3 * k, 3 * sizeof *X);
+        else
+            pf_mat3_vec(R, X + 3 * k, rest + 3 * k);
+    }
+    double L[3], *ke = fem->kes + 576 * (size_t)e;
+    if (is_box(rest, L)) { /* a grid's cell given as a list: the grid's very arithmetic */
+        box_stiffness(L[0], L[1], L[2], def->young_modulus, def->poisson_ratio, ke);
+        return PF_OK;
+    }
+    int gp = pf_hexa_stiffness(rest, def->young_modulus, def->poisson_ratio, ke);
+    if (gp >= 0)
+        return pf_error(PF_EINVAL, "%s: hexahedron %u is inverted inside (Gauss point %d): its corners are valid but "
+                        "the element folds", fn, e, gp);
+    return PF_OK;
+}
+
+static int hexa_fem_init_list(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def, const char *fn)
+{
+    fem->nelem = def->nhexahedra;
+    PF_TRY(pf_check_size(fem->nelem, 576 * sizeof(double), fn, "def.nhexahedra"));
+    fem->elem = pf_malloc((size_t)fem->nelem * 8 * sizeof *fem->elem);
+    fem->rest = pf_malloc((size_t)fem->nelem * 24 * sizeof *fem->rest);
+    fem->rot = pf_calloc((size_t)fem->nelem * 9, sizeof *fem->rot);
+    fem->kes = pf_malloc((size_t)fem->nelem * 576 * sizeof *fem->kes);
+    if (!fem->elem || !fem->rest || !fem->rot || !fem->kes)
+        return pf_error(PF_ENOMEM, "out of memory for %u hexahedra", fem->nelem);
+    for (uint32_t e = 0; e < fem->nelem; e++) PF_TRY(hexa_element_init(fem, e, o, def, fn));
+    return PF_OK;
+}
+
+static int hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem_def *def, const char *fn)
+{
+    memset(fem, 0, sizeof *fem);
+    fem->method = def->method;
+    return def->hexahedra ? hexa_fem_init_list(fem, o, def, fn) : hexa_fem_init_grid(fem, o, def);
+}
+
 static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
 {
     double xe[24], u[24], fl[24];
     for (uint32_t e = 0; e < fem->nelem; e++) {
         const uint32_t *el = fem->elem + 8 * e;
-        const double *rest = fem->rest + 24 * e;
+        const double *rest = fem->rest + 24 * e, *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         for (int c = 0; c < 8; c++)
             for (int d = 0; d < 3; d++) xe[3 * c + d] = x[3 * el[c] + d] - x[3 * el[0] + d];
-        if (fem->method == PF_FEM_LARGE) {
+        if (fem->method != PF_FEM_LINEAR) {
             double *R = fem->rot + 9 * e;
-            element_frame(xe, R);
+            if (fem->method == PF_FEM_LARGE)
+                element_frame(xe, R);
+            else
+                pf_hexa_frame_polar(xe, fem->method == PF_FEM_SVD, R);
             for (int c = 0; c < 8; c++) {
                 const double *p = xe + 3 * c;
                 for (int d = 0; d < 3; d++)
                     u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2] - rest[3 * c + d];
             }
-            ke_mul(fem->ke, u, fl);
+            ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++) {
                 const double *q = fl + 3 * c;
                 double *fo = f + 3 * el[c];
@@ -168,7 +248,7 @@ static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
             }
         } else {
             for (int i = 0; i < 24; i++) u[i] = xe[i] - rest[i];
-            ke_mul(fem->ke, u, fl);
+            ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
                 for (int d = 0; d < 3; d++) f[3 * el[c] + d] -= fl[3 * c + d];
         }
@@ -180,14 +260,15 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
     double u[24], fl[24];
     for (uint32_t e = 0; e < fem->nelem; e++) {
         const uint32_t *el = fem->elem + 8 * e;
-        if (fem->method == PF_FEM_LARGE) {
+        const double *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
+        if (fem->method != PF_FEM_LINEAR) {
             /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
             const double *R = fem->rot + 9 * e;
             for (int c = 0; c < 8; c++) {
                 const double *p = dx + 3 * el[c];
                 for (int d = 0; d < 3; d++) u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2];
             }
-            ke_mul(fem->ke, u, fl);
+            ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++) {
                 const double *q = fl + 3 * c;
                 double *fo = df + 3 * el[c];
@@ -196,7 +277,7 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
         } else {
             for (int c = 0; c < 8; c++)
                 for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * el[c] + d];
-            ke_mul(fem->ke, u, fl);
+            ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
                 for (int d = 0; d < 3; d++) df[3 * el[c] + d] -= kfact * fl[3 * c + d];
         }
@@ -260,6 +341,30 @@ pf_hexa_fem_def pf_hexa_fem_default_def(void)
     return (pf_hexa_fem_def){.young_modulus = 5000, .poisson_ratio = 0.45, .method = PF_FEM_LARGE};
 }
 
+/* a list of hexahedra: given together with its count, indices within the object's n points, 8 distinct ones each */
+static int check_hexahedra(const pf_hexa_fem_def *def, uint32_t n, const char *fn)
+{
+    if (!def->hexahedra) {
+        if (def->nhexahedra)
+            return pf_error(PF_EINVAL, "%s: def.nhexahedra is %u but def.hexahedra is NULL", fn, def->nhexahedra);
+        return PF_OK;
+    }
+    if (!def->nhexahedra) return pf_error(PF_EINVAL, "%s: def.hexahedra given with def.nhexahedra 0", fn);
+    for (uint32_t e = 0; e < def->nhexahedra; e++) {
+        const uint32_t *h = def->hexahedra + 8 * (size_t)e;
+        for (int k = 0; k < 8; k++) {
+            if (h[k] >= n)
+                return pf_error(PF_EINVAL, "%s: def.hexahedra: hexahedron %u's point %u is out of range (the object "
+                                "has %u points)", fn, e, h[k], n);
+            for (int j = 0; j < k; j++)
+                if (h[j] == h[k])
+                    return pf_error(PF_EINVAL, "%s: def.hexahedra: hexahedron %u is degenerate: point %u is its "
+                                    "corners %d and %d", fn, e, h[k], j, k);
+        }
+    }
+    return PF_OK;
+}
+
 int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *def, pf_force_field_id *out)
 {
     static const char fn[] = "pf_world_add_hexa_fem";
@@ -270,13 +375,13 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
     if (!(def->poisson_ratio >= 0 && def->poisson_ratio < 0.5))
         return pf_error(PF_EINVAL, "%s: def.poisson_ratio must be in [0, 0.5), got %g", fn, def->poisson_ratio);
     PF_TRY(pf_check_enum((int)def->method, 4, fn, "def.method"));
-    if (def->method > PF_FEM_LARGE)
-        return pf_error(PF_EINVAL, "%s: def.method %d: hexahedra take PF_FEM_LINEAR or PF_FEM_LARGE", fn,
-                        (int)def->method);
     pf_object *o = w->obj.v[id.index];
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: FEM needs points", fn, id.index);
+    PF_TRY(check_hexahedra(def, o->n, fn));
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");
-    int rc = hexa_fem_init(fem, o, def);
+    int rc = hexa_fem_init(fem, o, def, fn);
     if (rc || (rc = pf_object_add_force_field(w, o, PF_FORCE_HEXA_FEM, fem, out))) hexa_fem_ff_destroy(fem);
     return rc;
 }

@@ -37,14 +37,16 @@ typedef struct pf_link {
     int side;
 } pf_link;
 
-/* Hexahedral FEM over a regular grid: every element shares one 24x24 stiffness `ke` (same box, same material). */
+/* Hexahedral FEM: the cells of a regular grid, which all share one 24x24 stiffness `ke` (same box, same
+ * material), or a list of hexahedra, each with its own stiffness in `kes`. */
 typedef struct pf_hexa_fem {
     pf_fem_method method;
     uint32_t nelem;
-    uint32_t *elem;  /* 8 point indices per element; node k at grid offset (k&1, k>>1&1, k>>2&1) */
-    double ke[576];  /* element stiffness (positive), rows/cols: node*3 + axis */
-    double *rest;    /* 24 per element: rest positions relative to node 0 */
-    double *rot;     /* 9 per element: current rotation (rows = element frame axes), "large" only */
+    uint32_t *elem;  /* 8 point indices per element; corner k at (k&1, k>>1&1, k>>2&1) of its cube (fem_hexa.h) */
+    double ke[576];  /* the grid's element stiffness (positive), rows/cols: corner*3 + axis */
+    double *kes;     /* a list's: 576 per element; NULL on a grid (ke) */
+    double *rest;    /* 24 per element: rest positions relative to corner 0, in the element's rest frame */
+    double *rot;     /* 9 per element: current rotation (rows = element frame axes); identity when linear */
     pf_data_id drot;
 } pf_hexa_fem;
 

@@ -67,6 +67,8 @@ int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
 /* scenes/component_tetra_fem.c: TetrahedronFEMForceField, TetrahedralCorotationalFEMForceField */
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
+
+int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
 int sc_mesh_springs(pf_scene_component *c, void *ctx);
 int sc_stiff_springs(pf_scene_component *c, void *ctx);

@@ -19,48 +19,72 @@ static uint32_t object_points(pf_scene_component *c, pf_object_id o)
     return n;
 }
 
-int sc_hexa_fem(pf_scene_component *c, void *ctx)
+/* SOFA's two hexahedral FEM components on one model: HexahedronFEMForceField (methods large, polar, small, and
+ * PhysFlow's svd; "linear" read as small) and HexahedralFEMForceField (large, polar). Both take the hexahedra of the
+ * node's mesh topology (each element its own stiffness), or the cells of its regular grid. */
+static int hexa_fem_component(pf_scene_component *c, int hexahedral)
 {
-    (void)ctx;
+    const char *type = TYPE(c), *methods = hexahedral ? "large, polar" : "large, polar, small, linear, svd";
     pf_hexa_fem_def d = pf_hexa_fem_default_def();
     int rc;
     if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
     if (!(d.young_modulus > 0))
-        return pf_scene_component_error(c, PF_EINVAL, "HexahedronFEMForceField: youngModulus must be > 0, got %g",
+        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", type,
                                         d.young_modulus);
     if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
     if (!(d.poisson_ratio >= -1 && d.poisson_ratio < 0.5))
-        return pf_scene_component_error(c, PF_EINVAL, "HexahedronFEMForceField: poissonRatio must be in [-1, 0.5), "
-                                        "got %g", d.poisson_ratio);
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in [-1, 0.5), got %g", type,
+                                        d.poisson_ratio);
     if (d.poisson_ratio < 0)
-        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField: a negative poissonRatio (%g) is not "
-                                        "supported yet by the physics", d.poisson_ratio);
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: a negative poissonRatio (%g) is not supported yet by "
+                                        "the physics", type, d.poisson_ratio);
     const char *m = pf_scene_component_string(c, "method");
-    if (m && !strcmp(m, "linear"))
-        d.method = PF_FEM_LINEAR;
-    else if (m && !strcmp(m, "large"))
+    if (m && !strcmp(m, "large"))
         d.method = PF_FEM_LARGE;
-    else if (m && (!strcmp(m, "polar") || !strcmp(m, "svd")))
-        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField: method '%s' is not supported yet "
-                                        "(large, linear)", m);
+    else if (m && !strcmp(m, "polar"))
+        d.method = PF_FEM_POLAR;
+    else if (m && !hexahedral && (!strcmp(m, "linear") || !strcmp(m, "small")))
+        d.method = PF_FEM_LINEAR;
+    else if (m && !hexahedral && !strcmp(m, "svd"))
+        d.method = PF_FEM_SVD;
     else if (m)
-        return pf_scene_component_error(c, PF_EPARSE, "HexahedronFEMForceField: unknown method '%s' (large, linear)",
-                                        m);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: unknown method '%s' (%s)", type, m, methods);
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "updateStiffnessMatrix");
     pf_scene_component_ignore(c, "assembling");
     sc_node *n = c->node;
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
-    if (n->topology == SC_TOPO_MESH)
-        return pf_scene_component_error(c, PF_ENOTSUP, "HexahedronFEMForceField on a MeshTopology is not supported "
-                                        "yet (the physics has FEM on regular grids only)");
-    if (n->topology != SC_TOPO_GRID)
-        return pf_scene_component_error(c, PF_EPARSE, "HexahedronFEMForceField needs a RegularGridTopology in node "
-                                        "'%s'", n->name);
-    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d, NULL))) return rc;
+    if (n->topology == SC_TOPO_MESH) {
+        if (!n->mesh.nhexa)
+            return pf_scene_component_error(c, PF_EINVAL, "%s: the mesh topology of node '%s' has no hexahedra",
+                                            type, n->name);
+        d.hexahedra = n->mesh.hexa;
+        d.nhexahedra = n->mesh.nhexa;
+    } else if (n->topology != SC_TOPO_GRID) {
+        return pf_scene_component_error(c, PF_EPARSE, "%s needs a topology with hexahedra (RegularGridTopology, "
+                                        "MeshTopology, HexahedronSetTopologyContainer, a loader) in node '%s'",
+                                        type, n->name);
+    }
+    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d, NULL))) {
+        char copy[400]; /* the physics' message names the bad element */
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", type, copy);
+    }
     c->L->scene->summary.force_fields++;
     return PF_OK;
+}
+
+int sc_hexa_fem(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return hexa_fem_component(c, 0);
+}
+
+int sc_hexahedral_fem(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return hexa_fem_component(c, 1);
 }
 
 /* stiffness and damping of a spring field: both >= 0 */

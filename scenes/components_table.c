@@ -89,6 +89,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
+
+    {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},

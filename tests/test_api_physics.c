@@ -385,9 +385,32 @@ START_TEST(force_fields_and_springs)
     fem.poisson_ratio = 0.5;
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.poisson_ratio");
     fem = pf_hexa_fem_default_def();
-    fem.method = (pf_fem_method)4;
+    fem.method = (pf_fem_method)4; /* linear, large, polar, svd: 0 to 3 */
     REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.method");
     REFUSED(pf_world_add_hexa_fem(w, (pf_object_id){9}, &fem, NULL), "pf_world_add_hexa_fem", "object 9");
+    /* hexahedra as a list on the 3x3x3 points of id (point i + 3 j + 9 k), SOFA's corner order */
+    fem = pf_hexa_fem_default_def();
+    fem.method = PF_FEM_SVD;
+    fem.nhexahedra = 1;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.hexahedra is NULL");
+    uint32_t hexa[16] = {0, 1, 4, 3, 9, 10, 13, 12, 1, 2, 5, 4, 10, 11, 14, 13};
+    fem.hexahedra = hexa;
+    fem.nhexahedra = 0;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "def.nhexahedra 0");
+    fem.nhexahedra = 2;
+    hexa[13] = 27;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "hexahedron 1's point 27");
+    hexa[13] = 1;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "hexahedron 1 is degenerate");
+    hexa[12] = 11, hexa[13] = 10; /* top face twisted: corners 4 and 5 swapped */
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "hexahedron 1 (points 1 2 5 4 11 10");
+    const uint32_t flat[8] = {0, 1, 4, 3, 2, 5, 8, 7}; /* all in the plane z = 0 */
+    fem.hexahedra = flat;
+    fem.nhexahedra = 1;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "is flat");
+    const uint32_t mirrored[8] = {9, 10, 13, 12, 0, 1, 4, 3}; /* top and bottom swapped */
+    fem.hexahedra = mirrored;
+    REFUSED(pf_world_add_hexa_fem(w, id, &fem, NULL), "pf_world_add_hexa_fem", "is inverted");
 
     /* the cube's points 0 1 2 lie on a line; 0 1 3 make a triangle */
     uint32_t tri[3] = {0, 1, 3}, line[3] = {0, 1, 2}, far[3] = {0, 1, 27};

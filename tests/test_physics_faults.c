@@ -148,7 +148,9 @@ START_TEST(test_allocation_failures_return_errors)
         o.grid_max[0] = 0.3, o.grid_max[1] = o.grid_max[2] = 0.1;
         if (!rc) rc = pf_world_add_object(w, &o, &id);
         if (!rc) rc = pf_world_add_grid_springs(w, id, 10, 0, NULL, NULL);
-        if (!rc) rc = pf_world_add_hexa_fem(w, id, &(pf_hexa_fem_def){1000, 0.3, PF_FEM_LARGE}, NULL);
+        pf_hexa_fem_def fd = pf_hexa_fem_default_def();
+        fd.young_modulus = 1000, fd.poisson_ratio = 0.3;
+        if (!rc) rc = pf_world_add_hexa_fem(w, id, &fd, NULL);
         if (!rc) rc = pf_world_step(w, 3);
         ck_assert(rc == PF_OK || rc == PF_ENOMEM);
         completed = rc == PF_OK;

@@ -204,17 +204,24 @@ typedef enum pf_fem_method {
     PF_FEM_SVD = 3     ///< corotational, R from the singular value decomposition (robust to inverted elements)
 } pf_fem_method;
 
-/// Hexahedral FEM on the cells of an object's regular grid (trilinear elements, 2x2x2 Gauss quadrature,
-/// isotropic linear elasticity). Get defaults from pf_hexa_fem_default_def().
+/// Hexahedral FEM (trilinear elements, 2x2x2 Gauss quadrature, isotropic linear elasticity) on the cells of an
+/// object's regular grid, or on a list of hexahedra of any shape. Get defaults from pf_hexa_fem_default_def().
 typedef struct pf_hexa_fem_def {
     double young_modulus; ///< E in Pa (> 0); default 5000
     double poisson_ratio; ///< nu, dimensionless, in [0, 0.5); default 0.45
     pf_fem_method method; ///< default PF_FEM_LARGE
+    /// 8 point indices per hexahedron, in SOFA's HexahedronFEMForceField order (VTK's VTK_HEXAHEDRON, Gmsh's):
+    /// corners 0 1 2 3 the bottom face, counter-clockwise seen from the top, 4 5 6 7 the top face, corner 4+k above
+    /// corner k — in a unit cube 0 (0,0,0), 1 (1,0,0), 2 (1,1,0), 3 (0,1,0), 4 (0,0,1), 5 (1,0,1), 6 (1,1,1),
+    /// 7 (0,1,1). Each element gets its own stiffness on its rest shape; an inverted or flat one is refused.
+    /// NULL (default): the cells of the object's grid, which share one stiffness.
+    const uint32_t *hexahedra;
+    uint32_t nhexahedra; ///< hexahedra given (0 with NULL hexahedra)
 } pf_hexa_fem_def;
 
 PF_API pf_hexa_fem_def pf_hexa_fem_default_def(void);
-/// Adds a hexahedral FEM force field over all cells of object o's grid (rest shape: the initial positions);
-/// *out (may be NULL) receives its handle.
+/// Adds a hexahedral FEM force field over def->hexahedra, or all cells of object o's grid (rest shape: the
+/// initial positions); *out (may be NULL) receives its handle. The list is copied.
 PF_API int pf_world_add_hexa_fem(pf_world *w, pf_object_id o, const pf_hexa_fem_def *def,
                                  pf_force_field_id *out);
 
