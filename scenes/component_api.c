@@ -41,6 +41,7 @@ static void vreport(const sc_loader *L, const char *file, pf_scene_severity sev,
     char msg[400], full[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
     snprintf(full, sizeof full, "%s:%d: %s: %s", file, line, sev == PF_SCENE_WARNING ? "warning" : "note", msg);
+    if (sev == PF_SCENE_WARNING) sc_kind_warned(L);
     if (L->def->report)
         L->def->report(sev, full, L->def->report_ctx);
     else

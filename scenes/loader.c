@@ -239,7 +239,11 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
             n->solver = n->parent->solver;
             n->solver_line = n->parent->solver_line;
         }
+        if (first && (rc = sc_kind_count(L, "Node", 0))) return rc;
+        L->kind = sc_kind_find(L, "Node");
+        sc_kind_effect(L, SC_EFFECT_NODE);
         if ((rc = node_attributes(L, n, wd, first))) return rc;
+        L->kind = -1;
         L->scene->summary.nodes++;
     }
     for (xmlNode *e = n->el->children; e; e = e->next) {
@@ -249,8 +253,10 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         const pf_scene_component_def *entry = pf_scene_registry_find(L->reg, type);
         if (!entry && sc_sofa_alias(type)) entry = pf_scene_registry_find(L->reg, sc_sofa_alias(type));
         if (!entry && sc_sofa_draw_or_log(type)) {
-            if (stage == PF_SCENE_STAGE_STATE && first)
+            if (stage == PF_SCENE_STAGE_STATE && first) {
+                if ((rc = sc_kind_count(L, type, 1))) return rc;
                 sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s only draws or logs: skipped", type);
+            }
             continue;
         }
         if (!entry && sc_sofa_constraint_pipeline(type))
@@ -264,15 +270,23 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
                             near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
         }
         if (!entry->fn) {
-            if (stage == PF_SCENE_STAGE_STATE && first)
+            if (stage == PF_SCENE_STAGE_STATE && first) {
+                if ((rc = sc_kind_count(L, type, 1))) return rc;
                 sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s is visual only: skipped", type);
+            }
             continue;
         }
+        if (stage == PF_SCENE_STAGE_STATE && first && (rc = sc_kind_count(L, type, 0))) return rc;
+        L->kind = -1;
         if (entry->stage != stage) continue;
+        L->kind = sc_kind_find(L, type);
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        sc_effect_snapshot before;
+        sc_effect_snapshot_take(L, n, &before);
         int skip = 0;
         if (stage == PF_SCENE_STAGE_STATE && (rc = sc_follow_links(&c, &skip))) return locate_error(L, e, rc);
         if (skip) {
+            sc_kind_effect(L, sc_effect_since(L, n, &before) | SC_EFFECT_TOPOLOGY); /* the linked loader's mesh */
             if ((rc = check_attributes(&c, first))) return rc;
             continue;
         }
@@ -286,8 +300,11 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
             return sc_error(L, sc_line(e), rc, "%s: the component failed (%s) without saying why "
                             "(pf_scene_component_error gives the reason)", (const char *)e->name, pf_status_name(rc));
         if (rc) return locate_error(L, e, rc);
+        sc_kind_effect(L, sc_effect_since(L, n, &before) | sc_effect_declared(entry->fn));
         if ((rc = check_attributes(&c, first))) return rc;
+        L->kind = -1;
     }
+    L->kind = -1;
     for (uint32_t k = 0; k < n->children.n; k++)
         if ((rc = walk(L, n->children.v[k], stage, wd))) return rc;
     return PF_OK;
@@ -337,9 +354,12 @@ static int create_objects(sc_loader *L, sc_node *n)
         pf_object_def d = n->def;
         d.solver = n->solver;
         double *pos = NULL;
-        if (!n->solver_line && first_time(n->el, SEEN_CREATE))
+        if (!n->solver_line && first_time(n->el, SEEN_CREATE)) {
+            L->kind = sc_kind_find(L, "MechanicalObject");
             sc_report(L, PF_SCENE_WARNING, n->mo_line, "no solver in node '%s' or above: EulerImplicitSolver with "
                       "default settings", n->name);
+            L->kind = -1;
+        }
         if (n->positions) {
             if (n->topology == SC_TOPO_GRID)
                 return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject: 'position' and a RegularGridTopology "
@@ -406,6 +426,7 @@ void pf_scene_destroy(pf_scene *s)
     pf_vec_free(&s->model_node);
     for (uint32_t k = 0; k < s->paths.n; k++) pf_free(s->paths.v[k]);
     pf_vec_free(&s->paths);
+    sc_kinds_free(s);
     pf_free(s);
 }
 
@@ -670,6 +691,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     if ((rc = create_objects(L, L->root))) return rc;
     if ((rc = walk(L, L->root, PF_SCENE_STAGE_FORCES, &wd))) return rc;
     if ((rc = sc_attach_surfaces(L))) return rc;
+    if ((rc = sc_kinds_finish(s))) return rc;
     *out = s;
     L->scene = NULL;
     return PF_OK;
@@ -722,7 +744,7 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
         d.registry = own;
     }
     sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry,
-                   .builtin = builtin};
+                   .builtin = builtin, .kind = -1};
     L.scene_file = L.file;
     int rc = load(&L, text ? text : "", length, out);
     if (L.scene) pf_scene_destroy(L.scene);

@@ -113,6 +113,8 @@ struct pf_scene {
     PF_VEC(uint32_t) model_node; /* per model: index into the loader's list of nodes with models */
     PF_VEC(char *) paths;        /* node path of each object, by object id */
     PF_VEC(sc_destructor) destructors; /* components' state, freed after the world, last registered first */
+    PF_VEC(pf_scene_kind) kinds;       /* per element name: what the loader did (type and mapped_to owned) */
+    PF_VEC(unsigned) kind_effects;     /* in step with kinds: SC_EFFECT_* bits seen, named at the end */
 };
 
 typedef struct sc_box_cache {
@@ -138,6 +140,7 @@ struct sc_loader {
     int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
     PF_VEC(sc_box_cache) boxes;     /* BoxROI indices, per (node, element): replicated copies share elements */
     PF_VEC(sc_node *) collide_nodes; /* nodes with collision models, in document order */
+    int kind;                        /* index in scene->kinds of the component being read (its warnings), or -1 */
 };
 
 /* ---- loader services for constructors (scenes/component_api.c) ---- */
@@ -162,6 +165,39 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
                            uint32_t ntris);
 /* The indices a BoxROI element selects in its node's object (computed once, cached on the loader). */
 int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n);
+
+/* ---- what the loader did with each kind of component (scenes/kind_report.c) ---- */
+/* What a component changed, seen from the loader's side (the bits of its kind's mapped_to). */
+enum {
+    SC_EFFECT_NODE = 1, SC_EFFECT_OBJECT = 2, SC_EFFECT_TOPOLOGY = 4, SC_EFFECT_MASS = 8, SC_EFFECT_SOLVER = 16,
+    SC_EFFECT_MAPPING = 32, SC_EFFECT_SHAPE = 64, SC_EFFECT_COLLISION_SETTINGS = 128, SC_EFFECT_OBJECT_SETTINGS = 256,
+    SC_EFFECT_FORCE = 512, SC_EFFECT_CONSTRAINT = 1024, SC_EFFECT_MODEL = 2048, SC_EFFECT_SELECTION = 4096,
+    SC_EFFECT_RAN = 8192 /* the constructor ran (with no effect above: accepted for nothing) */
+};
+/* The node and scene state a component may change, taken before its constructor runs. */
+typedef struct sc_effect_snapshot {
+    int mo_line, topology, mass_line, solver_line, mapping_line, shape_line, collision_lines[4];
+    uint32_t mesh_points, npositions, force_fields, constraints, collision_models, boxes;
+    pf_object_def def;
+    pf_solver_def solver;
+    pf_scene_collision collision;
+} sc_effect_snapshot;
+void sc_effect_snapshot_take(const sc_loader *L, const sc_node *n, sc_effect_snapshot *s);
+/* The SC_EFFECT_* bits of what changed since the snapshot. */
+unsigned sc_effect_since(const sc_loader *L, const sc_node *n, const sc_effect_snapshot *s);
+/* The SC_EFFECT_* bits a built-in constructor has even when what it sets equals what was there. */
+unsigned sc_effect_declared(pf_scene_component_fn fn);
+/* The index of kind `type` in the scene's list (added when new), or -1 out of memory. */
+int sc_kind_find(sc_loader *L, const char *type);
+/* One more element of `type` (skipped: not constructed); sets L->kind to it. PF_ENOMEM. */
+int sc_kind_count(sc_loader *L, const char *type, int skipped);
+/* Records effects on L->kind. */
+void sc_kind_effect(sc_loader *L, unsigned effects);
+/* A warning about L->kind (the component being read, else none). */
+void sc_kind_warned(const sc_loader *L);
+/* Names every kind's effects (mapped_to) once the load is done. PF_ENOMEM. */
+int sc_kinds_finish(pf_scene *s);
+void sc_kinds_free(pf_scene *s);
 
 /* ---- bodies (scenes/bodies.c) ---- */
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */

@@ -77,8 +77,8 @@ check("scene files exist", len(SCENES) >= 4, f"{SCENES}")
 for path in SCENES:
     name = os.path.splitext(os.path.basename(path))[0]
     r = run("check", path)
-    check(f"check {name} exits 0 with one summary line", r.returncode == 0 and len(r.stdout.splitlines()) == 1
-          and " objects, " in r.stdout, r.stdout + r.stderr)
+    check(f"check {name} exits 0 with a summary line then its components' table", r.returncode == 0
+          and " objects, " in r.stdout.splitlines()[0] and "component" in r.stdout, r.stdout + r.stderr)
     if name == "springgrid512":
         continue  # 262144 points: the Check suite runs it (test_every_builtin_runs)
     hashes = []
@@ -111,6 +111,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check("warning scene exits 0", r.returncode == 0, r.stderr)
     check("warning names file:line", f"{ok}:2: warning:" in r.stderr and "printLog" in r.stderr, r.stderr)
     check("visual component noted", f"{ok}:3: note: VisualStyle" in r.stderr, r.stderr)
+    # the report: one row per kind (count, mapped to, warnings, skipped), then the warnings with file:line
+    rows = {}
+    for line in r.stdout.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 5 and cells[0] != "component":
+            rows[cells[0]] = (int(cells[1]), cells[2], int(cells[3]), int(cells[4]))
+    check("check's table: each kind with its count, mapping, warnings and skips",
+          rows == {"Node": (2, "node", 0, 0), "EulerImplicitSolver": (1, "solver", 1, 0),
+                   "VisualStyle": (1, "-", 0, 1), "MechanicalObject": (1, "object", 0, 0)}, r.stdout)
+    check("check lists the warnings with file:line",
+          "warnings (1):" in r.stdout and f"{ok}:2: warning: EulerImplicitSolver: attribute 'printLog'" in r.stdout,
+          r.stdout)
 
 # ---- SOFA's rules: an unknown attribute warns (an error under --strict); files found through the data path
 with tempfile.TemporaryDirectory() as tmp:
