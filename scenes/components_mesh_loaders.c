@@ -65,16 +65,7 @@ static int load(pf_scene_component *c, sc_mesh_parse_fn parse)
         sc_mesh_free(&m);
         return rc;
     }
-    sc_node *n = c->node;
-    if (n->topology != SC_TOPO_NONE) {
-        sc_mesh_free(&m);
-        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", type,
-                                        n->name, n->topology_line);
-    }
-    n->topology = SC_TOPO_MESH;
-    n->topology_line = pf_scene_component_line(c);
-    n->mesh = m;
-    return PF_OK;
+    return sc_loader_provide(c, &m);
 }
 
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx)

@@ -85,6 +85,11 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
 static int claim_topology(pf_scene_component *c, sc_topology kind)
 {
     sc_node *n = c->node;
+    if (n->topology == SC_TOPO_MESH && n->topology_loader) { /* a loader's mesh taken for want of a container */
+        sc_mesh_free(&n->mesh);
+        n->topology = SC_TOPO_NONE;
+        n->topology_loader = NULL;
+    }
     if (n->topology != SC_TOPO_NONE)
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", TYPE(c),
                                         n->name, n->topology_line);
@@ -239,12 +244,11 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_scene_component_error(c, rc, "MeshObjLoader: %s", copy);
     }
-    if ((rc = sc_mesh_loader_transform(c, &m)) || (rc = claim_topology(c, SC_TOPO_MESH))) {
+    if ((rc = sc_mesh_loader_transform(c, &m))) {
         sc_mesh_free(&m);
         return rc;
     }
-    c->node->mesh = m;
-    return PF_OK;
+    return sc_loader_provide(c, &m);
 }
 
 int sc_uniform_mass(pf_scene_component *c, void *ctx)

@@ -43,6 +43,38 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
     return PF_OK;
 }
 
+int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
+{
+    sc_node *n = c->node;
+    if (pf_vec_push(&n->loaded, ((sc_loaded){c->el, *m}))) {
+        sc_mesh_free(m);
+        return pf_error(PF_ENOMEM, "out of memory for a loaded mesh");
+    }
+    if (n->topology != SC_TOPO_NONE) return PF_OK; /* only data, for the links that name it */
+    int rc = copy_mesh(&n->mesh, m);
+    if (rc) return rc;
+    n->topology = SC_TOPO_MESH;
+    n->topology_line = pf_scene_component_line(c);
+    n->topology_loader = c->el;
+    return PF_OK;
+}
+
+/* The mesh of the loader element el in node n, or NULL when el is no loader of n. */
+static const sc_mesh *loaded_mesh(const sc_node *n, const xmlNode *el)
+{
+    for (uint32_t k = 0; el && k < n->loaded.n; k++)
+        if (n->loaded.v[k].el == el) return &n->loaded.v[k].mesh;
+    return NULL;
+}
+
+static int is_element_list(const char *field)
+{
+    static const char *const lists[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+        if (!strcmp(field, lists[k])) return 1;
+    return 0;
+}
+
 /* One link attribute: resolved (a dangling one is an error), then the data it names brought into the node. */
 static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
 {
@@ -60,14 +92,42 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
                                         pf_scene_component_type(c), attr, value);
     int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
     if (rc) return rc;
-    if (field && strcmp(field, "position") && strcmp(field, "rest_position"))
+    if (field && strcmp(field, "position") && strcmp(field, "rest_position") && !is_element_list(field))
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': only a link to a position "
-                                        "(.position, .rest_position) is supported", pf_scene_component_type(c), attr,
+                                        "(.position, .rest_position) or an element list (.edges, .triangles, .quads, "
+                                        ".tetrahedra, .hexahedra) is supported", pf_scene_component_type(c), attr,
                                         value);
     take(c, a);
+    const sc_mesh *loaded = loaded_mesh(from, comp);
+    if (from == n && loaded && n->topology_loader && n->topology_loader != comp) {
+        int state = c->entry && c->entry->fn == sc_mechanical_object;
+        if (state && n->topology_linked) { /* a container took another loader's mesh: the points from this one */
+            if (n->positions) return PF_OK;
+            size_t bytes = (size_t)loaded->npoints * 3 * sizeof *loaded->points;
+            if (copy_array((void **)&n->positions, loaded->points, bytes))
+                return pf_error(PF_ENOMEM, "out of memory copying linked positions");
+            n->npositions = loaded->npoints;
+            return PF_OK;
+        }
+        if (n->mo_line && n->topology_linked && !n->positions) { /* the state linked the mesh being replaced */
+            size_t bytes = (size_t)n->mesh.npoints * 3 * sizeof *n->mesh.points;
+            if (copy_array((void **)&n->positions, n->mesh.points, bytes))
+                return pf_error(PF_ENOMEM, "out of memory copying linked positions");
+            n->npositions = n->mesh.npoints;
+        }
+        sc_mesh m; /* the mesh of another loader than the one taken for want of a container */
+        if ((rc = copy_mesh(&m, loaded))) return rc;
+        sc_mesh_free(&n->mesh);
+        n->mesh = m;
+        n->topology_loader = comp;
+        n->topology_linked = 1;
+        n->topology_line = pf_scene_component_line(c);
+        return PF_OK;
+    }
+    if (from == n && loaded && n->topology_loader == comp) n->topology_linked = 1;
     if (from == n || n->topology != SC_TOPO_NONE || n->positions) return PF_OK; /* the node's own data */
-    if (from->topology == SC_TOPO_MESH) {
-        if ((rc = copy_mesh(&n->mesh, &from->mesh))) return rc;
+    if (loaded || from->topology == SC_TOPO_MESH) {
+        if ((rc = copy_mesh(&n->mesh, loaded ? loaded : &from->mesh))) return rc;
         n->topology = SC_TOPO_MESH;
         n->topology_line = pf_scene_component_line(c);
         return PF_OK;
@@ -94,7 +154,8 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
 
 int sc_follow_links(pf_scene_component *c, int *skip)
 {
-    static const char *const attrs[] = {"src", "position", "rest_position"};
+    static const char *const attrs[] = {"src",       "position", "rest_position", "edges",
+                                        "triangles", "quads",    "tetrahedra",    "hexahedra"};
     *skip = 0;
     int linked = 0;
     for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {

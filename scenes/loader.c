@@ -55,6 +55,8 @@ static void node_free(sc_node *n)
     pf_free(n->positions);
     pf_free(n->velocities);
     sc_mesh_free(&n->mesh);
+    for (uint32_t k = 0; k < n->loaded.n; k++) sc_mesh_free(&n->loaded.v[k].mesh);
+    pf_vec_free(&n->loaded);
     pf_free(n);
 }
 
@@ -360,7 +362,12 @@ static int create_objects(sc_loader *L, sc_node *n)
                       "default settings", n->name);
             L->kind = -1;
         }
-        if (n->positions) {
+        /* SOFA's MechanicalObject::init: at most one position and one velocity given and a topology with points:
+         * the topology's points, and the velocity given copied to every point */
+        int from_topology = n->positions && n->npositions <= 1 &&
+                            (n->topology == SC_TOPO_GRID || (n->topology == SC_TOPO_MESH && n->mesh.npoints > 1)) &&
+                            (!n->velocities || n->nvelocities <= 1);
+        if (n->positions && !from_topology) {
             if (n->topology == SC_TOPO_GRID)
                 return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject: 'position' and a RegularGridTopology "
                                 "both give the points of node '%s'", n->name);
@@ -391,7 +398,15 @@ static int create_objects(sc_loader *L, sc_node *n)
             d.positions = moved;
         }
         uint32_t npts = d.grid[0] ? (uint32_t)d.grid[0] * (uint32_t)d.grid[1] * (uint32_t)d.grid[2] : d.points;
-        if (n->velocities) {
+        double *spread = NULL;
+        if (from_topology && n->velocities && n->nvelocities == 1 && npts > 1) {
+            if (!(spread = pf_malloc((size_t)npts * 3 * sizeof *spread))) {
+                pf_free(moved);
+                return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+            }
+            for (size_t k = 0; k < (size_t)npts * 3; k++) spread[k] = n->velocities[k % 3];
+            d.velocities = spread;
+        } else if (n->velocities) {
             if (n->nvelocities != npts) {
                 pf_free(moved);
                 return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject: %u velocities for %u points",
@@ -401,6 +416,7 @@ static int create_objects(sc_loader *L, sc_node *n)
         }
         rc = pf_world_add_object(L->scene->world, &d, &n->object);
         pf_free(moved);
+        pf_free(spread);
         if (rc) {
             char copy[400];
             snprintf(copy, sizeof copy, "%s", pf_last_error());

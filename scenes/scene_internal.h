@@ -27,6 +27,12 @@ typedef struct sc_mesh {
 
 typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
 
+/* A mesh a loader read (SOFA's loaders only give data: a container or a MechanicalObject links it). */
+typedef struct sc_loaded {
+    const xmlNode *el; /* the loader's element */
+    sc_mesh mesh;
+} sc_loaded;
+
 /* How a node without an object of its own follows its parent's (SOFA mappings). */
 typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC } sc_mapping;
 
@@ -50,6 +56,11 @@ struct sc_node {
     sc_topology topology;
     int topology_line;
     sc_mesh mesh;
+    /* the meshes of the node's loaders, in order; without a container the first one is the node's topology
+     * (topology_loader) until a container or MechanicalObject links another (scenes/links_sofa.c) */
+    PF_VEC(sc_loaded) loaded;
+    const xmlNode *topology_loader;
+    int topology_linked; /* a container or MechanicalObject of the node linked topology_loader */
     int mass_line;
     /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
     int rigid;
@@ -90,7 +101,7 @@ struct pf_scene_component {
     uint32_t nused;
     const char *ignored[32];    /* attributes it accepts but ignores */
     uint32_t nignored;
-    const xmlAttr *linked[4];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
+    const xmlAttr *linked[8];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
     uint32_t nlinked;
 };
 
@@ -219,6 +230,9 @@ int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file,
  * constructor then sees those attributes absent. *skip = 1: a topology container whose mesh the node already has
  * (its constructor is not called). */
 int sc_follow_links(pf_scene_component *c, int *skip);
+/* A loader's mesh m (taken: the node owns it): kept among the node's loaded meshes, and the node's topology
+ * when it has none yet. */
+int sc_loader_provide(pf_scene_component *c, sc_mesh *m);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */

@@ -521,6 +521,86 @@ START_TEST(test_links)
 }
 END_TEST
 
+/* A loader only gives data (SOFA): two in a node load; the node's points are those of the loader a container or
+ * MechanicalObject links, the first one's when none links any. */
+START_TEST(test_two_loaders)
+{
+    char tet[] = "/tmp/pf_sofa_XXXXXX.obj", tri[] = "/tmp/pf_sofa_XXXXXX.obj";
+    static const char tri_obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    int fd = mkstemps(tet, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    fd = mkstemps(tri, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tri_obj, sizeof tri_obj - 1), (ssize_t)(sizeof tri_obj - 1));
+    close(fd);
+    /* what links which loader -> points of the object (tetra: 4, triangle: 3) */
+    static const struct {
+        const char *body;
+        uint64_t points;
+    } cases[] = {
+        {"<MechanicalObject/>", 4},                                   /* none linked: the first loader's */
+        {"<MechanicalObject src='@b'/>", 3},                          /* the state links the second */
+        {"<MeshTopology src='@b'/><MechanicalObject/>", 3},           /* a container links the second */
+        {"<MechanicalObject src='@a'/><MeshTopology src='@a'/>", 4},  /* both link the first */
+        {"<TriangleSetTopologyContainer src='@b'/><MechanicalObject src='@b'/>", 3},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='n'><MeshObjLoader name='a' filename='%s'/>"
+                 "<MeshObjLoader name='b' filename='%s'/>%s</Node></Node>", tet, tri, cases[k].body);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%zu: %s", k, pf_last_error());
+        pf_scene_summary sum;
+        pf_scene_get_summary(s, &sum);
+        ck_assert_msg(sum.points == cases[k].points, "%zu: %llu points", k, (unsigned long long)sum.points);
+        pf_scene_destroy(s);
+    }
+    /* the state on one loader, the container on another with a different count: refused, naming both counts */
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='n'><MeshObjLoader name='a' filename='%s'/>"
+             "<MeshObjLoader name='b' filename='%s'/>\n<MechanicalObject src='@a'/><MeshTopology src='@b'/></Node>"
+             "</Node>", tet, tri);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, xml, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "4 positions but the topology has 3"),
+                  "%s", pf_last_error());
+    unlink(tet);
+    unlink(tri);
+}
+END_TEST
+
+/* SOFA's MechanicalObject with one position (its default) and a grid: the grid's points, the one velocity given
+ * copied to all of them. */
+START_TEST(test_state_on_grid)
+{
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *xml = "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='2 3 2' min='0 0 0' "
+                      "max='1 1 1'/><MechanicalObject position='0 0 0' velocity='1 2 3'/></Node></Node>";
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+    uint32_t n;
+    const double *v = pf_world_velocities(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 12);
+    for (uint32_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) ck_assert_double_eq(v[3 * i + a], a + 1);
+    pf_scene_destroy(s);
+    /* more than one position: they are the points, and a grid giving others is refused */
+    xml = "<Node><Node name='g'><RegularGridTopology n='2 3 2' min='0 0 0' max='1 1 1'/>\n"
+          "<MechanicalObject position='0 0 0 1 1 1'/></Node></Node>";
+    ck_assert_int_eq(load(&d, xml, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:"), "%s", pf_last_error());
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -586,6 +666,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_links);
     tcase_add_test(tc, test_unknown_components);
+    tcase_add_test(tc, test_two_loaders);
+    tcase_add_test(tc, test_state_on_grid);
     suite_add_tcase(s, tc);
     return s;
 }
