@@ -357,10 +357,11 @@ int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_o
     return 1;
 }
 
-/* The node whose object carries a collision model of node n: n itself, or its parent through a mapping. */
-static sc_node *carrier(sc_node *n)
+sc_node *sc_carrier(sc_node *n)
 {
-    return n->mapping != SC_MAP_NONE ? n->parent : n;
+    if (n->mapping != SC_MAP_NONE) return n->parent;
+    if (n->topology_source && !n->mo_line) return sc_carrier(n->topology_source);
+    return n;
 }
 
 int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
@@ -368,7 +369,7 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
 {
     pf_scene *s = c->L->scene;
     sc_loader *L = c->L;
-    sc_node *n = c->node, *on = carrier(n);
+    sc_node *n = c->node, *on = sc_carrier(n);
     if (!on->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in node '%s'%s",
                                         pf_scene_component_type(c), on->name,

@@ -37,6 +37,12 @@ int sc_rigid_shape(pf_scene_component *c, void *ctx);
 int sc_sparse_grid_topology(pf_scene_component *c, void *ctx);
 int sc_rigid_mapping(pf_scene_component *c, void *ctx);
 int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
+/* scenes/components_topology_mappings.c */
+int sc_hexa2tetra_mapping(pf_scene_component *c, void *ctx);
+int sc_tetra2triangle_mapping(pf_scene_component *c, void *ctx);
+int sc_hexa2quad_mapping(pf_scene_component *c, void *ctx);
+int sc_quad2triangle_mapping(pf_scene_component *c, void *ctx);
+int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
 int sc_hexa_fem(pf_scene_component *c, void *ctx);

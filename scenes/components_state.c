@@ -190,6 +190,15 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         if (!(m.points = pf_malloc(np * sizeof *m.points))) return pf_error(PF_ENOMEM, "out of memory");
         memcpy(m.points, c->node->positions, np * sizeof *m.points);
     }
+    int lists = 0; /* a container without points nor elements waits for a topological mapping to fill it */
+    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
+        lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
+    if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */
+    if (np == 0 && rc == 0 && !lists && c->node->topology == SC_TOPO_NONE && !c->node->pending_container) {
+        c->node->pending_container = c->el;
+        return PF_OK;
+    }
     if (np == 0 || np % 3) {
         pf_free(m.points);
         return pf_scene_component_error(c, PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one "
@@ -197,31 +206,29 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
                                         rc == 0 ? " (none, and no MechanicalObject before it gave positions)" : "");
     }
     m.npoints = (uint32_t)(np / 3);
-    uint32_t *quads = NULL, nquads = 0;
     if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
         (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
-        (rc = index_list(c, "quads", 4, m.npoints, &quads, &nquads)) < 0 ||
+        (rc = index_list(c, "quads", 4, m.npoints, &m.quads, &m.nquads)) < 0 ||
         (rc = index_list(c, "tetrahedra", 4, m.npoints, &m.tetra, &m.ntetra)) < 0 ||
         (rc = index_list(c, "hexahedra", 8, m.npoints, &m.hexa, &m.nhexa)) < 0) {
         sc_mesh_free(&m);
         return rc;
     }
-    if (nquads) { /* quads become two triangles each, as SOFA's triangle collision does */
-        uint32_t *t = pf_realloc(m.tris, (size_t)m.ntris * 3 * sizeof *t, ((size_t)m.ntris + 2 * nquads) * 3 * sizeof *t);
+    if (m.nquads) { /* quads become two triangles each, as SOFA's triangle collision does */
+        uint32_t *t = pf_realloc(m.tris, (size_t)m.ntris * 3 * sizeof *t,
+                                 ((size_t)m.ntris + 2 * (size_t)m.nquads) * 3 * sizeof *t);
         if (!t) {
-            pf_free(quads);
             sc_mesh_free(&m);
             return pf_error(PF_ENOMEM, "out of memory");
         }
         m.tris = t;
-        for (uint32_t q = 0; q < nquads; q++) {
-            const uint32_t *v = quads + 4 * q;
+        for (uint32_t q = 0; q < m.nquads; q++) {
+            const uint32_t *v = m.quads + 4 * (size_t)q;
             uint32_t *d = m.tris + 3 * (size_t)m.ntris;
             d[0] = v[0], d[1] = v[1], d[2] = v[2], d[3] = v[0], d[4] = v[2], d[5] = v[3];
             m.ntris += 2;
         }
     }
-    pf_free(quads);
     if ((rc = claim_topology(c, SC_TOPO_MESH))) {
         sc_mesh_free(&m);
         return rc;

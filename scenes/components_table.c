@@ -58,6 +58,12 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SparseGridTopology", STATE, sc_sparse_grid_topology, NULL},
     {"RigidMapping", STATE, sc_rigid_mapping, NULL},
     {"BarycentricMapping", STATE, sc_barycentric_mapping, NULL},
+    /* SOFA's topological mappings: the node's elements from its parent's topology, on the same points */
+    {"Hexa2TetraTopologicalMapping", STATE, sc_hexa2tetra_mapping, NULL},
+    {"Tetra2TriangleTopologicalMapping", STATE, sc_tetra2triangle_mapping, NULL},
+    {"Hexa2QuadTopologicalMapping", STATE, sc_hexa2quad_mapping, NULL},
+    {"Quad2TriangleTopologicalMapping", STATE, sc_quad2triangle_mapping, NULL},
+    {"Triangle2EdgeTopologicalMapping", STATE, sc_triangle2edge_mapping, NULL},
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},

@@ -31,7 +31,8 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
         copy_array((void **)&to->edges, from->edges, (size_t)from->nedges * 2 * sizeof *from->edges) ||
         copy_array((void **)&to->tris, from->tris, (size_t)from->ntris * 3 * sizeof *from->tris) ||
         copy_array((void **)&to->tetra, from->tetra, (size_t)from->ntetra * 4 * sizeof *from->tetra) ||
-        copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa)) {
+        copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa) ||
+        copy_array((void **)&to->quads, from->quads, (size_t)from->nquads * 4 * sizeof *from->quads)) {
         sc_mesh_free(to);
         return pf_error(PF_ENOMEM, "out of memory copying a linked mesh");
     }
@@ -40,6 +41,7 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
     to->ntris = from->ntris;
     to->ntetra = from->ntetra;
     to->nhexa = from->nhexa;
+    to->nquads = from->nquads;
     return PF_OK;
 }
 
@@ -167,7 +169,7 @@ int sc_follow_links(pf_scene_component *c, int *skip)
         if (rc) return rc;
         linked = 1;
     }
-    /* a topology container linked to a loader is that loader's mesh, which the node already has */
-    *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology == SC_TOPO_MESH;
+    /* a topology container linked to a loader or a grid is that loader's mesh or grid, which the node already has */
+    *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology != SC_TOPO_NONE;
     return PF_OK;
 }

@@ -307,6 +307,13 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         L->kind = -1;
     }
     L->kind = -1;
+    if (stage == PF_SCENE_STAGE_STATE && n->pending_container && n->topology == SC_TOPO_NONE) {
+        const xmlNode *e = n->pending_container;
+        at(L, e);
+        return sc_error(L, sc_line(e), PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one point), "
+                        "got 0 numbers (none, no MechanicalObject before it gave positions, and no topological mapping "
+                        "in node '%s' filled it)", (const char *)e->name, n->name);
+    }
     for (uint32_t k = 0; k < n->children.n; k++)
         if ((rc = walk(L, n->children.v[k], stage, wd))) return rc;
     return PF_OK;
@@ -557,6 +564,57 @@ static void mark_file(xmlNode *el, uintptr_t file)
     }
 }
 
+/* Sets attribute name = value on e and the elements below it that have it (those named `only`, when given, whether
+ * they have it or not); returns how many were set. */
+static int replace_attribute(xmlNode *e, const char *only, const char *name, const char *value)
+{
+    int n = 0;
+    for (; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE) continue;
+        xmlChar *nm = only ? xmlGetProp(e, (const xmlChar *)"name") : NULL;
+        int named = only && nm && !xmlStrcmp(nm, (const xmlChar *)only);
+        xmlFree(nm);
+        if (named || (!only && xmlHasProp(e, (const xmlChar *)name))) {
+            xmlSetProp(e, (const xmlChar *)name, (const xmlChar *)value);
+            n++;
+        }
+        n += replace_attribute(e->children, only, name, value);
+    }
+    return n;
+}
+
+/* SOFA's include attributes: each (but href and name) replaces that attribute in the inserted elements that have
+ * it, or "elem.attr" sets it on the inserted elements named elem (SOFA's XML.cpp, recReplaceAttribute). One that
+ * reaches no element is a warning (an error under strict). The inserted elements run from `first` to inc. */
+static int include_attributes(sc_loader *L, xmlNode *inc, xmlNode *first)
+{
+    int line = sc_line(inc);
+    for (xmlAttr *a = inc->properties; a; a = a->next) {
+        const char *name = (const char *)a->name;
+        if (!strcmp(name, "href") || !strcmp(name, "name")) continue;
+        const char *value = a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content
+                                                                               : "";
+        char only[256] = "";
+        const char *dot = strchr(name, '.');
+        if (dot && (size_t)(dot - name) < sizeof only) {
+            memcpy(only, name, (size_t)(dot - name));
+            only[dot - name] = 0;
+        }
+        int set = 0;
+        for (xmlNode *e = first; e && e != inc; e = e->next) {
+            xmlNode *next = e->next; /* one element at a time: replace_attribute walks siblings */
+            e->next = NULL;
+            set += replace_attribute(e, only[0] ? only : NULL, only[0] ? dot + 1 : name, value);
+            e->next = next;
+        }
+        if (set) continue;
+        if (L->def->strict) return sc_error(L, line, PF_EPARSE, "include: unknown attribute '%s'", name);
+        sc_report(L, PF_SCENE_WARNING, line, "include: attribute '%s' is not applied (no inserted element has it)",
+                  name);
+    }
+    return PF_OK;
+}
+
 /* Replaces the <include> element inc (in a file whose folder is dir) by the elements of the file it names:
  * the children of the file's root when that root is SOFA's "Group" node, else the root itself. */
 static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
@@ -568,16 +626,6 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     if (!href || !href[0]) {
         xmlFree(href);
         return sc_error(L, line, PF_EPARSE, "include: attribute 'href' (the file to include) is missing");
-    }
-    /* SOFA lets an include set attributes of what it inserts; PhysFlow inserts the file as it is */
-    for (xmlAttr *a = inc->properties; a; a = a->next) {
-        if (!xmlStrcmp(a->name, (const xmlChar *)"href") || !xmlStrcmp(a->name, (const xmlChar *)"name")) continue;
-        if (L->def->strict) {
-            xmlFree(href);
-            return sc_error(L, line, PF_EPARSE, "include: unknown attribute '%s'", (const char *)a->name);
-        }
-        sc_report(L, PF_SCENE_WARNING, line, "include: attribute '%s' is not applied (the file's elements are "
-                  "inserted as they are)", (const char *)a->name);
     }
     char path[2048];
     int rc = sc_resolve_scene_file(L, dir, (const char *)href, "included file", path, sizeof path);
@@ -633,9 +681,11 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     xmlChar *rname = root ? xmlGetProp(root, (const xmlChar *)"name") : NULL;
     int group = rname && !xmlStrcmp(rname, (const xmlChar *)"Group");
     xmlFree(rname);
+    xmlNode *first = NULL;
     for (xmlNode *e = group ? root->children : root; !rc && e; e = group ? e->next : NULL) {
         if (e->type != XML_ELEMENT_NODE) continue;
         xmlNode *copy = xmlDocCopyNode(e, inc->doc, 1);
+        if (!first) first = copy;
         if (!copy || !xmlAddPrevSibling(inc, copy)) {
             xmlFreeNode(copy);
             rc = sc_error(L, line, PF_ENOMEM, "out of memory");
@@ -648,6 +698,7 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     L->file = outer;
     pf_free(L->including.v[--L->including.n]);
     if (rc) return rc;
+    if ((rc = include_attributes(L, inc, first))) return rc;
     xmlUnlinkNode(inc);
     xmlFreeNode(inc);
     return PF_OK;

@@ -18,6 +18,7 @@ void sc_mesh_free(sc_mesh *m)
     pf_free(m->tris);
     pf_free(m->tetra);
     pf_free(m->hexa);
+    pf_free(m->quads);
     memset(m, 0, sizeof *m);
 }
 

@@ -11,7 +11,8 @@
 
 /* A mesh: points (3 per point, m), edges (2 indices), triangles (3), tetrahedra (4) and hexahedra (8; VTK's and
  * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra, and the hexahedra of mesh
- * files, are kept for the volume FEM components to come: nothing reads them yet. */
+ * files, are kept for the volume FEM components. Quads (4) are also in `tris`, two triangles each (what collision
+ * reads); `quads` keeps them whole for a topological mapping. */
 typedef struct sc_mesh {
     double *points;
     uint32_t npoints;
@@ -23,6 +24,8 @@ typedef struct sc_mesh {
     uint32_t ntetra;
     uint32_t *hexa;
     uint32_t nhexa;
+    uint32_t *quads;
+    uint32_t nquads;
 } sc_mesh;
 
 typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
@@ -60,6 +63,11 @@ struct sc_node {
      * (topology_loader) until a container or MechanicalObject links another (scenes/links_sofa.c) */
     PF_VEC(sc_loaded) loaded;
     const xmlNode *topology_loader;
+    /* a topology container waiting for a topological mapping to fill it (an error if none does) */
+    const xmlNode *pending_container;
+    /* topology filled by a topological mapping from this node: on its points (the object of the nearest node
+     * above with one carries them) */
+    sc_node *topology_source;
     int topology_linked; /* a container or MechanicalObject of the node linked topology_loader */
     int mass_line;
     /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
@@ -209,6 +217,10 @@ void sc_kind_warned(const sc_loader *L);
 /* Names every kind's effects (mapped_to) once the load is done. PF_ENOMEM. */
 int sc_kinds_finish(pf_scene *s);
 void sc_kinds_free(pf_scene *s);
+
+/* The node whose object carries node n's points: n, its parent through a RigidMapping or BarycentricMapping, or
+ * the node a topological mapping took n's topology from (when n has no MechanicalObject). */
+sc_node *sc_carrier(sc_node *n);
 
 /* ---- bodies (scenes/bodies.c) ---- */
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */

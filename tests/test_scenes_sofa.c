@@ -410,7 +410,7 @@ START_TEST(test_include)
     /* SOFA's "Group" root: its children are inserted; another root: inserted itself */
     snprintf(p, sizeof p, "%s/share/Objects/body.xml", dir);
     write_file(p, "<Node name='Group'>\n<Node name='body'><MechanicalObject position='0 0 0  1 0 0'/>"
-                  "<UniformMass vertexMass='1'/></Node>\n<Node name='other'><MechanicalObject position='0 0 1'/>"
+                  "<UniformMass vertexMass='1'/></Node>\n<Node name='other'><MechanicalObject name='mo' position='0 0 1'/>"
                   "</Node>\n</Node>\n");
     snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
     write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2'/>\n<include href='leaf.xml'/></Node>\n");
@@ -432,6 +432,24 @@ START_TEST(test_include)
     ck_assert_int_eq(pf_scene_find_object(s, "body", &o), PF_OK);
     ck_assert_int_eq(pf_scene_find_object(s, "single/leaf", &o), PF_OK);
     pf_scene_destroy(s);
+    /* the include's attributes replace those the inserted elements have ("position"), or set one on the elements
+     * named before the dot ("mo.velocity"); one nobody has is a warning */
+    write_file(scene, "<Node><EulerImplicitSolver/>\n<include href='Objects/body.xml' position='0 0 5  1 0 5  2 0 5' "
+                      "mo.velocity='0 0 -1  0 0 -1  0 0 -1' mystery='1'/></Node>\n");
+    r = (reports){0};
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 6); /* both bodies' 3 points */
+    ck_assert_int_eq(pf_scene_find_object(s, "other", &o), PF_OK);
+    uint32_t np;
+    const double *v = pf_world_velocities(pf_scene_world(s), o, &np);
+    ck_assert_uint_eq(np, 3);
+    ck_assert_double_eq(v[2], -1);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "s.xml:2: warning: include: attribute 'mystery' is not applied"), "%s", r.last);
+    pf_scene_destroy(s);
+    write_file(scene, "<Node><EulerImplicitSolver/>\n<include href='Objects/body.xml'/>\n"
+                      "<include href='Objects/single.xml'/></Node>\n");
     /* an error inside an included file names that file and its line; a warning too */
     snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
     write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2' showIndices='1'/>\n"
@@ -601,6 +619,75 @@ START_TEST(test_state_on_grid)
 }
 END_TEST
 
+/* A grid cube's surface through two topological mappings (hexahedra -> tetrahedra -> boundary triangles), in
+ * child nodes without a state of their own: the 12 triangles of the cube's 6 faces, facing out, on the cube's
+ * object; dropped on a fixed floor it rests on it, and falls through it when the child has no collision model. */
+START_TEST(test_mapped_surface_collides)
+{
+    static const char fmt[] =
+        "<Node dt='0.005'><CollisionPipeline/><BruteForceBroadPhase/><MinProximityIntersection alarmDistance='0.05' "
+        "contactDistance='0.02'/><CollisionResponse stiffness='20000'/>\n"
+        "<Node name='floor'><EulerImplicitSolver/><MeshTopology position='-5 -5 0 5 -5 0 5 5 0 -5 5 0' "
+        "triangles='0 1 2 0 2 3'/><MechanicalObject/><UniformMass totalMass='1'/>"
+        "<FixedConstraint indices='0 1 2 3'/><TriangleCollisionModel/></Node>\n"
+        "<Node name='cube'><EulerImplicitSolver/><RegularGridTopology name='grid' n='2 2 2' min='0 0 0.1' "
+        "max='1 1 1.1'/><MechanicalObject/><UniformMass totalMass='1'/>"
+        "<RegularGridSpringForceField stiffness='1000'/>\n"
+        "<Node name='tet'><TetrahedronSetTopologyContainer name='Container'/><TetrahedronSetTopologyModifier/>"
+        "<Hexa2TetraTopologicalMapping input='@../grid' output='@Container'/>\n"
+        "<Node name='tri'><TriangleSetTopologyContainer name='Container'/>"
+        "<Tetra2TriangleTopologicalMapping input='@../Container' output='@Container'/>%s</Node></Node></Node></Node>";
+    for (int collide = 1; collide >= 0; collide--) {
+        char xml[2048];
+        snprintf(xml, sizeof xml, fmt, collide ? "<TriangleCollisionModel/>" : "");
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_world *w = pf_scene_world(s);
+        pf_object_id cube;
+        ck_assert_int_eq(pf_scene_find_object(s, "cube", &cube), PF_OK);
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1u + (uint32_t)collide);
+        if (collide) {
+            ck_assert_uint_eq(m[1].object.index, cube.index);
+            uint32_t nt, np;
+            const uint32_t *tri = pf_world_surface_triangles(w, m[1].surface, &nt);
+            const double *x = pf_world_positions(w, cube, &np);
+            ck_assert_uint_eq(nt, 12);
+            ck_assert_uint_eq(np, 8);
+            for (uint32_t k = 0; k < nt; k++) {
+                const double *a = x + 3 * tri[3 * k], *b = x + 3 * tri[3 * k + 1], *c = x + 3 * tri[3 * k + 2];
+                double u[3], v[3], out[3];
+                for (int i = 0; i < 3; i++)
+                    u[i] = b[i] - a[i], v[i] = c[i] - a[i], out[i] = (a[i] + b[i] + c[i]) / 3 - (i < 2 ? 0.5 : 0.6);
+                double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2], nz = u[0] * v[1] - u[1] * v[0];
+                ck_assert_msg(nx * out[0] + ny * out[1] + nz * out[2] > 0, "triangle %u faces in", k);
+            }
+        }
+        ck_assert_int_eq(pf_world_step(w, 400), PF_OK); /* 2 s: a free fall would be 19.6 m down */
+        uint32_t np;
+        const double *x = pf_world_positions(w, cube, &np);
+        double low = x[2];
+        for (uint32_t k = 1; k < np; k++) low = x[3 * k + 2] < low ? x[3 * k + 2] : low;
+        if (collide)
+            ck_assert_msg(low > -0.05 && low < 0.1, "the cube's lowest point at %g: not resting on the floor", low);
+        else
+            ck_assert_msg(low < -5, "without a collision model the cube falls through: lowest point %g", low);
+        pf_scene_destroy(s);
+    }
+    /* a container left empty (no mapping fills it) is still an error at its line */
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node name='a'>\n<TetrahedronSetTopologyContainer/></Node></Node>", &s),
+                     PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "no topological mapping"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -668,6 +755,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_unknown_components);
     tcase_add_test(tc, test_two_loaders);
     tcase_add_test(tc, test_state_on_grid);
+    tcase_add_test(tc, test_mapped_surface_collides);
     suite_add_tcase(s, tc);
     return s;
 }
