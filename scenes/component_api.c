@@ -291,6 +291,26 @@ int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, s
                                         pf_scene_component_type(c), attr, link);
     const char *p = link + 1;
     sc_node *n = c->node;
+    if (p[0] == '[') { /* SOFA's link by position: @[-k] is the k-th component before this one in its node */
+        char *end;
+        long k = strtol(p + 1, &end, 10);
+        if (k >= 0 || k < -1000000 || *end != ']' || (end[1] && end[1] != '.'))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' = '%s' is not a link by position "
+                                            "('@[-1]', '@[-2].field')", pf_scene_component_type(c), attr, link);
+        xmlNode *e = c->el;
+        for (long back = -k; e && back > 0;) {
+            e = e->prev;
+            if (e && e->type == XML_ELEMENT_NODE && xmlStrcmp(e->name, (const xmlChar *)"Node")) back--;
+        }
+        if (!e)
+            return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': dangling link '%s' (fewer than %ld "
+                                            "components before it in node '%s')", pf_scene_component_type(c), attr,
+                                            link, -k, n->name);
+        *node = n;
+        *comp = e;
+        *field = end[1] == '.' && end[2] ? end + 2 : NULL;
+        return PF_OK;
+    }
     if (*p == '/') {
         while (n->parent) n = n->parent;
         p++;

@@ -13,6 +13,7 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
+int sc_sphere_loader(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);

@@ -493,6 +493,51 @@ static int self_collision_flag(pf_scene_component *c)
     return PF_OK;
 }
 
+/* listRadius: radii written out, or linked from a SphereLoader ("@loader.listRadius", "@[-2].listRadius").
+ * PhysFlow's sphere surfaces have one radius: equal radii are that radius; different ones take the largest,
+ * with a warning. 0 when absent. */
+static int list_radius(pf_scene_component *c, double *r)
+{
+    const char *s = pf_scene_component_string(c, "listRadius");
+    if (!s) return 0;
+    double *own = NULL;
+    const double *radii = NULL;
+    size_t n = 0;
+    if (s[0] == '@') {
+        sc_node *from;
+        xmlNode *comp;
+        const char *field;
+        int rc = sc_resolve_link(c, "listRadius", s, &from, &comp, &field);
+        if (rc) return rc;
+        const sc_mesh *m = sc_loaded_mesh(from, comp);
+        if (!m || !m->radii || (field && strcmp(field, "listRadius")))
+            return pf_scene_component_error(c, PF_EINVAL, "%s: listRadius = '%s' links no SphereLoader's radii",
+                                            TYPE(c), s);
+        radii = m->radii;
+        n = m->npoints;
+    } else {
+        int rc = sc_parse_reals(c, "listRadius", &own, &n);
+        if (rc < 0) return rc;
+        radii = own;
+    }
+    if (n == 0) {
+        pf_free(own);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: listRadius holds no radius", TYPE(c));
+    }
+    double lo = radii[0], hi = radii[0];
+    for (size_t k = 1; k < n; k++) {
+        lo = radii[k] < lo ? radii[k] : lo;
+        hi = radii[k] > hi ? radii[k] : hi;
+    }
+    pf_free(own);
+    if (!(lo > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: listRadius: radius %g is not > 0", TYPE(c), lo);
+    if (lo != hi)
+        pf_scene_component_warning(c, "%s: listRadius: radii from %g to %g; PhysFlow's spheres share one radius: "
+                                   "all take %g", TYPE(c), lo, hi, hi);
+    *r = hi;
+    return 1;
+}
+
 int sc_sphere_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -500,6 +545,7 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     int rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r);
     if (rc < 0) return rc;
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
+    if ((rc = list_radius(c, &r)) < 0) return rc;
     if ((rc = collision_friction(c)) < 0) return rc;
     ignore_collision_flags(c);
     pf_scene_component_ignore(c, "selfCollision");

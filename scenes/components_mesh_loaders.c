@@ -1,4 +1,4 @@
-/* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader: a mesh file read into the node's mesh, with MeshObjLoader's
+/* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader, SphereLoader: a file read into the node's mesh, with MeshObjLoader's
  * attributes and meaning (filename resolved as its files are; scale, rotation and translation as SOFA's
  * MeshLoader applies them, sc_mesh_loader_transform). */
 #include "components.h"
@@ -78,6 +78,14 @@ int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     return load(c, parse_vtk_any);
+}
+
+/* SphereLoader: SOFA's .sph file; the centres are the points (moved like a mesh's: SOFA's transform applies to
+ * positions only), the radii kept for SphereCollisionModel's listRadius="@loader.listRadius". */
+int sc_sphere_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return load(c, sc_parse_sph);
 }
 
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx)

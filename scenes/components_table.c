@@ -32,6 +32,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshGmshLoader", STATE, sc_mesh_gmsh_loader, NULL},
     {"MeshVTKLoader", STATE, sc_mesh_vtk_loader, NULL},
     {"MeshSTLLoader", STATE, sc_mesh_stl_loader, NULL},
+    {"SphereLoader", STATE, sc_sphere_loader, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},

@@ -32,7 +32,8 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
         copy_array((void **)&to->tris, from->tris, (size_t)from->ntris * 3 * sizeof *from->tris) ||
         copy_array((void **)&to->tetra, from->tetra, (size_t)from->ntetra * 4 * sizeof *from->tetra) ||
         copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa) ||
-        copy_array((void **)&to->quads, from->quads, (size_t)from->nquads * 4 * sizeof *from->quads)) {
+        copy_array((void **)&to->quads, from->quads, (size_t)from->nquads * 4 * sizeof *from->quads) ||
+        (from->radii && copy_array((void **)&to->radii, from->radii, (size_t)from->npoints * sizeof *from->radii))) {
         sc_mesh_free(to);
         return pf_error(PF_ENOMEM, "out of memory copying a linked mesh");
     }
@@ -61,8 +62,7 @@ int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
     return PF_OK;
 }
 
-/* The mesh of the loader element el in node n, or NULL when el is no loader of n. */
-static const sc_mesh *loaded_mesh(const sc_node *n, const xmlNode *el)
+const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el)
 {
     for (uint32_t k = 0; el && k < n->loaded.n; k++)
         if (n->loaded.v[k].el == el) return &n->loaded.v[k].mesh;
@@ -88,10 +88,6 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
         take(c, a);
         return PF_OK;
     }
-    if (value[1] == '[')
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': SOFA's links by position "
-                                        "(@[-1]) are not supported; name the component (@loader.position)",
-                                        pf_scene_component_type(c), attr, value);
     int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
     if (rc) return rc;
     if (field && strcmp(field, "position") && strcmp(field, "rest_position") && !is_element_list(field))
@@ -100,7 +96,7 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
                                         ".tetrahedra, .hexahedra) is supported", pf_scene_component_type(c), attr,
                                         value);
     take(c, a);
-    const sc_mesh *loaded = loaded_mesh(from, comp);
+    const sc_mesh *loaded = sc_loaded_mesh(from, comp);
     if (from == n && loaded && n->topology_loader && n->topology_loader != comp) {
         int state = c->entry && c->entry->fn == sc_mechanical_object;
         if (state && n->topology_linked) { /* a container took another loader's mesh: the points from this one */

@@ -26,6 +26,7 @@ typedef struct sc_mesh {
     uint32_t nhexa;
     uint32_t *quads;
     uint32_t nquads;
+    double *radii; /* m, one per point: the spheres of a sphere file (SphereLoader); NULL otherwise */
 } sc_mesh;
 
 typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
@@ -245,6 +246,8 @@ int sc_follow_links(pf_scene_component *c, int *skip);
 /* A loader's mesh m (taken: the node owns it): kept among the node's loaded meshes, and the node's topology
  * when it has none yet. */
 int sc_loader_provide(pf_scene_component *c, sc_mesh *m);
+/* The mesh the loader element el of node n read, or NULL when el is no loader of n. */
+const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */

@@ -158,6 +158,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{cmd} --help names --data-path, PHYSFLOW_DATA_PATH and --strict",
               all(w in r.stdout for w in ("--data-path", "PHYSFLOW_DATA_PATH", "--strict")), r.stdout)
 
+# ---- a malformed sphere file (SphereLoader): exit 2 naming the scene's line and the file's
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "bad.sph"), "w") as f:
+        f.write("sph 1.0\nsphe 1 0 0 0 0.5\nsphe 2 0 0 0 -1\n")
+    scene = os.path.join(tmp, "s.xml")
+    with open(scene, "w") as f:
+        f.write('<Node>\n<Node name="s">\n<SphereLoader filename="bad.sph"/>\n<MechanicalObject/></Node></Node>\n')
+    r = run("check", scene)
+    check("bad sphere file: exit 2 with the scene's line and the file's",
+          r.returncode == 2 and f"{scene}:3: SphereLoader:" in r.stderr and "bad.sph:3: sphere radius must be > 0"
+          in r.stderr and r.stdout == "", r.stdout + r.stderr)
+
 BAD = sorted(glob.glob(os.path.join(HERE, "scenes_bad", "*.xml")))
 check("at least 30 malformed scenes", len(BAD) >= 30, f"{len(BAD)}")
 for path in BAD:

@@ -384,6 +384,14 @@ static const bad_file BAD[] = {
     B(sc_parse_stl, "solid x\nfacets\n", ":2: 'facet' or 'endsolid' expected, found 'facets'"),
     B(sc_parse_stl, "solid x\nendsolid x\n", ":2: no facets"),
     B(sc_parse_stl, "binary", ": byte 6: a binary STL needs 84 bytes"),
+    /* SOFA's sphere files */
+    B(sc_parse_sph, "", ":1: not a sphere file: the first line must be 'sph 1.0'"),
+    B(sc_parse_sph, "sph 2.0\n", ":1: not a sphere file"),
+    B(sc_parse_sph, "sph 1.0\n# nothing\n", ":3: no sphere"),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0 0 1\nsphe 2 0 x 0 1\n", ":3: "),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0 0 1\n\nsphe 2 0 0 0 -1\n", ":4: sphere radius must be > 0, got -1"),
+    B(sc_parse_sph, "sph 1.0\nnums -3\n", ":2: "),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0\n", ":"),
 };
 enum { NBAD = sizeof BAD / sizeof BAD[0] };
 
@@ -470,6 +478,25 @@ START_TEST(test_twins_equal)
         sc_mesh_free(&a);
         sc_mesh_free(&b);
     }
+}
+END_TEST
+
+/* a sphere file: centres and radii as written, comments and the count skipped, an unknown keyword noted */
+START_TEST(test_sphere_file)
+{
+    static const char text[] = "sph 1.0\n#nums 3\nnums 3\nsphe 1 -4 1.25 0 0.85\n# a comment\n"
+                               "sphe 2 1 0 0 0.5\nmystery 1 2\nsphe 3 0 1 2e-1 0.25\n";
+    sc_mesh m;
+    char note[256];
+    ck_assert_msg(sc_parse_sph("s.sph", text, sizeof text - 1, &m, note, sizeof note) == PF_OK, "%s",
+                  pf_last_error());
+    static const double centres[9] = {-4, 1.25, 0, 1, 0, 0, 0, 1, 0.2}, radii[3] = {0.85, 0.5, 0.25};
+    ck_assert_uint_eq(m.npoints, 3);
+    ck_assert_mem_eq(m.points, centres, sizeof centres);
+    ck_assert_mem_eq(m.radii, radii, sizeof radii);
+    ck_assert_uint_eq(m.ntris + m.nedges + m.ntetra + m.nhexa, 0);
+    ck_assert_msg(strstr(note, "mystery (line 7)"), "%s", note);
+    sc_mesh_free(&m);
 }
 END_TEST
 
@@ -644,6 +671,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_scene_mesh_error);
     tcase_add_test(tc, test_scene_sofa_style);
     tcase_add_test(tc, test_grid_hexa);
+    tcase_add_test(tc, test_sphere_file);
     tcase_add_test(tc, test_hexa_to_tetra);
     tcase_add_test(tc, test_tetra_to_triangles);
     tcase_add_test(tc, test_hexa_to_quads);

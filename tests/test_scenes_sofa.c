@@ -532,9 +532,16 @@ START_TEST(test_links)
     ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MechanicalObject: attribute 'src': dangling link '@nowhere'"),
                   "%s", pf_last_error());
     ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject position='@[-1].position'/></Node></Node>", &s),
-                     PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not supported"), "%s",
-                  pf_last_error());
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "dangling link '@[-1].position'"),
+                  "%s", pf_last_error());
+    /* SOFA's links by position: @[-1] is the component just before, in the same node */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>\n<MeshObjLoader filename='%s'/>"
+             "<MechanicalObject position='@[-1].position'/></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 4);
+    pf_scene_destroy(s);
     unlink(obj);
 }
 END_TEST
@@ -688,6 +695,55 @@ START_TEST(test_mapped_surface_collides)
 }
 END_TEST
 
+/* SphereLoader: a .sph file's centres are the points and its radii the spheres' (SOFA's scenes link them by
+ * position); different radii share the largest, with a warning. */
+START_TEST(test_sphere_loader)
+{
+    char sph[] = "/tmp/pf_sofa_XXXXXX.sph";
+    static const char text[] = "sph 1.0\nnums 3\nsphe 1 0 0 0 0.25\nsphe 2 1 0 0 0.25\nsphe 3 0 1 0 0.5\n";
+    int fd = mkstemps(sph, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><CollisionPipeline/><EulerImplicitSolver/><Node name='s'>"
+             "<SphereLoader filename='%s' translation='0 0 2'/>\n<MechanicalObject position='@[-1].position'/>"
+             "<SphereCollisionModel listRadius='@[-2].listRadius'/></Node></Node>", sph);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "s", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    static const double want[9] = {0, 0, 2, 1, 0, 2, 0, 1, 2};
+    ck_assert_uint_eq(n, 3);
+    ck_assert_mem_eq(x, want, sizeof want);
+    const pf_scene_collision_model *m;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+    ck_assert_int_eq(m[0].kind, PF_COLLIDE_SPHERE);
+    ck_assert_double_eq(m[0].radius, 0.5);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "radii from 0.25 to 0.5"), "%s", r.last);
+    pf_scene_destroy(s);
+    /* radii written out, all equal: that radius, no warning */
+    r = (reports){0};
+    ck_assert_msg(load(&d, "<Node><EulerImplicitSolver/><Node name='s'><MechanicalObject position='0 0 0 1 0 0'/>"
+                  "<SphereCollisionModel listRadius='0.2 0.2'/></Node></Node>", &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_collision_models(s, &m);
+    ck_assert_double_eq(m[0].radius, 0.2);
+    ck_assert_int_eq(r.warnings, 0);
+    pf_scene_destroy(s);
+    /* a listRadius link to something without radii */
+    ck_assert_int_eq(load(&d, "<Node><Node name='s'><MechanicalObject position='0 0 0'/>\n"
+                     "<SphereCollisionModel listRadius='@[-1].listRadius'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "no SphereLoader"), "%s",
+                  pf_last_error());
+    unlink(sph);
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -756,6 +812,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_two_loaders);
     tcase_add_test(tc, test_state_on_grid);
     tcase_add_test(tc, test_mapped_surface_collides);
+    tcase_add_test(tc, test_sphere_loader);
     suite_add_tcase(s, tc);
     return s;
 }
