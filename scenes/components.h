@@ -53,6 +53,17 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx);
 int sc_constant_force_field(pf_scene_component *c, void *ctx);
 int sc_box_roi(pf_scene_component *c, void *ctx);
 int sc_fixed_constraint(pf_scene_component *c, void *ctx);
+/* The point indices a constraint names (< npts): all of them, `indices` written out, or an ROI's
+ * ("@box.indices"); *owned (freed by the caller) holds them unless they are an ROI's cache. */
+int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **idx, uint32_t *n,
+                     uint32_t **owned);
+/* scenes/components_roi.c */
+int sc_sphere_roi(pf_scene_component *c, void *ctx);
+int sc_plane_roi(pf_scene_component *c, void *ctx);
+/* scenes/components_projective.c */
+int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx);
+int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx);
+int sc_point_constraint(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);

@@ -398,22 +398,16 @@ int sc_box_roi(pf_scene_component *c, void *ctx)
     return rc;
 }
 
-int sc_fixed_constraint(pf_scene_component *c, void *ctx)
+int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **out, uint32_t *count,
+                     uint32_t **owned)
 {
-    (void)ctx;
-    pf_object_id o;
-    int rc, all = 0;
-    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
-    pf_scene_component_ignore(c, "template");
-    pf_scene_component_ignore(c, "showObject");
-    pf_scene_component_ignore(c, "drawSize");
+    int rc;
     const char *s = pf_scene_component_string(c, "indices");
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
-    int rigid = c->node->rigid;
-    uint32_t npts = rigid ? 1 : object_points(c, o);
     uint32_t *own = NULL, n = 0;
     const uint32_t *idx = NULL;
+    *out = NULL;
+    *count = 0;
+    *owned = NULL;
     if (all) {
         if (!(own = pf_malloc((size_t)npts * sizeof *own))) return pf_error(PF_ENOMEM, "out of memory");
         for (uint32_t k = 0; k < npts; k++) own[k] = k;
@@ -424,11 +418,11 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
         xmlNode *comp;
         const char *field;
         if ((rc = sc_resolve_link(c, "indices", s, &node, &comp, &field))) return rc;
-        if (!comp || !field || strcmp(field, "indices") || xmlStrcmp(comp->name, (const xmlChar *)"BoxROI"))
-            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's indices "
-                                            "('@box.indices')", TYPE(c), s);
+        if (!comp || !field || strcmp(field, "indices"))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's "
+                                            "or PlaneROI's indices ('@box.indices')", TYPE(c), s);
         if (node != c->node)
-            return pf_scene_component_error(c, PF_EPARSE, "%s: the BoxROI '%s' selects points of another node's "
+            return pf_scene_component_error(c, PF_EPARSE, "%s: the ROI '%s' selects points of another node's "
                                             "object", TYPE(c), s);
         if ((rc = sc_box_indices(c, node, comp, &idx, &n))) return rc;
     } else if (s) {
@@ -446,6 +440,28 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
             pf_free(own);
             return rc;
         }
+    *out = idx;
+    *count = n;
+    *owned = own;
+    return PF_OK;
+}
+
+int sc_fixed_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_object_id o;
+    int rc, all = 0;
+    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showObject");
+    pf_scene_component_ignore(c, "drawSize");
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
+    int rigid = c->node->rigid;
+    uint32_t npts = rigid ? 1 : object_points(c, o);
+    uint32_t *own, n;
+    const uint32_t *idx;
+    if ((rc = sc_point_indices(c, npts, all, &idx, &n, &own))) return rc;
     if (n == 0) pf_scene_component_warning(c, "%s fixes no point", TYPE(c));
     static const uint32_t both[2] = {0, 1};
     rc = pf_world_fix_points(c->L->scene->world, o, rigid && n ? both : idx, rigid && n ? 2 : n);

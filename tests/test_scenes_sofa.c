@@ -744,6 +744,84 @@ START_TEST(test_sphere_loader)
 }
 END_TEST
 
+/* SphereROI and PlaneROI select the grid points a brute-force test over the grid finds; FixedConstraint links
+ * them. PointProjectiveConstraint moves its points to `point` and holds them there. PartialFixed with some axes
+ * and FixedPlane are refused, saying why. */
+static uint32_t fixed_by(const char *roi)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='3 3 3' min='0 0 0' "
+             "max='2 2 2'/><MechanicalObject/>%s<FixedConstraint indices='@roi.indices'/></Node></Node>", roi);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", roi, pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    pf_scene_destroy(s);
+    return (uint32_t)sum.fixed_points;
+}
+
+START_TEST(test_rois_and_projective)
+{
+    /* brute force over the grid points (i, j, k) in {0, 1, 2}^3 */
+    uint32_t in_sphere = 0, in_plane = 0, in_quarter = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                in_sphere += (i - 2) * (i - 2) + (j - 1) * (j - 1) + (k - 1) * (k - 1) <= 1;
+                in_plane += k == 1;
+                in_quarter += k == 1 && i <= 1 && j <= 1;
+            }
+    ck_assert_uint_eq(fixed_by("<SphereROI name='roi' centers='2 1 1' radii='1'/>"), in_sphere);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  2 0 1  2 2 1  0.5'/>"), in_plane);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0.5'/>"), in_quarter);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0'/>"), in_plane); /* SOFA's depth 0 */
+    ck_assert_uint_eq(fixed_by("<SphereROI name='roi' centers='0 0 0  2 2 2' radii='0.1 0.1'/>"), 2);
+
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *point = "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='2 2 2' min='0 0 0' "
+                        "max='1 1 1'/><MechanicalObject/><UniformMass totalMass='1'/>"
+                        "<PointProjectiveConstraint point='5 6 7' indices='0 3'/></Node></Node>";
+    ck_assert_msg(load(&d, point, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    for (int a = 0; a < 3; a++) {
+        ck_assert_double_eq(x[a], 5 + a);
+        ck_assert_double_eq(x[9 + a], 5 + a);
+    }
+    ck_assert_double_lt(x[3 * 1 + 2], 0); /* a free point fell */
+    pf_scene_destroy(s);
+
+    const char *partial = "<Node><Node name='g'><MechanicalObject position='0 0 0 1 0 0'/>\n"
+                          "<PartialFixedProjectiveConstraint indices='0' fixedDirections='%s'/></Node></Node>";
+    char xml[512];
+    snprintf(xml, sizeof xml, partial, "1 1 1");
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.fixed_points, 1);
+    pf_scene_destroy(s);
+    snprintf(xml, sizeof xml, partial, "1 1 0");
+    ck_assert_int_eq(load(&d, xml, &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "fixes some axes only"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
+                     "<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='-1' dmax='1'/></Node></Node>", &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "cannot"), "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
+                     "<SphereROI centers='0 0 0' radii='1 2'/></Node></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: SphereROI: 'radii'"), "%s", pf_last_error());
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -813,6 +891,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_state_on_grid);
     tcase_add_test(tc, test_mapped_surface_collides);
     tcase_add_test(tc, test_sphere_loader);
+    tcase_add_test(tc, test_rois_and_projective);
     suite_add_tcase(s, tc);
     return s;
 }
