@@ -822,6 +822,54 @@ START_TEST(test_rois_and_projective)
 }
 END_TEST
 
+/* GridMeshCreator: SOFA's grid over the unit square, scaled and moved; its triangles as SOFA's patterns make
+ * them (hand-written for 3 x 2 points: point (x, y) is x + 3 y). */
+START_TEST(test_grid_mesh_creator)
+{
+    static const struct {
+        int pattern;
+        uint32_t tris[12];
+    } cases[] = {
+        {1, {0, 1, 4, 0, 4, 3, 1, 2, 4, 2, 5, 4}}, /* alternating: cell (1, 0) the other way */
+        {2, {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}}, /* upward */
+        {3, {0, 1, 3, 1, 4, 3, 1, 2, 4, 2, 5, 4}}, /* downward */
+        {0, {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}}, /* quads, split as MeshTopology splits them */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='g'><GridMeshCreator filename='nofile' "
+                 "resolution='3 2' trianglePattern='%d' scale='2 4 1' translation='0 0 1'/><MechanicalObject/>"
+                 "<TriangleCollisionModel/></Node></Node>", cases[k].pattern);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", cases[k].pattern, pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+        uint32_t n, nt;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 6);
+        for (uint32_t p = 0; p < 6; p++) {
+            ck_assert_double_eq(x[3 * p], (p % 3) * 1.0);
+            ck_assert_double_eq(x[3 * p + 1], (p / 3) * 4.0);
+            ck_assert_double_eq(x[3 * p + 2], 1);
+        }
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+        const uint32_t *tri = pf_world_surface_triangles(pf_scene_world(s), m[0].surface, &nt);
+        ck_assert_uint_eq(nt, 4);
+        ck_assert_msg(!memcmp(tri, cases[k].tris, sizeof cases[k].tris), "pattern %d", cases[k].pattern);
+        pf_scene_destroy(s);
+    }
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<GridMeshCreator resolution='1 3'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: GridMeshCreator: resolution"), "%s", pf_last_error());
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -892,6 +940,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_mapped_surface_collides);
     tcase_add_test(tc, test_sphere_loader);
     tcase_add_test(tc, test_rois_and_projective);
+    tcase_add_test(tc, test_grid_mesh_creator);
     suite_add_tcase(s, tc);
     return s;
 }
