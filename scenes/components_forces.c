@@ -418,7 +418,10 @@ int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32
         xmlNode *comp;
         const char *field;
         if ((rc = sc_resolve_link(c, "indices", s, &node, &comp, &field))) return rc;
-        if (!comp || !field || strcmp(field, "indices"))
+        int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"SphereROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI"));
+        if (!roi || !field || strcmp(field, "indices"))
             return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's "
                                             "or PlaneROI's indices ('@box.indices')", TYPE(c), s);
         if (node != c->node)

@@ -20,6 +20,7 @@ void sc_effect_snapshot_take(const sc_loader *L, const sc_node *n, sc_effect_sna
     s->shape_line = n->shape_line;
     memcpy(s->collision_lines, L->collision_lines, sizeof s->collision_lines);
     s->mesh_points = n->mesh.npoints;
+    s->pending_container = n->pending_container;
     s->npositions = n->npositions;
     const pf_scene *sc = L->scene;
     s->force_fields = sc->summary.force_fields;
@@ -36,7 +37,10 @@ unsigned sc_effect_since(const sc_loader *L, const sc_node *n, const sc_effect_s
     const pf_scene *sc = L->scene;
     unsigned e = SC_EFFECT_RAN;
     if (n->mo_line != s->mo_line) e |= SC_EFFECT_OBJECT;
-    if ((int)n->topology != s->topology || n->mesh.npoints != s->mesh_points) e |= SC_EFFECT_TOPOLOGY;
+    /* a container waiting for a topological mapping counts as the topology it will hold */
+    if ((int)n->topology != s->topology || n->mesh.npoints != s->mesh_points ||
+        n->pending_container != s->pending_container)
+        e |= SC_EFFECT_TOPOLOGY;
     if (n->mass_line != s->mass_line) e |= SC_EFFECT_MASS;
     if (n->solver_line != s->solver_line || memcmp(&n->solver, &s->solver, sizeof s->solver)) e |= SC_EFFECT_SOLVER;
     if (n->mapping_line != s->mapping_line) e |= SC_EFFECT_MAPPING;

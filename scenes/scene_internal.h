@@ -198,6 +198,7 @@ enum {
 typedef struct sc_effect_snapshot {
     int mo_line, topology, mass_line, solver_line, mapping_line, shape_line, collision_lines[4];
     uint32_t mesh_points, npositions, force_fields, constraints, collision_models, boxes;
+    const xmlNode *pending_container;
     pf_object_def def;
     pf_solver_def solver;
     pf_scene_collision collision;

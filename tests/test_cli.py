@@ -158,6 +158,31 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{cmd} --help names --data-path, PHYSFLOW_DATA_PATH and --strict",
               all(w in r.stdout for w in ("--data-path", "PHYSFLOW_DATA_PATH", "--strict")), r.stdout)
 
+# ---- the project's SOFA-style scenes: what check reports per kind, and they run
+def kinds(out):
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 5 and cells[0] != "component":
+            rows[cells[0]] = (int(cells[1]), cells[2], int(cells[3]), int(cells[4]))
+    return rows
+
+
+for name, want in (("topo_mapping_drop", {"Hexa2TetraTopologicalMapping": (1, "topology", 0, 0),
+                                          "Tetra2TriangleTopologicalMapping": (1, "topology", 0, 0),
+                                          "TetrahedronSetTopologyContainer": (1, "topology", 0, 0),
+                                          "TriangleCollisionModel": (2, "collision model", 0, 0)}),
+                   ("cloth_pinned_corners", {"GridMeshCreator": (1, "topology", 0, 0),
+                                             "SphereROI": (2, "index selection", 0, 0),
+                                             "PointProjectiveConstraint": (2, "constraint", 0, 0)})):
+    path = os.path.join(HERE, "scenes", name + ".xml")
+    r = run("check", path)
+    rows = kinds(r.stdout)
+    check(f"check {name}: the table's rows", r.returncode == 0 and all(rows.get(k) == v for k, v in want.items()),
+          r.stdout + r.stderr)
+    r = run("run", path, "--steps", "50", "--threads", "1", "--no-bind")
+    check(f"run {name} exits 0", r.returncode == 0, r.stderr)
+
 # ---- a malformed sphere file (SphereLoader): exit 2 naming the scene's line and the file's
 with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "bad.sph"), "w") as f:
