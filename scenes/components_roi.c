@@ -4,6 +4,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "physics/rotation.h"
 
 #include <math.h>
 #include <string.h>
@@ -95,13 +96,6 @@ static double dot(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static void cross(const double *a, const double *b, double *d)
-{
-    d[0] = a[1] * b[2] - a[2] * b[1];
-    d[1] = a[2] * b[0] - a[0] * b[2];
-    d[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 static int unit(double *v)
 {
     double n = sqrt(dot(v, v));
@@ -120,7 +114,7 @@ static int prepare_plane(const double *in, double *pl)
     const double *p0 = in, *p1 = in + 3, *p2 = in + 6;
     double a[3], b[3], vd[3], p3[3], p4[3], p6[3], e[3], f[3];
     for (int k = 0; k < 3; k++) a[k] = p1[k] - p0[k], b[k] = p2[k] - p0[k];
-    cross(a, b, vd);
+    pf_cross(a, b, vd);
     if (unit(vd)) return -1;
     for (int k = 0; k < 3; k++) {
         p3[k] = p0[k] + p2[k] - p1[k];
@@ -129,13 +123,13 @@ static int prepare_plane(const double *in, double *pl)
     }
     double *n0 = pl + PLANE_N0, *n1 = pl + PLANE_N1, *n2 = pl + PLANE_N2, *n3 = pl + PLANE_N3;
     for (int k = 0; k < 3; k++) e[k] = p4[k] - p0[k];
-    cross(a, e, n0); /* (p1 - p0) x (p4 - p0) */
+    pf_cross(a, e, n0); /* (p1 - p0) x (p4 - p0) */
     for (int k = 0; k < 3; k++) a[k] = p2[k] - p3[k], e[k] = p6[k] - p3[k];
-    cross(a, e, n1); /* (p2 - p3) x (p6 - p3) */
+    pf_cross(a, e, n1); /* (p2 - p3) x (p6 - p3) */
     for (int k = 0; k < 3; k++) a[k] = p3[k] - p0[k], e[k] = p4[k] - p0[k];
-    cross(a, e, n2); /* (p3 - p0) x (p4 - p0) */
+    pf_cross(a, e, n2); /* (p3 - p0) x (p4 - p0) */
     for (int k = 0; k < 3; k++) a[k] = p2[k] - p1[k], f[k] = p6[k] - p2[k];
-    cross(a, f, n3); /* (p2 - p1) x (p6 - p2) */
+    pf_cross(a, f, n3); /* (p2 - p1) x (p6 - p2) */
     /* with depth 0 the side normals vanish and, as in SOFA (a zero vector stays zero), the sides bound nothing:
      * every point of the plane is in */
     unit(n0), unit(n1), unit(n2), unit(n3);

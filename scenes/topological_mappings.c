@@ -6,6 +6,7 @@
 #include "base/alloc.h"
 #include "base/check.h"
 #include "base/error.h"
+#include "physics/rotation.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,13 +156,6 @@ static void sub(const double *a, const double *b, double *d)
     for (int k = 0; k < 3; k++) d[k] = a[k] - b[k];
 }
 
-static void cross(const double *a, const double *b, double *d)
-{
-    d[0] = a[1] * b[2] - a[2] * b[1];
-    d[1] = a[2] * b[0] - a[0] * b[2];
-    d[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 int sc_tetra_to_triangles(const sc_mesh *in, sc_mesh *out)
 {
     PF_TRY(copy_points(in, out));
@@ -183,7 +177,7 @@ int sc_tetra_to_triangles(const sc_mesh *in, sc_mesh *out)
             double e1[3], e2[3], nrm[3], out_dir[3];
             sub(P + 3 * (size_t)d[1], P + 3 * (size_t)d[0], e1);
             sub(P + 3 * (size_t)d[2], P + 3 * (size_t)d[0], e2);
-            cross(e1, e2, nrm);
+            pf_cross(e1, e2, nrm);
             sub(P + 3 * (size_t)d[0], P + 3 * (size_t)v[f], out_dir);
             if (nrm[0] * out_dir[0] + nrm[1] * out_dir[1] + nrm[2] * out_dir[2] < 0) { /* an inverted tetrahedron */
                 uint32_t s = d[1];
@@ -235,7 +229,7 @@ int sc_hexa_to_quads(const sc_mesh *in, sc_mesh *out)
             double d1[3], d2[3], nrm[3], out_dir[3];
             sub(P + 3 * (size_t)d[2], P + 3 * (size_t)d[0], d1);
             sub(P + 3 * (size_t)d[3], P + 3 * (size_t)d[1], d2);
-            cross(d1, d2, nrm);
+            pf_cross(d1, d2, nrm);
             sub(P + 3 * (size_t)d[0], centre, out_dir);
             if (nrm[0] * out_dir[0] + nrm[1] * out_dir[1] + nrm[2] * out_dir[2] < 0) {
                 uint32_t s = d[1];
