@@ -34,6 +34,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshSTLLoader", STATE, sc_mesh_stl_loader, NULL},
     {"SphereLoader", STATE, sc_sphere_loader, NULL},
     {"GridMeshCreator", STATE, sc_grid_mesh_creator, NULL},
+    {"TransformEngine", STATE, sc_transform_engine, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},

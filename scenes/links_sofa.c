@@ -49,7 +49,7 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
 int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
 {
     sc_node *n = c->node;
-    if (pf_vec_push(&n->loaded, ((sc_loaded){c->el, *m}))) {
+    if (pf_vec_push(&n->loaded, ((sc_loaded){c->el, *m, 0}))) {
         sc_mesh_free(m);
         return pf_error(PF_ENOMEM, "out of memory for a loaded mesh");
     }
@@ -62,11 +62,26 @@ int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
     return PF_OK;
 }
 
-const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el)
+int sc_engine_provide(pf_scene_component *c, sc_mesh *m)
+{
+    if (pf_vec_push(&c->node->loaded, ((sc_loaded){c->el, *m, 1}))) {
+        sc_mesh_free(m);
+        return pf_error(PF_ENOMEM, "out of memory for an engine's output");
+    }
+    return PF_OK;
+}
+
+static const sc_loaded *loaded_entry(const sc_node *n, const xmlNode *el)
 {
     for (uint32_t k = 0; el && k < n->loaded.n; k++)
-        if (n->loaded.v[k].el == el) return &n->loaded.v[k].mesh;
+        if (n->loaded.v[k].el == el) return &n->loaded.v[k];
     return NULL;
+}
+
+const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el)
+{
+    const sc_loaded *e = loaded_entry(n, el);
+    return e ? &e->mesh : NULL;
 }
 
 static int is_element_list(const char *field)
@@ -90,6 +105,19 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
     }
     int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
     if (rc) return rc;
+    const sc_loaded *engine = loaded_entry(from, comp);
+    if (engine && engine->engine) { /* an engine's positions: the node's points when it has none */
+        if (field && strcmp(field, "output_position"))
+            return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': an engine gives "
+                                            "'output_position' only", pf_scene_component_type(c), attr, value);
+        take(c, a);
+        if (n->positions) return PF_OK;
+        size_t bytes = (size_t)engine->mesh.npoints * 3 * sizeof *engine->mesh.points;
+        if (copy_array((void **)&n->positions, engine->mesh.points, bytes))
+            return pf_error(PF_ENOMEM, "out of memory copying an engine's positions");
+        n->npositions = engine->mesh.npoints;
+        return PF_OK;
+    }
     if (field && strcmp(field, "position") && strcmp(field, "rest_position") && !is_element_list(field))
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': only a link to a position "
                                         "(.position, .rest_position) or an element list (.edges, .triangles, .quads, "

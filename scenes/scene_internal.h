@@ -35,6 +35,7 @@ typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_top
 typedef struct sc_loaded {
     const xmlNode *el; /* the loader's element */
     sc_mesh mesh;
+    int engine; /* an engine's output positions (TransformEngine): points only, never the node's topology */
 } sc_loaded;
 
 /* How a node without an object of its own follows its parent's (SOFA mappings). */
@@ -249,6 +250,8 @@ int sc_follow_links(pf_scene_component *c, int *skip);
 int sc_loader_provide(pf_scene_component *c, sc_mesh *m);
 /* The mesh the loader element el of node n read, or NULL when el is no loader of n. */
 const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el);
+/* An engine's output positions m (taken): linked as "@engine.output_position" by a MechanicalObject. */
+int sc_engine_provide(pf_scene_component *c, sc_mesh *m);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */

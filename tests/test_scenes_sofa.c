@@ -870,6 +870,41 @@ START_TEST(test_grid_mesh_creator)
 }
 END_TEST
 
+/* TransformEngine: the linked positions scaled, turned (degrees, z last), then moved; a MechanicalObject takes them
+ * through output_position, in its node or another. */
+START_TEST(test_transform_engine)
+{
+    char obj[] = "/tmp/pf_sofa_XXXXXX.obj";
+    int fd = mkstemps(obj, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'><MeshObjLoader name='loader' filename='%s'/>"
+             "<TransformEngine name='t' input_position='@loader.position' scale='2 2 2' rotation='0 0 90' "
+             "translation='1 2 3'/></Node>\n<Node name='b'><MechanicalObject position='@../a/t.output_position'/>"
+             "</Node></Node>", obj);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "b", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    /* (x, y, z) -> 2 (-y, x, z) + (1, 2, 3) for the points 0, 0.1 x, 0.1 y, 0.1 z */
+    static const double want[12] = {1, 2, 3, 1, 2.2, 3, 0.8, 2, 3, 1, 2, 3.2};
+    ck_assert_uint_eq(n, 4);
+    for (int k = 0; k < 12; k++) ck_assert_double_eq_tol(x[k], want[k], 1e-15);
+    pf_scene_destroy(s);
+    ck_assert_int_eq(load(&d, "<Node><Node name='a'>\n<TransformEngine input_position='@nothing.position'/>"
+                     "</Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:"), "%s", pf_last_error());
+    unlink(obj);
+}
+END_TEST
+
 START_TEST(test_unknown_components)
 {
     reports r = {0};
@@ -941,6 +976,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_sphere_loader);
     tcase_add_test(tc, test_rois_and_projective);
     tcase_add_test(tc, test_grid_mesh_creator);
+    tcase_add_test(tc, test_transform_engine);
     suite_add_tcase(s, tc);
     return s;
 }
