@@ -146,7 +146,7 @@ static int mesh_lines(const sc_mesh *m, int tri, uint32_t **out, const uint32_t 
 static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_surface_id *out)
 {
     pf_world *w = L->scene->world;
-    sc_node *on = n->mapping != SC_MAP_NONE ? n->parent : n;
+    sc_node *on = sc_carrier(n);
     pf_object_id o = on->object;
     pf_surface_def sd = pf_surface_default_def();
     sd.radius = radius;
@@ -213,7 +213,7 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
  * (with their vertices) or points on another, unless the spheres already are those points. */
 static int attach_one(sc_loader *L, sc_node *n)
 {
-    sc_node *on = n->mapping != SC_MAP_NONE ? n->parent : n;
+    sc_node *on = sc_carrier(n);
     int rc = mapping_checks(L, n, on);
     if (rc) return rc;
     if ((n->collide & SC_COLLIDE_SPHERES) &&

@@ -41,6 +41,7 @@ static void vreport(const sc_loader *L, const char *file, pf_scene_severity sev,
     char msg[400], full[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
     snprintf(full, sizeof full, "%s:%d: %s: %s", file, line, sev == PF_SCENE_WARNING ? "warning" : "note", msg);
+    if (sev == PF_SCENE_WARNING) sc_kind_warned(L);
     if (L->def->report)
         L->def->report(sev, full, L->def->report_ctx);
     else
@@ -290,6 +291,26 @@ int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, s
                                         pf_scene_component_type(c), attr, link);
     const char *p = link + 1;
     sc_node *n = c->node;
+    if (p[0] == '[') { /* SOFA's link by position: @[-k] is the k-th component before this one in its node */
+        char *end;
+        long k = strtol(p + 1, &end, 10);
+        if (k >= 0 || k < -1000000 || *end != ']' || (end[1] && end[1] != '.'))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' = '%s' is not a link by position "
+                                            "('@[-1]', '@[-2].field')", pf_scene_component_type(c), attr, link);
+        xmlNode *e = c->el;
+        for (long back = -k; e && back > 0;) {
+            e = e->prev;
+            if (e && e->type == XML_ELEMENT_NODE && xmlStrcmp(e->name, (const xmlChar *)"Node")) back--;
+        }
+        if (!e)
+            return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': dangling link '%s' (fewer than %ld "
+                                            "components before it in node '%s')", pf_scene_component_type(c), attr,
+                                            link, -k, n->name);
+        *node = n;
+        *comp = e;
+        *field = end[1] == '.' && end[2] ? end + 2 : NULL;
+        return PF_OK;
+    }
     if (*p == '/') {
         while (n->parent) n = n->parent;
         p++;
@@ -356,10 +377,11 @@ int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_o
     return 1;
 }
 
-/* The node whose object carries a collision model of node n: n itself, or its parent through a mapping. */
-static sc_node *carrier(sc_node *n)
+sc_node *sc_carrier(sc_node *n)
 {
-    return n->mapping != SC_MAP_NONE ? n->parent : n;
+    if (n->mapping != SC_MAP_NONE) return n->parent;
+    if (n->topology_source && !n->mo_line) return sc_carrier(n->topology_source);
+    return n;
 }
 
 int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
@@ -367,7 +389,7 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
 {
     pf_scene *s = c->L->scene;
     sc_loader *L = c->L;
-    sc_node *n = c->node, *on = carrier(n);
+    sc_node *n = c->node, *on = sc_carrier(n);
     if (!on->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in node '%s'%s",
                                         pf_scene_component_type(c), on->name,

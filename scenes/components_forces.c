@@ -422,22 +422,16 @@ int sc_box_roi(pf_scene_component *c, void *ctx)
     return rc;
 }
 
-int sc_fixed_constraint(pf_scene_component *c, void *ctx)
+int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **out, uint32_t *count,
+                     uint32_t **owned)
 {
-    (void)ctx;
-    pf_object_id o;
-    int rc, all = 0;
-    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
-    pf_scene_component_ignore(c, "template");
-    pf_scene_component_ignore(c, "showObject");
-    pf_scene_component_ignore(c, "drawSize");
+    int rc;
     const char *s = pf_scene_component_string(c, "indices");
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
-    int rigid = c->node->rigid;
-    uint32_t npts = rigid ? 1 : object_points(c, o);
     uint32_t *own = NULL, n = 0;
     const uint32_t *idx = NULL;
+    *out = NULL;
+    *count = 0;
+    *owned = NULL;
     if (all) {
         if (!(own = pf_malloc((size_t)npts * sizeof *own))) return pf_error(PF_ENOMEM, "out of memory");
         for (uint32_t k = 0; k < npts; k++) own[k] = k;
@@ -448,11 +442,14 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
         xmlNode *comp;
         const char *field;
         if ((rc = sc_resolve_link(c, "indices", s, &node, &comp, &field))) return rc;
-        if (!comp || !field || strcmp(field, "indices") || xmlStrcmp(comp->name, (const xmlChar *)"BoxROI"))
-            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's indices "
-                                            "('@box.indices')", TYPE(c), s);
+        int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"SphereROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI"));
+        if (!roi || !field || strcmp(field, "indices"))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's "
+                                            "or PlaneROI's indices ('@box.indices')", TYPE(c), s);
         if (node != c->node)
-            return pf_scene_component_error(c, PF_EPARSE, "%s: the BoxROI '%s' selects points of another node's "
+            return pf_scene_component_error(c, PF_EPARSE, "%s: the ROI '%s' selects points of another node's "
                                             "object", TYPE(c), s);
         if ((rc = sc_box_indices(c, node, comp, &idx, &n))) return rc;
     } else if (s) {
@@ -470,6 +467,28 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
             pf_free(own);
             return rc;
         }
+    *out = idx;
+    *count = n;
+    *owned = own;
+    return PF_OK;
+}
+
+int sc_fixed_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_object_id o;
+    int rc, all = 0;
+    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showObject");
+    pf_scene_component_ignore(c, "drawSize");
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
+    int rigid = c->node->rigid;
+    uint32_t npts = rigid ? 1 : object_points(c, o);
+    uint32_t *own, n;
+    const uint32_t *idx;
+    if ((rc = sc_point_indices(c, npts, all, &idx, &n, &own))) return rc;
     if (n == 0) pf_scene_component_warning(c, "%s fixes no point", TYPE(c));
     static const uint32_t both[2] = {0, 1};
     rc = pf_world_fix_points(c->L->scene->world, o, rigid && n ? both : idx, rigid && n ? 2 : n);
@@ -517,6 +536,51 @@ static int self_collision_flag(pf_scene_component *c)
     return PF_OK;
 }
 
+/* listRadius: radii written out, or linked from a SphereLoader ("@loader.listRadius", "@[-2].listRadius").
+ * PhysFlow's sphere surfaces have one radius: equal radii are that radius; different ones take the largest,
+ * with a warning. 0 when absent. */
+static int list_radius(pf_scene_component *c, double *r)
+{
+    const char *s = pf_scene_component_string(c, "listRadius");
+    if (!s) return 0;
+    double *own = NULL;
+    const double *radii = NULL;
+    size_t n = 0;
+    if (s[0] == '@') {
+        sc_node *from;
+        xmlNode *comp;
+        const char *field;
+        int rc = sc_resolve_link(c, "listRadius", s, &from, &comp, &field);
+        if (rc) return rc;
+        const sc_mesh *m = sc_loaded_mesh(from, comp);
+        if (!m || !m->radii || (field && strcmp(field, "listRadius")))
+            return pf_scene_component_error(c, PF_EINVAL, "%s: listRadius = '%s' links no SphereLoader's radii",
+                                            TYPE(c), s);
+        radii = m->radii;
+        n = m->npoints;
+    } else {
+        int rc = sc_parse_reals(c, "listRadius", &own, &n);
+        if (rc < 0) return rc;
+        radii = own;
+    }
+    if (n == 0) {
+        pf_free(own);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: listRadius holds no radius", TYPE(c));
+    }
+    double lo = radii[0], hi = radii[0];
+    for (size_t k = 1; k < n; k++) {
+        lo = radii[k] < lo ? radii[k] : lo;
+        hi = radii[k] > hi ? radii[k] : hi;
+    }
+    pf_free(own);
+    if (!(lo > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: listRadius: radius %g is not > 0", TYPE(c), lo);
+    if (lo != hi)
+        pf_scene_component_warning(c, "%s: listRadius: radii from %g to %g; PhysFlow's spheres share one radius: "
+                                   "all take %g", TYPE(c), lo, hi, hi);
+    *r = hi;
+    return 1;
+}
+
 int sc_sphere_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -524,6 +588,7 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     int rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r);
     if (rc < 0) return rc;
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
+    if ((rc = list_radius(c, &r)) < 0) return rc;
     if ((rc = collision_friction(c)) < 0) return rc;
     ignore_collision_flags(c);
     pf_scene_component_ignore(c, "selfCollision");

@@ -1,4 +1,4 @@
-/* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader: a mesh file read into the node's mesh, with MeshObjLoader's
+/* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader, SphereLoader: a file read into the node's mesh, with MeshObjLoader's
  * attributes and meaning (filename resolved as its files are; scale, rotation and translation as SOFA's
  * MeshLoader applies them, sc_mesh_loader_transform). */
 #include "components.h"
@@ -19,7 +19,17 @@ int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m)
     if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "rotation", 3, r)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "scale3d", 3, s)) < 0) return rc;
-    if ((rc = pf_scene_component_real(c, "scale", -1e300, 1e300, &uniform)) < 0) return rc;
+    double *sv; /* `scale`: one number (uniform) or three (per axis, as SOFA's loaders also take it) */
+    size_t ns;
+    if ((rc = sc_parse_reals(c, "scale", &sv, &ns)) < 0) return rc;
+    if (rc == 1 && ns != 1 && ns != 3) {
+        pf_free(sv);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'scale' needs 1 or 3 numbers, got %zu",
+                                        pf_scene_component_type(c), ns);
+    }
+    if (rc == 1 && ns == 1) uniform = sv[0];
+    for (size_t a = 0; rc == 1 && ns == 3 && a < 3; a++) s[a] *= sv[a];
+    if (rc == 1) pf_free(sv);
     double cx = cos(r[0] * M_PI / 180), sx = sin(r[0] * M_PI / 180), cy = cos(r[1] * M_PI / 180),
            sy = sin(r[1] * M_PI / 180), cz = cos(r[2] * M_PI / 180), sz = sin(r[2] * M_PI / 180);
     const double R[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
@@ -65,16 +75,7 @@ static int load(pf_scene_component *c, sc_mesh_parse_fn parse)
         sc_mesh_free(&m);
         return rc;
     }
-    sc_node *n = c->node;
-    if (n->topology != SC_TOPO_NONE) {
-        sc_mesh_free(&m);
-        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", type,
-                                        n->name, n->topology_line);
-    }
-    n->topology = SC_TOPO_MESH;
-    n->topology_line = pf_scene_component_line(c);
-    n->mesh = m;
-    return PF_OK;
+    return sc_loader_provide(c, &m);
 }
 
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx)
@@ -87,6 +88,14 @@ int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     return load(c, parse_vtk_any);
+}
+
+/* SphereLoader: SOFA's .sph file; the centres are the points (moved like a mesh's: SOFA's transform applies to
+ * positions only), the radii kept for SphereCollisionModel's listRadius="@loader.listRadius". */
+int sc_sphere_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return load(c, sc_parse_sph);
 }
 
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx)

@@ -85,6 +85,11 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
 static int claim_topology(pf_scene_component *c, sc_topology kind)
 {
     sc_node *n = c->node;
+    if (n->topology == SC_TOPO_MESH && n->topology_loader) { /* a loader's mesh taken for want of a container */
+        sc_mesh_free(&n->mesh);
+        n->topology = SC_TOPO_NONE;
+        n->topology_loader = NULL;
+    }
     if (n->topology != SC_TOPO_NONE)
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", TYPE(c),
                                         n->name, n->topology_line);
@@ -185,6 +190,15 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         if (!(m.points = pf_malloc(np * sizeof *m.points))) return pf_error(PF_ENOMEM, "out of memory");
         memcpy(m.points, c->node->positions, np * sizeof *m.points);
     }
+    int lists = 0; /* a container without points nor elements waits for a topological mapping to fill it */
+    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
+        lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
+    if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */
+    if (np == 0 && rc == 0 && !lists && c->node->topology == SC_TOPO_NONE && !c->node->pending_container) {
+        c->node->pending_container = c->el;
+        return PF_OK;
+    }
     if (np == 0 || np % 3) {
         pf_free(m.points);
         return pf_scene_component_error(c, PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one "
@@ -200,7 +214,7 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         sc_mesh_free(&m);
         return rc;
     }
-    if (m.nquads) { /* quads become two triangles each too, as SOFA's triangle collision does */
+    if (m.nquads) { /* quads become two triangles each, as SOFA's triangle collision does */
         uint32_t *t = pf_realloc(m.tris, (size_t)m.ntris * 3 * sizeof *t,
                                  ((size_t)m.ntris + 2 * (size_t)m.nquads) * 3 * sizeof *t);
         if (!t) {
@@ -209,7 +223,7 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         }
         m.tris = t;
         for (uint32_t q = 0; q < m.nquads; q++) {
-            const uint32_t *v = m.quads + 4 * q;
+            const uint32_t *v = m.quads + 4 * (size_t)q;
             uint32_t *d = m.tris + 3 * (size_t)m.ntris;
             d[0] = v[0], d[1] = v[1], d[2] = v[2], d[3] = v[0], d[4] = v[2], d[5] = v[3];
             m.ntris += 2;
@@ -237,12 +251,11 @@ int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_scene_component_error(c, rc, "MeshObjLoader: %s", copy);
     }
-    if ((rc = sc_mesh_loader_transform(c, &m)) || (rc = claim_topology(c, SC_TOPO_MESH))) {
+    if ((rc = sc_mesh_loader_transform(c, &m))) {
         sc_mesh_free(&m);
         return rc;
     }
-    c->node->mesh = m;
-    return PF_OK;
+    return sc_loader_provide(c, &m);
 }
 
 int sc_uniform_mass(pf_scene_component *c, void *ctx)

@@ -32,7 +32,8 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
         copy_array((void **)&to->tris, from->tris, (size_t)from->ntris * 3 * sizeof *from->tris) ||
         copy_array((void **)&to->quads, from->quads, (size_t)from->nquads * 4 * sizeof *from->quads) ||
         copy_array((void **)&to->tetra, from->tetra, (size_t)from->ntetra * 4 * sizeof *from->tetra) ||
-        copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa)) {
+        copy_array((void **)&to->hexa, from->hexa, (size_t)from->nhexa * 8 * sizeof *from->hexa) ||
+        (from->radii && copy_array((void **)&to->radii, from->radii, (size_t)from->npoints * sizeof *from->radii))) {
         sc_mesh_free(to);
         return pf_error(PF_ENOMEM, "out of memory copying a linked mesh");
     }
@@ -43,6 +44,52 @@ static int copy_mesh(sc_mesh *to, const sc_mesh *from)
     to->ntetra = from->ntetra;
     to->nhexa = from->nhexa;
     return PF_OK;
+}
+
+int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
+{
+    sc_node *n = c->node;
+    if (pf_vec_push(&n->loaded, ((sc_loaded){c->el, *m, 0}))) {
+        sc_mesh_free(m);
+        return pf_error(PF_ENOMEM, "out of memory for a loaded mesh");
+    }
+    if (n->topology != SC_TOPO_NONE) return PF_OK; /* only data, for the links that name it */
+    int rc = copy_mesh(&n->mesh, m);
+    if (rc) return rc;
+    n->topology = SC_TOPO_MESH;
+    n->topology_line = pf_scene_component_line(c);
+    n->topology_loader = c->el;
+    return PF_OK;
+}
+
+int sc_engine_provide(pf_scene_component *c, sc_mesh *m)
+{
+    if (pf_vec_push(&c->node->loaded, ((sc_loaded){c->el, *m, 1}))) {
+        sc_mesh_free(m);
+        return pf_error(PF_ENOMEM, "out of memory for an engine's output");
+    }
+    return PF_OK;
+}
+
+static const sc_loaded *loaded_entry(const sc_node *n, const xmlNode *el)
+{
+    for (uint32_t k = 0; el && k < n->loaded.n; k++)
+        if (n->loaded.v[k].el == el) return &n->loaded.v[k];
+    return NULL;
+}
+
+const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el)
+{
+    const sc_loaded *e = loaded_entry(n, el);
+    return e ? &e->mesh : NULL;
+}
+
+static int is_element_list(const char *field)
+{
+    static const char *const lists[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+        if (!strcmp(field, lists[k])) return 1;
+    return 0;
 }
 
 /* One link attribute: resolved (a dangling one is an error), then the data it names brought into the node. */
@@ -56,20 +103,57 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
         take(c, a);
         return PF_OK;
     }
-    if (value[1] == '[')
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': SOFA's links by position "
-                                        "(@[-1]) are not supported; name the component (@loader.position)",
-                                        pf_scene_component_type(c), attr, value);
     int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
     if (rc) return rc;
-    if (field && strcmp(field, "position") && strcmp(field, "rest_position"))
+    const sc_loaded *engine = loaded_entry(from, comp);
+    if (engine && engine->engine) { /* an engine's positions: the node's points when it has none */
+        if (field && strcmp(field, "output_position"))
+            return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': an engine gives "
+                                            "'output_position' only", pf_scene_component_type(c), attr, value);
+        take(c, a);
+        if (n->positions) return PF_OK;
+        size_t bytes = (size_t)engine->mesh.npoints * 3 * sizeof *engine->mesh.points;
+        if (copy_array((void **)&n->positions, engine->mesh.points, bytes))
+            return pf_error(PF_ENOMEM, "out of memory copying an engine's positions");
+        n->npositions = engine->mesh.npoints;
+        return PF_OK;
+    }
+    if (field && strcmp(field, "position") && strcmp(field, "rest_position") && !is_element_list(field))
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': only a link to a position "
-                                        "(.position, .rest_position) is supported", pf_scene_component_type(c), attr,
+                                        "(.position, .rest_position) or an element list (.edges, .triangles, .quads, "
+                                        ".tetrahedra, .hexahedra) is supported", pf_scene_component_type(c), attr,
                                         value);
     take(c, a);
+    const sc_mesh *loaded = sc_loaded_mesh(from, comp);
+    if (from == n && loaded && n->topology_loader && n->topology_loader != comp) {
+        int state = c->entry && c->entry->fn == sc_mechanical_object;
+        if (state && n->topology_linked) { /* a container took another loader's mesh: the points from this one */
+            if (n->positions) return PF_OK;
+            size_t bytes = (size_t)loaded->npoints * 3 * sizeof *loaded->points;
+            if (copy_array((void **)&n->positions, loaded->points, bytes))
+                return pf_error(PF_ENOMEM, "out of memory copying linked positions");
+            n->npositions = loaded->npoints;
+            return PF_OK;
+        }
+        if (n->mo_line && n->topology_linked && !n->positions) { /* the state linked the mesh being replaced */
+            size_t bytes = (size_t)n->mesh.npoints * 3 * sizeof *n->mesh.points;
+            if (copy_array((void **)&n->positions, n->mesh.points, bytes))
+                return pf_error(PF_ENOMEM, "out of memory copying linked positions");
+            n->npositions = n->mesh.npoints;
+        }
+        sc_mesh m; /* the mesh of another loader than the one taken for want of a container */
+        if ((rc = copy_mesh(&m, loaded))) return rc;
+        sc_mesh_free(&n->mesh);
+        n->mesh = m;
+        n->topology_loader = comp;
+        n->topology_linked = 1;
+        n->topology_line = pf_scene_component_line(c);
+        return PF_OK;
+    }
+    if (from == n && loaded && n->topology_loader == comp) n->topology_linked = 1;
     if (from == n || n->topology != SC_TOPO_NONE || n->positions) return PF_OK; /* the node's own data */
-    if (from->topology == SC_TOPO_MESH) {
-        if ((rc = copy_mesh(&n->mesh, &from->mesh))) return rc;
+    if (loaded || from->topology == SC_TOPO_MESH) {
+        if ((rc = copy_mesh(&n->mesh, loaded ? loaded : &from->mesh))) return rc;
         n->topology = SC_TOPO_MESH;
         n->topology_line = pf_scene_component_line(c);
         return PF_OK;
@@ -96,7 +180,8 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
 
 int sc_follow_links(pf_scene_component *c, int *skip)
 {
-    static const char *const attrs[] = {"src", "position", "rest_position"};
+    static const char *const attrs[] = {"src",       "position", "rest_position", "edges",
+                                        "triangles", "quads",    "tetrahedra",    "hexahedra"};
     *skip = 0;
     int linked = 0;
     for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
@@ -108,7 +193,7 @@ int sc_follow_links(pf_scene_component *c, int *skip)
         if (rc) return rc;
         linked = 1;
     }
-    /* a topology container linked to a loader is that loader's mesh, which the node already has */
-    *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology == SC_TOPO_MESH;
+    /* a topology container linked to a loader or a grid is that loader's mesh or grid, which the node already has */
+    *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology != SC_TOPO_NONE;
     return PF_OK;
 }

@@ -56,6 +56,8 @@ static void node_free(sc_node *n)
     pf_free(n->velocities);
     pf_free(n->point_masses);
     sc_mesh_free(&n->mesh);
+    for (uint32_t k = 0; k < n->loaded.n; k++) sc_mesh_free(&n->loaded.v[k].mesh);
+    pf_vec_free(&n->loaded);
     pf_free(n);
 }
 
@@ -240,7 +242,11 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
             n->solver = n->parent->solver;
             n->solver_line = n->parent->solver_line;
         }
+        if (first && (rc = sc_kind_count(L, "Node", 0))) return rc;
+        L->kind = sc_kind_find(L, "Node");
+        sc_kind_effect(L, SC_EFFECT_NODE);
         if ((rc = node_attributes(L, n, wd, first))) return rc;
+        L->kind = -1;
         L->scene->summary.nodes++;
     }
     for (xmlNode *e = n->el->children; e; e = e->next) {
@@ -250,8 +256,10 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         const pf_scene_component_def *entry = pf_scene_registry_find(L->reg, type);
         if (!entry && sc_sofa_alias(type)) entry = pf_scene_registry_find(L->reg, sc_sofa_alias(type));
         if (!entry && sc_sofa_draw_or_log(type)) {
-            if (stage == PF_SCENE_STAGE_STATE && first)
+            if (stage == PF_SCENE_STAGE_STATE && first) {
+                if ((rc = sc_kind_count(L, type, 1))) return rc;
                 sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s only draws or logs: skipped", type);
+            }
             continue;
         }
         if (!entry && sc_sofa_constraint_pipeline(type))
@@ -265,15 +273,23 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
                             near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
         }
         if (!entry->fn) {
-            if (stage == PF_SCENE_STAGE_STATE && first)
+            if (stage == PF_SCENE_STAGE_STATE && first) {
+                if ((rc = sc_kind_count(L, type, 1))) return rc;
                 sc_report(L, PF_SCENE_NOTE, sc_line(e), "%s is visual only: skipped", type);
+            }
             continue;
         }
+        if (stage == PF_SCENE_STAGE_STATE && first && (rc = sc_kind_count(L, type, 0))) return rc;
+        L->kind = -1;
         if (entry->stage != stage) continue;
+        L->kind = sc_kind_find(L, type);
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
+        sc_effect_snapshot before;
+        sc_effect_snapshot_take(L, n, &before);
         int skip = 0;
         if (stage == PF_SCENE_STAGE_STATE && (rc = sc_follow_links(&c, &skip))) return locate_error(L, e, rc);
         if (skip) {
+            sc_kind_effect(L, sc_effect_since(L, n, &before) | SC_EFFECT_TOPOLOGY); /* the linked loader's mesh */
             if ((rc = check_attributes(&c, first))) return rc;
             continue;
         }
@@ -287,7 +303,17 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
             return sc_error(L, sc_line(e), rc, "%s: the component failed (%s) without saying why "
                             "(pf_scene_component_error gives the reason)", (const char *)e->name, pf_status_name(rc));
         if (rc) return locate_error(L, e, rc);
+        sc_kind_effect(L, sc_effect_since(L, n, &before) | sc_effect_declared(entry->fn));
         if ((rc = check_attributes(&c, first))) return rc;
+        L->kind = -1;
+    }
+    L->kind = -1;
+    if (stage == PF_SCENE_STAGE_STATE && n->pending_container && n->topology == SC_TOPO_NONE) {
+        const xmlNode *e = n->pending_container;
+        at(L, e);
+        return sc_error(L, sc_line(e), PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one point), "
+                        "got 0 numbers (none, no MechanicalObject before it gave positions, and no topological mapping "
+                        "in node '%s' filled it)", (const char *)e->name, n->name);
     }
     for (uint32_t k = 0; k < n->children.n; k++)
         if ((rc = walk(L, n->children.v[k], stage, wd))) return rc;
@@ -338,10 +364,18 @@ static int create_objects(sc_loader *L, sc_node *n)
         pf_object_def d = n->def;
         d.solver = n->solver;
         double *pos = NULL;
-        if (!n->solver_line && first_time(n->el, SEEN_CREATE))
+        if (!n->solver_line && first_time(n->el, SEEN_CREATE)) {
+            L->kind = sc_kind_find(L, "MechanicalObject");
             sc_report(L, PF_SCENE_WARNING, n->mo_line, "no solver in node '%s' or above: EulerImplicitSolver with "
                       "default settings", n->name);
-        if (n->positions) {
+            L->kind = -1;
+        }
+        /* SOFA's MechanicalObject::init: at most one position and one velocity given and a topology with points:
+         * the topology's points, and the velocity given copied to every point */
+        int from_topology = n->positions && n->npositions <= 1 &&
+                            (n->topology == SC_TOPO_GRID || (n->topology == SC_TOPO_MESH && n->mesh.npoints > 1)) &&
+                            (!n->velocities || n->nvelocities <= 1);
+        if (n->positions && !from_topology) {
             if (n->topology == SC_TOPO_GRID)
                 return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject: 'position' and a RegularGridTopology "
                                 "both give the points of node '%s'", n->name);
@@ -372,7 +406,15 @@ static int create_objects(sc_loader *L, sc_node *n)
             d.positions = moved;
         }
         uint32_t npts = d.grid[0] ? (uint32_t)d.grid[0] * (uint32_t)d.grid[1] * (uint32_t)d.grid[2] : d.points;
-        if (n->velocities) {
+        double *spread = NULL;
+        if (from_topology && n->velocities && n->nvelocities == 1 && npts > 1) {
+            if (!(spread = pf_malloc((size_t)npts * 3 * sizeof *spread))) {
+                pf_free(moved);
+                return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+            }
+            for (size_t k = 0; k < (size_t)npts * 3; k++) spread[k] = n->velocities[k % 3];
+            d.velocities = spread;
+        } else if (n->velocities) {
             if (n->nvelocities != npts) {
                 pf_free(moved);
                 return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject: %u velocities for %u points",
@@ -382,6 +424,7 @@ static int create_objects(sc_loader *L, sc_node *n)
         }
         rc = pf_world_add_object(L->scene->world, &d, &n->object);
         pf_free(moved);
+        pf_free(spread);
         if (rc) {
             char copy[400];
             snprintf(copy, sizeof copy, "%s", pf_last_error());
@@ -407,6 +450,7 @@ void pf_scene_destroy(pf_scene *s)
     pf_vec_free(&s->model_node);
     for (uint32_t k = 0; k < s->paths.n; k++) pf_free(s->paths.v[k]);
     pf_vec_free(&s->paths);
+    sc_kinds_free(s);
     pf_free(s);
 }
 
@@ -521,6 +565,57 @@ static void mark_file(xmlNode *el, uintptr_t file)
     }
 }
 
+/* Sets attribute name = value on e and the elements below it that have it (those named `only`, when given, whether
+ * they have it or not); returns how many were set. */
+static int replace_attribute(xmlNode *e, const char *only, const char *name, const char *value)
+{
+    int n = 0;
+    for (; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE) continue;
+        xmlChar *nm = only ? xmlGetProp(e, (const xmlChar *)"name") : NULL;
+        int named = only && nm && !xmlStrcmp(nm, (const xmlChar *)only);
+        xmlFree(nm);
+        if (named || (!only && xmlHasProp(e, (const xmlChar *)name))) {
+            xmlSetProp(e, (const xmlChar *)name, (const xmlChar *)value);
+            n++;
+        }
+        n += replace_attribute(e->children, only, name, value);
+    }
+    return n;
+}
+
+/* SOFA's include attributes: each (but href and name) replaces that attribute in the inserted elements that have
+ * it, or "elem.attr" sets it on the inserted elements named elem (SOFA's XML.cpp, recReplaceAttribute). One that
+ * reaches no element is a warning (an error under strict). The inserted elements run from `first` to inc. */
+static int include_attributes(sc_loader *L, xmlNode *inc, xmlNode *first)
+{
+    int line = sc_line(inc);
+    for (xmlAttr *a = inc->properties; a; a = a->next) {
+        const char *name = (const char *)a->name;
+        if (!strcmp(name, "href") || !strcmp(name, "name")) continue;
+        const char *value = a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content
+                                                                               : "";
+        char only[256] = "";
+        const char *dot = strchr(name, '.');
+        if (dot && (size_t)(dot - name) < sizeof only) {
+            memcpy(only, name, (size_t)(dot - name));
+            only[dot - name] = 0;
+        }
+        int set = 0;
+        for (xmlNode *e = first; e && e != inc; e = e->next) {
+            xmlNode *next = e->next; /* one element at a time: replace_attribute walks siblings */
+            e->next = NULL;
+            set += replace_attribute(e, only[0] ? only : NULL, only[0] ? dot + 1 : name, value);
+            e->next = next;
+        }
+        if (set) continue;
+        if (L->def->strict) return sc_error(L, line, PF_EPARSE, "include: unknown attribute '%s'", name);
+        sc_report(L, PF_SCENE_WARNING, line, "include: attribute '%s' is not applied (no inserted element has it)",
+                  name);
+    }
+    return PF_OK;
+}
+
 /* Replaces the <include> element inc (in a file whose folder is dir) by the elements of the file it names:
  * the children of the file's root when that root is SOFA's "Group" node, else the root itself. */
 static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
@@ -532,16 +627,6 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     if (!href || !href[0]) {
         xmlFree(href);
         return sc_error(L, line, PF_EPARSE, "include: attribute 'href' (the file to include) is missing");
-    }
-    /* SOFA lets an include set attributes of what it inserts; PhysFlow inserts the file as it is */
-    for (xmlAttr *a = inc->properties; a; a = a->next) {
-        if (!xmlStrcmp(a->name, (const xmlChar *)"href") || !xmlStrcmp(a->name, (const xmlChar *)"name")) continue;
-        if (L->def->strict) {
-            xmlFree(href);
-            return sc_error(L, line, PF_EPARSE, "include: unknown attribute '%s'", (const char *)a->name);
-        }
-        sc_report(L, PF_SCENE_WARNING, line, "include: attribute '%s' is not applied (the file's elements are "
-                  "inserted as they are)", (const char *)a->name);
     }
     char path[2048];
     int rc = sc_resolve_scene_file(L, dir, (const char *)href, "included file", path, sizeof path);
@@ -597,9 +682,11 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     xmlChar *rname = root ? xmlGetProp(root, (const xmlChar *)"name") : NULL;
     int group = rname && !xmlStrcmp(rname, (const xmlChar *)"Group");
     xmlFree(rname);
+    xmlNode *first = NULL;
     for (xmlNode *e = group ? root->children : root; !rc && e; e = group ? e->next : NULL) {
         if (e->type != XML_ELEMENT_NODE) continue;
         xmlNode *copy = xmlDocCopyNode(e, inc->doc, 1);
+        if (!first) first = copy;
         if (!copy || !xmlAddPrevSibling(inc, copy)) {
             xmlFreeNode(copy);
             rc = sc_error(L, line, PF_ENOMEM, "out of memory");
@@ -612,6 +699,7 @@ static int include_file(sc_loader *L, xmlNode *inc, const char *dir)
     L->file = outer;
     pf_free(L->including.v[--L->including.n]);
     if (rc) return rc;
+    if ((rc = include_attributes(L, inc, first))) return rc;
     xmlUnlinkNode(inc);
     xmlFreeNode(inc);
     return PF_OK;
@@ -671,6 +759,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     if ((rc = create_objects(L, L->root))) return rc;
     if ((rc = walk(L, L->root, PF_SCENE_STAGE_FORCES, &wd))) return rc;
     if ((rc = sc_attach_surfaces(L))) return rc;
+    if ((rc = sc_kinds_finish(s))) return rc;
     *out = s;
     L->scene = NULL;
     return PF_OK;
@@ -723,7 +812,7 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
         d.registry = own;
     }
     sc_loader L = {.file = name ? name : "<scene>", .dir = dir ? dir : "", .def = &d, .reg = d.registry,
-                   .builtin = builtin};
+                   .builtin = builtin, .kind = -1};
     L.scene_file = L.file;
     int rc = load(&L, text ? text : "", length, out);
     if (L.scene) pf_scene_destroy(L.scene);

@@ -82,6 +82,8 @@ int sc_parse_vtk(const char *name, const char *data, size_t length, sc_mesh *out
 int sc_parse_vtu(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 int sc_parse_stl(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 int sc_parse_obj(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
+/* SOFA's sphere files (scenes/sph_reader.c): the centres as points, their radii in out->radii. */
+int sc_parse_sph(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 
 /* Reads the mesh file `file` of a scene with `parse`, resolved as sc_read_scene_mesh resolves OBJ files. */
 int sc_read_scene_mesh_as(const sc_loader *L, const char *file, sc_mesh_parse_fn parse, sc_mesh *out, char *note,

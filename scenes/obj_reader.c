@@ -19,6 +19,7 @@ void sc_mesh_free(sc_mesh *m)
     pf_free(m->quads);
     pf_free(m->tetra);
     pf_free(m->hexa);
+    pf_free(m->radii);
     memset(m, 0, sizeof *m);
 }
 

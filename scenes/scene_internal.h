@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 /* A mesh: points (3 per point, m), edges (2 indices), triangles (3), tetrahedra (4) and hexahedra (8; VTK's and
- * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra are read by the
- * tetrahedral FEM components; the hexahedra of mesh files are kept for a volume FEM component to come. */
+ * Gmsh's corner order: bottom face 0-3, then the top face 4-7 above it). The tetrahedra, and the hexahedra of mesh
+ * files, are kept for the volume FEM components. Quads (4) are also in `tris`, two triangles each (what collision
+ * reads); `quads` keeps them whole for a topological mapping. */
 typedef struct sc_mesh {
     double *points;
     uint32_t npoints;
@@ -25,9 +26,17 @@ typedef struct sc_mesh {
     uint32_t ntetra;
     uint32_t *hexa;
     uint32_t nhexa;
+    double *radii; /* m, one per point: the spheres of a sphere file (SphereLoader); NULL otherwise */
 } sc_mesh;
 
 typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_topology;
+
+/* A mesh a loader read (SOFA's loaders only give data: a container or a MechanicalObject links it). */
+typedef struct sc_loaded {
+    const xmlNode *el; /* the loader's element */
+    sc_mesh mesh;
+    int engine; /* an engine's output positions (TransformEngine): points only, never the node's topology */
+} sc_loaded;
 
 /* How a node without an object of its own follows its parent's (SOFA mappings). */
 typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC } sc_mapping;
@@ -52,6 +61,16 @@ struct sc_node {
     sc_topology topology;
     int topology_line;
     sc_mesh mesh;
+    /* the meshes of the node's loaders, in order; without a container the first one is the node's topology
+     * (topology_loader) until a container or MechanicalObject links another (scenes/links_sofa.c) */
+    PF_VEC(sc_loaded) loaded;
+    const xmlNode *topology_loader;
+    /* a topology container waiting for a topological mapping to fill it (an error if none does) */
+    const xmlNode *pending_container;
+    /* topology filled by a topological mapping from this node: on its points (the object of the nearest node
+     * above with one carries them) */
+    sc_node *topology_source;
+    int topology_linked; /* a container or MechanicalObject of the node linked topology_loader */
     int mass_line;
     double *point_masses; /* owned: def.point_masses, set by a mass measured on the mesh (scenes/component_mass.c) */
     /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
@@ -93,7 +112,7 @@ struct pf_scene_component {
     uint32_t nused;
     const char *ignored[32];    /* attributes it accepts but ignores */
     uint32_t nignored;
-    const xmlAttr *linked[4];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
+    const xmlAttr *linked[8];   /* attributes that were SOFA links, followed by the loader (scenes/links_sofa.c) */
     uint32_t nlinked;
 };
 
@@ -116,6 +135,8 @@ struct pf_scene {
     PF_VEC(uint32_t) model_node; /* per model: index into the loader's list of nodes with models */
     PF_VEC(char *) paths;        /* node path of each object, by object id */
     PF_VEC(sc_destructor) destructors; /* components' state, freed after the world, last registered first */
+    PF_VEC(pf_scene_kind) kinds;       /* per element name: what the loader did (type and mapped_to owned) */
+    PF_VEC(unsigned) kind_effects;     /* in step with kinds: SC_EFFECT_* bits seen, named at the end */
 };
 
 typedef struct sc_box_cache {
@@ -141,6 +162,7 @@ struct sc_loader {
     int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
     PF_VEC(sc_box_cache) boxes;     /* BoxROI indices, per (node, element): replicated copies share elements */
     PF_VEC(sc_node *) collide_nodes; /* nodes with collision models, in document order */
+    int kind;                        /* index in scene->kinds of the component being read (its warnings), or -1 */
 };
 
 /* ---- loader services for constructors (scenes/component_api.c) ---- */
@@ -166,6 +188,44 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
 /* The indices a BoxROI element selects in its node's object (computed once, cached on the loader). */
 int sc_box_indices(pf_scene_component *c, sc_node *node, xmlNode *box_el, const uint32_t **idx, uint32_t *n);
 
+/* ---- what the loader did with each kind of component (scenes/kind_report.c) ---- */
+/* What a component changed, seen from the loader's side (the bits of its kind's mapped_to). */
+enum {
+    SC_EFFECT_NODE = 1, SC_EFFECT_OBJECT = 2, SC_EFFECT_TOPOLOGY = 4, SC_EFFECT_MASS = 8, SC_EFFECT_SOLVER = 16,
+    SC_EFFECT_MAPPING = 32, SC_EFFECT_SHAPE = 64, SC_EFFECT_COLLISION_SETTINGS = 128, SC_EFFECT_OBJECT_SETTINGS = 256,
+    SC_EFFECT_FORCE = 512, SC_EFFECT_CONSTRAINT = 1024, SC_EFFECT_MODEL = 2048, SC_EFFECT_SELECTION = 4096,
+    SC_EFFECT_RAN = 8192 /* the constructor ran (with no effect above: accepted for nothing) */
+};
+/* The node and scene state a component may change, taken before its constructor runs. */
+typedef struct sc_effect_snapshot {
+    int mo_line, topology, mass_line, solver_line, mapping_line, shape_line, collision_lines[4];
+    uint32_t mesh_points, npositions, force_fields, constraints, collision_models, boxes;
+    const xmlNode *pending_container;
+    pf_object_def def;
+    pf_solver_def solver;
+    pf_scene_collision collision;
+} sc_effect_snapshot;
+void sc_effect_snapshot_take(const sc_loader *L, const sc_node *n, sc_effect_snapshot *s);
+/* The SC_EFFECT_* bits of what changed since the snapshot. */
+unsigned sc_effect_since(const sc_loader *L, const sc_node *n, const sc_effect_snapshot *s);
+/* The SC_EFFECT_* bits a built-in constructor has even when what it sets equals what was there. */
+unsigned sc_effect_declared(pf_scene_component_fn fn);
+/* The index of kind `type` in the scene's list (added when new), or -1 out of memory. */
+int sc_kind_find(sc_loader *L, const char *type);
+/* One more element of `type` (skipped: not constructed); sets L->kind to it. PF_ENOMEM. */
+int sc_kind_count(sc_loader *L, const char *type, int skipped);
+/* Records effects on L->kind. */
+void sc_kind_effect(sc_loader *L, unsigned effects);
+/* A warning about L->kind (the component being read, else none). */
+void sc_kind_warned(const sc_loader *L);
+/* Names every kind's effects (mapped_to) once the load is done. PF_ENOMEM. */
+int sc_kinds_finish(pf_scene *s);
+void sc_kinds_free(pf_scene *s);
+
+/* The node whose object carries node n's points: n, its parent through a RigidMapping or BarycentricMapping, or
+ * the node a topological mapping took n's topology from (when n has no MechanicalObject). */
+sc_node *sc_carrier(sc_node *n);
+
 /* ---- bodies (scenes/bodies.c) ---- */
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */
 int sc_create_rigid(sc_loader *L, sc_node *n);
@@ -186,6 +246,13 @@ int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file,
  * constructor then sees those attributes absent. *skip = 1: a topology container whose mesh the node already has
  * (its constructor is not called). */
 int sc_follow_links(pf_scene_component *c, int *skip);
+/* A loader's mesh m (taken: the node owns it): kept among the node's loaded meshes, and the node's topology
+ * when it has none yet. */
+int sc_loader_provide(pf_scene_component *c, sc_mesh *m);
+/* The mesh the loader element el of node n read, or NULL when el is no loader of n. */
+const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el);
+/* An engine's output positions m (taken): linked as "@engine.output_position" by a MechanicalObject. */
+int sc_engine_provide(pf_scene_component *c, sc_mesh *m);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */

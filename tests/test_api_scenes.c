@@ -53,6 +53,7 @@ static const char *const POINT_SCENE =
     "    <MechanicalObject position='0 0 0 1 0 0'/>\n"
     "  </Node>\n"
     "</Node>\n";
+enum { POINT_SCENE_ELEMENTS = 4 }; /* two Nodes, a solver, a MechanicalObject */
 
 static int load_text(const pf_scene_load_def *d, const char *text, const char *dir, pf_scene **out)
 {
@@ -109,6 +110,9 @@ START_TEST(load_calls)
     const pf_scene_collision_model *models = (const void *)1;
     ck_assert_uint_eq(pf_scene_collision_models(NULL, &models), 0);
     pf_scene_destroy(NULL);
+    const pf_scene_kind *kinds = (const void *)1;
+    ck_assert_uint_eq(pf_scene_kinds(NULL, &kinds), 0);
+    ck_assert_ptr_null(kinds);
 
     d = load_def();
     ck_assert_int_eq(load_text(&d, POINT_SCENE, NULL, &s), PF_OK);
@@ -117,6 +121,15 @@ START_TEST(load_calls)
     ck_assert_int_eq(pf_scene_find_object(s, "nobody", &id), PF_EINVAL);
     assert_message("pf_scene_find_object", "nobody");
     REFUSED(pf_scene_get_summary(s, NULL), "pf_scene_get_summary", "out");
+    /* every element of the scene is one kind's element; the counts add up to the file's elements */
+    uint32_t nk = pf_scene_kinds(s, &kinds), total = 0;
+    ck_assert_uint_gt(nk, 0);
+    ck_assert_uint_eq(pf_scene_kinds(s, NULL), nk); /* out may be NULL: only the count */
+    for (uint32_t k = 0; k < nk; k++) {
+        ck_assert_ptr_nonnull(kinds[k].mapped_to);
+        total += kinds[k].count;
+    }
+    ck_assert_uint_eq(total, POINT_SCENE_ELEMENTS);
     pf_scene_destroy(s);
 }
 END_TEST

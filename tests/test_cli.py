@@ -77,8 +77,8 @@ check("scene files exist", len(SCENES) >= 4, f"{SCENES}")
 for path in SCENES:
     name = os.path.splitext(os.path.basename(path))[0]
     r = run("check", path)
-    check(f"check {name} exits 0 with one summary line", r.returncode == 0 and len(r.stdout.splitlines()) == 1
-          and " objects, " in r.stdout, r.stdout + r.stderr)
+    check(f"check {name} exits 0 with a summary line then its components' table", r.returncode == 0
+          and " objects, " in r.stdout.splitlines()[0] and "component" in r.stdout, r.stdout + r.stderr)
     if name == "springgrid512":
         continue  # 262144 points: the Check suite runs it (test_every_builtin_runs)
     hashes = []
@@ -111,6 +111,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check("warning scene exits 0", r.returncode == 0, r.stderr)
     check("warning names file:line", f"{ok}:2: warning:" in r.stderr and "printLog" in r.stderr, r.stderr)
     check("visual component noted", f"{ok}:3: note: VisualStyle" in r.stderr, r.stderr)
+    # the report: one row per kind (count, mapped to, warnings, skipped), then the warnings with file:line
+    rows = {}
+    for line in r.stdout.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 5 and cells[0] != "component":
+            rows[cells[0]] = (int(cells[1]), cells[2], int(cells[3]), int(cells[4]))
+    check("check's table: each kind with its count, mapping, warnings and skips",
+          rows == {"Node": (2, "node", 0, 0), "EulerImplicitSolver": (1, "solver", 1, 0),
+                   "VisualStyle": (1, "-", 0, 1), "MechanicalObject": (1, "object", 0, 0)}, r.stdout)
+    check("check lists the warnings with file:line",
+          "warnings (1):" in r.stdout and f"{ok}:2: warning: EulerImplicitSolver: attribute 'printLog'" in r.stdout,
+          r.stdout)
 
 # ---- SOFA's rules: an unknown attribute warns (an error under --strict); files found through the data path
 with tempfile.TemporaryDirectory() as tmp:
@@ -145,6 +157,43 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run(cmd, "--help")
         check(f"{cmd} --help names --data-path, PHYSFLOW_DATA_PATH and --strict",
               all(w in r.stdout for w in ("--data-path", "PHYSFLOW_DATA_PATH", "--strict")), r.stdout)
+
+# ---- the project's SOFA-style scenes: what check reports per kind, and they run
+def kinds(out):
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 5 and cells[0] != "component":
+            rows[cells[0]] = (int(cells[1]), cells[2], int(cells[3]), int(cells[4]))
+    return rows
+
+
+for name, want in (("topo_mapping_drop", {"Hexa2TetraTopologicalMapping": (1, "topology", 0, 0),
+                                          "Tetra2TriangleTopologicalMapping": (1, "topology", 0, 0),
+                                          "TetrahedronSetTopologyContainer": (1, "topology", 0, 0),
+                                          "TriangleCollisionModel": (2, "collision model", 0, 0)}),
+                   ("cloth_pinned_corners", {"GridMeshCreator": (1, "topology", 0, 0),
+                                             "SphereROI": (2, "index selection", 0, 0),
+                                             "PointProjectiveConstraint": (2, "constraint", 0, 0)})):
+    path = os.path.join(HERE, "scenes", name + ".xml")
+    r = run("check", path)
+    rows = kinds(r.stdout)
+    check(f"check {name}: the table's rows", r.returncode == 0 and all(rows.get(k) == v for k, v in want.items()),
+          r.stdout + r.stderr)
+    r = run("run", path, "--steps", "50", "--threads", "1", "--no-bind")
+    check(f"run {name} exits 0", r.returncode == 0, r.stderr)
+
+# ---- a malformed sphere file (SphereLoader): exit 2 naming the scene's line and the file's
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "bad.sph"), "w") as f:
+        f.write("sph 1.0\nsphe 1 0 0 0 0.5\nsphe 2 0 0 0 -1\n")
+    scene = os.path.join(tmp, "s.xml")
+    with open(scene, "w") as f:
+        f.write('<Node>\n<Node name="s">\n<SphereLoader filename="bad.sph"/>\n<MechanicalObject/></Node></Node>\n')
+    r = run("check", scene)
+    check("bad sphere file: exit 2 with the scene's line and the file's",
+          r.returncode == 2 and f"{scene}:3: SphereLoader:" in r.stderr and "bad.sph:3: sphere radius must be > 0"
+          in r.stderr and r.stdout == "", r.stdout + r.stderr)
 
 BAD = sorted(glob.glob(os.path.join(HERE, "scenes_bad", "*.xml")))
 check("at least 30 malformed scenes", len(BAD) >= 30, f"{len(BAD)}")

@@ -6,6 +6,7 @@
 
 #include "physflow/scene.h"
 #include "scenes/mesh_build.h"
+#include "scenes/topological_mappings.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -383,6 +384,14 @@ static const bad_file BAD[] = {
     B(sc_parse_stl, "solid x\nfacets\n", ":2: 'facet' or 'endsolid' expected, found 'facets'"),
     B(sc_parse_stl, "solid x\nendsolid x\n", ":2: no facets"),
     B(sc_parse_stl, "binary", ": byte 6: a binary STL needs 84 bytes"),
+    /* SOFA's sphere files */
+    B(sc_parse_sph, "", ":1: not a sphere file: the first line must be 'sph 1.0'"),
+    B(sc_parse_sph, "sph 2.0\n", ":1: not a sphere file"),
+    B(sc_parse_sph, "sph 1.0\n# nothing\n", ":3: no sphere"),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0 0 1\nsphe 2 0 x 0 1\n", ":3: "),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0 0 1\n\nsphe 2 0 0 0 -1\n", ":4: sphere radius must be > 0, got -1"),
+    B(sc_parse_sph, "sph 1.0\nnums -3\n", ":2: "),
+    B(sc_parse_sph, "sph 1.0\nsphe 1 0 0\n", ":"),
 };
 enum { NBAD = sizeof BAD / sizeof BAD[0] };
 
@@ -472,6 +481,183 @@ START_TEST(test_twins_equal)
 }
 END_TEST
 
+/* a sphere file: centres and radii as written, comments and the count skipped, an unknown keyword noted */
+START_TEST(test_sphere_file)
+{
+    static const char text[] = "sph 1.0\n#nums 3\nnums 3\nsphe 1 -4 1.25 0 0.85\n# a comment\n"
+                               "sphe 2 1 0 0 0.5\nmystery 1 2\nsphe 3 0 1 2e-1 0.25\n";
+    sc_mesh m;
+    char note[256];
+    ck_assert_msg(sc_parse_sph("s.sph", text, sizeof text - 1, &m, note, sizeof note) == PF_OK, "%s",
+                  pf_last_error());
+    static const double centres[9] = {-4, 1.25, 0, 1, 0, 0, 0, 1, 0.2}, radii[3] = {0.85, 0.5, 0.25};
+    ck_assert_uint_eq(m.npoints, 3);
+    ck_assert_mem_eq(m.points, centres, sizeof centres);
+    ck_assert_mem_eq(m.radii, radii, sizeof radii);
+    ck_assert_uint_eq(m.ntris + m.nedges + m.ntetra + m.nhexa, 0);
+    ck_assert_msg(strstr(note, "mystery (line 7)"), "%s", note);
+    sc_mesh_free(&m);
+}
+END_TEST
+
+/* ---- topological mappings (scenes/topological_mappings.c) against hand-written element lists ---- */
+
+/* (x - o) . ((b - a) x (c - a)): > 0 when triangle a b c faces away from o */
+static double faces_away(const double *x, const uint32_t *t, const double *o)
+{
+    const double *a = x + 3 * t[0], *b = x + 3 * t[1], *c = x + 3 * t[2];
+    double u[3], v[3], n[3], d[3];
+    for (int k = 0; k < 3; k++) u[k] = b[k] - a[k], v[k] = c[k] - a[k], d[k] = (a[k] + b[k] + c[k]) / 3 - o[k];
+    n[0] = u[1] * v[2] - u[2] * v[1], n[1] = u[2] * v[0] - u[0] * v[2], n[2] = u[0] * v[1] - u[1] * v[0];
+    return n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+}
+
+/* the unit cube as a 2x2x2 grid: point (i, j, k) is i + 2 j + 4 k; its hexahedron is 0 1 3 2 4 5 7 6 */
+START_TEST(test_grid_hexa)
+{
+    const int n[3] = {2, 2, 2};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    sc_mesh g;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_uint_eq(g.npoints, 8);
+    ck_assert_uint_eq(g.nhexa, 1);
+    static const uint32_t hexa[8] = {0, 1, 3, 2, 4, 5, 7, 6};
+    ck_assert_mem_eq(g.hexa, hexa, sizeof hexa);
+    for (uint32_t p = 0; p < 8; p++)
+        for (int a = 0; a < 3; a++) ck_assert_double_eq(g.points[3 * p + a], (p >> a) & 1);
+    sc_mesh_free(&g);
+}
+END_TEST
+
+/* one hexahedron -> SOFA's six tetrahedra around the diagonal c0-c6, filling it */
+START_TEST(test_hexa_to_tetra)
+{
+    const int n[3] = {2, 2, 2};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    sc_mesh g, t;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_hexa_to_tetra(&g, 1, 1, 0, &t), PF_OK);
+    /* corners c0..c7 = 0 1 3 2 4 5 7 6: (c0 c5 c1 c6) (c0 c1 c3 c6) (c1 c3 c6 c2) (c6 c3 c0 c7) (c6 c7 c0 c5)
+     * (c7 c5 c4 c0) */
+    static const uint32_t want[24] = {0, 5, 1, 7, 0, 1, 2, 7, 1, 2, 7, 3, 7, 2, 0, 6, 7, 6, 0, 5, 6, 5, 4, 0};
+    ck_assert_uint_eq(t.ntetra, 6);
+    ck_assert_uint_eq(t.npoints, 8);
+    ck_assert_mem_eq(t.tetra, want, sizeof want);
+    double sum = 0;
+    for (uint32_t k = 0; k < 6; k++) {
+        double v = tet_volume(t.points, t.tetra + 4 * k) / 6;
+        ck_assert_double_eq_tol(fabs(v), 1.0 / 6, 1e-15);
+        sum += v;
+    }
+    ck_assert_double_eq_tol(sum, 1, 1e-15); /* all positive: the cube exactly */
+    sc_mesh_free(&t);
+    /* swapping: the first cell mirrored along x (an even column), the mirrored split: still six filling it */
+    ck_assert_int_eq(sc_hexa_to_tetra(&g, 1, 1, 1, &t), PF_OK);
+    static const uint32_t first[4] = {1, 4, 6, 0}; /* (c0 c5 c6 c1) of the mirrored corners 1 0 2 3 5 4 6 7 */
+    ck_assert_mem_eq(t.tetra, first, sizeof first);
+    sum = 0;
+    for (uint32_t k = 0; k < 6; k++) sum += fabs(tet_volume(t.points, t.tetra + 4 * k)) / 6;
+    ck_assert_double_eq_tol(sum, 1, 1e-15);
+    sc_mesh_free(&t);
+    sc_mesh_free(&g);
+}
+END_TEST
+
+/* one tetrahedron -> its 4 faces, each facing away from the corner opposite it; inverted input, same faces out */
+START_TEST(test_tetra_to_triangles)
+{
+    static const double x[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    uint32_t tet[4] = {0, 1, 2, 3};
+    sc_mesh in = {.points = (double *)x, .npoints = 4, .tetra = tet, .ntetra = 1}, out;
+    ck_assert_int_eq(sc_tetra_to_triangles(&in, &out), PF_OK);
+    static const uint32_t want[12] = {1, 2, 3, 0, 3, 2, 0, 1, 3, 0, 2, 1};
+    ck_assert_uint_eq(out.ntris, 4);
+    ck_assert_mem_eq(out.tris, want, sizeof want);
+    const double centre[3] = {0.25, 0.25, 0.25};
+    for (uint32_t k = 0; k < 4; k++) ck_assert(faces_away(out.points, out.tris + 3 * k, centre) > 0);
+    sc_mesh_free(&out);
+    uint32_t inverted[4] = {0, 2, 1, 3};
+    in.tetra = inverted;
+    ck_assert_int_eq(sc_tetra_to_triangles(&in, &out), PF_OK);
+    ck_assert_uint_eq(out.ntris, 4);
+    for (uint32_t k = 0; k < 4; k++) ck_assert(faces_away(out.points, out.tris + 3 * k, centre) > 0);
+    sc_mesh_free(&out);
+    /* two tetrahedra sharing the face 1 2 3: the 6 others, none of them 1 2 3 */
+    static const double y[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+    uint32_t two[8] = {0, 1, 2, 3, 4, 1, 3, 2};
+    sc_mesh in2 = {.points = (double *)y, .npoints = 5, .tetra = two, .ntetra = 2};
+    ck_assert_int_eq(sc_tetra_to_triangles(&in2, &out), PF_OK);
+    ck_assert_uint_eq(out.ntris, 6);
+    const double mid[3] = {0.5, 0.5, 0.5}; /* inside the union (a convex double pyramid) */
+    for (uint32_t k = 0; k < 6; k++) {
+        const uint32_t *t = out.tris + 3 * k;
+        ck_assert(t[0] == 0 || t[1] == 0 || t[2] == 0 || t[0] == 4 || t[1] == 4 || t[2] == 4);
+        ck_assert(faces_away(out.points, t, mid) > 0);
+    }
+    sc_mesh_free(&out);
+}
+END_TEST
+
+/* one hexahedron -> its 6 faces outward (and two triangles each); two side by side -> 10 quads */
+START_TEST(test_hexa_to_quads)
+{
+    const int n[3] = {2, 2, 2}, n2[3] = {3, 2, 2};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, hi2[3] = {2, 1, 1};
+    sc_mesh g, q;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_hexa_to_quads(&g, &q), PF_OK);
+    static const uint32_t want[24] = {0, 2, 3, 1, 4, 5, 7, 6, 0, 1, 5, 4, 1, 3, 7, 5, 3, 2, 6, 7, 2, 0, 4, 6};
+    ck_assert_uint_eq(q.nquads, 6);
+    ck_assert_mem_eq(q.quads, want, sizeof want);
+    ck_assert_uint_eq(q.ntris, 12);
+    const double centre[3] = {0.5, 0.5, 0.5};
+    for (uint32_t k = 0; k < 12; k++) ck_assert(faces_away(q.points, q.tris + 3 * k, centre) > 0);
+    sc_mesh_free(&q);
+    sc_mesh_free(&g);
+    ck_assert_int_eq(sc_grid_mesh(n2, lo, hi2, &g), PF_OK);
+    ck_assert_int_eq(sc_hexa_to_quads(&g, &q), PF_OK);
+    ck_assert_uint_eq(q.nquads, 10);
+    const double c2[3] = {1, 0.5, 0.5};
+    for (uint32_t k = 0; k < q.ntris; k++) ck_assert(faces_away(q.points, q.tris + 3 * k, c2) > 0);
+    sc_mesh_free(&q);
+    sc_mesh_free(&g);
+}
+END_TEST
+
+/* quads -> two triangles each, SOFA's diagonal alternating: quad 0 (1 2 0)(3 0 2), quad 1 (0 1 3)(2 3 1) */
+START_TEST(test_quads_to_triangles)
+{
+    static const double x[18] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 0, 0, 2, 1, 0};
+    uint32_t quads[8] = {0, 1, 2, 3, 1, 4, 5, 2};
+    sc_mesh in = {.points = (double *)x, .npoints = 6, .quads = quads, .nquads = 2}, out;
+    ck_assert_int_eq(sc_quads_to_triangles(&in, 2, &out), PF_OK);
+    static const uint32_t want[12] = {1, 2, 0, 3, 0, 2, 1, 4, 2, 5, 2, 4};
+    ck_assert_uint_eq(out.ntris, 4);
+    ck_assert_mem_eq(out.tris, want, sizeof want);
+    sc_mesh_free(&out);
+}
+END_TEST
+
+/* triangles -> their boundary edges: one triangle's 3 sides; two sharing a side, the 4 others */
+START_TEST(test_triangles_to_edges)
+{
+    static const double x[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
+    sc_mesh in = {.points = (double *)x, .npoints = 4, .tris = tris, .ntris = 1}, out;
+    ck_assert_int_eq(sc_triangles_to_edges(&in, &out), PF_OK);
+    static const uint32_t one[6] = {0, 1, 1, 2, 2, 0};
+    ck_assert_uint_eq(out.nedges, 3);
+    ck_assert_mem_eq(out.edges, one, sizeof one);
+    sc_mesh_free(&out);
+    in.ntris = 2;
+    ck_assert_int_eq(sc_triangles_to_edges(&in, &out), PF_OK);
+    static const uint32_t two[8] = {0, 1, 1, 2, 2, 3, 3, 0};
+    ck_assert_uint_eq(out.nedges, 4);
+    ck_assert_mem_eq(out.edges, two, sizeof two);
+    sc_mesh_free(&out);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_meshes");
@@ -484,6 +670,13 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_scene_every_loader);
     tcase_add_test(tc, test_scene_mesh_error);
     tcase_add_test(tc, test_scene_sofa_style);
+    tcase_add_test(tc, test_grid_hexa);
+    tcase_add_test(tc, test_sphere_file);
+    tcase_add_test(tc, test_hexa_to_tetra);
+    tcase_add_test(tc, test_tetra_to_triangles);
+    tcase_add_test(tc, test_hexa_to_quads);
+    tcase_add_test(tc, test_quads_to_triangles);
+    tcase_add_test(tc, test_triangles_to_edges);
     suite_add_tcase(s, tc);
     TCase *tb = tcase_create("bad");
     tcase_set_timeout(tb, 120);

@@ -412,7 +412,7 @@ START_TEST(test_include)
     /* SOFA's "Group" root: its children are inserted; another root: inserted itself */
     snprintf(p, sizeof p, "%s/share/Objects/body.xml", dir);
     write_file(p, "<Node name='Group'>\n<Node name='body'><MechanicalObject position='0 0 0  1 0 0'/>"
-                  "<UniformMass vertexMass='1'/></Node>\n<Node name='other'><MechanicalObject position='0 0 1'/>"
+                  "<UniformMass vertexMass='1'/></Node>\n<Node name='other'><MechanicalObject name='mo' position='0 0 1'/>"
                   "</Node>\n</Node>\n");
     snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
     write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2'/>\n<include href='leaf.xml'/></Node>\n");
@@ -434,6 +434,24 @@ START_TEST(test_include)
     ck_assert_int_eq(pf_scene_find_object(s, "body", &o), PF_OK);
     ck_assert_int_eq(pf_scene_find_object(s, "single/leaf", &o), PF_OK);
     pf_scene_destroy(s);
+    /* the include's attributes replace those the inserted elements have ("position"), or set one on the elements
+     * named before the dot ("mo.velocity"); one nobody has is a warning */
+    write_file(scene, "<Node><EulerImplicitSolver/>\n<include href='Objects/body.xml' position='0 0 5  1 0 5  2 0 5' "
+                      "mo.velocity='0 0 -1  0 0 -1  0 0 -1' mystery='1'/></Node>\n");
+    r = (reports){0};
+    ck_assert_msg(pf_scene_load_file(&d, scene, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 6); /* both bodies' 3 points */
+    ck_assert_int_eq(pf_scene_find_object(s, "other", &o), PF_OK);
+    uint32_t np;
+    const double *v = pf_world_velocities(pf_scene_world(s), o, &np);
+    ck_assert_uint_eq(np, 3);
+    ck_assert_double_eq(v[2], -1);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "s.xml:2: warning: include: attribute 'mystery' is not applied"), "%s", r.last);
+    pf_scene_destroy(s);
+    write_file(scene, "<Node><EulerImplicitSolver/>\n<include href='Objects/body.xml'/>\n"
+                      "<include href='Objects/single.xml'/></Node>\n");
     /* an error inside an included file names that file and its line; a warning too */
     snprintf(p, sizeof p, "%s/share/Objects/single.xml", dir);
     write_file(p, "<Node name='single'>\n<MechanicalObject position='0 0 2' showIndices='1'/>\n"
@@ -516,9 +534,375 @@ START_TEST(test_links)
     ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MechanicalObject: attribute 'src': dangling link '@nowhere'"),
                   "%s", pf_last_error());
     ck_assert_int_eq(load(&d, "<Node><Node>\n<MechanicalObject position='@[-1].position'/></Node></Node>", &s),
-                     PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not supported"), "%s",
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "dangling link '@[-1].position'"),
+                  "%s", pf_last_error());
+    /* SOFA's links by position: @[-1] is the component just before, in the same node */
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>\n<MeshObjLoader filename='%s'/>"
+             "<MechanicalObject position='@[-1].position'/></Node></Node>", obj);
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.points, 4);
+    pf_scene_destroy(s);
+    unlink(obj);
+}
+END_TEST
+
+/* A loader only gives data (SOFA): two in a node load; the node's points are those of the loader a container or
+ * MechanicalObject links, the first one's when none links any. */
+START_TEST(test_two_loaders)
+{
+    char tet[] = "/tmp/pf_sofa_XXXXXX.obj", tri[] = "/tmp/pf_sofa_XXXXXX.obj";
+    static const char tri_obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    int fd = mkstemps(tet, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    fd = mkstemps(tri, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tri_obj, sizeof tri_obj - 1), (ssize_t)(sizeof tri_obj - 1));
+    close(fd);
+    /* what links which loader -> points of the object (tetra: 4, triangle: 3) */
+    static const struct {
+        const char *body;
+        uint64_t points;
+    } cases[] = {
+        {"<MechanicalObject/>", 4},                                   /* none linked: the first loader's */
+        {"<MechanicalObject src='@b'/>", 3},                          /* the state links the second */
+        {"<MeshTopology src='@b'/><MechanicalObject/>", 3},           /* a container links the second */
+        {"<MechanicalObject src='@a'/><MeshTopology src='@a'/>", 4},  /* both link the first */
+        {"<TriangleSetTopologyContainer src='@b'/><MechanicalObject src='@b'/>", 3},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='n'><MeshObjLoader name='a' filename='%s'/>"
+                 "<MeshObjLoader name='b' filename='%s'/>%s</Node></Node>", tet, tri, cases[k].body);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%zu: %s", k, pf_last_error());
+        pf_scene_summary sum;
+        pf_scene_get_summary(s, &sum);
+        ck_assert_msg(sum.points == cases[k].points, "%zu: %llu points", k, (unsigned long long)sum.points);
+        pf_scene_destroy(s);
+    }
+    /* the state on one loader, the container on another with a different count: refused, naming both counts */
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='n'><MeshObjLoader name='a' filename='%s'/>"
+             "<MeshObjLoader name='b' filename='%s'/>\n<MechanicalObject src='@a'/><MeshTopology src='@b'/></Node>"
+             "</Node>", tet, tri);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, xml, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "4 positions but the topology has 3"),
+                  "%s", pf_last_error());
+    unlink(tet);
+    unlink(tri);
+}
+END_TEST
+
+/* SOFA's MechanicalObject with one position (its default) and a grid: the grid's points, the one velocity given
+ * copied to all of them. */
+START_TEST(test_state_on_grid)
+{
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *xml = "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='2 3 2' min='0 0 0' "
+                      "max='1 1 1'/><MechanicalObject position='0 0 0' velocity='1 2 3'/></Node></Node>";
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+    uint32_t n;
+    const double *v = pf_world_velocities(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 12);
+    for (uint32_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) ck_assert_double_eq(v[3 * i + a], a + 1);
+    pf_scene_destroy(s);
+    /* more than one position: they are the points, and a grid giving others is refused */
+    xml = "<Node><Node name='g'><RegularGridTopology n='2 3 2' min='0 0 0' max='1 1 1'/>\n"
+          "<MechanicalObject position='0 0 0 1 1 1'/></Node></Node>";
+    ck_assert_int_eq(load(&d, xml, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:"), "%s", pf_last_error());
+}
+END_TEST
+
+/* A grid cube's surface through two topological mappings (hexahedra -> tetrahedra -> boundary triangles), in
+ * child nodes without a state of their own: the 12 triangles of the cube's 6 faces, facing out, on the cube's
+ * object; dropped on a fixed floor it rests on it, and falls through it when the child has no collision model. */
+START_TEST(test_mapped_surface_collides)
+{
+    static const char fmt[] =
+        "<Node dt='0.005'><CollisionPipeline/><BruteForceBroadPhase/><MinProximityIntersection alarmDistance='0.05' "
+        "contactDistance='0.02'/><CollisionResponse stiffness='20000'/>\n"
+        "<Node name='floor'><EulerImplicitSolver/><MeshTopology position='-5 -5 0 5 -5 0 5 5 0 -5 5 0' "
+        "triangles='0 1 2 0 2 3'/><MechanicalObject/><UniformMass totalMass='1'/>"
+        "<FixedConstraint indices='0 1 2 3'/><TriangleCollisionModel/></Node>\n"
+        "<Node name='cube'><EulerImplicitSolver/><RegularGridTopology name='grid' n='2 2 2' min='0 0 0.1' "
+        "max='1 1 1.1'/><MechanicalObject/><UniformMass totalMass='1'/>"
+        "<RegularGridSpringForceField stiffness='1000'/>\n"
+        "<Node name='tet'><TetrahedronSetTopologyContainer name='Container'/><TetrahedronSetTopologyModifier/>"
+        "<Hexa2TetraTopologicalMapping input='@../grid' output='@Container'/>\n"
+        "<Node name='tri'><TriangleSetTopologyContainer name='Container'/>"
+        "<Tetra2TriangleTopologicalMapping input='@../Container' output='@Container'/>%s</Node></Node></Node></Node>";
+    for (int collide = 1; collide >= 0; collide--) {
+        char xml[2048];
+        snprintf(xml, sizeof xml, fmt, collide ? "<TriangleCollisionModel/>" : "");
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_world *w = pf_scene_world(s);
+        pf_object_id cube;
+        ck_assert_int_eq(pf_scene_find_object(s, "cube", &cube), PF_OK);
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1u + (uint32_t)collide);
+        if (collide) {
+            ck_assert_uint_eq(m[1].object.index, cube.index);
+            uint32_t nt, np;
+            const uint32_t *tri = pf_world_surface_triangles(w, m[1].surface, &nt);
+            const double *x = pf_world_positions(w, cube, &np);
+            ck_assert_uint_eq(nt, 12);
+            ck_assert_uint_eq(np, 8);
+            for (uint32_t k = 0; k < nt; k++) {
+                const double *a = x + 3 * tri[3 * k], *b = x + 3 * tri[3 * k + 1], *c = x + 3 * tri[3 * k + 2];
+                double u[3], v[3], out[3];
+                for (int i = 0; i < 3; i++)
+                    u[i] = b[i] - a[i], v[i] = c[i] - a[i], out[i] = (a[i] + b[i] + c[i]) / 3 - (i < 2 ? 0.5 : 0.6);
+                double nx = u[1] * v[2] - u[2] * v[1], ny = u[2] * v[0] - u[0] * v[2], nz = u[0] * v[1] - u[1] * v[0];
+                ck_assert_msg(nx * out[0] + ny * out[1] + nz * out[2] > 0, "triangle %u faces in", k);
+            }
+        }
+        ck_assert_int_eq(pf_world_step(w, 400), PF_OK); /* 2 s: a free fall would be 19.6 m down */
+        uint32_t np;
+        const double *x = pf_world_positions(w, cube, &np);
+        double low = x[2];
+        for (uint32_t k = 1; k < np; k++) low = x[3 * k + 2] < low ? x[3 * k + 2] : low;
+        if (collide)
+            ck_assert_msg(low > -0.05 && low < 0.1, "the cube's lowest point at %g: not resting on the floor", low);
+        else
+            ck_assert_msg(low < -5, "without a collision model the cube falls through: lowest point %g", low);
+        pf_scene_destroy(s);
+    }
+    /* a container left empty (no mapping fills it) is still an error at its line */
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node name='a'>\n<TetrahedronSetTopologyContainer/></Node></Node>", &s),
+                     PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "no topological mapping"), "%s",
                   pf_last_error());
+}
+END_TEST
+
+/* SphereLoader: a .sph file's centres are the points and its radii the spheres' (SOFA's scenes link them by
+ * position); different radii share the largest, with a warning. */
+START_TEST(test_sphere_loader)
+{
+    char sph[] = "/tmp/pf_sofa_XXXXXX.sph";
+    static const char text[] = "sph 1.0\nnums 3\nsphe 1 0 0 0 0.25\nsphe 2 1 0 0 0.25\nsphe 3 0 1 0 0.5\n";
+    int fd = mkstemps(sph, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><CollisionPipeline/><EulerImplicitSolver/><Node name='s'>"
+             "<SphereLoader filename='%s' translation='0 0 2'/>\n<MechanicalObject position='@[-1].position'/>"
+             "<SphereCollisionModel listRadius='@[-2].listRadius'/></Node></Node>", sph);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "s", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    static const double want[9] = {0, 0, 2, 1, 0, 2, 0, 1, 2};
+    ck_assert_uint_eq(n, 3);
+    ck_assert_mem_eq(x, want, sizeof want);
+    const pf_scene_collision_model *m;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+    ck_assert_int_eq(m[0].kind, PF_COLLIDE_SPHERE);
+    ck_assert_double_eq(m[0].radius, 0.5);
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "radii from 0.25 to 0.5"), "%s", r.last);
+    pf_scene_destroy(s);
+    /* radii written out, all equal: that radius, no warning */
+    r = (reports){0};
+    ck_assert_msg(load(&d, "<Node><EulerImplicitSolver/><Node name='s'><MechanicalObject position='0 0 0 1 0 0'/>"
+                  "<SphereCollisionModel listRadius='0.2 0.2'/></Node></Node>", &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_collision_models(s, &m);
+    ck_assert_double_eq(m[0].radius, 0.2);
+    ck_assert_int_eq(r.warnings, 0);
+    pf_scene_destroy(s);
+    /* a listRadius link to something without radii */
+    ck_assert_int_eq(load(&d, "<Node><Node name='s'><MechanicalObject position='0 0 0'/>\n"
+                     "<SphereCollisionModel listRadius='@[-1].listRadius'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "no SphereLoader"), "%s",
+                  pf_last_error());
+    unlink(sph);
+}
+END_TEST
+
+/* SphereROI and PlaneROI select the grid points a brute-force test over the grid finds; FixedConstraint links
+ * them. PointProjectiveConstraint moves its points to `point` and holds them there. PartialFixed with some axes
+ * and FixedPlane are refused, saying why. */
+static uint32_t fixed_by(const char *roi)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='3 3 3' min='0 0 0' "
+             "max='2 2 2'/><MechanicalObject/>%s<FixedConstraint indices='@roi.indices'/></Node></Node>", roi);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", roi, pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    pf_scene_destroy(s);
+    return (uint32_t)sum.fixed_points;
+}
+
+START_TEST(test_rois_and_projective)
+{
+    /* brute force over the grid points (i, j, k) in {0, 1, 2}^3 */
+    uint32_t in_sphere = 0, in_plane = 0, in_quarter = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                in_sphere += (i - 2) * (i - 2) + (j - 1) * (j - 1) + (k - 1) * (k - 1) <= 1;
+                in_plane += k == 1;
+                in_quarter += k == 1 && i <= 1 && j <= 1;
+            }
+    ck_assert_uint_eq(fixed_by("<SphereROI name='roi' centers='2 1 1' radii='1'/>"), in_sphere);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  2 0 1  2 2 1  0.5'/>"), in_plane);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0.5'/>"), in_quarter);
+    ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0'/>"), in_plane); /* SOFA's depth 0 */
+    ck_assert_uint_eq(fixed_by("<SphereROI name='roi' centers='0 0 0  2 2 2' radii='0.1 0.1'/>"), 2);
+
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    const char *point = "<Node><EulerImplicitSolver/><Node name='g'><RegularGridTopology n='2 2 2' min='0 0 0' "
+                        "max='1 1 1'/><MechanicalObject/><UniformMass totalMass='1'/>"
+                        "<PointProjectiveConstraint point='5 6 7' indices='0 3'/></Node></Node>";
+    ck_assert_msg(load(&d, point, &s) == PF_OK, "%s", pf_last_error());
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    for (int a = 0; a < 3; a++) {
+        ck_assert_double_eq(x[a], 5 + a);
+        ck_assert_double_eq(x[9 + a], 5 + a);
+    }
+    ck_assert_double_lt(x[3 * 1 + 2], 0); /* a free point fell */
+    pf_scene_destroy(s);
+
+    const char *partial = "<Node><Node name='g'><MechanicalObject position='0 0 0 1 0 0'/>\n"
+                          "<PartialFixedProjectiveConstraint indices='0' fixedDirections='%s'/></Node></Node>";
+    char xml[512];
+    snprintf(xml, sizeof xml, partial, "1 1 1");
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    pf_scene_get_summary(s, &sum);
+    ck_assert_uint_eq(sum.fixed_points, 1);
+    pf_scene_destroy(s);
+    snprintf(xml, sizeof xml, partial, "1 1 0");
+    ck_assert_int_eq(load(&d, xml, &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "fixes some axes only"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
+                     "<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='-1' dmax='1'/></Node></Node>", &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "cannot"), "%s", pf_last_error());
+    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
+                     "<SphereROI centers='0 0 0' radii='1 2'/></Node></Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: SphereROI: 'radii'"), "%s", pf_last_error());
+}
+END_TEST
+
+/* GridMeshCreator: SOFA's grid over the unit square, scaled and moved; its triangles as SOFA's patterns make
+ * them (hand-written for 3 x 2 points: point (x, y) is x + 3 y). */
+START_TEST(test_grid_mesh_creator)
+{
+    static const struct {
+        int pattern;
+        uint32_t tris[12];
+    } cases[] = {
+        {1, {0, 1, 4, 0, 4, 3, 1, 2, 4, 2, 5, 4}}, /* alternating: cell (1, 0) the other way */
+        {2, {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}}, /* upward */
+        {3, {0, 1, 3, 1, 4, 3, 1, 2, 4, 2, 5, 4}}, /* downward */
+        {0, {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4}}, /* quads, split as MeshTopology splits them */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='g'><GridMeshCreator filename='nofile' "
+                 "resolution='3 2' trianglePattern='%d' scale='2 4 1' translation='0 0 1'/><MechanicalObject/>"
+                 "<TriangleCollisionModel/></Node></Node>", cases[k].pattern);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", cases[k].pattern, pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+        uint32_t n, nt;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 6);
+        for (uint32_t p = 0; p < 6; p++) {
+            ck_assert_double_eq(x[3 * p], (p % 3) * 1.0);
+            ck_assert_double_eq(x[3 * p + 1], (p / 3) * 4.0);
+            ck_assert_double_eq(x[3 * p + 2], 1);
+        }
+        const pf_scene_collision_model *m;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+        const uint32_t *tri = pf_world_surface_triangles(pf_scene_world(s), m[0].surface, &nt);
+        ck_assert_uint_eq(nt, 4);
+        ck_assert_msg(!memcmp(tri, cases[k].tris, sizeof cases[k].tris), "pattern %d", cases[k].pattern);
+        pf_scene_destroy(s);
+    }
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node>\n<GridMeshCreator resolution='1 3'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: GridMeshCreator: resolution"), "%s", pf_last_error());
+}
+END_TEST
+
+/* TransformEngine: the linked positions scaled, turned (degrees, z last), then moved; a MechanicalObject takes them
+ * through output_position, in its node or another. */
+START_TEST(test_transform_engine)
+{
+    char obj[] = "/tmp/pf_sofa_XXXXXX.obj";
+    int fd = mkstemps(obj, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, tetra_obj, sizeof tetra_obj - 1), (ssize_t)(sizeof tetra_obj - 1));
+    close(fd);
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'><MeshObjLoader name='loader' filename='%s'/>"
+             "<TransformEngine name='t' input_position='@loader.position' scale='2 2 2' rotation='0 0 90' "
+             "translation='1 2 3'/></Node>\n<Node name='b'><MechanicalObject position='@../a/t.output_position'/>"
+             "</Node></Node>", obj);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "b", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    /* (x, y, z) -> 2 (-y, x, z) + (1, 2, 3) for the points 0, 0.1 x, 0.1 y, 0.1 z */
+    static const double want[12] = {1, 2, 3, 1, 2.2, 3, 0.8, 2, 3, 1, 2, 3.2};
+    ck_assert_uint_eq(n, 4);
+    for (int k = 0; k < 12; k++) ck_assert_double_eq_tol(x[k], want[k], 1e-15);
+    pf_scene_destroy(s);
+    ck_assert_int_eq(load(&d, "<Node><Node name='a'>\n<TransformEngine input_position='@nothing.position'/>"
+                     "</Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:"), "%s", pf_last_error());
     unlink(obj);
 }
 END_TEST
@@ -774,6 +1158,13 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_unknown_components);
     tcase_add_test(tc, test_mass_scene_files);
     tcase_add_test(tc, test_mass_rules);
+    tcase_add_test(tc, test_two_loaders);
+    tcase_add_test(tc, test_state_on_grid);
+    tcase_add_test(tc, test_mapped_surface_collides);
+    tcase_add_test(tc, test_sphere_loader);
+    tcase_add_test(tc, test_rois_and_projective);
+    tcase_add_test(tc, test_grid_mesh_creator);
+    tcase_add_test(tc, test_transform_engine);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -235,6 +235,20 @@ typedef struct pf_scene_summary {
 } pf_scene_summary;
 PF_API int pf_scene_get_summary(const pf_scene *s, pf_scene_summary *out);
 
+/// What the loader did with one kind of component (one element name) of a scene: `physflow check`'s table.
+typedef struct pf_scene_kind {
+    const char *type;      ///< the element name as written ("MeshOBJLoader", "Node")
+    uint32_t count;        ///< elements of that name in the scene files (a replicated element counts once)
+    uint32_t skipped;      ///< of them, skipped: visual only, drawing or logging
+    uint32_t warnings;     ///< warnings reported about them (ignored or unknown attributes, approximations)
+    const char *mapped_to; ///< what PhysFlow made of them, comma separated ("object", "topology", "force field",
+                           ///< "constraint", "collision model", ...; "no effect" when accepted for nothing; ""
+                           ///< when all were skipped)
+} pf_scene_kind;
+/// The kinds of component of a loaded scene, in the order first met: *out receives an array of the returned
+/// count, owned by the scene. 0 (and *out NULL) for a NULL scene.
+PF_API uint32_t pf_scene_kinds(const pf_scene *s, const pf_scene_kind **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-/* Fuzz target: the mesh readers (Gmsh MSH, legacy VTK, VTU, STL, OBJ). The same bytes go through each reader;
+/* Fuzz target: the mesh readers (Gmsh MSH, legacy VTK, VTU, STL, OBJ, SOFA's sphere files). The same bytes go through each reader;
  * each returns a mesh whose indices are in range, or an error with a message, never crashes. Memory is capped
  * through PhysFlow's allocation hook, so a count asking for gigabytes gets PF_ENOMEM. */
 #include "physflow/base.h"
@@ -20,11 +20,14 @@ static void check(const sc_mesh *m)
     for (int l = 0; l < 4; l++)
         for (size_t k = 0; k < counts[l]; k++)
             if (lists[l][k] >= m->npoints) abort();
+    for (uint32_t k = 0; m->radii && k < m->npoints; k++)
+        if (!(m->radii[k] > 0)) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const sc_mesh_parse_fn parsers[] = {sc_parse_msh, sc_parse_vtk, sc_parse_vtu, sc_parse_stl, sc_parse_obj};
+    static const sc_mesh_parse_fn parsers[] = {sc_parse_msh, sc_parse_vtk, sc_parse_vtu, sc_parse_stl, sc_parse_obj,
+                                               sc_parse_sph};
     pf_set_allocator(capped_alloc, capped_free, NULL);
     for (size_t p = 0; p < sizeof parsers / sizeof parsers[0]; p++) {
         sc_mesh m;

@@ -1,0 +1,136 @@
+/* SOFA's topological mappings as components (Hexa2TetraTopologicalMapping, ...): the node's topology computed
+ * from the input node's (`input`, default the parent), on the input's points; the container of the node, written
+ * before the mapping as SOFA's scenes do, is what it fills (scenes/topological_mappings.c does the splitting). */
+#include "components.h"
+#include "topological_mappings.h"
+
+#include "base/error.h"
+
+#include <string.h>
+
+#define TYPE(c) pf_scene_component_type(c)
+
+typedef enum mapping_kind { HEXA2TETRA, TETRA2TRIANGLE, HEXA2QUAD, QUAD2TRIANGLE, TRIANGLE2EDGE } mapping_kind;
+
+/* The input node (linked by `input`, else the parent) and its elements as a mesh (a grid's built); *grid_cells
+ * gets a regular grid's cells per row and column (0 0 for another mesh). */
+static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const sc_mesh **m, int cells[2])
+{
+    const char *in = pf_scene_component_string(c, "input");
+    sc_node *n = c->node->parent;
+    if (in && in[0] == '@' && in[1]) {
+        xmlNode *comp;
+        const char *field;
+        int rc = sc_resolve_link(c, "input", in, &n, &comp, &field);
+        if (rc) return rc;
+    }
+    if (!n || n == c->node)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: its input must be the topology of a node above node "
+                                        "'%s' (input=\"@../name\")", TYPE(c), c->node->name);
+    *from = n;
+    cells[0] = cells[1] = 0;
+    if (n->topology == SC_TOPO_GRID && n->sparse)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: the input node '%s' is a SparseGridTopology, whose "
+                                        "cells PhysFlow does not list: a RegularGridTopology or a mesh is supported",
+                                        TYPE(c), n->name);
+    if (n->topology == SC_TOPO_GRID) {
+        int rc = sc_grid_mesh(n->def.grid, n->def.grid_min, n->def.grid_max, own);
+        if (rc) return rc;
+        cells[0] = n->def.grid[0] - 1;
+        cells[1] = n->def.grid[1] - 1;
+        *m = own;
+        return PF_OK;
+    }
+    if (n->topology != SC_TOPO_MESH)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: the input node '%s' has no topology (a container, a "
+                                        "loader or a grid before this mapping)", TYPE(c), n->name);
+    *m = &n->mesh;
+    return PF_OK;
+}
+
+static int topological_mapping(pf_scene_component *c, mapping_kind kind)
+{
+    sc_node *n = c->node;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "flipNormals");
+    pf_scene_component_ignore(c, "noNewTriangles");
+    pf_scene_component_ignore(c, "noInitialTriangles");
+    const char *out = pf_scene_component_string(c, "output");
+    if (out && out[0] == '@' && out[1]) {
+        sc_node *to;
+        xmlNode *comp;
+        const char *field;
+        int rc = sc_resolve_link(c, "output", out, &to, &comp, &field);
+        if (rc) return rc;
+        if (to != n)
+            return pf_scene_component_error(c, PF_ENOTSUP, "%s: output '%s' is in another node: PhysFlow fills the "
+                                            "topology of the mapping's own node '%s'", TYPE(c), out, n->name);
+    }
+    int swapping = 0, rc;
+    if (kind == HEXA2TETRA && (rc = sc_parse_bool(c, "swapping", &swapping)) < 0) return rc;
+    if (n->topology != SC_TOPO_NONE || n->topology_source)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", TYPE(c),
+                                        n->name, n->topology_line);
+    sc_node *from = NULL;
+    sc_mesh grid = {0}, res = {0};
+    const sc_mesh *m = NULL;
+    int cells[2];
+    if ((rc = input_mesh(c, &from, &grid, &m, cells))) return rc;
+    static const char *const needs[] = {"hexahedra", "tetrahedra", "hexahedra", "quads", "triangles"};
+    uint32_t have = kind == HEXA2TETRA || kind == HEXA2QUAD ? m->nhexa
+                    : kind == TETRA2TRIANGLE                ? m->ntetra
+                    : kind == QUAD2TRIANGLE                 ? m->nquads
+                                                            : m->ntris;
+    if (!have) {
+        sc_mesh_free(&grid);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: the input node '%s' has no %s", TYPE(c), from->name,
+                                        needs[kind]);
+    }
+    switch (kind) {
+    case HEXA2TETRA: /* SOFA's counts: a grid's cells per row and column, else 2 and 1 */
+        rc = sc_hexa_to_tetra(m, cells[0] ? cells[0] : 2, cells[0] ? (cells[1] ? cells[1] : 1) : 1, swapping, &res);
+        break;
+    case TETRA2TRIANGLE: rc = sc_tetra_to_triangles(m, &res); break;
+    case HEXA2QUAD: rc = sc_hexa_to_quads(m, &res); break;
+    case QUAD2TRIANGLE: rc = sc_quads_to_triangles(m, 2, &res); break;
+    case TRIANGLE2EDGE: rc = sc_triangles_to_edges(m, &res); break;
+    }
+    sc_mesh_free(&grid);
+    if (rc) return rc;
+    n->mesh = res;
+    n->topology = SC_TOPO_MESH;
+    n->topology_line = pf_scene_component_line(c);
+    n->topology_source = from;
+    n->pending_container = NULL;
+    return PF_OK;
+}
+
+int sc_hexa2tetra_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return topological_mapping(c, HEXA2TETRA);
+}
+
+int sc_tetra2triangle_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return topological_mapping(c, TETRA2TRIANGLE);
+}
+
+int sc_hexa2quad_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return topological_mapping(c, HEXA2QUAD);
+}
+
+int sc_quad2triangle_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return topological_mapping(c, QUAD2TRIANGLE);
+}
+
+int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return topological_mapping(c, TRIANGLE2EDGE);
+}
