@@ -2,6 +2,7 @@
  * trilinear elements, linear ("small") and corotational ("large", "polar", "svd") formulations, forces f(x) and
  * the matrix-free product df = K dx for implicit Euler. */
 #include "world_guard.h"
+#include "assembly.h"
 #include "force_field.h"
 #include "objects.h"
 #include "fem_hexa.h"
@@ -284,6 +285,16 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
     }
 }
 
+/* K's blocks, element by element: -R^T Ke R with the rotations of the latest force evaluation (as dforce) */
+static void hexa_fem_ff_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *k)
+{
+    (void)o;
+    const pf_hexa_fem *fem = ff->state;
+    for (uint32_t e = 0; e < fem->nelem; e++)
+        pf_blocks_add_element(k, base, fem->elem + 8 * (size_t)e, 8, 3, fem->kes ? fem->kes + 576 * (size_t)e : fem->ke,
+                              fem->method == PF_FEM_LINEAR ? NULL : fem->rot + 9 * (size_t)e);
+}
+
 /* ---- as a force field (force_field.h) ---- */
 
 static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
@@ -327,6 +338,7 @@ const pf_force_field_ops pf_hexa_fem_force_field = {
     .name = "hexahedral FEM",
     .force = hexa_fem_ff_force,
     .dforce = hexa_fem_ff_dforce,
+    .assemble = hexa_fem_ff_assemble,
     .register_data = hexa_fem_ff_register,
     .cost = hexa_fem_ff_cost,
     .df_cost = hexa_fem_ff_df_cost,

@@ -2,6 +2,7 @@
  * isotropic linear elasticity, small-displacement ("linear") and corotational ("large", "polar", "svd")
  * formulations, forces f(x) and the matrix-free product df = K dx for implicit Euler. */
 #include "world_guard.h"
+#include "assembly.h"
 #include "force_field.h"
 #include "objects.h"
 #include "rotation.h"
@@ -381,6 +382,23 @@ static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df,
     }
 }
 
+/* K's blocks, element by element: -R Ke R^T with the rotations of the latest force evaluation (as dforce) */
+static void tetra_fem_ff_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *k)
+{
+    (void)o;
+    const tetra_fem *fem = ff->state;
+    for (uint32_t e = 0; e < fem->nelem; e++) {
+        const tetra_elem *el = fem->elem + e;
+        double Rt[9]; /* world to local: R^T */
+        if (fem->method != PF_FEM_LINEAR) {
+            const double *R = fem->rot + 9 * (size_t)e;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) Rt[3 * r + c] = R[3 * c + r];
+        }
+        pf_blocks_add_element(k, base, el->v, 4, 3, el->ke, fem->method == PF_FEM_LINEAR ? NULL : Rt);
+    }
+}
+
 /* ---- as a force field (force_field.h) ---- */
 
 static void tetra_fem_ff_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
@@ -430,6 +448,7 @@ const pf_force_field_ops pf_tetra_fem_force_field = {
     .name = "tetrahedral FEM",
     .force = tetra_fem_ff_force,
     .dforce = tetra_fem_ff_dforce,
+    .assemble = tetra_fem_ff_assemble,
     .register_data = tetra_fem_ff_register,
     .cost = tetra_fem_ff_cost,
     .df_cost = tetra_fem_ff_df_cost,

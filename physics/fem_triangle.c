@@ -3,6 +3,7 @@
  * follows the current triangle (corotational); "linear": the rest frame, fixed. Element stiffness precomputed
  * at rest. */
 #include "world_guard.h"
+#include "assembly.h"
 #include "force_field.h"
 #include "objects.h"
 #include "rotation.h"
@@ -177,6 +178,15 @@ static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, do
     }
 }
 
+/* K's blocks, element by element: -P^T Ke P, P the frame's first two rows (world to in-plane), as dforce */
+static void triangle_fem_ff_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *k)
+{
+    (void)o;
+    const pf_triangle_fem *fem = ff->state;
+    for (uint32_t e = 0; e < fem->nelem; e++)
+        pf_blocks_add_element(k, base, fem->tri + 3 * (size_t)e, 3, 2, fem->ke + 36 * (size_t)e, fem->rot + 9 * (size_t)e);
+}
+
 /* ---- as a force field (force_field.h) ---- */
 
 static void triangle_fem_ff_force(const pf_force_field *ff, const pf_object *o, const double *x,
@@ -220,6 +230,7 @@ const pf_force_field_ops pf_triangle_fem_force_field = {
     .name = "triangular FEM",
     .force = triangle_fem_ff_force,
     .dforce = triangle_fem_ff_dforce,
+    .assemble = triangle_fem_ff_assemble,
     .register_data = triangle_fem_ff_register,
     .cost = triangle_fem_ff_cost,
     .df_cost = triangle_fem_ff_df_cost,

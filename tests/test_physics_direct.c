@@ -139,6 +139,86 @@ START_TEST(direct_static_chain_equilibrium)
 }
 END_TEST
 
+/* a 5 x 2 x 2-cell beam held at x = 0 with an FEM of each kind: hexahedra on the grid, the cells cut into 6
+ * tetrahedra each (Kuhn), or the top face's cells as 2 membrane triangles each */
+enum { NX = 6, NY = 3, NZ = 3 };
+static uint32_t corner(int i, int j, int k)
+{
+    return (uint32_t)(i + NX * (j + NY * k));
+}
+
+static void fem_beam(pf_world *w, pf_solver_def s, int kind)
+{
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = NX, o.grid[1] = NY, o.grid[2] = NZ;
+    o.grid_max[0] = 1, o.grid_max[1] = 0.2, o.grid_max[2] = 0.2;
+    o.vertex_mass = 0.02;
+    o.solver = s;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+    uint32_t tets[(NX - 1) * (NY - 1) * (NZ - 1) * 24], tris[(NX - 1) * (NY - 1) * 6];
+    uint32_t nt = 0, nr = 0;
+    for (int k = 0; k < NZ - 1; k++)
+        for (int j = 0; j < NY - 1; j++)
+            for (int i = 0; i < NX - 1; i++) {
+                for (int t = 0; t < 6; t++)
+                    for (int c = 0; c < 4; c++) {
+                        int b = kuhn[t][c];
+                        tets[4 * (nt + (uint32_t)t) + (uint32_t)c] = corner(i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1));
+                    }
+                nt += 6;
+            }
+    for (int j = 0; j < NY - 1; j++)
+        for (int i = 0; i < NX - 1; i++) {
+            uint32_t a = corner(i, j, NZ - 1), b = corner(i + 1, j, NZ - 1), c = corner(i + 1, j + 1, NZ - 1),
+                     d = corner(i, j + 1, NZ - 1);
+            uint32_t two[6] = {a, b, c, a, c, d};
+            memcpy(tris + 3 * nr, two, sizeof two);
+            nr += 2;
+        }
+    if (kind == 0) {
+        pf_hexa_fem_def d = pf_hexa_fem_default_def();
+        d.young_modulus = 2e4;
+        ck_assert_int_eq(pf_world_add_hexa_fem(w, id, &d, NULL), PF_OK);
+    } else if (kind == 1) {
+        pf_tetra_fem_def d = pf_tetra_fem_default_def();
+        d.young_modulus = 2e4, d.tetrahedra = tets, d.ntetrahedra = nt;
+        ck_assert_msg(pf_world_add_tetra_fem(w, id, &d, NULL) == PF_OK, "%s", pf_last_error());
+    } else {
+        ck_assert_int_eq(pf_world_add_grid_springs(w, id, 200, 0.1, NULL, NULL), PF_OK);
+        pf_triangle_fem_def d = pf_triangle_fem_default_def();
+        d.young_modulus = 1e4, d.thickness = 0.01, d.triangles = tris, d.ntriangles = nr;
+        ck_assert_int_eq(pf_world_add_triangle_fem(w, id, &d, NULL), PF_OK);
+    }
+    double face[6] = {-0.01, -1, -1, 0.01, 1, 1};
+    ck_assert_int_eq(pf_world_fix_box(w, id, face, NULL), PF_OK);
+}
+
+/* hexahedral, tetrahedral and membrane FEM, corotational, bent by gravity: implicit Euler with the direct solver
+ * against CG */
+START_TEST(direct_fem_agrees_with_cg)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        pf_world *cg = new_world(PF_EXEC_SEQ, 1), *ldl = new_world(PF_EXEC_SEQ, 1);
+        fem_beam(cg, solver(PF_SOLVER_IMPLICIT_EULER, PF_LINEAR_CG), kind);
+        fem_beam(ldl, solver(PF_SOLVER_IMPLICIT_EULER, PF_LINEAR_DIRECT), kind);
+        ck_assert_msg(pf_world_step(cg, 30) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(pf_world_step(ldl, 30) == PF_OK, "%s", pf_last_error());
+        pf_world_stats st;
+        ck_assert_int_eq(pf_world_get_stats(ldl, &st), PF_OK);
+        ck_assert_uint_eq(st.cg_iterations, 0); /* solved directly, not by the CG fallback */
+        double gap = relative_gap(cg, ldl);
+        uint32_t n;
+        double sag = -pf_world_positions(cg, (pf_object_id){0}, &n)[3 * (NX - 1) + 2];
+        ck_assert_msg(sag > 1e-3, "kind %d: the beam should bend (tip %g)", kind, sag);
+        ck_assert_msg(gap < 1e-8, "kind %d: direct and CG differ by %g relative", kind, gap);
+        pf_world_destroy(cg);
+        pf_world_destroy(ldl);
+    }
+}
+END_TEST
+
 static uint64_t coupled_hash(pf_executor e, int workers)
 {
     pf_world *w = new_world(e, workers);
@@ -197,6 +277,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, direct_agrees_with_cg);
     tcase_add_test(tc, direct_static_chain_equilibrium);
+    tcase_add_test(tc, direct_fem_agrees_with_cg);
     tcase_add_test(tc, direct_same_hash_every_executor);
     tcase_add_test(tc, unassembled_group_falls_back_to_cg);
     suite_add_tcase(s, tc);
