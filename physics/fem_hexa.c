@@ -291,7 +291,8 @@ static void hexa_fem_ff_assemble(const pf_force_field *ff, const pf_object *o, u
     (void)o;
     const pf_hexa_fem *fem = ff->state;
     for (uint32_t e = 0; e < fem->nelem; e++)
-        pf_blocks_add_element(k, base, fem->elem + 8 * (size_t)e, 8, 3, fem->kes ? fem->kes + 576 * (size_t)e : fem->ke,
+        pf_blocks_add_element(k, base, fem->elem + 8 * (size_t)e, 8, 3,
+                              fem->kes ? fem->kes + 576 * (size_t)e : fem->ke,
                               fem->method == PF_FEM_LINEAR ? NULL : fem->rot + 9 * (size_t)e);
 }
 

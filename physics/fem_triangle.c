@@ -184,7 +184,8 @@ static void triangle_fem_ff_assemble(const pf_force_field *ff, const pf_object *
     (void)o;
     const pf_triangle_fem *fem = ff->state;
     for (uint32_t e = 0; e < fem->nelem; e++)
-        pf_blocks_add_element(k, base, fem->tri + 3 * (size_t)e, 3, 2, fem->ke + 36 * (size_t)e, fem->rot + 9 * (size_t)e);
+        pf_blocks_add_element(k, base, fem->tri + 3 * (size_t)e, 3, 2, fem->ke + 36 * (size_t)e,
+                              fem->rot + 9 * (size_t)e);
 }
 
 /* ---- as a force field (force_field.h) ---- */
