@@ -9,7 +9,8 @@ void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], doub
     }
     b->ij.v[b->ij.n++] = i;
     b->ij.v[b->ij.n++] = j;
-    for (int c = 0; c < 9; c++) b->k.v[b->k.n++] = sign * k[c];
+    for (int c = 0; c < 9; c++)
+        b->k.v[b->k.n++] = sign * k[c];
 }
 
 void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6])
@@ -21,8 +22,8 @@ void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6
     pf_blocks_add(b, bpt, bpt, k, -1);
 }
 
-void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int corners, int dofs, const double *ke,
-                           const double *P)
+void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int corners, int dofs,
+                           const double *ke, const double *P)
 {
     static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     if (!P) P = identity;
@@ -33,13 +34,15 @@ void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int c
             for (int i = 0; i < dofs; i++)
                 for (int k = 0; k < 3; k++) {
                     double s = 0;
-                    for (int j = 0; j < dofs; j++) s += ke[(c * dofs + i) * n + d * dofs + j] * P[3 * j + k];
+                    for (int j = 0; j < dofs; j++)
+                        s += ke[(c * dofs + i) * n + d * dofs + j] * P[3 * j + k];
                     kp[3 * i + k] = s;
                 }
             for (int r = 0; r < 3; r++)
                 for (int k = 0; k < 3; k++) {
                     double s = 0;
-                    for (int i = 0; i < dofs; i++) s += P[3 * i + r] * kp[3 * i + k];
+                    for (int i = 0; i < dofs; i++)
+                        s += P[3 * i + r] * kp[3 * i + k];
                     blk[3 * r + k] = -s;
                 }
             pf_blocks_add(b, base + v[c], base + v[d], blk, 1);

@@ -1,7 +1,7 @@
-/* The stiffness of a solver group assembled as 3x3 blocks (assembly.c), for the direct solver (solver_direct.c):
- * each force field and interaction kind that can adds its K = df/dx, as of its latest force evaluation, through
- * its `assemble` operation. Points are numbered over the group: object by object in the group's order, an
- * object's point p at base + p. */
+/* The stiffness of a solver group assembled as 3x3 blocks (assembly.c), for the direct solver
+ * (solver_direct.c): each force field and interaction kind that can adds its K = df/dx, as of its latest
+ * force evaluation, through its `assemble` operation. Points are numbered over the group: object by object in
+ * the group's order, an object's point p at base + p. */
 #ifndef PF_PHYSICS_ASSEMBLY_H
 #define PF_PHYSICS_ASSEMBLY_H
 
@@ -20,12 +20,12 @@ void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], doub
 /* the four blocks of a pair term: df_a = J (dx_b - dx_a), df_b = -df_a, J symmetric given as 6 values
  * (xx yy zz xy yz zx) */
 void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6]);
-/* the blocks of one element whose df = -P^T ke P dx on its corners' displacements: `corners` points v (numbered
- * base + v[c]), `dofs` local values per corner (3 for solids, 2 for membranes), ke the symmetric
- * (corners * dofs)^2 element stiffness, P (dofs x 3, row-major) the map from world to local displacements, NULL:
- * the identity (dofs 3) */
-void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int corners, int dofs, const double *ke,
-                           const double *P);
+/* the blocks of one element whose df = -P^T ke P dx on its corners' displacements: `corners` points v
+ * (numbered base + v[c]), `dofs` local values per corner (3 for solids, 2 for membranes), ke the symmetric
+ * (corners * dofs)^2 element stiffness, P (dofs x 3, row-major) the map from world to local displacements,
+ * NULL: the identity (dofs 3) */
+void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int corners, int dofs,
+                           const double *ke, const double *P);
 /* empties b, keeping its memory */
 void pf_blocks_clear(pf_blocks *b);
 void pf_blocks_free(pf_blocks *b);

@@ -1,10 +1,11 @@
-/* Direct solve of an implicit (or static) group's system (SOFA SparseLDLSolver and its siblings): each step one
- * task assembles A = mfact M + kfact K from the force fields' and interactions' 3x3 stiffness blocks (assembly.h,
- * as of the step's force evaluation), with fixed points' rows and columns replaced by the identity (b is 0
- * there), factorises it by sparse LDL^T (CHOLMOD, simplicial: no BLAS, so the result does not depend on threads;
- * AMD ordering) and solves for dv. The group stays a task graph: forces, right-hand sides, the solve, then the
- * integrations; independent groups solve concurrently. The pattern is analysed every step (contacts and
- * re-recordings change it): keeping the symbolic factorisation while the pattern holds is the next saving. */
+/* Direct solve of an implicit (or static) group's system (SOFA SparseLDLSolver and its siblings): each step
+ * one task assembles A = mfact M + kfact K from the force fields' and interactions' 3x3 stiffness blocks
+ * (assembly.h, as of the step's force evaluation), with fixed points' rows and columns replaced by the
+ * identity (b is 0 there), factorises it by sparse LDL^T (CHOLMOD, simplicial: no BLAS, so the result does
+ * not depend on threads; AMD ordering) and solves for dv. The group stays a task graph: forces, right-hand
+ * sides, the solve, then the integrations; independent groups solve concurrently. The pattern is analysed
+ * every step (contacts and re-recordings change it): keeping the symbolic factorisation while the pattern
+ * holds is the next saving. */
 #include "solver_direct.h"
 
 #include "assembly.h"
@@ -64,8 +65,8 @@ int pf_direct_supported(const pf_world *w, const pf_group *gr, char *why, size_t
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_interaction_ops *ops = pf_interaction_of(gr->inter[k]);
         if (!ops->assemble) {
-            snprintf(why, cap, "its %s between objects %u and %u are not assembled", ops->name, gr->inter[k]->oa,
-                     gr->inter[k]->ob);
+            snprintf(why, cap, "its %s between objects %u and %u are not assembled", ops->name,
+                     gr->inter[k]->oa, gr->inter[k]->ob);
             return 0;
         }
         na += 1 + (ops->df_reads_x ? 2u : 0u);
@@ -97,13 +98,15 @@ static void assemble(const direct_args *a)
 /* 1 when the group's point p (numbered over the group) is fixed */
 static int fixed_point(const direct_args *a, const uint8_t *const *fixed, uint32_t p, uint32_t *k)
 {
-    while (*k + 1 < a->nobjs && a->d->base[*k + 1] <= p) (*k)++;
-    while (*k > 0 && a->d->base[*k] > p) (*k)--;
+    while (*k + 1 < a->nobjs && a->d->base[*k + 1] <= p)
+        (*k)++;
+    while (*k > 0 && a->d->base[*k] > p)
+        (*k)--;
     return fixed[*k][p - a->d->base[*k]];
 }
 
-/* A's lower triangle as triplets: the mass diagonal (1 at fixed points), then kfact K's entries off fixed rows
- * and columns, in assembly order (CHOLMOD sums duplicates in that order: the same A on every run) */
+/* A's lower triangle as triplets: the mass diagonal (1 at fixed points), then kfact K's entries off fixed
+ * rows and columns, in assembly order (CHOLMOD sums duplicates in that order: the same A on every run) */
 static cholmod_sparse *system_matrix(const direct_args *a, const uint8_t *const *fixed)
 {
     pf_direct *d = a->d;
@@ -163,15 +166,16 @@ static void solve(const direct_args *a, cholmod_sparse *A, void *const *data)
         if (X && !d->k.failed)
             memcpy(dv, (const double *)X->x + 3 * (size_t)d->base[k], n3 * sizeof(double));
         else
-            for (size_t i = 0; i < n3; i++) dv[i] = NAN;
+            for (size_t i = 0; i < n3; i++)
+                dv[i] = NAN;
     }
     cholmod_free_dense(&X, &d->cc);
     cholmod_free_factor(&L, &d->cc);
     cholmod_free_dense(&B, &d->cc);
 }
 
-/* data: per object b, dv (then the caches and interactions' stiffness, read through the objects), and last the
- * residual scalars rr */
+/* data: per object b, dv (then the caches and interactions' stiffness, read through the objects), and last
+ * the residual scalars rr */
 static void t_direct_solve(const pf_task_ctx *c)
 {
     const direct_args *a = c->args;
@@ -183,7 +187,8 @@ static void t_direct_solve(const pf_task_ctx *c)
     assemble(a);
     cholmod_sparse *A = NULL;
     if (!a->d->k.failed) {
-        for (uint32_t k = 0; k < a->nobjs; k++) fixed[k] = a->w->obj.v[a->objs[k]]->fixed;
+        for (uint32_t k = 0; k < a->nobjs; k++)
+            fixed[k] = a->w->obj.v[a->objs[k]]->fixed;
         A = system_matrix(a, fixed);
     }
     solve(a, A, c->data);
@@ -267,6 +272,8 @@ int pf_record_direct_solve(pf_world *w, pf_group *gr, const pf_task_recorder *re
     direct_args args = {gr->direct, w, gr->objs, gr->inter, gr->nobjs, gr->ninter, na, mfact, kfact};
     acc[na++] = (pf_access){drr, PF_READWRITE};
     double cost = 0;
-    for (uint32_t k = 0; k < gr->nobjs; k++) cost += 400.0 * w->obj.v[gr->objs[k]]->n;
-    return rec->record(rec->ctx, &(pf_task_def){t_direct_solve, "direct solve", &args, sizeof args, acc, na, cost});
+    for (uint32_t k = 0; k < gr->nobjs; k++)
+        cost += 400.0 * w->obj.v[gr->objs[k]]->n;
+    return rec->record(rec->ctx,
+                       &(pf_task_def){t_direct_solve, "direct solve", &args, sizeof args, acc, na, cost});
 }

@@ -1,5 +1,5 @@
-/* The direct linear solver of implicit and static groups (solver_direct.c): A dv = b factorised by sparse LDL^T
- * (SuiteSparse CHOLMOD) in one task per group and step. */
+/* The direct linear solver of implicit and static groups (solver_direct.c): A dv = b factorised by sparse
+ * LDL^T (SuiteSparse CHOLMOD) in one task per group and step. */
 #ifndef PF_PHYSICS_SOLVER_DIRECT_H
 #define PF_PHYSICS_SOLVER_DIRECT_H
 

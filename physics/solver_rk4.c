@@ -1,11 +1,10 @@
-/* Classical 4th-order Runge-Kutta on the state (x, v) (SOFA RungeKutta4Solver): four force evaluations per step,
- * each a set of force tasks followed by one stage task per object, so the group stays a task graph. With
- * a(x, v) = f(x, v) / m (zero at fixed points) and the step's start (x0, v0):
- *   k1 = (v0, a(x0, v0)),  k2 = F(x0 + h/2 k1),  k3 = F(x0 + h/2 k2),  k4 = F(x0 + h k3),
- *   (x, v) = (x0, v0) + h/6 (k1 + 2 k2 + 2 k3 + k4).
- * The start is what the fault check keeps anyway (pf_state_save: x_prev, v_prev), so the stages read it there;
- * the weighted sums of the k's go into the object's CG work vectors p (positions) and q (velocities), unused by
- * this solver otherwise. */
+/* Classical 4th-order Runge-Kutta on the state (x, v) (SOFA RungeKutta4Solver): four force evaluations per
+ * step, each a set of force tasks followed by one stage task per object, so the group stays a task graph.
+ * With a(x, v) = f(x, v) / m (zero at fixed points) and the step's start (x0, v0): k1 = (v0, a(x0, v0)),  k2
+ * = F(x0 + h/2 k1),  k3 = F(x0 + h/2 k2),  k4 = F(x0 + h k3), (x, v) = (x0, v0) + h/6 (k1 + 2 k2 + 2 k3 +
+ * k4). The start is what the fault check keeps anyway (pf_state_save: x_prev, v_prev), so the stages read it
+ * there; the weighted sums of the k's go into the object's CG work vectors p (positions) and q (velocities),
+ * unused by this solver otherwise. */
 #include "solver_rk4.h"
 
 #include "faults.h"
@@ -20,8 +19,8 @@ typedef struct stage_args {
 } stage_args;
 
 /* stage s: k_s = (v, a) at the state the forces were just evaluated at; the sums take w_s k_s, and the state
- * moves to where stage s + 1 evaluates (or, after stage 4, to the step's end). data: f, v, x, sum_x, sum_v, then
- * the interactions' force outputs. */
+ * moves to where stage s + 1 evaluates (or, after stage 4, to the step's end). data: f, v, x, sum_x, sum_v,
+ * then the interactions' force outputs. */
 static void t_stage(const pf_task_ctx *c)
 {
     static const double weight[5] = {0, 1, 2, 2, 1}, next[5] = {0, 0.5, 0.5, 1, 0};
@@ -68,8 +67,8 @@ int pf_record_rk4(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
             rc = pf_link_reads(o, PF_PHASE_FORCE, acc, &na);
             stage_args args = {o, w->def.dt, w->def.max_speed, stage};
             if (!rc)
-                rc = rec->record(rec->ctx,
-                                 &(pf_task_def){t_stage, "rk4 stage", &args, sizeof args, acc, na, 8.0 * o->n});
+                rc = rec->record(
+                    rec->ctx, &(pf_task_def){t_stage, "rk4 stage", &args, sizeof args, acc, na, 8.0 * o->n});
         }
     }
     return rc;

@@ -1,7 +1,7 @@
-/* Time integrators beyond the two Euler solvers: RungeKutta4Solver and StaticSolver, with the Newton settings SOFA
- * keeps in StaticSolver (older scenes) or in a NewtonRaphsonSolver beside it; and SOFA's direct linear solvers. PhysFlow's static step is one
- * Newton iteration (-K dx = f by the node's CG settings, x += dx): a scene that asks for more gets a warning and
- * reaches equilibrium over as many steps instead. */
+/* Time integrators beyond the two Euler solvers: RungeKutta4Solver and StaticSolver, with the Newton settings
+ * SOFA keeps in StaticSolver (older scenes) or in a NewtonRaphsonSolver beside it; and SOFA's direct linear
+ * solvers. PhysFlow's static step is one Newton iteration (-K dx = f by the node's CG settings, x += dx): a
+ * scene that asks for more gets a warning and reaches equilibrium over as many steps instead. */
 #include "components.h"
 
 #define TYPE(c) pf_scene_component_type(c)
@@ -19,8 +19,11 @@ static int newton_iterations(pf_scene_component *c, const char *attr)
     int rc = pf_scene_component_real(c, attr, 0, 1e9, &it);
     if (rc < 0) return rc;
     if (it > 1)
-        pf_scene_component_warning(c, "%s: %s=\"%g\": PhysFlow's static solver makes one Newton iteration per step, "
-                                   "so equilibrium is reached over that many steps", TYPE(c), attr, it);
+        pf_scene_component_warning(
+            c,
+            "%s: %s=\"%g\": PhysFlow's static solver makes one Newton iteration per step, "
+            "so equilibrium is reached over that many steps",
+            TYPE(c), attr, it);
     return PF_OK;
 }
 
@@ -41,7 +44,8 @@ static void newton_tolerances(pf_scene_component *c)
                                         "lineSearchCoefficient",
                                         "warnWhenLineSearchFails",
                                         "warnWhenDiverge"};
-    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) pf_scene_component_ignore(c, attrs[k]);
+    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
+        pf_scene_component_ignore(c, attrs[k]);
 }
 
 int sc_static_solver(pf_scene_component *c, void *ctx)
@@ -63,18 +67,31 @@ int sc_newton_raphson(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
-/* SOFA's direct linear solvers (SparseLDLSolver, Eigen's LDLT/LLT/LU, SVD, ...): PhysFlow's direct solver factorises
- * the assembled system by sparse LDL^T. The systems of implicit and static Euler are symmetric, so an LU or an SVD
- * of them gives the same solution; their ordering and storage choices are SOFA's own tuning, read and ignored. */
+/* SOFA's direct linear solvers (SparseLDLSolver, Eigen's LDLT/LLT/LU, SVD, ...): PhysFlow's direct solver
+ * factorises the assembled system by sparse LDL^T. The systems of implicit and static Euler are symmetric, so
+ * an LU or an SVD of them gives the same solution; their ordering and storage choices are SOFA's own tuning,
+ * read and ignored. */
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    static const char *const attrs[] = {"ordering", "linearSystem", "parallelInverseProduct",
-                                        "applyPermutation", "factorizationInvalidation", "verbose",
-                                        "printLog", "useWarping", "useMultiThread", "asyncFactorization",
-                                        "computeMatrixTransposeBeforeResolution", "precision", "threshold",
-                                        "constraintCorrection", "ordering_method", "useSymbolicFactorization"};
-    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) pf_scene_component_ignore(c, attrs[k]);
+    static const char *const attrs[] = {"ordering",
+                                        "linearSystem",
+                                        "parallelInverseProduct",
+                                        "applyPermutation",
+                                        "factorizationInvalidation",
+                                        "verbose",
+                                        "printLog",
+                                        "useWarping",
+                                        "useMultiThread",
+                                        "asyncFactorization",
+                                        "computeMatrixTransposeBeforeResolution",
+                                        "precision",
+                                        "threshold",
+                                        "constraintCorrection",
+                                        "ordering_method",
+                                        "useSymbolicFactorization"};
+    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
+        pf_scene_component_ignore(c, attrs[k]);
     (void)pf_scene_component_string(c, "template"); /* SOFA's matrix storage type: nothing to say about it */
     c->node->solver.linear_solver = PF_LINEAR_DIRECT;
     return PF_OK;

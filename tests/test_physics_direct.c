@@ -1,7 +1,8 @@
-/* The direct linear solver (sparse LDL^T of the assembled system, SuiteSparse CHOLMOD) against the matrix-free CG
- * solving the same implicit Euler and static systems to a tight tolerance: states agree to 1e-8 relative; the
- * static step of a linear problem lands on the closed-form equilibrium; every executor and worker count gives
- * seq's state hash; a group with a part that cannot be assembled is solved by CG, bitwise as a CG world. */
+/* The direct linear solver (sparse LDL^T of the assembled system, SuiteSparse CHOLMOD) against the
+ * matrix-free CG solving the same implicit Euler and static systems to a tight tolerance: states agree to
+ * 1e-8 relative; the static step of a linear problem lands on the closed-form equilibrium; every executor and
+ * worker count gives seq's state hash; a group with a part that cannot be assembled is solved by CG, bitwise
+ * as a CG world. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
@@ -32,16 +33,19 @@ static pf_solver_def solver(pf_solver_kind kind, pf_linear_solver ls)
     return s;
 }
 
-/* two spring grids (a sheet and a block) joined by interaction springs, the sheet held at two corners: one group */
+/* two spring grids (a sheet and a block) joined by interaction springs, the sheet held at two corners: one
+ * group */
 static void coupled_scene(pf_world *w, pf_solver_def s)
 {
     pf_object_id ids[2];
     for (int b = 0; b < 2; b++) {
         pf_object_def o = pf_object_default_def();
         o.grid[0] = 6, o.grid[1] = 4, o.grid[2] = b ? 3 : 1;
-        o.grid_min[0] = 0.7 * b, o.grid_max[0] = 0.7 * b + 0.5, o.grid_max[1] = 0.3, o.grid_max[2] = b ? 0.2 : 0;
+        o.grid_min[0] = 0.7 * b, o.grid_max[0] = 0.7 * b + 0.5, o.grid_max[1] = 0.3,
+        o.grid_max[2] = b ? 0.2 : 0;
         double pm[72]; /* the block's masses differ point to point: M is not a multiple of I */
-        for (int i = 0; i < 72; i++) pm[i] = 0.01 + 0.0005 * (i % 7);
+        for (int i = 0; i < 72; i++)
+            pm[i] = 0.01 + 0.0005 * (i % 7);
         o.vertex_mass = 0.01;
         o.point_masses = b ? pm : NULL;
         o.solver = s;
@@ -58,7 +62,8 @@ static double relative_gap(pf_world *a, pf_world *b)
     double num = 0, den = 0;
     for (uint32_t o = 0; o < pf_world_objects(a); o++) {
         uint32_t n, m;
-        const double *xa = pf_world_positions(a, (pf_object_id){o}, &n), *xb = pf_world_positions(b, (pf_object_id){o}, &m);
+        const double *xa = pf_world_positions(a, (pf_object_id){o}, &n),
+                     *xb = pf_world_positions(b, (pf_object_id){o}, &m);
         ck_assert_uint_eq(n, m);
         for (size_t i = 0; i < 3 * (size_t)n; i++) {
             num = fmax(num, fabs(xa[i] - xb[i]));
@@ -110,8 +115,9 @@ START_TEST(direct_agrees_with_cg)
 END_TEST
 
 /* A chain of 3 points hanging by springs (rest length 0.9, so stretched: a spring at rest has no lateral
- * stiffness, and the direct solver needs A definite) from a fixed point: one static step with the direct solver
- * lands on the closed-form equilibrium, spring j stretched by the weight below it over k, to round-off. */
+ * stiffness, and the direct solver needs A definite) from a fixed point: one static step with the direct
+ * solver lands on the closed-form equilibrium, spring j stretched by the weight below it over k, to
+ * round-off. */
 START_TEST(direct_static_chain_equilibrium)
 {
     pf_world *w = new_world(PF_EXEC_SEQ, 1);
@@ -133,7 +139,8 @@ START_TEST(direct_static_chain_equilibrium)
     double z = 0, g = -pf_world_default_def().gravity[2];
     for (int i = 1; i <= 3; i++) {
         z -= 0.9 + (4 - i) * m * g / k;
-        ck_assert_msg(fabs(x[3 * i + 2] - z) < 1e-12, "point %d at %.15g, equilibrium %.15g", i, x[3 * i + 2], z);
+        ck_assert_msg(fabs(x[3 * i + 2] - z) < 1e-12, "point %d at %.15g, equilibrium %.15g", i, x[3 * i + 2],
+                      z);
     }
     pf_world_destroy(w);
 }
@@ -156,7 +163,8 @@ static void fem_beam(pf_world *w, pf_solver_def s, int kind)
     o.solver = s;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
+                                   {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
     uint32_t tets[(NX - 1) * (NY - 1) * (NZ - 1) * 24], tris[(NX - 1) * (NY - 1) * 6];
     uint32_t nt = 0, nr = 0;
     for (int k = 0; k < NZ - 1; k++)
@@ -165,7 +173,8 @@ static void fem_beam(pf_world *w, pf_solver_def s, int kind)
                 for (int t = 0; t < 6; t++)
                     for (int c = 0; c < 4; c++) {
                         int b = kuhn[t][c];
-                        tets[4 * (nt + (uint32_t)t) + (uint32_t)c] = corner(i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1));
+                        tets[4 * (nt + (uint32_t)t) + (uint32_t)c] =
+                            corner(i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1));
                     }
                 nt += 6;
             }
@@ -195,8 +204,8 @@ static void fem_beam(pf_world *w, pf_solver_def s, int kind)
     ck_assert_int_eq(pf_world_fix_box(w, id, face, NULL), PF_OK);
 }
 
-/* hexahedral, tetrahedral and membrane FEM, corotational, bent by gravity: implicit Euler with the direct solver
- * against CG */
+/* hexahedral, tetrahedral and membrane FEM, corotational, bent by gravity: implicit Euler with the direct
+ * solver against CG */
 START_TEST(direct_fem_agrees_with_cg)
 {
     for (int kind = 0; kind < 3; kind++) {
@@ -234,20 +243,23 @@ START_TEST(direct_same_hash_every_executor)
     uint64_t ref = coupled_hash(PF_EXEC_SEQ, 1);
     for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
         for (int workers = 1; workers <= 3; workers++)
-            ck_assert_msg(coupled_hash((pf_executor)e, workers) == ref, "executor %d, %d workers", e, workers);
+            ck_assert_msg(coupled_hash((pf_executor)e, workers) == ref, "executor %d, %d workers", e,
+                          workers);
 }
 END_TEST
 
 static void soft_pull(const double *x, const double *v, double *f, uint32_t n, void *ctx)
 {
     (void)v, (void)ctx;
-    for (uint32_t i = 0; i < n; i++) f[3 * i] -= 2 * x[3 * i];
+    for (uint32_t i = 0; i < n; i++)
+        f[3 * i] -= 2 * x[3 * i];
 }
 
 static void soft_pull_df(const double *x, const double *dx, double *df, double kfact, uint32_t n, void *ctx)
 {
     (void)x, (void)ctx;
-    for (uint32_t i = 0; i < n; i++) df[3 * i] -= kfact * 2 * dx[3 * i];
+    for (uint32_t i = 0; i < n; i++)
+        df[3 * i] -= kfact * 2 * dx[3 * i];
 }
 
 static uint64_t custom_hash(pf_linear_solver ls)

@@ -1,9 +1,9 @@
 /* The solvers beyond implicit and symplectic Euler: forward Euler (SOFA EulerExplicitSolver symplectic="0"),
  * classical Runge-Kutta 4 (RungeKutta4Solver) and the quasi-static Newton step (StaticSolver). Oracles: the
- * harmonic oscillator's closed forms (forward Euler's energy grows by exactly 1 + (h w)^2 a step; RK4's global
- * error falls as h^4; uniform acceleration is integrated exactly by RK4), the equilibrium of a hanging spring
- * chain in closed form, the vanishing residual force of a nonlinear (corotational FEM) beam, and the sequential
- * executor's state hash for every executor and worker count. */
+ * harmonic oscillator's closed forms (forward Euler's energy grows by exactly 1 + (h w)^2 a step; RK4's
+ * global error falls as h^4; uniform acceleration is integrated exactly by RK4), the equilibrium of a hanging
+ * spring chain in closed form, the vanishing residual force of a nonlinear (corotational FEM) beam, and the
+ * sequential executor's state hash for every executor and worker count. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
@@ -19,7 +19,8 @@ static pf_world *new_world(pf_executor e, int workers, double dt, const double g
     d.runtime.workers = workers;
     d.runtime.executor = e;
     d.dt = dt;
-    for (int a = 0; a < 3; a++) d.gravity[a] = g[a];
+    for (int a = 0; a < 3; a++)
+        d.gravity[a] = g[a];
     pf_world *w = NULL;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     return w;
@@ -27,8 +28,8 @@ static pf_world *new_world(pf_executor e, int workers, double dt, const double g
 
 static const double no_gravity[3] = {0, 0, 0};
 
-/* A point of mass m on a spring (stiffness k, rest length 1) to a fixed point at the origin, along x, released
- * at x = 1 + a at rest: a harmonic oscillator of angular frequency sqrt(k / m) about x = 1. */
+/* A point of mass m on a spring (stiffness k, rest length 1) to a fixed point at the origin, along x,
+ * released at x = 1 + a at rest: a harmonic oscillator of angular frequency sqrt(k / m) about x = 1. */
 static pf_world *oscillator(pf_solver_kind kind, double dt, double k, double m, double a)
 {
     pf_world *w = new_world(PF_EXEC_SEQ, 1, dt, no_gravity);
@@ -51,8 +52,8 @@ static void point_state(pf_world *w, double *x, double *v)
     *v = pf_world_velocities(w, (pf_object_id){0}, &n)[3];
 }
 
-/* Forward Euler on x'' = -w^2 x: (x, v) -> (x + h v, v - h w^2 x), whose energy w^2 x^2 + v^2 grows by exactly
- * 1 + (h w)^2 a step (symplectic Euler keeps a modified energy instead). */
+/* Forward Euler on x'' = -w^2 x: (x, v) -> (x + h v, v - h w^2 x), whose energy w^2 x^2 + v^2 grows by
+ * exactly 1 + (h w)^2 a step (symplectic Euler keeps a modified energy instead). */
 START_TEST(forward_euler_energy_grows_as_closed_form)
 {
     double k = 4, m = 1, a = 0.1, h = 0.01, w2 = k / m;
@@ -97,7 +98,8 @@ START_TEST(rk4_is_fourth_order)
 {
     double e1 = rk4_error(0.02, 2.0), e2 = rk4_error(0.01, 2.0), e3 = rk4_error(0.005, 2.0);
     ck_assert_msg(e1 < 1e-5, "error %g at h = 0.02", e1);
-    ck_assert_msg(e1 / e2 > 13 && e1 / e2 < 19 && e2 / e3 > 13 && e2 / e3 < 19, "errors %g %g %g", e1, e2, e3);
+    ck_assert_msg(e1 / e2 > 13 && e1 / e2 < 19 && e2 / e3 > 13 && e2 / e3 < 19, "errors %g %g %g", e1, e2,
+                  e3);
 }
 END_TEST
 
@@ -114,7 +116,8 @@ START_TEST(rk4_free_fall_exact)
     ck_assert_int_eq(pf_world_add_object(w, &o, NULL), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
     uint32_t n;
-    const double *x = pf_world_positions(w, (pf_object_id){0}, &n), *v = pf_world_velocities(w, (pf_object_id){0}, &n);
+    const double *x = pf_world_positions(w, (pf_object_id){0}, &n),
+                 *v = pf_world_velocities(w, (pf_object_id){0}, &n);
     ck_assert_double_eq_tol(x[0], 1.0, 1e-12);
     ck_assert_double_eq_tol(x[2], 10 + 2 - 0.5 * 9.81, 1e-12);
     ck_assert_double_eq_tol(v[2], 2 - 9.81, 1e-12);
@@ -147,7 +150,8 @@ START_TEST(static_chain_reaches_equilibrium_in_one_step)
     double z = 0;
     for (int i = 1; i <= 3; i++) {
         z -= 1 + (4 - i) * m * 9.81 / k;
-        ck_assert_msg(fabs(x[3 * i + 2] - z) < 1e-10, "point %d at z %.15g, equilibrium %.15g", i, x[3 * i + 2], z);
+        ck_assert_msg(fabs(x[3 * i + 2] - z) < 1e-10, "point %d at z %.15g, equilibrium %.15g", i,
+                      x[3 * i + 2], z);
         ck_assert_double_eq(v[3 * i + 2], 0);
     }
     ck_assert_double_eq(x[2], 0); /* the fixed point stays */
@@ -178,7 +182,8 @@ static double residual(pf_world *w, pf_object_id id, const double g[3], double m
     double worst = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i % 6 == 0) continue; /* the clamped end (x = 0) */
-        for (int a = 0; a < 3; a++) worst = fmax(worst, fabs(v[3 * i + a]) * m / 1e-9);
+        for (int a = 0; a < 3; a++)
+            worst = fmax(worst, fabs(v[3 * i + a]) * m / 1e-9);
     }
     pf_world_destroy(probe);
     return worst;
@@ -213,7 +218,8 @@ START_TEST(static_beam_residual_vanishes)
     uint32_t n;
     double tip = pf_world_positions(w, id, &n)[3 * 5 + 2];
     ck_assert_msg(tip < -0.05, "tip at z %g: the beam should bend visibly", tip);
-    ck_assert_msg(r10 < 1e-6 * r0 && r10 < r1, "residual %g, after 1 step %g, after 10 steps %g", r0, r1, r10);
+    ck_assert_msg(r10 < 1e-6 * r0 && r10 < r1, "residual %g, after 1 step %g, after 10 steps %g", r0, r1,
+                  r10);
     pf_world_destroy(w);
 }
 END_TEST
@@ -230,7 +236,8 @@ static uint64_t coupled_hash(pf_solver_kind kind, pf_executor e, int workers)
         o.grid[0] = 5, o.grid[1] = 3, o.grid[2] = 2;
         o.grid_min[0] = 0.6 * b, o.grid_max[0] = 0.6 * b + 0.5, o.grid_max[1] = 0.2, o.grid_max[2] = 0.1;
         double pm[30]; /* masses that differ point to point */
-        for (int i = 0; i < 30; i++) pm[i] = 1 + 0.1 * (i % 4);
+        for (int i = 0; i < 30; i++)
+            pm[i] = 1 + 0.1 * (i % 4);
         o.point_masses = b ? pm : NULL;
         o.solver.kind = kind;
         ck_assert_int_eq(pf_world_add_object(w, &o, &ids[b]), PF_OK);
@@ -253,13 +260,14 @@ START_TEST(solvers_same_hash_every_executor)
         for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
             for (int workers = 1; workers <= 3; workers++)
                 ck_assert_msg(coupled_hash(kinds[k], (pf_executor)e, workers) == ref,
-                              "solver %d, executor %d, %d workers differ from seq", (int)kinds[k], e, workers);
+                              "solver %d, executor %d, %d workers differ from seq", (int)kinds[k], e,
+                              workers);
     }
 }
 END_TEST
 
-/* A rigid body joins a group through contacts only; a group solved by a solver that does not integrate rotations
- * (here Runge-Kutta 4, the settings of its lowest object) refuses it, and the step says why. */
+/* A rigid body joins a group through contacts only; a group solved by a solver that does not integrate
+ * rotations (here Runge-Kutta 4, the settings of its lowest object) refuses it, and the step says why. */
 START_TEST(rigid_body_in_rk4_group_refused)
 {
     const double g[3] = {0, 0, -9.81};
@@ -283,9 +291,11 @@ START_TEST(rigid_body_in_rk4_group_refused)
     ck_assert_int_eq(pf_world_add_rigid(w, &rd, &box), PF_OK);
     ck_assert_int_eq(pf_world_add_rigid_shape_surface(w, box, &rd, NULL), PF_OK);
     int rc = PF_OK;
-    for (int k = 0; k < 50 && rc == PF_OK; k++) rc = pf_world_step(w, 1);
+    for (int k = 0; k < 50 && rc == PF_OK; k++)
+        rc = pf_world_step(w, 1);
     ck_assert_int_eq(rc, PF_EINVAL);
-    ck_assert_msg(strstr(pf_last_error(), "rigid body in a group solved by Runge-Kutta 4"), "%s", pf_last_error());
+    ck_assert_msg(strstr(pf_last_error(), "rigid body in a group solved by Runge-Kutta 4"), "%s",
+                  pf_last_error());
     pf_world_destroy(w);
 }
 END_TEST
