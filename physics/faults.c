@@ -5,6 +5,7 @@
 #include "faults.h"
 
 #include "force_field.h"
+#include "solver_direct.h"
 
 #include "base/error.h"
 
@@ -46,8 +47,12 @@ int pf_world_check_faults(pf_world *w)
     if (bad == UINT32_MAX) return PF_OK;
     const pf_object *o = w->obj.v[bad];
     uint32_t point = o->fault - 1;
-    const double *v = o->v + 3 * (size_t)point;
+    const double *v = o->v + 3 * (size_t)point, *x = o->x + 3 * (size_t)point;
     double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    int finite = isfinite(speed) && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+    uint32_t unsolved = UINT32_MAX; /* a group whose direct solve failed: its lowest object */
+    for (uint32_t gi = 0; gi < w->ngroups; gi++) /* every flag read (and cleared), the first named */
+        if (pf_direct_failed(w->groups[gi].direct) && unsolved == UINT32_MAX) unsolved = w->groups[gi].first;
     for (uint32_t i = 0; i < w->obj.n; i++) {
         pf_object *p = w->obj.v[i];
         if (!p || !p->registered) continue; /* removed, or not yet stepped */
@@ -62,7 +67,12 @@ int pf_world_check_faults(pf_world *w)
                         "step %llu: object %u: its %s force is not finite at the last good state; the world keeps "
                         "that state",
                         (unsigned long long)w->steps + 1, bad, field);
-    if (!isfinite(speed))
+    if (unsolved != UINT32_MAX)
+        return pf_error(PF_ENUMERIC, "step %llu: the direct solver could not factorise the system of object %u's "
+                        "group (singular or not positive definite: a static step needs every object held, and a "
+                        "spring at rest length has no lateral stiffness); the world keeps the last good state",
+                        (unsigned long long)w->steps + 1, unsolved);
+    if (!finite)
         return pf_error(PF_ENUMERIC, "step %llu: object %u: the state became NaN or infinite (point %u); the world "
                         "keeps the last good state", (unsigned long long)w->steps + 1, bad, point);
     return pf_error(PF_ENUMERIC,

@@ -27,6 +27,7 @@ typedef struct pf_direct {
     uint32_t *base;  /* per group object: its first point's number over the group */
     uint32_t *ibase; /* per group interaction: its a and b objects' bases */
     uint32_t points; /* over the group */
+    int failed;      /* the latest solve failed: dv is NaN (faults.c names the group) */
 } pf_direct;
 
 typedef struct direct_args {
@@ -160,6 +161,7 @@ static void solve(const direct_args *a, cholmod_sparse *A, void *const *data)
         if (L && cholmod_factorize(A, L, &d->cc) && d->cc.status == CHOLMOD_OK)
             X = cholmod_solve(CHOLMOD_A, L, B, &d->cc);
     }
+    d->failed = !X || d->k.failed;
     for (uint32_t k = 0; k < a->nobjs; k++) {
         size_t n3 = 3 * (size_t)a->w->obj.v[a->objs[k]]->n;
         double *dv = data[2 * k + 1];
@@ -196,6 +198,13 @@ static void t_direct_solve(const pf_task_ctx *c)
     if (fixed != fixed_small) pf_free((void *)fixed);
     double *rr = c->data[a->rr_at];
     rr[0] = 0; /* solved: the stopping test and the outcome read converged */
+}
+
+int pf_direct_failed(pf_direct *d)
+{
+    if (!d || !d->failed) return 0;
+    d->failed = 0;
+    return 1;
 }
 
 void pf_direct_free(pf_direct *d)

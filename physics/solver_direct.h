@@ -14,6 +14,8 @@ int pf_direct_supported(const pf_world *w, const pf_group *gr, char *why, size_t
  * and the residual scalars rr (set to converged); A = mfact M + kfact K */
 int pf_record_direct_solve(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double mfact, double kfact,
                            pf_data_id drr);
+/* 1 when the latest solve of d failed (the factorisation: dv was set to NaN), clearing it; 0 for NULL */
+int pf_direct_failed(struct pf_direct *d);
 /* frees a group's solver state (NULL: nothing) */
 void pf_direct_free(struct pf_direct *d);
 

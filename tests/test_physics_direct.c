@@ -228,6 +228,30 @@ START_TEST(direct_fem_agrees_with_cg)
 }
 END_TEST
 
+/* A chain hanging by springs at their rest length has no lateral stiffness: the static system is singular, the
+ * factorisation fails, and the step says so and keeps the last good state. */
+START_TEST(direct_singular_system_reported)
+{
+    pf_world *w = new_world(PF_EXEC_SEQ, 1);
+    pf_object_def o = pf_object_default_def();
+    o.points = 3;
+    o.positions = (const double[9]){0, 0, 0, 0, 0, -1, 0, 0, -2};
+    o.solver.kind = PF_SOLVER_STATIC;
+    o.solver.linear_solver = PF_LINEAR_DIRECT;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    ck_assert_int_eq(pf_world_fix_points(w, id, (const uint32_t[1]){0}, 1), PF_OK);
+    pf_spring s[2] = {{0, 1, 100, 0, 1.0}, {1, 2, 100, 0, 1.0}};
+    ck_assert_int_eq(pf_world_add_springs(w, id, s, 2, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 1), PF_ENUMERIC);
+    ck_assert_msg(strstr(pf_last_error(), "could not factorise the system of object 0's group"), "%s",
+                  pf_last_error());
+    uint32_t n;
+    ck_assert_double_eq(pf_world_positions(w, id, &n)[5], -1); /* the last good state */
+    pf_world_destroy(w);
+}
+END_TEST
+
 static uint64_t coupled_hash(pf_executor e, int workers)
 {
     pf_world *w = new_world(e, workers);
@@ -290,6 +314,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, direct_agrees_with_cg);
     tcase_add_test(tc, direct_static_chain_equilibrium);
     tcase_add_test(tc, direct_fem_agrees_with_cg);
+    tcase_add_test(tc, direct_singular_system_reported);
     tcase_add_test(tc, direct_same_hash_every_executor);
     tcase_add_test(tc, unassembled_group_falls_back_to_cg);
     suite_add_tcase(s, tc);
