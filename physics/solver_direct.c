@@ -1,11 +1,11 @@
 /* Direct solve of an implicit (or static) group's system (SOFA SparseLDLSolver and its siblings): each step
  * one task assembles A = mfact M + kfact K from the force fields' and interactions' 3x3 stiffness blocks
  * (assembly.h, as of the step's force evaluation), with fixed points' rows and columns replaced by the
- * identity (b is 0 there), factorises it by sparse LDL^T (CHOLMOD, simplicial: no BLAS, so the result does
- * not depend on threads; AMD ordering) and solves for dv. The group stays a task graph: forces, right-hand
- * sides, the solve, then the integrations; independent groups solve concurrently. The pattern is analysed
- * every step (contacts and re-recordings change it): keeping the symbolic factorisation while the pattern
- * holds is the next saving. */
+ * identity (b is 0 there), factorises it (CHOLMOD: AMD ordering; LDL^T simplicial, or supernodal LL^T through
+ * BLAS where the fill makes it pay, CHOLMOD's choice) and solves for dv. The task runs on one worker, so the
+ * result is the same on every executor and run. The group stays a task graph: forces, right-hand sides, the
+ * solve, then the integrations; independent groups solve concurrently. The symbolic factorisation is kept while
+ * A's pattern stays the same (a fixed mesh) and made again when it changes (contacts, a re-recording). */
 #include "solver_direct.h"
 
 #include "assembly.h"
@@ -28,7 +28,44 @@ typedef struct pf_direct {
     uint32_t *ibase; /* per group interaction: its a and b objects' bases */
     uint32_t points; /* over the group */
     int failed;      /* the latest solve failed: dv is NaN (faults.c names the group) */
+    /* the symbolic factorisation, kept while A's pattern (column starts p, row indices i) stays the same */
+    cholmod_factor *L;
+    int *p, *i;
+    size_t np, ni;
 } pf_direct;
+
+/* 1 when A has the pattern that d->L was analysed for */
+static int same_pattern(const pf_direct *d, const cholmod_sparse *A)
+{
+    const int *ap = A->p;
+    size_t np = A->ncol + 1, ni = (size_t)ap[A->ncol];
+    return d->L && d->np == np && d->ni == ni && !memcmp(d->p, ap, np * sizeof *ap) &&
+           !memcmp(d->i, A->i, ni * sizeof *d->i);
+}
+
+static void forget_pattern(pf_direct *d)
+{
+    cholmod_free_factor(&d->L, &d->cc);
+    pf_free(d->p), pf_free(d->i);
+    d->p = d->i = NULL, d->np = d->ni = 0;
+}
+
+/* copies A's pattern as the one d->L is for; 0 when out of memory */
+static int keep_pattern(pf_direct *d, const cholmod_sparse *A)
+{
+    const int *ap = A->p;
+    size_t np = A->ncol + 1, ni = (size_t)ap[A->ncol];
+    pf_free(d->p), pf_free(d->i);
+    d->p = pf_malloc(np * sizeof *d->p), d->i = pf_malloc((ni + 1) * sizeof *d->i);
+    if (!d->p || !d->i) {
+        pf_free(d->p), pf_free(d->i);
+        d->p = d->i = NULL, d->np = d->ni = 0;
+        return 0;
+    }
+    memcpy(d->p, ap, np * sizeof *ap), memcpy(d->i, A->i, ni * sizeof *d->i);
+    d->np = np, d->ni = ni;
+    return 1;
+}
 
 typedef struct direct_args {
     pf_direct *d;
@@ -152,14 +189,19 @@ static void solve(const direct_args *a, cholmod_sparse *A, void *const *data)
     pf_direct *d = a->d;
     size_t n = 3 * (size_t)d->points;
     cholmod_dense *B = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, &d->cc), *X = NULL;
-    cholmod_factor *L = NULL;
     if (B && A) {
         for (uint32_t k = 0; k < a->nobjs; k++)
             memcpy((double *)B->x + 3 * (size_t)d->base[k], data[2 * k],
                    3 * (size_t)a->w->obj.v[a->objs[k]]->n * sizeof(double));
-        L = cholmod_analyze(A, &d->cc);
-        if (L && cholmod_factorize(A, L, &d->cc) && d->cc.status == CHOLMOD_OK)
-            X = cholmod_solve(CHOLMOD_A, L, B, &d->cc);
+        if (!same_pattern(d, A)) { /* a new pattern (first step, contacts, a re-recording): order it afresh */
+            cholmod_free_factor(&d->L, &d->cc);
+            d->L = cholmod_analyze(A, &d->cc);
+            if (!d->L || !keep_pattern(d, A)) cholmod_free_factor(&d->L, &d->cc);
+        }
+        if (d->L && cholmod_factorize(A, d->L, &d->cc) && d->cc.status == CHOLMOD_OK)
+            X = cholmod_solve(CHOLMOD_A, d->L, B, &d->cc);
+        else
+            forget_pattern(d); /* a failed factorisation leaves L unusable */
     }
     d->failed = !X || d->k.failed;
     for (uint32_t k = 0; k < a->nobjs; k++) {
@@ -172,7 +214,6 @@ static void solve(const direct_args *a, cholmod_sparse *A, void *const *data)
                 dv[i] = NAN;
     }
     cholmod_free_dense(&X, &d->cc);
-    cholmod_free_factor(&L, &d->cc);
     cholmod_free_dense(&B, &d->cc);
 }
 
@@ -210,6 +251,7 @@ int pf_direct_failed(pf_direct *d)
 void pf_direct_free(pf_direct *d)
 {
     if (!d) return;
+    forget_pattern(d);
     cholmod_finish(&d->cc);
     pf_blocks_free(&d->k);
     pf_free(d->base);
@@ -237,8 +279,10 @@ static pf_direct *direct_new(const pf_world *w, const pf_group *gr)
         return NULL;
     }
     d->cc.print = 0;
-    d->cc.supernodal = CHOLMOD_SIMPLICIAL; /* no BLAS: bitwise the same on every run */
-    d->cc.final_ll = 0;                    /* LDL^T */
+    /* supernodal where it pays (CHOLMOD's choice by the fill): dense blocks through BLAS. The result is the same
+     * on every run and executor as long as the BLAS is (one task calls it, from one thread) */
+    d->cc.supernodal = CHOLMOD_AUTO;
+    d->cc.final_ll = 0; /* LDL^T where simplicial */
     d->cc.nmethods = 1;
     d->cc.method[0].ordering = CHOLMOD_AMD;
     for (uint32_t k = 0; k < gr->nobjs; k++) {
