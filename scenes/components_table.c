@@ -108,6 +108,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},
+    {"RestShapeSpringsForceField", FORCES, sc_rest_shape_springs, NULL},
     {"BoxROI", FORCES, sc_box_roi, NULL},
     {"FixedConstraint", FORCES, sc_fixed_constraint, NULL},
     {"FixedProjectiveConstraint", FORCES, sc_fixed_constraint, NULL},

@@ -485,6 +485,14 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_force_field(w, id, NULL, NULL), "pf_world_add_force_field", "def");
     REFUSED(pf_world_add_force_field(w, (pf_object_id){8}, &ff, NULL), "pf_world_add_force_field", "object 8");
 
+    pf_rest_shape_springs_def rs = pf_rest_shape_springs_default_def();
+    rs.stiffness = NAN;
+    REFUSED(pf_world_add_rest_shape_springs(w, id, &rs, NULL), "pf_world_add_rest_shape_springs", "def.stiffness");
+    rs.stiffness = 10;
+    rs.points = (const uint32_t[1]){99}, rs.npoints = 1;
+    REFUSED(pf_world_add_rest_shape_springs(w, id, &rs, NULL), "pf_world_add_rest_shape_springs", "def.points[0]");
+    REFUSED(pf_world_add_rest_shape_springs(w, id, NULL, NULL), "pf_world_add_rest_shape_springs", "def");
+
     pf_constant_force_def cf = pf_constant_force_default_def();
     cf.force[2] = NAN;
     REFUSED(pf_world_add_constant_force(w, id, &cf, NULL), "pf_world_add_constant_force", "def.force");

@@ -1,5 +1,7 @@
 /* Per-object force fields as kinds: the constant force (SOFA ConstantForceField) against the closed-form
- * recurrences of symplectic and implicit Euler, its argument checks, and the scene component against the API. */
+ * recurrences of symplectic and implicit Euler, its argument checks, and the scene component against the API;
+ * rest-shape springs (SOFA RestShapeSpringsForceField) against the static equilibrium m g / k, with CG and the
+ * direct solver, and their component against the API. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
@@ -244,6 +246,93 @@ START_TEST(test_constant_force_scene_errors)
 }
 END_TEST
 
+/* ---------- rest-shape springs ---------- */
+
+/* three points of mass m on rest-shape springs (stiffness k_i) under gravity: one static step puts each at
+ * its rest position + m g / k_i, by CG and by the direct solver; a point without a spring falls freely */
+START_TEST(test_rest_shape_static_equilibrium)
+{
+    for (int direct = 0; direct < 2; direct++) {
+        pf_world *w = make_world(0.01, -9.81);
+        pf_object_def od = pf_object_default_def();
+        od.points = 4;
+        od.positions = (const double[12]){0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0};
+        od.vertex_mass = 0.5;
+        od.solver.kind = PF_SOLVER_STATIC;
+        od.solver.linear_solver = direct ? PF_LINEAR_DIRECT : PF_LINEAR_CG;
+        od.solver.cg_tolerance = 1e-14;
+        pf_object_id id;
+        ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+        pf_rest_shape_springs_def rs = pf_rest_shape_springs_default_def();
+        const uint32_t pts[3] = {0, 1, 2};
+        const double k[3] = {10, 20, 40};
+        rs.points = pts, rs.npoints = 3, rs.stiffnesses = k;
+        pf_force_field_id ff;
+        ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, &ff), PF_OK);
+        /* the free point 3 makes A singular for the static step: hold it */
+        ck_assert_int_eq(pf_world_fix_points(w, id, (const uint32_t[1]){3}, 1), PF_OK);
+        ck_assert_msg(pf_world_step(w, 1) == PF_OK, "%s", pf_last_error());
+        uint32_t n;
+        const double *x = pf_world_positions(w, id, &n);
+        for (int i = 0; i < 3; i++)
+            ck_assert_msg(fabs(x[3 * i + 2] + 0.5 * 9.81 / k[i]) < 1e-12, "direct %d point %d at %.15g", direct, i,
+                          x[3 * i + 2]);
+        ck_assert_double_eq(x[3 * 3 + 2], 0);
+        pf_world_destroy(w);
+    }
+}
+END_TEST
+
+START_TEST(test_rest_shape_bad_arguments)
+{
+    pf_world *w = make_world(0.01, 0);
+    pf_object_id id = add_point(w, pf_solver_default_def(), 1, (const double[3]){0, 0, 0}, (const double[3]){0, 0, 0});
+    pf_rest_shape_springs_def rs = pf_rest_shape_springs_default_def();
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(NULL, id, &rs, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, (pf_object_id){7}, &rs, NULL), PF_EINVAL);
+    rs.stiffness = -1;
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.stiffness"), "%s", pf_last_error());
+    rs = pf_rest_shape_springs_default_def();
+    rs.npoints = 1;
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.points is NULL"), "%s", pf_last_error());
+    rs.points = (const uint32_t[1]){1};
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "out of range"), "%s", pf_last_error());
+    rs = pf_rest_shape_springs_default_def();
+    rs.rest_positions = (const double[3]){0, NAN, 0};
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, NULL), PF_EINVAL);
+    rs.rest_positions = NULL;
+    rs.stiffnesses = (const double[1]){INFINITY};
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(w, id, &rs, NULL), PF_EINVAL);
+    pf_world_destroy(w);
+}
+END_TEST
+
+static uint64_t api_rest_hash(const uint32_t *points, uint32_t npoints, const double *k, double k1)
+{
+    pf_scene *s = NULL;
+    ck_assert_msg(load("", &s) == PF_OK, "%s", pf_last_error());
+    pf_rest_shape_springs_def rs = pf_rest_shape_springs_default_def();
+    rs.points = points, rs.npoints = npoints, rs.stiffnesses = k, rs.stiffness = k1;
+    ck_assert_int_eq(pf_world_add_rest_shape_springs(pf_scene_world(s), (pf_object_id){0}, &rs, NULL), PF_OK);
+    return stepped_hash(s);
+}
+
+START_TEST(test_rest_shape_scene_matches_api)
+{
+    const uint32_t pts[2] = {1, 3};
+    const double k[2] = {30, 60};
+    ck_assert_uint_eq(scene_hash("<RestShapeSpringsForceField points='1 3' stiffness='30 60'/>"),
+                      api_rest_hash(pts, 2, k, 1));
+    ck_assert_uint_eq(scene_hash("<RestShapeSpringsForceField stiffness='25'/>"), api_rest_hash(NULL, 0, NULL, 25));
+    scene_error("<RestShapeSpringsForceField points='1 3' stiffness='1 2 3'/>", PF_EINVAL, "give one, or one per");
+    scene_error("<RestShapeSpringsForceField external_rest_shape='@../x'/>", PF_ENOTSUP, "another state");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_forces");
@@ -255,6 +344,9 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_constant_force_bad_arguments);
     tcase_add_test(tc, test_constant_force_scene_matches_api);
     tcase_add_test(tc, test_constant_force_scene_errors);
+    tcase_add_test(tc, test_rest_shape_static_equilibrium);
+    tcase_add_test(tc, test_rest_shape_bad_arguments);
+    tcase_add_test(tc, test_rest_shape_scene_matches_api);
     suite_add_tcase(s, tc);
     return s;
 }

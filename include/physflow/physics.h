@@ -300,6 +300,24 @@ PF_API pf_constant_force_def pf_constant_force_default_def(void);
 PF_API int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def,
                                        pf_force_field_id *out);
 
+/// Springs pulling points back to rest positions (SOFA RestShapeSpringsForceField): f_i += -k_i (x_i - r_i), a
+/// stiffness the implicit solvers include; no damping of their own (the solver's Rayleigh damping applies). Get
+/// defaults from pf_rest_shape_springs_default_def().
+typedef struct pf_rest_shape_springs_def {
+    const uint32_t *points;       ///< point indices (copied); NULL with npoints 0 (default): every point
+    uint32_t npoints;             ///< how many in `points`
+    double stiffness;             ///< k in N/m (>= 0) for every listed point; default 1
+    const double *stiffnesses;    ///< one k per listed point (copied), replacing `stiffness`; default NULL
+    const double *rest_positions; ///< 3 per listed point, m (copied); NULL (default): the points' positions now
+} pf_rest_shape_springs_def;
+
+PF_API pf_rest_shape_springs_def pf_rest_shape_springs_default_def(void);
+/// Adds rest-shape springs to object o (an object of points); *out (may be NULL) receives the handle. They are
+/// summed into f after the FEM and before constant forces. PF_EINVAL for a point out of range, a negative or
+/// non-finite stiffness or rest position.
+PF_API int pf_world_add_rest_shape_springs(pf_world *w, pf_object_id o, const pf_rest_shape_springs_def *def,
+                                           pf_force_field_id *out);
+
 /// Removes a force field from its object: from the next step it no longer acts (the object's solver group is
 /// re-recorded then; the other fields of the object keep their order, so their sums are unchanged). Its memory
 /// is freed once the graph no longer names it. PF_EINVAL for a handle of no force field of this world, or of
