@@ -47,7 +47,7 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
     PF_TRY(pf_check_int_range(d->vertices, 1, 1 << 28, fn, "def.vertices"));
     PF_TRY(pf_check_int_range(d->triangles, 0, 1 << 28, fn, "def.triangles"));
     PF_TRY(pf_check_nonnegative(d->radius, fn, "def.radius"));
-    PF_TRY(pf_check_enum((int)d->mapping, 3, fn, "def.mapping"));
+    PF_TRY(pf_check_enum((int)d->mapping, 4, fn, "def.mapping"));
     PF_TRY(check_friction(d->friction, fn, "def.friction"));
     if (d->triangles > 0) PF_TRY(pf_check_given(d->indices, fn, "def.indices"));
     for (size_t k = 0; k < 3 * (size_t)d->triangles; k++)
@@ -68,6 +68,17 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
     case PF_SURFACE_TRILINEAR:
         if (o->kind != PF_OBJECT_POINTS || o->grid[0] < 2 || o->grid[1] < 2 || o->grid[2] < 2)
             return pf_error(PF_EINVAL, "%s: a trilinear surface needs a grid object with >= 2 points per axis", fn);
+        break;
+    case PF_SURFACE_BARYCENTRIC:
+        if (o->kind != PF_OBJECT_POINTS)
+            return pf_error(PF_EINVAL, "%s: a barycentric surface needs an object of points, object %u is a rigid body",
+                            fn, o->id);
+        PF_TRY(pf_check_int_range(d->ntetrahedra, 1, 1 << 28, fn, "def.ntetrahedra"));
+        PF_TRY(pf_check_given(d->tetrahedra, fn, "def.tetrahedra"));
+        for (size_t k = 0; k < 4 * (size_t)d->ntetrahedra; k++)
+            if (d->tetrahedra[k] >= o->n)
+                return pf_error(PF_EINVAL, "%s: def.tetrahedra[%zu] = %u (tetrahedron %zu): object point out of range "
+                                "(%u points)", fn, k, d->tetrahedra[k], k / 4, o->n);
         break;
     default: /* PF_SURFACE_RIGID */
         if (o->kind != PF_OBJECT_RIGID) return pf_error(PF_EINVAL, "%s: a rigid surface needs a rigid body", fn);
@@ -101,6 +112,47 @@ static void locate(const pf_object *o, const double p[3], uint32_t idx[8], doubl
     }
 }
 
+/* Barycentric weights of p in tetrahedron t (corners at x): 0 for a flat one (*ok = 0) */
+static void tetra_weights(const double *x, const uint32_t t[4], const double p[3], double l[4], int *ok)
+{
+    const double *a = x + 3 * (size_t)t[0];
+    double e[3][3], r[3], inv[9];
+    for (int k = 0; k < 3; k++)
+        for (int d = 0; d < 3; d++) e[d][k] = x[3 * (size_t)t[k + 1] + (size_t)d] - a[d]; /* edges as columns */
+    for (int d = 0; d < 3; d++) r[d] = p[d] - a[d];
+    const double E[9] = {e[0][0], e[0][1], e[0][2], e[1][0], e[1][1], e[1][2], e[2][0], e[2][1], e[2][2]};
+    *ok = pf_mat3_inverse(E, inv) != 0;
+    double s = 0;
+    for (int k = 0; k < 3; k++) {
+        l[k + 1] = *ok ? inv[3 * k] * r[0] + inv[3 * k + 1] * r[1] + inv[3 * k + 2] * r[2] : 0;
+        s += l[k + 1];
+    }
+    l[0] = 1 - s;
+}
+
+/* Barycentric weights of vertex p in the tetrahedron holding it: the one whose smallest weight is largest (>= 0
+ * inside; for a point outside the mesh, the tetrahedron it is least outside of, whose weights extrapolate). The
+ * 4 terms go into idx/wt[0..3]; [4..7] get weight 0 (the 8-term layout of the trilinear mapping). O(tetrahedra)
+ * per vertex. */
+static void locate_tetra(const pf_object *o, const pf_surface_def *d, const double p[3], uint32_t idx[8],
+                         double wt[8])
+{
+    double best = -INFINITY, l[4];
+    uint32_t bt = 0;
+    for (uint32_t t = 0; t < d->ntetrahedra; t++) {
+        int ok;
+        tetra_weights(o->x, d->tetrahedra + 4 * (size_t)t, p, l, &ok);
+        double m = fmin(fmin(l[0], l[1]), fmin(l[2], l[3]));
+        if (ok && m > best) best = m, bt = t;
+    }
+    int ok;
+    tetra_weights(o->x, d->tetrahedra + 4 * (size_t)bt, p, l, &ok);
+    for (int k = 0; k < 8; k++) {
+        idx[k] = d->tetrahedra[4 * (size_t)bt + (size_t)(k & 3)];
+        wt[k] = k < 4 ? l[k] : 0;
+    }
+}
+
 int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **out)
 {
     PF_ASSERT(o && d && out);
@@ -115,7 +167,7 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
     s->nv = d->vertices;
     s->nt = d->triangles;
     s->radius = d->radius;
-    size_t per = d->mapping == PF_SURFACE_TRILINEAR ? 8 : 1;
+    size_t per = d->mapping == PF_SURFACE_TRILINEAR || d->mapping == PF_SURFACE_BARYCENTRIC ? 8 : 1;
     int fail = !(s->tri = pf_malloc((nt ? 3 * nt : 1) * sizeof *s->tri)) || !(s->pos = pf_calloc(3 * nv, sizeof(double))) ||
                !(s->vel = pf_calloc(3 * nv, sizeof(double)));
     if (d->mapping == PF_SURFACE_RIGID)
@@ -136,6 +188,8 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
     if (d->mapping == PF_SURFACE_IDENTITY) memcpy(s->idx, d->points, nv * sizeof *s->idx);
     for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_TRILINEAR; i++)
         locate(o, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);
+    for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_BARYCENTRIC; i++)
+        locate_tetra(o, d, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);
     if (d->mapping == PF_SURFACE_RIGID) {
         double R[9];
         pf_rigid_rotation(o->x, R);
@@ -164,7 +218,7 @@ pf_surface_point pf_surface_triangle_point(const pf_surface *s, uint32_t t, cons
     return (pf_surface_point){{v[0], v[1], v[2]}, {bary[0], bary[1], bary[2]}};
 }
 
-/* IDENTITY / TRILINEAR: the point as a weighted sum of object points (up to 3 x 8 terms; zero weights skipped) */
+/* IDENTITY / TRILINEAR / BARYCENTRIC: the point as a weighted sum of object points (up to 3 x 8 terms) */
 static uint32_t linear_terms(const pf_surface *s, const pf_surface_point *pt, uint32_t idx[24], double w[24])
 {
     uint32_t m = 0;

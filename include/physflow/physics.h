@@ -624,16 +624,23 @@ typedef enum pf_surface_mapping {
     PF_SURFACE_IDENTITY = 0,  ///< vertex i is object point points[i] (mass-spring and FEM objects)
     PF_SURFACE_TRILINEAR = 1, ///< vertex = trilinear interpolation of the 8 points of the grid cell holding it
                               ///< at rest (deformable grid, SOFA BarycentricMapping on a sparse grid)
-    PF_SURFACE_RIGID = 2      ///< vertex = com + R local (rigid body, SOFA RigidMapping)
+    PF_SURFACE_RIGID = 2,     ///< vertex = com + R local (rigid body, SOFA RigidMapping)
+    PF_SURFACE_BARYCENTRIC = 3 ///< vertex = barycentric interpolation of the 4 points of the tetrahedron (of
+                               ///< def.tetrahedra) holding it when the surface is added, or of the nearest one
+                               ///< for a vertex outside the mesh (SOFA BarycentricMapping onto a tetrahedral mesh)
 } pf_surface_mapping;
 
 /// A triangle surface carried by an object. Get defaults from pf_surface_default_def().
 typedef struct pf_surface_def {
-    pf_surface_mapping mapping; ///< default PF_SURFACE_IDENTITY; TRILINEAR needs a grid object, RIGID a rigid one
+    pf_surface_mapping mapping; ///< default PF_SURFACE_IDENTITY; TRILINEAR needs a grid object, RIGID a rigid one,
+                                ///< BARYCENTRIC an object of points with def.tetrahedra
     uint32_t vertices;          ///< vertex count (>= 1)
     const uint32_t *points;     ///< IDENTITY: the object point of each vertex; otherwise unused
-    const double *positions;    ///< TRILINEAR, RIGID: 3*vertices world positions in m at the object's current
-                                ///< state (a grid object at rest); copied. Unused by IDENTITY
+    const double *positions;    ///< TRILINEAR, RIGID, BARYCENTRIC: 3*vertices world positions in m at the
+                                ///< object's current state (a grid object at rest); copied. Unused by IDENTITY
+    const uint32_t *tetrahedra; ///< BARYCENTRIC: 4 object point indices per tetrahedron (the object's volume
+                                ///< mesh, e.g. its FEM's), read when the surface is added; default NULL
+    uint32_t ntetrahedra;       ///< BARYCENTRIC: how many; default 0
     const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
     uint32_t triangles;         ///< triangle count (0: a point set)
     double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
