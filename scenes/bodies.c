@@ -108,9 +108,9 @@ static int mapping_checks(sc_loader *L, const sc_node *n, const sc_node *on)
     if (n->mapping == SC_MAP_RIGID && !on->rigid)
         return sc_error(L, n->mapping_line, PF_EPARSE, "RigidMapping in node '%s': the parent node '%s' is not a "
                         "Rigid3d MechanicalObject", n->name, on->name);
-    if (n->mapping == SC_MAP_BARYCENTRIC && (on->rigid || on->topology != SC_TOPO_GRID))
+    if (n->mapping == SC_MAP_BARYCENTRIC && (on->rigid || (on->topology != SC_TOPO_GRID && !on->mesh.ntetra)))
         return sc_error(L, n->mapping_line, PF_EPARSE, "BarycentricMapping in node '%s': the parent node '%s' has no "
-                        "grid (SparseGridTopology or RegularGridTopology)", n->name, on->name);
+                        "grid (SparseGridTopology or RegularGridTopology) and no tetrahedra", n->name, on->name);
     if (n->mapping != SC_MAP_NONE && !n->mesh.npoints)
         return sc_error(L, n->collide_line, PF_EPARSE, "collision model in mapped node '%s': the node has no mesh "
                         "(MeshObjLoader or MeshTopology)", n->name);
@@ -140,8 +140,8 @@ static int mesh_lines(const sc_mesh *m, int tri, uint32_t **out, const uint32_t 
 }
 
 /* One surface of node n: its triangles when `tri`, its vertices as spheres of `radius` when > 0, its lines and
- * self-collision as its models ask (not for spheres). The vertices are the node's mesh carried by a rigid body or
- * a grid (RIGID, TRILINEAR), a rigid shape's surface, a rigid body's centre (spheres without a mesh), a grid's
+ * self-collision as its models ask (not for spheres). The vertices are the node's mesh carried by a rigid body, a
+ * grid or a tetrahedral mesh (RIGID, TRILINEAR, BARYCENTRIC), a rigid shape's surface, a rigid body's centre (spheres without a mesh), a grid's
  * boundary, or the object's own points (IDENTITY). */
 static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_surface_id *out)
 {
@@ -177,6 +177,11 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
         pos = on->rigid ? rigid_world(on, m) : offset_mesh(n, m);
         if (!pos) return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
         sd.mapping = on->rigid ? PF_SURFACE_RIGID : PF_SURFACE_TRILINEAR;
+        if (!on->rigid && on->topology != SC_TOPO_GRID) { /* onto the parent's tetrahedral mesh */
+            sd.mapping = PF_SURFACE_BARYCENTRIC;
+            sd.tetrahedra = on->mesh.tetra;
+            sd.ntetrahedra = on->mesh.ntetra;
+        }
         sd.vertices = m->npoints;
         sd.positions = pos;
         sd.indices = tri ? m->tris : NULL;

@@ -1138,6 +1138,43 @@ START_TEST(test_mass_rules)
 }
 END_TEST
 
+/* BarycentricMapping onto a parent's tetrahedra: the child's collision surface is carried by them; in free fall
+ * every point of the body moves alike, so each surface vertex moves as the body's points do */
+START_TEST(test_barycentric_mapping_on_tetrahedra)
+{
+    static const char xml[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>"
+        "<MinProximityIntersection alarmDistance='0.01' contactDistance='0.005'/><CollisionResponse/>"
+        "<Node name='body'><EulerImplicitSolver/><CGLinearSolver/>"
+        "<MeshTopology position='0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1' "
+        "tetrahedra='0 1 3 5  0 3 2 6  0 5 4 6  3 6 5 7  0 3 5 6'/>"
+        "<MechanicalObject/><UniformMass totalMass='1'/><TetrahedronFEMForceField youngModulus='1000'/>"
+        "<Node name='surf'><MeshTopology position='0.2 0.2 0.2  0.8 0.3 0.2  0.5 0.8 0.3  0.5 0.5 0.9' "
+        "triangles='0 2 1  0 1 3  1 2 3  0 3 2'/><MechanicalObject/><TriangleCollisionModel/>"
+        "<BarycentricMapping/></Node></Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    ck_assert_uint_eq(pf_world_surfaces(w), 1);
+    pf_object_id obj;
+    uint32_t nverts;
+    ck_assert_int_eq(pf_world_get_surface_info(w, (pf_surface_id){0}, &obj, &nverts, NULL), PF_OK);
+    ck_assert_uint_eq(nverts, 4); /* the child's mesh, carried by the body's tetrahedra */
+    ck_assert_int_eq(pf_world_step(w, 20), PF_OK);
+    uint32_t n;
+    double drop = pf_world_positions(w, obj, &n)[2]; /* point 0 started at z = 0 */
+    const double *p = pf_world_surface_positions(w, (pf_surface_id){0}, &n);
+    static const double z0[4] = {0.2, 0.2, 0.3, 0.9};
+    for (int v = 0; v < 4; v++)
+        ck_assert_msg(fabs(p[3 * v + 2] - (z0[v] + drop)) < 1e-12, "vertex %d at %.15g, expected %.15g", v,
+                      p[3 * v + 2], z0[v] + drop);
+    ck_assert_double_lt(drop, -0.1);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -1150,6 +1187,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
+    tcase_add_test(tc, test_barycentric_mapping_on_tetrahedra);
     tcase_add_test(tc, test_gravity_and_box_constraint);
     tcase_add_test(tc, test_loader_transform);
     tcase_add_test(tc, test_data_path);
