@@ -180,8 +180,7 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
 }
 
 /* the checks of pf_world_fix_points and pf_world_unfix_points: a world not stepping, an object, its points */
-static int check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t n,
-                            const char *fn)
+int pf_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t n, const char *fn)
 {
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, id, fn));
@@ -197,7 +196,7 @@ static int check_point_list(const pf_world *w, uint32_t id, const uint32_t *poin
 int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     static const char fn[] = "pf_world_fix_points";
-    PF_TRY(check_point_list(w, id.index, points, n, fn));
+    PF_TRY(pf_check_point_list(w, id.index, points, n, fn));
     pf_object *o = w->obj.v[id.index];
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = points[k];
@@ -211,12 +210,26 @@ int pf_world_fix_points(pf_world *w, pf_object_id id, const uint32_t *points, ui
     return PF_OK;
 }
 
+int pf_free_directions(pf_object *o, const uint32_t *points, uint32_t n)
+{
+    size_t m = 0, before = o->held.n;
+    for (size_t k = 0; k < o->held.n; k++) {
+        int listed = 0;
+        for (uint32_t j = 0; j < n && !listed; j++) listed = points[j] == o->held.v[k].point;
+        if (!listed) o->held.v[m++] = o->held.v[k];
+    }
+    o->held.n = m;
+    return (int)(before - m);
+}
+
 int pf_world_unfix_points(pf_world *w, pf_object_id id, const uint32_t *points, uint32_t n)
 {
     static const char fn[] = "pf_world_unfix_points";
-    PF_TRY(check_point_list(w, id.index, points, n, fn));
+    PF_TRY(pf_check_point_list(w, id.index, points, n, fn));
     pf_object *o = w->obj.v[id.index];
     for (uint32_t k = 0; k < n; k++) o->fixed[points[k]] = 0;
+    int freed = pf_free_directions(o, points, n);
+    if (freed) o->changed = 1, w->dirty = 1;
     /* the others stay in the order they were fixed in */
     uint32_t m = 0;
     for (uint32_t k = 0; k < o->fixed_list.n; k++)

@@ -17,6 +17,12 @@ static inline double pf_point_mass(const pf_object *o, uint32_t i)
 /* PF_EINVAL when group gr, solved by `solver` (its lowest object's), has a rigid body: rigid bodies take implicit
  * or symplectic explicit Euler only */
 int pf_group_refuse_rigid(const pf_world *w, const pf_group *gr, const char *solver);
+/* checks that object id of w may change and that points[0..n) are its points, in the terms of fn */
+int pf_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t n, const char *fn);
+/* directions.c: vec -= its components along the held directions of o's points (each point's are orthonormal) */
+void pf_project_directions(const pf_object *o, double *vec);
+/* drops the held directions of the listed points (pf_world_fix_directions); returns how many entries went */
+int pf_free_directions(pf_object *o, const uint32_t *points, uint32_t n);
 /* checks a solver definition given to `fn` as `what` ("def.solver") */
 int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what);
 

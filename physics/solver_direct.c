@@ -27,6 +27,9 @@ typedef struct pf_direct {
     uint32_t *base;  /* per group object: its first point's number over the group */
     uint32_t *ibase; /* per group interaction: its a and b objects' bases */
     uint32_t points; /* over the group */
+    double *proj;    /* 9 per group point: P = I - sum d d^T over its held directions (pf_world_fix_directions) */
+    uint8_t *held;   /* per group point: 1 when it has held directions (proj set) */
+    uint32_t nheld;
     int failed;      /* the latest solve failed: dv is NaN (faults.c names the group) */
     /* the symbolic factorisation, kept while A's pattern (column starts p, row indices i) stays the same */
     cholmod_factor *L;
@@ -143,13 +146,31 @@ static int fixed_point(const direct_args *a, const uint8_t *const *fixed, uint32
     return fixed[*k][p - a->d->base[*k]];
 }
 
+/* out = Pi K Pj, a NULL projector the identity */
+static void project_block(const double *Pi, const double *K, const double *Pj, double out[9])
+{
+    double t[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++) s += (Pi ? Pi[3 * r + k] : (r == k)) * K[3 * k + c];
+            t[3 * r + c] = s;
+        }
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double s = 0;
+            for (int k = 0; k < 3; k++) s += t[3 * r + k] * (Pj ? Pj[3 * k + c] : (k == c));
+            out[3 * r + c] = s;
+        }
+}
+
 /* A's lower triangle as triplets: the mass diagonal (1 at fixed points), then kfact K's entries off fixed
  * rows and columns, in assembly order (CHOLMOD sums duplicates in that order: the same A on every run) */
 static cholmod_sparse *system_matrix(const direct_args *a, const uint8_t *const *fixed)
 {
     pf_direct *d = a->d;
     size_t n = 3 * (size_t)d->points, nb = d->k.ij.n / 2;
-    cholmod_triplet *T = cholmod_allocate_triplet(n, n, n + 6 * nb, -1, CHOLMOD_REAL, &d->cc);
+    cholmod_triplet *T = cholmod_allocate_triplet(n, n, n + 3 * (size_t)d->nheld + 6 * nb, -1, CHOLMOD_REAL, &d->cc);
     if (!T) return NULL;
     int *ti = T->i, *tj = T->j;
     double *tx = T->x;
@@ -163,11 +184,34 @@ static cholmod_sparse *system_matrix(const direct_args *a, const uint8_t *const 
                 tx[nz++] = o->fixed[p] ? 1.0 : a->mfact * pf_point_mass(o, p);
             }
     }
+    for (uint32_t p = 0; p < d->points; p++) { /* held points: their mass block is P m P + (I - P) */
+        if (!d->held[p]) continue;
+        const double *P = d->proj + 9 * (size_t)p;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+                size_t row = 3 * (size_t)p + (size_t)r, col = 3 * (size_t)p + (size_t)c;
+                if (row < col) continue;
+                /* the diagonal entry already holds m: add (m' - m), m' = mfact m P + I - P */
+                double m = tx[row], mp = m * P[3 * r + c] + (r == c) - P[3 * r + c];
+                if (r == c) {
+                    tx[row] = mp; /* the mass diagonal's entries come first, in row order */
+                    continue;
+                }
+                ti[nz] = (int)row, tj[nz] = (int)col;
+                tx[nz++] = mp;
+            }
+    }
     uint32_t ki = 0, kj = 0;
     for (size_t b = 0; b < nb; b++) {
         uint32_t i = d->k.ij.v[2 * b], j = d->k.ij.v[2 * b + 1];
         if (i < j || fixed_point(a, fixed, i, &ki) || fixed_point(a, fixed, j, &kj)) continue;
         const double *kb = d->k.k.v + 9 * b;
+        double projected[9];
+        if (d->held[i] || d->held[j]) { /* P_i K P_j */
+            project_block(d->held[i] ? d->proj + 9 * (size_t)i : NULL, kb, d->held[j] ? d->proj + 9 * (size_t)j : NULL,
+                          projected);
+            kb = projected;
+        }
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) {
                 size_t row = 3 * (size_t)i + (size_t)r, col = 3 * (size_t)j + (size_t)c;
@@ -256,6 +300,8 @@ void pf_direct_free(pf_direct *d)
     pf_blocks_free(&d->k);
     pf_free(d->base);
     pf_free(d->ibase);
+    pf_free(d->proj);
+    pf_free(d->held);
     pf_free(d);
 }
 
@@ -288,6 +334,26 @@ static pf_direct *direct_new(const pf_world *w, const pf_group *gr)
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         d->base[k] = d->points;
         d->points += w->obj.v[gr->objs[k]]->n;
+    }
+    d->proj = pf_calloc(9 * (size_t)d->points + 1, sizeof *d->proj);
+    d->held = pf_calloc((size_t)d->points + 1, 1);
+    if (!d->proj || !d->held) {
+        pf_direct_free(d);
+        return NULL;
+    }
+    for (uint32_t k = 0; k < gr->nobjs; k++) { /* P = I - sum d d^T per held point */
+        const pf_object *o = w->obj.v[gr->objs[k]];
+        for (size_t h = 0; h < o->held.n; h++) {
+            uint32_t p = d->base[k] + o->held.v[h].point;
+            double *P = d->proj + 9 * (size_t)p;
+            const double *e = o->held.v[h].d;
+            if (!d->held[p]) {
+                d->held[p] = 1, d->nheld++;
+                P[0] = P[4] = P[8] = 1;
+            }
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) P[3 * r + c] -= e[r] * e[c];
+        }
     }
     for (uint32_t k = 0; k < gr->ninter; k++) {
         d->ibase[2 * k] = d->base[position_of(gr, gr->inter[k]->oa)];

@@ -37,6 +37,7 @@ static void integrate(const pf_object *o, double h, int forward, const double *f
         size_t i = 3 * (size_t)o->fixed_list.v[k];
         v[i] = v[i + 1] = v[i + 2] = 0;
     }
+    pf_project_directions(o, v);
     if (!forward)
         for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
 }

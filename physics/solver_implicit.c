@@ -45,6 +45,7 @@ static void project(const pf_object *o, double *vec)
         size_t i = 3 * (size_t)o->fixed_list.v[k];
         vec[i] = vec[i + 1] = vec[i + 2] = 0;
     }
+    pf_project_directions(o, vec);
 }
 
 static double dot(const double *a, const double *b, size_t n)

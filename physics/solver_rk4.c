@@ -31,10 +31,16 @@ static void t_stage(const pf_task_ctx *c)
     if (a->stage == 1) pf_state_save(o, x, v);
     const double *x0 = o->x_prev, *v0 = o->v_prev;
     double w = weight[a->stage], hn = next[a->stage] * a->h, h6 = a->h / 6.0;
+    size_t held = 0; /* o->held is sorted by point */
     for (uint32_t p = 0; p < o->n; p++) {
-        double im = 1.0 / pf_point_mass(o, p);
+        double im = 1.0 / pf_point_mass(o, p), acc[3];
+        for (int d = 0; d < 3; d++) acc[d] = o->fixed[p] ? 0.0 : im * f[3 * (size_t)p + (size_t)d];
+        for (; held < o->held.n && o->held.v[held].point == p; held++) { /* no acceleration along held ones */
+            const double *e = o->held.v[held].d, s = acc[0] * e[0] + acc[1] * e[1] + acc[2] * e[2];
+            for (int d = 0; d < 3; d++) acc[d] -= s * e[d];
+        }
         for (size_t i = 3 * (size_t)p; i < 3 * (size_t)p + 3; i++) {
-            double kx = v[i], kv = o->fixed[p] ? 0.0 : im * f[i];
+            double kx = v[i], kv = acc[i - 3 * (size_t)p];
             if (a->stage == 1)
                 sx[i] = kx, sv[i] = kv;
             else

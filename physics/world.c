@@ -63,6 +63,7 @@ static void free_object(pf_object *o)
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
     pf_free(o->fixed);
     pf_vec_free(&o->fixed_list);
+    pf_vec_free(&o->held);
     pf_force_fields_destroy(o);
     pf_vec_free(&o->links);
     pf_free(o);

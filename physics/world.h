@@ -61,6 +61,12 @@ typedef struct pf_force_field {
     int registered; /* its cache is registered in the world's graph */
 } pf_force_field;
 
+/* A direction along which a point is held still (SOFA FixedPlaneProjectiveConstraint and its kin). */
+typedef struct pf_held_direction {
+    uint32_t point;
+    double d[3]; /* unit */
+} pf_held_direction;
+
 /* What an object's points mean: deformable points, or a rigid body (rigid.h: 2 points, linear and angular). */
 typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1 } pf_object_kind;
 
@@ -79,6 +85,8 @@ typedef struct pf_object {
     double *x, *v, *f, *dv, *b, *r, *p, *q;
     uint8_t *fixed;
     PF_VEC(uint32_t) fixed_list;
+    PF_VEC(pf_held_direction) held; /* directions points may not move along (pf_world_fix_directions), sorted by
+                                       point; a point's are orthonormal, at most 2 (3 make it a fixed point) */
     PF_VEC(pf_force_field) ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */

@@ -485,6 +485,12 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_force_field(w, id, NULL, NULL), "pf_world_add_force_field", "def");
     REFUSED(pf_world_add_force_field(w, (pf_object_id){8}, &ff, NULL), "pf_world_add_force_field", "object 8");
 
+    REFUSED(pf_world_fix_directions(w, id, (const uint32_t[1]){0}, 1, (const double[3]){0, 0, 0}),
+            "pf_world_fix_directions", "no direction");
+    REFUSED(pf_world_fix_directions(w, id, (const uint32_t[1]){99}, 1, (const double[3]){0, 0, 1}),
+            "pf_world_fix_directions", "points[0] = 99");
+    ck_assert_int_eq(pf_world_fix_directions(w, id, (const uint32_t[1]){0}, 1, (const double[3]){0, 0, 1}), PF_OK);
+
     pf_rest_shape_springs_def rs = pf_rest_shape_springs_default_def();
     rs.stiffness = NAN;
     REFUSED(pf_world_add_rest_shape_springs(w, id, &rs, NULL), "pf_world_add_rest_shape_springs", "def.stiffness");

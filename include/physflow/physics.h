@@ -326,6 +326,14 @@ PF_API int pf_world_remove_force_field(pf_world *w, pf_force_field_id id);
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
+/// Holds points of object o along `direction` only (SOFA FixedPlaneProjectiveConstraint: they slide in the plane
+/// normal to it; call twice with two directions for PartialFixedProjectiveConstraint or a line,
+/// LineProjectiveConstraint): their velocity along it is zero from now on and every solver keeps it so. A point's
+/// held directions are made orthonormal; holding one along a direction it is already held along changes
+/// nothing, and a third independent one fixes it (pf_world_fix_points). pf_world_unfix_points frees them too.
+/// PF_EINVAL for a zero or non-finite direction, a point out of range or a rigid body.
+PF_API int pf_world_fix_directions(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n,
+                                   const double direction[3]);
 /// Frees fixed points of object o (the inverse of pf_world_fix_points): from the next step they move, starting
 /// from where they are at rest (a fixed point's velocity is zero). A listed point that is not fixed is left as it
 /// is; PF_EINVAL for a point out of range, and nothing changes. An object that was static (every point fixed)
