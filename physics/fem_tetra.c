@@ -165,117 +165,14 @@ static int element_init(tetra_elem *el, const double *x, double E, double nu, ui
 
 /* ---- rotations of the current shape ---- */
 
-/* Symmetric eigen-decomposition of C by cyclic Jacobi: C = V diag(w) V^T (V's columns the eigenvectors). A
- * fixed sweep order, so the result depends on C alone. */
-static void sym_eigen(const double Cin[9], double w[3], double V[9])
-{
-    double C[9];
-    memcpy(C, Cin, sizeof C);
-    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(V, I, sizeof I);
-    for (int sweep = 0; sweep < 30; sweep++) {
-        double off = C[1] * C[1] + C[2] * C[2] + C[5] * C[5];
-        double diag = C[0] * C[0] + C[4] * C[4] + C[8] * C[8];
-        if (!(off > 1e-32 * diag)) break;
-        for (int p = 0; p < 2; p++)
-            for (int q = p + 1; q < 3; q++) {
-                double apq = C[3 * p + q];
-                if (apq == 0) continue;
-                double theta = (C[3 * q + q] - C[3 * p + p]) / (2 * apq);
-                double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-                double c = 1 / sqrt(t * t + 1), s = t * c;
-                /* C <- J^T C J, V <- V J with J the rotation in the (p, q) plane */
-                for (int k = 0; k < 3; k++) {
-                    double ckp = C[3 * k + p], ckq = C[3 * k + q];
-                    C[3 * k + p] = c * ckp - s * ckq;
-                    C[3 * k + q] = s * ckp + c * ckq;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double cpk = C[3 * p + k], cqk = C[3 * q + k];
-                    C[3 * p + k] = c * cpk - s * cqk;
-                    C[3 * q + k] = s * cpk + c * cqk;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double vkp = V[3 * k + p], vkq = V[3 * k + q];
-                    V[3 * k + p] = c * vkp - s * vkq;
-                    V[3 * k + q] = s * vkp + c * vkq;
-                }
-            }
-    }
-    for (int k = 0; k < 3; k++)
-        w[k] = C[4 * k];
-}
-
-/* Rotation of the SVD F = U S V^T with det U = det V = 1, the sign of F's determinant carried by the smallest
- * singular value: an inverted element gets the proper rotation nearest to it and its smallest axis reflected
- * back (Irving et al. 2004, SOFA's SVD with inversion). Flat or collapsed shapes get a completed frame. */
-static void rotation_svd(const double F[9], double R[9])
-{
-    double C[9], w[3], V[9];
-    mat3_tmul(F, F, C);
-    sym_eigen(C, w, V);
-    /* columns of V by decreasing eigenvalue */
-    int o[3] = {0, 1, 2};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2 - i; j++)
-            if (w[o[j]] < w[o[j + 1]]) {
-                int t = o[j];
-                o[j] = o[j + 1];
-                o[j + 1] = t;
-            }
-    double v[3][3], u[3][3];
-    for (int k = 0; k < 3; k++)
-        for (int d = 0; d < 3; d++)
-            v[k][d] = V[3 * d + o[k]];
-    double v2[3];
-    pf_cross(v[0], v[1], v2);
-    memcpy(v[2], v2, sizeof v2); /* det V = +1 */
-    pf_mat3_vec(F, v[0], u[0]);
-    if (!normalize3(u[0])) {
-        static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        memcpy(R, I, sizeof I); /* every point in one place: no rotation to find */
-        return;
-    }
-    pf_mat3_vec(F, v[1], u[1]);
-    double dot = u[0][0] * u[1][0] + u[0][1] * u[1][1] + u[0][2] * u[1][2];
-    for (int d = 0; d < 3; d++)
-        u[1][d] -= dot * u[0][d];
-    if (!normalize3(u[1])) {
-        /* a line: any unit vector normal to u0 */
-        int a = fabs(u[0][0]) < fabs(u[0][1]) ? (fabs(u[0][0]) < fabs(u[0][2]) ? 0 : 2)
-                                              : (fabs(u[0][1]) < fabs(u[0][2]) ? 1 : 2);
-        double ea[3] = {0, 0, 0};
-        ea[a] = 1;
-        pf_cross(u[0], ea, u[1]);
-        normalize3(u[1]);
-    }
-    pf_cross(u[0], u[1], u[2]); /* det U = +1: the third singular value takes F's sign */
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            R[3 * i + j] = u[0][i] * v[0][j] + u[1][i] * v[1][j] + u[2][i] * v[2][j];
-}
-
-/* Rotation of the polar decomposition F = R S by Newton's iteration R <- (R + R^-T) / 2 (Higham 1986); an
- * element flat or inverted (det F <= 0) has no rotation there: it takes the SVD's. */
+/* The rotation of F for polar: the orthogonal factor of its polar decomposition; an element flat or inverted
+ * (det F <= 0) has no rotation there and takes the SVD's proper one (rotation.c) */
 static void rotation_polar(const double F[9], double R[9])
 {
-    if (!(mat3_det(F) > 0)) {
-        rotation_svd(F, R);
-        return;
-    }
-    memcpy(R, F, 9 * sizeof *R);
-    for (int it = 0; it < 40; it++) {
-        double inv[9], change = 0, size = 0;
-        if (pf_mat3_inverse(R, inv) == 0) break;
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) {
-                double next = 0.5 * (R[3 * i + j] + inv[3 * j + i]);
-                change += (next - R[3 * i + j]) * (next - R[3 * i + j]);
-                size += next * next;
-                R[3 * i + j] = next;
-            }
-        if (change <= 1e-30 * size) break;
-    }
+    if (mat3_det(F) > 0)
+        pf_mat3_polar(F, R);
+    else
+        pf_mat3_svd_rotation(F, R);
 }
 
 /* R (rest -> current) of element `el` whose current edges from corner 0 are ds (3 per edge) */
@@ -294,7 +191,7 @@ static void element_rotation(const tetra_elem *el, pf_fem_method method, const d
     mat3_mul(Dsm, el->dminv, F);
     /* SOFA's svd: the polar rotation unless the element is inverted or nearly flat (det F < 1e-6) */
     if (method == PF_FEM_SVD && mat3_det(F) < 1e-6)
-        rotation_svd(F, R);
+        pf_mat3_svd_rotation(F, R);
     else
         rotation_polar(F, R);
 }

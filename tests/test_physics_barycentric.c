@@ -5,28 +5,12 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "tetra_grid.h"
 
 #include <math.h>
 #include <string.h>
 
 enum { N = 3 }; /* a 3 x 3 x 3 grid of points, 8 cubes of 6 tetrahedra (Kuhn) */
-
-static uint32_t kuhn_tets(uint32_t *t)
-{
-    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
-                                   {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
-    uint32_t nt = 0;
-    for (int k = 0; k < N - 1; k++)
-        for (int j = 0; j < N - 1; j++)
-            for (int i = 0; i < N - 1; i++)
-                for (int q = 0; q < 6; q++, nt++)
-                    for (int c = 0; c < 4; c++) {
-                        int b = kuhn[q][c];
-                        t[4 * nt + (uint32_t)c] =
-                            (uint32_t)((i + (b & 1)) + N * ((j + (b >> 1 & 1)) + N * (k + (b >> 2 & 1))));
-                    }
-    return nt;
-}
 
 static pf_world *new_world(double gz)
 {
@@ -55,7 +39,7 @@ START_TEST(barycentric_follows_affine_motion)
 {
     pf_world *w = new_world(0);
     pf_object_id id = block(w, 0);
-    uint32_t tets[8 * 6 * 4], nt = kuhn_tets(tets);
+    uint32_t tets[8 * 6 * 4], nt = kuhn_tetrahedra(N, N, N, tets);
     const double pts[4 * 3] = {0.01, -0.02, 0.13, 0.14, 0.14, 0.29, -0.149, 0.05, 0.001, 0.3, 0.2, 0.4};
     pf_surface_def sd = pf_surface_default_def();
     sd.mapping = PF_SURFACE_BARYCENTRIC;
@@ -103,7 +87,7 @@ START_TEST(embedded_sphere_rests_on_floor)
     ck_assert_int_eq(pf_world_fix_box(w, floor, all, NULL), PF_OK);
     ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
     pf_object_id id = block(w, 0.06);
-    uint32_t tets[8 * 6 * 4], nt = kuhn_tets(tets);
+    uint32_t tets[8 * 6 * 4], nt = kuhn_tetrahedra(N, N, N, tets);
     pf_tetra_fem_def fem = pf_tetra_fem_default_def();
     fem.young_modulus = 2e5, fem.tetrahedra = tets, fem.ntetrahedra = nt;
     ck_assert_int_eq(pf_world_add_tetra_fem(w, id, &fem, NULL), PF_OK);

@@ -6,6 +6,7 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "tetra_grid.h"
 
 #include <math.h>
 #include <string.h>
@@ -163,21 +164,8 @@ static void fem_beam(pf_world *w, pf_solver_def s, int kind)
     o.solver = s;
     pf_object_id id;
     ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
-    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
-                                   {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
     uint32_t tets[(NX - 1) * (NY - 1) * (NZ - 1) * 24], tris[(NX - 1) * (NY - 1) * 6];
-    uint32_t nt = 0, nr = 0;
-    for (int k = 0; k < NZ - 1; k++)
-        for (int j = 0; j < NY - 1; j++)
-            for (int i = 0; i < NX - 1; i++) {
-                for (int t = 0; t < 6; t++)
-                    for (int c = 0; c < 4; c++) {
-                        int b = kuhn[t][c];
-                        tets[4 * (nt + (uint32_t)t) + (uint32_t)c] =
-                            corner(i + (b & 1), j + (b >> 1 & 1), k + (b >> 2 & 1));
-                    }
-                nt += 6;
-            }
+    uint32_t nt = kuhn_tetrahedra(NX, NY, NZ, tets), nr = 0;
     for (int j = 0; j < NY - 1; j++)
         for (int i = 0; i < NX - 1; i++) {
             uint32_t a = corner(i, j, NZ - 1), b = corner(i + 1, j, NZ - 1), c = corner(i + 1, j + 1, NZ - 1),
@@ -228,8 +216,8 @@ START_TEST(direct_fem_agrees_with_cg)
 }
 END_TEST
 
-/* A chain hanging by springs at their rest length has no lateral stiffness: the static system is singular, the
- * factorisation fails, and the step says so and keeps the last good state. */
+/* A chain hanging by springs at their rest length has no lateral stiffness: the static system is singular,
+ * the factorisation fails, and the step says so and keeps the last good state. */
 START_TEST(direct_singular_system_reported)
 {
     pf_world *w = new_world(PF_EXEC_SEQ, 1);

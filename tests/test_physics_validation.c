@@ -8,6 +8,7 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "tetra_grid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,19 +54,8 @@ static beam make_beam(int m, int kind, double nu, pf_fem_method method, pf_linea
         f.young_modulus = E, f.poisson_ratio = nu, f.method = method;
         ck_assert_int_eq(pf_world_add_hexa_fem(b.w, id, &f, NULL), PF_OK);
     } else {
-        static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
-                                       {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
-        uint32_t nt = 0, *t = malloc((size_t)(nx - 1) * (ny - 1) * (ny - 1) * 24 * sizeof *t);
-        for (int k = 0; k < ny - 1; k++)
-            for (int j = 0; j < ny - 1; j++)
-                for (int i = 0; i < nx - 1; i++)
-                    for (int q = 0; q < 6; q++, nt++)
-                        for (int c = 0; c < 4; c++) {
-                            int bit = kuhn[q][c];
-                            t[4 * nt + (uint32_t)c] =
-                                (uint32_t)((i + (bit & 1)) +
-                                           nx * ((j + (bit >> 1 & 1)) + ny * (k + (bit >> 2 & 1))));
-                        }
+        uint32_t *t = malloc((size_t)(nx - 1) * (ny - 1) * (ny - 1) * 24 * sizeof *t),
+                 nt = kuhn_tetrahedra(nx, ny, ny, t);
         pf_tetra_fem_def f = pf_tetra_fem_default_def();
         f.young_modulus = E, f.poisson_ratio = nu, f.method = method, f.tetrahedra = t, f.ntetrahedra = nt;
         ck_assert_int_eq(pf_world_add_tetra_fem(b.w, id, &f, NULL), PF_OK);
