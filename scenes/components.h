@@ -8,6 +8,7 @@
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
+int sc_point_set_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
 /* scenes/components_mesh_loaders.c */
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
@@ -67,6 +68,9 @@ int sc_rigid_shape(pf_scene_component *c, void *ctx);
 int sc_sparse_grid_topology(pf_scene_component *c, void *ctx);
 int sc_rigid_mapping(pf_scene_component *c, void *ctx);
 int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
+/* scenes/component_linear_mappings.c */
+int sc_identity_mapping(pf_scene_component *c, void *ctx);
+int sc_subset_mapping(pf_scene_component *c, void *ctx);
 /* scenes/components_topology_mappings.c */
 int sc_hexa2tetra_mapping(pf_scene_component *c, void *ctx);
 int sc_tetra2triangle_mapping(pf_scene_component *c, void *ctx);
@@ -76,8 +80,15 @@ int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
+/* HexahedronFEMForceField with the method given (not read from the element) */
+int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 /* scenes/component_tetra_fem.c: TetrahedronFEMForceField, TetrahedralCorotationalFEMForceField */
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
+/* the same with the method given (not read from the element) */
+int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* scenes/component_element_fem.c: SOFA's element FEM (LinearSmallStrainFEMForceField, CorotationalFEMForceField) */
+int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
+int sc_corotational_fem(pf_scene_component *c, void *ctx);
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
