@@ -108,6 +108,7 @@ int sc_plane_roi(pf_scene_component *c, void *ctx);
 int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
+int sc_refused_projective(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);
@@ -115,6 +116,9 @@ int sc_line_model(pf_scene_component *c, void *ctx);
 /* scenes/component_membrane.c */
 int sc_triangle_fem(pf_scene_component *c, void *ctx);
 int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
+int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
+/* scenes/component_pressure.c */
+int sc_triangle_pressure(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 
 #endif

@@ -122,6 +122,11 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PartialFixedProjectiveConstraint", FORCES, sc_partial_fixed_constraint, NULL},
     {"FixedPlaneProjectiveConstraint", FORCES, sc_fixed_plane_constraint, NULL},
     {"PointProjectiveConstraint", FORCES, sc_point_constraint, NULL},
+    /* projective constraints PhysFlow cannot hold (it fixes whole points): refused with what is missing */
+    {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"LinearMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"LineProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},
     {"PlaneROI", FORCES, sc_plane_roi, NULL},
     {"SphereCollisionModel", FORCES, sc_sphere_model, NULL},
@@ -135,6 +140,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
+    {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
+    {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
