@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
 {
@@ -437,6 +438,25 @@ START_TEST(test_point_set_container)
                         "<UniformMass totalMass='1'/><TriangleCollisionModel/></Node></Node>";
     s = load_ok(after); /* a MeshTopology is a container: the point set adds nothing to it */
     pf_scene_destroy(s);
+    /* a loader's mesh taken for want of a container: the point set keeps its points, drops its triangles */
+    char obj[64], xml[1024];
+    snprintf(obj, sizeof obj, "/tmp/pf_point_set_%d.obj", (int)getpid());
+    FILE *f = fopen(obj, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", f);
+    fclose(f);
+    static const char fmt[] = "<Node><Node name='p'><EulerImplicitSolver/><MeshObjLoader name='l' filename='%s'/>%s"
+                              "<MechanicalObject/><UniformMass totalMass='1'/>\n%s</Node></Node>";
+    snprintf(xml, sizeof xml, fmt, obj, "", "<TriangleCollisionModel/>");
+    pf_scene_destroy(load_ok(xml)); /* the loader's triangles */
+    snprintf(xml, sizeof xml, fmt, obj, "<PointSetTopologyContainer/>", "<PointCollisionModel/>");
+    s = load_ok(xml);
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_uint_eq(sum.points, 3);
+    pf_scene_destroy(s);
+    snprintf(xml, sizeof xml, fmt, obj, "<PointSetTopologyContainer/>", "<TriangleCollisionModel/>");
+    expect_error(xml, PF_EPARSE, "t.xml:2:", "needs triangles");
+    remove(obj);
     expect_error("<Node><Node name='p'><PointSetTopologyContainer position='0 0 0 1 0 0' edges='0 1'/>\n</Node>"
                  "</Node>",
                  PF_EPARSE, "t.xml:1:", "a point set has no edges");
