@@ -111,7 +111,7 @@ static int mapping_checks(sc_loader *L, const sc_node *n, const sc_node *on)
     if (n->mapping == SC_MAP_BARYCENTRIC && (on->rigid || (on->topology != SC_TOPO_GRID && !on->mesh.ntetra)))
         return sc_error(L, n->mapping_line, PF_EPARSE, "BarycentricMapping in node '%s': the parent node '%s' has no "
                         "grid (SparseGridTopology or RegularGridTopology) and no tetrahedra", n->name, on->name);
-    if (n->mapping != SC_MAP_NONE && !n->mesh.npoints)
+    if ((n->mapping == SC_MAP_RIGID || n->mapping == SC_MAP_BARYCENTRIC) && !n->mesh.npoints)
         return sc_error(L, n->collide_line, PF_EPARSE, "collision model in mapped node '%s': the node has no mesh "
                         "(MeshObjLoader or MeshTopology)", n->name);
     return PF_OK;
@@ -189,7 +189,14 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
         rc = pf_world_add_surface(w, o, &sd, out);
     } else if (n->topology == SC_TOPO_GRID && tri) {
         rc = pf_world_add_grid_surface(w, o, out);
-    } else { /* the object's own points: a mesh's (with its triangles), a grid's or a point set's */
+    } else if (n->mapping == SC_MAP_SUBSET) { /* the input's points the subset names, the node's triangles on them */
+        sd.vertices = n->nsubset;
+        sd.points = n->subset;
+        sd.indices = tri ? m->tris : NULL;
+        sd.triangles = tri ? m->ntris : 0;
+        rc = pf_world_add_surface(w, o, &sd, out);
+    } else { /* the object's own points (an IdentityMapping's input's): a mesh's (with its triangles), a grid's or a
+              * point set's */
         if (!(idx = pf_malloc((size_t)npts * sizeof *idx)))
             return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
         for (uint32_t k = 0; k < npts; k++) idx[k] = k;

@@ -253,10 +253,19 @@ int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
     if (c->stage != PF_SCENE_STAGE_FORCES)
         return pf_scene_component_error(c, PF_ESTATE, "%s: pf_scene_component_object is for the FORCES stage (the "
                                         "objects do not exist yet)", pf_scene_component_type(c));
-    if (!c->node->has_object)
+    /* SOFA's force fields act on the state of their context: through an IdentityMapping or a topological mapping
+     * (a node without a MechanicalObject) the points are those of the object above, with the same indices */
+    sc_node *on = sc_same_points_carrier(c->node);
+    if (!on && c->node->mapping == SC_MAP_SUBSET)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s in node '%s': the node's points are a SubsetMapping of "
+                                        "node '%s''s, and PhysFlow applies a force field or constraint to the points "
+                                        "of an object only (put it in node '%s' with the indices mapped)",
+                                        pf_scene_component_type(c), c->node->name, c->node->map_input->name,
+                                        sc_carrier(c->node)->name);
+    if (!on || !on->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in its node '%s'",
                                         pf_scene_component_type(c), c->node->name);
-    *out = c->node->object;
+    *out = on->object;
     return PF_OK;
 }
 
@@ -311,9 +320,11 @@ int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, s
         *field = end[1] == '.' && end[2] ? end + 2 : NULL;
         return PF_OK;
     }
+    int based = 0; /* the path so far named a node: a name is looked for there only */
     if (*p == '/') {
         while (n->parent) n = n->parent;
         p++;
+        based = 1;
     }
     xmlNode *found = NULL;
     while (*p) {
@@ -329,15 +340,26 @@ int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, s
         if (len == 2 && !strncmp(p, "..", 2)) {
             if (!n->parent) goto dangling;
             n = n->parent;
-        } else if (!(len == 1 && *p == '.') && len > 0) {
-            sc_node *ch = child_named(n, p, len);
+            based = 1;
+        } else if (len == 1 && *p == '.') {
+            based = 1;
+        } else if (len > 0) {
+            sc_node *ch;
+            /* SOFA's Node::findLinkDestClass: a path's first name, not after "." or "..", that is no child nor
+             * component of the node is looked for in the nodes above ("@grid" from a child of the grid's node) */
+            for (;;) {
+                ch = child_named(n, p, len);
+                if (ch || (!slash && (found = component_named(n, p, len))) || based || !n->parent) break;
+                n = n->parent;
+            }
             if (ch) {
                 n = ch;
-            } else if (!slash && (found = component_named(n, p, len))) {
+            } else if (found) {
                 break;
             } else {
                 goto dangling;
             }
+            based = 1;
         }
         if (!slash) break;
         p = slash + 1;
@@ -379,9 +401,17 @@ int pf_scene_component_link_object(pf_scene_component *c, const char *attr, pf_o
 
 sc_node *sc_carrier(sc_node *n)
 {
+    if ((n->mapping == SC_MAP_IDENTITY || n->mapping == SC_MAP_SUBSET) && n->map_input) return sc_carrier(n->map_input);
     if (n->mapping != SC_MAP_NONE) return n->parent;
     if (n->topology_source && !n->mo_line) return sc_carrier(n->topology_source);
     return n;
+}
+
+sc_node *sc_same_points_carrier(sc_node *n)
+{
+    if (n->mapping == SC_MAP_IDENTITY || (n->mapping == SC_MAP_NONE && n->topology_source && !n->mo_line))
+        return sc_carrier(n);
+    return n->mapping == SC_MAP_NONE ? n : NULL;
 }
 
 int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, double radius, const uint32_t *tris,
@@ -393,7 +423,7 @@ int sc_add_collision_model(pf_scene_component *c, pf_scene_collision_kind kind, 
     if (!on->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in node '%s'%s",
                                         pf_scene_component_type(c), on->name,
-                                        n->mapping != SC_MAP_NONE ? " (the mapping's parent)" : "");
+                                        n->mapping != SC_MAP_NONE ? " (the mapping's input)" : "");
     pf_object_id o = on->object;
     if (pf_vec_reserve(&s->models, s->models.n + 1) || pf_vec_reserve(&s->model_tris, s->model_tris.n + 1) ||
         pf_vec_reserve(&s->model_node, s->model_node.n + 1))

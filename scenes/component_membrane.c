@@ -169,11 +169,11 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
 
 /* ---- bending springs ---- */
 
-/* SOFA's stiffness and damping of a bending spring field (defaults 100000 and 1): both >= 0 */
-static int bending_constants(pf_scene_component *c, double *k, double *d)
+/* SOFA's stiffness and damping of a bending spring field (the defaults k0, d0): both >= 0 */
+static int bending_constants(pf_scene_component *c, double k0, double d0, double *k, double *d)
 {
-    *k = 100000;
-    *d = 1;
+    *k = k0;
+    *d = d0;
     int rc;
     if ((rc = pf_scene_component_real(c, "stiffness", -1e300, 1e300, k)) < 0) return rc;
     if (!(*k >= 0))
@@ -216,9 +216,10 @@ static face_edge *face_edges(const uint32_t *faces, uint32_t nf, int k)
 /* The bending springs of a surface of faces of k corners (3: TriangularBendingSprings, 4:
  * QuadularBendingSprings): for every edge shared by exactly two faces (as SOFA, edges of one face or of more
  * than two make none), triangles: one spring between the two corners opposite the edge; quads: two springs,
- * one through each end of the edge, between that end's neighbours off the edge in either quad. In the order
- * of the edges (lo, hi). */
-static int bending_springs(const uint32_t *faces, uint32_t nf, int k, double stiffness, double damping,
+ * one through each end of the edge, between that end's neighbours off the edge in either quad. With `fan`
+ * (TriangleBendingSprings, triangles only) an edge shared by more faces makes a spring from each later face's
+ * opposite corner to the first face's, as SOFA's registerTriangle does. In the order of the edges (lo, hi). */
+static int bending_springs(const uint32_t *faces, uint32_t nf, int k, int fan, double stiffness, double damping,
                            pf_spring **out, uint32_t *n)
 {
     *out = NULL;
@@ -236,7 +237,13 @@ static int bending_springs(const uint32_t *faces, uint32_t nf, int k, double sti
         size_t j = i;
         while (j < ne && e[j].lo == e[i].lo && e[j].hi == e[i].hi)
             j++;
-        if (j - i == 2) {
+        if (fan && j - i >= 2) {
+            const uint32_t *f0 = faces + (size_t)k * e[i].face;
+            for (size_t l = i + 1; l < j; l++) {
+                const uint32_t *f1 = faces + (size_t)k * e[l].face;
+                s[m++] = (pf_spring){f1[(e[l].corner + 2) % 3], f0[(e[i].corner + 2) % 3], stiffness, damping, -1.0};
+            }
+        } else if (j - i == 2) {
             const uint32_t *f0 = faces + (size_t)k * e[i].face, *f1 = faces + (size_t)k * e[i + 1].face;
             uint32_t c0 = e[i].corner, c1 = e[i + 1].corner;
             if (k == 3) {
@@ -260,7 +267,7 @@ static int bending_springs(const uint32_t *faces, uint32_t nf, int k, double sti
     return PF_OK;
 }
 
-static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf, int k, double stiffness,
+static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf, int k, int fan, double stiffness,
                        double damping)
 {
     pf_object_id o;
@@ -268,7 +275,7 @@ static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf
     if (rc) return rc;
     pf_spring *s;
     uint32_t n;
-    if ((rc = bending_springs(faces, nf, k, stiffness, damping, &s, &n))) return rc;
+    if ((rc = bending_springs(faces, nf, k, fan, stiffness, damping, &s, &n))) return rc;
     /* a surface with no shared edge bends freely: no springs, no field */
     if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
     pf_free(s);
@@ -282,11 +289,27 @@ int sc_triangular_bending_springs(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     double k, d;
-    int rc = bending_constants(c, &k, &d);
+    int rc = bending_constants(c, 100000, 1, &k, &d);
     if (rc) return rc;
     uint32_t *tris, nt;
     if ((rc = node_triangles(c, &tris, &nt))) return rc;
-    rc = add_bending(c, tris, nt, 3, k, d);
+    rc = add_bending(c, tris, nt, 3, 0, k, d);
+    pf_free(tris);
+    return rc;
+}
+
+/* TriangleBendingSprings: SOFA's older bending springs, a StiffSpringForceField (defaults stiffness 100, damping
+ * 5) that joins the corners opposite each edge its triangles share (quads as two triangles (0 1 2) (0 2 3), so
+ * also across each quad's diagonal), an edge of more than two triangles fanned from the first. */
+int sc_triangle_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, 100, 5, &k, &d);
+    if (rc) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    rc = add_bending(c, tris, nt, 3, 1, k, d);
     pf_free(tris);
     return rc;
 }
@@ -295,11 +318,11 @@ int sc_quadular_bending_springs(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     double k, d;
-    int rc = bending_constants(c, &k, &d);
+    int rc = bending_constants(c, 100000, 1, &k, &d);
     if (rc) return rc;
     uint32_t *quads, nq;
     if ((rc = node_quads(c, &quads, &nq))) return rc;
-    rc = add_bending(c, quads, nq, 4, k, d);
+    rc = add_bending(c, quads, nq, 4, 0, k, d);
     pf_free(quads);
     return rc;
 }

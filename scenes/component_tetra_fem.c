@@ -57,7 +57,15 @@ static int fem_method(pf_scene_component *c, pf_fem_method *out)
 int sc_tetra_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    pf_fem_method method = pf_tetra_fem_default_def().method;
+    int rc = fem_method(c, &method);
+    return rc ? rc : sc_tetra_fem_method(c, method);
+}
+
+int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method)
+{
     pf_tetra_fem_def d = pf_tetra_fem_default_def();
+    d.method = method;
     int rc;
     if ((rc = young_modulus(c, &d.young_modulus))) return rc;
     if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
@@ -69,7 +77,6 @@ int sc_tetra_fem(pf_scene_component *c, void *ctx)
                                         "%s: a negative poissonRatio (%g) is not supported yet by "
                                         "the physics",
                                         TYPE(c), d.poisson_ratio);
-    if ((rc = fem_method(c, &d.method))) return rc;
     /* SOFA's switches for an assembled matrix and a stiffness recomputed as the element deforms: off is what
      * PhysFlow does (a matrix-free CG, the stiffness computed once at rest), on is said to be ignored */
     static const char *const off_only[] = {"computeGlobalMatrix", "assembling", "updateStiffnessMatrix"};
@@ -91,7 +98,8 @@ int sc_tetra_fem(pf_scene_component *c, void *ctx)
                                         "%s on a RegularGridTopology is not supported yet (SOFA "
                                         "splits its cells into tetrahedra): use HexahedronFEMForceField",
                                         TYPE(c));
-    if (n->topology != SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE || n->mesh.ntetra == 0)
+    if (n->topology != SC_TOPO_MESH || n->sparse || (n->mapping != SC_MAP_NONE && n->mapping != SC_MAP_IDENTITY) ||
+        n->mesh.ntetra == 0)
         return pf_scene_component_error(
             c, PF_EPARSE,
             "%s needs tetrahedra: a MeshTopology, a "

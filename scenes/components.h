@@ -8,6 +8,7 @@
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
+int sc_point_set_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
 /* scenes/components_mesh_loaders.c */
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
@@ -69,6 +70,9 @@ int sc_rigid_shape(pf_scene_component *c, void *ctx);
 int sc_sparse_grid_topology(pf_scene_component *c, void *ctx);
 int sc_rigid_mapping(pf_scene_component *c, void *ctx);
 int sc_barycentric_mapping(pf_scene_component *c, void *ctx);
+/* scenes/component_linear_mappings.c */
+int sc_identity_mapping(pf_scene_component *c, void *ctx);
+int sc_subset_mapping(pf_scene_component *c, void *ctx);
 /* scenes/components_topology_mappings.c */
 int sc_hexa2tetra_mapping(pf_scene_component *c, void *ctx);
 int sc_tetra2triangle_mapping(pf_scene_component *c, void *ctx);
@@ -78,8 +82,15 @@ int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
+/* HexahedronFEMForceField with the method given (not read from the element) */
+int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 /* scenes/component_tetra_fem.c: TetrahedronFEMForceField, TetrahedralCorotationalFEMForceField */
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
+/* the same with the method given (not read from the element) */
+int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* scenes/component_element_fem.c: SOFA's element FEM (LinearSmallStrainFEMForceField, CorotationalFEMForceField) */
+int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
+int sc_corotational_fem(pf_scene_component *c, void *ctx);
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
@@ -99,6 +110,7 @@ int sc_plane_roi(pf_scene_component *c, void *ctx);
 int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
+int sc_refused_projective(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);
@@ -106,6 +118,9 @@ int sc_line_model(pf_scene_component *c, void *ctx);
 /* scenes/component_membrane.c */
 int sc_triangle_fem(pf_scene_component *c, void *ctx);
 int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
+int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
+/* scenes/component_pressure.c */
+int sc_triangle_pressure(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 
 #endif

@@ -22,7 +22,7 @@ static uint32_t object_points(pf_scene_component *c, pf_object_id o)
 /* SOFA's two hexahedral FEM components on one model: HexahedronFEMForceField (methods large, polar, small, and
  * PhysFlow's svd; "linear" read as small) and HexahedralFEMForceField (large, polar). Both take the hexahedra of the
  * node's mesh topology (each element its own stiffness), or the cells of its regular grid. */
-static int hexa_fem_component(pf_scene_component *c, int hexahedral)
+static int hexa_fem_component(pf_scene_component *c, int hexahedral, int forced)
 {
     const char *type = TYPE(c), *methods = hexahedral ? "large, polar" : "large, polar, small, linear, svd";
     pf_hexa_fem_def d = pf_hexa_fem_default_def();
@@ -38,8 +38,10 @@ static int hexa_fem_component(pf_scene_component *c, int hexahedral)
     if (d.poisson_ratio < 0)
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: a negative poissonRatio (%g) is not supported yet by "
                                         "the physics", type, d.poisson_ratio);
-    const char *m = pf_scene_component_string(c, "method");
-    if (m && !strcmp(m, "large"))
+    const char *m = forced >= 0 ? NULL : pf_scene_component_string(c, "method");
+    if (forced >= 0)
+        d.method = (pf_fem_method)forced;
+    else if (m && !strcmp(m, "large"))
         d.method = PF_FEM_LARGE;
     else if (m && !strcmp(m, "polar"))
         d.method = PF_FEM_POLAR;
@@ -78,13 +80,18 @@ static int hexa_fem_component(pf_scene_component *c, int hexahedral)
 int sc_hexa_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    return hexa_fem_component(c, 0);
+    return hexa_fem_component(c, 0, -1);
+}
+
+int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method)
+{
+    return hexa_fem_component(c, 0, (int)method);
 }
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    return hexa_fem_component(c, 1);
+    return hexa_fem_component(c, 1, -1);
 }
 
 /* stiffness and damping of a spring field: both >= 0 */

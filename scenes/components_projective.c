@@ -1,5 +1,6 @@
 /* SOFA's projective constraints beyond FixedProjectiveConstraint: PartialFixedProjectiveConstraint,
- * FixedPlaneProjectiveConstraint, PointProjectiveConstraint. PhysFlow fixes whole points (pf_world_fix_points):
+ * FixedPlaneProjectiveConstraint, PointProjectiveConstraint; AttachProjectiveConstraint,
+ * FixedRotationProjectiveConstraint, LinearMovementProjectiveConstraint and LineProjectiveConstraint refused. PhysFlow fixes whole points (pf_world_fix_points):
  * a constraint on some directions only is refused with an error that says so, never approximated. */
 #include "components.h"
 
@@ -84,4 +85,28 @@ int sc_point_constraint(pf_scene_component *c, void *ctx)
     c->L->scene->summary.constraints++;
     c->L->scene->summary.fixed_points += n;
     return PF_OK;
+}
+
+/* Projective constraints that hold something other than whole points still: each refused with what PhysFlow lacks
+ * (its constraints fix points, pf_world_fix_points), never approximated. */
+int sc_refused_projective(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    const char *t = TYPE(c), *why;
+    if (!strcmp(t, "AttachProjectiveConstraint"))
+        why = "it ties points of one object to points of another (object1, object2), which needs a constraint "
+              "between two objects' points; PhysFlow fixes points of one object only (StiffSpringForceField "
+              "object1/object2 joins them by springs)";
+    else if (!strcmp(t, "FixedRotationProjectiveConstraint"))
+        why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies cannot "
+              "constrain";
+    else if (!strcmp(t, "LinearMovementProjectiveConstraint"))
+        why = "it moves points along prescribed paths over time (keyTimes, movements), and PhysFlow's fixed points "
+              "stay where they start";
+    else
+        why = "it holds points on a line (they slide along its direction), and PhysFlow fixes whole points: "
+              "FixedProjectiveConstraint fixes them";
+    for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: the error says why they are not used */
+        (void)pf_scene_component_string(c, (const char *)a->name);
+    return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s", t, why);
 }

@@ -237,6 +237,31 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
+/* PointSetTopologyContainer: a topology of points only. With `position` it gives the node's points (as
+ * MeshTopology); without, the node's points are its state's, and a loader's mesh the node took for want of a
+ * container loses its elements (SOFA's topology of the node is then the point set). */
+int sc_point_set_topology(pf_scene_component *c, void *ctx)
+{
+    sc_node *n = c->node;
+    static const char *const lists[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+        if (pf_scene_component_string(c, lists[k]))
+            return pf_scene_component_error(c, PF_EPARSE, "%s: a point set has no %s (a MeshTopology or a "
+                                            "container of that element lists them)", TYPE(c), lists[k]);
+    pf_scene_component_ignore(c, "nbPoints");
+    pf_scene_component_ignore(c, "checkTopology");
+    if (pf_scene_component_string(c, "position")) return sc_mesh_topology(c, ctx);
+    if (n->topology == SC_TOPO_MESH && n->topology_loader && !n->topology_linked) {
+        sc_mesh points = {.points = n->mesh.points, .npoints = n->mesh.npoints};
+        n->mesh.points = NULL;
+        sc_mesh_free(&n->mesh);
+        n->mesh = points;
+        n->topology_loader = NULL;
+        n->topology_line = pf_scene_component_line(c);
+    }
+    return PF_OK;
+}
+
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx)
 {
     (void)ctx;

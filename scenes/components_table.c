@@ -12,6 +12,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     /* SOFA's dynamic topology containers, read as the static mesh they start from (PhysFlow's topologies do not
      * change), and their companions, accepted */
+    {"PointSetTopologyContainer", STATE, sc_point_set_topology, NULL},
+    {"PointSetTopologyModifier", STATE, sc_accept_companion, NULL},
+    {"PointSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
     {"TriangleSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     {"QuadSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     {"HexahedronSetTopologyContainer", STATE, sc_mesh_topology, NULL},
@@ -89,6 +92,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SparseGridTopology", STATE, sc_sparse_grid_topology, NULL},
     {"RigidMapping", STATE, sc_rigid_mapping, NULL},
     {"BarycentricMapping", STATE, sc_barycentric_mapping, NULL},
+    {"IdentityMapping", STATE, sc_identity_mapping, NULL},
+    {"SubsetMapping", STATE, sc_subset_mapping, NULL},
     /* SOFA's topological mappings: the node's elements from its parent's topology, on the same points */
     {"Hexa2TetraTopologicalMapping", STATE, sc_hexa2tetra_mapping, NULL},
     {"Tetra2TriangleTopologicalMapping", STATE, sc_tetra2triangle_mapping, NULL},
@@ -98,6 +103,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
+    /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
+    {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},
+    {"CorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
 
     {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
@@ -115,6 +123,11 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PartialFixedProjectiveConstraint", FORCES, sc_partial_fixed_constraint, NULL},
     {"FixedPlaneProjectiveConstraint", FORCES, sc_fixed_plane_constraint, NULL},
     {"PointProjectiveConstraint", FORCES, sc_point_constraint, NULL},
+    /* projective constraints PhysFlow cannot hold (it fixes whole points): refused with what is missing */
+    {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"LinearMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"LineProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},
     {"PlaneROI", FORCES, sc_plane_roi, NULL},
     {"SphereCollisionModel", FORCES, sc_sphere_model, NULL},
@@ -128,6 +141,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
+    {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
+    {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},

@@ -68,9 +68,14 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     int swapping = 0, rc;
     if (kind == HEXA2TETRA && (rc = sc_parse_bool(c, "swapping", &swapping)) < 0) return rc;
-    if (n->topology != SC_TOPO_NONE || n->topology_source)
-        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)", TYPE(c),
-                                        n->name, n->topology_line);
+    /* SOFA's topological mappings clear their output container and fill it (Tetra2TriangleTopologicalMapping::init:
+     * toModel->clear()): a mesh the node's container read or linked is replaced; a grid, which is no container, or
+     * a second mapping's output is an error */
+    if (n->topology == SC_TOPO_GRID || n->topology_source)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
+                                        n->name, n->topology_line,
+                                        n->topology_source ? ", filled by another topological mapping" :
+                                        ": a RegularGridTopology, which no mapping fills");
     sc_node *from = NULL;
     sc_mesh grid = {0}, res = {0};
     const sc_mesh *m = NULL;
@@ -97,6 +102,8 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     sc_mesh_free(&grid);
     if (rc) return rc;
+    sc_mesh_free(&n->mesh);
+    n->topology_loader = NULL;
     n->mesh = res;
     n->topology = SC_TOPO_MESH;
     n->topology_line = pf_scene_component_line(c);

@@ -24,7 +24,7 @@ static int copy_array(void **dst, const void *src, size_t bytes)
     return 0;
 }
 
-static int copy_mesh(sc_mesh *to, const sc_mesh *from)
+int sc_mesh_copy(sc_mesh *to, const sc_mesh *from)
 {
     memset(to, 0, sizeof *to);
     if (copy_array((void **)&to->points, from->points, (size_t)from->npoints * 3 * sizeof *from->points) ||
@@ -54,7 +54,7 @@ int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
         return pf_error(PF_ENOMEM, "out of memory for a loaded mesh");
     }
     if (n->topology != SC_TOPO_NONE) return PF_OK; /* only data, for the links that name it */
-    int rc = copy_mesh(&n->mesh, m);
+    int rc = sc_mesh_copy(&n->mesh, m);
     if (rc) return rc;
     n->topology = SC_TOPO_MESH;
     n->topology_line = pf_scene_component_line(c);
@@ -142,7 +142,7 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
             n->npositions = n->mesh.npoints;
         }
         sc_mesh m; /* the mesh of another loader than the one taken for want of a container */
-        if ((rc = copy_mesh(&m, loaded))) return rc;
+        if ((rc = sc_mesh_copy(&m, loaded))) return rc;
         sc_mesh_free(&n->mesh);
         n->mesh = m;
         n->topology_loader = comp;
@@ -153,7 +153,7 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
     if (from == n && loaded && n->topology_loader == comp) n->topology_linked = 1;
     if (from == n || n->topology != SC_TOPO_NONE || n->positions) return PF_OK; /* the node's own data */
     if (loaded || from->topology == SC_TOPO_MESH) {
-        if ((rc = copy_mesh(&n->mesh, loaded ? loaded : &from->mesh))) return rc;
+        if ((rc = sc_mesh_copy(&n->mesh, loaded ? loaded : &from->mesh))) return rc;
         n->topology = SC_TOPO_MESH;
         n->topology_line = pf_scene_component_line(c);
         return PF_OK;

@@ -55,6 +55,7 @@ static void node_free(sc_node *n)
     pf_free(n->positions);
     pf_free(n->velocities);
     pf_free(n->point_masses);
+    pf_free(n->subset);
     sc_mesh_free(&n->mesh);
     for (uint32_t k = 0; k < n->loaded.n; k++) sc_mesh_free(&n->loaded.v[k].mesh);
     pf_vec_free(&n->loaded);
@@ -308,6 +309,8 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         L->kind = -1;
     }
     L->kind = -1;
+    if (stage == PF_SCENE_STAGE_STATE && (rc = sc_identity_inherit_mesh(n)))
+        return sc_error(L, n->mapping_line, rc, "IdentityMapping in node '%s': out of memory", n->name);
     if (stage == PF_SCENE_STAGE_STATE && n->pending_container && n->topology == SC_TOPO_NONE) {
         const xmlNode *e = n->pending_container;
         at(L, e);
@@ -355,6 +358,8 @@ static int create_objects(sc_loader *L, sc_node *n)
     at(L, n->el);
     if (!n->mo_line && n->mass_line)
         return sc_error(L, n->mass_line, PF_EPARSE, "UniformMass in node '%s' without a MechanicalObject", n->name);
+    if ((n->mapping == SC_MAP_IDENTITY || n->mapping == SC_MAP_SUBSET) && (rc = sc_linear_mapping_finish(L, n)))
+        return rc;
     if (n->mo_line && n->mapping != SC_MAP_NONE) {
         /* a mapped node's points follow its parent's object: no object of its own */
     } else if (n->mo_line && n->rigid) {

@@ -38,8 +38,9 @@ typedef struct sc_loaded {
     int engine; /* an engine's output positions (TransformEngine): points only, never the node's topology */
 } sc_loaded;
 
-/* How a node without an object of its own follows its parent's (SOFA mappings). */
-typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC } sc_mapping;
+/* How a node without an object of its own follows its parent's (SOFA mappings). IDENTITY: the node's points are
+ * its input's, one for one; SUBSET: they are the input's points `subset` (scenes/component_linear_mappings.c). */
+typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC, SC_MAP_IDENTITY, SC_MAP_SUBSET } sc_mapping;
 
 /* Collision models requested on a node (bits), turned into one surface once every force field exists. */
 enum { SC_COLLIDE_TRIANGLES = 1, SC_COLLIDE_POINTS = 2, SC_COLLIDE_SPHERES = 4, SC_COLLIDE_LINES = 8 };
@@ -84,6 +85,14 @@ struct sc_node {
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
     sc_mapping mapping;
     int mapping_line;
+    /* IdentityMapping / SubsetMapping: the node above whose points these are (its carrier's object holds them);
+     * SUBSET: input point of each of the node's points (owned; computed from positions at creation when the scene
+     * gives no indices, subset_radius the search radius) */
+    sc_node *map_input;
+    uint32_t *subset;
+    uint32_t nsubset;
+    double subset_radius;
+    int64_t subset_first, subset_last; /* SubsetMapping first/last (-1: not given) */
     /* collision models (SC_COLLIDE_* bits), sphere radius, first model's line; self_collide: a triangle, line or
      * point model asked for selfCollision (the node's surface collides with itself) */
     unsigned collide;
@@ -222,9 +231,20 @@ void sc_kind_warned(const sc_loader *L);
 int sc_kinds_finish(pf_scene *s);
 void sc_kinds_free(pf_scene *s);
 
-/* The node whose object carries node n's points: n, its parent through a RigidMapping or BarycentricMapping, or
- * the node a topological mapping took n's topology from (when n has no MechanicalObject). */
+/* The node whose object carries node n's points: n, its parent through a RigidMapping or BarycentricMapping, the
+ * carrier of an IdentityMapping's or SubsetMapping's input, or the node a topological mapping took n's topology
+ * from (when n has no MechanicalObject). */
 sc_node *sc_carrier(sc_node *n);
+/* The node whose object a force field or constraint of node n acts on, with n's point indices unchanged: n, or its
+ * carrier through an IdentityMapping or a topological mapping (n without a MechanicalObject); NULL for other
+ * mapped nodes. */
+sc_node *sc_same_points_carrier(sc_node *n);
+/* After node n's STATE components: an IdentityMapping node without a topology of its own takes its input's mesh
+ * (SOFA's components find the topology in the nodes above). PF_ENOMEM. */
+int sc_identity_inherit_mesh(sc_node *n);
+/* Once the objects exist, for an IdentityMapping or SubsetMapping node n: its input's object, its point counts
+ * checked, and a SubsetMapping without indices matched by positions as SOFA does. */
+int sc_linear_mapping_finish(sc_loader *L, sc_node *n);
 
 /* ---- bodies (scenes/bodies.c) ---- */
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */
@@ -251,6 +271,8 @@ int sc_follow_links(pf_scene_component *c, int *skip);
 int sc_loader_provide(pf_scene_component *c, sc_mesh *m);
 /* The mesh the loader element el of node n read, or NULL when el is no loader of n. */
 const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el);
+/* to: a copy of from (PF_ENOMEM). */
+int sc_mesh_copy(sc_mesh *to, const sc_mesh *from);
 /* An engine's output positions m (taken): linked as "@engine.output_position" by a MechanicalObject. */
 int sc_engine_provide(pf_scene_component *c, sc_mesh *m);
 

@@ -135,7 +135,9 @@ PF_API void pf_scene_component_warning(pf_scene_component *c, const char *fmt, .
 PF_API pf_object_def *pf_scene_component_object_def(pf_scene_component *c);
 /// The world being built (FORCES stage; NULL in the STATE stage).
 PF_API pf_world *pf_scene_component_world(pf_scene_component *c);
-/// FORCES stage: the node's object (PF_EPARSE with a message when the node has no MechanicalObject).
+/// FORCES stage: the node's object, or the object whose points the node shares one for one (a node mapped by
+/// IdentityMapping, or without a MechanicalObject, by a topological mapping); PF_EPARSE with a message when there
+/// is none, PF_ENOTSUP in a node mapped by SubsetMapping (its indices are not the object's).
 PF_API int pf_scene_component_object(pf_scene_component *c, pf_object_id *out);
 /// FORCES stage: the object of the node that attribute `attr` links to ("@path" where path is a node path
 /// relative to the component's node — "../a/b", or absolute "/a/b" from the root — optionally ending with a
