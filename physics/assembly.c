@@ -1,7 +1,7 @@
 /* 3x3 stiffness blocks of a solver group (assembly.h). */
 #include "assembly.h"
 
-void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double sign)
+void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double scale)
 {
     if (b->failed || pf_vec_reserve(&b->ij, b->ij.n + 2) || pf_vec_reserve(&b->k, b->k.n + 9)) {
         b->failed = 1;
@@ -10,16 +10,16 @@ void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], doub
     b->ij.v[b->ij.n++] = i;
     b->ij.v[b->ij.n++] = j;
     for (int c = 0; c < 9; c++)
-        b->k.v[b->k.n++] = sign * k[c];
+        b->k.v[b->k.n++] = scale * k[c];
 }
 
 void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6])
 {
     const double k[9] = {J[0], J[3], J[5], J[3], J[1], J[4], J[5], J[4], J[2]};
-    pf_blocks_add(b, a, a, k, -1);
-    pf_blocks_add(b, a, bpt, k, 1);
-    pf_blocks_add(b, bpt, a, k, 1);
-    pf_blocks_add(b, bpt, bpt, k, -1);
+    pf_blocks_add(b, a, a, k, -b->kfact);
+    pf_blocks_add(b, a, bpt, k, b->kfact);
+    pf_blocks_add(b, bpt, a, k, b->kfact);
+    pf_blocks_add(b, bpt, bpt, k, -b->kfact);
 }
 
 void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int corners, int dofs,
@@ -45,7 +45,7 @@ void pf_blocks_add_element(pf_blocks *b, uint32_t base, const uint32_t *v, int c
                         s += P[3 * i + r] * kp[3 * i + k];
                     blk[3 * r + k] = -s;
                 }
-            pf_blocks_add(b, base + v[c], base + v[d], blk, 1);
+            pf_blocks_add(b, base + v[c], base + v[d], blk, b->kfact);
         }
 }
 

@@ -11,16 +11,18 @@
 
 typedef struct pf_blocks {
     PF_VEC(uint32_t) ij; /* 2 per block: row point, column point */
-    PF_VEC(double) k;    /* 9 per block, row-major: df_row / dx_col */
+    PF_VEC(double) k;    /* 9 per block, row-major: the operator's df_row / dx_col */
+    double kfact;        /* the solver's factor of K: blocks are kfact K (dforce's df += kfact K dx), and an
+                            interaction adds its whole df operator (kfact K plus what else its df phase has) */
     int failed;          /* out of memory on some add: the assembly is incomplete */
 } pf_blocks;
 
-/* appends the block k (9 values) at (i, j); sign -1 adds -k */
-void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double sign);
-/* the four blocks of a pair term: df_a = J (dx_b - dx_a), df_b = -df_a, J symmetric given as 6 values
+/* appends the block scale k (9 values) at (i, j) */
+void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double scale);
+/* the four blocks of a pair term: df_a = kfact J (dx_b - dx_a), df_b = -df_a, J symmetric given as 6 values
  * (xx yy zz xy yz zx) */
 void pf_blocks_add_pair(pf_blocks *b, uint32_t a, uint32_t bpt, const double J[6]);
-/* the blocks of one element whose df = -P^T ke P dx on its corners' displacements: `corners` points v
+/* the blocks of one element whose df = -kfact P^T ke P dx on its corners' displacements: `corners` points v
  * (numbered base + v[c]), `dofs` local values per corner (3 for solids, 2 for membranes), ke the symmetric
  * (corners * dofs)^2 element stiffness, P (dofs x 3, row-major) the map from world to local displacements,
  * NULL: the identity (dofs 3) */

@@ -22,8 +22,8 @@ typedef struct pf_force_field_ops {
     /* estimated ns of one force / one dforce evaluation, until the runtime has measured them; df_cost NULL: 0 */
     double (*cost)(const pf_force_field *ff);
     double (*df_cost)(const pf_force_field *ff);
-    /* K (as of the latest force evaluation with want_jac) into k as 3x3 blocks, o's point p numbered base + p
-     * (assembly.h); NULL: not assembled, the group is solved by CG */
+    /* kfact K (k->kfact; K as of the latest force evaluation with want_jac) into k as 3x3 blocks, o's point p
+     * numbered base + p (assembly.h); NULL: not assembled, the group is solved by CG */
     void (*assemble)(const pf_force_field *ff, const pf_object *o, uint32_t base, struct pf_blocks *k);
     /* 1 when dforce reads the object's positions (a host callback gets them): df tasks then read x */
     int df_reads_x;

@@ -52,7 +52,7 @@ static void rest_assemble(const pf_force_field *ff, const pf_object *o, uint32_t
     const rest_shape *r = ff->state;
     for (uint32_t k = 0; k < r->npoints; k++) {
         const double kk = r->k[k], blk[9] = {kk, 0, 0, 0, kk, 0, 0, 0, kk};
-        pf_blocks_add(blocks, base + point_at(r, k), base + point_at(r, k), blk, -1);
+        pf_blocks_add(blocks, base + point_at(r, k), base + point_at(r, k), blk, -blocks->kfact);
     }
 }
 

@@ -25,8 +25,9 @@ typedef struct pf_interaction_ops {
     int (*register_data)(pf_graph *g, pf_springset *s, uint32_t owner);
     /* estimated ns of one force evaluation, until the runtime has measured it */
     double (*cost)(const pf_springset *s);
-    /* K (as of the latest force evaluation with want_jac) into k as 3x3 blocks, the a object's point p numbered
-     * base_a + p, the b object's base_b + p (assembly.h); NULL: not assembled, the group is solved by CG */
+    /* the operator of the df phase (kfact K with kfact = k->kfact, plus what else that phase adds, e.g. contact
+     * damping) into k as 3x3 blocks, the a object's point p numbered base_a + p, the b object's base_b + p
+     * (assembly.h); NULL: not assembled, the group is solved by CG */
     void (*assemble)(const pf_springset *s, uint32_t base_a, uint32_t base_b, struct pf_blocks *k);
     /* 1 when df is linearised at the current positions: the df tasks read both objects' x */
     int df_reads_x;

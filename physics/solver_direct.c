@@ -125,6 +125,7 @@ static void assemble(const direct_args *a)
 {
     pf_direct *d = a->d;
     pf_blocks_clear(&d->k);
+    d->k.kfact = a->kfact;
     for (uint32_t k = 0; k < a->nobjs; k++) {
         const pf_object *o = a->w->obj.v[a->objs[k]];
         for (uint32_t f = 0; f < o->ff.n; f++) {
@@ -217,7 +218,7 @@ static cholmod_sparse *system_matrix(const direct_args *a, const uint8_t *const 
                 size_t row = 3 * (size_t)i + (size_t)r, col = 3 * (size_t)j + (size_t)c;
                 if (row < col) continue; /* the lower triangle; the upper is its mirror */
                 ti[nz] = (int)row, tj[nz] = (int)col;
-                tx[nz++] = a->kfact * kb[3 * r + c];
+                tx[nz++] = kb[3 * r + c]; /* kfact is in the blocks */
             }
     }
     T->nnz = nz;
