@@ -109,6 +109,8 @@ int sc_plane_roi(pf_scene_component *c, void *ctx);
 /* scenes/components_projective.c */
 int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx);
+int sc_line_constraint(pf_scene_component *c, void *ctx);
+int sc_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
 int sc_refused_projective(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);

@@ -1,49 +1,179 @@
 /* SOFA's projective constraints beyond FixedProjectiveConstraint: PartialFixedProjectiveConstraint,
- * FixedPlaneProjectiveConstraint, PointProjectiveConstraint; AttachProjectiveConstraint,
- * FixedRotationProjectiveConstraint, LinearMovementProjectiveConstraint and LineProjectiveConstraint refused. PhysFlow fixes whole points (pf_world_fix_points):
- * a constraint on some directions only is refused with an error that says so, never approximated. */
+ * FixedPlaneProjectiveConstraint, LineProjectiveConstraint, PlaneProjectiveConstraint and PointProjectiveConstraint
+ * on PhysFlow's fixed points and held directions (pf_world_fix_points, pf_world_fix_directions);
+ * AttachProjectiveConstraint, FixedRotationProjectiveConstraint and LinearMovementProjectiveConstraint refused with
+ * what PhysFlow lacks, never approximated. */
 #include "components.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
+#include <math.h>
 #include <string.h>
 
 #define TYPE(c) pf_scene_component_type(c)
 
-/* PartialFixedProjectiveConstraint fixedDirections="1 1 0": the listed points fixed along the axes marked 1. With
- * all three marked it is FixedProjectiveConstraint; otherwise not supported. */
+/* Holds the points idx[0..n) of the node's object along each of the nd directions dirs (3 each); counts them. */
+static int hold_points(pf_scene_component *c, pf_object_id o, const uint32_t *idx, uint32_t n, const double *dirs,
+                       int nd)
+{
+    pf_world *w = c->L->scene->world;
+    for (int k = 0; k < nd; k++) PF_TRY(pf_world_fix_directions(w, o, idx, n, dirs + 3 * k));
+    if (n == 0) pf_scene_component_warning(c, "%s holds no point", TYPE(c));
+    c->L->scene->summary.constraints++;
+    return PF_OK;
+}
+
+/* The node's object and the points a constraint names (`indices`, an ROI's, or all with fixAll). */
+static int constrained_points(pf_scene_component *c, pf_object_id *o, const uint32_t **idx, uint32_t *n,
+                              uint32_t **own)
+{
+    int all = 0, rc;
+    if ((rc = sc_parse_bool(c, "fixAll", &all)) < 0) return rc;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "drawSize");
+    pf_scene_component_ignore(c, "projectVelocity");
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: on a Rigid3d body: not supported", TYPE(c));
+    if ((rc = pf_scene_component_object(c, o))) return rc;
+    uint32_t np;
+    pf_world_positions(c->L->scene->world, *o, &np);
+    return sc_point_indices(c, np, all, idx, n, own);
+}
+
+/* PartialFixedProjectiveConstraint fixedDirections="1 1 0": the listed points held along the axes marked 1 (all
+ * three: fixed, as FixedProjectiveConstraint). */
 int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx)
 {
     double dirs[3] = {1, 1, 1};
     int rc = pf_scene_component_reals(c, "fixedDirections", 3, dirs);
     if (rc < 0) return rc;
-    pf_scene_component_ignore(c, "projectVelocity");
     for (int a = 0; a < 3; a++)
         if (dirs[a] != 0 && dirs[a] != 1)
             return pf_scene_component_error(c, PF_EINVAL, "%s: fixedDirections holds 0 or 1 per axis, got %g",
                                             TYPE(c), dirs[a]);
-    if (dirs[0] == 1 && dirs[1] == 1 && dirs[2] == 1) return sc_fixed_constraint(c, ctx);
-    return pf_scene_component_error(c, PF_ENOTSUP, "%s: fixedDirections=\"%g %g %g\" fixes some axes only, which "
-                                    "PhysFlow cannot do (it fixes whole points): fixedDirections=\"1 1 1\" or "
-                                    "FixedProjectiveConstraint fixes the points", TYPE(c), dirs[0], dirs[1], dirs[2]);
+    if (dirs[0] == 1 && dirs[1] == 1 && dirs[2] == 1) {
+        pf_scene_component_ignore(c, "projectVelocity");
+        return sc_fixed_constraint(c, ctx);
+    }
+    double axes[9];
+    int na = 0;
+    for (int a = 0; a < 3; a++)
+        if (dirs[a] == 1) {
+            for (int d = 0; d < 3; d++) axes[3 * na + d] = d == a;
+            na++;
+        }
+    pf_object_id o;
+    const uint32_t *idx;
+    uint32_t n, *own = NULL;
+    if ((rc = constrained_points(c, &o, &idx, &n, &own))) return rc;
+    rc = hold_points(c, o, idx, n, axes, na);
+    pf_free(own);
+    return rc;
 }
 
-/* FixedPlaneProjectiveConstraint direction dmin dmax: SOFA removes the motion along `direction` of the points
- * between the planes dmin and dmax (they slide in the plane): a constraint on one direction only. */
+/* FixedPlaneProjectiveConstraint direction dmin dmax: SOFA removes the motion along `direction` of the points whose
+ * coordinate along it lies in [dmin, dmax] (or of `indices` when given): they slide in the plane. */
 int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    double dir[3] = {0, 0, 1}, lo = 0, hi = 0;
+    double dir[3] = {0, 0, 1}, lo = -1e300, hi = 1e300;
     int rc;
     if ((rc = pf_scene_component_reals(c, "direction", 3, dir)) < 0 ||
         (rc = pf_scene_component_real(c, "dmin", -1e300, 1e300, &lo)) < 0 ||
         (rc = pf_scene_component_real(c, "dmax", -1e300, 1e300, &hi)) < 0)
         return rc;
-    return pf_scene_component_error(c, PF_ENOTSUP, "%s: it holds points along direction (%g %g %g) only, letting "
-                                    "them slide in the plane, which PhysFlow cannot do (it fixes whole points: "
-                                    "FixedProjectiveConstraint with a BoxROI fixes them)", TYPE(c), dir[0], dir[1],
-                                    dir[2]);
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: on a Rigid3d body: not supported", TYPE(c));
+    pf_scene_component_ignore(c, "template");
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t np, n = 0;
+    const double *x = pf_world_positions(c->L->scene->world, o, &np);
+    uint32_t *idx = NULL;
+    size_t m = 0;
+    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) return rc;
+    if (!idx) { /* the points between the two planes */
+        if (!(idx = pf_malloc(((size_t)np + 1) * sizeof *idx))) return pf_error(PF_ENOMEM, "out of memory");
+        for (uint32_t p = 0; p < np; p++) {
+            const double *q = x + 3 * (size_t)p;
+            double s = q[0] * dir[0] + q[1] * dir[1] + q[2] * dir[2];
+            if (s >= lo && s <= hi) idx[n++] = p;
+        }
+    } else {
+        n = (uint32_t)m;
+        for (uint32_t k = 0; k < n && !rc; k++)
+            if (idx[k] >= np)
+                rc = pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (%u points)", TYPE(c),
+                                              idx[k], np);
+    }
+    if (!rc) rc = hold_points(c, o, idx, n, dir, 1);
+    pf_free(idx);
+    return rc;
+}
+
+/* LineProjectiveConstraint origin direction / PlaneProjectiveConstraint origin normal: SOFA projects the listed
+ * points onto the line (the plane) and keeps them on it: moved there, then held across the line (along the
+ * normal). */
+static int project_onto(pf_scene_component *c, int line)
+{
+    double origin[3] = {0, 0, 0}, dir[3] = {line ? 1 : 0, 0, line ? 0 : 1};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "origin", 3, origin)) < 0 ||
+        (rc = pf_scene_component_reals(c, line ? "direction" : "normal", 3, dir)) < 0)
+        return rc;
+    double len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (!(len > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: '%s' is the zero vector", TYPE(c),
+                                        line ? "direction" : "normal");
+    for (int a = 0; a < 3; a++) dir[a] /= len, origin[a] += c->node->offset[a];
+    pf_object_id o;
+    const uint32_t *idx;
+    uint32_t n, *own = NULL, np;
+    if ((rc = constrained_points(c, &o, &idx, &n, &own))) return rc;
+    pf_world *w = c->L->scene->world;
+    const double *x = pf_world_positions(w, o, &np);
+    double *moved = pf_malloc(((size_t)np * 3 + 1) * sizeof *moved);
+    if (!moved) {
+        pf_free(own);
+        return pf_error(PF_ENOMEM, "out of memory");
+    }
+    memcpy(moved, x, (size_t)np * 3 * sizeof *moved);
+    for (uint32_t k = 0; k < n; k++) {
+        double *p = moved + 3 * (size_t)idx[k], r[3], s = 0;
+        for (int a = 0; a < 3; a++) r[a] = p[a] - origin[a], s += r[a] * dir[a];
+        for (int a = 0; a < 3; a++) p[a] = line ? origin[a] + s * dir[a] : p[a] - s * dir[a];
+    }
+    rc = pf_world_set_state(w, o, moved, NULL);
+    pf_free(moved);
+    /* a line: held along two directions normal to it; a plane: along its normal */
+    double held[6];
+    int nh = 1;
+    memcpy(held, dir, sizeof dir);
+    if (line) {
+        double e[3] = {fabs(dir[0]) < 0.9 ? 1 : 0, fabs(dir[0]) < 0.9 ? 0 : 1, 0};
+        held[0] = dir[1] * e[2] - dir[2] * e[1], held[1] = dir[2] * e[0] - dir[0] * e[2];
+        held[2] = dir[0] * e[1] - dir[1] * e[0];
+        held[3] = dir[1] * held[2] - dir[2] * held[1], held[4] = dir[2] * held[0] - dir[0] * held[2];
+        held[5] = dir[0] * held[1] - dir[1] * held[0];
+        nh = 2;
+    }
+    if (!rc) rc = hold_points(c, o, idx, n, held, nh);
+    pf_free(own);
+    return rc;
+}
+
+int sc_line_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return project_onto(c, 1);
+}
+
+int sc_plane_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return project_onto(c, 0);
 }
 
 /* PointProjectiveConstraint point="x y z" indices="...": SOFA projects the listed points onto `point` (moved with
@@ -100,12 +230,9 @@ int sc_refused_projective(pf_scene_component *c, void *ctx)
     else if (!strcmp(t, "FixedRotationProjectiveConstraint"))
         why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies cannot "
               "constrain";
-    else if (!strcmp(t, "LinearMovementProjectiveConstraint"))
+    else
         why = "it moves points along prescribed paths over time (keyTimes, movements), and PhysFlow's fixed points "
               "stay where they start";
-    else
-        why = "it holds points on a line (they slide along its direction), and PhysFlow fixes whole points: "
-              "FixedProjectiveConstraint fixes them";
     for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: the error says why they are not used */
         (void)pf_scene_component_string(c, (const char *)a->name);
     return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s", t, why);

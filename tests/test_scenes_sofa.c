@@ -810,14 +810,6 @@ START_TEST(test_rois_and_projective)
     pf_scene_get_summary(s, &sum);
     ck_assert_uint_eq(sum.fixed_points, 1);
     pf_scene_destroy(s);
-    snprintf(xml, sizeof xml, partial, "1 1 0");
-    ck_assert_int_eq(load(&d, xml, &s), PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "fixes some axes only"), "%s",
-                  pf_last_error());
-    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
-                     "<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='-1' dmax='1'/></Node></Node>", &s),
-                     PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "cannot"), "%s", pf_last_error());
     ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject position='0 0 0'/>\n"
                      "<SphereROI centers='0 0 0' radii='1 2'/></Node></Node>", &s), PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "t.xml:2: SphereROI: 'radii'"), "%s", pf_last_error());
@@ -1175,6 +1167,46 @@ START_TEST(test_barycentric_mapping_on_tetrahedra)
 }
 END_TEST
 
+/* Projective constraints on some directions (pf_world_fix_directions): under gravity along -y and -z, a point held
+ * along x and y (PartialFixed "1 1 0") falls along z only; one held along z (FixedPlane, selected by dmin/dmax)
+ * along y only; one projected onto the y axis (LineProjective) starts on it and stays on it; one projected onto
+ * the plane z = 0 (PlaneProjective) starts on it and stays in it. The other point falls freely. */
+START_TEST(test_directional_projective)
+{
+    static const struct {
+        const char *el;
+        double start[3];
+        int held[3]; /* axes along which point 0 must not move */
+    } cases[] = {{"<PartialFixedProjectiveConstraint indices='0' fixedDirections='1 1 0'/>", {1, 2, 3}, {1, 1, 0}},
+                 {"<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='2.5' dmax='3.5'/>", {1, 2, 3}, {0, 0, 1}},
+                 {"<LineProjectiveConstraint indices='0' origin='0 0 0' direction='0 2 0'/>", {0, 2, 0}, {1, 0, 1}},
+                 {"<PlaneProjectiveConstraint indices='0' origin='0 0 1' normal='0 0 3'/>", {1, 2, 1}, {0, 0, 1}}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 -9.81 -9.81'><Node name='g'><EulerImplicitSolver/>"
+                 "<CGLinearSolver/><MechanicalObject position='1 2 3  5 5 5'/><UniformMass vertexMass='1'/>%s"
+                 "</Node></Node>", cases[k].el);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%zu: %s", k, pf_last_error());
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &n);
+        for (int a = 0; a < 3; a++) {
+            if (cases[k].held[a])
+                ck_assert_msg(fabs(x[a] - cases[k].start[a]) < 1e-12, "%zu: axis %d at %.15g, held at %g", k, a,
+                              x[a], cases[k].start[a]);
+            else if (a > 0)
+                ck_assert_msg(x[a] < cases[k].start[a] - 0.01, "%zu: axis %d should fall: %g", k, a, x[a]);
+        }
+        ck_assert_double_lt(x[3 + 1], 5 - 0.01); /* point 1 falls along y and z */
+        ck_assert_double_lt(x[3 + 2], 5 - 0.01);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -1187,6 +1219,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
+    tcase_add_test(tc, test_directional_projective);
     tcase_add_test(tc, test_barycentric_mapping_on_tetrahedra);
     tcase_add_test(tc, test_gravity_and_box_constraint);
     tcase_add_test(tc, test_loader_transform);

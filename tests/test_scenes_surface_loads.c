@@ -156,9 +156,7 @@ START_TEST(test_refused_projective)
         {"<FixedRotationProjectiveConstraint FixedXRotation='1'/>", "FixedRotationProjectiveConstraint: it removes "
                                                                     "rotations"},
         {"<LinearMovementProjectiveConstraint keyTimes='0 1' movements='0 0 0 1 0 0' indices='0'/>",
-         "LinearMovementProjectiveConstraint: it moves points along prescribed paths"},
-        {"<LineProjectiveConstraint indices='0' direction='1 0 0'/>", "LineProjectiveConstraint: it holds points on "
-                                                                      "a line"}};
+         "LinearMovementProjectiveConstraint: it moves points along prescribed paths"}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char xml[2048];
         snprintf(xml, sizeof xml, square, "\n");
