@@ -3,6 +3,7 @@
 
 void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double scale)
 {
+    if (i >= b->points || j >= b->points) return;
     if (b->failed || pf_vec_reserve(&b->ij, b->ij.n + 2) || pf_vec_reserve(&b->k, b->k.n + 9)) {
         b->failed = 1;
         return;

@@ -14,10 +14,12 @@ typedef struct pf_blocks {
     PF_VEC(double) k;    /* 9 per block, row-major: the operator's df_row / dx_col */
     double kfact;        /* the solver's factor of K: blocks are kfact K (dforce's df += kfact K dx), and an
                             interaction adds its whole df operator (kfact K plus what else its df phase has) */
+    uint32_t points;     /* the group's points: a block touching a point numbered beyond (an object outside the
+                            group, a static one a contact pushes against: its motion is 0) is left out */
     int failed;          /* out of memory on some add: the assembly is incomplete */
 } pf_blocks;
 
-/* appends the block scale k (9 values) at (i, j) */
+/* appends the block scale k (9 values) at (i, j); nothing when i or j is not a point of the group */
 void pf_blocks_add(pf_blocks *b, uint32_t i, uint32_t j, const double k[9], double scale);
 /* the four blocks of a pair term: df_a = kfact J (dx_b - dx_a), df_b = -df_a, J symmetric given as 6 values
  * (xx yy zz xy yz zx) */

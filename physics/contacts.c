@@ -11,6 +11,8 @@
  * and pulls with exactly mu fn while it slides (Coulomb). Its stiffness, k n n^T and k on the tangent plane while
  * sticking, enters the implicit solve like a spring's, and so does the normal damping. */
 #include "contacts.h"
+
+#include "assembly.h"
 #include "interaction.h"
 
 #include "physflow/collision.h"
@@ -154,6 +156,32 @@ static void contacts_dforce(const pf_springset *s, const double *dqa, const doub
     }
 }
 
+/* The df phase's operator as blocks (the direct solver): per contact, C = -kfact (kn n n^T + kt (I - n n^T)) +
+ * h cn n n^T acts on r = J_a dq_a - J_b dq_b, and J_a^T C r, -J_b^T C r go back: blocks w_i w_j (+-C) between
+ * the points of the two sides' weighted sums. The objects are never rigid here (the direct solver refuses them). */
+static void contacts_assemble(const pf_springset *s, uint32_t base_a, uint32_t base_b, pf_blocks *k)
+{
+    const pf_contactset *cs = s->contacts;
+    for (uint32_t q = 0; q < cs->pts.n; q++) {
+        const contact_pt *c = &cs->pts.v[q];
+        uint32_t idx[2][24];
+        double w[2][24], C[9];
+        uint32_t m[2] = {pf_surface_point_terms(c->sa, &c->pa, idx[0], w[0]),
+                         pf_surface_point_terms(c->sb, &c->pb, idx[1], w[1])};
+        for (int r = 0; r < 3; r++)
+            for (int col = 0; col < 3; col++) {
+                double nn = c->n[r] * c->n[col];
+                C[3 * r + col] = -k->kfact * (c->kn * nn + c->kt * ((r == col) - nn)) + cs->h * c->cn * nn;
+            }
+        for (int sa = 0; sa < 2; sa++)
+            for (int sb = 0; sb < 2; sb++)
+                for (uint32_t i = 0; i < m[sa]; i++)
+                    for (uint32_t j = 0; j < m[sb]; j++)
+                        pf_blocks_add(k, (sa ? base_b : base_a) + idx[sa][i], (sb ? base_b : base_a) + idx[sb][j], C,
+                                      (sa == sb ? 1 : -1) * w[sa][i] * w[sb][j]);
+    }
+}
+
 /* vec += J^T of the side's per-contact results (J at o->x) */
 static void contacts_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec)
 {
@@ -198,6 +226,7 @@ const pf_interaction_ops pf_contacts_interaction = {
     .gather = contacts_gather,
     .register_data = contacts_register,
     .cost = contacts_cost,
+    .assemble = contacts_assemble,
     .df_reads_x = 1,
     .destroy = contacts_destroy,
 };

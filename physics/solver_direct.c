@@ -126,6 +126,7 @@ static void assemble(const direct_args *a)
     pf_direct *d = a->d;
     pf_blocks_clear(&d->k);
     d->k.kfact = a->kfact;
+    d->k.points = d->points;
     for (uint32_t k = 0; k < a->nobjs; k++) {
         const pf_object *o = a->w->obj.v[a->objs[k]];
         for (uint32_t f = 0; f < o->ff.n; f++) {
@@ -306,11 +307,13 @@ void pf_direct_free(pf_direct *d)
     pf_free(d);
 }
 
-static uint32_t position_of(const pf_group *gr, uint32_t object)
+/* the base of an interaction's object: its first point's number over the group, or past the group's points for
+ * an object outside it (a static one, which contacts push against without joining its group) */
+static uint32_t base_of(const pf_direct *d, const pf_group *gr, uint32_t object)
 {
     for (uint32_t k = 0; k < gr->nobjs; k++)
-        if (gr->objs[k] == object) return k;
-    return 0;
+        if (gr->objs[k] == object) return d->base[k];
+    return d->points;
 }
 
 static pf_direct *direct_new(const pf_world *w, const pf_group *gr)
@@ -357,10 +360,18 @@ static pf_direct *direct_new(const pf_world *w, const pf_group *gr)
         }
     }
     for (uint32_t k = 0; k < gr->ninter; k++) {
-        d->ibase[2 * k] = d->base[position_of(gr, gr->inter[k]->oa)];
-        d->ibase[2 * k + 1] = d->base[position_of(gr, gr->inter[k]->ob)];
+        d->ibase[2 * k] = base_of(d, gr, gr->inter[k]->oa);
+        d->ibase[2 * k + 1] = base_of(d, gr, gr->inter[k]->ob);
     }
     return d;
+}
+
+/* appends a read of datum id unless acc already names it */
+static void read_once(pf_access *acc, uint32_t *na, pf_data_id id)
+{
+    for (uint32_t k = 0; k < *na; k++)
+        if (acc[k].data.index == id.index) return;
+    acc[(*na)++] = (pf_access){id, PF_READ};
 }
 
 int pf_record_direct_solve(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double mfact, double kfact,
@@ -378,15 +389,15 @@ int pf_record_direct_solve(pf_world *w, pf_group *gr, const pf_task_recorder *re
     }
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
-        if (pf_force_fields_df_reads_x(o)) acc[na++] = (pf_access){o->dx, PF_READ};
+        if (pf_force_fields_df_reads_x(o)) read_once(acc, &na, o->dx);
         na = pf_force_fields_cache_accesses(o, PF_READ, acc, na);
     }
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
         acc[na++] = (pf_access){s->djac, PF_READ};
-        if (pf_interaction_of(s)->df_reads_x) {
-            acc[na++] = (pf_access){w->obj.v[s->oa]->dx, PF_READ};
-            acc[na++] = (pf_access){w->obj.v[s->ob]->dx, PF_READ};
+        if (pf_interaction_of(s)->df_reads_x) { /* the same object may be named by several */
+            read_once(acc, &na, w->obj.v[s->oa]->dx);
+            read_once(acc, &na, w->obj.v[s->ob]->dx);
         }
     }
     direct_args args = {gr->direct, w, gr->objs, gr->inter, gr->nobjs, gr->ninter, na, mfact, kfact};

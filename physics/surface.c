@@ -238,6 +238,11 @@ static uint32_t linear_terms(const pf_surface *s, const pf_surface_point *pt, ui
     return m;
 }
 
+uint32_t pf_surface_point_terms(const pf_surface *s, const pf_surface_point *pt, uint32_t idx[24], double w[24])
+{
+    return s->mapping == PF_SURFACE_RIGID ? 0 : linear_terms(s, pt, idx, w);
+}
+
 /* RIGID: the arm r = R sum_k w[k] local[v[k]] from the com to the point, at the orientation in x */
 static void rigid_arm(const pf_surface *s, const double *x, const pf_surface_point *pt, double r[3])
 {

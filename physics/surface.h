@@ -64,6 +64,9 @@ const double *pf_surface_positions(pf_surface *s, const pf_object *o, const doub
 /* s->vel = every vertex's velocity from x and v (returned) */
 const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v);
 
+/* the point as a weighted sum of object points, sum_k w[k] x[idx[k]] (k < the count returned, at most 24), for
+ * the IDENTITY, TRILINEAR and BARYCENTRIC mappings; 0 for RIGID (J depends on the orientation) */
+uint32_t pf_surface_point_terms(const pf_surface *s, const pf_surface_point *pt, uint32_t idx[24], double w[24]);
 /* position of a point from x */
 void pf_surface_point_position(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
                                double out[3]);

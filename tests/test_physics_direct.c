@@ -240,6 +240,60 @@ START_TEST(direct_singular_system_reported)
 }
 END_TEST
 
+/* a spring box resting on a static floor (contacts with friction and damping, pushing against an object outside
+ * the group) and leaning on a second box (contacts between two members): direct and CG agree step by step */
+static pf_world *boxes_on_floor(pf_linear_solver ls)
+{
+    pf_world *w = new_world(PF_EXEC_SEQ, 1);
+    pf_collision_def cd = pf_collision_default_def();
+    cd.friction = 0.5;
+    ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
+    pf_object_def fo = pf_object_default_def();
+    fo.grid[0] = fo.grid[1] = fo.grid[2] = 2;
+    fo.grid_min[0] = fo.grid_min[1] = -1, fo.grid_min[2] = -0.2;
+    fo.grid_max[0] = fo.grid_max[1] = 1;
+    fo.solver = solver(PF_SOLVER_IMPLICIT_EULER, ls); /* its own group (static): solved alike */
+    pf_object_id floor;
+    ck_assert_int_eq(pf_world_add_object(w, &fo, &floor), PF_OK);
+    double all[6] = {-9, -9, -9, 9, 9, 9};
+    ck_assert_int_eq(pf_world_fix_box(w, floor, all, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
+    for (int b = 0; b < 2; b++) {
+        pf_object_def o = pf_object_default_def();
+        o.grid[0] = o.grid[1] = o.grid[2] = 3;
+        o.grid_min[0] = -0.25 + 0.255 * b, o.grid_min[1] = -0.1, o.grid_min[2] = 0.004 + 0.1 * b;
+        o.grid_max[0] = o.grid_min[0] + 0.25, o.grid_max[1] = 0.15, o.grid_max[2] = o.grid_min[2] + 0.25;
+        o.total_mass = 1;
+        o.solver = solver(PF_SOLVER_IMPLICIT_EULER, ls);
+        o.solver.rayleigh_stiffness = 0;
+        pf_object_id id;
+        ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, id, 3000, 1, NULL, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_surface(w, id, NULL), PF_OK);
+    }
+    return w;
+}
+
+START_TEST(direct_contacts_agree_with_cg)
+{
+    pf_world *cg = boxes_on_floor(PF_LINEAR_CG), *ldl = boxes_on_floor(PF_LINEAR_DIRECT);
+    for (int step = 0; step < 40; step++) {
+        ck_assert_msg(pf_world_step(cg, 1) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(pf_world_step(ldl, 1) == PF_OK, "%s", pf_last_error());
+        double gap = relative_gap(cg, ldl);
+        ck_assert_msg(gap < 1e-8, "step %d: direct and CG differ by %g relative", step, gap);
+    }
+    pf_collision_stats cs;
+    ck_assert_int_eq(pf_world_get_collision_stats(ldl, &cs), PF_OK);
+    ck_assert_uint_gt(cs.contacts, 0);
+    pf_world_stats st;
+    ck_assert_int_eq(pf_world_get_stats(ldl, &st), PF_OK);
+    ck_assert_uint_eq(st.cg_iterations, 0); /* the contacts were assembled: no CG fallback */
+    pf_world_destroy(cg);
+    pf_world_destroy(ldl);
+}
+END_TEST
+
 static uint64_t coupled_hash(pf_executor e, int workers)
 {
     pf_world *w = new_world(e, workers);
@@ -303,6 +357,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, direct_static_chain_equilibrium);
     tcase_add_test(tc, direct_fem_agrees_with_cg);
     tcase_add_test(tc, direct_singular_system_reported);
+    tcase_add_test(tc, direct_contacts_agree_with_cg);
     tcase_add_test(tc, direct_same_hash_every_executor);
     tcase_add_test(tc, unassembled_group_falls_back_to_cg);
     suite_add_tcase(s, tc);

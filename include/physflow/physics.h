@@ -53,9 +53,10 @@ typedef enum pf_linear_solver {
     PF_LINEAR_CG = 0,    ///< matrix-free conjugate gradient, a loop of tasks (SOFA CGLinearSolver); default
     PF_LINEAR_DIRECT = 1 ///< sparse LDL^T factorisation of the assembled A (SuiteSparse CHOLMOD, simplicial,
                          ///< AMD ordering) in one task per group and step (SOFA SparseLDLSolver and the other
-                         ///< direct solvers). Assembled: springs, the three FEM, interaction springs. A group
-                         ///< with a part that is not (contacts, host force fields with stiffness) or with a
-                         ///< rigid body is solved by CG instead, said once on stderr unless the runtime is quiet
+                         ///< direct solvers). Assembled: springs, the three FEM, rest-shape springs,
+                         ///< interaction springs and contacts. A group with a host force field that has
+                         ///< stiffness, or with a rigid body, is solved by CG instead, said once on stderr unless
+                         ///< the runtime is quiet
 } pf_linear_solver;
 
 /// Solver settings of an object. Objects linked by interaction force fields form one solver group, which uses
