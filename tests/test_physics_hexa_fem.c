@@ -3,6 +3,7 @@
  * the patch test), the polar and svd methods (rigid rotations, first order, dforce against finite differences),
  * determinism over executors, and the scene components on tests/scenes/hexa_*.xml. */
 #include "check_main.h"
+#include "rodrigues.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -67,16 +68,6 @@ static double orthogonality_error(const double M[9])
     return e;
 }
 
-/* rotation by angle a about the unit axis n (Rodrigues) */
-static void axis_angle(const double n[3], double a, double R[9])
-{
-    double c = cos(a), s = sin(a), t = 1 - c;
-    double r[9] = {t * n[0] * n[0] + c,        t * n[0] * n[1] - s * n[2], t * n[0] * n[2] + s * n[1],
-                   t * n[0] * n[1] + s * n[2], t * n[1] * n[1] + c,        t * n[1] * n[2] - s * n[0],
-                   t * n[0] * n[2] - s * n[1], t * n[1] * n[2] + s * n[0], t * n[2] * n[2] + c};
-    memcpy(R, r, sizeof r);
-}
-
 /* ---- the 3x3 helpers ---- */
 
 static void check_svd(const double A[9])
@@ -130,7 +121,7 @@ START_TEST(test_svd_and_polar_helpers)
     for (size_t k = 0; k < sizeof special / sizeof special[0]; k++) check_svd(special[k]);
     /* an exact rotation times a diagonal stretch: the polar factor is that rotation */
     double n[3] = {0.48, -0.6, 0.64}, Rq[9], D[9] = {2, 0, 0, 0, 0.5, 0, 0, 0, 1.5}, A[9], Q[9];
-    axis_angle(n, 2.0, Rq);
+    rodrigues(n, 2.0, Rq);
     matmul(Rq, D, A);
     pf_mat3_polar(A, Q);
     ck_assert(max_diff(Q, Rq, 9) < 1e-14);
@@ -223,7 +214,7 @@ static void list_equals_grid(const double gmax[3], int bitwise)
         double x[108], dx[108], fg[108], fl[108], dg[108], dl[108];
         for (int trial = 0; trial < 3; trial++) {
             double R[9], ax[3] = {0.6, 0, 0.8};
-            axis_angle(ax, trial * 1.1, R);
+            rodrigues(ax, trial * 1.1, R);
             for (uint32_t p = 0; p < np; p++) {
                 pf_mat3_vec(R, X + 3 * p, x + 3 * p);
                 for (int d = 0; d < 3; d++) x[3 * p + d] += 0.05 * urand(), dx[3 * p + d] = urand();
@@ -383,7 +374,7 @@ START_TEST(test_corotational_methods)
         const double axis[2][3] = {{0, 0, 1}, {0.36, 0.48, 0.8}}, angle[2] = {M_PI / 2, 170 * M_PI / 180};
         for (int r = 0; r < 2; r++) {
             double R[9];
-            axis_angle(axis[r], angle[r], R);
+            rodrigues(axis[r], angle[r], R);
             for (int p = 0; p < 27; p++) {
                 pf_mat3_vec(R, X + 3 * p, x + 3 * p);
                 x[3 * p] += 5, x[3 * p + 2] -= 2;

@@ -4,6 +4,7 @@
  * a central difference of f; the patch test; inverted and flat elements under svd; a bar under gravity
  * bitwise the same on every executor and worker count; and a scene file of tetrahedra from a Gmsh mesh. */
 #include "check_main.h"
+#include "rodrigues.h"
 #include "scene_files.h"
 
 #include "physflow/physics.h"
@@ -64,16 +65,6 @@ static double max_abs(const double *v, size_t n)
     for (size_t i = 0; i < n; i++)
         m = fmax(m, fabs(v[i]));
     return m;
-}
-
-/* rotation by `angle` about the unit axis a (Rodrigues), row-major */
-static void rotation(const double a[3], double angle, double Q[9])
-{
-    double c = cos(angle), s = sin(angle), t = 1 - c;
-    double M[9] = {t * a[0] * a[0] + c,        t * a[0] * a[1] - s * a[2], t * a[0] * a[2] + s * a[1],
-                   t * a[0] * a[1] + s * a[2], t * a[1] * a[1] + c,        t * a[1] * a[2] - s * a[0],
-                   t * a[0] * a[2] - s * a[1], t * a[1] * a[2] + s * a[0], t * a[2] * a[2] + c};
-    memcpy(Q, M, sizeof M);
 }
 
 static void apply(const double Q[9], const double v[3], double out[3])
@@ -283,7 +274,7 @@ START_TEST(test_corotational_rigid_motion)
             cube c;
             cube_make(&c, (pf_fem_method)m);
             double Q[9], x[81], f[81];
-            rotation(AXIS, ANGLES[a], Q);
+            rodrigues(AXIS, ANGLES[a], Q);
             moved(&c, Q, NULL, SHIFT, x);
             force_at(c.o, x, f);
             ck_assert_msg(max_abs(f, 81) <= 1e-9, "method %d, %g degrees: force %g N", m,
@@ -294,7 +285,7 @@ START_TEST(test_corotational_rigid_motion)
     cube c;
     cube_make(&c, PF_FEM_LINEAR);
     double Q[9], x[81], f[81];
-    rotation(AXIS, ANGLES[0], Q);
+    rodrigues(AXIS, ANGLES[0], Q);
     moved(&c, Q, NULL, SHIFT, x);
     force_at(c.o, x, f);
     ck_assert(max_abs(f, 81) > 100);
@@ -324,7 +315,7 @@ START_TEST(test_corotational_small_displacement_is_linear)
             if (a < 0)
                 memcpy(Q, I, sizeof Q);
             else
-                rotation(AXIS, ANGLES[a], Q);
+                rodrigues(AXIS, ANGLES[a], Q);
             moved(&c, Q, u, a < 0 ? zero : SHIFT, x);
             force_at(c.o, x, f);
             for (int p = 0; p < 27; p++) {
@@ -355,7 +346,7 @@ START_TEST(test_corotational_frame_indifference)
         force_at(c.o, x, f0);
         double scale = max_abs(f0, 81);
         ck_assert(scale > 10);
-        rotation(AXIS, ANGLES[1], Q);
+        rodrigues(AXIS, ANGLES[1], Q);
         moved(&c, Q, u, SHIFT, xr);
         force_at(c.o, xr, fr);
         for (int p = 0; p < 27; p++) {
@@ -385,7 +376,7 @@ START_TEST(test_dforce_central_difference)
         if (m == PF_FEM_LINEAR)
             moved(&c, I, u, zero, x);
         else {
-            rotation(AXIS, ANGLES[1], Q);
+            rodrigues(AXIS, ANGLES[1], Q);
             moved(&c, Q, NULL, SHIFT, x);
         }
         const double h = 1e-6;
@@ -429,7 +420,7 @@ START_TEST(test_patch_uniform_strain)
             static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
             memcpy(Q, I, sizeof Q);
         } else {
-            rotation(AXIS, ANGLES[1], Q);
+            rodrigues(AXIS, ANGLES[1], Q);
         }
         for (int p = 0; p < 27; p++)
             apply(S, c.X + 3 * p, u + 3 * p);

@@ -4,6 +4,7 @@
  * differences of f, the bending springs of a square and of a closed mesh against brute force, and a hanging
  * sheet's hash over executors. */
 #include "check_main.h"
+#include "rodrigues.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -160,16 +161,6 @@ static void tilted_sheet(double x[27], uint32_t tris[24])
         }
 }
 
-/* R = rotation by angle (degrees) about axis (unit) */
-static void axis_angle(const double ax[3], double deg, double R[9])
-{
-    double a = deg * M_PI / 180, c = cos(a), s = sin(a), C = 1 - c;
-    double x = ax[0], y = ax[1], z = ax[2];
-    double M[9] = {c + x * x * C,     x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C,
-                   y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C};
-    memcpy(R, M, sizeof M);
-}
-
 START_TEST(test_rigid_motions_no_force)
 {
     double x0[27];
@@ -195,7 +186,7 @@ START_TEST(test_rigid_motions_no_force)
     for (int a = 0; a < 3; a++)
         for (int g = 0; g < 3; g++) {
             double R[9];
-            axis_angle(axes[a], angles[g], R);
+            rodrigues(axes[a], (angles[g]) * M_PI / 180, R);
             for (int k = 0; k < 9; k++)
                 for (int d = 0; d < 3; d++)
                     x[3 * k + d] = R[3 * d] * x0[3 * k] + R[3 * d + 1] * x0[3 * k + 1] +
@@ -213,7 +204,7 @@ START_TEST(test_rigid_motions_no_force)
     for (int i = 0; i < 27; i++)
         ck_assert_msg(fabs(f[i]) < 1e-9, "linear, translated: %g", f[i]);
     double R[9];
-    axis_angle(axes[0], 90, R);
+    rodrigues(axes[0], (90) * M_PI / 180, R);
     for (int k = 0; k < 9; k++)
         for (int d = 0; d < 3; d++)
             x[3 * k + d] = R[3 * d] * x0[3 * k] + R[3 * d + 1] * x0[3 * k + 1] + R[3 * d + 2] * x0[3 * k + 2];
@@ -309,7 +300,7 @@ START_TEST(test_dforce_central_difference)
         /* "linear": a deformed state (K is constant); "large": the rest shape rotated (df neglects the
          * frames' variation, which the stress multiplies: exact where there is no stress) */
         double x[27], R[9], ax[3] = {0.6, 0, 0.8};
-        axis_angle(ax, 50, R);
+        rodrigues(ax, (50) * M_PI / 180, R);
         for (int k = 0; k < 9; k++)
             for (int d = 0; d < 3; d++)
                 x[3 * k + d] =
