@@ -184,6 +184,9 @@ int sc_mesh_springs(pf_scene_component *c, void *ctx)
         for (uint32_t t = 0; t < m->ntris && !rc; t++)
             for (int s = 0; s < 3 && !rc; s++)
                 rc = edge_add(&e, m->tris[3 * t + s], m->tris[3 * t + (s + 1) % 3], k, d);
+        for (uint32_t t = 0; t < m->ntetra && !rc; t++) /* a tetrahedron's 6 edges (SOFA's edges of the mesh) */
+            for (int a = 0; a < 4 && !rc; a++)
+                for (int b = a + 1; b < 4 && !rc; b++) rc = edge_add(&e, m->tetra[4 * t + a], m->tetra[4 * t + b], k, d);
         for (uint32_t h = 0; h < m->nhexa && !rc; h++)
             for (int s = 0; s < 12 && !rc; s++)
                 rc = edge_add(&e, m->hexa[8 * h + hexa_edges[s][0]], m->hexa[8 * h + hexa_edges[s][1]], k, d);

@@ -1207,6 +1207,26 @@ START_TEST(test_directional_projective)
 }
 END_TEST
 
+/* MeshSpringForceField on a tetrahedral mesh: a spring on every edge of its tetrahedra, each once (a cube cut into
+ * 5 tetrahedra has its 12 edges and 6 face diagonals: 18) */
+START_TEST(test_mesh_springs_on_tetrahedra)
+{
+    static const char xml[] = "<Node><Node name='b'><EulerImplicitSolver/><CGLinearSolver/>"
+                              "<MeshTopology position='0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1' "
+                              "tetrahedra='0 1 3 5  0 3 2 6  0 5 4 6  3 6 5 7  0 3 5 6'/>"
+                              "<MechanicalObject/><UniformMass totalMass='1'/><MeshSpringForceField stiffness='100'/>"
+                              "</Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    pf_scene_summary sum;
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_uint_eq(sum.springs, 18);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -1219,6 +1239,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
+    tcase_add_test(tc, test_mesh_springs_on_tetrahedra);
     tcase_add_test(tc, test_directional_projective);
     tcase_add_test(tc, test_barycentric_mapping_on_tetrahedra);
     tcase_add_test(tc, test_gravity_and_box_constraint);
