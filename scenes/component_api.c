@@ -209,6 +209,11 @@ int pf_scene_component_real(pf_scene_component *c, const char *attr, double lo, 
     return 1;
 }
 
+void sc_ignore_attrs(pf_scene_component *c, const char *const *names, size_t n)
+{
+    for (size_t k = 0; k < n; k++) pf_scene_component_ignore(c, names[k]);
+}
+
 int sc_parse_bool(pf_scene_component *c, const char *attr, int *value)
 {
     const char *s = pf_scene_component_string(c, attr);

@@ -152,8 +152,7 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
                                           "computePrincipalStress",
                                           "initialPoints",
                                           "topology"};
-    for (size_t k = 0; k < sizeof ignored / sizeof *ignored; k++)
-        pf_scene_component_ignore(c, ignored[k]);
+    SC_IGNORE_ATTRS(c, ignored);
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     uint32_t *tris, nt;

@@ -57,7 +57,7 @@ int sc_plane_force_field(pf_scene_component *c, void *ctx)
     if (!(len > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: 'normal' must not be zero", TYPE(c));
     for (int a = 0; a < 3; a++) pf.n[a] /= len;
     static const char *const drawn[] = {"template", "showPlane", "planeColor", "showPlaneSize", "draw", "drawSize"};
-    for (size_t k = 0; k < sizeof drawn / sizeof *drawn; k++) pf_scene_component_ignore(c, drawn[k]);
+    SC_IGNORE_ATTRS(c, drawn);
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     if (c->node->rigid)

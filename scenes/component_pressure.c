@@ -8,9 +8,16 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TYPE(c) pf_scene_component_type(c)
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
 
 /* The triangles a BoxROI of this node selects (SOFA's default strict mode: all three corners in its boxes), as
  * indices into the node's triangles; *out owned. */
@@ -41,17 +48,8 @@ static int roi_triangles(pf_scene_component *c, const char *link, uint32_t **out
     *count = 0;
     for (uint32_t k = 0; k < m->ntris; k++) {
         int in = 1;
-        for (int v = 0; v < 3 && in; v++) { /* idx is sorted (sc_box_roi) */
-            uint32_t p = m->tris[3 * (size_t)k + (size_t)v], lo = 0, hi = n;
-            while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (idx[mid] < p)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            in = lo < n && idx[lo] == p;
-        }
+        for (int v = 0; v < 3 && in; v++) /* idx is sorted (sc_box_roi) */
+            in = n && bsearch(&m->tris[3 * (size_t)k + (size_t)v], idx, n, sizeof *idx, by_u32) != NULL;
         if (in) t[(*count)++] = k;
     }
     *out = t;

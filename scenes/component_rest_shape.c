@@ -18,7 +18,7 @@ int sc_rest_shape_springs(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, PF_ENOTSUP, "%s on a rigid body is not supported yet", TYPE(c));
     static const char *const ignored[] = {"angularStiffness", "drawSpring", "springColor", "recompute_indices",
                                           "activeDirections", "listening", "template"};
-    for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++) pf_scene_component_ignore(c, ignored[k]);
+    SC_IGNORE_ATTRS(c, ignored);
     pf_object_id o;
     int rc = pf_scene_component_object(c, &o);
     if (rc) return rc;

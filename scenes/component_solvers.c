@@ -44,8 +44,7 @@ static void newton_tolerances(pf_scene_component *c)
                                         "lineSearchCoefficient",
                                         "warnWhenLineSearchFails",
                                         "warnWhenDiverge"};
-    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
-        pf_scene_component_ignore(c, attrs[k]);
+    SC_IGNORE_ATTRS(c, attrs);
 }
 
 int sc_static_solver(pf_scene_component *c, void *ctx)
@@ -90,8 +89,7 @@ int sc_direct_linear_solver(pf_scene_component *c, void *ctx)
                                         "constraintCorrection",
                                         "ordering_method",
                                         "useSymbolicFactorization"};
-    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
-        pf_scene_component_ignore(c, attrs[k]);
+    SC_IGNORE_ATTRS(c, attrs);
     (void)pf_scene_component_string(c, "template"); /* SOFA's matrix storage type: nothing to say about it */
     c->node->solver.linear_solver = PF_LINEAR_DIRECT;
     return PF_OK;

@@ -516,7 +516,7 @@ static void ignore_collision_flags(pf_scene_component *c)
 {
     static const char *const flags[] = {"template", "moving", "simulated", "contactStiffness", "group", "proximity",
                                         "color"};
-    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) pf_scene_component_ignore(c, flags[k]);
+    SC_IGNORE_ATTRS(c, flags);
 }
 
 /* contactFriction (SOFA CollisionModel): the Coulomb coefficient of the node's surfaces, over the response's */

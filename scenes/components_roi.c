@@ -18,7 +18,7 @@ static void ignore_roi_extras(pf_scene_component *c)
                                          "drawPoints", "drawEdges", "drawTriangles", "drawTetrahedra", "drawSize",
                                          "computeEdges", "computeTriangles", "computeTetrahedra", "computeQuad",
                                          "edges", "triangles", "tetrahedra", "quad"};
-    for (size_t k = 0; k < sizeof extras / sizeof *extras; k++) pf_scene_component_ignore(c, extras[k]);
+    SC_IGNORE_ATTRS(c, extras);
 }
 
 typedef int (*inside_fn)(const double *p, const double *shape);

@@ -187,6 +187,9 @@ int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t
 int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size_t *n);
 /* Boolean attribute: "true/false/1/0"; returns 1 present, 0 absent, or an error. */
 int sc_parse_bool(pf_scene_component *c, const char *attr, int *value);
+/* pf_scene_component_ignore for each of the n attribute names */
+void sc_ignore_attrs(pf_scene_component *c, const char *const *names, size_t n);
+#define SC_IGNORE_ATTRS(c, names) sc_ignore_attrs((c), (names), sizeof(names) / sizeof *(names))
 /* Resolves "@path" (node path, optional component name and ".field") from `from`: the node and, when the
  * path ends with a component's name, that component's element. */
 int sc_resolve_link(pf_scene_component *c, const char *attr, const char *link, sc_node **node, xmlNode **comp,
