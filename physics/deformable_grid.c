@@ -77,6 +77,8 @@ int pf_world_add_deformable_grid(pf_world *w, const pf_deformable_grid_def *def,
     }
     od.total_mass = def->total_mass;
     od.solver = def->solver;
+    od.decompose = def->decompose;
+    od.block_elements = def->block_elements;
     pf_object_id id;
     if ((rc = pf_world_add_object(w, &od, &id))) return rc;
     rc = def->model == PF_GRID_FEM ? pf_world_add_hexa_fem(w, id, &def->fem, NULL)

@@ -11,15 +11,30 @@
 #include <math.h>
 #include <string.h>
 
+/* p (one point's 3 values) -= its component along h's direction */
+static void project_held(const pf_held_direction *h, double *p)
+{
+    double s = p[0] * h->d[0] + p[1] * h->d[1] + p[2] * h->d[2];
+    p[0] -= s * h->d[0];
+    p[1] -= s * h->d[1];
+    p[2] -= s * h->d[2];
+}
+
 void pf_project_directions(const pf_object *o, double *vec)
 {
-    for (size_t k = 0; k < o->held.n; k++) {
-        const pf_held_direction *h = &o->held.v[k];
-        double *p = vec + 3 * (size_t)h->point, s = p[0] * h->d[0] + p[1] * h->d[1] + p[2] * h->d[2];
-        p[0] -= s * h->d[0];
-        p[1] -= s * h->d[1];
-        p[2] -= s * h->d[2];
+    for (size_t k = 0; k < o->held.n; k++) project_held(&o->held.v[k], vec + 3 * (size_t)o->held.v[k].point);
+}
+
+void pf_project_point_directions(const pf_object *o, uint32_t point, double *vec)
+{
+    size_t lo = 0, hi = o->held.n; /* the first entry of `point` (entries sorted by point) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->held.v[mid].point < point) lo = mid + 1;
+        else hi = mid;
     }
+    for (size_t k = lo; k < o->held.n && o->held.v[k].point == point; k++)
+        project_held(&o->held.v[k], vec + 3 * (size_t)point);
 }
 
 /* the held directions of point p: [*first, *first + *count) in o->held (sorted by point) */

@@ -4,6 +4,7 @@
  * force at that state is already not finite when there is one. */
 #include "faults.h"
 
+#include "decompose.h"
 #include "force_field.h"
 #include "solver_direct.h"
 
@@ -42,8 +43,13 @@ void pf_state_check(pf_object *o, const double *x, const double *v, double max_s
 int pf_world_check_faults(pf_world *w)
 {
     uint32_t bad = UINT32_MAX;
-    for (uint32_t i = 0; i < w->obj.n; i++)
-        if (w->obj.v[i] && w->obj.v[i]->registered && w->obj.v[i]->fault && bad == UINT32_MAX) bad = i;
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        pf_object *o = w->obj.v[i];
+        if (!o || !o->registered) continue;
+        uint32_t blocks = pf_decomp_take_fault(o->decomp); /* a decomposed object's blocks check their points */
+        if (blocks && (!o->fault || blocks < o->fault)) o->fault = blocks;
+        if (o->fault && bad == UINT32_MAX) bad = i;
+    }
     if (bad == UINT32_MAX) return PF_OK;
     const pf_object *o = w->obj.v[bad];
     uint32_t point = o->fault - 1;

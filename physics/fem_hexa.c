@@ -222,11 +222,14 @@ static int hexa_fem_init(pf_hexa_fem *fem, const pf_object *o, const pf_hexa_fem
     return def->hexahedra ? hexa_fem_init_list(fem, o, def, fn) : hexa_fem_init_grid(fem, o, def);
 }
 
-static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
+/* f -= the elements' forces at x; r picks the elements and the rows of f their corners add into
+ * (force_field.h: all of them, into the points' own rows, when r is the whole range) */
+static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f, const pf_elem_range *r)
 {
     double xe[24], u[24], fl[24];
-    for (uint32_t e = 0; e < fem->nelem; e++) {
-        const uint32_t *el = fem->elem + 8 * e;
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        const uint32_t *el = fem->elem + 8 * e, *row = r->rows ? r->rows + 8 * (size_t)k : el;
         const double *rest = fem->rest + 24 * e, *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         for (int c = 0; c < 8; c++)
             for (int d = 0; d < 3; d++) xe[3 * c + d] = x[3 * el[c] + d] - x[3 * el[0] + d];
@@ -244,43 +247,46 @@ static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f)
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++) {
                 const double *q = fl + 3 * c;
-                double *fo = f + 3 * el[c];
+                double *fo = f + 3 * (size_t)row[c];
                 for (int d = 0; d < 3; d++) fo[d] -= R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2];
             }
         } else {
             for (int i = 0; i < 24; i++) u[i] = xe[i] - rest[i];
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
-                for (int d = 0; d < 3; d++) f[3 * el[c] + d] -= fl[3 * c + d];
+                for (int d = 0; d < 3; d++) f[3 * (size_t)row[c] + d] -= fl[3 * c + d];
         }
     }
 }
 
-static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact)
+static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df, double kfact,
+                            const pf_elem_range *r)
 {
     double u[24], fl[24];
-    for (uint32_t e = 0; e < fem->nelem; e++) {
-        const uint32_t *el = fem->elem + 8 * e;
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        const uint32_t *el = fem->elem + 8 * e, *row = r->rows ? r->rows + 8 * (size_t)k : el;
+        const uint32_t *in = r->in_rows ? row : el;
         const double *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         if (fem->method != PF_FEM_LINEAR) {
             /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
             const double *R = fem->rot + 9 * e;
             for (int c = 0; c < 8; c++) {
-                const double *p = dx + 3 * el[c];
+                const double *p = dx + 3 * (size_t)in[c];
                 for (int d = 0; d < 3; d++) u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2];
             }
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++) {
                 const double *q = fl + 3 * c;
-                double *fo = df + 3 * el[c];
+                double *fo = df + 3 * (size_t)row[c];
                 for (int d = 0; d < 3; d++) fo[d] -= kfact * (R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2]);
             }
         } else {
             for (int c = 0; c < 8; c++)
-                for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * el[c] + d];
+                for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * (size_t)in[c] + d];
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
-                for (int d = 0; d < 3; d++) df[3 * el[c] + d] -= kfact * fl[3 * c + d];
+                for (int d = 0; d < 3; d++) df[3 * (size_t)row[c] + d] -= kfact * fl[3 * c + d];
         }
     }
 }
@@ -302,14 +308,43 @@ static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, cons
                               double *f, int want_jac)
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
-    hexa_fem_force(ff->state, x, f);
+    pf_hexa_fem *fem = ff->state;
+    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
 }
 
 static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
                                double kfact)
 {
     (void)o;
-    hexa_fem_dforce(ff->state, dx, df, kfact);
+    const pf_hexa_fem *fem = ff->state;
+    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+}
+
+/* ---- its elements, for blocks (decompose.c) ---- */
+
+static uint32_t hexa_fem_ff_elements(const pf_force_field *ff, uint32_t *corners)
+{
+    *corners = 8;
+    return ((const pf_hexa_fem *)ff->state)->nelem;
+}
+
+static void hexa_fem_ff_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    memcpy(nodes, ((const pf_hexa_fem *)ff->state)->elem + 8 * (size_t)e, 8 * sizeof *nodes);
+}
+
+static void hexa_fem_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                                    double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o, (void)v, (void)want_jac;
+    hexa_fem_force(ff->state, x, out, r);
+}
+
+static void hexa_fem_ff_dforce_range(const pf_force_field *ff, const pf_object *o, const double *dx, double *out,
+                                     double kfact, const pf_elem_range *r)
+{
+    (void)o;
+    hexa_fem_dforce(ff->state, dx, out, kfact, r);
 }
 
 /* the element rotations, which the force task writes and df reads */
@@ -317,6 +352,14 @@ static int hexa_fem_ff_register(pf_graph *g, pf_force_field *ff, uint32_t owner)
 {
     pf_hexa_fem *fem = ff->state;
     return pf_graph_data(g, fem->rot, 9 * (size_t)fem->nelem * sizeof(double), owner, NULL, &ff->dcache);
+}
+
+/* the rotations of r's elements (ascending): the span from the first to the last */
+static int hexa_fem_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r, uint32_t owner,
+                                      pf_data_id *out)
+{
+    const pf_hexa_fem *fem = ff->state;
+    return pf_register_element_span(g, fem->rot, 9, r, owner, out);
 }
 
 static double hexa_fem_ff_cost(const pf_force_field *ff)
@@ -338,6 +381,11 @@ static void hexa_fem_ff_destroy(void *state)
 const pf_force_field_ops pf_hexa_fem_force_field = {
     .name = "hexahedral FEM",
     .force = hexa_fem_ff_force,
+    .elements = hexa_fem_ff_elements,
+    .element = hexa_fem_ff_element,
+    .force_range = hexa_fem_ff_force_range,
+    .dforce_range = hexa_fem_ff_dforce_range,
+    .register_range = hexa_fem_ff_register_range,
     .dforce = hexa_fem_ff_dforce,
     .assemble = hexa_fem_ff_assemble,
     .register_data = hexa_fem_ff_register,

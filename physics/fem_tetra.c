@@ -210,11 +210,14 @@ static inline void ke_mul(const double *restrict ke, const double *restrict u, d
     }
 }
 
-static void tetra_fem_force(tetra_fem *fem, const double *x, double *f)
+/* f -= the elements' forces at x; r picks the elements and the rows of f they add into (force_field.h) */
+static void tetra_fem_force(tetra_fem *fem, const double *x, double *f, const pf_elem_range *r)
 {
     double ds[9], u[12], fl[12];
-    for (uint32_t e = 0; e < fem->nelem; e++) {
+    for (uint32_t j = 0; j < r->n; j++) {
+        uint32_t e = r->elems ? r->elems[j] : j;
         const tetra_elem *el = fem->elem + e;
+        const uint32_t *row = r->rows ? r->rows + 4 * (size_t)j : el->v;
         const double *p0 = x + 3 * (size_t)el->v[0];
         for (int k = 0; k < 3; k++)
             for (int d = 0; d < 3; d++)
@@ -226,7 +229,7 @@ static void tetra_fem_force(tetra_fem *fem, const double *x, double *f)
             ke_mul(el->ke, u, fl);
             for (int c = 0; c < 4; c++)
                 for (int d = 0; d < 3; d++)
-                    f[3 * (size_t)el->v[c] + d] -= fl[3 * c + d];
+                    f[3 * (size_t)row[c] + d] -= fl[3 * c + d];
             continue;
         }
         double *R = fem->rot + 9 * (size_t)e;
@@ -240,39 +243,41 @@ static void tetra_fem_force(tetra_fem *fem, const double *x, double *f)
         ke_mul(el->ke, u, fl);
         for (int c = 0; c < 4; c++) {
             const double *q = fl + 3 * c;
-            double *fo = f + 3 * (size_t)el->v[c];
+            double *fo = f + 3 * (size_t)row[c];
             for (int d = 0; d < 3; d++)
                 fo[d] -= R[3 * d] * q[0] + R[3 * d + 1] * q[1] + R[3 * d + 2] * q[2];
         }
     }
 }
 
-static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df, double kfact)
+static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df, double kfact, const pf_elem_range *r)
 {
     double u[12], fl[12];
-    for (uint32_t e = 0; e < fem->nelem; e++) {
+    for (uint32_t j = 0; j < r->n; j++) {
+        uint32_t e = r->elems ? r->elems[j] : j;
         const tetra_elem *el = fem->elem + e;
+        const uint32_t *row = r->rows ? r->rows + 4 * (size_t)j : el->v, *in = r->in_rows ? row : el->v;
         if (fem->method == PF_FEM_LINEAR) {
             for (int c = 0; c < 4; c++)
                 for (int d = 0; d < 3; d++)
-                    u[3 * c + d] = dx[3 * (size_t)el->v[c] + d];
+                    u[3 * c + d] = dx[3 * (size_t)in[c] + d];
             ke_mul(el->ke, u, fl);
             for (int c = 0; c < 4; c++)
                 for (int d = 0; d < 3; d++)
-                    df[3 * (size_t)el->v[c] + d] -= kfact * fl[3 * c + d];
+                    df[3 * (size_t)row[c] + d] -= kfact * fl[3 * c + d];
             continue;
         }
         /* SOFA's approximation: K_e = -R Ke R^T, the rotation's own variation neglected */
         const double *R = fem->rot + 9 * (size_t)e;
         for (int c = 0; c < 4; c++) {
-            const double *p = dx + 3 * (size_t)el->v[c];
+            const double *p = dx + 3 * (size_t)in[c];
             for (int d = 0; d < 3; d++)
                 u[3 * c + d] = R[d] * p[0] + R[3 + d] * p[1] + R[6 + d] * p[2];
         }
         ke_mul(el->ke, u, fl);
         for (int c = 0; c < 4; c++) {
             const double *q = fl + 3 * c;
-            double *fo = df + 3 * (size_t)el->v[c];
+            double *fo = df + 3 * (size_t)row[c];
             for (int d = 0; d < 3; d++)
                 fo[d] -= kfact * (R[3 * d] * q[0] + R[3 * d + 1] * q[1] + R[3 * d + 2] * q[2]);
         }
@@ -302,14 +307,49 @@ static void tetra_fem_ff_force(const pf_force_field *ff, const pf_object *o, con
                                double *f, int want_jac)
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
-    tetra_fem_force(ff->state, x, f);
+    tetra_fem *fem = ff->state;
+    tetra_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
 }
 
 static void tetra_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
                                 double kfact)
 {
     (void)o;
-    tetra_fem_dforce(ff->state, dx, df, kfact);
+    const tetra_fem *fem = ff->state;
+    tetra_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+}
+
+/* ---- its elements, for blocks (decompose.c) ---- */
+
+static uint32_t tetra_fem_ff_elements(const pf_force_field *ff, uint32_t *corners)
+{
+    *corners = 4;
+    return ((const tetra_fem *)ff->state)->nelem;
+}
+
+static void tetra_fem_ff_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    memcpy(nodes, ((const tetra_fem *)ff->state)->elem[e].v, 4 * sizeof *nodes);
+}
+
+static void tetra_fem_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                                     double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o, (void)v, (void)want_jac;
+    tetra_fem_force(ff->state, x, out, r);
+}
+
+static void tetra_fem_ff_dforce_range(const pf_force_field *ff, const pf_object *o, const double *dx, double *out,
+                                      double kfact, const pf_elem_range *r)
+{
+    (void)o;
+    tetra_fem_dforce(ff->state, dx, out, kfact, r);
+}
+
+static int tetra_fem_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r,
+                                       uint32_t owner, pf_data_id *out)
+{
+    return pf_register_element_span(g, ((const tetra_fem *)ff->state)->rot, 9, r, owner, out);
 }
 
 /* the element rotations, which the force task writes and df reads */
@@ -343,6 +383,11 @@ static void tetra_fem_ff_destroy(void *state)
 
 const pf_force_field_ops pf_tetra_fem_force_field = {
     .name = "tetrahedral FEM",
+    .elements = tetra_fem_ff_elements,
+    .element = tetra_fem_ff_element,
+    .force_range = tetra_fem_ff_force_range,
+    .dforce_range = tetra_fem_ff_dforce_range,
+    .register_range = tetra_fem_ff_register_range,
     .force = tetra_fem_ff_force,
     .dforce = tetra_fem_ff_dforce,
     .assemble = tetra_fem_ff_assemble,

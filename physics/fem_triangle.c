@@ -124,7 +124,7 @@ static int triangle_fem_init(pf_triangle_fem *fem, const pf_object *o, const pf_
 }
 
 /* f -= R^T (ke u) for one element, u its 6 in-plane displacements; scale: 1 for forces, kfact for df */
-static void element_apply(const double *ke, const double *R, const uint32_t *t, const double u[6],
+static void element_apply(const double *ke, const double *R, const uint32_t *row, const double u[6],
                           double scale, double *f)
 {
     double fl[6];
@@ -135,16 +135,18 @@ static void element_apply(const double *ke, const double *R, const uint32_t *t, 
         fl[i] = s;
     }
     for (int c = 0; c < 3; c++) {
-        double *fo = f + 3 * (size_t)t[c];
+        double *fo = f + 3 * (size_t)row[c];
         for (int d = 0; d < 3; d++)
             fo[d] -= scale * (R[d] * fl[2 * c] + R[3 + d] * fl[2 * c + 1]);
     }
 }
 
-static void triangle_fem_force(pf_triangle_fem *fem, const double *x, double *f)
+/* f -= the elements' forces at x; r picks the elements and the rows of f they add into (force_field.h) */
+static void triangle_fem_force(pf_triangle_fem *fem, const double *x, double *f, const pf_elem_range *rg)
 {
-    for (uint32_t e = 0; e < fem->nelem; e++) {
-        const uint32_t *t = fem->tri + 3 * e;
+    for (uint32_t k = 0; k < rg->n; k++) {
+        uint32_t e = rg->elems ? rg->elems[k] : k;
+        const uint32_t *t = fem->tri + 3 * e, *row = rg->rows ? rg->rows + 3 * (size_t)k : t;
         const double *a = x + 3 * (size_t)t[0], *b = x + 3 * (size_t)t[1], *c = x + 3 * (size_t)t[2];
         double *R = fem->rot + 9 * e;
         /* a triangle crushed to a line or a point keeps its last frame */
@@ -158,23 +160,25 @@ static void triangle_fem_force(pf_triangle_fem *fem, const double *x, double *f)
                        R[3] * ab[0] + R[4] * ab[1] + R[5] * ab[2],
                        R[0] * ac[0] + R[1] * ac[1] + R[2] * ac[2] - r[1],
                        R[3] * ac[0] + R[4] * ac[1] + R[5] * ac[2] - r[2]};
-        element_apply(fem->ke + 36 * e, R, t, u, 1.0, f);
+        element_apply(fem->ke + 36 * e, R, row, u, 1.0, f);
     }
 }
 
-static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, double *df, double kfact)
+static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, double *df, double kfact,
+                                const pf_elem_range *r)
 {
     /* SOFA's approximation for "large": K_e = -R^T Ke R, the rotation's own variation neglected */
-    for (uint32_t e = 0; e < fem->nelem; e++) {
-        const uint32_t *t = fem->tri + 3 * e;
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        const uint32_t *t = fem->tri + 3 * e, *row = r->rows ? r->rows + 3 * (size_t)k : t, *in = r->in_rows ? row : t;
         const double *R = fem->rot + 9 * e;
         double u[6];
         for (int c = 0; c < 3; c++) {
-            const double *p = dx + 3 * (size_t)t[c];
+            const double *p = dx + 3 * (size_t)in[c];
             u[2 * c] = R[0] * p[0] + R[1] * p[1] + R[2] * p[2];
             u[2 * c + 1] = R[3] * p[0] + R[4] * p[1] + R[5] * p[2];
         }
-        element_apply(fem->ke + 36 * e, R, t, u, kfact, df);
+        element_apply(fem->ke + 36 * e, R, row, u, kfact, df);
     }
 }
 
@@ -194,14 +198,49 @@ static void triangle_fem_ff_force(const pf_force_field *ff, const pf_object *o, 
                                   const double *v, double *f, int want_jac)
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
-    triangle_fem_force(ff->state, x, f);
+    pf_triangle_fem *fem = ff->state;
+    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
 }
 
 static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
                                    double kfact)
 {
     (void)o;
-    triangle_fem_dforce(ff->state, dx, df, kfact);
+    const pf_triangle_fem *fem = ff->state;
+    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+}
+
+/* ---- its elements, for blocks (decompose.c) ---- */
+
+static uint32_t triangle_fem_ff_elements(const pf_force_field *ff, uint32_t *corners)
+{
+    *corners = 3;
+    return ((const pf_triangle_fem *)ff->state)->nelem;
+}
+
+static void triangle_fem_ff_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    memcpy(nodes, ((const pf_triangle_fem *)ff->state)->tri + 3 * (size_t)e, 3 * sizeof *nodes);
+}
+
+static void triangle_fem_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x,
+                                        const double *v, double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o, (void)v, (void)want_jac;
+    triangle_fem_force(ff->state, x, out, r);
+}
+
+static void triangle_fem_ff_dforce_range(const pf_force_field *ff, const pf_object *o, const double *dx,
+                                         double *out, double kfact, const pf_elem_range *r)
+{
+    (void)o;
+    triangle_fem_dforce(ff->state, dx, out, kfact, r);
+}
+
+static int triangle_fem_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r,
+                                          uint32_t owner, pf_data_id *out)
+{
+    return pf_register_element_span(g, ((const pf_triangle_fem *)ff->state)->rot, 9, r, owner, out);
 }
 
 /* the element frames, which the force task writes and df reads */
@@ -230,6 +269,11 @@ static void triangle_fem_ff_destroy(void *state)
 const pf_force_field_ops pf_triangle_fem_force_field = {
     .name = "triangular FEM",
     .force = triangle_fem_ff_force,
+    .elements = triangle_fem_ff_elements,
+    .element = triangle_fem_ff_element,
+    .force_range = triangle_fem_ff_force_range,
+    .dforce_range = triangle_fem_ff_dforce_range,
+    .register_range = triangle_fem_ff_register_range,
     .dforce = triangle_fem_ff_dforce,
     .assemble = triangle_fem_ff_assemble,
     .register_data = triangle_fem_ff_register,

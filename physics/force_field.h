@@ -9,6 +9,17 @@
 
 struct pf_blocks;
 
+/* Some of a field's elements, for the blocks of a decomposed object (decompose.h, Hermann et al. 2009 §4.3):
+ * `elems` lists them in increasing order (NULL: elements 0 .. n-1) and `rows` gives, per element and corner, the
+ * row of the output its contribution adds into (NULL: the corner's own point); with in_rows, dforce_range also
+ * reads its input vector at the rows (a block's own copy of the points it touches). */
+typedef struct pf_elem_range {
+    const uint32_t *elems;
+    uint32_t n;
+    const uint32_t *rows;
+    int in_rows;
+} pf_elem_range;
+
 /* What a force field does. `o` is the object it acts on; x, v, f, dx, df hold its 3n values. */
 typedef struct pf_force_field_ops {
     const char *name; /* in messages: "object 3: its <name> force is not finite" */
@@ -25,6 +36,19 @@ typedef struct pf_force_field_ops {
     /* kfact K (k->kfact; K as of the latest force evaluation with want_jac) into k as 3x3 blocks, o's point p
      * numbered base + p (assembly.h); NULL: not assembled, the group is solved by CG */
     void (*assemble)(const pf_force_field *ff, const pf_object *o, uint32_t base, struct pf_blocks *k);
+    /* The field as elements, which blocks cut (all NULL: it acts on points or the whole object, and an object
+     * carrying it is not decomposed). elements: how many, and their corners (the same for all); element: the
+     * points of element e; force_range / dforce_range: force and dforce of r's elements only, into out's rows
+     * (r->rows), the same arithmetic per element as force / dforce; register_range: the part of the cache that
+     * r's elements write (NULL: no cache) as a datum of `owner`. */
+    uint32_t (*elements)(const pf_force_field *ff, uint32_t *corners);
+    void (*element)(const pf_force_field *ff, uint32_t e, uint32_t *nodes);
+    void (*force_range)(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *out,
+                        int want_jac, const pf_elem_range *r);
+    void (*dforce_range)(const pf_force_field *ff, const pf_object *o, const double *dx, double *out, double kfact,
+                         const pf_elem_range *r);
+    int (*register_range)(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r, uint32_t owner,
+                          pf_data_id *out);
     /* 1 when dforce reads the object's positions (a host callback gets them): df tasks then read x */
     int df_reads_x;
     /* frees the kind's state */
@@ -67,6 +91,9 @@ int pf_force_fields_register(pf_graph *g, pf_object *o);
 void pf_force_fields_forget(pf_object *o);
 /* the name of o's first field whose force at o's state is not finite, or NULL; scratch: 3n doubles */
 const char *pf_force_fields_not_finite(const pf_object *o, double *scratch);
+/* registers the span of a per-element cache (`stride` doubles an element) from r's first element to its last */
+int pf_register_element_span(pf_graph *g, double *cache, size_t stride, const pf_elem_range *r, uint32_t owner,
+                             pf_data_id *out);
 /* frees one field's state (a field removed from its object); destroy: every field of o, and its list */
 void pf_force_field_free(pf_force_field *ff);
 void pf_force_fields_destroy(pf_object *o);

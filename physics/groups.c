@@ -5,6 +5,7 @@
  * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
 #include "groups.h"
 
+#include "decompose.h"
 #include "force_field.h"
 #include "interaction.h"
 #include "objects.h"
@@ -244,6 +245,7 @@ static void drop_graph(pf_world *w)
         if (!w->obj.v[i]) continue;
         w->obj.v[i]->registered = 0;
         pf_force_fields_forget(w->obj.v[i]);
+        pf_decomp_forget(w->obj.v[i]->decomp);
     }
     for (uint32_t k = 0; k < w->inter.n; k++) w->inter.v[k]->registered = 0;
 }

@@ -88,6 +88,7 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_check_given(def, fn, "def"));
     PF_TRY(pf_check_solver_def(&def->solver, fn, "def.solver"));
+    PF_TRY(pf_check_enum((int)def->decompose, 3, fn, "def.decompose"));
     int has_grid = def->grid[0] || def->grid[1] || def->grid[2];
     uint64_t n = def->points;
     if (has_grid) {
@@ -137,6 +138,8 @@ int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out
     else if (uniform)
         o->mass = def->point_masses[0];
     o->solver = def->solver;
+    o->decompose = def->decompose;
+    o->block_elements = def->block_elements;
     double **vecs[] = {&o->x, &o->v, &o->f, &o->dv, &o->b, &o->r, &o->p, &o->q};
     int fail = 0;
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) fail |= !(*vecs[k] = pf_calloc(3 * n, sizeof(double)));

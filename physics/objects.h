@@ -21,6 +21,8 @@ int pf_group_refuse_rigid(const pf_world *w, const pf_group *gr, const char *sol
 int pf_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t n, const char *fn);
 /* directions.c: vec -= its components along the held directions of o's points (each point's are orthonormal) */
 void pf_project_directions(const pf_object *o, double *vec);
+/* the same for one point: its entries, in the same order (the blocks of a decomposed object, decompose.h) */
+void pf_project_point_directions(const pf_object *o, uint32_t point, double *vec);
 /* drops the held directions of the listed points (pf_world_fix_directions); returns how many entries went */
 int pf_free_directions(pf_object *o, const uint32_t *points, uint32_t n);
 /* checks a solver definition given to `fn` as `what` ("def.solver") */

@@ -17,6 +17,8 @@
 #include "forces.h"
 #include "interaction.h"
 #include "objects.h"
+#include "cg_scalars.h"
+#include "solver_blocks.h"
 #include "solver_direct.h"
 
 #include "rigid.h"
@@ -27,8 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* offsets into pf_group.scal: rr = {r.r, tol^2 b.b, previous r.r}, pq = {p.Ap, p.M'p}, rn = {new r.r} */
-enum { RR = 0, PQ = 8, RN = 16 };
+enum { RR = PF_CG_RR, PQ = PF_CG_PQ, RN = PF_CG_RN }; /* cg_scalars.h */
 
 typedef struct obj_args {
     const pf_object *o;
@@ -134,11 +135,6 @@ static void t_cg_reset(const pf_task_ctx *c)
     *(double *)c->data[2] = 0;
 }
 
-static void t_cg_limits(const pf_task_ctx *c)
-{
-    double *rr = c->data[0], tol = *(const double *)c->args;
-    rr[1] = tol * tol * rr[0];
-}
 
 /* p = r + beta p (beta = r.r / previous r.r, 0 at the first iteration), q = A p; when not linked, q projected
  * and pq += {p.q, p.M'p}. data: r, rr, p, q, then pq when not linked */
@@ -200,15 +196,6 @@ static void t_cg_update(const pf_task_ctx *c)
     *(double *)c->data[6] += s;
 }
 
-/* previous rr = rr, rr = rn; rn and pq back to 0 for the next cumulative writes. data: rr, rn, pq */
-static void t_cg_next(const pf_task_ctx *c)
-{
-    double *rr = c->data[0], *rn = c->data[1], *pq = c->data[2];
-    rr[2] = rr[0];
-    rr[0] = *rn;
-    *rn = 0;
-    pq[0] = pq[1] = 0;
-}
 
 /* static: x += dx (dx the solution, in dv), v = 0 */
 static void integrate_static(const pf_object *o, const double *dx, double *v, double *x)
@@ -246,20 +233,7 @@ static void t_integrate(const pf_task_ctx *c)
     pf_state_check(o, x, v, a->max_speed);
 }
 
-static int residual_small(const void *datum, const void *args)
-{
-    (void)args;
-    const double *rr = datum;
-    return rr[0] <= rr[1];
-}
 
-/* |p.Ap| < threshold p.M'p: the stiffness has cancelled (nearly) all of A's inertia along p, which needs a df that
- * is not negative semi-definite; otherwise p.Ap >= p.M'p and a threshold below 1 never fires */
-static int denominator_small(const void *datum, const void *args)
-{
-    const double *pq = datum;
-    return fabs(pq[0]) < *(const double *)args * pq[1];
-}
 
 /* the accesses of an object's force-field caches, read by df; a rigid body's mass matrix reads its orientation */
 static uint32_t cache_reads(const pf_object *o, pf_access *acc, uint32_t na)
@@ -320,7 +294,7 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
                                            .max_iterations = sv->cg_iterations},
                             &gr->loop));
     gr->has_loop = 1;
-    TRY(pf_graph_loop_break(g, drr, residual_small, NULL, 0));
+    TRY(pf_graph_loop_break(g, drr, pf_cg_residual_small, NULL, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
@@ -343,7 +317,7 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
         args.o = o;
         TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
     }
-    TRY(pf_graph_loop_break(g, dpq, denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
+    TRY(pf_graph_loop_break(g, dpq, pf_cg_denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
         pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
@@ -353,7 +327,7 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
         TRY(task(g, t_cg_update, "cg update", &args, sizeof args, acc, 7, 9.0 * o->n));
     }
     pf_access nx[] = {{drr, PF_READWRITE}, {drn, PF_READWRITE}, {dpq, PF_READWRITE}};
-    TRY(task(g, t_cg_next, "cg next", NULL, 0, nx, 3, 20));
+    TRY(task(g, pf_cg_next_task, "cg next", NULL, 0, nx, 3, 20));
     TRY(pf_graph_loop_end(g));
     return PF_OK;
 }
@@ -390,6 +364,15 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 
     pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
     TRY(task(g, t_cg_reset, "cg reset", NULL, 0, reset, 3, 20));
+    pf_decomp *blocks = NULL;
+    if (gr->nobjs == 1 && gr->ninter == 0 && !direct_solver(w, gr, sv))
+        TRY(pf_decomp_update(w, w->obj.v[gr->first], &blocks));
+    if (blocks) {
+        TRY(pf_decomp_register(g, w->obj.v[gr->first], blocks));
+        pf_block_solve bs = {base.h, base.mfact, base.kfact, base.bfact, base.rm, base.max_speed, base.statik, sv,
+                             drr, dpq, drn};
+        return pf_record_blocks(w, gr, w->obj.v[gr->first], blocks, rec, &bs);
+    }
     TRY(pf_record_forces(w, gr, 1, rec));
 
     /* right-hand side, and the CG start of unlinked objects in the same task */
@@ -424,7 +407,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
         TRY(task(g, t_cg_init, "cg init", &args, sizeof args, acc, na, 6.0 * o->n));
     }
     pf_access lim[] = {{drr, PF_READWRITE}};
-    TRY(task(g, t_cg_limits, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
+    TRY(task(g, pf_cg_limits_task, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
     if (direct_solver(w, gr, sv))
         TRY(pf_record_direct_solve(w, gr, rec, base.mfact, base.kfact, drr));
     else

@@ -96,36 +96,6 @@ static inline void spring_dforce(const double *J, const double d[3], double kfac
     g[2] = kfact * (J[5] * d[0] + J[4] * d[1] + J[2] * d[2]);
 }
 
-static void springs_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
-                      const double *vb, double *fa, double *fb, int want_jac)
-{
-    for (uint32_t k = 0; k < s->n; k++) {
-        const pf_spring *sp = &s->s[k];
-        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        double g[3];
-        spring_force(sp, xa + ia, xb + ib, va + ia, vb + ib, g, want_jac ? s->jac + 6 * (size_t)k : NULL);
-        for (int c = 0; c < 3; c++) {
-            fa[ia + c] += g[c];
-            fb[ib + c] -= g[c];
-        }
-    }
-}
-
-static void springs_dforce(const pf_springset *s, const double *dxa, const double *dxb, double *dfa, double *dfb,
-                       double kfact)
-{
-    for (uint32_t k = 0; k < s->n; k++) {
-        const pf_spring *sp = &s->s[k];
-        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        double d[3] = {dxb[ib] - dxa[ia], dxb[ib + 1] - dxa[ia + 1], dxb[ib + 2] - dxa[ia + 2]}, g[3];
-        spring_dforce(s->jac + 6 * (size_t)k, d, kfact, g);
-        for (int c = 0; c < 3; c++) {
-            dfa[ia + c] += g[c];
-            dfb[ib + c] -= g[c];
-        }
-    }
-}
-
 /* K's blocks: per spring df_a = J (dx_b - dx_a), df_b = -df_a */
 static void springs_assemble(const pf_springset *s, uint32_t base_a, uint32_t base_b, pf_blocks *k)
 {
@@ -211,18 +181,91 @@ const pf_interaction_ops pf_springs_interaction = {
 
 /* ---- a spring set within one object as a force field (force_field.h) ---- */
 
+/* within one object: f (rows per r) += the force of r's springs at (x, v) (force_field.h) */
+static void springs_force_range(const pf_springset *s, const double *x, const double *v, double *f, int want_jac,
+                                const pf_elem_range *r)
+{
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        const pf_spring *sp = &s->s[e];
+        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
+        size_t oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : ia, ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : ib;
+        double g[3];
+        spring_force(sp, x + ia, x + ib, v + ia, v + ib, g, want_jac ? s->jac + 6 * (size_t)e : NULL);
+        for (int c = 0; c < 3; c++) {
+            f[oa + c] += g[c];
+            f[ob + c] -= g[c];
+        }
+    }
+}
+
+static void springs_dforce_range(const pf_springset *s, const double *dx, double *df, double kfact,
+                                 const pf_elem_range *r)
+{
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        const pf_spring *sp = &s->s[e];
+        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
+        size_t oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : ia, ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : ib;
+        if (r->in_rows) ia = oa, ib = ob;
+        double d[3] = {dx[ib] - dx[ia], dx[ib + 1] - dx[ia + 1], dx[ib + 2] - dx[ia + 2]}, g[3];
+        spring_dforce(s->jac + 6 * (size_t)e, d, kfact, g);
+        for (int c = 0; c < 3; c++) {
+            df[oa + c] += g[c];
+            df[ob + c] -= g[c];
+        }
+    }
+}
+
 static void springs_ff_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
                              double *f, int want_jac)
 {
     (void)o;
-    springs_force(ff->state, x, x, v, v, f, f, want_jac);
+    const pf_springset *s = ff->state;
+    springs_force_range(s, x, v, f, want_jac, &(pf_elem_range){NULL, s->n, NULL, 0});
 }
 
 static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
                               double kfact)
 {
     (void)o;
-    springs_dforce(ff->state, dx, dx, df, df, kfact);
+    const pf_springset *s = ff->state;
+    springs_dforce_range(s, dx, df, kfact, &(pf_elem_range){NULL, s->n, NULL, 0});
+}
+
+/* ---- its springs as elements, for blocks (decompose.c) ---- */
+
+static uint32_t springs_ff_elements(const pf_force_field *ff, uint32_t *corners)
+{
+    *corners = 2;
+    return ((const pf_springset *)ff->state)->n;
+}
+
+static void springs_ff_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    const pf_spring *sp = &((const pf_springset *)ff->state)->s[e];
+    nodes[0] = sp->a;
+    nodes[1] = sp->b;
+}
+
+static void springs_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                                   double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o;
+    springs_force_range(ff->state, x, v, out, want_jac, r);
+}
+
+static void springs_ff_dforce_range(const pf_force_field *ff, const pf_object *o, const double *dx, double *out,
+                                    double kfact, const pf_elem_range *r)
+{
+    (void)o;
+    springs_dforce_range(ff->state, dx, out, kfact, r);
+}
+
+static int springs_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r, uint32_t owner,
+                                     pf_data_id *out)
+{
+    return pf_register_element_span(g, ((const pf_springset *)ff->state)->jac, 6, r, owner, out);
 }
 
 static void springs_ff_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *k)
@@ -256,6 +299,11 @@ static void springs_ff_destroy(void *state)
 
 const pf_force_field_ops pf_springs_force_field = {
     .name = "springs",
+    .elements = springs_ff_elements,
+    .element = springs_ff_element,
+    .force_range = springs_ff_force_range,
+    .dforce_range = springs_ff_dforce_range,
+    .register_range = springs_ff_register_range,
     .force = springs_ff_force,
     .dforce = springs_ff_dforce,
     .register_data = springs_ff_register,

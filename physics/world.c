@@ -2,6 +2,7 @@
  * the recorded graph up to date, replays it and checks for faults (Hermann et al. 2009, §3.1-3.2; the phases are
  * listed in docs/physics.md). */
 #include "collision_stage.h"
+#include "decompose.h"
 #include "faults.h"
 #include "force_field.h"
 #include "groups.h"
@@ -65,6 +66,7 @@ static void free_object(pf_object *o)
     pf_vec_free(&o->fixed_list);
     pf_vec_free(&o->held);
     pf_force_fields_destroy(o);
+    pf_decomp_free(o->decomp);
     pf_vec_free(&o->links);
     pf_free(o);
 }
@@ -84,6 +86,8 @@ static void free_retired(pf_world *w)
     w->dropped_ff.n = 0;
     for (uint32_t k = 0; k < w->dropped_obj.n; k++) free_object(w->dropped_obj.v[k]);
     w->dropped_obj.n = 0;
+    for (uint32_t k = 0; k < w->old_decomps.n; k++) pf_decomp_free(w->old_decomps.v[k]);
+    w->old_decomps.n = 0;
 }
 
 void pf_world_destroy(pf_world *w)
@@ -96,6 +100,7 @@ void pf_world_destroy(pf_world *w)
     pf_vec_free(&w->dropped);
     pf_vec_free(&w->dropped_ff);
     pf_vec_free(&w->dropped_obj);
+    pf_vec_free(&w->old_decomps);
     pf_collision_stage_free(w->col);
     for (uint32_t i = 0; i < w->obj.n; i++) free_object(w->obj.v[i]);
     pf_vec_free(&w->obj);

@@ -97,6 +97,11 @@ typedef struct pf_object {
     int registered;    /* its vectors are registered in the graph */
     int changed;       /* a force field or constraint was added since its group was recorded */
     pf_data_id dx, dv_, df, ddv, db, dr, dp, dq;
+    /* domain decomposition (decompose.h) */
+    pf_decompose decompose;
+    uint32_t block_elements;
+    struct pf_decomp *decomp; /* its blocks while its group runs them; NULL: it runs whole */
+    int decomp_refused;       /* its blocks had too many neighbours: it runs whole, said once */
 } pf_object;
 
 typedef struct pf_group {
@@ -146,6 +151,7 @@ struct pf_world {
     pf_run_stats dropped_runs;   /* repartition totals of the graphs dropped and recorded afresh (groups.c) */
     uint32_t updates;            /* structural updates so far (the first recording included) */
     int direct_noted;            /* said once that a group asking for the direct solver is solved by CG */
+    PF_VEC(struct pf_decomp *) old_decomps; /* objects' blocks replaced, freed once the graph no longer names them */
 };
 
 #endif

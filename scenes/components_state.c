@@ -37,6 +37,29 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
     return PF_OK;
 }
 
+/* PhysFlow's own attributes: decompose="auto|on|off" and blockElements (pf_object_def.decompose, block_elements) */
+static int decomposition(pf_scene_component *c, sc_node *n)
+{
+    static const char *const modes[] = {"auto", "on", "off"};
+    const char *mode = pf_scene_component_string(c, "decompose");
+    if (mode) {
+        int k = 0;
+        while (k < 3 && strcmp(mode, modes[k])) k++;
+        if (k == 3)
+            return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: decompose must be auto, on or off, got "
+                                            "'%s'", mode);
+        n->def.decompose = (pf_decompose)k;
+    }
+    double be = 0;
+    int rc = pf_scene_component_real(c, "blockElements", 1, 1e9, &be);
+    if (rc < 0) return rc;
+    if (rc == 1 && be != (uint32_t)be)
+        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: blockElements must be a whole number, got %g",
+                                        be);
+    n->def.block_elements = (uint32_t)be;
+    return PF_OK;
+}
+
 int sc_mechanical_object(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -78,6 +101,7 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
     for (int k = 0; k < 3; k++) n->offset[k] += t[k];
     pf_scene_component_ignore(c, "rest_position");
     pf_scene_component_ignore(c, "showObjectScale");
+    if ((rc = decomposition(c, n))) return rc;
     n->mo_line = pf_scene_component_line(c);
     return PF_OK;
 }

@@ -209,6 +209,9 @@ START_TEST(objects)
     o.solver = pf_solver_default_def();
     o.solver.cg_iterations = 0;
     REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.solver.cg_iterations");
+    o.solver = pf_solver_default_def();
+    o.decompose = (pf_decompose)3;
+    REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.decompose");
     o = pf_object_default_def();
     o.grid[0] = 2, o.grid[1] = 2, o.grid[2] = -1;
     o.grid_max[0] = o.grid_max[1] = o.grid_max[2] = 1;

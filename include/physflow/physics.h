@@ -130,6 +130,15 @@ PF_API int pf_world_get_def(const pf_world *w, pf_world_def *out);
 /// UniformMass) or one per point (DiagonalMass).
 /// Either explicit positions or a regular grid (SOFA RegularGridTopology). Get defaults from
 /// pf_object_default_def().
+/// Whether an object is cut into blocks of elements that run on different workers (domain decomposition,
+/// Hermann et al. 2009 §4.3). The blocks depend on the mesh and pf_object_def.block_elements only, never on the
+/// worker count, so the state stays bitwise the same for every worker count, executor and partitioner.
+typedef enum pf_decompose {
+    PF_DECOMPOSE_AUTO = 0, ///< when its elements fill at least 8 blocks (default)
+    PF_DECOMPOSE_ON,       ///< whenever its elements fill at least 2 blocks
+    PF_DECOMPOSE_OFF       ///< never: the object's work runs as one task per phase
+} pf_decompose;
+
 typedef struct pf_object_def {
     uint32_t points;          ///< number of points; ignored when `grid` is set
     const double *positions;  ///< 3*points initial positions in m (copied); NULL: all at the origin
@@ -145,6 +154,10 @@ typedef struct pf_object_def {
                                 ///< as `positions` or the grid gives them (SOFA DiagonalMass `vertexMass`); NULL
                                 ///< (default): vertex_mass / total_mass
     pf_solver_def solver;     ///< time integration; see pf_solver_def for how groups choose theirs
+    pf_decompose decompose;   ///< default PF_DECOMPOSE_AUTO. Blocks are used by the implicit and static solvers
+                              ///< with CG, for an object with no interaction, whose force fields all have elements
+                              ///< (springs, hexahedral, tetrahedral and triangular FEM); otherwise it runs whole
+    uint32_t block_elements;  ///< elements per block (their sum over the object's force fields); 0 (default): 512
 } pf_object_def;
 
 PF_API pf_object_def pf_object_default_def(void);
@@ -735,6 +748,8 @@ typedef struct pf_deformable_grid_def {
     pf_hexa_fem_def fem;          ///< PF_GRID_FEM; default pf_hexa_fem_default_def()
     double stiffness, damping;    ///< PF_GRID_SPRINGS: N/m, N·s/m (>= 0); default 100, 0
     pf_solver_def solver;         ///< time integration
+    pf_decompose decompose;       ///< the lattice object's blocks (pf_object_def.decompose); default AUTO
+    uint32_t block_elements;      ///< pf_object_def.block_elements; default 0 (512)
 } pf_deformable_grid_def;
 
 PF_API pf_deformable_grid_def pf_deformable_grid_default_def(void);

@@ -1,0 +1,398 @@
+/* The implicit and static solvers (solver_implicit.c) on an object cut into blocks (decompose.h, Hermann et al.
+ * 2009 §4.3). The system, the CG and its stopping tests are those of solver_implicit.c; what changes is who does
+ * the work: every phase that was one task of the object is one task per block.
+ *
+ *   force_b:      the block's elements' forces at (x, v) into its rows of the force part buffer (and their caches)
+ *   stiff_b:      the block's elements' bfact K v into its rows of the stiffness part buffer
+ *   rhs_b:        for its points, f = m g + the rows that touch them, b = h f - h rM m v + the K v rows,
+ *                 projected; the CG start (dv = 0, r = b, p = 0) and r.r into the group's reducer
+ *   the CG loop:  kp_b (the new direction p = r + beta p at its rows, from its neighbours' r and p, then
+ *                 kfact K p of its elements into its stiffness rows), q_b (p = r + beta p on its points, the same
+ *                 values, then q = mfact m p + the rows, projected; p.q and p.M'p into the reducer), update_b (dv,
+ *                 r, r.r), then the group's one "cg next". kp_b computes the direction itself rather than wait for
+ *                 its neighbours to: one task and one exchange fewer per block and iteration
+ *   integrate_b:  v += dv, projected, x += h v on its points (static: x += dx, v = 0), with the fault check
+ *
+ * Sums over the rows that touch a point run in block order, and each block's dot products over its points in
+ * point order, folded by the reducers in block order: the canonical order of decompose.h, whatever the workers. */
+#include "solver_blocks.h"
+
+#include "force_field.h"
+#include "objects.h"
+#include "cg_scalars.h"
+
+#include "base/error.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct blk_args {
+    pf_object *o;
+    const pf_decomp *d;
+    pf_block *b;
+    double h, mfact, kfact, bfact, rm, max_speed, g[3];
+    int statik;
+} blk_args;
+
+static const pf_force_field_ops *ops(const pf_force_field *ff)
+{
+    return pf_force_field_kinds[ff->kind];
+}
+
+static void zero_rows(double *part, const pf_block *b)
+{
+    memset(part + 3 * (size_t)b->row0, 0, 3 * (size_t)b->nrows * sizeof *part);
+}
+
+/* out (3 values, holding the point's own term) += the rows that touch point i, in block order */
+static inline void gather(const pf_decomp *d, const double *part, uint32_t i, double *out)
+{
+    for (uint32_t j = d->gptr[i]; j < d->gptr[i + 1]; j++) {
+        const double *row = part + 3 * (size_t)d->grow[j];
+        out[0] += row[0];
+        out[1] += row[1];
+        out[2] += row[2];
+    }
+}
+
+/* fixed points to 0, then the held directions projected out: per point, in the order of the whole object's */
+static inline void project_point(const pf_object *o, uint32_t i, double *vec)
+{
+    if (o->fixed[i]) vec[3 * (size_t)i] = vec[3 * (size_t)i + 1] = vec[3 * (size_t)i + 2] = 0;
+    if (o->held.n) pf_project_point_directions(o, i, vec);
+}
+
+static inline double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* ---- the tasks (data as recorded below; they reach the vectors through the object, their data are views) ---- */
+
+static void t_force(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    const pf_object *o = a->o;
+    zero_rows(a->d->pf, a->b);
+    for (uint32_t f = 0; f < a->d->nfields; f++)
+        if (a->b->range[f].n)
+            ops(&o->ff.v[f])->force_range(&o->ff.v[f], o, o->x, o->v, a->d->pf, 1, &a->b->range[f]);
+}
+
+/* the block's fact K vec into its stiffness rows; in_rows: vec holds the block's rows, not the points */
+static void stiffness(const blk_args *a, const double *vec, double fact, int in_rows)
+{
+    const pf_object *o = a->o;
+    zero_rows(a->d->pk, a->b);
+    for (uint32_t f = 0; f < a->d->nfields; f++) {
+        pf_elem_range r = a->b->range[f];
+        r.in_rows = in_rows;
+        if (r.n && ops(&o->ff.v[f])->dforce_range)
+            ops(&o->ff.v[f])->dforce_range(&o->ff.v[f], o, vec, a->d->pk, fact, &r);
+    }
+}
+
+/* beta = r.r / previous r.r (0 at the first iteration) */
+static inline double cg_beta(const double *rr)
+{
+    return rr[2] > 0 ? rr[0] / rr[2] : 0.0;
+}
+
+static void t_stiff_v(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    stiffness(a, a->o->v, a->bfact, 0);
+}
+
+/* data: rr */
+static void t_kp(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    const pf_object *o = a->o;
+    const pf_decomp *d = a->d;
+    double beta = cg_beta(c->data[0]), *pp = d->pp;
+    for (uint32_t r = a->b->row0; r < a->b->row0 + a->b->nrows; r++) {
+        size_t i3 = 3 * (size_t)d->row_node[r];
+        for (int dim = 0; dim < 3; dim++) pp[3 * (size_t)r + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
+    }
+    stiffness(a, pp, a->kfact, 1);
+}
+
+/* data: ..., rr (cumulative) last */
+static void t_rhs(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    const pf_decomp *d = a->d;
+    double *rr = c->data[0], s = 0;
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        size_t i3 = 3 * (size_t)i;
+        double m = pf_point_mass(o, i), hm = a->h * a->rm * m;
+        for (int dim = 0; dim < 3; dim++) o->f[i3 + dim] = m * a->g[dim];
+        gather(d, d->pf, i, o->f + i3);
+        for (int dim = 0; dim < 3; dim++) o->b[i3 + dim] = a->h * o->f[i3 + dim] - hm * o->v[i3 + dim];
+        gather(d, d->pk, i, o->b + i3);
+        project_point(o, i, o->b);
+        for (int dim = 0; dim < 3; dim++) {
+            o->dv[i3 + dim] = 0;
+            o->r[i3 + dim] = o->b[i3 + dim];
+            o->p[i3 + dim] = 0;
+        }
+        s += dot3(o->b + i3, o->b + i3);
+    }
+    rr[0] += s;
+}
+
+/* p = r + beta p, q = M' p + the stiffness rows, projected; pq += {p.q, p.M'p}. data: pq (cumulative), rr */
+static void t_q(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    const pf_decomp *d = a->d;
+    double *pq = c->data[0], pqs = 0, pms = 0, beta = cg_beta(c->data[1]);
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        size_t i3 = 3 * (size_t)i;
+        double mm = a->mfact * pf_point_mass(o, i);
+        for (int dim = 0; dim < 3; dim++) o->p[i3 + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
+        for (int dim = 0; dim < 3; dim++) o->q[i3 + dim] = mm * o->p[i3 + dim];
+        gather(d, d->pk, i, o->q + i3);
+        project_point(o, i, o->q);
+        pqs += dot3(o->p + i3, o->q + i3);
+        if (o->pmass) pms += mm * dot3(o->p + i3, o->p + i3);
+        else pms += dot3(o->p + i3, o->p + i3);
+    }
+    pq[0] += pqs;
+    pq[1] += o->pmass ? pms : a->mfact * o->mass * pms;
+}
+
+/* alpha = rr / pq, dv += alpha p, r -= alpha q, rn += r.r. data: rr, pq, rn (cumulative) */
+static void t_update(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    double alpha = ((const double *)c->data[0])[0] / *(const double *)c->data[1], s = 0;
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        size_t i3 = 3 * (size_t)a->b->owned[k];
+        for (int dim = 0; dim < 3; dim++) {
+            o->dv[i3 + dim] += alpha * o->p[i3 + dim];
+            o->r[i3 + dim] -= alpha * o->q[i3 + dim];
+            s += o->r[i3 + dim] * o->r[i3 + dim];
+        }
+    }
+    *(double *)c->data[2] += s;
+}
+
+/* 1 + the block's first point whose new state is not finite or too fast, else 0 (as pf_state_check) */
+static uint32_t first_bad(const pf_object *o, const pf_block *b, double max_speed)
+{
+    double m2 = max_speed * max_speed;
+    for (uint32_t k = 0; k < b->nowned; k++) {
+        const double *p = o->x + 3 * (size_t)b->owned[k], *u = o->v + 3 * (size_t)b->owned[k];
+        if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && dot3(u, u) <= m2)) return b->owned[k] + 1;
+    }
+    return 0;
+}
+
+static void t_integrate(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    for (uint32_t k = 0; k < a->b->nowned; k++) { /* the state the fault check restores */
+        size_t i3 = 3 * (size_t)a->b->owned[k];
+        memcpy(o->x_prev + i3, o->x + i3, 3 * sizeof *o->x);
+        memcpy(o->v_prev + i3, o->v + i3, 3 * sizeof *o->v);
+    }
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        size_t i3 = 3 * (size_t)i;
+        if (a->statik) { /* x += dx (the solution, in dv), v = 0 */
+            for (int dim = 0; dim < 3; dim++) {
+                if (!o->fixed[i]) o->x[i3 + dim] += o->dv[i3 + dim];
+                o->v[i3 + dim] = 0;
+            }
+            continue;
+        }
+        for (int dim = 0; dim < 3; dim++) o->v[i3 + dim] += o->dv[i3 + dim];
+        project_point(o, i, o->v);
+        for (int dim = 0; dim < 3; dim++) o->x[i3 + dim] += a->h * o->v[i3 + dim];
+    }
+    a->b->fault = first_bad(o, a->b, a->max_speed);
+}
+
+/* ---- recording ---- */
+
+#define TRY(call)                                                                                            \
+    do {                                                                                                     \
+        int rc_ = (call);                                                                                    \
+        if (rc_ != PF_OK) return rc_;                                                                        \
+    } while (0)
+
+/* an access to the datum `member` (an offsetof in pf_block) of each listed block */
+static void add_blocks(pf_access *acc, uint32_t *na, const pf_decomp *d, const uint32_t *list, uint32_t n,
+                       size_t member, pf_access_mode mode)
+{
+    for (uint32_t j = 0; j < n; j++)
+        acc[(*na)++] = (pf_access){*(const pf_data_id *)((const char *)&d->b[list[j]] + member), mode};
+}
+
+/* the block's parts of its fields' caches (written by its force task, read by its stiffness tasks) */
+static void add_caches(pf_access *acc, uint32_t *na, const pf_object *o, const pf_block *b, pf_access_mode mode)
+{
+    for (uint32_t f = 0; f < o->ff.n; f++)
+        if (b->range[f].n && ops(&o->ff.v[f])->register_range) acc[(*na)++] = (pf_access){b->dcache[f], mode};
+}
+
+typedef struct recording {
+    pf_world *w;
+    const pf_task_recorder *rec;
+    const pf_decomp *d;
+    blk_args base;
+    double force_ns, df_ns; /* the whole object's estimated costs, shared out by elements */
+} recording;
+
+/* the share of the object's elements in block b */
+static double share(const recording *r, const pf_block *b)
+{
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < r->d->nfields; f++) n += b->range[f].n;
+    return (double)n / r->d->elements;
+}
+
+static int record(const recording *r, pf_task_fn fn, const char *name, pf_block *b, const pf_access *acc,
+                  uint32_t na, double cost)
+{
+    blk_args args = r->base;
+    args.b = b;
+    return r->rec->record(r->rec->ctx, &(pf_task_def){fn, name, &args, sizeof args, acc, na, cost});
+}
+
+#define PF_BLK_ACC(m) offsetof(pf_block, m)
+
+/* per block, the tasks of each phase */
+
+static int record_force(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    (void)s;
+    const pf_decomp *d = r->d;
+    pf_access acc[PF_MAX_ACCESSES];
+    uint32_t na = 0;
+    acc[na++] = (pf_access){k->dpf, PF_WRITE};
+    add_blocks(acc, &na, d, k->nbr, k->nnbr, PF_BLK_ACC(dx), PF_READ);
+    if (d->reads_v) add_blocks(acc, &na, d, k->nbr, k->nnbr, PF_BLK_ACC(dv_), PF_READ);
+    add_caches(acc, &na, r->base.o, k, PF_WRITE);
+    TRY(record(r, t_force, "block force", k, acc, na, r->force_ns * share(r, k)));
+    na = 0;
+    acc[na++] = (pf_access){k->dpk, PF_WRITE};
+    add_blocks(acc, &na, d, k->nbr, k->nnbr, PF_BLK_ACC(dv_), PF_READ);
+    add_caches(acc, &na, r->base.o, k, PF_READ);
+    return record(r, t_stiff_v, "block rhs stiffness", k, acc, na, r->df_ns * share(r, k));
+}
+
+static int record_rhs(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    pf_access acc[PF_MAX_ACCESSES] = {{s->drr, PF_CUMUL}, {k->df, PF_WRITE}, {k->db, PF_WRITE}, {k->ddv, PF_WRITE},
+                                      {k->dr, PF_WRITE},   {k->dp, PF_WRITE}, {k->dv_, PF_READ}};
+    uint32_t na = 7;
+    add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpf), PF_READ);
+    add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
+    return record(r, t_rhs, "block rhs", k, acc, na, 12.0 * k->nowned);
+}
+
+static int record_kp(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    pf_access acc[PF_MAX_ACCESSES];
+    uint32_t na = 0;
+    acc[na++] = (pf_access){s->drr, PF_READ};
+    acc[na++] = (pf_access){k->dpk, PF_WRITE};
+    add_blocks(acc, &na, r->d, k->nbr, k->nnbr, PF_BLK_ACC(dr), PF_READ);
+    add_blocks(acc, &na, r->d, k->nbr, k->nnbr, PF_BLK_ACC(dp), PF_READ);
+    add_caches(acc, &na, r->base.o, k, PF_READ);
+    return record(r, t_kp, "block cg stiffness", k, acc, na, r->df_ns * share(r, k) + 3.0 * k->nrows);
+}
+
+static int record_q(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    pf_access acc[PF_MAX_ACCESSES] = {{s->dpq, PF_CUMUL}, {s->drr, PF_READ}, {k->dq, PF_WRITE},
+                                      {k->dp, PF_READWRITE}, {k->dr, PF_READ}};
+    uint32_t na = 5;
+    add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
+    return record(r, t_q, "block cg product", k, acc, na, 8.0 * k->nowned);
+}
+
+static int record_update(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    pf_access acc[] = {{s->drr, PF_READ}, {s->dpq, PF_READ},  {s->drn, PF_CUMUL},     {k->dp, PF_READ},
+                       {k->dq, PF_READ},  {k->ddv, PF_READWRITE}, {k->dr, PF_READWRITE}};
+    return record(r, t_update, "block cg update", k, acc, 7, 9.0 * k->nowned);
+}
+
+static int record_integrate(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    (void)s;
+    pf_access acc[] = {{k->ddv, PF_READ}, {k->dv_, PF_READWRITE}, {k->dx, PF_READWRITE}};
+    return record(r, t_integrate, "block integrate", k, acc, 3, 4.0 * k->nowned);
+}
+
+/* the highest block whose rows reach block k's points (0 for a block that owns none) */
+static uint32_t last_source(const pf_block *k)
+{
+    return k->nsrc ? k->src[k->nsrc - 1] : 0;
+}
+
+typedef int (*block_recorder)(const recording *r, const pf_block_solve *s, pf_block *k);
+
+/* phase `first` of every block and phase `then` of every block, which reads the rows of `first` of the blocks
+ * in its src list: each `then` is recorded as soon as the last of its sources is, so that a worker reads those
+ * rows while they are still in its cache. The order is fixed by the blocks alone (the reducers fold in it). */
+static int record_pair(const recording *r, const pf_block_solve *s, block_recorder first, block_recorder then)
+{
+    const pf_decomp *d = r->d;
+    uint32_t next = 0; /* `then` is recorded for blocks 0 .. next-1 */
+    for (uint32_t b = 0; b < d->nblocks; b++) {
+        TRY(first(r, s, &d->b[b]));
+        while (next < d->nblocks && last_source(&d->b[next]) <= b) TRY(then(r, s, &d->b[next++]));
+    }
+    while (next < d->nblocks) TRY(then(r, s, &d->b[next++]));
+    return PF_OK;
+}
+
+static int record_each(const recording *r, const pf_block_solve *s, block_recorder one)
+{
+    for (uint32_t b = 0; b < r->d->nblocks; b++) TRY(one(r, s, &r->d->b[b]));
+    return PF_OK;
+}
+
+static int record_cg_loop(const recording *r, const pf_block_solve *s, pf_group *gr)
+{
+    pf_graph *g = r->w->g;
+    TRY(pf_graph_loop_begin(g,
+                            &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = s->sv->cg_iterations,
+                                           .max_iterations = s->sv->cg_iterations},
+                            &gr->loop));
+    gr->has_loop = 1;
+    TRY(pf_graph_loop_break(g, s->drr, pf_cg_residual_small, NULL, 0));
+    TRY(record_pair(r, s, record_kp, record_q));
+    TRY(pf_graph_loop_break(g, s->dpq, pf_cg_denominator_small, &s->sv->cg_threshold, sizeof s->sv->cg_threshold));
+    TRY(record_each(r, s, record_update));
+    pf_access nx[] = {{s->drr, PF_READWRITE}, {s->drn, PF_READWRITE}, {s->dpq, PF_READWRITE}};
+    TRY(r->rec->record(r->rec->ctx, &(pf_task_def){pf_cg_next_task, "cg next", NULL, 0, nx, 3, 20}));
+    return pf_graph_loop_end(g);
+}
+
+int pf_record_blocks(pf_world *w, pf_group *gr, pf_object *o, pf_decomp *d, const pf_task_recorder *rec,
+                     const pf_block_solve *s)
+{
+    recording r = {w, rec, d,
+                   {o, d, NULL, s->h, s->mfact, s->kfact, s->bfact, s->rm, s->max_speed,
+                    {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, s->statik},
+                   pf_force_fields_cost(o, 0.0), pf_force_fields_df_cost(o, 0.0)};
+    TRY(record_pair(&r, s, record_force, record_rhs));
+    pf_access lim[] = {{s->drr, PF_READWRITE}};
+    TRY(rec->record(rec->ctx, &(pf_task_def){pf_cg_limits_task, "cg limits", &s->sv->cg_tolerance,
+                                             sizeof s->sv->cg_tolerance, lim, 1, 20}));
+    TRY(record_cg_loop(&r, s, gr));
+    return record_each(&r, s, record_integrate);
+}
