@@ -6,6 +6,7 @@
 #include "base/check.h"
 #include "base/error.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,6 @@ void pf_decomp_free(pf_decomp *d)
     pf_free(d->field_uid);
     pf_free(d->pf);
     pf_free(d->pk);
-    pf_free(d->pp);
     pf_free(d->row_node);
     pf_free(d->gptr);
     pf_free(d->grow);
@@ -296,8 +296,7 @@ static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t 
     if (fill_owned_and_gather(o, d, row_node.v, owner) || fill_neighbours(d, row_node.v, owner, &fits)) goto done;
     d->pf = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pf);
     d->pk = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pk);
-    d->pp = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pp);
-    if (!d->pf || !d->pk || !d->pp) goto done;
+    if (!d->pf || !d->pk) goto done;
     d->row_node = row_node.v; /* kept */
     row_node.v = NULL;
     for (uint32_t f = 0; f < d->nfields; f++) d->reads_v |= o->ff.v[f].kind == PF_FORCE_SPRINGS;
@@ -315,9 +314,19 @@ done:
 }
 
 /* the blocks o asks for: 0 (run whole) or how many */
+/* the default block size: elements worth PF_BLOCK_COST of stiffness products by the kinds' estimates (fixed
+ * numbers, so the blocks stay the same on every machine) */
+static uint32_t default_block_elements(const pf_object *o, uint32_t nelem)
+{
+    double cost = pf_force_fields_df_cost(o, 0.0);
+    if (!(cost > 0)) return PF_BLOCK_ELEMENTS_DEFAULT;
+    double be = ceil(PF_BLOCK_COST * nelem / cost);
+    return be < 1 ? 1 : be > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)be;
+}
+
 static uint32_t wanted_blocks(const pf_object *o, uint32_t nelem, uint32_t *block_elements)
 {
-    uint32_t be = o->block_elements ? o->block_elements : PF_BLOCK_ELEMENTS_DEFAULT;
+    uint32_t be = o->block_elements ? o->block_elements : default_block_elements(o, nelem);
     if (nelem / be >= PF_BLOCKS_MAX) be = nelem / (PF_BLOCKS_MAX - 1) + 1;
     *block_elements = be;
     uint32_t nb = (uint32_t)(((uint64_t)nelem + be - 1) / be);

@@ -23,8 +23,11 @@
  * a mesh whose blocks have more neighbours is not decomposed). */
 #define PF_BLOCKS_MAX 4096
 #define PF_BLOCK_NEIGHBOURS_MAX 28
-/* the default block size: small enough for 16 workers on a 20,000-element object, large enough that a block's
- * task costs far more than its scheduling */
+/* The default block holds elements whose stiffness products cost, by the kinds' estimates, what 512 hexahedra's
+ * do (about 1,400 tetrahedra, 2,600 triangles, 34,000 springs): few enough blocks that their tasks cost far more
+ * than their scheduling, enough for 16 workers on SOFA's 16,875-hexahedron beam benchmark. A field without
+ * stiffness: blocks of PF_BLOCK_ELEMENTS_DEFAULT. */
+#define PF_BLOCK_COST (512 * 400.0)
 #define PF_BLOCK_ELEMENTS_DEFAULT 512
 /* PF_DECOMPOSE_AUTO cuts an object into blocks from this many blocks' worth of elements on: below, an object is
  * cheap enough as one task per phase (and scenes of many such objects spread by object already) */
@@ -48,7 +51,6 @@ typedef struct pf_decomp {
     uint32_t *field_uid;  /* the fields it was built for, in order: rebuilt when they change */
     pf_block *b;
     double *pf, *pk;      /* part buffers, 3 values a row: force contributions, stiffness products */
-    double *pp;           /* each block's copy of the CG direction p at its rows (read by its stiffness product) */
     uint32_t nrows, *row_node; /* the point of each row */
     uint32_t *gptr, *grow; /* point i sums the rows grow[gptr[i] .. gptr[i+1]), in block order */
     int reads_v;          /* some field's force reads v (springs' damping) */

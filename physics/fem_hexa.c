@@ -266,13 +266,13 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
     for (uint32_t k = 0; k < r->n; k++) {
         uint32_t e = r->elems ? r->elems[k] : k;
         const uint32_t *el = fem->elem + 8 * e, *row = r->rows ? r->rows + 8 * (size_t)k : el;
-        const uint32_t *in = r->in_rows ? row : el;
         const double *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         if (fem->method != PF_FEM_LINEAR) {
             /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
             const double *R = fem->rot + 9 * e;
             for (int c = 0; c < 8; c++) {
-                const double *p = dx + 3 * (size_t)in[c];
+                double p[3];
+                pf_range_input(r, dx, 3 * (size_t)el[c], p);
                 for (int d = 0; d < 3; d++) u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2];
             }
             ke_mul(ke, u, fl);
@@ -282,8 +282,7 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
                 for (int d = 0; d < 3; d++) fo[d] -= kfact * (R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2]);
             }
         } else {
-            for (int c = 0; c < 8; c++)
-                for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * (size_t)in[c] + d];
+            for (int c = 0; c < 8; c++) pf_range_input(r, dx, 3 * (size_t)el[c], u + 3 * c);
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
                 for (int d = 0; d < 3; d++) df[3 * (size_t)row[c] + d] -= kfact * fl[3 * c + d];
@@ -309,7 +308,7 @@ static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_hexa_fem *fem = ff->state;
-    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
 }
 
 static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -317,7 +316,7 @@ static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, con
 {
     (void)o;
     const pf_hexa_fem *fem = ff->state;
-    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

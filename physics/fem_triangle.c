@@ -170,11 +170,12 @@ static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, do
     /* SOFA's approximation for "large": K_e = -R^T Ke R, the rotation's own variation neglected */
     for (uint32_t k = 0; k < r->n; k++) {
         uint32_t e = r->elems ? r->elems[k] : k;
-        const uint32_t *t = fem->tri + 3 * e, *row = r->rows ? r->rows + 3 * (size_t)k : t, *in = r->in_rows ? row : t;
+        const uint32_t *t = fem->tri + 3 * e, *row = r->rows ? r->rows + 3 * (size_t)k : t;
         const double *R = fem->rot + 9 * e;
         double u[6];
         for (int c = 0; c < 3; c++) {
-            const double *p = dx + 3 * (size_t)in[c];
+            double p[3];
+            pf_range_input(r, dx, 3 * (size_t)t[c], p);
             u[2 * c] = R[0] * p[0] + R[1] * p[1] + R[2] * p[2];
             u[2 * c + 1] = R[3] * p[0] + R[4] * p[1] + R[5] * p[2];
         }
@@ -199,7 +200,7 @@ static void triangle_fem_ff_force(const pf_force_field *ff, const pf_object *o, 
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_triangle_fem *fem = ff->state;
-    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
 }
 
 static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -207,7 +208,7 @@ static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o,
 {
     (void)o;
     const pf_triangle_fem *fem = ff->state;
-    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, 0});
+    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

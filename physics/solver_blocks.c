@@ -6,8 +6,8 @@
  *   stiff_b:      the block's elements' bfact K v into its rows of the stiffness part buffer
  *   rhs_b:        for its points, f = m g + the rows that touch them, b = h f - h rM m v + the K v rows,
  *                 projected; the CG start (dv = 0, r = b, p = 0) and r.r into the group's reducer
- *   the CG loop:  kp_b (the new direction p = r + beta p at its rows, from its neighbours' r and p, then
- *                 kfact K p of its elements into its stiffness rows), q_b (p = r + beta p on its points, the same
+ *   the CG loop:  kp_b (kfact K p of its elements into its stiffness rows, the new direction p = r + beta p
+ *                 formed as its elements read it, from its neighbours' r and p), q_b (p = r + beta p on its points, the same
  *                 values, then q = mfact m p + the rows, projected; p.q and p.M'p into the reducer), update_b (dv,
  *                 r, r.r), then the group's one "cg next". kp_b computes the direction itself rather than wait for
  *                 its neighbours to: one task and one exchange fewer per block and iteration
@@ -80,14 +80,15 @@ static void t_force(const pf_task_ctx *c)
             ops(&o->ff.v[f])->force_range(&o->ff.v[f], o, o->x, o->v, a->d->pf, 1, &a->b->range[f]);
 }
 
-/* the block's fact K vec into its stiffness rows; in_rows: vec holds the block's rows, not the points */
-static void stiffness(const blk_args *a, const double *vec, double fact, int in_rows)
+/* the block's fact K (vec + beta in2) into its stiffness rows (in2 NULL: K vec) */
+static void stiffness(const blk_args *a, const double *vec, const double *in2, double beta, double fact)
 {
     const pf_object *o = a->o;
     zero_rows(a->d->pk, a->b);
     for (uint32_t f = 0; f < a->d->nfields; f++) {
         pf_elem_range r = a->b->range[f];
-        r.in_rows = in_rows;
+        r.in2 = in2;
+        r.beta = beta;
         if (r.n && ops(&o->ff.v[f])->dforce_range)
             ops(&o->ff.v[f])->dforce_range(&o->ff.v[f], o, vec, a->d->pk, fact, &r);
     }
@@ -102,21 +103,14 @@ static inline double cg_beta(const double *rr)
 static void t_stiff_v(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
-    stiffness(a, a->o->v, a->bfact, 0);
+    stiffness(a, a->o->v, NULL, 0, a->bfact);
 }
 
 /* data: rr */
 static void t_kp(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
-    const pf_object *o = a->o;
-    const pf_decomp *d = a->d;
-    double beta = cg_beta(c->data[0]), *pp = d->pp;
-    for (uint32_t r = a->b->row0; r < a->b->row0 + a->b->nrows; r++) {
-        size_t i3 = 3 * (size_t)d->row_node[r];
-        for (int dim = 0; dim < 3; dim++) pp[3 * (size_t)r + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
-    }
-    stiffness(a, pp, a->kfact, 1);
+    stiffness(a, a->o->r, a->o->p, cg_beta(c->data[0]), a->kfact);
 }
 
 /* data: ..., rr (cumulative) last */
