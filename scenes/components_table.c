@@ -75,6 +75,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"JacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"BlockJacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"SSORPreconditioner", STATE, sc_preconditioner, NULL},
+    {"WarpPreconditioner", STATE, sc_preconditioner, NULL},
     {"CollisionPipeline", STATE, sc_collision_pipeline, NULL},
     {"DefaultPipeline", STATE, sc_collision_pipeline, NULL},
     {"BruteForceBroadPhase", STATE, sc_brute_force_broad_phase, NULL},
@@ -148,6 +149,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
     {"VisualModel", STATE, NULL, NULL},
+    {"VisualModelImpl", STATE, NULL, NULL},
     {"VisualStyle", STATE, NULL, NULL},
     {"RequiredPlugin", STATE, NULL, NULL},
     {"InteractiveCamera", STATE, NULL, NULL},
