@@ -294,8 +294,9 @@ extern const pf_scene_component_def sc_builtin_components[];
 extern const size_t sc_builtin_component_count;
 
 /* ---- mesh files (scenes/obj_reader.c) ---- */
-/* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles; `i/t/n` forms and
- * negative indices accepted). Errors name path:line. */
+/* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles, first corner to each
+ * next pair; a face of 4 corners is also one of `quads`; `i/t/n` forms and negative indices accepted). Errors
+ * name path:line. */
 int sc_read_obj(const char *path, sc_mesh *out);
 /* Same from memory (`name` labels messages). */
 int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mesh *out);

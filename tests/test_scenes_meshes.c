@@ -265,6 +265,37 @@ START_TEST(test_scene_sofa_style)
 }
 END_TEST
 
+/* Quad2TriangleTopologicalMapping below an OBJ's quads (SOFA's tutorial layout): the same triangles as below the
+ * quads written by hand in a QuadSetTopologyContainer. */
+START_TEST(test_scene_obj_quads_mapped)
+{
+    static const char *const quads[] = {
+        "<MeshObjLoader name='loader' filename='cube.obj'/><MechanicalObject src='@loader'/>"
+        "<QuadSetTopologyContainer src='@loader' name='Container'/>",
+        "<MechanicalObject position='0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1'/>"
+        "<QuadSetTopologyContainer name='Container' quads='0 3 2 1 4 5 6 7 0 1 5 4 1 2 6 5 2 3 7 6 3 0 4 7'/>"};
+    uint32_t tris[2][36];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='q'>%s<UniformMass totalMass='1'/>\n"
+                 "<Node name='t'><TriangleSetTopologyContainer name='Container'/>"
+                 "<Quad2TriangleTopologicalMapping input='@../Container' output='@Container'/>"
+                 "<TriangleCollisionModel/></Node></Node></Node>", quads[k]);
+        pf_scene_load_def d = quiet_def();
+        d.data_path = TEST_MESHES_DIR;
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%d: %s", k,
+                      pf_last_error());
+        const pf_scene_collision_model *models;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &models), 1);
+        ck_assert_uint_eq(models[0].ntriangles, 12);
+        memcpy(tris[k], models[0].triangles, sizeof tris[k]);
+        pf_scene_destroy(s);
+    }
+    ck_assert_mem_eq(tris[0], tris[1], sizeof tris[0]);
+}
+END_TEST
+
 /* A mesh error through the scene: the scene's file:line, then the mesh's. */
 START_TEST(test_scene_mesh_error)
 {
@@ -500,6 +531,33 @@ START_TEST(test_sphere_file)
 }
 END_TEST
 
+/* OBJ faces: a triangle, a quad (kept whole and split 0 1 2 / 0 2 3, as before), a pentagon (fanned, no quad), a
+ * quad written with slashes and negative indices: the triangles and quads hand-listed. */
+START_TEST(test_obj_quads)
+{
+    static const char text[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nv 2 1 0\n"
+                               "f 1 2 3\n"
+                               "f 1 2 3 4\n"
+                               "f 1 5 6 3 4\n"
+                               "f 2/1/1 5//2 -1 3/4\n";
+    sc_mesh m;
+    ck_assert_msg(sc_read_obj_memory("q.obj", text, sizeof text - 1, &m) == PF_OK, "%s", pf_last_error());
+    static const uint32_t tris[] = {0, 1, 2, 0, 1, 2, 0, 2, 3, 0, 4, 5, 0, 5, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
+    static const uint32_t quads[] = {0, 1, 2, 3, 1, 4, 5, 2};
+    ck_assert_uint_eq(m.ntris, sizeof tris / sizeof tris[0] / 3);
+    ck_assert_mem_eq(m.tris, tris, sizeof tris);
+    ck_assert_uint_eq(m.nquads, 2);
+    ck_assert_mem_eq(m.quads, quads, sizeof quads);
+    sc_mesh_free(&m);
+    /* the cube file's six faces are quads, as written (1-based there) */
+    const mesh_file obj = {"cube.obj", sc_parse_obj, 0, 0, 0};
+    read_mesh(&obj, &m, NULL, 0);
+    ck_assert_uint_eq(m.nquads, 6);
+    ck_assert_mem_eq(m.quads, QUADS, sizeof QUADS);
+    sc_mesh_free(&m);
+}
+END_TEST
+
 /* ---- topological mappings (scenes/topological_mappings.c) against hand-written element lists ---- */
 
 /* (x - o) . ((b - a) x (c - a)): > 0 when triangle a b c faces away from o */
@@ -667,9 +725,11 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_tetra_fill_cube);
     tcase_add_test(tc, test_triangles_face_out);
     tcase_add_test(tc, test_twins_equal);
+    tcase_add_test(tc, test_obj_quads);
     tcase_add_test(tc, test_scene_every_loader);
     tcase_add_test(tc, test_scene_mesh_error);
     tcase_add_test(tc, test_scene_sofa_style);
+    tcase_add_test(tc, test_scene_obj_quads_mapped);
     tcase_add_test(tc, test_grid_hexa);
     tcase_add_test(tc, test_sphere_file);
     tcase_add_test(tc, test_hexa_to_tetra);
