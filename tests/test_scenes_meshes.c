@@ -621,6 +621,36 @@ START_TEST(test_hexa_to_tetra)
 }
 END_TEST
 
+/* TetrahedronFEMForceField's own split of a grid's cells (SOFA's TetrahedronFEMForceField::init): a 4 x 3 x 3-point
+ * grid (3 x 2 x 2 cells of 1 x 0.5 x 2) gives 6 tetrahedra per cell, each of a sixth of its cell, filling the grid;
+ * the cells whose corners are mirrored an odd number of times (x on even columns, y on odd rows, z on odd layers)
+ * keep the plain pattern, so their tetrahedra are inverted. The first cell (mirrored along x), by hand. */
+START_TEST(test_hexa_to_tetra_fem)
+{
+    const int n[3] = {4, 3, 3};
+    const double lo[3] = {0, 0, 0}, hi[3] = {3, 1, 4};
+    sc_mesh g, t;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_hexa_to_tetra_fem(&g, 3, 2, &t), PF_OK);
+    ck_assert_uint_eq(t.ntetra, 6 * 12);
+    /* cell 0: corners 0 1 5 4 12 13 17 16 mirrored along x: 1 0 4 5 13 12 16 17; (c0 c5 c1 c6) = 1 12 0 16 */
+    static const uint32_t first[4] = {1, 12, 0, 16};
+    ck_assert_mem_eq(t.tetra, first, sizeof first);
+    double sum = 0;
+    for (uint32_t k = 0; k < t.ntetra; k++) {
+        uint32_t cell = k / 6, x = cell % 3, y = cell / 3 % 2, z = cell / 6;
+        int mirrors = !(x & 1) + (int)(y & 1) + (int)(z & 1);
+        double v = tet_volume(t.points, t.tetra + 4 * k) / 6;
+        ck_assert_double_eq_tol(fabs(v), 1.0 / 6, 1e-14);
+        ck_assert_msg((v < 0) == (mirrors & 1), "tetrahedron %u of cell %u: volume %g", k, cell, v);
+        sum += fabs(v);
+    }
+    ck_assert_double_eq_tol(sum, 3 * 1 * 4, 1e-12);
+    sc_mesh_free(&t);
+    sc_mesh_free(&g);
+}
+END_TEST
+
 /* one tetrahedron -> its 4 faces, each facing away from the corner opposite it; inverted input, same faces out */
 START_TEST(test_tetra_to_triangles)
 {
@@ -733,6 +763,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_hexa);
     tcase_add_test(tc, test_sphere_file);
     tcase_add_test(tc, test_hexa_to_tetra);
+    tcase_add_test(tc, test_hexa_to_tetra_fem);
     tcase_add_test(tc, test_tetra_to_triangles);
     tcase_add_test(tc, test_hexa_to_quads);
     tcase_add_test(tc, test_quads_to_triangles);
