@@ -128,6 +128,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"LinearMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"AffineMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},
     {"PlaneProjectiveConstraint", FORCES, sc_plane_constraint, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},
@@ -146,6 +147,13 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
+    /* models PhysFlow does not have: refused, saying what they are */
+    {"FastTriangularBendingSprings", FORCES, sc_refused_model, NULL},
+    {"TriangularBiquadraticSpringsForceField", FORCES, sc_refused_model, NULL},
+    {"TriangularQuadraticSpringsForceField", FORCES, sc_refused_model, NULL},
+    {"TriangularTensorMassForceField", FORCES, sc_refused_model, NULL},
+    {"BDFOdeSolver", STATE, sc_refused_model, NULL},
+    {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
     {"VisualModel", STATE, NULL, NULL},
