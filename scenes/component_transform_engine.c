@@ -10,21 +10,23 @@
 
 #define TYPE(c) pf_scene_component_type(c)
 
-/* The points input_position links: a loader's or engine's, a MechanicalObject's positions, a node's mesh or grid. */
-static int input_points(pf_scene_component *c, sc_mesh *out)
+/* The points a link attribute names: a loader's or engine's, a MechanicalObject's positions, a node's mesh or
+ * grid. (An attribute the loader followed as a link, "position", is read raw: its link names the input.) */
+int sc_engine_input(pf_scene_component *c, const char *attr, sc_mesh *out)
 {
     memset(out, 0, sizeof *out);
-    const char *in = pf_scene_component_string(c, "input_position");
+    const char *in = pf_scene_component_string(c, attr);
+    if (!in) in = sc_raw_attr(c, attr);
     if (!in)
-        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'input_position' is missing (a link: "
-                                        "\"@loader.position\")", TYPE(c));
+        return pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s' is missing (a link: "
+                                        "\"@loader.position\")", TYPE(c), attr);
     if (in[0] != '@')
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: input_position must be a link (\"@loader.position\"), "
-                                        "not numbers", TYPE(c));
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s must be a link (\"@loader.position\"), "
+                                        "not numbers", TYPE(c), attr);
     sc_node *from;
     xmlNode *comp;
     const char *field;
-    int rc = sc_resolve_link(c, "input_position", in, &from, &comp, &field);
+    int rc = sc_resolve_link(c, attr, in, &from, &comp, &field);
     if (rc) return rc;
     const sc_mesh *m = sc_loaded_mesh(from, comp);
     const double *p = m ? m->points : NULL;
@@ -39,8 +41,8 @@ static int input_points(pf_scene_component *c, sc_mesh *out)
         return sc_grid_mesh(from->def.grid, from->def.grid_min, from->def.grid_max, out);
     }
     if (!p)
-        return pf_scene_component_error(c, PF_EINVAL, "%s: input_position '%s' names no positions (yet: links are "
-                                        "followed in document order)", TYPE(c), in);
+        return pf_scene_component_error(c, PF_EINVAL, "%s: %s '%s' names no positions (yet: links are "
+                                        "followed in document order)", TYPE(c), attr, in);
     if (!(out->points = pf_malloc(((size_t)n * 3 + 1) * sizeof *out->points)))
         return pf_error(PF_ENOMEM, "out of memory");
     memcpy(out->points, p, (size_t)n * 3 * sizeof *p);
@@ -61,7 +63,7 @@ int sc_transform_engine(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "template");
     (void)pf_scene_component_string(c, "output_position"); /* what it gives, named for its users */
     sc_mesh m;
-    if ((rc = input_points(c, &m))) return rc;
+    if ((rc = sc_engine_input(c, "input_position", &m))) return rc;
     /* SOFA's order: scale, rotation (Euler degrees, as the mesh loaders'), translation */
     if ((rc = sc_mesh_loader_transform(c, &m))) {
         sc_mesh_free(&m);

@@ -19,6 +19,9 @@ int sc_sphere_loader(pf_scene_component *c, void *ctx);
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_transform_engine.c */
 int sc_transform_engine(pf_scene_component *c, void *ctx);
+/* scenes/component_select_engines.c */
+int sc_points_from_indices(pf_scene_component *c, void *ctx);
+int sc_subset_topology(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
 /* scenes/component_mass.c: masses measured on the node's mesh */
 int sc_diagonal_mass(pf_scene_component *c, void *ctx);

@@ -38,6 +38,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SphereLoader", STATE, sc_sphere_loader, NULL},
     {"GridMeshCreator", STATE, sc_grid_mesh_creator, NULL},
     {"TransformEngine", STATE, sc_transform_engine, NULL},
+    {"PointsFromIndices", STATE, sc_points_from_indices, NULL},
+    {"SubsetTopology", STATE, sc_subset_topology, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
     {"DiagonalMass", STATE, sc_diagonal_mass, NULL},
     {"MeshMatrixMass", STATE, sc_mesh_matrix_mass, NULL},
