@@ -143,6 +143,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PointModel", FORCES, sc_point_model, NULL},
     {"LineCollisionModel", FORCES, sc_line_model, NULL},
     {"LineModel", FORCES, sc_line_model, NULL},
+    {"TetrahedronCollisionModel", FORCES, sc_tetrahedron_model, NULL}, /* no contacts, as in SOFA's proximity */
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},

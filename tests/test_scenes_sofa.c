@@ -1263,6 +1263,53 @@ START_TEST(test_tetra_fem_on_hexahedra)
 }
 END_TEST
 
+/* TetrahedronCollisionModel under a proximity intersection finds no contacts (SOFA has no tetrahedron intersector
+ * there): a cube of tetrahedra falling through a point model's points ends as it does without the model, with one
+ * warning saying so; under DiscreteIntersection (points inside tetrahedra in SOFA) it is refused. */
+START_TEST(test_tetrahedron_collision_model)
+{
+    static const char xml[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>%s"
+        "<CollisionResponse/><EulerImplicitSolver/><CGLinearSolver/><Node name='body'>"
+        "<MeshTopology position='0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1' "
+        "tetrahedra='0 1 3 5  0 3 2 6  0 5 4 6  3 6 5 7  0 3 5 6'/>"
+        "<MechanicalObject/><UniformMass totalMass='1'/><TetrahedronFEMForceField youngModulus='1000'/>%s</Node>"
+        "<Node name='pts'><MechanicalObject position='0.5 0.5 -0.2  0.3 0.6 -0.5'/><FixedConstraint fixAll='true'/>"
+        "<UniformMass totalMass='1'/><PointCollisionModel/></Node></Node>";
+    static const char prox[] = "<MinProximityIntersection alarmDistance='0.1' contactDistance='0.05'/>";
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char text[2048];
+        snprintf(text, sizeof text, xml, prox, k ? "\n<TetrahedronCollisionModel/>" : "");
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, text, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        ck_assert_int_eq(r.warnings, k);
+        if (k) ck_assert_msg(strstr(r.last, "t.xml:2: warning: TetrahedronCollisionModel finds no contacts"), "%s",
+                             r.last);
+        const pf_scene_collision_model *models;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &models), 1); /* the points' */
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 40), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        uint32_t n;
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "body", &o), PF_OK);
+        ck_assert_double_lt(pf_world_positions(pf_scene_world(s), o, &n)[2], -0.5); /* fell through the points */
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+    char text[2048];
+    snprintf(text, sizeof text, xml, "<DiscreteIntersection/>", "\n<TetrahedronCollisionModel/>");
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, text, &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: TetrahedronCollisionModel is not supported with "
+                                          "DiscreteIntersection"), "%s", pf_last_error());
+}
+END_TEST
+
 /* MeshSpringForceField on a tetrahedral mesh: a spring on every edge of its tetrahedra, each once (a cube cut into
  * 5 tetrahedra has its 12 edges and 6 face diagonals: 18) */
 START_TEST(test_mesh_springs_on_tetrahedra)
@@ -1314,6 +1361,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_mesh_creator);
     tcase_add_test(tc, test_transform_engine);
     tcase_add_test(tc, test_tetra_fem_on_hexahedra);
+    tcase_add_test(tc, test_tetrahedron_collision_model);
     suite_add_tcase(s, tc);
     return s;
 }
