@@ -19,6 +19,7 @@ int sc_sphere_loader(pf_scene_component *c, void *ctx);
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_transform_engine.c */
 int sc_transform_engine(pf_scene_component *c, void *ctx);
+int sc_transform_position(pf_scene_component *c, void *ctx);
 /* scenes/component_select_engines.c */
 int sc_points_from_indices(pf_scene_component *c, void *ctx);
 int sc_subset_topology(pf_scene_component *c, void *ctx);
@@ -64,6 +65,8 @@ int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_gravity(pf_scene_component *c, void *ctx);
+/* SOFA's rotation from Euler angles in degrees about x, y, z (R = Rz Ry Rx, x applied first), row-major */
+void sc_euler_rotation(const double deg[3], double R[9]);
 /* a mesh loader's scale3d, scale, rotation (degrees) and translation applied to m as SOFA's MeshLoader does */
 int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m);
 int sc_box_constraint(pf_scene_component *c, void *ctx);

@@ -1,12 +1,16 @@
-/* SOFA's selection engines evaluated at load (scenes/component_select_engines.c): PointsFromIndices and
- * SubsetTopology, their outputs against lists computed by hand from the scene's own points and elements, taken
- * by a MechanicalObject and a topology container through their links; their refusals. */
+/* SOFA's engines evaluated at load (scenes/component_select_engines.c, component_transform_engine.c):
+ * PointsFromIndices, SubsetTopology and TransformPosition, their outputs against lists computed by hand from the
+ * scene's own points and elements, taken by a MechanicalObject and a topology container through their links;
+ * their refusals. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static pf_scene_load_def quiet_def(void)
 {
@@ -162,6 +166,107 @@ START_TEST(test_subset_topology_refusals)
 }
 END_TEST
 
+/* TransformPosition on the points (1 2 3) (0 0 0) (-1 0 2): each method against its output by hand. */
+static void expect_transform(const char *attrs, const double want[9])
+{
+    char xml[2048];
+    snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='a'>"
+             "<MechanicalObject name='m' position='1 2 3  0 0 0  -1 0 2'/><UniformMass totalMass='1'/>"
+             "<TransformPosition name='t' input_position='@m.position' %s/>"
+             "<Node name='b'><MechanicalObject position='@../t.output_position'/><UniformMass totalMass='1'/>"
+             "</Node></Node></Node>", attrs);
+    pf_scene_load_def d = quiet_def();
+    d.data_path = "/tmp";
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s: %s", attrs,
+                  pf_last_error());
+    uint32_t n;
+    const double *x = object_points(s, "a/b", &n);
+    ck_assert_uint_eq(n, 3);
+    for (int k = 0; k < 9; k++)
+        ck_assert_msg(fabs(x[k] - want[k]) < 1e-14, "%s: coordinate %d is %.17g, expected %g", attrs, k, x[k],
+                      want[k]);
+    pf_scene_destroy(s);
+}
+
+START_TEST(test_transform_position)
+{
+    static const double translated[9] = {2, 1, 3, 1, -1, 0, 0, -1, 2};
+    expect_transform("method='translation' translation='1 -1 0'", translated);
+    /* about origin (1 0 0), by 2 3 -1 */
+    static const double scaled[9] = {1, 6, -3, -1, 0, 0, -3, 0, -2};
+    expect_transform("method='scale' origin='1 0 0' scale='2 3 -1'", scaled);
+    static const double scaled_moved[9] = {3, 6, -2, 1, 0, 1, -1, 0, -1};
+    expect_transform("method='scaleTranslation' scale='2 3 -1' translation='1 0 1'", scaled_moved);
+    /* 90 degrees about z: (x, y, z) -> (-y, x, z) */
+    static const double turned[9] = {-2, 1, 3, 0, 0, 0, 0, -1, 2};
+    expect_transform("method='rotation' rotation='0 0 90'", turned);
+    static const double srt[9] = {-6, 2, 4, 0, 0, 1, 0, -2, 3};
+    expect_transform("method='scaleRotationTranslation' scale='2 3 1' rotation='0 0 90' translation='0 0 1'", srt);
+    /* onto the plane z = 1 (normal given unnormalized) */
+    static const double projected[9] = {1, 2, 1, 0, 0, 1, -1, 0, 1};
+    expect_transform("method='projectOnPlane' origin='5 5 1' normal='0 0 2'", projected);
+    /* x' = (y + 1) / 2, y' = x / 2, z' = z / 2: the last row's w = 2 divides */
+    static const double affine[9] = {1.5, 0.5, 1.5, 0.5, 0, 0, 0.5, -0.5, 1};
+    expect_transform("method='affine' matrix='0 1 0 1  1 0 0 0  0 0 1 0  0 0 0 2' fixedIndices=''", affine);
+    static const double kept[9] = {1.5, 0.5, 1.5, 0, 0, 0, 0.5, -0.5, 1};
+    expect_transform("method='affine' matrix='0 1 0 1  1 0 0 0  0 0 1 0  0 0 0 2' fixedIndices='1'", kept);
+    /* an ITK file: the matrix by rows, then the translation, which SOFA reads last number first: (3 2 1) -> t
+     * (1 2 3); x' = x, y' = -z, z' = y, plus t */
+    char tfm[] = "/tmp/pf_tfm_XXXXXX.tfm";
+    int fd = mkstemps(tfm, 4);
+    ck_assert_int_ge(fd, 0);
+    static const char text[] = "#Insight Transform File V1.0\n#Transform 0\nTransform: AffineTransform_double_3_3\n"
+                               "Parameters: 1 0 0 0 0 -1 0 1 0 3 2 1\nFixedParameters: 0 0 0\n";
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char attrs[256];
+    snprintf(attrs, sizeof attrs, "method='fromFile' filename='%s'", strrchr(tfm, '/') + 1);
+    static const double from_tfm[9] = {2, -1, 5, 1, 2, 3, 0, 0, 3};
+    expect_transform(attrs, from_tfm);
+    unlink(tfm);
+    /* .trm: the translation's line, then the matrix's three */
+    char trm[] = "/tmp/pf_trm_XXXXXX.trm";
+    fd = mkstemps(trm, 4);
+    ck_assert_int_ge(fd, 0);
+    static const char text2[] = "1 2 3\n\n1 0 0\n0 0 -1\n0 1 0\n";
+    ck_assert_int_eq(write(fd, text2, sizeof text2 - 1), (ssize_t)(sizeof text2 - 1));
+    close(fd);
+    snprintf(attrs, sizeof attrs, "method='fromFile' filename='%s'", trm);
+    expect_transform(attrs, from_tfm);
+    unlink(trm);
+}
+END_TEST
+
+START_TEST(test_transform_position_refusals)
+{
+    static const char head[] = "<Node><Node name='a'><MechanicalObject name='m' position='1 2 3'/>\n";
+    static const struct {
+        const char *el;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {"<TransformPosition input_position='@m.position' method='random'/>", PF_ENOTSUP, "method 'random' is not "
+                                                                                          "supported"},
+        {"<TransformPosition input_position='@m.position' method='shear'/>", PF_EPARSE, "unknown method 'shear'"},
+        {"<TransformPosition input_position='@m.position'/>", PF_EINVAL, "'projectOnPlane' needs a nonzero 'normal'"},
+        {"<TransformPosition input_position='@m.position' method='fromFile'/>", PF_EPARSE, "needs 'filename'"},
+        {"<TransformPosition input_position='@m.position' method='fromFile' filename='x.obj'/>", PF_ENOTSUP,
+         "a matrix file is .tfm, .trm, .txt or .xfm"},
+        {"<TransformPosition input_position='@m.position' method='fromFile' filename='none.tfm'/>", PF_EIO,
+         "TransformPosition: cannot open matrix file 'none.tfm': not found"},
+        {"<TransformPosition input_position='@m.position' method='affine' matrix='1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 0'/>",
+         PF_EINVAL, "sends point 0 to infinity"},
+        {"<TransformPosition input_position='@m.position' method='translation' fixedIndices='1'/>", PF_EINVAL,
+         "fixedIndices[0] = 1 is out of range (1 points)"}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "%s%s</Node></Node>", head, cases[k].el);
+        expect_error(xml, cases[k].code, "t.xml:2:", cases[k].msg);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_engines");
@@ -171,6 +276,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_subset_topology);
     tcase_add_test(tc, test_subset_topology_global);
     tcase_add_test(tc, test_subset_topology_refusals);
+    tcase_add_test(tc, test_transform_position);
+    tcase_add_test(tc, test_transform_position_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
