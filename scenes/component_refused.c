@@ -28,6 +28,19 @@ static const struct {
     {"BDFOdeSolver",
      "its backward differentiation formulas (order 1 to 6, each step solved by Newton-Raphson iterations) are not "
      "PhysFlow's integrators: EulerImplicitSolver solves one linearized backward Euler step"},
+    {"SimpleTesselatedTetraTopologicalMapping",
+     "it cuts each tetrahedron into 8 on new points (its edges' midpoints), which SimpleTesselatedTetraMechanicalMapping "
+     "moves; PhysFlow's topological mappings keep the input's points (Hexa2TetraTopologicalMapping, "
+     "Tetra2TriangleTopologicalMapping, ...)"},
+    {"SimpleTesselatedTetraMechanicalMapping",
+     "it moves the points a SimpleTesselatedTetraTopologicalMapping adds (its edges' midpoints), which PhysFlow does "
+     "not create"},
+    {"Mesh2PointTopologicalMapping",
+     "it makes a point set of new points (at barycentric coordinates in each point, edge, triangle or "
+     "tetrahedron of the input), which Mesh2PointMechanicalMapping moves; PhysFlow's topological mappings keep the "
+     "input's points"},
+    {"Mesh2PointMechanicalMapping",
+     "it moves the points a Mesh2PointTopologicalMapping creates, which PhysFlow does not create"},
     {"TopologicalChangeProcessor",
      "it adds and removes elements during the run (from a file of timed changes), and PhysFlow's topologies do "
      "not change once loaded"},

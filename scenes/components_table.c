@@ -158,6 +158,10 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularTensorMassForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},
+    {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
+    {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
+    {"Mesh2PointTopologicalMapping", STATE, sc_refused_model, NULL},
+    {"Mesh2PointMechanicalMapping", STATE, sc_refused_model, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
     {"VisualModel", STATE, NULL, NULL},

@@ -169,7 +169,11 @@ START_TEST(test_refused_projective)
          "TriangularQuadraticSpringsForceField is not supported: its quadratic springs"},
         {"<TriangularTensorMassForceField youngModulus='15' poissonRatio='0.3'/>",
          "TriangularTensorMassForceField is not supported: its tensor-mass membrane"},
-        {"<BDFOdeSolver order='2'/>", "BDFOdeSolver is not supported: its backward differentiation formulas"}};
+        {"<BDFOdeSolver order='2'/>", "BDFOdeSolver is not supported: its backward differentiation formulas"},
+        {"<SimpleTesselatedTetraTopologicalMapping input='@a' output='@b'/>",
+         "SimpleTesselatedTetraTopologicalMapping is not supported: it cuts each tetrahedron into 8 on new points"},
+        {"<Mesh2PointTopologicalMapping input='@a' output='@b' edgeBaryCoords='0.5 0.5 0'/>",
+         "Mesh2PointTopologicalMapping is not supported: it makes a point set of new points"}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char xml[2048];
         snprintf(xml, sizeof xml, square, "\n");
