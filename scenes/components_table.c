@@ -156,6 +156,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBiquadraticSpringsForceField", FORCES, sc_refused_model, NULL},
     {"TriangularQuadraticSpringsForceField", FORCES, sc_refused_model, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_refused_model, NULL},
+    {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
