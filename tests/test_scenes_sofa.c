@@ -1310,6 +1310,51 @@ START_TEST(test_tetrahedron_collision_model)
 }
 END_TEST
 
+/* Index lists read as SOFA reads them: "A-B" from A to B (either way), "A-B-S" by steps of S: the same state as the
+ * indices written out; a malformed range and a step away from the end are errors naming the attribute. */
+START_TEST(test_index_ranges)
+{
+    static const char *const fix[] = {"1 2 3 7 6 5 0 4 8", "1-3 7-5 0-8-4", "1-3,7-5 , 0-8-4"};
+    uint64_t hash[3];
+    for (int k = 0; k < 3; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 0 -9.81'><Node name='g'><EulerImplicitSolver/>"
+                 "<CGLinearSolver iterations='40' tolerance='1e-10'/><RegularGridTopology n='3 3 2' min='0 0 0' "
+                 "max='1 1 1'/><MechanicalObject/><UniformMass totalMass='1'/>"
+                 "<RegularGridSpringForceField stiffness='100'/><FixedConstraint indices='%s'/></Node></Node>", fix[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", k, pf_last_error());
+        pf_scene_summary sum;
+        pf_scene_get_summary(s, &sum);
+        ck_assert_uint_eq(sum.fixed_points, 9);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1] && hash[0] == hash[2]);
+    static const struct {
+        const char *indices, *msg;
+    } bad[] = {{"1-x", "'1-x' is not an index or a range of indices (A-B, A-B-step)"},
+               {"0-4-0", "'0-4-0' is not an index or a range of indices"},
+               {"0-4--1", "the range '0-4--1' steps away from its end"},
+               {"-1", "-1 is not an index (an integer >= 0)"},
+               {"a", "'a' is not a number"}};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><Node name='g'><MechanicalObject position='0 0 0 1 0 0'/>\n"
+                 "<FixedConstraint indices='%s'/></Node></Node>", bad[k].indices);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_int_lt(load(&d, xml, &s), 0);
+        ck_assert_msg(strstr(pf_last_error(), "t.xml:2: FixedConstraint: attribute 'indices': ") &&
+                      strstr(pf_last_error(), bad[k].msg), "%s", pf_last_error());
+    }
+}
+END_TEST
+
 /* MeshSpringForceField on a tetrahedral mesh: a spring on every edge of its tetrahedra, each once (a cube cut into
  * 5 tetrahedra has its 12 edges and 6 face diagonals: 18) */
 START_TEST(test_mesh_springs_on_tetrahedra)
@@ -1362,6 +1407,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_transform_engine);
     tcase_add_test(tc, test_tetra_fem_on_hexahedra);
     tcase_add_test(tc, test_tetrahedron_collision_model);
+    tcase_add_test(tc, test_index_ranges);
     suite_add_tcase(s, tc);
     return s;
 }
