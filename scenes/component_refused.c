@@ -79,7 +79,7 @@ int sc_tetrahedron_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     static const char *const ignored[] = {"template", "moving", "simulated", "contactStiffness", "group",
-                                          "proximity", "color", "selfCollision", "contactFriction", "name"};
+                                          "proximity", "color", "selfCollision", "contactFriction"};
     SC_IGNORE_ATTRS(c, ignored);
     if (has_element(xmlDocGetRootElement(c->L->doc), "DiscreteIntersection"))
         return pf_scene_component_error(c, PF_ENOTSUP, "%s is not supported with DiscreteIntersection: SOFA finds "
