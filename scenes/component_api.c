@@ -144,29 +144,88 @@ int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t
     return 1;
 }
 
+/* One whole token of an index list as an integer: *v, or -1 when it is not one. */
+static int whole_integer(const char *tok, double *v)
+{
+    char *end;
+    *v = strtod(tok, &end);
+    return end != tok && !*end && isfinite(*v) && *v == floor(*v) ? 0 : -1;
+}
+
+/* SOFA reads index lists with ranges (its vector<unsigned int>::read): "A-B" is A, A+1, ..., B (descending when
+ * B < A) and "A-B-S" steps by S towards B (a step away from B is refused). */
 int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size_t *n)
 {
-    double *v;
-    int rc = sc_parse_reals(c, attr, &v, n);
     *out = NULL;
-    if (rc <= 0) return rc;
-    uint32_t *u = pf_malloc((*n ? *n : 1) * sizeof *u);
-    if (!u) {
-        pf_free(v);
-        return pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
-    }
-    for (size_t k = 0; k < *n; k++) {
-        if (v[k] < 0 || v[k] > 4294967295.0 || v[k] != floor(v[k])) {
-            double bad = v[k];
-            pf_free(v);
-            pf_free(u);
-            return pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not an index (an integer >= 0)",
-                                            pf_scene_component_type(c), attr, bad);
+    *n = 0;
+    const char *s = pf_scene_component_string(c, attr);
+    if (!s) return 0;
+    const char *type = pf_scene_component_type(c);
+    PF_VEC(uint32_t) v = {0};
+    int rc = PF_OK;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') s++;
+        if (!*s) break;
+        size_t len = strcspn(s, " \t\n\r,");
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), s);
+        s += len;
+        double a, b, step = 0;
+        char *dash = len < sizeof tok && len > 1 ? strchr(tok + 1, '-') : NULL, *dash2 = NULL;
+        if (dash) {
+            *dash = 0;
+            dash2 = dash[1] ? strchr(dash + 2, '-') : NULL;
+            if (dash2) *dash2 = 0;
         }
-        u[k] = (uint32_t)v[k];
+        if (!dash) {
+            if (len >= sizeof tok || whole_integer(tok, &a)) {
+                double x;
+                char *end;
+                x = strtod(tok, &end);
+                rc = end == tok || *end || len >= sizeof tok
+                         ? pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s': '%.40s' is not a number",
+                                                    type, attr, tok)
+                         : pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not an index (an "
+                                                    "integer >= 0)", type, attr, x);
+                break;
+            }
+            b = a, step = 1;
+        } else if (whole_integer(tok, &a) || whole_integer(dash + 1, &b) ||
+                   (dash2 && (whole_integer(dash2 + 1, &step) || step == 0))) {
+            if (dash2) *dash2 = '-';
+            *dash = '-';
+            rc = pf_scene_component_error(c, PF_EPARSE, "%s: attribute '%s': '%.40s' is not an index or a range of "
+                                          "indices (A-B, A-B-step)", type, attr, tok);
+            break;
+        }
+        if (!dash2) step = a <= b ? 1 : -1;
+        else if ((b - a) * step < 0) { /* what SOFA's unsigned reading makes of it is unclear: said, not guessed */
+            *dash = '-', *dash2 = '-';
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': the range '%.40s' steps away from its "
+                                          "end", type, attr, tok);
+            break;
+        }
+        if (a < 0 || a > 4294967295.0 || b < 0 || b > 4294967295.0) {
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': %g is not an index (an integer >= 0)",
+                                          type, attr, a < 0 || a > 4294967295.0 ? a : b);
+            break;
+        }
+        double count = floor((b - a) / step) + 1;
+        if (count > (double)(1u << 28) - (double)v.n) {
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: attribute '%s': the range '%s' holds too many indices",
+                                          type, attr, tok);
+            break;
+        }
+        for (double k = 0; k < count && !rc; k++)
+            if (pf_vec_push(&v, (uint32_t)(a + k * step))) rc = pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
     }
-    pf_free(v);
-    *out = u;
+    if (rc) {
+        pf_vec_free(&v);
+        return rc;
+    }
+    if (!v.v && !(v.v = pf_malloc(sizeof *v.v))) return pf_error(PF_ENOMEM, "out of memory parsing '%s'", attr);
+    *out = v.v;
+    *n = v.n;
     return 1;
 }
 

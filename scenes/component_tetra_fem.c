@@ -1,8 +1,11 @@
 /* SOFA's tetrahedral FEM components (TetrahedronFEMForceField, TetrahedralCorotationalFEMForceField) on the
- * tetrahedra of the node's mesh topology or loader, as pf_world_add_tetra_fem. */
+ * tetrahedra of the node's mesh topology or loader, or on a grid's or mesh's hexahedra split as SOFA splits them,
+ * as pf_world_add_tetra_fem. */
 #include "components.h"
+#include "topological_mappings.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <string.h>
@@ -54,6 +57,30 @@ static int fem_method(pf_scene_component *c, pf_fem_method *out)
                                     TYPE(c), m);
 }
 
+/* A topology without tetrahedra but with hexahedra (a regular grid of 2 or more points per axis, or a hexahedral
+ * mesh): *split holds SOFA's six tetrahedra per hexahedron (TetrahedronFEMForceField::init; a grid's cells per row
+ * and column give the mirroring pattern, 2 and 1 for a mesh, as SOFA takes them). Else split stays empty. */
+static int hexahedra_split(pf_scene_component *c, sc_mesh *split)
+{
+    sc_node *n = c->node;
+    if (n->topology == SC_TOPO_GRID) {
+        const int *g = n->def.grid;
+        if (g[0] < 2 || g[1] < 2 || g[2] < 2)
+            return pf_scene_component_error(c, PF_EPARSE, "%s needs tetrahedra or hexahedra: the "
+                                            "RegularGridTopology of node '%s' is %d x %d x %d points, which makes no "
+                                            "cells", TYPE(c), n->name, g[0], g[1], g[2]);
+        sc_mesh grid;
+        PF_TRY(sc_grid_mesh(g, n->def.grid_min, n->def.grid_max, &grid));
+        int rc = sc_hexa_to_tetra_fem(&grid, g[0] - 1, g[1] - 1, split);
+        sc_mesh_free(&grid);
+        return rc;
+    }
+    if (n->topology == SC_TOPO_MESH && (n->mapping == SC_MAP_NONE || n->mapping == SC_MAP_IDENTITY) &&
+        !n->mesh.ntetra && n->mesh.nhexa)
+        return sc_hexa_to_tetra_fem(&n->mesh, 2, 1, split);
+    return PF_OK;
+}
+
 int sc_tetra_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -93,21 +120,25 @@ int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method)
     sc_node *n = c->node;
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
-    if (n->topology == SC_TOPO_GRID)
-        return pf_scene_component_error(c, PF_ENOTSUP,
-                                        "%s on a RegularGridTopology is not supported yet (SOFA "
-                                        "splits its cells into tetrahedra): use HexahedronFEMForceField",
-                                        TYPE(c));
-    if (n->topology != SC_TOPO_MESH || n->sparse || (n->mapping != SC_MAP_NONE && n->mapping != SC_MAP_IDENTITY) ||
-        n->mesh.ntetra == 0)
+    if (n->sparse)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a SparseGridTopology is not supported (PhysFlow does "
+                                        "not list its cells): use HexahedronFEMForceField", TYPE(c));
+    sc_mesh split = {0};
+    if ((rc = hexahedra_split(c, &split))) return rc;
+    if (!split.ntetra &&
+        (n->topology != SC_TOPO_MESH || (n->mapping != SC_MAP_NONE && n->mapping != SC_MAP_IDENTITY) ||
+         n->mesh.ntetra == 0))
         return pf_scene_component_error(
             c, PF_EPARSE,
             "%s needs tetrahedra: a MeshTopology, a "
-            "TetrahedronSetTopologyContainer or a volume mesh loader in node '%s'",
+            "TetrahedronSetTopologyContainer or a volume mesh loader in node '%s' (or hexahedra: a "
+            "RegularGridTopology or a hexahedral mesh, split as SOFA splits them)",
             TYPE(c), n->name);
-    d.tetrahedra = n->mesh.tetra;
-    d.ntetrahedra = n->mesh.ntetra;
-    if ((rc = pf_world_add_tetra_fem(c->L->scene->world, o, &d, NULL))) return rc;
+    d.tetrahedra = split.ntetra ? split.tetra : n->mesh.tetra;
+    d.ntetrahedra = split.ntetra ? split.ntetra : n->mesh.ntetra;
+    rc = pf_world_add_tetra_fem(c->L->scene->world, o, &d, NULL);
+    sc_mesh_free(&split);
+    if (rc) return rc;
     c->L->scene->summary.force_fields++;
     return PF_OK;
 }

@@ -19,6 +19,10 @@ int sc_sphere_loader(pf_scene_component *c, void *ctx);
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_transform_engine.c */
 int sc_transform_engine(pf_scene_component *c, void *ctx);
+int sc_transform_position(pf_scene_component *c, void *ctx);
+/* scenes/component_select_engines.c */
+int sc_points_from_indices(pf_scene_component *c, void *ctx);
+int sc_subset_topology(pf_scene_component *c, void *ctx);
 int sc_uniform_mass(pf_scene_component *c, void *ctx);
 /* scenes/component_mass.c: masses measured on the node's mesh */
 int sc_diagonal_mass(pf_scene_component *c, void *ctx);
@@ -61,6 +65,8 @@ int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_gravity(pf_scene_component *c, void *ctx);
+/* SOFA's rotation from Euler angles in degrees about x, y, z (R = Rz Ry Rx, x applied first), row-major */
+void sc_euler_rotation(const double deg[3], double R[9]);
 /* a mesh loader's scale3d, scale, rotation (degrees) and translation applied to m as SOFA's MeshLoader does */
 int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m);
 int sc_box_constraint(pf_scene_component *c, void *ctx);
@@ -113,6 +119,9 @@ int sc_line_constraint(pf_scene_component *c, void *ctx);
 int sc_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
 int sc_refused_projective(pf_scene_component *c, void *ctx);
+/* scenes/component_refused.c: components whose model PhysFlow lacks, refused saying which */
+int sc_refused_model(pf_scene_component *c, void *ctx);
+int sc_tetrahedron_model(pf_scene_component *c, void *ctx);
 int sc_sphere_model(pf_scene_component *c, void *ctx);
 int sc_triangle_model(pf_scene_component *c, void *ctx);
 int sc_point_model(pf_scene_component *c, void *ctx);

@@ -12,6 +12,17 @@
 
 /* SOFA's MeshLoader transform (MeshLoader::reinit): p' = translation + R (scale3d ⊙ scale p), R from `rotation`
  * (degrees) as createQuaterFromEuler's default order builds it: R = Rz Ry Rx, the x angle applied first. */
+void sc_euler_rotation(const double deg[3], double R[9])
+{
+    const double *r = deg;
+    double cx = cos(r[0] * M_PI / 180), sx = sin(r[0] * M_PI / 180), cy = cos(r[1] * M_PI / 180),
+           sy = sin(r[1] * M_PI / 180), cz = cos(r[2] * M_PI / 180), sz = sin(r[2] * M_PI / 180);
+    const double M[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
+                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
+                         -sy,     cy * sx,                cy * cx};
+    memcpy(R, M, sizeof M);
+}
+
 int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m)
 {
     double t[3] = {0, 0, 0}, s[3] = {1, 1, 1}, r[3] = {0, 0, 0}, uniform = 1;
@@ -30,11 +41,8 @@ int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m)
     if (rc == 1 && ns == 1) uniform = sv[0];
     for (size_t a = 0; rc == 1 && ns == 3 && a < 3; a++) s[a] *= sv[a];
     if (rc == 1) pf_free(sv);
-    double cx = cos(r[0] * M_PI / 180), sx = sin(r[0] * M_PI / 180), cy = cos(r[1] * M_PI / 180),
-           sy = sin(r[1] * M_PI / 180), cz = cos(r[2] * M_PI / 180), sz = sin(r[2] * M_PI / 180);
-    const double R[9] = {cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx,
-                         sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx,
-                         -sy,     cy * sx,                cy * cx};
+    double R[9];
+    sc_euler_rotation(r, R);
     int turn = r[0] != 0 || r[1] != 0 || r[2] != 0;
     for (size_t i = 0; i < m->npoints; i++) {
         double *p = m->points + 3 * i, q[3];

@@ -230,6 +230,9 @@ int sc_refused_projective(pf_scene_component *c, void *ctx)
     else if (!strcmp(t, "FixedRotationProjectiveConstraint"))
         why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies cannot "
               "constrain";
+    else if (!strcmp(t, "AffineMovementProjectiveConstraint"))
+        why = "it moves points by an affine motion over time (rotation, translation, beginConstraintTime, "
+              "endConstraintTime), and PhysFlow's fixed points stay where they start";
     else
         why = "it moves points along prescribed paths over time (keyTimes, movements), and PhysFlow's fixed points "
               "stay where they start";

@@ -49,7 +49,7 @@ int sc_mesh_copy(sc_mesh *to, const sc_mesh *from)
 int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
 {
     sc_node *n = c->node;
-    if (pf_vec_push(&n->loaded, ((sc_loaded){c->el, *m, 0}))) {
+    if (pf_vec_push(&n->loaded, ((sc_loaded){.el = c->el, .mesh = *m}))) {
         sc_mesh_free(m);
         return pf_error(PF_ENOMEM, "out of memory for a loaded mesh");
     }
@@ -62,13 +62,24 @@ int sc_loader_provide(pf_scene_component *c, sc_mesh *m)
     return PF_OK;
 }
 
-int sc_engine_provide(pf_scene_component *c, sc_mesh *m)
+int sc_engine_provide_as(pf_scene_component *c, sc_mesh *m, const char *points_field, const char *elements_suffix)
 {
-    if (pf_vec_push(&c->node->loaded, ((sc_loaded){c->el, *m, 1}))) {
+    if (pf_vec_push(&c->node->loaded, ((sc_loaded){c->el, *m, 1, points_field, elements_suffix}))) {
         sc_mesh_free(m);
         return pf_error(PF_ENOMEM, "out of memory for an engine's output");
     }
     return PF_OK;
+}
+
+int sc_engine_provide(pf_scene_component *c, sc_mesh *m)
+{
+    return sc_engine_provide_as(c, m, "output_position", NULL);
+}
+
+const char *sc_raw_attr(const pf_scene_component *c, const char *name)
+{
+    const xmlAttr *a = xmlHasProp(c->el, (const xmlChar *)name);
+    return a && a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content : NULL;
 }
 
 static const sc_loaded *loaded_entry(const sc_node *n, const xmlNode *el)
@@ -84,12 +95,77 @@ const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el)
     return e ? &e->mesh : NULL;
 }
 
+static const char *const element_lists[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+
 static int is_element_list(const char *field)
 {
-    static const char *const lists[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
-    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
-        if (!strcmp(field, lists[k])) return 1;
+    for (size_t k = 0; k < sizeof element_lists / sizeof *element_lists; k++)
+        if (!strcmp(field, element_lists[k])) return 1;
     return 0;
+}
+
+/* The element list (index in element_lists) that field names as `list` + suffix, or -1. */
+static int suffixed_list(const char *field, const char *suffix)
+{
+    size_t n = strlen(field), m = strlen(suffix);
+    for (size_t k = 0; n > m && k < sizeof element_lists / sizeof *element_lists; k++)
+        if (strlen(element_lists[k]) == n - m && !strncmp(field, element_lists[k], n - m) && !strcmp(field + n - m,
+                                                                                                   suffix))
+            return (int)k;
+    return -1;
+}
+
+/* Engine el of node n: the output `field` names (NULL: its first); *list: the element list it names, -1 for its
+ * points. NULL when el is no engine of n; *found = 0 when it is but gives no such output. */
+static const sc_loaded *engine_output(const sc_node *n, const xmlNode *el, const char *field, int *list, int *found)
+{
+    *found = 0;
+    *list = -1;
+    const sc_loaded *any = NULL;
+    for (uint32_t k = 0; el && k < n->loaded.n; k++) {
+        const sc_loaded *e = &n->loaded.v[k];
+        if (e->el != el || !e->engine) continue;
+        any = e;
+        if (!field && e->points_field) return *found = 1, e;
+        if (field && e->points_field && !strcmp(field, e->points_field)) return *found = 1, e;
+        if (field && e->elements_suffix && (*list = suffixed_list(field, e->elements_suffix)) >= 0)
+            return *found = 1, e;
+    }
+    return any;
+}
+
+/* The engine output's element list `list` (and its points) becomes node n's topology. */
+static int take_engine_elements(pf_scene_component *c, const sc_loaded *e, int list, const char *attr,
+                                const char *value)
+{
+    sc_node *n = c->node;
+    const sc_mesh *from = &e->mesh;
+    /* the same component's position link brought the points (a container's position="@../mstate.position"):
+     * the engine's elements replace the ones copied with them */
+    int on_points = n->topology == SC_TOPO_MESH && n->topology_line == pf_scene_component_line(c) &&
+                    n->mesh.npoints == from->npoints;
+    if (n->topology != SC_TOPO_NONE && !on_points)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': node '%s' already has a topology "
+                                        "(line %d); an engine's elements make the topology of a node without one",
+                                        pf_scene_component_type(c), attr, value, n->name, n->topology_line);
+    if (on_points) sc_mesh_free(&n->mesh);
+    sc_mesh m = {0};
+    static const size_t per[] = {2, 3, 4, 4, 8};
+    const uint32_t *src[] = {from->edges, from->tris, from->quads, from->tetra, from->hexa};
+    const uint32_t count[] = {from->nedges, from->ntris, from->nquads, from->ntetra, from->nhexa};
+    uint32_t **dst[] = {&m.edges, &m.tris, &m.quads, &m.tetra, &m.hexa};
+    uint32_t *ndst[] = {&m.nedges, &m.ntris, &m.nquads, &m.ntetra, &m.nhexa};
+    if (copy_array((void **)&m.points, from->points, (size_t)from->npoints * 3 * sizeof *from->points) ||
+        copy_array((void **)dst[list], src[list], (size_t)count[list] * per[list] * sizeof(uint32_t))) {
+        sc_mesh_free(&m);
+        return pf_error(PF_ENOMEM, "out of memory copying an engine's elements");
+    }
+    m.npoints = from->npoints;
+    *ndst[list] = count[list];
+    n->mesh = m;
+    n->topology = SC_TOPO_MESH;
+    n->topology_line = pf_scene_component_line(c);
+    return PF_OK;
 }
 
 /* One link attribute: resolved (a dangling one is an error), then the data it names brought into the node. */
@@ -105,12 +181,17 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
     }
     int rc = sc_resolve_link(c, attr, value, &from, &comp, &field);
     if (rc) return rc;
-    const sc_loaded *engine = loaded_entry(from, comp);
-    if (engine && engine->engine) { /* an engine's positions: the node's points when it has none */
-        if (field && strcmp(field, "output_position"))
-            return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': an engine gives "
-                                            "'output_position' only", pf_scene_component_type(c), attr, value);
+    int list, found;
+    const sc_loaded *engine = engine_output(from, comp, field, &list, &found);
+    if (engine) { /* an engine's positions: the node's points when it has none; its elements: its topology */
+        if (!found)
+            return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': the engine gives no '%s' "
+                                            "(it gives '%s'%s%s)", pf_scene_component_type(c), attr, value, field ? field : "",
+                                            engine->points_field ? engine->points_field : "",
+                                            engine->elements_suffix ? " and element lists ending in " : "",
+                                            engine->elements_suffix ? engine->elements_suffix : "");
         take(c, a);
+        if (list >= 0) return take_engine_elements(c, engine, list, attr, value);
         if (n->positions) return PF_OK;
         size_t bytes = (size_t)engine->mesh.npoints * 3 * sizeof *engine->mesh.points;
         if (copy_array((void **)&n->positions, engine->mesh.points, bytes))

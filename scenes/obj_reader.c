@@ -1,4 +1,5 @@
-/* Wavefront OBJ meshes for MeshObjLoader: `v` points and `f` faces, polygons fanned into triangles. */
+/* Wavefront OBJ meshes for MeshObjLoader: `v` points and `f` faces, polygons fanned into triangles; a face of 4
+ * corners is also kept whole as a quad. */
 #include "mesh_build.h"
 #include "scene_internal.h"
 
@@ -43,6 +44,7 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
      * them on an error) and counts vertices and triangles */
     PF_VEC(double) points = {0};
     PF_VEC(uint32_t) tris = {0};
+    PF_VEC(uint32_t) quads = {0};
     long lineno = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -66,11 +68,13 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
             m->npoints++;
         } else if (!strcmp(kw, "f")) {
             long first = -1, prev = -1, count = 0;
+            uint32_t corners[4];
             for (char *tok; (tok = strtok_r(NULL, " \t\r\n", &save));) {
                 long v;
                 if (corner(tok, m->npoints, &v) || v >= (long)m->npoints)
                     return pf_error(PF_EPARSE, "%s:%ld: face corner '%s' is not a vertex index (1..%u)", path, lineno,
                                     tok, m->npoints);
+                if (count < 4) corners[count] = (uint32_t)v;
                 if (count == 0) first = v;
                 if (count >= 2) { /* fan: (first, prev, v) */
                     if (pf_vec_reserve(&tris, tris.n + 3))
@@ -85,6 +89,16 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
                 count++;
             }
             if (count < 3) return pf_error(PF_EPARSE, "%s:%ld: a face needs at least 3 vertices", path, lineno);
+            /* a quad stays whole too (as SOFA's loader keeps it, for quad topologies); its fan above is the split
+             * (0 1 2) (0 2 3) every reader gives a quad's triangles */
+            if (count == 4) {
+                if (pf_vec_reserve(&quads, quads.n + 4))
+                    return pf_error(PF_ENOMEM, "%s:%ld: out of memory", path, lineno);
+                m->quads = quads.v;
+                memcpy(quads.v + quads.n, corners, sizeof corners);
+                quads.n += 4;
+                m->nquads++;
+            }
         } /* vt, vn, o, g, s, usemtl, mtllib, l: not needed by the physics */
     }
     if (ferror(f)) return pf_error(PF_EIO, "%s: read error", path);

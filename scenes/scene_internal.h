@@ -35,7 +35,11 @@ typedef enum sc_topology { SC_TOPO_NONE = 0, SC_TOPO_GRID, SC_TOPO_MESH } sc_top
 typedef struct sc_loaded {
     const xmlNode *el; /* the loader's element */
     sc_mesh mesh;
-    int engine; /* an engine's output positions (TransformEngine): points only, never the node's topology */
+    int engine; /* an engine's outputs (TransformEngine, ...): never the node's topology unless linked */
+    /* an engine's output names: `points_field` links mesh.points as positions ("output_position"; NULL: none),
+     * and a list name followed by `elements_suffix` ("triangles" "InROI") links that list of mesh, on its points,
+     * as a topology (NULL: none) */
+    const char *points_field, *elements_suffix;
 } sc_loaded;
 
 /* How a node without an object of its own follows its parent's (SOFA mappings). IDENTITY: the node's points are
@@ -278,6 +282,15 @@ const sc_mesh *sc_loaded_mesh(const sc_node *n, const xmlNode *el);
 int sc_mesh_copy(sc_mesh *to, const sc_mesh *from);
 /* An engine's output positions m (taken): linked as "@engine.output_position" by a MechanicalObject. */
 int sc_engine_provide(pf_scene_component *c, sc_mesh *m);
+/* An engine's output m (taken) under other names (see sc_loaded): "@engine.<points_field>" gives its points as
+ * positions, "@engine.<list><elements_suffix>" (triangles, edges, quads, tetrahedra, hexahedra) that list of its
+ * elements with its points as the node's topology. An engine may provide several. */
+int sc_engine_provide_as(pf_scene_component *c, sc_mesh *m, const char *points_field, const char *elements_suffix);
+/* The raw text of attribute `name` of c's element, a link the loader followed included (NULL: absent). */
+const char *sc_raw_attr(const pf_scene_component *c, const char *name);
+/* The points a link attribute names (a loader's or engine's output, a MechanicalObject's positions, a node's mesh
+ * or regular grid), copied into out->points (scenes/component_transform_engine.c). */
+int sc_engine_input(pf_scene_component *c, const char *attr, sc_mesh *out);
 
 /* ---- SOFA components not constructed (scenes/sofa_names.c) ---- */
 /* The registry's name for another of SOFA's names of a component ("MeshOBJLoader"), or NULL. */
@@ -294,8 +307,9 @@ extern const pf_scene_component_def sc_builtin_components[];
 extern const size_t sc_builtin_component_count;
 
 /* ---- mesh files (scenes/obj_reader.c) ---- */
-/* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles; `i/t/n` forms and
- * negative indices accepted). Errors name path:line. */
+/* Reads a Wavefront OBJ: `v x y z` points and `f` faces (polygons fanned into triangles, first corner to each
+ * next pair; a face of 4 corners is also one of `quads`; `i/t/n` forms and negative indices accepted). Errors
+ * name path:line. */
 int sc_read_obj(const char *path, sc_mesh *out);
 /* Same from memory (`name` labels messages). */
 int sc_read_obj_memory(const char *name, const char *text, size_t length, sc_mesh *out);

@@ -21,6 +21,7 @@ static const char *const draw_or_log[] = {
     "MouseButtonSetting", "AttachBodyButtonSetting", "FixPickedParticleButtonSetting",
     "ConstraintAttachButtonSetting", "SofaDefaultPathSetting", "AddFrameButtonSetting", "AddRecordedCameraButtonSetting",
     "StartNavigationButtonSetting", "PauseAnimation", "PauseAnimationOnEvent", "VisualStyleSetting",
+    "VisualVectorField", "BlenderExporter",
 };
 
 static int ends_with(const char *s, const char *tail)

@@ -61,7 +61,9 @@ int sc_grid_mesh(const int n[3], const double lo[3], const double hi[3], sc_mesh
     return PF_OK;
 }
 
-int sc_hexa_to_tetra(const sc_mesh *in, int nx, int ny, int swapping, sc_mesh *out)
+/* Six tetrahedra per hexahedron; `oriented`: a mirrored cell takes the mirrored split (the mapping's), else the
+ * plain one (the FEM's, some tetrahedra then inverted) */
+static int split_hexahedra(const sc_mesh *in, int nx, int ny, int swapping, int oriented, sc_mesh *out)
 {
     PF_TRY(copy_points(in, out));
     if (!(out->tetra = alloc_indices((size_t)in->nhexa * 24))) {
@@ -95,12 +97,24 @@ int sc_hexa_to_tetra(const sc_mesh *in, int nx, int ny, int swapping, sc_mesh *o
             }
 #undef SWAP
         }
-        const int(*split)[4] = swapped ? mirrored : plain;
+        const int(*split)[4] = swapped && oriented ? mirrored : plain;
         for (int t = 0; t < 6; t++)
             for (int v = 0; v < 4; v++) out->tetra[24 * (size_t)i + 4 * (size_t)t + (size_t)v] = c[split[t][v]];
     }
     out->ntetra = in->nhexa * 6;
     return PF_OK;
+}
+
+int sc_hexa_to_tetra(const sc_mesh *in, int nx, int ny, int swapping, sc_mesh *out)
+{
+    return split_hexahedra(in, nx, ny, swapping, 1, out);
+}
+
+int sc_hexa_to_tetra_fem(const sc_mesh *in, int nx, int ny, sc_mesh *out)
+{
+    /* SOFA's TetrahedronFEMForceField::init on a topology without tetrahedra: the corners always swapped as the
+     * mapping's `swapping` does, then the plain six (its element frames follow this corner order) */
+    return split_hexahedra(in, nx, ny, 1, 0, out);
 }
 
 /* ---- boundaries: the faces met once ---- */

@@ -10,6 +10,10 @@ int sc_grid_mesh(const int n[3], const double lo[3], const double hi[3], sc_mesh
 /* Hexa2TetraTopologicalMapping: six tetrahedra per hexahedron; swapping mirrors alternate cells (nx, ny: a grid's
  * cells per row and column; 2 and 1 for another mesh, as SOFA takes them). */
 int sc_hexa_to_tetra(const sc_mesh *in, int nx, int ny, int swapping, sc_mesh *out);
+/* TetrahedronFEMForceField on hexahedra only (a grid, a hexahedral mesh): SOFA's own split, six tetrahedra per
+ * hexahedron with alternate cells' corners mirrored as above but the same corner pattern in every cell, so the
+ * mirrored cells' tetrahedra are inverted (the FEM takes |volume|). */
+int sc_hexa_to_tetra_fem(const sc_mesh *in, int nx, int ny, sc_mesh *out);
 /* Tetra2TriangleTopologicalMapping: the boundary triangles (faces of one tetrahedron only), turned outward. */
 int sc_tetra_to_triangles(const sc_mesh *in, sc_mesh *out);
 /* Hexa2QuadTopologicalMapping: the boundary quads, turned outward, and their triangles (two per quad). */

@@ -235,9 +235,9 @@ START_TEST(test_mapping_refusals)
                  "<UniformMass totalMass='1'/><RigidShape type='sphere' radius='1'/>\n<Node name='c'>"
                  "<MechanicalObject/><IdentityMapping/></Node></Node></Node>",
                  PF_ENOTSUP, "t.xml:2:", "is a Rigid3d body");
-    /* PhysFlow's topologies never change: SOFA's processor of topology changes stays unknown */
-    expect_error("<Node>\n<TopologicalChangeProcessor filename='cuts.txt'/></Node>", PF_EPARSE, "t.xml:2:",
-                 "unknown component 'TopologicalChangeProcessor'");
+    /* PhysFlow's topologies never change: SOFA's processor of topology changes is refused, saying so */
+    expect_error("<Node>\n<TopologicalChangeProcessor filename='cuts.txt'/></Node>", PF_ENOTSUP, "t.xml:2:",
+                 "TopologicalChangeProcessor is not supported: it adds and removes elements during the run");
 }
 END_TEST
 

@@ -265,6 +265,37 @@ START_TEST(test_scene_sofa_style)
 }
 END_TEST
 
+/* Quad2TriangleTopologicalMapping below an OBJ's quads (SOFA's tutorial layout): the same triangles as below the
+ * quads written by hand in a QuadSetTopologyContainer. */
+START_TEST(test_scene_obj_quads_mapped)
+{
+    static const char *const quads[] = {
+        "<MeshObjLoader name='loader' filename='cube.obj'/><MechanicalObject src='@loader'/>"
+        "<QuadSetTopologyContainer src='@loader' name='Container'/>",
+        "<MechanicalObject position='0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1'/>"
+        "<QuadSetTopologyContainer name='Container' quads='0 3 2 1 4 5 6 7 0 1 5 4 1 2 6 5 2 3 7 6 3 0 4 7'/>"};
+    uint32_t tris[2][36];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node><EulerImplicitSolver/><Node name='q'>%s<UniformMass totalMass='1'/>\n"
+                 "<Node name='t'><TriangleSetTopologyContainer name='Container'/>"
+                 "<Quad2TriangleTopologicalMapping input='@../Container' output='@Container'/>"
+                 "<TriangleCollisionModel/></Node></Node></Node>", quads[k]);
+        pf_scene_load_def d = quiet_def();
+        d.data_path = TEST_MESHES_DIR;
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%d: %s", k,
+                      pf_last_error());
+        const pf_scene_collision_model *models;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &models), 1);
+        ck_assert_uint_eq(models[0].ntriangles, 12);
+        memcpy(tris[k], models[0].triangles, sizeof tris[k]);
+        pf_scene_destroy(s);
+    }
+    ck_assert_mem_eq(tris[0], tris[1], sizeof tris[0]);
+}
+END_TEST
+
 /* A mesh error through the scene: the scene's file:line, then the mesh's. */
 START_TEST(test_scene_mesh_error)
 {
@@ -500,6 +531,33 @@ START_TEST(test_sphere_file)
 }
 END_TEST
 
+/* OBJ faces: a triangle, a quad (kept whole and split 0 1 2 / 0 2 3, as before), a pentagon (fanned, no quad), a
+ * quad written with slashes and negative indices: the triangles and quads hand-listed. */
+START_TEST(test_obj_quads)
+{
+    static const char text[] = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nv 2 1 0\n"
+                               "f 1 2 3\n"
+                               "f 1 2 3 4\n"
+                               "f 1 5 6 3 4\n"
+                               "f 2/1/1 5//2 -1 3/4\n";
+    sc_mesh m;
+    ck_assert_msg(sc_read_obj_memory("q.obj", text, sizeof text - 1, &m) == PF_OK, "%s", pf_last_error());
+    static const uint32_t tris[] = {0, 1, 2, 0, 1, 2, 0, 2, 3, 0, 4, 5, 0, 5, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
+    static const uint32_t quads[] = {0, 1, 2, 3, 1, 4, 5, 2};
+    ck_assert_uint_eq(m.ntris, sizeof tris / sizeof tris[0] / 3);
+    ck_assert_mem_eq(m.tris, tris, sizeof tris);
+    ck_assert_uint_eq(m.nquads, 2);
+    ck_assert_mem_eq(m.quads, quads, sizeof quads);
+    sc_mesh_free(&m);
+    /* the cube file's six faces are quads, as written (1-based there) */
+    const mesh_file obj = {"cube.obj", sc_parse_obj, 0, 0, 0};
+    read_mesh(&obj, &m, NULL, 0);
+    ck_assert_uint_eq(m.nquads, 6);
+    ck_assert_mem_eq(m.quads, QUADS, sizeof QUADS);
+    sc_mesh_free(&m);
+}
+END_TEST
+
 /* ---- topological mappings (scenes/topological_mappings.c) against hand-written element lists ---- */
 
 /* (x - o) . ((b - a) x (c - a)): > 0 when triangle a b c faces away from o */
@@ -558,6 +616,36 @@ START_TEST(test_hexa_to_tetra)
     sum = 0;
     for (uint32_t k = 0; k < 6; k++) sum += fabs(tet_volume(t.points, t.tetra + 4 * k)) / 6;
     ck_assert_double_eq_tol(sum, 1, 1e-15);
+    sc_mesh_free(&t);
+    sc_mesh_free(&g);
+}
+END_TEST
+
+/* TetrahedronFEMForceField's own split of a grid's cells (SOFA's TetrahedronFEMForceField::init): a 4 x 3 x 3-point
+ * grid (3 x 2 x 2 cells of 1 x 0.5 x 2) gives 6 tetrahedra per cell, each of a sixth of its cell, filling the grid;
+ * the cells whose corners are mirrored an odd number of times (x on even columns, y on odd rows, z on odd layers)
+ * keep the plain pattern, so their tetrahedra are inverted. The first cell (mirrored along x), by hand. */
+START_TEST(test_hexa_to_tetra_fem)
+{
+    const int n[3] = {4, 3, 3};
+    const double lo[3] = {0, 0, 0}, hi[3] = {3, 1, 4};
+    sc_mesh g, t;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_hexa_to_tetra_fem(&g, 3, 2, &t), PF_OK);
+    ck_assert_uint_eq(t.ntetra, 6 * 12);
+    /* cell 0: corners 0 1 5 4 12 13 17 16 mirrored along x: 1 0 4 5 13 12 16 17; (c0 c5 c1 c6) = 1 12 0 16 */
+    static const uint32_t first[4] = {1, 12, 0, 16};
+    ck_assert_mem_eq(t.tetra, first, sizeof first);
+    double sum = 0;
+    for (uint32_t k = 0; k < t.ntetra; k++) {
+        uint32_t cell = k / 6, x = cell % 3, y = cell / 3 % 2, z = cell / 6;
+        int mirrors = !(x & 1) + (int)(y & 1) + (int)(z & 1);
+        double v = tet_volume(t.points, t.tetra + 4 * k) / 6;
+        ck_assert_double_eq_tol(fabs(v), 1.0 / 6, 1e-14);
+        ck_assert_msg((v < 0) == (mirrors & 1), "tetrahedron %u of cell %u: volume %g", k, cell, v);
+        sum += fabs(v);
+    }
+    ck_assert_double_eq_tol(sum, 3 * 1 * 4, 1e-12);
     sc_mesh_free(&t);
     sc_mesh_free(&g);
 }
@@ -667,12 +755,15 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_tetra_fill_cube);
     tcase_add_test(tc, test_triangles_face_out);
     tcase_add_test(tc, test_twins_equal);
+    tcase_add_test(tc, test_obj_quads);
     tcase_add_test(tc, test_scene_every_loader);
     tcase_add_test(tc, test_scene_mesh_error);
     tcase_add_test(tc, test_scene_sofa_style);
+    tcase_add_test(tc, test_scene_obj_quads_mapped);
     tcase_add_test(tc, test_grid_hexa);
     tcase_add_test(tc, test_sphere_file);
     tcase_add_test(tc, test_hexa_to_tetra);
+    tcase_add_test(tc, test_hexa_to_tetra_fem);
     tcase_add_test(tc, test_tetra_to_triangles);
     tcase_add_test(tc, test_hexa_to_quads);
     tcase_add_test(tc, test_quads_to_triangles);

@@ -146,6 +146,7 @@ START_TEST(test_triangle_pressure)
 }
 END_TEST
 
+/* Projective constraints PhysFlow cannot hold and models it does not have: one error each, saying why. */
 START_TEST(test_refused_projective)
 {
     static const struct {
@@ -156,7 +157,25 @@ START_TEST(test_refused_projective)
         {"<FixedRotationProjectiveConstraint FixedXRotation='1'/>", "FixedRotationProjectiveConstraint: it removes "
                                                                     "rotations"},
         {"<LinearMovementProjectiveConstraint keyTimes='0 1' movements='0 0 0 1 0 0' indices='0'/>",
-         "LinearMovementProjectiveConstraint: it moves points along prescribed paths"}};
+         "LinearMovementProjectiveConstraint: it moves points along prescribed paths"},
+        {"<AffineMovementProjectiveConstraint indices='0' translation='1 0 0' endConstraintTime='1'/>",
+         "AffineMovementProjectiveConstraint: it moves points by an affine motion over time"},
+        /* models PhysFlow does not have (scenes/component_refused.c) */
+        {"<FastTriangularBendingSprings bendingStiffness='1000'/>",
+         "FastTriangularBendingSprings is not supported: its bending is Volino's linear bending vector"},
+        {"<TriangularBiquadraticSpringsForceField youngModulus='15' poissonRatio='0.3'/>",
+         "TriangularBiquadraticSpringsForceField is not supported: its biquadratic springs"},
+        {"<TriangularQuadraticSpringsForceField youngModulus='15' poissonRatio='0.3'/>",
+         "TriangularQuadraticSpringsForceField is not supported: its quadratic springs"},
+        {"<TriangularTensorMassForceField youngModulus='15' poissonRatio='0.3'/>",
+         "TriangularTensorMassForceField is not supported: its tensor-mass membrane"},
+        {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
+         "EdgePressureForceField is not supported: its p_intensity is a follower load"},
+        {"<BDFOdeSolver order='2'/>", "BDFOdeSolver is not supported: its backward differentiation formulas"},
+        {"<SimpleTesselatedTetraTopologicalMapping input='@a' output='@b'/>",
+         "SimpleTesselatedTetraTopologicalMapping is not supported: it cuts each tetrahedron into 8 on new points"},
+        {"<Mesh2PointTopologicalMapping input='@a' output='@b' edgeBaryCoords='0.5 0.5 0'/>",
+         "Mesh2PointTopologicalMapping is not supported: it makes a point set of new points"}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char xml[2048];
         snprintf(xml, sizeof xml, square, "\n");
