@@ -221,8 +221,8 @@ START_TEST(page_written_whole_and_never_over_a_file)
 }
 END_TEST
 
-/* def.every = 0 under a 1 MiB budget: a world of 40000 points (240 kB a frame) keeps every step at first, then
- * every 2nd, 4th ...: the frames left are exactly the multiples of the final stride. */
+/* def.every = 0 under a 1 MiB budget: a world of 40000 points (240 kB a frame, 320 kB in base64) keeps every step
+ * at first, then every 2nd, 4th ...: the frames left are exactly the multiples of the final stride. */
 START_TEST(automatic_stride_thins_the_frames)
 {
     char three[128], page[128];
@@ -253,7 +253,8 @@ START_TEST(automatic_stride_thins_the_frames)
     const char *e = strstr(text, "\"every\":");
     ck_assert_ptr_nonnull(e);
     long every = strtol(e + 8, NULL, 10);
-    /* 240 kB frames: at most 4 fit in 1 MiB, so over 21 frames the stride grew to 8 (steps 0, 8, 16) */
+    /* 320 kB frames: 3 fit in 1 MiB, a 4th halves them (0 1 2 3 -> 0 2, then 0 2 4 6 -> 0 4, 0 4 8 12 -> 0 8):
+       after 20 steps the stride is 8 and the frames are those of steps 0, 8 and 16 */
     ck_assert_int_eq(every, 8);
     const long steps[] = {0, 8, 16};
     ck_assert_int_eq(frames_of(text, steps, 3), 3);
