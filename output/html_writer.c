@@ -147,6 +147,12 @@ static int check_def(const pf_html_def *def)
     return PF_OK;
 }
 
+/* What a blob of n bytes takes in the page (base64). */
+static size_t page_bytes(size_t n)
+{
+    return (n + 2) / 3 * 4;
+}
+
 /* Records the frame of the step just run (or of the start), thinning the frames by half over the budget. */
 static int add_frame_now(pf_html_writer *h, int spans, double *run_ms)
 {
@@ -158,7 +164,7 @@ static int add_frame_now(pf_html_writer *h, int spans, double *run_ms)
         pf_free(f.blob);
         return pf_error(PF_ENOMEM, "pf_html_add_frame: out of memory");
     }
-    h->frame_bytes += f.bytes;
+    h->frame_bytes += page_bytes(f.bytes);
     while (h->def.every == 0 && h->frame_bytes > h->def.max_bytes && h->frames.n > 2) {
         size_t kept = 0; /* keep the frames whose step is a multiple of twice the stride (the first is step 0) */
         h->frame_bytes = 0;
@@ -166,7 +172,7 @@ static int add_frame_now(pf_html_writer *h, int spans, double *run_ms)
             html_frame *g = &h->frames.v[k];
             if (g->step % (2 * (uint64_t)h->every) == 0) {
                 h->frames.v[kept++] = *g;
-                h->frame_bytes += g->bytes;
+                h->frame_bytes += page_bytes(g->bytes);
             } else {
                 if (k + 1 < h->frames.n) h->frames.v[k + 1].repartitioned |= g->repartitioned;
                 pf_free(g->blob);

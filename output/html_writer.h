@@ -51,7 +51,7 @@ struct pf_html_writer {
     uint64_t steps;         /* steps recorded so far */
     PF_VEC(html_piece) pieces;
     PF_VEC(html_frame) frames;
-    size_t frame_bytes;     /* the frames' blobs, summed */
+    size_t frame_bytes;     /* the frames' blobs in the page (base64), summed */
     PF_VEC(html_contact) contacts; /* of the step under way, when it is a frame step */
     PF_VEC(char *) names;   /* span names (copies), indexed by the spans' name field */
     html_series series;

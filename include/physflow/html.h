@@ -25,6 +25,7 @@ typedef struct pf_html_def {
     uint32_t every;        ///< a frame every N steps (>= 1); 0 (default): every step until the frames pass
                            ///< max_bytes, then every 2nd, 4th, ... step, the frames kept so far thinned alike
     size_t max_bytes;      ///< with every = 0: the frames' budget in the page, bytes (>= 1 MiB); default 16 MiB
+                           ///< (the page adds about 1 MB: three.js, the surfaces' triangles, the per-step series)
     uint32_t max_contacts; ///< contacts drawn per frame at most (the first the collision stage lists); default
                            ///< 4000; 0 records none and leaves the world's contact callback alone
     int force;             ///< 1: replace an existing page; default 0
