@@ -88,7 +88,7 @@ static void grow_box(double box[6], const double *x)
 static uint32_t quantise(double x, double lo, double hi)
 {
     double q = hi > lo ? (x - lo) / (hi - lo) * 65535.0 : 0;
-    return q <= 0 ? 0 : q >= 65535 ? 65535 : (uint32_t)lround(q);
+    return !(q > 0) ? 0 : q >= 65535 ? 65535 : (uint32_t)lround(q); /* NaN (a blown-up point): 0 */
 }
 
 static unsigned char *put_point(unsigned char *p, const double *x, const double box[6])
@@ -118,7 +118,7 @@ static unsigned char *put_placement(pf_html_writer *h, unsigned char *p, int32_t
     if (pf_world_get_placement(h->w, worker, group, h->objects) != PF_OK)
         for (uint32_t o = 0; o < h->objects; o++) worker[o] = -1, group[o] = UINT32_MAX;
     for (uint32_t o = 0; o < h->objects; o++) p = put_u32(p, (uint32_t)worker[o]);
-    for (uint32_t o = 0; o < h->objects; o++) p = put_u32(p, group[o] == UINT32_MAX ? UINT32_MAX : group[o]);
+    for (uint32_t o = 0; o < h->objects; o++) p = put_u32(p, group[o]); /* UINT32_MAX: -1 as int32 */
     return p;
 }
 
