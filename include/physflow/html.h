@@ -41,7 +41,8 @@ PF_API pf_html_def pf_html_default_def(void);
 /// Starts a page of world w at `path` and records its first frame (the current state). While the writer is
 /// open it traces w's runtime (pf_runtime_trace_start; the spans of each step are drained at its frame, so a host
 /// trace cannot run beside it) and, when def.max_contacts > 0, holds w's contact callback. Checks the path
-/// before anything runs. *out receives the writer.
+/// before anything runs. What is drawn is fixed here: the surfaces, and the points of each object without one
+/// (objects and surfaces added later are not drawn; removed ones disappear). *out receives the writer.
 PF_API int pf_html_begin(const char *path, pf_world *w, const pf_html_def *def, pf_html_writer **out);
 /// Records what the step just run did (call after each pf_world_step of one step): its stage times,
 /// contacts and solver groups, and on frame steps the positions, each object's worker and group, the contacts
