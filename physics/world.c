@@ -336,3 +336,23 @@ int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, 
     if (!w->g) return PF_OK;
     return pf_graph_get_run_stats(w->g, PF_STATS_LAST, &last, out, cap, workers);
 }
+
+int pf_world_get_placement(const pf_world *w, int32_t *worker, uint32_t *group, uint32_t cap)
+{
+    static const char fn[] = "pf_world_get_placement";
+    PF_TRY(pf_world_check_given(w, fn));
+    if (cap && !worker && !group) return pf_error(PF_EINVAL, "%s: worker and group are both NULL", fn);
+    if (worker) {
+        if (w->g)
+            PF_TRY(pf_graph_object_workers(w->g, worker, cap)); /* owner = object id (groups.c) */
+        else
+            for (uint32_t o = 0; o < cap; o++) worker[o] = -1;
+        for (uint32_t o = 0; o < cap; o++)
+            if (o >= w->obj.n || !w->obj.v[o]) worker[o] = -1; /* removed: its tasks may linger until re-analysis */
+    }
+    for (uint32_t o = 0; group && o < cap; o++) {
+        const pf_object *ob = o < w->obj.n ? w->obj.v[o] : NULL;
+        group[o] = ob && !w->dirty && ob->group < w->ngroups ? w->groups[ob->group].first : UINT32_MAX;
+    }
+    return PF_OK;
+}

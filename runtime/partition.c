@@ -3,6 +3,7 @@
 #include "graph.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
 
 #include <stdlib.h>
@@ -46,6 +47,28 @@ size_t pf_object_loads(const pf_graph *g, pf_object_load *out)
             out[u++] = out[i];
     }
     return u;
+}
+
+int pf_graph_object_workers(const pf_graph *g, int32_t *out, uint32_t owners)
+{
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    if (owners) PF_TRY(pf_check_given(out, __func__, "out"));
+    for (uint32_t o = 0; o < owners; o++) out[o] = -1;
+    /* the nodes' workers, not g->an.analysed nor the programs: a change recorded or a repartition decided after the
+       latest run clears those until the next run, while the placement stands */
+    if (g->an.nodes.n == 0) return PF_OK; /* nothing placed */
+    pf_object_load *ol = pf_malloc(g->an.nodes.n * sizeof *ol);
+    if (!ol) return pf_error(PF_ENOMEM, "pf_graph_object_workers: out of memory");
+    size_t m = pf_object_loads(g, ol); /* sorted by object, then worker: the first of equals wins a tie */
+    double best = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t o = ol[i].object;
+        if (o >= owners) continue;
+        if (out[o] < 0 || ol[i].cost > best) out[o] = ol[i].worker, best = ol[i].cost;
+        if (i + 1 < m && ol[i + 1].object != o) best = 0;
+    }
+    pf_free(ol);
+    return PF_OK;
 }
 
 /* object -> worker, open addressing (objects are arbitrary 32-bit ids), growing as objects arrive */

@@ -257,6 +257,27 @@ int pf_runtime_trace_write(pf_runtime *rt, const char *path)
     return rc;
 }
 
+int pf_runtime_trace_drain(pf_runtime *rt, pf_trace_span_fn fn, void *ctx)
+{
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_callback(fn != NULL, __func__, "fn"));
+    if (!rt->trace) return pf_error(PF_ESTATE, "pf_runtime_trace_drain: tracing was not started");
+    PF_TRY(claim(rt, __func__));
+    pf_trace_drain(rt->trace, fn, ctx);
+    release(rt);
+    return PF_OK;
+}
+
+int pf_runtime_trace_stop(pf_runtime *rt)
+{
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(claim(rt, __func__));
+    pf_trace_destroy(rt->trace);
+    rt->trace = NULL;
+    release(rt);
+    return PF_OK;
+}
+
 /* What a caller needs prepared: the analysis always; the static executor a placement and its programs, the
  * barrier executor its levels, an estimate a placement alone. */
 enum { NEED_PLACEMENT = 1, NEED_PROGRAMS = 2, NEED_LEVELS = 4 };

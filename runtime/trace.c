@@ -55,6 +55,19 @@ void pf_trace_add(pf_trace *t, int w, int kind, const char *name, uint64_t t0, u
     (void)pf_vec_push(&l->ev, ((trace_event){t0, t1, name, kind})); /* out of memory: the event is dropped */
 }
 
+void pf_trace_drain(pf_trace *t, pf_trace_span_fn fn, void *ctx)
+{
+    for (int w = 0; w < t->workers; w++) {
+        lane *l = &t->lanes[w];
+        for (size_t k = 0; k < l->ev.n; k++) {
+            const trace_event *e = &l->ev.v[k];
+            pf_trace_span s = {e->name ? e->name : "?", e->t0, e->t1, w, (pf_trace_kind)e->kind};
+            fn(&s, ctx);
+        }
+        l->ev.n = 0; /* the storage stays for the next spans */
+    }
+}
+
 static void write_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -856,6 +856,52 @@ START_TEST(calls_inside_host_force_field)
 }
 END_TEST
 
+/* Placement: four cubes, 1 and 3 joined by interaction springs, stepped on two workers. Groups are named by their
+ * lowest object id (the oracle: which objects the springs join); every object has a worker, and both workers
+ * own some (owner-compute balances four equal cubes over two); a removed object has none. */
+START_TEST(placement_of_objects)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
+    d.runtime.workers = 2;
+    d.runtime.executor = PF_EXEC_STATIC;
+    pf_world *w = NULL;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_object_id o[4];
+    for (int k = 0; k < 4; k++) o[k] = add_cube(w, 2.0 * k);
+    pf_spring s = {0, 0, 10, 0, -1};
+    ck_assert_int_eq(pf_world_add_interaction_springs(w, o[1], o[3], &s, 1, NULL), PF_OK);
+    int32_t wk[6];
+    uint32_t gr[6];
+    ck_assert_int_eq(pf_world_get_placement(w, wk, gr, 6), PF_OK);
+    for (int k = 0; k < 6; k++) ck_assert(wk[k] == -1 && gr[k] == UINT32_MAX); /* nothing grouped or placed yet */
+    ck_assert_int_eq(pf_world_step(w, 2), PF_OK);
+    ck_assert_int_eq(pf_world_get_placement(w, wk, gr, 6), PF_OK);
+    const uint32_t want[4] = {0, 1, 2, 1};
+    int used[2] = {0, 0};
+    for (int k = 0; k < 4; k++) {
+        ck_assert_uint_eq(gr[k], want[k]);
+        ck_assert(wk[k] == 0 || wk[k] == 1);
+        used[wk[k]] = 1;
+    }
+    ck_assert(used[0] && used[1]);
+    ck_assert(wk[4] == -1 && gr[4] == UINT32_MAX && wk[5] == -1 && gr[5] == UINT32_MAX); /* beyond the objects */
+    uint32_t only_groups[4];
+    ck_assert_int_eq(pf_world_get_placement(w, NULL, only_groups, 4), PF_OK);
+    ck_assert_mem_eq(only_groups, gr, sizeof only_groups);
+    ck_assert_int_eq(pf_world_remove_object(w, o[2]), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    ck_assert_int_eq(pf_world_get_placement(w, wk, gr, 4), PF_OK);
+    ck_assert(wk[2] == -1 && gr[2] == UINT32_MAX);
+    ck_assert(gr[1] == 1 && gr[3] == 1 && gr[0] == 0);
+    REFUSED(pf_world_get_placement(NULL, wk, gr, 4), "pf_world_get_placement", "world");
+    REFUSED(pf_world_get_placement(w, NULL, NULL, 4), "pf_world_get_placement", "NULL");
+    ck_assert_int_eq(pf_world_get_placement(w, NULL, NULL, 0), PF_OK); /* nothing asked */
+    pf_world_destroy(w);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("api_physics");
@@ -873,6 +919,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, checkpoint_calls);
     tcase_add_test(tc, step_inside_contact_callback);
     tcase_add_test(tc, calls_inside_host_force_field);
+    tcase_add_test(tc, placement_of_objects);
     suite_add_tcase(s, tc);
     return s;
 }

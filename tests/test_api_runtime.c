@@ -212,12 +212,98 @@ START_TEST(calls_from_inside_a_task_are_refused)
 }
 END_TEST
 
+/* What a drain hands over: the spans, counted by kind and worker. */
+typedef struct span_count {
+    int tasks[2], runs, bad;
+} span_count;
+
+static void count_span(const pf_trace_span *sp, void *ctx)
+{
+    span_count *c = ctx;
+    if (sp->t1_ns < sp->t0_ns || sp->worker < 0 || sp->worker > 1) c->bad++;
+    if (sp->kind == PF_TRACE_TASK && !strcmp(sp->name, "own") && sp->worker >= 0 && sp->worker < 2)
+        c->tasks[sp->worker]++;
+    if (sp->kind == PF_TRACE_RUN) c->runs++;
+}
+
+/* Eight objects, one task each, on two workers: pf_graph_object_workers agrees with pf_graph_task_worker of each
+ * object's task (the oracle); a drain hands over every task span of the runs since the previous one, on the worker
+ * that ran it, and then none; stopping ends tracing (a drain is refused). */
+START_TEST(trace_drain_and_object_workers)
+{
+    pf_runtime_def def = pf_runtime_default_def();
+    def.workers = 2;
+    def.bind = 0;
+    def.quiet = 1;
+    def.executor = PF_EXEC_STATIC;
+    pf_runtime *rt = NULL;
+    pf_graph *g = NULL;
+    ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    enum { N = 8 };
+    double cell[N] = {0};
+    pf_task_id task[N];
+    int32_t wk[N + 2];
+    ck_assert_int_eq(pf_graph_object_workers(g, wk, N + 2), PF_OK);
+    for (int o = 0; o < N + 2; o++) ck_assert_int_eq(wk[o], -1); /* nothing placed yet */
+    for (uint32_t o = 0; o < N; o++) {
+        pf_access acc = {.mode = PF_READWRITE};
+        ck_assert_int_eq(pf_graph_data(g, &cell[o], sizeof cell[o], o, NULL, &acc.data), PF_OK);
+        pf_task_def t = pf_task_default_def();
+        t.fn = add_one;
+        t.name = "own";
+        t.accesses = &acc;
+        t.naccesses = 1;
+        ck_assert_int_eq(pf_graph_task(g, &t, &task[o]), PF_OK);
+    }
+    span_count c = {{0, 0}, 0, 0};
+    assert_refused(pf_runtime_trace_drain(rt, count_span, &c), PF_ESTATE, "pf_runtime_trace_drain");
+    ck_assert_int_eq(pf_runtime_trace_start(rt), PF_OK);
+    for (int r = 0; r < 3; r++) ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+    ck_assert_int_eq(pf_graph_object_workers(g, wk, N + 2), PF_OK);
+    int per_worker[2] = {0, 0};
+    for (int o = 0; o < N; o++) {
+        ck_assert_int_eq(wk[o], pf_graph_task_worker(g, task[o]));
+        ck_assert(wk[o] == 0 || wk[o] == 1);
+        per_worker[wk[o]]++;
+    }
+    ck_assert_int_eq(wk[N], -1); /* owners no task names */
+    ck_assert_int_eq(wk[N + 1], -1);
+    ck_assert_int_eq(pf_runtime_trace_drain(rt, count_span, &c), PF_OK);
+    ck_assert_int_eq(c.bad, 0);
+    ck_assert_int_eq(c.runs, 3);
+    ck_assert_int_eq(c.tasks[0], 3 * per_worker[0]);
+    ck_assert_int_eq(c.tasks[1], 3 * per_worker[1]);
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(pf_runtime_trace_drain(rt, count_span, &c), PF_OK); /* drained: nothing left */
+    ck_assert_int_eq(c.runs + c.tasks[0] + c.tasks[1], 0);
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK); /* tracing goes on after a drain */
+    ck_assert_int_eq(pf_runtime_trace_drain(rt, count_span, &c), PF_OK);
+    ck_assert_int_eq(c.runs, 1);
+    ck_assert_int_eq(c.tasks[0] + c.tasks[1], N);
+
+    assert_refused(pf_runtime_trace_drain(NULL, count_span, &c), PF_EINVAL, "pf_runtime_trace_drain");
+    assert_refused(pf_runtime_trace_drain(rt, NULL, &c), PF_EINVAL, "pf_runtime_trace_drain");
+    assert_refused(pf_graph_object_workers(NULL, wk, N), PF_EINVAL, "pf_graph_object_workers");
+    assert_refused(pf_graph_object_workers(g, NULL, N), PF_EINVAL, "pf_graph_object_workers");
+    ck_assert_int_eq(pf_graph_object_workers(g, NULL, 0), PF_OK); /* nothing asked */
+    assert_refused(pf_runtime_trace_stop(NULL), PF_EINVAL, "pf_runtime_trace_stop");
+    ck_assert_int_eq(pf_runtime_trace_stop(rt), PF_OK);
+    ck_assert_int_eq(pf_runtime_trace_stop(rt), PF_OK); /* already off */
+    assert_refused(pf_runtime_trace_drain(rt, count_span, &c), PF_ESTATE, "pf_runtime_trace_drain");
+    for (int o = 0; o < N; o++) ck_assert(cell[o] == 4.0);
+    pf_graph_destroy(g);
+    pf_runtime_destroy(rt);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("api_runtime");
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, bad_arguments_are_refused_in_user_terms);
     tcase_add_test(tc, calls_from_inside_a_task_are_refused);
+    tcase_add_test(tc, trace_drain_and_object_workers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -18,6 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: physflow run [SCENE] [--steps N] [--dt S] [--threads K] [--executor E] [--partitioner P]\n"
             "                    [--repartition R] [--broadphase M] [--trace FILE] [--vtk DIR] [--vtk-every N] [--csv FILE]\n"
+            "                    [--html FILE] [--html-every N]\n"
             "                    [--checkpoint FILE] [--hash] [--force] [--no-bind] [--data-path DIR:DIR] [--strict]\n"
             "       physflow run --resume FILE [--steps N] [...]\n"
             "       physflow run --demo [--steps N] [--threads K] [--executor E] [--partitioner P] [--trace FILE]\n"
@@ -38,7 +39,10 @@ static void usage(FILE *out)
             "  --dt overrides the scene's time step, --broadphase its broad phase (kd, hhash, mlhash, grid, sap,\n"
             "  brute). --csv writes one row per step (docs/scenes.md); --vtk writes VTK XML PolyData frames (every\n"
             "  surface and every object's points) every --vtk-every steps (default 1) and scene.pvd for ParaView;\n"
-            "  --trace a Chrome trace. Every output is checked before the first step (exit 2): its folder must\n"
+            "  --trace a Chrome trace. --html writes the run viewer: one self-contained page (three.js inlined) replaying the\n"
+            "  scene coloured by object, worker or solver group beside each step's per-worker timeline (docs/outputs.md);\n"
+            "  a frame every --html-every steps (default: every step while the page stays under 16 MB of frames, then\n"
+            "  every 2nd, 4th ...); it traces the run itself, so it does not go with --trace. Every output is checked before the first step (exit 2): its folder must\n"
             "  exist and take files, and an existing file or a non-empty folder is not overwritten unless --force.\n"
             "  Files are written whole by a run that succeeds, or not at all.\n"
             "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
@@ -79,13 +83,15 @@ int cmd_run(int argc, char **argv)
             }
             o.scene = a;
         } else if ((got = cli_option_value(argc, argv, &i, "run", "--steps --threads --vtk-every --executor "
-                                           "--partitioner --broadphase --repartition --dt --trace --vtk --csv "
+                                           "--partitioner --broadphase --repartition --dt --trace --vtk --csv --html --html-every "
                                            "--checkpoint --resume --data-path", usage, &v)) != CLI_VALUE) {
             return got == CLI_HELP ? 0 : 2;
         } else if (!strcmp(a, "--steps")) {
             if (cli_long(a, v, 1, 100000000, &o.steps)) return 2;
         } else if (!strcmp(a, "--threads")) {
             if (cli_long(a, v, 1, 4096, &o.threads)) return 2;
+        } else if (!strcmp(a, "--html-every")) {
+            if (cli_long(a, v, 1, 100000000, &o.html_every)) return 2;
         } else if (!strcmp(a, "--vtk-every")) {
             if (cli_long(a, v, 1, 100000000, &o.vtk_every)) return 2;
         } else if (!strcmp(a, "--executor") || !strcmp(a, "--partitioner") || !strcmp(a, "--broadphase")) {
@@ -111,6 +117,8 @@ int cmd_run(int argc, char **argv)
             o.trace = v;
         } else if (!strcmp(a, "--vtk")) {
             o.vtk = v;
+        } else if (!strcmp(a, "--html")) {
+            o.html = v;
         } else if (!strcmp(a, "--csv")) {
             o.csv = v;
         } else if (!strcmp(a, "--checkpoint")) {
@@ -128,14 +136,22 @@ int cmd_run(int argc, char **argv)
         o.threads = cpus > 0 ? cpus : 1;
     }
     if (demo) {
-        if (o.scene || o.dt > 0 || o.vtk || o.csv || o.broadphase >= 0 || o.checkpoint || o.resume) {
-            fprintf(stderr, "physflow run: --demo takes no scene, --dt, --broadphase, --vtk, --csv, --checkpoint "
-                            "or --resume\n");
+        if (o.scene || o.dt > 0 || o.vtk || o.csv || o.html || o.broadphase >= 0 || o.checkpoint || o.resume) {
+            fprintf(stderr, "physflow run: --demo takes no scene, --dt, --broadphase, --vtk, --csv, --html, "
+                            "--checkpoint or --resume\n");
             return 2;
         }
         if (o.trace && cli_output_file("run", "--trace", o.trace, o.force)) return 2;
         return run_demo(o.steps ? o.steps : 200, o.threads, executor_given ? o.executor : PF_EXEC_COUNT,
                         o.partitioner, o.trace, o.hash_only, o.bind);
+    }
+    if (o.html && o.trace) {
+        fprintf(stderr, "physflow run: --html traces the run itself: give --html or --trace, not both\n");
+        return 2;
+    }
+    if (o.html_every && !o.html) {
+        fprintf(stderr, "physflow run: --html-every goes with --html\n");
+        return 2;
     }
     char *resumed = NULL;
     if (o.resume) {

@@ -5,6 +5,7 @@
 
 #include "cli_args.h"
 
+#include "physflow/html.h"
 #include "physflow/physics.h"
 #include "physflow/runtime.h"
 
@@ -23,6 +24,8 @@ typedef struct run_opts {
     const char *vtk;          /* VTK folder, or NULL */
     long vtk_every;           /* a frame every N steps */
     const char *csv;          /* per-step CSV, or NULL */
+    const char *html;         /* the run viewer's page, or NULL */
+    long html_every;          /* its frame stride; 0: automatic (physflow/html.h) */
     const char *checkpoint;   /* state written here after the steps, or NULL */
     const char *resume;       /* checkpoint whose scene and state the run continues, or NULL */
     const char *data_path;    /* folders where the scene's relative files are looked up, or NULL */
@@ -47,6 +50,13 @@ int run_checkpoint_write(pf_world *w, const run_opts *o, const char *path);
 /* ---- outputs (run_output.c; their checks: cli_output_file, cli_output_dir) ---- */
 /* The Chrome trace of rt written whole to path (a temporary file renamed into place); 0, or 1 after a message. */
 int run_trace_write(pf_runtime *rt, const char *path);
+
+/* The run viewer (physflow/html.h) of w at path, begun before the first step: 0, or 1 after a message. */
+int run_html_begin(pf_world *w, const run_opts *o, pf_html_writer **out);
+/* After each step: 0, or 1 after a message (the writer is then discarded and *h set to NULL). */
+int run_html_step(pf_html_writer **h, pf_world *w);
+/* Writes the page (status 0; *ms: the time it took) or discards it; returns the new status. */
+int run_html_end(pf_html_writer *h, int status, double *ms);
 
 /* One row of the per-step table. */
 typedef struct run_step {

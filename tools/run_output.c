@@ -1,6 +1,8 @@
-/* physflow run's outputs: the per-step CSV table and VTK XML PolyData frames with a ParaView .pvd collection;
+/* physflow run's outputs: the per-step CSV table, VTK XML PolyData frames with a ParaView .pvd collection and the
+ * run viewer's HTML page;
  * nothing a user wrote is overwritten without --force (support/cli_args.h), and files are written whole. */
 #include "bench_csv.h"
+#include "bench_util.h"
 #include "run.h"
 
 #include <errno.h>
@@ -144,4 +146,44 @@ int run_vtk_collection(const char *dir, uint32_t frames, double dt_frame)
         fprintf(f, "<DataSet timestep=\"%.9g\" file=\"frame_%06u.vtp\"/>\n", k * dt_frame, k);
     fprintf(f, "</Collection>\n</VTKFile>\n");
     return fclose(f) == 0 ? 0 : -1;
+}
+
+int run_html_begin(pf_world *w, const run_opts *o, pf_html_writer **out)
+{
+    pf_html_def def = pf_html_default_def();
+    def.every = (uint32_t)o->html_every;
+    def.force = o->force;
+    char title[512];
+    snprintf(title, sizeof title, "physflow run %s", o->scene);
+    def.title = title;
+    if (pf_html_begin(o->html, w, &def, out)) {
+        fprintf(stderr, "physflow run: --html: %s\n", pf_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+int run_html_step(pf_html_writer **h, pf_world *w)
+{
+    if (!pf_html_add_frame(*h, w)) return 0;
+    fprintf(stderr, "physflow run: --html: %s\n", pf_last_error());
+    pf_html_discard(*h);
+    *h = NULL;
+    return 1;
+}
+
+int run_html_end(pf_html_writer *h, int status, double *ms)
+{
+    if (!h) return status;
+    if (status) {
+        pf_html_discard(h);
+        return status;
+    }
+    double t0 = bench_now_s();
+    if (pf_html_end(h)) {
+        fprintf(stderr, "physflow run: --html: %s\n", pf_last_error());
+        return 1;
+    }
+    *ms = (bench_now_s() - t0) * 1e3;
+    return 0;
 }

@@ -218,6 +218,7 @@ static int check_outputs(const run_opts *o)
     if (o->trace && cli_output_file("run", "--trace", o->trace, o->force)) return 2;
     if (o->vtk && cli_output_dir("run", "--vtk", o->vtk, o->force)) return 2;
     if (o->checkpoint && cli_output_file("run", "--checkpoint", o->checkpoint, o->force)) return 2;
+    if (o->html && cli_output_file("run", "--html", o->html, o->force)) return 2;
     return 0;
 }
 
@@ -268,6 +269,12 @@ int run_scene(const run_opts *o)
     }
     FILE *csv = csv_out.f;
     if (o->trace) pf_runtime_trace_start(pf_world_runtime(w));
+    pf_html_writer *html = NULL;
+    if (o->html && run_html_begin(w, o, &html)) {
+        cli_out_discard(&csv_out);
+        pf_scene_destroy(scene);
+        return 1;
+    }
     size_t n = (size_t)o->steps;
     run_totals t = {0};
     int status = totals_alloc(&t, n);
@@ -297,6 +304,7 @@ int run_scene(const run_opts *o)
         totals_add(&t, &r);
         if (csv) run_csv_row(csv, &r);
         if (o->vtk && (k + 1) % (size_t)o->vtk_every == 0 && run_vtk_frame(w, o->vtk, frames++)) status = 1;
+        if (html && run_html_step(&html, w)) status = 1;
         if (tty) progress(&r, o->steps, &last_print);
     }
     /* the files are written whole by a run that succeeds, or not at all */
@@ -305,6 +313,8 @@ int run_scene(const run_opts *o)
     if (o->vtk && frames && run_vtk_collection(o->vtk, frames, sum.dt * (double)o->vtk_every)) status = 1;
     if (!status && o->checkpoint && run_checkpoint_write(w, o, o->checkpoint)) status = 1;
     if (!status && o->trace && run_trace_write(pf_world_runtime(w), o->trace)) status = 1;
+    double ms_html = 0;
+    status = run_html_end(html, status, &ms_html);
     if (!status) {
         if (o->hash_only)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
@@ -314,6 +324,10 @@ int run_scene(const run_opts *o)
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
         if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);
         if (!o->hash_only && o->trace) printf("  trace written to %s (open in Perfetto or chrome://tracing)\n", o->trace);
+        struct stat st;
+        if (!o->hash_only && o->html && stat(o->html, &st) == 0)
+            printf("  viewer written to %s (%.1f MB in %.0f ms; open it in a browser)\n", o->html,
+                   (double)st.st_size / 1e6, ms_html);
     }
     totals_free(&t);
     pf_scene_destroy(scene);

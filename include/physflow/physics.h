@@ -538,6 +538,13 @@ typedef struct pf_world_stats {
 PF_API int pf_world_get_stats(const pf_world *w, pf_world_stats *out);
 /// Per-worker counters of the latest step's graph run: up to `cap` into `out`, the worker count into *workers.
 PF_API int pf_world_get_worker_stats(const pf_world *w, pf_worker_stats *out, int cap, int *workers);
+/// Where the objects 0..cap-1 ran the latest step (a viewer colours them by it: physflow/html.h). worker[o] (may
+/// be NULL): the worker that runs most of object o's task cost in the static executor's placement (-1 when not
+/// placed: before the first step, another executor, a removed object). group[o] (may be NULL): the lowest object id
+/// of its solver group, which names the group while others join or leave it (UINT32_MAX for a removed object, or
+/// while a change waits for the next step to regroup). cap may exceed pf_world_objects(w): the rest is -1 and
+/// UINT32_MAX.
+PF_API int pf_world_get_placement(const pf_world *w, int32_t *worker, uint32_t *group, uint32_t cap);
 
 /* ==================================== Bodies: rigid bodies, surfaces, deformable grids
  *================================== (Hermann et al. 2009, §4.2: rigid bodies and deformable models of several

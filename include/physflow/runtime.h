@@ -344,11 +344,41 @@ PF_API int pf_graph_get_stats(const pf_graph *g, pf_graph_stats *out);
 /// Worker of a task in the last static compilation (-1 when never compiled).
 PF_API int pf_graph_task_worker(const pf_graph *g, pf_task_id t);
 
+/// The worker of each object (pf_graph_data's `owner`) in the static executor's latest placement: out[o] for
+/// o < owners is the worker that runs most of the cost of the tasks and reducers that name object o, the lowest on
+/// ties, or -1 when none is placed (never run by the static executor, or no task names it).
+PF_API int pf_graph_object_workers(const pf_graph *g, int32_t *out, uint32_t owners);
+
 /// Tracing: after pf_runtime_trace_start, every run records per-worker spans (tasks, waits, reducers) until
 /// pf_runtime_trace_write saves them as Chrome trace-event JSON (Perfetto, chrome://tracing) and stops.
 /// Free when off.
 PF_API int pf_runtime_trace_start(pf_runtime *rt);
 PF_API int pf_runtime_trace_write(pf_runtime *rt, const char *path);
+
+/// What a trace span is.
+typedef enum pf_trace_kind {
+    PF_TRACE_TASK = 0, ///< a task (its pf_task_def.name)
+    PF_TRACE_REDUCER,  ///< a reducer combining cumulative writes ("reduce")
+    PF_TRACE_WAIT,     ///< a wait for another worker's result ("wait")
+    PF_TRACE_RUN,      ///< a whole graph run, on worker 0 ("graph run")
+    PF_TRACE_COMPILE   ///< an analysis, placement and compilation, on worker 0 ("compile")
+} pf_trace_kind;
+
+/// One span of a trace.
+typedef struct pf_trace_span {
+    const char *name;    ///< what ran; a task's name lives as long as its graph
+    uint64_t t0_ns;      ///< start, ns on a monotonic clock (only differences mean something)
+    uint64_t t1_ns;      ///< end, ns
+    int worker;          ///< the worker's lane
+    pf_trace_kind kind;
+} pf_trace_span;
+typedef void (*pf_trace_span_fn)(const pf_trace_span *span, void *ctx);
+/// Hands each span recorded since pf_runtime_trace_start (or the previous drain) to fn, worker by worker and in
+/// the order recorded, then forgets them; tracing goes on (a host that views its runs step by step: physflow/html.h).
+/// PF_ESTATE when tracing was not started or a run is under way.
+PF_API int pf_runtime_trace_drain(pf_runtime *rt, pf_trace_span_fn fn, void *ctx);
+/// Stops tracing and forgets the spans not drained or written (PF_OK when tracing was off).
+PF_API int pf_runtime_trace_stop(pf_runtime *rt);
 
 #ifdef __cplusplus
 }
