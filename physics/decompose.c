@@ -324,6 +324,15 @@ static uint32_t default_block_elements(const pf_object *o, uint32_t nelem)
     return be < 1 ? 1 : be > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)be;
 }
 
+/* springs stream their memory: their blocks cost 1.6 times the whole object's time per worker on the
+ * development machine, so AUTO leaves a springs-only object whole (docs/physics.md) */
+static int springs_only(const pf_object *o)
+{
+    for (uint32_t f = 0; f < o->ff.n; f++)
+        if (o->ff.v[f].kind != PF_FORCE_SPRINGS) return 0;
+    return 1;
+}
+
 static uint32_t wanted_blocks(const pf_object *o, uint32_t nelem, uint32_t *block_elements)
 {
     uint32_t be = o->block_elements ? o->block_elements : default_block_elements(o, nelem);
@@ -331,7 +340,7 @@ static uint32_t wanted_blocks(const pf_object *o, uint32_t nelem, uint32_t *bloc
     *block_elements = be;
     uint32_t nb = (uint32_t)(((uint64_t)nelem + be - 1) / be);
     if (o->decompose == PF_DECOMPOSE_OFF || o->id >= (1u << 19)) return 0;
-    if (o->decompose == PF_DECOMPOSE_AUTO && nb < PF_BLOCKS_AUTO) return 0; /* small: cheap as one task */
+    if (o->decompose == PF_DECOMPOSE_AUTO && (nb < PF_BLOCKS_AUTO || springs_only(o))) return 0;
     return nb >= 2 ? nb : 0;
 }
 

@@ -30,7 +30,8 @@
 #define PF_BLOCK_COST (512 * 400.0)
 #define PF_BLOCK_ELEMENTS_DEFAULT 512
 /* PF_DECOMPOSE_AUTO cuts an object into blocks from this many blocks' worth of elements on: below, an object is
- * cheap enough as one task per phase (and scenes of many such objects spread by object already) */
+ * cheap enough as one task per phase (and scenes of many such objects spread by object already). It leaves an
+ * object of springs only whole (their blocks do not pay yet: docs/physics.md). */
 #define PF_BLOCKS_AUTO 8
 
 typedef struct pf_block {

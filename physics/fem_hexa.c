@@ -271,8 +271,7 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
             /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
             const double *R = fem->rot + 9 * e;
             for (int c = 0; c < 8; c++) {
-                double p[3];
-                pf_range_input(r, dx, 3 * (size_t)el[c], p);
+                const double *p = dx + 3 * el[c];
                 for (int d = 0; d < 3; d++) u[3 * c + d] = R[3 * d] * p[0] + R[3 * d + 1] * p[1] + R[3 * d + 2] * p[2];
             }
             ke_mul(ke, u, fl);
@@ -282,7 +281,8 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
                 for (int d = 0; d < 3; d++) fo[d] -= kfact * (R[d] * q[0] + R[3 + d] * q[1] + R[6 + d] * q[2]);
             }
         } else {
-            for (int c = 0; c < 8; c++) pf_range_input(r, dx, 3 * (size_t)el[c], u + 3 * c);
+            for (int c = 0; c < 8; c++)
+                for (int d = 0; d < 3; d++) u[3 * c + d] = dx[3 * el[c] + d];
             ke_mul(ke, u, fl);
             for (int c = 0; c < 8; c++)
                 for (int d = 0; d < 3; d++) df[3 * (size_t)row[c] + d] -= kfact * fl[3 * c + d];
@@ -308,7 +308,7 @@ static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_hexa_fem *fem = ff->state;
-    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -316,7 +316,7 @@ static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, con
 {
     (void)o;
     const pf_hexa_fem *fem = ff->state;
-    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

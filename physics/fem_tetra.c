@@ -258,7 +258,9 @@ static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df,
         const tetra_elem *el = fem->elem + e;
         const uint32_t *row = r->rows ? r->rows + 4 * (size_t)j : el->v;
         if (fem->method == PF_FEM_LINEAR) {
-            for (int c = 0; c < 4; c++) pf_range_input(r, dx, 3 * (size_t)el->v[c], u + 3 * c);
+            for (int c = 0; c < 4; c++)
+                for (int d = 0; d < 3; d++)
+                    u[3 * c + d] = dx[3 * (size_t)el->v[c] + d];
             ke_mul(el->ke, u, fl);
             for (int c = 0; c < 4; c++)
                 for (int d = 0; d < 3; d++)
@@ -268,8 +270,7 @@ static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df,
         /* SOFA's approximation: K_e = -R Ke R^T, the rotation's own variation neglected */
         const double *R = fem->rot + 9 * (size_t)e;
         for (int c = 0; c < 4; c++) {
-            double p[3];
-            pf_range_input(r, dx, 3 * (size_t)el->v[c], p);
+            const double *p = dx + 3 * (size_t)el->v[c];
             for (int d = 0; d < 3; d++)
                 u[3 * c + d] = R[d] * p[0] + R[3 + d] * p[1] + R[6 + d] * p[2];
         }
@@ -307,7 +308,7 @@ static void tetra_fem_ff_force(const pf_force_field *ff, const pf_object *o, con
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     tetra_fem *fem = ff->state;
-    tetra_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    tetra_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 static void tetra_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -315,7 +316,7 @@ static void tetra_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, co
 {
     (void)o;
     const tetra_fem *fem = ff->state;
-    tetra_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    tetra_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

@@ -174,8 +174,7 @@ static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, do
         const double *R = fem->rot + 9 * e;
         double u[6];
         for (int c = 0; c < 3; c++) {
-            double p[3];
-            pf_range_input(r, dx, 3 * (size_t)t[c], p);
+            const double *p = dx + 3 * (size_t)t[c];
             u[2 * c] = R[0] * p[0] + R[1] * p[1] + R[2] * p[2];
             u[2 * c + 1] = R[3] * p[0] + R[4] * p[1] + R[5] * p[2];
         }
@@ -200,7 +199,7 @@ static void triangle_fem_ff_force(const pf_force_field *ff, const pf_object *o, 
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_triangle_fem *fem = ff->state;
-    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -208,7 +207,7 @@ static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o,
 {
     (void)o;
     const pf_triangle_fem *fem = ff->state;
-    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL, NULL, 0});
+    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

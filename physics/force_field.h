@@ -11,25 +11,12 @@ struct pf_blocks;
 
 /* Some of a field's elements, for the blocks of a decomposed object (decompose.h, Hermann et al. 2009 §4.3):
  * `elems` lists them in increasing order (NULL: elements 0 .. n-1) and `rows` gives, per element and corner, the
- * row of the output its contribution adds into (NULL: the corner's own point). With `in2`, dforce_range reads
- * its input as dx + beta in2 (the CG's next direction r + beta p, which a block forms at the points it touches
- * rather than wait for its neighbours to store theirs). */
+ * row of the output its contribution adds into (NULL: the corner's own point). Inputs are read at the points. */
 typedef struct pf_elem_range {
     const uint32_t *elems;
     uint32_t n;
     const uint32_t *rows;
-    const double *in2;
-    double beta;
 } pf_elem_range;
-
-/* a dforce input: the 3 values of dx at offset i3, plus beta in2 there when r has in2 */
-static inline void pf_range_input(const pf_elem_range *r, const double *dx, size_t i3, double out[3])
-{
-    if (r->in2)
-        for (int d = 0; d < 3; d++) out[d] = dx[i3 + d] + r->beta * r->in2[i3 + d];
-    else
-        for (int d = 0; d < 3; d++) out[d] = dx[i3 + d];
-}
 
 /* What a force field does. `o` is the object it acts on; x, v, f, dx, df hold its 3n values. */
 typedef struct pf_force_field_ops {

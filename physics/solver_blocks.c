@@ -6,11 +6,9 @@
  *   stiff_b:      the block's elements' bfact K v into its rows of the stiffness part buffer
  *   rhs_b:        for its points, f = m g + the rows that touch them, b = h f - h rM m v + the K v rows,
  *                 projected; the CG start (dv = 0, r = b, p = 0) and r.r into the group's reducer
- *   the CG loop:  kp_b (kfact K p of its elements into its stiffness rows, the new direction p = r + beta p
- *                 formed as its elements read it, from its neighbours' r and p), q_b (p = r + beta p on its points, the same
- *                 values, then q = mfact m p + the rows, projected; p.q and p.M'p into the reducer), update_b (dv,
- *                 r, r.r), then the group's one "cg next". kp_b computes the direction itself rather than wait for
- *                 its neighbours to: one task and one exchange fewer per block and iteration
+ *   the CG loop:  dir_b (p = r + beta p on its points), kp_b (kfact K p of its elements into its stiffness
+ *                 rows, reading its neighbours' p), q_b (q = mfact m p + the rows, projected; p.q and p.M'p into
+ *                 the reducer), update_b (dv, r, r.r), then the group's one "cg next"
  *   integrate_b:  v += dv, projected, x += h v on its points (static: x += dx, v = 0), with the fault check
  *
  * Sums over the rows that touch a point run in block order, and each block's dot products over its points in
@@ -80,18 +78,14 @@ static void t_force(const pf_task_ctx *c)
             ops(&o->ff.v[f])->force_range(&o->ff.v[f], o, o->x, o->v, a->d->pf, 1, &a->b->range[f]);
 }
 
-/* the block's fact K (vec + beta in2) into its stiffness rows (in2 NULL: K vec) */
-static void stiffness(const blk_args *a, const double *vec, const double *in2, double beta, double fact)
+/* the block's fact K vec into its stiffness rows */
+static void stiffness(const blk_args *a, const double *vec, double fact)
 {
     const pf_object *o = a->o;
     zero_rows(a->d->pk, a->b);
-    for (uint32_t f = 0; f < a->d->nfields; f++) {
-        pf_elem_range r = a->b->range[f];
-        r.in2 = in2;
-        r.beta = beta;
-        if (r.n && ops(&o->ff.v[f])->dforce_range)
-            ops(&o->ff.v[f])->dforce_range(&o->ff.v[f], o, vec, a->d->pk, fact, &r);
-    }
+    for (uint32_t f = 0; f < a->d->nfields; f++)
+        if (a->b->range[f].n && ops(&o->ff.v[f])->dforce_range)
+            ops(&o->ff.v[f])->dforce_range(&o->ff.v[f], o, vec, a->d->pk, fact, &a->b->range[f]);
 }
 
 /* beta = r.r / previous r.r (0 at the first iteration) */
@@ -103,14 +97,25 @@ static inline double cg_beta(const double *rr)
 static void t_stiff_v(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
-    stiffness(a, a->o->v, NULL, 0, a->bfact);
+    stiffness(a, a->o->v, a->bfact);
 }
 
-/* data: rr */
 static void t_kp(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
-    stiffness(a, a->o->r, a->o->p, cg_beta(c->data[0]), a->kfact);
+    stiffness(a, a->o->p, a->kfact);
+}
+
+/* p = r + beta p on the block's points. data: rr */
+static void t_dir(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    double beta = cg_beta(c->data[0]);
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        size_t i3 = 3 * (size_t)a->b->owned[k];
+        for (int dim = 0; dim < 3; dim++) o->p[i3 + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
+    }
 }
 
 /* data: ..., rr (cumulative) last */
@@ -139,18 +144,17 @@ static void t_rhs(const pf_task_ctx *c)
     rr[0] += s;
 }
 
-/* p = r + beta p, q = M' p + the stiffness rows, projected; pq += {p.q, p.M'p}. data: pq (cumulative), rr */
+/* q = M' p + the stiffness rows, projected; pq += {p.q, p.M'p}. data: pq (cumulative) */
 static void t_q(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
-    double *pq = c->data[0], pqs = 0, pms = 0, beta = cg_beta(c->data[1]);
+    double *pq = c->data[0], pqs = 0, pms = 0;
     for (uint32_t k = 0; k < a->b->nowned; k++) {
         uint32_t i = a->b->owned[k];
         size_t i3 = 3 * (size_t)i;
         double mm = a->mfact * pf_point_mass(o, i);
-        for (int dim = 0; dim < 3; dim++) o->p[i3 + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
         for (int dim = 0; dim < 3; dim++) o->q[i3 + dim] = mm * o->p[i3 + dim];
         gather(d, d->pk, i, o->q + i3);
         project_point(o, i, o->q);
@@ -295,13 +299,18 @@ static int record_rhs(const recording *r, const pf_block_solve *s, pf_block *k)
     return record(r, t_rhs, "block rhs", k, acc, na, 12.0 * k->nowned);
 }
 
+static int record_dir(const recording *r, const pf_block_solve *s, pf_block *k)
+{
+    pf_access acc[] = {{s->drr, PF_READ}, {k->dr, PF_READ}, {k->dp, PF_READWRITE}};
+    return record(r, t_dir, "block cg direction", k, acc, 3, 2.0 * k->nowned);
+}
+
 static int record_kp(const recording *r, const pf_block_solve *s, pf_block *k)
 {
+    (void)s;
     pf_access acc[PF_MAX_ACCESSES];
     uint32_t na = 0;
-    acc[na++] = (pf_access){s->drr, PF_READ};
     acc[na++] = (pf_access){k->dpk, PF_WRITE};
-    add_blocks(acc, &na, r->d, k->nbr, k->nnbr, PF_BLK_ACC(dr), PF_READ);
     add_blocks(acc, &na, r->d, k->nbr, k->nnbr, PF_BLK_ACC(dp), PF_READ);
     add_caches(acc, &na, r->base.o, k, PF_READ);
     return record(r, t_kp, "block cg stiffness", k, acc, na, r->df_ns * share(r, k) + 3.0 * k->nrows);
@@ -309,9 +318,8 @@ static int record_kp(const recording *r, const pf_block_solve *s, pf_block *k)
 
 static int record_q(const recording *r, const pf_block_solve *s, pf_block *k)
 {
-    pf_access acc[PF_MAX_ACCESSES] = {{s->dpq, PF_CUMUL}, {s->drr, PF_READ}, {k->dq, PF_WRITE},
-                                      {k->dp, PF_READWRITE}, {k->dr, PF_READ}};
-    uint32_t na = 5;
+    pf_access acc[PF_MAX_ACCESSES] = {{s->dpq, PF_CUMUL}, {k->dq, PF_WRITE}, {k->dp, PF_READ}};
+    uint32_t na = 3;
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
     return record(r, t_q, "block cg product", k, acc, na, 8.0 * k->nowned);
 }
@@ -368,6 +376,7 @@ static int record_cg_loop(const recording *r, const pf_block_solve *s, pf_group 
                             &gr->loop));
     gr->has_loop = 1;
     TRY(pf_graph_loop_break(g, s->drr, pf_cg_residual_small, NULL, 0));
+    TRY(record_each(r, s, record_dir));
     TRY(record_pair(r, s, record_kp, record_q));
     TRY(pf_graph_loop_break(g, s->dpq, pf_cg_denominator_small, &s->sv->cg_threshold, sizeof s->sv->cg_threshold));
     TRY(record_each(r, s, record_update));

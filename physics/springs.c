@@ -207,10 +207,7 @@ static void springs_dforce_range(const pf_springset *s, const double *dx, double
         const pf_spring *sp = &s->s[e];
         size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
         size_t oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : ia, ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : ib;
-        double pa[3], pb[3], g[3];
-        pf_range_input(r, dx, ia, pa);
-        pf_range_input(r, dx, ib, pb);
-        double d[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+        double d[3] = {dx[ib] - dx[ia], dx[ib + 1] - dx[ia + 1], dx[ib + 2] - dx[ia + 2]}, g[3];
         spring_dforce(s->jac + 6 * (size_t)e, d, kfact, g);
         for (int c = 0; c < 3; c++) {
             df[oa + c] += g[c];
@@ -224,7 +221,7 @@ static void springs_ff_force(const pf_force_field *ff, const pf_object *o, const
 {
     (void)o;
     const pf_springset *s = ff->state;
-    springs_force_range(s, x, v, f, want_jac, &(pf_elem_range){NULL, s->n, NULL, NULL, 0});
+    springs_force_range(s, x, v, f, want_jac, &(pf_elem_range){NULL, s->n, NULL});
 }
 
 static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -232,7 +229,7 @@ static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o;
     const pf_springset *s = ff->state;
-    springs_dforce_range(s, dx, df, kfact, &(pf_elem_range){NULL, s->n, NULL, NULL, 0});
+    springs_dforce_range(s, dx, df, kfact, &(pf_elem_range){NULL, s->n, NULL});
 }
 
 /* ---- its springs as elements, for blocks (decompose.c) ---- */

@@ -380,9 +380,18 @@ START_TEST(test_blocks_edge_cases)
 }
 END_TEST
 
-/* PF_DECOMPOSE_AUTO cuts only an object of at least 8 blocks' worth of elements */
+/* PF_DECOMPOSE_AUTO cuts only an object of at least 8 blocks' worth of elements, and not one of springs only */
 START_TEST(test_blocks_auto_threshold)
 {
+    pf_world *ws = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_object_def sd = object_def(PF_DECOMPOSE_AUTO, 10, 10, 8, 1);
+    pf_object_id so;
+    ck_assert_int_eq(pf_world_add_object(ws, &sd, &so), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_springs(ws, so, 500, 0.5, NULL, NULL), PF_OK); /* 269 springs: 27 blocks */
+    ck_assert_int_eq(pf_world_step(ws, 1), PF_OK);
+    ck_assert_ptr_null(ws->obj.v[so.index]->decomp);
+    pf_world_destroy(ws);
+
     for (int k = 0; k < 2; k++) {
         pf_world *w = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
         /* 9 x 3 x 3 cells = 81 elements: 8 blocks of 10 need 80, 9 of 9 ... */
