@@ -115,6 +115,7 @@ void pf_decomp_free(pf_decomp *d)
         }
         pf_free(k->range);
         pf_free(k->owned);
+        pf_free(k->runs);
         pf_free(k->nbr);
         pf_free(k->src);
         pf_free(k->dcache);
@@ -208,6 +209,24 @@ static void owners(const pf_object *o, const pf_decomp *d, const uint32_t *row_n
         if (owner[i] == UINT32_MAX) owner[i] = (uint32_t)((uint64_t)i * d->nblocks / o->n);
 }
 
+/* a block's points as runs of consecutive indices, for the loops that only walk vectors */
+static int fill_runs(pf_block *k)
+{
+    k->runs = pf_malloc((2 * (size_t)k->nowned + 2) * sizeof *k->runs);
+    if (!k->runs) return PF_ENOMEM;
+    k->nruns = 0;
+    for (uint32_t j = 0; j < k->nowned; j++) {
+        if (k->nruns && k->runs[2 * k->nruns - 1] == k->owned[j]) {
+            k->runs[2 * k->nruns - 1]++;
+            continue;
+        }
+        k->runs[2 * k->nruns] = k->owned[j];
+        k->runs[2 * k->nruns + 1] = k->owned[j] + 1;
+        k->nruns++;
+    }
+    return PF_OK;
+}
+
 /* the points of each block, and the rows each point gathers (block order, since rows are) */
 static int fill_owned_and_gather(const pf_object *o, pf_decomp *d, const uint32_t *row_node, const uint32_t *owner)
 {
@@ -218,6 +237,7 @@ static int fill_owned_and_gather(const pf_object *o, pf_decomp *d, const uint32_
         d->b[b].nowned = 0;
     }
     for (uint32_t i = 0; i < o->n; i++) d->b[owner[i]].owned[d->b[owner[i]].nowned++] = i;
+    for (uint32_t b = 0; b < d->nblocks; b++) PF_TRY(fill_runs(&d->b[b]));
     d->gptr = pf_calloc((size_t)o->n + 1, sizeof *d->gptr);
     d->grow = pf_malloc(((size_t)d->nrows + 1) * sizeof *d->grow);
     if (!d->gptr || !d->grow) return PF_ENOMEM;

@@ -38,6 +38,7 @@ typedef struct pf_block {
     uint32_t owner;            /* its owner id in the graph: the runtime places and moves it as an object */
     pf_elem_range *range;      /* per force field of the object, its elements in this block and their rows */
     uint32_t *owned, nowned;   /* the points it owns, increasing: its share of every vector */
+    uint32_t *runs, nruns;     /* the same as runs of consecutive points: [runs[2j], runs[2j+1]) */
     uint32_t row0, nrows;      /* its rows in the part buffers: the points its elements touch */
     uint32_t *nbr, nnbr;       /* the blocks owning the points its elements touch (whose x, v, p it reads) */
     uint32_t *src, nsrc;       /* the blocks whose rows add into its points (the same relation, reversed) */

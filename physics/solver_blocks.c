@@ -112,10 +112,9 @@ static void t_dir(const pf_task_ctx *c)
     const blk_args *a = c->args;
     pf_object *o = a->o;
     double beta = cg_beta(c->data[0]);
-    for (uint32_t k = 0; k < a->b->nowned; k++) {
-        size_t i3 = 3 * (size_t)a->b->owned[k];
-        for (int dim = 0; dim < 3; dim++) o->p[i3 + dim] = o->r[i3 + dim] + beta * o->p[i3 + dim];
-    }
+    for (uint32_t j = 0; j < a->b->nruns; j++)
+        for (size_t i = 3 * (size_t)a->b->runs[2 * j]; i < 3 * (size_t)a->b->runs[2 * j + 1]; i++)
+            o->p[i] = o->r[i] + beta * o->p[i];
 }
 
 /* data: ..., rr (cumulative) last */
@@ -172,14 +171,12 @@ static void t_update(const pf_task_ctx *c)
     const blk_args *a = c->args;
     pf_object *o = a->o;
     double alpha = ((const double *)c->data[0])[0] / *(const double *)c->data[1], s = 0;
-    for (uint32_t k = 0; k < a->b->nowned; k++) {
-        size_t i3 = 3 * (size_t)a->b->owned[k];
-        for (int dim = 0; dim < 3; dim++) {
-            o->dv[i3 + dim] += alpha * o->p[i3 + dim];
-            o->r[i3 + dim] -= alpha * o->q[i3 + dim];
-            s += o->r[i3 + dim] * o->r[i3 + dim];
+    for (uint32_t j = 0; j < a->b->nruns; j++) /* the points in increasing order, as owned */
+        for (size_t i = 3 * (size_t)a->b->runs[2 * j]; i < 3 * (size_t)a->b->runs[2 * j + 1]; i++) {
+            o->dv[i] += alpha * o->p[i];
+            o->r[i] -= alpha * o->q[i];
+            s += o->r[i] * o->r[i];
         }
-    }
     *(double *)c->data[2] += s;
 }
 
@@ -198,10 +195,10 @@ static void t_integrate(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
     pf_object *o = a->o;
-    for (uint32_t k = 0; k < a->b->nowned; k++) { /* the state the fault check restores */
-        size_t i3 = 3 * (size_t)a->b->owned[k];
-        memcpy(o->x_prev + i3, o->x + i3, 3 * sizeof *o->x);
-        memcpy(o->v_prev + i3, o->v + i3, 3 * sizeof *o->v);
+    for (uint32_t j = 0; j < a->b->nruns; j++) { /* the state the fault check restores */
+        size_t i3 = 3 * (size_t)a->b->runs[2 * j], n3 = 3 * (size_t)a->b->runs[2 * j + 1] - i3;
+        memcpy(o->x_prev + i3, o->x + i3, n3 * sizeof *o->x);
+        memcpy(o->v_prev + i3, o->v + i3, n3 * sizeof *o->v);
     }
     for (uint32_t k = 0; k < a->b->nowned; k++) {
         uint32_t i = a->b->owned[k];
