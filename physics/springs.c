@@ -181,15 +181,26 @@ const pf_interaction_ops pf_springs_interaction = {
 
 /* ---- a spring set within one object as a force field (force_field.h) ---- */
 
+/* spring k of range r: its index e, the offsets of its ends' values (ia, ib) and of their output rows (oa, ob) */
+static inline const pf_spring *range_spring(const pf_springset *s, const pf_elem_range *r, uint32_t k, uint32_t *e,
+                                            size_t *ia, size_t *ib, size_t *oa, size_t *ob)
+{
+    *e = r->elems ? r->elems[k] : k;
+    const pf_spring *sp = &s->s[*e];
+    *ia = 3 * (size_t)sp->a, *ib = 3 * (size_t)sp->b;
+    *oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : *ia;
+    *ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : *ib;
+    return sp;
+}
+
 /* within one object: f (rows per r) += the force of r's springs at (x, v) (force_field.h) */
 static void springs_force_range(const pf_springset *s, const double *x, const double *v, double *f, int want_jac,
                                 const pf_elem_range *r)
 {
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        const pf_spring *sp = &s->s[e];
-        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        size_t oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : ia, ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : ib;
+        uint32_t e;
+        size_t ia, ib, oa, ob;
+        const pf_spring *sp = range_spring(s, r, k, &e, &ia, &ib, &oa, &ob);
         double g[3];
         spring_force(sp, x + ia, x + ib, v + ia, v + ib, g, want_jac ? s->jac + 6 * (size_t)e : NULL);
         for (int c = 0; c < 3; c++) {
@@ -203,10 +214,9 @@ static void springs_dforce_range(const pf_springset *s, const double *dx, double
                                  const pf_elem_range *r)
 {
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        const pf_spring *sp = &s->s[e];
-        size_t ia = 3 * (size_t)sp->a, ib = 3 * (size_t)sp->b;
-        size_t oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : ia, ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : ib;
+        uint32_t e;
+        size_t ia, ib, oa, ob;
+        range_spring(s, r, k, &e, &ia, &ib, &oa, &ob);
         double d[3] = {dx[ib] - dx[ia], dx[ib + 1] - dx[ia + 1], dx[ib + 2] - dx[ia + 2]}, g[3];
         spring_dforce(s->jac + 6 * (size_t)e, d, kfact, g);
         for (int c = 0; c < 3; c++) {

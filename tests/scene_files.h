@@ -9,6 +9,17 @@
 
 #include "physflow/scene.h"
 
+/* a load definition for tests: one worker, the seq executor, unbound, quiet */
+static inline pf_scene_load_def quiet_load_def(void)
+{
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
+    return d;
+}
+
 static inline pf_scene *load_test_scene(const char *file, pf_executor e, pf_partitioner p, int workers)
 {
     char path[1024];

@@ -2,6 +2,7 @@
  * runs, attributes reach the world (positions, velocities, dt, gravity, collision settings), Replicate moves its
  * copies, the registry is an extensible object, and bad scenes return the documented error codes with file:line. */
 #include "check_main.h"
+#include "scene_files.h"
 #include "physics_scenes.h"
 
 #include "physflow/scene.h"
@@ -14,12 +15,7 @@
 
 static pf_scene_load_def quiet_def(void)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    return d;
+    return quiet_load_def();
 }
 
 /* Collects notes and warnings. */

@@ -4,6 +4,7 @@
  * into one pile: contacts, fewer groups, graph updates exactly on the steps whose contact pairs change, no task
  * moved, nothing through the floor. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/scene.h"
 
@@ -15,11 +16,7 @@
 
 static pf_scene_load_def quiet_def(void)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
+    pf_scene_load_def d = quiet_load_def();
     d.report = NULL;
     return d;
 }

@@ -3,6 +3,7 @@
  * scene's own points and elements, taken by a MechanicalObject and a topology container through their links;
  * their refusals. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/scene.h"
 
@@ -14,12 +15,7 @@
 
 static pf_scene_load_def quiet_def(void)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    return d;
+    return quiet_load_def();
 }
 
 static pf_scene *load_ok(const char *xml)

@@ -4,6 +4,7 @@
  * pf_world_add_hexa_fem (same state hash); a topological mapping fills a container that linked a mesh; "@name"
  * found in the nodes above as SOFA finds it; PointSetTopologyContainer; and the refusals' messages. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/scene.h"
 
@@ -19,11 +20,7 @@ static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
 
 static pf_scene_load_def quiet_def(void)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
+    pf_scene_load_def d = quiet_load_def();
     d.report = ignore;
     return d;
 }

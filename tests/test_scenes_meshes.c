@@ -3,6 +3,7 @@
  * every loader; bad files of each format fail with name:line (or byte offset) and a reason, and no prefix or
  * corrupted copy of a good file crashes a reader. */
 #include "check_main.h"
+#include "scene_files.h"
 
 #include "physflow/scene.h"
 #include "scenes/mesh_build.h"
@@ -152,12 +153,7 @@ END_TEST
 
 static pf_scene_load_def quiet_def(void)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    return d;
+    return quiet_load_def();
 }
 
 typedef struct notes {

@@ -34,11 +34,7 @@ static void collect(pf_scene_severity sev, const char *msg, void *ctx)
 
 static pf_scene_load_def quiet_def(reports *r)
 {
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
+    pf_scene_load_def d = quiet_load_def();
     d.report = collect;
     d.report_ctx = r;
     return d;
