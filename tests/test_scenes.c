@@ -396,6 +396,12 @@ START_TEST(test_error_codes)
     expect_error("<Node>\n<Node><MechanicalObject position='0 0 0'/>\n<UniformMass totalMass='-1'/></Node></Node>",
                  PF_EINVAL, "t.xml:3:", "totalMass");
     expect_error("<Node dt='0'/>", PF_EINVAL, "t.xml:1:", "dt");
+    expect_error("<Node>\n<Node><MechanicalObject decompose='blocks'/></Node></Node>", PF_EPARSE, "t.xml:2:",
+                 "decompose must be auto, on or off, got 'blocks'");
+    expect_error("<Node>\n<Node><MechanicalObject blockElements='12.5'/></Node></Node>", PF_EPARSE, "t.xml:2:",
+                 "blockElements must be a whole number");
+    expect_error("<Node>\n<Node>\n<MechanicalObject blockElements='0'/></Node></Node>", PF_EINVAL, "t.xml:3:",
+                 "blockElements");
     expect_error("<Node>\n<Node><RegularGridTopology n='4 4 4'/><MechanicalObject/>\n"
                  "<HexahedronFEMForceField poissonRatio='0.5'/></Node></Node>",
                  PF_EINVAL, "t.xml:3:", "poissonRatio");
