@@ -280,6 +280,31 @@ static int fill_neighbours(pf_decomp *d, const uint32_t *row_node, const uint32_
     return PF_OK;
 }
 
+/* the ranges split: block of element g (over all fields, in order) */
+static inline uint32_t range_block(uint32_t g, uint32_t nelem, uint32_t nblocks)
+{
+    return (uint32_t)((uint64_t)g * nblocks / nelem);
+}
+
+/* the rows the ranges split would give (points touched, counted once per block): each point's blocks come in
+ * increasing order, so remembering the last one counts them. last: o->n entries of scratch. */
+static uint64_t range_rows(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t *last)
+{
+    for (uint32_t i = 0; i < o->n; i++) last[i] = UINT32_MAX;
+    uint64_t rows = 0;
+    uint32_t g = 0, nodes[8], corners;
+    for (uint32_t f = 0; f < o->ff.n; f++) {
+        uint32_t ne = ops(&o->ff.v[f])->elements(&o->ff.v[f], &corners);
+        for (uint32_t e = 0; e < ne; e++, g++) {
+            uint32_t b = range_block(g, nelem, nblocks);
+            element_nodes(&o->ff.v[f], e, nodes, &corners);
+            for (uint32_t c = 0; c < corners; c++)
+                if (last[nodes[c]] != b) last[nodes[c]] = b, rows++;
+        }
+    }
+    return rows;
+}
+
 static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t block_elements, pf_decomp *d)
 {
     d->nblocks = nblocks;
@@ -301,9 +326,12 @@ static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t 
         d->b[b].dcache = pf_calloc(d->nfields, sizeof *d->b[b].dcache);
         if (!d->b[b].range || !d->b[b].dcache) goto done;
     }
-    centroids(o, cent);
+    if (d->split == PF_SPLIT_BISECT) centroids(o, cent);
     for (uint32_t g = 0; g < nelem; g++) idx[g] = g;
-    bisect(cent, idx, scratch, nelem, nblocks, 0, block);
+    if (d->split == PF_SPLIT_RANGES)
+        for (uint32_t g = 0; g < nelem; g++) block[g] = range_block(g, nelem, nblocks);
+    else
+        bisect(cent, idx, scratch, nelem, nblocks, 0, block);
     if (fill_ranges(o, d, block)) goto done;
     for (uint32_t i = 0; i < o->n; i++) mark[i] = UINT32_MAX;
     for (uint32_t b = 0; b < nblocks; b++) {
@@ -344,15 +372,6 @@ static uint32_t default_block_elements(const pf_object *o, uint32_t nelem)
     return be < 1 ? 1 : be > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)be;
 }
 
-/* springs stream their memory: their blocks cost 1.6 times the whole object's time per worker on the
- * development machine, so AUTO leaves a springs-only object whole (docs/physics.md) */
-static int springs_only(const pf_object *o)
-{
-    for (uint32_t f = 0; f < o->ff.n; f++)
-        if (o->ff.v[f].kind != PF_FORCE_SPRINGS) return 0;
-    return 1;
-}
-
 static uint32_t wanted_blocks(const pf_object *o, uint32_t nelem, uint32_t *block_elements)
 {
     uint32_t be = o->block_elements ? o->block_elements : default_block_elements(o, nelem);
@@ -360,7 +379,7 @@ static uint32_t wanted_blocks(const pf_object *o, uint32_t nelem, uint32_t *bloc
     *block_elements = be;
     uint32_t nb = (uint32_t)(((uint64_t)nelem + be - 1) / be);
     if (o->decompose == PF_DECOMPOSE_OFF || o->id >= (1u << 19)) return 0;
-    if (o->decompose == PF_DECOMPOSE_AUTO && (nb < PF_BLOCKS_AUTO || springs_only(o))) return 0;
+    if (o->decompose == PF_DECOMPOSE_AUTO && nb < PF_BLOCKS_AUTO) return 0; /* small: cheap as one task */
     return nb >= 2 ? nb : 0;
 }
 
@@ -370,6 +389,30 @@ static int same_fields(const pf_object *o, const pf_decomp *d)
     for (uint32_t f = 0; f < d->nfields; f++)
         if (d->field_uid[f] != o->ff.v[f].uid) return 0;
     return 1;
+}
+
+/* The split (decompose.h): ranges of elements when the mesh numbers its elements coherently (the ranges' rows
+ * at most RANGE_ROWS_MAX per point) and no block then reads too many neighbours, else bisection. *out: the
+ * blocks, or NULL with PF_EINVAL (too many neighbours either way) or PF_ENOMEM. */
+#define RANGE_ROWS_MAX 2.5
+
+static int build_split(const pf_object *o, uint32_t nelem, uint32_t nb, uint32_t be, pf_decomp **out)
+{
+    *out = NULL;
+    uint32_t *last = pf_malloc(((size_t)o->n + 1) * sizeof *last);
+    if (!last) return PF_ENOMEM;
+    int ranges = range_rows(o, nelem, nb, last) <= RANGE_ROWS_MAX * o->n;
+    pf_free(last);
+    int rc = PF_EINVAL;
+    for (int k = ranges ? 0 : 1; k < 2 && rc == PF_EINVAL; k++) {
+        pf_decomp *d = pf_calloc(1, sizeof *d);
+        if (!d) return PF_ENOMEM;
+        d->split = k == 0 ? PF_SPLIT_RANGES : PF_SPLIT_BISECT;
+        rc = build(o, nelem, nb, be, d);
+        if (rc == PF_OK) *out = d;
+        else pf_decomp_free(d);
+    }
+    return rc;
 }
 
 int pf_decomp_update(pf_world *w, pf_object *o, pf_decomp **out)
@@ -385,13 +428,9 @@ int pf_decomp_update(pf_world *w, pf_object *o, pf_decomp **out)
     }
     if (!nb) return PF_OK;
     if (!o->decomp && !o->decomp_refused) {
-        pf_decomp *d = pf_calloc(1, sizeof *d);
-        if (!d) return pf_error(PF_ENOMEM, "out of memory cutting object %u into blocks", o->id);
-        int rc = build(o, nelem, nb, be, d);
-        if (rc == PF_ENOMEM) {
-            pf_decomp_free(d);
-            return pf_error(PF_ENOMEM, "out of memory cutting object %u into blocks", o->id);
-        }
+        pf_decomp *d = NULL;
+        int rc = build_split(o, nelem, nb, be, &d);
+        if (rc == PF_ENOMEM) return pf_error(PF_ENOMEM, "out of memory cutting object %u into blocks", o->id);
         if (rc != PF_OK) { /* blocks with too many neighbours: said once, the object runs whole */
             pf_decomp_free(d);
             o->decomp_refused = 1;

@@ -380,17 +380,9 @@ START_TEST(test_blocks_edge_cases)
 }
 END_TEST
 
-/* PF_DECOMPOSE_AUTO cuts only an object of at least 8 blocks' worth of elements, and not one of springs only */
+/* PF_DECOMPOSE_AUTO cuts only an object of at least 8 blocks' worth of elements */
 START_TEST(test_blocks_auto_threshold)
 {
-    pf_world *ws = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
-    pf_object_def sd = object_def(PF_DECOMPOSE_AUTO, 10, 10, 8, 1);
-    pf_object_id so;
-    ck_assert_int_eq(pf_world_add_object(ws, &sd, &so), PF_OK);
-    ck_assert_int_eq(pf_world_add_grid_springs(ws, so, 500, 0.5, NULL, NULL), PF_OK); /* 269 springs: 27 blocks */
-    ck_assert_int_eq(pf_world_step(ws, 1), PF_OK);
-    ck_assert_ptr_null(ws->obj.v[so.index]->decomp);
-    pf_world_destroy(ws);
 
     for (int k = 0; k < 2; k++) {
         pf_world *w = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
@@ -407,6 +399,42 @@ START_TEST(test_blocks_auto_threshold)
 }
 END_TEST
 
+/* The split: ranges of the element numbers on a grid (coherent numbering), bisection when the same hexahedra
+ * come in a scrambled order; both give one state for seq and static on 3 workers */
+START_TEST(test_blocks_split_choice)
+{
+    static const int sofa[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+    uint32_t hexa[81 * 8];
+    for (uint32_t e = 0; e < 81; e++) {
+        uint32_t s = (e * 37) % 81; /* 37 is prime to 81: a permutation of the cells, scattered */
+        int i = (int)(s % 9), j = (int)(s / 9 % 3), k = (int)(s / 27);
+        for (int c = 0; c < 8; c++)
+            hexa[8 * e + c] = (uint32_t)((i + sofa[c][0]) + 10 * ((j + sofa[c][1]) + 4 * (k + sofa[c][2])));
+    }
+    for (int scrambled = 0; scrambled < 2; scrambled++) {
+        uint64_t h[2];
+        for (int run = 0; run < 2; run++) {
+            pf_world *w = world(run ? PF_EXEC_STATIC : PF_EXEC_SEQ, PF_PART_OWNER, run ? 3 : 1);
+            pf_object_def od = object_def(PF_DECOMPOSE_ON, 12, 10, 4, 4);
+            pf_object_id o;
+            ck_assert_int_eq(pf_world_add_object(w, &od, &o), PF_OK);
+            pf_hexa_fem_def fd = pf_hexa_fem_default_def();
+            fd.young_modulus = 2e4;
+            if (scrambled) fd.hexahedra = hexa, fd.nhexahedra = 81;
+            ck_assert_int_eq(pf_world_add_hexa_fem(w, o, &fd, NULL), PF_OK);
+            fix_face(w, o, 10, 4, 4);
+            ck_assert_int_eq(pf_world_step(w, STEPS), PF_OK);
+            const pf_decomp *d = w->obj.v[o.index]->decomp;
+            ck_assert_ptr_nonnull(d);
+            ck_assert_int_eq(d->split, scrambled ? PF_SPLIT_BISECT : PF_SPLIT_RANGES);
+            h[run] = pf_world_state_hash(w);
+            pf_world_destroy(w);
+        }
+        ck_assert(h[0] == h[1]);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_blocks");
@@ -418,6 +446,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_blocks_spread_over_workers);
     tcase_add_test(tc, test_blocks_edge_cases);
     tcase_add_test(tc, test_blocks_auto_threshold);
+    tcase_add_test(tc, test_blocks_split_choice);
     suite_add_tcase(s, tc);
     return s;
 }
