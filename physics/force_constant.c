@@ -17,18 +17,40 @@ typedef struct constant_force {
     double force[3]; /* N per point */
 } constant_force;
 
-static void constant_add(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
-                         int want_jac)
+/* ---- its points as one-corner elements, for blocks (decompose.c) ---- */
+
+static uint32_t constant_elements(const pf_force_field *ff, uint32_t *corners)
 {
-    (void)x, (void)v, (void)want_jac;
     const constant_force *c = ff->state;
-    uint32_t n = c->points ? c->npoints : o->n;
-    for (uint32_t k = 0; k < n; k++) {
-        double *fi = f + 3 * (size_t)(c->points ? c->points[k] : k);
+    *corners = 1;
+    return c->npoints; /* the object's points when points is NULL */
+}
+
+static void constant_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    const constant_force *c = ff->state;
+    nodes[0] = c->points ? c->points[e] : e;
+}
+
+static void constant_add_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                               double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o, (void)x, (void)v, (void)want_jac;
+    const constant_force *c = ff->state;
+    for (uint32_t k = 0; k < r->n; k++) {
+        uint32_t e = r->elems ? r->elems[k] : k;
+        double *fi = out + 3 * (size_t)(r->rows ? r->rows[k] : c->points ? c->points[e] : e);
         fi[0] += c->force[0];
         fi[1] += c->force[1];
         fi[2] += c->force[2];
     }
+}
+
+static void constant_add(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
+                         int want_jac)
+{
+    const constant_force *c = ff->state;
+    constant_add_range(ff, o, x, v, f, want_jac, &(pf_elem_range){NULL, c->npoints, NULL});
 }
 
 static double constant_cost(const pf_force_field *ff)
@@ -46,6 +68,9 @@ static void constant_destroy(void *state)
 const pf_force_field_ops pf_constant_force_field = {
     .name = "constant force",
     .force = constant_add,
+    .elements = constant_elements,
+    .element = constant_element,
+    .force_range = constant_add_range,
     .dforce = NULL, /* a constant force has no stiffness */
     .register_data = NULL,
     .cost = constant_cost,

@@ -25,27 +25,6 @@ static uint32_t point_at(const rest_shape *r, uint32_t k)
     return r->points ? r->points[k] : k;
 }
 
-static void rest_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
-                       int want_jac)
-{
-    (void)o, (void)v, (void)want_jac;
-    const rest_shape *r = ff->state;
-    for (uint32_t k = 0; k < r->npoints; k++) {
-        size_t i = 3 * (size_t)point_at(r, k);
-        for (int d = 0; d < 3; d++) f[i + (size_t)d] -= r->k[k] * (x[i + (size_t)d] - r->rest[3 * (size_t)k + (size_t)d]);
-    }
-}
-
-static void rest_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df, double kfact)
-{
-    (void)o;
-    const rest_shape *r = ff->state;
-    for (uint32_t k = 0; k < r->npoints; k++) {
-        size_t i = 3 * (size_t)point_at(r, k);
-        for (int d = 0; d < 3; d++) df[i + (size_t)d] -= kfact * r->k[k] * dx[i + (size_t)d];
-    }
-}
-
 static void rest_assemble(const pf_force_field *ff, const pf_object *o, uint32_t base, pf_blocks *blocks)
 {
     (void)o;
@@ -54,6 +33,57 @@ static void rest_assemble(const pf_force_field *ff, const pf_object *o, uint32_t
         const double kk = r->k[k], blk[9] = {kk, 0, 0, 0, kk, 0, 0, 0, kk};
         pf_blocks_add(blocks, base + point_at(r, k), base + point_at(r, k), blk, -blocks->kfact);
     }
+}
+
+/* ---- its points as one-corner elements, for blocks (decompose.c) ---- */
+
+static uint32_t rest_elements(const pf_force_field *ff, uint32_t *corners)
+{
+    *corners = 1;
+    return ((const rest_shape *)ff->state)->npoints;
+}
+
+static void rest_element(const pf_force_field *ff, uint32_t e, uint32_t *nodes)
+{
+    nodes[0] = point_at(ff->state, e);
+}
+
+static void rest_force_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
+                             double *out, int want_jac, const pf_elem_range *r)
+{
+    (void)o, (void)v, (void)want_jac;
+    const rest_shape *rs = ff->state;
+    for (uint32_t j = 0; j < r->n; j++) {
+        uint32_t k = r->elems ? r->elems[j] : j;
+        size_t i = 3 * (size_t)point_at(rs, k), row = r->rows ? 3 * (size_t)r->rows[j] : i;
+        for (int d = 0; d < 3; d++)
+            out[row + (size_t)d] -= rs->k[k] * (x[i + (size_t)d] - rs->rest[3 * (size_t)k + (size_t)d]);
+    }
+}
+
+static void rest_dforce_range(const pf_force_field *ff, const pf_object *o, const double *dx, double *out,
+                              double kfact, const pf_elem_range *r)
+{
+    (void)o;
+    const rest_shape *rs = ff->state;
+    for (uint32_t j = 0; j < r->n; j++) {
+        uint32_t k = r->elems ? r->elems[j] : j;
+        size_t i = 3 * (size_t)point_at(rs, k), row = r->rows ? 3 * (size_t)r->rows[j] : i;
+        for (int d = 0; d < 3; d++) out[row + (size_t)d] -= kfact * rs->k[k] * dx[i + (size_t)d];
+    }
+}
+
+static void rest_force(const pf_force_field *ff, const pf_object *o, const double *x, const double *v, double *f,
+                       int want_jac)
+{
+    const rest_shape *r = ff->state;
+    rest_force_range(ff, o, x, v, f, want_jac, &(pf_elem_range){NULL, r->npoints, NULL});
+}
+
+static void rest_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df, double kfact)
+{
+    const rest_shape *r = ff->state;
+    rest_dforce_range(ff, o, dx, df, kfact, &(pf_elem_range){NULL, r->npoints, NULL});
 }
 
 static double rest_cost(const pf_force_field *ff)
@@ -71,6 +101,10 @@ static void rest_destroy(void *state)
 const pf_force_field_ops pf_rest_shape_force_field = {
     .name = "rest-shape springs",
     .force = rest_force,
+    .elements = rest_elements,
+    .element = rest_element,
+    .force_range = rest_force_range,
+    .dforce_range = rest_dforce_range,
     .dforce = rest_dforce,
     .register_data = NULL, /* its stiffness does not change: no cache */
     .cost = rest_cost,

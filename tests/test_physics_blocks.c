@@ -15,10 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { HEXA_LINEAR, HEXA_LARGE, SPRINGS, TETRA, TRIANGLES, DEFORMABLE_GRID, TWO_FIELDS, DISCONNECTED, MODELS };
+enum { HEXA_LINEAR, HEXA_LARGE, SPRINGS, TETRA, TRIANGLES, DEFORMABLE_GRID, TWO_FIELDS, DISCONNECTED, LOADS, MODELS };
 
-static const char *const model_name[MODELS] = {"hexa linear", "hexa corotational", "springs", "tetra",
-                                               "triangles", "deformable grid", "two fields", "disconnected"};
+static const char *const model_name[MODELS] = {"hexa linear", "hexa corotational", "springs",     "tetra",
+                                               "triangles",   "deformable grid",   "two fields", "disconnected",
+                                               "point loads"};
 
 static int converge; /* the solver's CG to 1e-13 instead of at most 30 iterations */
 
@@ -161,6 +162,17 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
         td.triangles = t;
         td.ntriangles = nt;
         ck_assert_int_eq(pf_world_add_triangle_fem(w, o, &td, NULL), PF_OK);
+        break;
+    }
+    case LOADS: { /* a tip load and rest-shape springs: one-point elements in the blocks */
+        add_hexa(w, o, PF_FEM_LARGE);
+        uint32_t tip[4] = {9, 19, 29, 39}, soft[3] = {75, 85, 155};
+        pf_constant_force_def cd = pf_constant_force_default_def();
+        cd.points = tip, cd.npoints = 4, cd.force[2] = -3;
+        ck_assert_int_eq(pf_world_add_constant_force(w, o, &cd, NULL), PF_OK);
+        pf_rest_shape_springs_def rd = pf_rest_shape_springs_default_def();
+        rd.points = soft, rd.npoints = 3, rd.stiffness = 50;
+        ck_assert_int_eq(pf_world_add_rest_shape_springs(w, o, &rd, NULL), PF_OK);
         break;
     }
     case TWO_FIELDS: {
@@ -403,7 +415,8 @@ END_TEST
  * come in a scrambled order; both give one state for seq and static on 3 workers */
 START_TEST(test_blocks_split_choice)
 {
-    static const int sofa[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+    static const int sofa[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                   {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
     uint32_t hexa[81 * 8];
     for (uint32_t e = 0; e < 81; e++) {
         uint32_t s = (e * 37) % 81; /* 37 is prime to 81: a permutation of the cells, scattered */

@@ -155,8 +155,9 @@ typedef struct pf_object_def {
                                 ///< (default): vertex_mass / total_mass
     pf_solver_def solver;     ///< time integration; see pf_solver_def for how groups choose theirs
     pf_decompose decompose;   ///< default PF_DECOMPOSE_AUTO. Blocks are used by the implicit and static solvers
-                              ///< with CG, for an object with no interaction, whose force fields all have elements
-                              ///< (springs, hexahedral, tetrahedral and triangular FEM); otherwise it runs whole
+                              ///< with CG, for an object with no interaction, whose force fields are springs,
+                              ///< FEM (hexahedral, tetrahedral, triangular), constant forces or rest-shape springs
+                              ///< (not a host force field); otherwise it runs whole
     uint32_t block_elements;  ///< elements per block (their sum over the object's force fields); 0 (default): as
                               ///< many as cost what 512 hexahedra do (about 1,400 tetrahedra, 2,600 triangles,
                               ///< 34,000 springs)
