@@ -124,7 +124,6 @@ void pf_decomp_free(pf_decomp *d)
     pf_free(d->field_uid);
     pf_free(d->pf);
     pf_free(d->pk);
-    pf_free(d->row_node);
     pf_free(d->gptr);
     pf_free(d->grow);
     pf_free(d);
@@ -345,8 +344,6 @@ static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t 
     d->pf = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pf);
     d->pk = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pk);
     if (!d->pf || !d->pk) goto done;
-    d->row_node = row_node.v; /* kept */
-    row_node.v = NULL;
     for (uint32_t f = 0; f < d->nfields; f++) d->reads_v |= o->ff.v[f].kind == PF_FORCE_SPRINGS;
     rc = fits ? PF_OK : PF_EINVAL; /* EINVAL: too many neighbours, the object runs whole */
 done:

@@ -60,7 +60,7 @@ typedef struct pf_decomp {
     uint32_t *field_uid;  /* the fields it was built for, in order: rebuilt when they change */
     pf_block *b;
     double *pf, *pk;      /* part buffers, 3 values a row: force contributions, stiffness products */
-    uint32_t nrows, *row_node; /* the point of each row */
+    uint32_t nrows;
     uint32_t *gptr, *grow; /* point i sums the rows grow[gptr[i] .. gptr[i+1]), in block order */
     int reads_v;          /* some field's force reads v (springs' damping) */
     int registered;       /* its data are registered in the world's graph */

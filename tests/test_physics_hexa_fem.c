@@ -3,6 +3,7 @@
  * the patch test), the polar and svd methods (rigid rotations, first order, dforce against finite differences),
  * determinism over executors, and the scene components on tests/scenes/hexa_*.xml. */
 #include "check_main.h"
+#include "point_object.h"
 #include "rodrigues.h"
 
 #include "physflow/physics.h"
@@ -145,13 +146,7 @@ static pf_world *make_world(pf_executor ex, int workers)
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)
 {
-    pf_object_def od = pf_object_default_def();
-    od.points = n;
-    od.positions = x;
-    od.vertex_mass = 0.1;
-    pf_object_id id;
-    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
-    return id;
+    return add_point_object(w, x, n, 0.1);
 }
 
 static const pf_object *object(pf_world *w, pf_object_id id) { return w->obj.v[id.index]; }

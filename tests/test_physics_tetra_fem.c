@@ -4,6 +4,7 @@
  * a central difference of f; the patch test; inverted and flat elements under svd; a bar under gravity
  * bitwise the same on every executor and worker count; and a scene file of tetrahedra from a Gmsh mesh. */
 #include "check_main.h"
+#include "point_object.h"
 #include "rodrigues.h"
 #include "scene_files.h"
 
@@ -32,12 +33,7 @@ static pf_world *make_world(int workers, pf_executor e, double gz)
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)
 {
-    pf_object_def od = pf_object_default_def();
-    od.points = n;
-    od.positions = x;
-    pf_object_id id;
-    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
-    return id;
+    return add_point_object(w, x, n, 1.0);
 }
 
 static void add_fem(pf_world *w, pf_object_id id, const uint32_t *t, uint32_t nt, pf_fem_method m, double E,

@@ -4,6 +4,7 @@
  * differences of f, the bending springs of a square and of a closed mesh against brute force, and a hanging
  * sheet's hash over executors. */
 #include "check_main.h"
+#include "point_object.h"
 #include "rodrigues.h"
 
 #include "physflow/physics.h"
@@ -31,12 +32,7 @@ static pf_world *make_world(pf_executor e, int workers)
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)
 {
-    pf_object_def od = pf_object_default_def();
-    od.points = n;
-    od.positions = x;
-    pf_object_id id;
-    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
-    return id;
+    return add_point_object(w, x, n, 1.0);
 }
 
 static pf_object_id add_membrane(pf_world *w, const double *x, uint32_t n, const uint32_t *tris, uint32_t nt,
