@@ -234,7 +234,7 @@ static void drop_graph(pf_world *w)
     pf_run_stats t;
     if (w->g && pf_graph_get_run_stats(w->g, PF_STATS_TOTAL, &t, NULL, 0, NULL) == PF_OK) {
         pf_run_stats *d = &w->dropped_runs;
-        d->repartitions += t.repartitions, d->objects_moved += t.objects_moved;
+        d->repartitions += t.repartitions, d->objects_moved += t.objects_moved, d->reverts += t.reverts;
         d->ms_repartition += t.ms_repartition, d->metis_small += t.metis_small;
     }
     pf_world_free_groups(w);

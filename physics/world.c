@@ -318,6 +318,7 @@ int pf_world_get_stats(const pf_world *w, pf_world_stats *out)
         const pf_run_stats *d = &w->dropped_runs; /* graphs dropped and recorded afresh */
         out->repartitions = d->repartitions + total.repartitions;
         out->objects_moved = d->objects_moved + total.objects_moved;
+        out->repartitions_reverted = d->reverts + total.reverts;
         out->ms_repartition = d->ms_repartition + total.ms_repartition;
         out->metis_small = d->metis_small + total.metis_small;
     }

@@ -56,12 +56,13 @@ static double ms(uint64_t ns)
 void pf_counters_end(pf_counters *c, uint64_t t0, uint64_t t1, int tallied)
 {
     pf_run_stats *r = &c->last_run;
-    uint32_t reps = r->repartitions, objs = r->objects_moved, tasks = r->tasks_moved, small = r->metis_small;
+    uint32_t reps = r->repartitions, objs = r->objects_moved, tasks = r->tasks_moved, small = r->metis_small,
+             reverts = r->reverts;
     double rep_ms = r->ms_repartition;
     *r = (pf_run_stats){.runs = 1, .ms = ms(t1 - t0)};
     /* repartition counters of the latest run are kept until the next decision replaces them */
     r->repartitions = reps, r->objects_moved = objs, r->tasks_moved = tasks, r->metis_small = small;
-    r->ms_repartition = rep_ms;
+    r->ms_repartition = rep_ms, r->reverts = reverts;
     c->total_run.runs++, c->total_run.ms += r->ms;
     if (!tallied) {
         for (int w = 0; w < c->workers; w++) c->last[w] = (pf_worker_stats){0};

@@ -32,6 +32,7 @@ void pf_graph_destroy(pf_graph *g)
     pf_graph_free_analysis(g);
     pf_barrier_levels_free(&g->lv);
     pf_placement_free(g->pl.state);
+    pf_free(g->rp.trial.other);
     pf_counters_free(g->counters);
     pf_vec_free(&g->numa.datum_node);
     pf_vec_free(&g->pl.cost_run);

@@ -25,6 +25,7 @@ int pf_graph_rebalance(pf_graph *g, pf_runtime *rt, uint32_t *moved_objects, uin
         pf_free(load);
         return pf_error(PF_ENOMEM, "out of memory rebalancing");
     }
+    pf_repartition_trial_end(g, 1); /* the rebalance starts from the trial's new placement */
     size_t u = pf_object_loads(g, ol); /* (object, worker) groups with their costs */
     pf_worker_loads(g, k, load);
     uint32_t objects = 0, tasks = 0;

@@ -3,7 +3,9 @@
  * or when the measured imbalance of recent runs grows — the graph is partitioned afresh, the new parts are
  * relabelled to overlap the current placement most, and the result is kept only when the policy says it pays:
  * the estimated gain per run over a horizon against the partitioning and recompilation it costs. Objects stay
- * whole (both partitioners place objects), so what moves is whole objects with their tasks and reducers. */
+ * whole (both partitioners place objects), so what moves is whole objects with their tasks and reducers. A kept
+ * repartition is then put on trial against the placement it replaced (repartition.h), since the estimate can
+ * be wrong where costs are not additive: caches, memory traffic, the synchronisations of moved objects. */
 #include "counters.h"
 #include "graph.h"
 
@@ -22,7 +24,6 @@
 #define GAIN_MIN 0.05
 #define HORIZON 50.0
 #define IMBALANCE_MAX 1.15
-#define COOLDOWN 50
 
 typedef struct overlap {
     int32_t from, to; /* new part, old worker */
@@ -349,10 +350,15 @@ static int decide(pf_graph *g, int workers, pf_partitioner p, int force, int in_
     rc = hopeless ? PF_OK : propose(g, workers, p, old, scratch, finish, clock, &c);
     if (hopeless) c.ms = (double)(pf_now_ns() - t0) * 1e-6;
     int keep = !rc && !hopeless && (force ? c.tasks > 0 : pays(g, &c));
+    pf_repartition_trial_end(g, 0);
     if (keep)
         apply(g, !in_update);
     else
         restore(g, old);
+    if (keep && !force) { /* the auto policy's choice: measure it against the old placement */
+        g->rp.trial = (pf_repartition_trial){.other = old};
+        old = NULL;
+    }
     if (kept) *kept = keep;
     pf_counters *ct = g->counters;
     if (ct) {
@@ -361,6 +367,7 @@ static int decide(pf_graph *g, int workers, pf_partitioner p, int force, int in_
         ct->last_run.repartitions = keep;
         ct->last_run.objects_moved = keep ? c.objects : 0;
         ct->last_run.tasks_moved = keep ? c.tasks : 0;
+        ct->last_run.reverts = 0;
         if (keep) {
             ct->total_run.repartitions++;
             ct->total_run.objects_moved += c.objects;
@@ -378,10 +385,79 @@ done:
     return rc;
 }
 
-void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measured)
+static double least(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; i++)
+        if (v[i] < m) m = v[i];
+    return m;
+}
+
+/* Runs the other placement of the trial: swaps it with the current one; the programs are rebuilt at the next
+ * run, their time counted as the repartition's. */
+static void trial_switch(pf_graph *g)
+{
+    int32_t *other = g->rp.trial.other;
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        int32_t w = g->an.nodes.v[i].worker;
+        g->an.nodes.v[i].worker = other[i];
+        other[i] = w;
+    }
+    apply(g, 1);
+}
+
+void pf_repartition_trial_end(pf_graph *g, int back_to_new)
+{
+    if (back_to_new && g->rp.trial.other && g->rp.trial.phase == 1) trial_switch(g);
+    pf_free(g->rp.trial.other);
+    g->rp.trial = (pf_repartition_trial){0};
+}
+
+/* The trial's bookkeeping after a run of the static executor: times it, switches to the old placement after
+ * TRIAL_RUNS timed runs of the new, and after as many of the old goes back to it only when its least time is
+ * GAIN_MIN below the new one's (the least: a run stretched by preemption never decides). */
+static void trial_after_run(pf_graph *g, int measuring)
+{
+    pf_repartition_trial *t = &g->rp.trial;
+    pf_counters *ct = g->counters;
+    if (measuring || !ct) return;
+    uint64_t tasks = 0;
+    double span = 0; /* the longest worker's busy and waiting time: the run less its workers' wake-up */
+    for (int w = 0; w < ct->workers; w++) {
+        tasks += ct->last[w].tasks;
+        double s = ct->last[w].busy_ms + ct->last[w].wait_ms;
+        if (s > span) span = s;
+    }
+    if (t->seen++ == 0 || tasks == 0) return; /* the first run after a switch: cold and just compiled */
+    t->ms[t->phase][t->seen - 2] = span / (double)tasks;
+    if (t->seen < TRIAL_RUNS + 1) return;
+    if (t->phase == 0) {
+        t->phase = 1;
+        t->seen = 0;
+        trial_switch(g);
+        return;
+    }
+    int old_wins = least(t->ms[1], TRIAL_RUNS) * (1 + GAIN_MIN) < least(t->ms[0], TRIAL_RUNS);
+    if (old_wins) {
+        ct->last_run.reverts = 1;
+        ct->total_run.reverts++;
+        if (g->rp.reverted < 4) g->rp.reverted++;
+    } else {
+        trial_switch(g); /* back to the new placement */
+        g->rp.reverted = 0;
+    }
+    pf_repartition_trial_end(g, 0);
+}
+
+void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_repartition policy, int measuring,
+                              int measured)
 {
     if (workers < 2 || policy == PF_REPART_NEVER || g->pl.workers != workers || g->prog.workers == 0)
         return;
+    if (g->rp.trial.other) {
+        trial_after_run(g, measuring);
+        return;
+    }
     if (measured && g->rp.pending) {
         g->rp.pending = 0;
         /* a failure (out of memory) leaves the placement as it was: repartitioning is an optimisation */
@@ -390,8 +466,9 @@ void pf_repartition_after_run(pf_graph *g, int workers, pf_partitioner p, pf_rep
     }
     /* measured imbalance of the runs since the latest decision: measure costs at the next run, then decide */
     const pf_counters *ct = g->counters;
-    if (policy == PF_REPART_AUTO && ct && ct->imbalance_runs >= COOLDOWN &&
-        g->runs - g->rp.decided_run >= COOLDOWN &&
+    uint64_t cooldown = (uint64_t)COOLDOWN << g->rp.reverted;
+    if (policy == PF_REPART_AUTO && !g->rp.pending && ct && ct->imbalance_runs >= COOLDOWN &&
+        g->runs - g->rp.decided_run >= cooldown &&
         ct->imbalance_sum > IMBALANCE_MAX * ct->imbalance_runs) {
         g->rp.pending = 1;
         g->pl.measure_next = MEASURE_RUNS;

@@ -340,6 +340,8 @@ static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
     if (!need_analysis && !place && !programs && !levels) return PF_OK;
     uint64_t t0 = pf_now_ns();
     int appended = 0, rc = PF_OK;
+    if (need_analysis || g->pl.workers != workers || g->pl.partitioner != part) /* the trial cannot go on */
+        pf_repartition_trial_end(g, g->pl.workers == workers && g->pl.partitioner == part);
     if (need_analysis) {
         if ((rc = analyse(g, &appended))) return rc;
         if (!(need & NEED_PROGRAMS)) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
@@ -425,7 +427,8 @@ static int run_graph(pf_graph *g, pf_runtime *rt)
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, t1);
     pf_counters_end(g->counters, t0, t1, static_exec || rt->def.executor == PF_EXEC_SEQ);
     int measured = c.measure && pf_placement_keep_costs(g);
-    if (static_exec) pf_repartition_after_run(g, workers, rt->def.partitioner, rt->def.repartition, measured);
+    if (static_exec)
+        pf_repartition_after_run(g, workers, rt->def.partitioner, rt->def.repartition, c.measure, measured);
     return PF_OK;
 }
 

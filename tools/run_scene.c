@@ -133,8 +133,8 @@ static void summary_runtime(const run_totals *t, const pf_world_stats *ws, int w
                median_of(t->imb, t->n), median_of(t->waits, t->n), median_of(t->blocked, t->n),
                median_of(t->wait_ms, t->n), median_of(t->idle_ms, t->n));
     if (workers > 1)
-        printf("  repartitions: %u (%u objects moved, %.3f ms in all)\n", ws->repartitions, ws->objects_moved,
-               ws->ms_repartition);
+        printf("  repartitions: %u (%u objects moved, %u undone after timing, %.3f ms in all)\n", ws->repartitions,
+               ws->objects_moved, ws->repartitions_reverted, ws->ms_repartition);
     if (p == PF_PART_METIS && ws->metis_small) {
         printf("  note: METIS found the graph too small for %d workers %u time(s); owner-compute placed it\n",
                workers, ws->metis_small);

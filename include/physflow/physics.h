@@ -533,6 +533,7 @@ typedef struct pf_world_stats {
     uint64_t waits_blocked;     ///< latest step: of which found the result not ready
     uint32_t repartitions;      ///< repartitions so far
     uint32_t objects_moved;     ///< objects moved by repartitions so far
+    uint32_t repartitions_reverted; ///< of the repartitions, those undone because measured runs were slower
     double ms_repartition;      ///< time spent repartitioning so far, ms
     uint32_t metis_small;       ///< placements where METIS fell back to owner-compute (graph too small)
 } pf_world_stats;

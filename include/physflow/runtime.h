@@ -310,6 +310,8 @@ typedef struct pf_run_stats {
     uint32_t repartitions;   ///< repartitions applied (the first partition excluded)
     uint32_t objects_moved;  ///< objects whose worker a repartition changed
     uint32_t tasks_moved;    ///< tasks whose worker a repartition or pf_graph_rebalance changed
+    uint32_t reverts;        ///< repartitions undone by measurement: the auto policy times a kept repartition
+                             ///< against the placement it replaced, a few runs each, and keeps the faster
     double ms_repartition;   ///< time spent deciding repartitions: partitioning afresh, relabelling, and the
                              ///< recompilation a kept one causes
     uint32_t metis_small;    ///< placements where METIS was asked for but the graph was too small for it
