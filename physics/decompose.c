@@ -154,8 +154,13 @@ static int fill_ranges(const pf_object *o, pf_decomp *d, const uint32_t *block)
     return PF_OK;
 }
 
-/* the points a block's elements touch (its rows, increasing) and, through mark (n entries, UINT32_MAX outside),
- * each element corner's row */
+/* A block whose touched points fill their span of the numbering but for a few holes (SPAN_HOLES of them per
+ * point touched) gets one row per point of the span, holes included (rows no point gathers): its elements then
+ * need no row list, each row being its point less a shift. */
+#define SPAN_HOLES 0.05
+
+/* the points a block's elements touch and, through mark (n entries, UINT32_MAX outside), each element corner's
+ * row; touched then holds the point of each of the block's rows, increasing (UINT32_MAX: a hole of a span) */
 typedef PF_VEC(uint32_t) u32_vec;
 
 static int fill_rows(const pf_object *o, pf_decomp *d, uint32_t b, uint32_t *mark, u32_vec *touched)
@@ -165,7 +170,7 @@ static int fill_rows(const pf_object *o, pf_decomp *d, uint32_t b, uint32_t *mar
     uint32_t nodes[8], corners;
     for (uint32_t f = 0; f < o->ff.n; f++)
         for (uint32_t j = 0; j < k->range[f].n; j++) {
-            element_nodes(&o->ff.v[f], k->range[f].elems[j], nodes, &corners);
+            element_nodes(&o->ff.v[f], pf_range_elem(&k->range[f], j), nodes, &corners);
             for (uint32_t c = 0; c < corners; c++)
                 if (mark[nodes[c]] == UINT32_MAX) {
                     mark[nodes[c]] = 0;
@@ -174,17 +179,51 @@ static int fill_rows(const pf_object *o, pf_decomp *d, uint32_t b, uint32_t *mar
         }
     /* rows in point order: a block's gathers and its neighbours' reads walk memory forwards */
     qsort(touched->v, touched->n, sizeof *touched->v, by_u32);
+    size_t span = touched->n ? (size_t)touched->v[touched->n - 1] - touched->v[0] + 1 : 0;
+    if (touched->n && span > touched->n && span <= touched->n * (1 + SPAN_HOLES)) { /* fill the holes */
+        uint32_t first = touched->v[0], n = (uint32_t)touched->n;
+        if (pf_vec_reserve(touched, span)) return PF_ENOMEM;
+        for (uint32_t t = n; t-- > 0;) { /* spread the points to their places, from the end */
+            uint32_t p = touched->v[t];
+            touched->v[p - first] = p;
+            if (t) /* the holes between this point and the previous one */
+                for (uint32_t h = touched->v[t - 1] - first + 1; h < p - first; h++) touched->v[h] = UINT32_MAX;
+        }
+        touched->n = span;
+    }
     k->row0 = d->nrows;
     k->nrows = (uint32_t)touched->n;
-    for (uint32_t t = 0; t < touched->n; t++) mark[touched->v[t]] = d->nrows + t;
+    for (uint32_t t = 0; t < touched->n; t++)
+        if (touched->v[t] != UINT32_MAX) mark[touched->v[t]] = d->nrows + t;
     d->nrows += k->nrows;
     for (uint32_t f = 0; f < o->ff.n; f++)
         for (uint32_t j = 0; j < k->range[f].n; j++) {
-            element_nodes(&o->ff.v[f], k->range[f].elems[j], nodes, &corners);
+            element_nodes(&o->ff.v[f], pf_range_elem(&k->range[f], j), nodes, &corners);
             for (uint32_t c = 0; c < corners; c++) ((uint32_t *)k->range[f].rows)[j * corners + c] = mark[nodes[c]];
         }
-    for (uint32_t t = 0; t < touched->n; t++) mark[touched->v[t]] = UINT32_MAX;
+    for (uint32_t t = 0; t < touched->n; t++)
+        if (touched->v[t] != UINT32_MAX) mark[touched->v[t]] = UINT32_MAX;
+    if (touched->n && touched->v[touched->n - 1] - touched->v[0] + 1 == touched->n) /* a span: rows = points */
+        for (uint32_t f = 0; f < o->ff.n; f++) {
+            pf_elem_range *r = &k->range[f];
+            pf_free((void *)r->rows);
+            r->rows = NULL;
+            r->row_shift = touched->v[0] - k->row0; /* modulo 2^32, as pf_range_rows subtracts it */
+        }
     return PF_OK;
+}
+
+/* elements that are consecutive numbers need no list (the springs of a sheet: 4 bytes fewer per spring read) */
+static void compact_elems(pf_decomp *d)
+{
+    for (uint32_t b = 0; b < d->nblocks; b++)
+        for (uint32_t f = 0; f < d->nfields; f++) {
+            pf_elem_range *r = &d->b[b].range[f];
+            if (!r->n || r->elems[r->n - 1] - r->elems[0] + 1 != r->n) continue;
+            r->first = r->elems[0];
+            pf_free((void *)r->elems);
+            r->elems = NULL;
+        }
 }
 
 /* sorted, without repeats: v[0..n) -> v[0..return) */
@@ -203,7 +242,8 @@ static void owners(const pf_object *o, const pf_decomp *d, const uint32_t *row_n
 {
     for (uint32_t i = 0; i < o->n; i++) owner[i] = UINT32_MAX;
     for (uint32_t b = d->nblocks; b-- > 0;)
-        for (uint32_t r = d->b[b].row0; r < d->b[b].row0 + d->b[b].nrows; r++) owner[row_node[r]] = b;
+        for (uint32_t r = d->b[b].row0; r < d->b[b].row0 + d->b[b].nrows; r++)
+            if (row_node[r] != UINT32_MAX) owner[row_node[r]] = b;
     for (uint32_t i = 0; i < o->n; i++)
         if (owner[i] == UINT32_MAX) owner[i] = (uint32_t)((uint64_t)i * d->nblocks / o->n);
 }
@@ -240,12 +280,14 @@ static int fill_owned_and_gather(const pf_object *o, pf_decomp *d, const uint32_
     d->gptr = pf_calloc((size_t)o->n + 1, sizeof *d->gptr);
     d->grow = pf_malloc(((size_t)d->nrows + 1) * sizeof *d->grow);
     if (!d->gptr || !d->grow) return PF_ENOMEM;
-    for (uint32_t r = 0; r < d->nrows; r++) d->gptr[row_node[r] + 1]++;
+    for (uint32_t r = 0; r < d->nrows; r++)
+        if (row_node[r] != UINT32_MAX) d->gptr[row_node[r] + 1]++;
     for (uint32_t i = 0; i < o->n; i++) d->gptr[i + 1] += d->gptr[i];
     uint32_t *at = pf_malloc(((size_t)o->n + 1) * sizeof *at);
     if (!at) return PF_ENOMEM;
     memcpy(at, d->gptr, (size_t)o->n * sizeof *at);
-    for (uint32_t r = 0; r < d->nrows; r++) d->grow[at[row_node[r]]++] = r;
+    for (uint32_t r = 0; r < d->nrows; r++)
+        if (row_node[r] != UINT32_MAX) d->grow[at[row_node[r]]++] = r;
     pf_free(at);
     return PF_OK;
 }
@@ -259,8 +301,10 @@ static int fill_neighbours(pf_decomp *d, const uint32_t *row_node, const uint32_
         pf_block *k = &d->b[b];
         k->nbr = pf_malloc(((size_t)k->nrows + 1) * sizeof *k->nbr);
         if (!k->nbr) return PF_ENOMEM;
-        for (uint32_t r = 0; r < k->nrows; r++) k->nbr[r] = owner[row_node[k->row0 + r]];
-        k->nnbr = unique(k->nbr, k->nrows);
+        uint32_t m = 0;
+        for (uint32_t r = 0; r < k->nrows; r++)
+            if (row_node[k->row0 + r] != UINT32_MAX) k->nbr[m++] = owner[row_node[k->row0 + r]];
+        k->nnbr = unique(k->nbr, m);
         if (k->nnbr > PF_BLOCK_NEIGHBOURS_MAX) *fits = 0;
     }
     for (uint32_t b = 0; b < d->nblocks; b++)
@@ -345,6 +389,7 @@ static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t 
     d->pk = pf_malloc(3 * (size_t)d->nrows * sizeof *d->pk);
     if (!d->pf || !d->pk) goto done;
     for (uint32_t f = 0; f < d->nfields; f++) d->reads_v |= o->ff.v[f].kind == PF_FORCE_SPRINGS;
+    compact_elems(d);
     rc = fits ? PF_OK : PF_EINVAL; /* EINVAL: too many neighbours, the object runs whole */
 done:
     pf_free(cent);

@@ -228,8 +228,8 @@ static void hexa_fem_force(pf_hexa_fem *fem, const double *x, double *f, const p
 {
     double xe[24], u[24], fl[24];
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        const uint32_t *el = fem->elem + 8 * e, *row = r->rows ? r->rows + 8 * (size_t)k : el;
+        uint32_t e = pf_range_elem(r, k), rb[8];
+        const uint32_t *el = fem->elem + 8 * e, *row = pf_range_rows(r, k, el, 8, rb);
         const double *rest = fem->rest + 24 * e, *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         for (int c = 0; c < 8; c++)
             for (int d = 0; d < 3; d++) xe[3 * c + d] = x[3 * el[c] + d] - x[3 * el[0] + d];
@@ -264,8 +264,8 @@ static void hexa_fem_dforce(const pf_hexa_fem *fem, const double *dx, double *df
 {
     double u[24], fl[24];
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        const uint32_t *el = fem->elem + 8 * e, *row = r->rows ? r->rows + 8 * (size_t)k : el;
+        uint32_t e = pf_range_elem(r, k), rb[8];
+        const uint32_t *el = fem->elem + 8 * e, *row = pf_range_rows(r, k, el, 8, rb);
         const double *ke = fem->kes ? fem->kes + 576 * (size_t)e : fem->ke;
         if (fem->method != PF_FEM_LINEAR) {
             /* SOFA's approximation: K_e = -R^T Ke R, the rotation's own variation neglected */
@@ -308,7 +308,7 @@ static void hexa_fem_ff_force(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_hexa_fem *fem = ff->state;
-    hexa_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
+    hexa_fem_force(fem, x, f, &(pf_elem_range){.n = fem->nelem});
 }
 
 static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -316,7 +316,7 @@ static void hexa_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, con
 {
     (void)o;
     const pf_hexa_fem *fem = ff->state;
-    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
+    hexa_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){.n = fem->nelem});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

@@ -215,9 +215,9 @@ static void tetra_fem_force(tetra_fem *fem, const double *x, double *f, const pf
 {
     double ds[9], u[12], fl[12];
     for (uint32_t j = 0; j < r->n; j++) {
-        uint32_t e = r->elems ? r->elems[j] : j;
+        uint32_t e = pf_range_elem(r, j), rb[4];
         const tetra_elem *el = fem->elem + e;
-        const uint32_t *row = r->rows ? r->rows + 4 * (size_t)j : el->v;
+        const uint32_t *row = pf_range_rows(r, j, el->v, 4, rb);
         const double *p0 = x + 3 * (size_t)el->v[0];
         for (int k = 0; k < 3; k++)
             for (int d = 0; d < 3; d++)
@@ -254,9 +254,9 @@ static void tetra_fem_dforce(const tetra_fem *fem, const double *dx, double *df,
 {
     double u[12], fl[12];
     for (uint32_t j = 0; j < r->n; j++) {
-        uint32_t e = r->elems ? r->elems[j] : j;
+        uint32_t e = pf_range_elem(r, j), rb[4];
         const tetra_elem *el = fem->elem + e;
-        const uint32_t *row = r->rows ? r->rows + 4 * (size_t)j : el->v;
+        const uint32_t *row = pf_range_rows(r, j, el->v, 4, rb);
         if (fem->method == PF_FEM_LINEAR) {
             for (int c = 0; c < 4; c++)
                 for (int d = 0; d < 3; d++)
@@ -308,7 +308,7 @@ static void tetra_fem_ff_force(const pf_force_field *ff, const pf_object *o, con
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     tetra_fem *fem = ff->state;
-    tetra_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
+    tetra_fem_force(fem, x, f, &(pf_elem_range){.n = fem->nelem});
 }
 
 static void tetra_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -316,7 +316,7 @@ static void tetra_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, co
 {
     (void)o;
     const tetra_fem *fem = ff->state;
-    tetra_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
+    tetra_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){.n = fem->nelem});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

@@ -145,8 +145,8 @@ static void element_apply(const double *ke, const double *R, const uint32_t *row
 static void triangle_fem_force(pf_triangle_fem *fem, const double *x, double *f, const pf_elem_range *rg)
 {
     for (uint32_t k = 0; k < rg->n; k++) {
-        uint32_t e = rg->elems ? rg->elems[k] : k;
-        const uint32_t *t = fem->tri + 3 * e, *row = rg->rows ? rg->rows + 3 * (size_t)k : t;
+        uint32_t e = pf_range_elem(rg, k), rb[3];
+        const uint32_t *t = fem->tri + 3 * e, *row = pf_range_rows(rg, k, t, 3, rb);
         const double *a = x + 3 * (size_t)t[0], *b = x + 3 * (size_t)t[1], *c = x + 3 * (size_t)t[2];
         double *R = fem->rot + 9 * e;
         /* a triangle crushed to a line or a point keeps its last frame */
@@ -169,8 +169,8 @@ static void triangle_fem_dforce(const pf_triangle_fem *fem, const double *dx, do
 {
     /* SOFA's approximation for "large": K_e = -R^T Ke R, the rotation's own variation neglected */
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        const uint32_t *t = fem->tri + 3 * e, *row = r->rows ? r->rows + 3 * (size_t)k : t;
+        uint32_t e = pf_range_elem(r, k), rb[3];
+        const uint32_t *t = fem->tri + 3 * e, *row = pf_range_rows(r, k, t, 3, rb);
         const double *R = fem->rot + 9 * e;
         double u[6];
         for (int c = 0; c < 3; c++) {
@@ -199,7 +199,7 @@ static void triangle_fem_ff_force(const pf_force_field *ff, const pf_object *o, 
 {
     (void)o, (void)v, (void)want_jac; /* the rotations are refreshed on every evaluation */
     pf_triangle_fem *fem = ff->state;
-    triangle_fem_force(fem, x, f, &(pf_elem_range){NULL, fem->nelem, NULL});
+    triangle_fem_force(fem, x, f, &(pf_elem_range){.n = fem->nelem});
 }
 
 static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -207,7 +207,7 @@ static void triangle_fem_ff_dforce(const pf_force_field *ff, const pf_object *o,
 {
     (void)o;
     const pf_triangle_fem *fem = ff->state;
-    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){NULL, fem->nelem, NULL});
+    triangle_fem_dforce(fem, dx, df, kfact, &(pf_elem_range){.n = fem->nelem});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

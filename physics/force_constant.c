@@ -38,8 +38,8 @@ static void constant_add_range(const pf_force_field *ff, const pf_object *o, con
     (void)o, (void)x, (void)v, (void)want_jac;
     const constant_force *c = ff->state;
     for (uint32_t k = 0; k < r->n; k++) {
-        uint32_t e = r->elems ? r->elems[k] : k;
-        double *fi = out + 3 * (size_t)(r->rows ? r->rows[k] : c->points ? c->points[e] : e);
+        uint32_t e = pf_range_elem(r, k), p = c->points ? c->points[e] : e;
+        double *fi = out + 3 * (size_t)*pf_range_rows(r, k, &p, 1, &p);
         fi[0] += c->force[0];
         fi[1] += c->force[1];
         fi[2] += c->force[2];
@@ -50,7 +50,7 @@ static void constant_add(const pf_force_field *ff, const pf_object *o, const dou
                          int want_jac)
 {
     const constant_force *c = ff->state;
-    constant_add_range(ff, o, x, v, f, want_jac, &(pf_elem_range){NULL, c->npoints, NULL});
+    constant_add_range(ff, o, x, v, f, want_jac, &(pf_elem_range){.n = c->npoints});
 }
 
 static double constant_cost(const pf_force_field *ff)

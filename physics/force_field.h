@@ -10,13 +10,32 @@
 struct pf_blocks;
 
 /* Some of a field's elements, for the blocks of a decomposed object (decompose.h, Hermann et al. 2009 §4.3):
- * `elems` lists them in increasing order (NULL: elements 0 .. n-1) and `rows` gives, per element and corner, the
- * row of the output its contribution adds into (NULL: the corner's own point). Inputs are read at the points. */
+ * `elems` lists them in increasing order (NULL: elements first .. first+n-1) and `rows` gives, per element and
+ * corner, the row of the output its contribution adds into (NULL: the corner's point less row_shift, modulo
+ * 2^32: a block whose points are a span of the numbering has its rows in the same order and needs no list).
+ * Inputs are read at the points. The whole object is {NULL, n, NULL} (first and row_shift 0). */
 typedef struct pf_elem_range {
     const uint32_t *elems;
     uint32_t n;
     const uint32_t *rows;
+    uint32_t first, row_shift;
 } pf_elem_range;
+
+/* element k of r */
+static inline uint32_t pf_range_elem(const pf_elem_range *r, uint32_t k)
+{
+    return r->elems ? r->elems[k] : r->first + k;
+}
+
+/* the output rows of element k of r, whose `corners` points are `nodes`: from r's list, or computed into buf */
+static inline const uint32_t *pf_range_rows(const pf_elem_range *r, uint32_t k, const uint32_t *nodes,
+                                            uint32_t corners, uint32_t *buf)
+{
+    if (r->rows) return r->rows + (size_t)k * corners;
+    if (!r->row_shift) return nodes;
+    for (uint32_t c = 0; c < corners; c++) buf[c] = nodes[c] - r->row_shift;
+    return buf;
+}
 
 /* What a force field does. `o` is the object it acts on; x, v, f, dx, df hold its 3n values. */
 typedef struct pf_force_field_ops {

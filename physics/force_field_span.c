@@ -5,6 +5,6 @@
 int pf_register_element_span(pf_graph *g, double *cache, size_t stride, const pf_elem_range *r, uint32_t owner,
                              pf_data_id *out)
 {
-    size_t first = r->elems ? r->elems[0] : 0, last = r->elems ? r->elems[r->n - 1] : r->n - 1;
+    size_t first = pf_range_elem(r, 0), last = pf_range_elem(r, r->n - 1);
     return pf_graph_data(g, cache + stride * first, stride * (last - first + 1) * sizeof *cache, owner, NULL, out);
 }

@@ -54,8 +54,8 @@ static void rest_force_range(const pf_force_field *ff, const pf_object *o, const
     (void)o, (void)v, (void)want_jac;
     const rest_shape *rs = ff->state;
     for (uint32_t j = 0; j < r->n; j++) {
-        uint32_t k = r->elems ? r->elems[j] : j;
-        size_t i = 3 * (size_t)point_at(rs, k), row = r->rows ? 3 * (size_t)r->rows[j] : i;
+        uint32_t k = pf_range_elem(r, j), p = point_at(rs, k);
+        size_t i = 3 * (size_t)p, row = 3 * (size_t)*pf_range_rows(r, j, &p, 1, &p);
         for (int d = 0; d < 3; d++)
             out[row + (size_t)d] -= rs->k[k] * (x[i + (size_t)d] - rs->rest[3 * (size_t)k + (size_t)d]);
     }
@@ -67,8 +67,8 @@ static void rest_dforce_range(const pf_force_field *ff, const pf_object *o, cons
     (void)o;
     const rest_shape *rs = ff->state;
     for (uint32_t j = 0; j < r->n; j++) {
-        uint32_t k = r->elems ? r->elems[j] : j;
-        size_t i = 3 * (size_t)point_at(rs, k), row = r->rows ? 3 * (size_t)r->rows[j] : i;
+        uint32_t k = pf_range_elem(r, j), p = point_at(rs, k);
+        size_t i = 3 * (size_t)p, row = 3 * (size_t)*pf_range_rows(r, j, &p, 1, &p);
         for (int d = 0; d < 3; d++) out[row + (size_t)d] -= kfact * rs->k[k] * dx[i + (size_t)d];
     }
 }
@@ -77,13 +77,13 @@ static void rest_force(const pf_force_field *ff, const pf_object *o, const doubl
                        int want_jac)
 {
     const rest_shape *r = ff->state;
-    rest_force_range(ff, o, x, v, f, want_jac, &(pf_elem_range){NULL, r->npoints, NULL});
+    rest_force_range(ff, o, x, v, f, want_jac, &(pf_elem_range){.n = r->npoints});
 }
 
 static void rest_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df, double kfact)
 {
     const rest_shape *r = ff->state;
-    rest_dforce_range(ff, o, dx, df, kfact, &(pf_elem_range){NULL, r->npoints, NULL});
+    rest_dforce_range(ff, o, dx, df, kfact, &(pf_elem_range){.n = r->npoints});
 }
 
 static double rest_cost(const pf_force_field *ff)

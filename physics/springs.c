@@ -185,11 +185,11 @@ const pf_interaction_ops pf_springs_interaction = {
 static inline const pf_spring *range_spring(const pf_springset *s, const pf_elem_range *r, uint32_t k, uint32_t *e,
                                             size_t *ia, size_t *ib, size_t *oa, size_t *ob)
 {
-    *e = r->elems ? r->elems[k] : k;
+    *e = pf_range_elem(r, k);
     const pf_spring *sp = &s->s[*e];
     *ia = 3 * (size_t)sp->a, *ib = 3 * (size_t)sp->b;
-    *oa = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k] : *ia;
-    *ob = r->rows ? 3 * (size_t)r->rows[2 * (size_t)k + 1] : *ib;
+    *oa = 3 * (size_t)(r->rows ? r->rows[2 * (size_t)k] : sp->a - r->row_shift);
+    *ob = 3 * (size_t)(r->rows ? r->rows[2 * (size_t)k + 1] : sp->b - r->row_shift);
     return sp;
 }
 
@@ -231,7 +231,7 @@ static void springs_ff_force(const pf_force_field *ff, const pf_object *o, const
 {
     (void)o;
     const pf_springset *s = ff->state;
-    springs_force_range(s, x, v, f, want_jac, &(pf_elem_range){NULL, s->n, NULL});
+    springs_force_range(s, x, v, f, want_jac, &(pf_elem_range){.n = s->n});
 }
 
 static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -239,7 +239,7 @@ static void springs_ff_dforce(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o;
     const pf_springset *s = ff->state;
-    springs_dforce_range(s, dx, df, kfact, &(pf_elem_range){NULL, s->n, NULL});
+    springs_dforce_range(s, dx, df, kfact, &(pf_elem_range){.n = s->n});
 }
 
 /* ---- its springs as elements, for blocks (decompose.c) ---- */

@@ -293,12 +293,15 @@ START_TEST(test_blocks_cover_elements_and_points_once)
         for (uint32_t b = 0; b < d->nblocks; b++) {
             const pf_elem_range *r = &d->b[b].range[f];
             for (uint32_t k = 0; k < r->n; k++) {
-                ck_assert(k == 0 || r->elems[k] > r->elems[k - 1]);
-                ck_assert(!taken[r->elems[k]]);
-                taken[r->elems[k]] = 1, seen++;
-                ops->element(&o->ff.v[f], r->elems[k], nodes);
+                uint32_t e = pf_range_elem(r, k);
+                ck_assert(k == 0 || e > pf_range_elem(r, k - 1));
+                ck_assert(!taken[e]);
+                taken[e] = 1, seen++;
+                ops->element(&o->ff.v[f], e, nodes);
+                uint32_t rb[8];
+                const uint32_t *rows = pf_range_rows(r, k, nodes, corners, rb);
                 for (uint32_t c = 0; c < corners; c++) {
-                    uint32_t row = r->rows[k * corners + c];
+                    uint32_t row = rows[c];
                     ck_assert(row >= d->b[b].row0 && row < d->b[b].row0 + d->b[b].nrows);
                     ck_assert(row_point[row] == UINT32_MAX || row_point[row] == nodes[c]);
                     row_point[row] = nodes[c], row_block[row] = b;
@@ -448,6 +451,51 @@ START_TEST(test_blocks_split_choice)
 }
 END_TEST
 
+/* rows of d that no point gathers: the holes of blocks whose rows are a span of the points (decompose.c) */
+static uint32_t hole_rows(const pf_decomp *d, uint32_t n)
+{
+    return d->nrows - d->gptr[n];
+}
+
+/* Blocks whose rows are a span of the numbering, with and without holes, over many block sizes: each block size
+ * gives one state on seq and on 3 static workers, and agrees with the whole object to rounding. */
+START_TEST(test_blocks_span_rows)
+{
+    static const int models[] = {SPRINGS, TRIANGLES};
+    uint32_t spans = 0, holes = 0;
+    for (int mi = 0; mi < 2; mi++)
+        for (uint32_t be = 5; be <= 40; be += 5) {
+            int m = models[mi];
+            pf_world *a = world(PF_EXEC_SEQ, PF_PART_OWNER, 1), *b = world(PF_EXEC_SEQ, PF_PART_OWNER, 1),
+                     *c = world(PF_EXEC_STATIC, PF_PART_METIS, 3);
+            converge = 1;
+            pf_object_id oa = build(a, m, PF_DECOMPOSE_OFF, 0), ob = build(b, m, PF_DECOMPOSE_ON, be),
+                         oc = build(c, m, PF_DECOMPOSE_ON, be);
+            converge = 0;
+            ck_assert_int_eq(pf_world_step(a, STEPS), PF_OK);
+            ck_assert_int_eq(pf_world_step(b, STEPS), PF_OK);
+            ck_assert_int_eq(pf_world_step(c, STEPS), PF_OK);
+            const pf_decomp *d = b->obj.v[ob.index]->decomp;
+            ck_assert_ptr_nonnull(d);
+            for (uint32_t k = 0; k < d->nblocks; k++) spans += d->b[k].range[0].rows == NULL;
+            holes += hole_rows(d, b->obj.v[ob.index]->n);
+            ck_assert_uint_eq(pf_world_state_hash(b), pf_world_state_hash(c));
+            uint32_t n = 0;
+            const double *xa = pf_world_positions(a, oa, &n), *xb = pf_world_positions(b, ob, &n);
+            double diff = 0, size = 0;
+            for (uint32_t i = 0; i < 3 * n; i++) diff = fmax(diff, fabs(xa[i] - xb[i])), size = fmax(size, fabs(xa[i]));
+            ck_assert_msg(diff <= 1e-9 * size, "%s, blocks of %u: %g m from the whole object", model_name[m], be,
+                          diff);
+            (void)oc;
+            pf_world_destroy(a);
+            pf_world_destroy(b);
+            pf_world_destroy(c);
+        }
+    ck_assert_uint_gt(spans, 0);
+    ck_assert_uint_gt(holes, 0);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_blocks");
@@ -460,6 +508,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_blocks_edge_cases);
     tcase_add_test(tc, test_blocks_auto_threshold);
     tcase_add_test(tc, test_blocks_split_choice);
+    tcase_add_test(tc, test_blocks_span_rows);
     suite_add_tcase(s, tc);
     return s;
 }
