@@ -183,7 +183,8 @@ static void contacts_assemble(const pf_springset *s, uint32_t base_a, uint32_t b
 }
 
 /* vec += J^T of the side's per-contact results (J at o->x) */
-static void contacts_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec)
+static void contacts_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec,
+                            const pf_point_filter *keep)
 {
     const pf_contactset *cs = s->contacts;
     const double *out = *(double *const *)out_datum; /* the datum is the buffer's address */
@@ -191,7 +192,7 @@ static void contacts_gather(const pf_springset *s, int side, const pf_object *o,
         const double *part = out + (sd ? 3 * cs->pts.n : 0);
         for (uint32_t k = 0; k < cs->pts.n; k++) {
             const contact_pt *c = &cs->pts.v[k];
-            pf_surface_add_force(sd ? c->sb : c->sa, o, o->x, sd ? &c->pb : &c->pa, part + 3 * (size_t)k, vec);
+            pf_surface_add_force(sd ? c->sb : c->sa, o, o->x, sd ? &c->pb : &c->pa, part + 3 * (size_t)k, vec, keep);
         }
     }
 }

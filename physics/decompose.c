@@ -126,6 +126,7 @@ void pf_decomp_free(pf_decomp *d)
     pf_free(d->pk);
     pf_free(d->gptr);
     pf_free(d->grow);
+    pf_free(d->owner);
     pf_free(d);
 }
 
@@ -390,6 +391,8 @@ static int build(const pf_object *o, uint32_t nelem, uint32_t nblocks, uint32_t 
     if (!d->pf || !d->pk) goto done;
     for (uint32_t f = 0; f < d->nfields; f++) d->reads_v |= o->ff.v[f].kind == PF_FORCE_SPRINGS;
     compact_elems(d);
+    d->owner = owner;
+    owner = NULL;
     rc = fits ? PF_OK : PF_EINVAL; /* EINVAL: too many neighbours, the object runs whole */
 done:
     pf_free(cent);
@@ -533,4 +536,20 @@ uint32_t pf_decomp_take_fault(pf_decomp *d)
         d->b[b].fault = 0;
     }
     return first;
+}
+
+int pf_decomp_accesses(const pf_object *o, size_t member, pf_data_id whole, pf_access_mode mode, pf_access *acc,
+                       uint32_t *na)
+{
+    uint32_t n = o->in_blocks ? o->decomp->nblocks : 1;
+    if (*na + n > PF_MAX_ACCESSES)
+        return pf_error(PF_EINVAL, "object %u: a task would reach its %u blocks' data and more than %d in all",
+                        o->id, n, PF_MAX_ACCESSES);
+    if (!o->in_blocks) {
+        acc[(*na)++] = (pf_access){whole, mode};
+        return PF_OK;
+    }
+    for (uint32_t b = 0; b < n; b++)
+        acc[(*na)++] = (pf_access){*(const pf_data_id *)((const char *)&o->decomp->b[b] + member), mode};
+    return PF_OK;
 }

@@ -62,6 +62,7 @@ typedef struct pf_decomp {
     double *pf, *pk;      /* part buffers, 3 values a row: force contributions, stiffness products */
     uint32_t nrows;
     uint32_t *gptr, *grow; /* point i sums the rows grow[gptr[i] .. gptr[i+1]), in block order */
+    uint32_t *owner;      /* per point, the block owning it (pf_point_filter: the links a block gathers) */
     int reads_v;          /* some field's force reads v (springs' damping) */
     int registered;       /* its data are registered in the world's graph */
 } pf_decomp;
@@ -76,5 +77,10 @@ void pf_decomp_forget(pf_decomp *d);
 void pf_decomp_free(pf_decomp *d);
 /* the first bad point over the blocks' integrations (as pf_object.fault), the blocks' flags cleared */
 uint32_t pf_decomp_take_fault(pf_decomp *d);
+/* Appends to acc what a task that reads or writes o's vector does: the datum `whole` (o->dx, o->dp, ...) when o
+ * runs whole, else the same vector's datum of every block (`member`: its offsetof in pf_block; the blocks'
+ * views cover the vector). PF_EINVAL when they do not fit in PF_MAX_ACCESSES. */
+int pf_decomp_accesses(const pf_object *o, size_t member, pf_data_id whole, pf_access_mode mode, pf_access *acc,
+                       uint32_t *na);
 
 #endif

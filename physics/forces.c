@@ -2,6 +2,8 @@
  * write into both objects' f (Hermann et al. 2009, §3.1-3.2, figure 2: "interaction force"). */
 #include "forces.h"
 
+#include "decompose.h"
+
 #include "force_field.h"
 #include "interaction.h"
 
@@ -9,6 +11,7 @@
 
 #include "base/error.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct object_force_args {
@@ -43,17 +46,17 @@ static void t_object_force(const pf_task_ctx *c)
 
 typedef struct inter_force_args {
     const pf_springset *s;
+    const pf_object *a, *b; /* its objects (the same within one) */
+    uint32_t out;           /* the index of its output among the task's data */
     int jac;
 } inter_force_args;
 
-/* data: xa, xb, va, vb, out (force phase), jac; within one object (contacts): x, v, out, jac */
+/* data: the two objects' x and v (or their blocks' x: their vectors are read through the objects), then out
+ * (force phase), jac */
 static void t_inter_force(const pf_task_ctx *c)
 {
     const inter_force_args *a = c->args;
-    void *const *d = c->data;
-    int self = a->s->oa == a->s->ob;
-    const double *xa = d[0], *xb = d[self ? 0 : 1], *va = d[self ? 1 : 2], *vb = d[self ? 1 : 3];
-    pf_interaction_of(a->s)->force(a->s, xa, xb, va, vb, d[self ? 2 : 4], a->jac);
+    pf_interaction_of(a->s)->force(a->s, a->a->x, a->b->x, a->a->v, a->b->v, c->data[a->out], a->jac);
 }
 
 /* estimated ns of an object's force task (the runtime replaces it with measured costs) */
@@ -67,6 +70,7 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_reco
     int rc = PF_OK;
     for (uint32_t k = 0; k < gr->nobjs && !rc; k++) {
         pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks) continue; /* its blocks record their forces (solver_blocks.c) */
         pf_access acc[PF_MAX_ACCESSES] = {{o->dx, PF_READ}, {o->dv_, PF_READ}, {o->df, PF_WRITE}};
         if (3 + pf_force_fields_caches(o) > PF_MAX_ACCESSES)
             return pf_error(PF_EINVAL, "object %u has too many force fields", o->id);
@@ -78,15 +82,20 @@ int pf_record_forces(pf_world *w, pf_group *gr, int want_jac, const pf_task_reco
     for (uint32_t k = 0; k < gr->ninter && !rc; k++) {
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
-        pf_access acc[6];
+        pf_access acc[PF_MAX_ACCESSES];
         uint32_t na = 0;
-        acc[na++] = (pf_access){a->dx, PF_READ};
-        if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
-        acc[na++] = (pf_access){a->dv_, PF_READ};
-        if (b != a) acc[na++] = (pf_access){b->dv_, PF_READ};
+        /* an object cut into blocks: its blocks' x (their integrate tasks write x and v together, so reading x
+         * orders this task as reading v would) */
+        rc = pf_decomp_accesses(a, offsetof(pf_block, dx), a->dx, PF_READ, acc, &na);
+        if (!rc && b != a) rc = pf_decomp_accesses(b, offsetof(pf_block, dx), b->dx, PF_READ, acc, &na);
+        if (rc) return rc;
+        if (!a->in_blocks) acc[na++] = (pf_access){a->dv_, PF_READ};
+        if (b != a && !b->in_blocks) acc[na++] = (pf_access){b->dv_, PF_READ};
+        if (na + 2 > PF_MAX_ACCESSES) return pf_error(PF_EINVAL, "interaction between objects %u and %u: too many "
+                                                     "blocks for one task", a->id, b->id);
+        inter_force_args args = {s, a, b, na, want_jac};
         acc[na++] = (pf_access){s->dout[PF_PHASE_FORCE], PF_WRITE};
         acc[na++] = (pf_access){s->djac, PF_WRITE};
-        inter_force_args args = {s, want_jac};
         rc = rec->record(rec->ctx, &(pf_task_def){t_inter_force, "interaction force", &args, sizeof args, acc, na,
                                                  pf_interaction_of(s)->cost(s)});
     }

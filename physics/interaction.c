@@ -9,11 +9,11 @@ const pf_interaction_ops *const pf_interaction_kinds[PF_INTERACTION_KINDS] = {
     [PF_INTERACTION_CONTACTS] = &pf_contacts_interaction,
 };
 
-void pf_gather_links(const pf_object *o, void *const *outs, double *vec)
+void pf_gather_links(const pf_object *o, void *const *outs, double *vec, const pf_point_filter *keep)
 {
     for (uint32_t j = 0; j < o->links.n; j++) {
         const pf_springset *s = o->links.v[j].s;
-        pf_interaction_of(s)->gather(s, o->links.v[j].side, o, outs[j], vec);
+        pf_interaction_of(s)->gather(s, o->links.v[j].side, o, outs[j], vec, keep);
     }
 }
 

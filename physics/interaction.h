@@ -18,8 +18,10 @@ typedef struct pf_interaction_ops {
                   void *out, int want_jac);
     /* fact K (in_b - in_a) into `out` (phase PF_PHASE_RHS or PF_PHASE_DF), K from the latest force evaluation */
     void (*dforce)(const pf_springset *s, const double *ina, const double *inb, void *out, int phase, double fact);
-    /* vec += the results in `out` of o's side (0: a ends, 1: b ends, 2: both, for a field within one object) */
-    void (*gather)(const pf_springset *s, int side, const pf_object *o, const void *out, double *vec);
+    /* vec += the results in `out` of o's side (0: a ends, 1: b ends, 2: both, for a field within one object), at
+     * the points `keep` keeps (world.h; NULL: all), in the same order as for all */
+    void (*gather)(const pf_springset *s, int side, const pf_object *o, const void *out, double *vec,
+                   const pf_point_filter *keep);
     /* registers the field's data in the graph, owned by object `owner`: its stiffness cache (djac) and per-phase
      * outputs (dout) */
     int (*register_data)(pf_graph *g, pf_springset *s, uint32_t owner);
@@ -47,8 +49,9 @@ static inline const pf_interaction_ops *pf_interaction_of(const pf_springset *s)
 /* The kinds' operations, defined in their own files (springs.c, contacts.c). */
 extern const pf_interaction_ops pf_springs_interaction, pf_contacts_interaction;
 
-/* vec += the per-link outputs of o's interactions; outs[j] is link j's output of one phase */
-void pf_gather_links(const pf_object *o, void *const *outs, double *vec);
+/* vec += the per-link outputs of o's interactions at the points `keep` keeps (NULL: all); outs[j] is link j's
+ * output of one phase */
+void pf_gather_links(const pf_object *o, void *const *outs, double *vec, const pf_point_filter *keep);
 /* appends the reads of o's interaction outputs of `phase` to acc (PF_EINVAL when they do not fit) */
 int pf_link_reads(const pf_object *o, int phase, pf_access *acc, uint32_t *na);
 /* frees what an interaction holds (not the springset itself) */

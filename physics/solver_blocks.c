@@ -16,6 +16,7 @@
 #include "solver_blocks.h"
 
 #include "force_field.h"
+#include "interaction.h"
 #include "objects.h"
 #include "cg_scalars.h"
 
@@ -31,6 +32,7 @@ typedef struct blk_args {
     pf_block *b;
     double h, mfact, kfact, bfact, rm, max_speed, g[3];
     int statik;
+    uint32_t links_at; /* an object with interactions: where its links' outputs start in the task's data */
 } blk_args;
 
 static const pf_force_field_ops *ops(const pf_force_field *ff)
@@ -117,10 +119,59 @@ static void t_dir(const pf_task_ctx *c)
             o->p[i] = o->r[i] + beta * o->p[i];
 }
 
+/* the points of a's block, for the gathers of the object's links */
+static pf_point_filter kept(const blk_args *a)
+{
+    return (pf_point_filter){a->d->owner, (uint32_t)(a->b - a->d->b)};
+}
+
+/* t_rhs of an object with interactions: f = m g + the rows + the links' forces, b = h f - h rM m v + the K v rows
+ * + the links' rhs terms, then the CG start; the links' outputs are gathered over whole lists, so each sum runs
+ * as its own pass. data: as t_rhs, then the links' force outputs, then their rhs outputs */
+static void rhs_linked(const pf_task_ctx *c)
+{
+    const blk_args *a = c->args;
+    pf_object *o = a->o;
+    const pf_decomp *d = a->d;
+    pf_point_filter keep = kept(a);
+    double *rr = c->data[0], s = 0;
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        double m = pf_point_mass(o, i);
+        for (int dim = 0; dim < 3; dim++) o->f[3 * (size_t)i + dim] = m * a->g[dim];
+        gather(d, d->pf, i, o->f + 3 * (size_t)i);
+    }
+    pf_gather_links(o, c->data + a->links_at, o->f, &keep);
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        size_t i3 = 3 * (size_t)i;
+        double hm = a->h * a->rm * pf_point_mass(o, i);
+        for (int dim = 0; dim < 3; dim++) o->b[i3 + dim] = a->h * o->f[i3 + dim] - hm * o->v[i3 + dim];
+        gather(d, d->pk, i, o->b + i3);
+    }
+    pf_gather_links(o, c->data + a->links_at + o->links.n, o->b, &keep);
+    for (uint32_t k = 0; k < a->b->nowned; k++) {
+        uint32_t i = a->b->owned[k];
+        size_t i3 = 3 * (size_t)i;
+        project_point(o, i, o->b);
+        for (int dim = 0; dim < 3; dim++) {
+            o->dv[i3 + dim] = 0;
+            o->r[i3 + dim] = o->b[i3 + dim];
+            o->p[i3 + dim] = 0;
+        }
+        s += dot3(o->b + i3, o->b + i3);
+    }
+    rr[0] += s;
+}
+
 /* data: ..., rr (cumulative) last */
 static void t_rhs(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
+    if (a->links_at) {
+        rhs_linked(c);
+        return;
+    }
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
     double *rr = c->data[0], s = 0;
@@ -143,19 +194,32 @@ static void t_rhs(const pf_task_ctx *c)
     rr[0] += s;
 }
 
-/* q = M' p + the stiffness rows, projected; pq += {p.q, p.M'p}. data: pq (cumulative) */
+/* q = M' p + the stiffness rows (+ the links' df terms), projected; pq += {p.q, p.M'p}. data: pq (cumulative),
+ * ..., then the links' df outputs */
 static void t_q(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
     double *pq = c->data[0], pqs = 0, pms = 0;
+    if (a->links_at) { /* the links' terms over whole lists: the sums first, as a pass of their own */
+        pf_point_filter keep = kept(a);
+        for (uint32_t k = 0; k < a->b->nowned; k++) {
+            uint32_t i = a->b->owned[k];
+            double mm = a->mfact * pf_point_mass(o, i);
+            for (int dim = 0; dim < 3; dim++) o->q[3 * (size_t)i + dim] = mm * o->p[3 * (size_t)i + dim];
+            gather(d, d->pk, i, o->q + 3 * (size_t)i);
+        }
+        pf_gather_links(o, c->data + a->links_at, o->q, &keep);
+    }
     for (uint32_t k = 0; k < a->b->nowned; k++) {
         uint32_t i = a->b->owned[k];
         size_t i3 = 3 * (size_t)i;
         double mm = a->mfact * pf_point_mass(o, i);
-        for (int dim = 0; dim < 3; dim++) o->q[i3 + dim] = mm * o->p[i3 + dim];
-        gather(d, d->pk, i, o->q + i3);
+        if (!a->links_at) {
+            for (int dim = 0; dim < 3; dim++) o->q[i3 + dim] = mm * o->p[i3 + dim];
+            gather(d, d->pk, i, o->q + i3);
+        }
         project_point(o, i, o->q);
         pqs += dot3(o->p + i3, o->q + i3);
         if (o->pmass) pms += mm * dot3(o->p + i3, o->p + i3);
@@ -256,12 +320,19 @@ static double share(const recording *r, const pf_block *b)
     return (double)n / r->d->elements;
 }
 
-static int record(const recording *r, pf_task_fn fn, const char *name, pf_block *b, const pf_access *acc,
-                  uint32_t na, double cost)
+static int record_at(const recording *r, pf_task_fn fn, const char *name, pf_block *b, const pf_access *acc,
+                     uint32_t na, double cost, uint32_t links_at)
 {
     blk_args args = r->base;
     args.b = b;
+    args.links_at = links_at;
     return r->rec->record(r->rec->ctx, &(pf_task_def){fn, name, &args, sizeof args, acc, na, cost});
+}
+
+static int record(const recording *r, pf_task_fn fn, const char *name, pf_block *b, const pf_access *acc,
+                  uint32_t na, double cost)
+{
+    return record_at(r, fn, name, b, acc, na, cost, 0);
 }
 
 #define PF_BLK_ACC(m) offsetof(pf_block, m)
@@ -293,7 +364,13 @@ static int record_rhs(const recording *r, const pf_block_solve *s, pf_block *k)
     uint32_t na = 7;
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpf), PF_READ);
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
-    return record(r, t_rhs, "block rhs", k, acc, na, 12.0 * k->nowned);
+    uint32_t links_at = 0;
+    if (r->base.o->linked) { /* the links' force and rhs outputs (pf_record_blocks_fit checked the room) */
+        links_at = na;
+        TRY(pf_link_reads(r->base.o, PF_PHASE_FORCE, acc, &na));
+        TRY(pf_link_reads(r->base.o, PF_PHASE_RHS, acc, &na));
+    }
+    return record_at(r, t_rhs, "block rhs", k, acc, na, 12.0 * k->nowned, links_at);
 }
 
 static int record_dir(const recording *r, const pf_block_solve *s, pf_block *k)
@@ -318,7 +395,12 @@ static int record_q(const recording *r, const pf_block_solve *s, pf_block *k)
     pf_access acc[PF_MAX_ACCESSES] = {{s->dpq, PF_CUMUL}, {k->dq, PF_WRITE}, {k->dp, PF_READ}};
     uint32_t na = 3;
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
-    return record(r, t_q, "block cg product", k, acc, na, 8.0 * k->nowned);
+    uint32_t links_at = 0;
+    if (r->base.o->linked) {
+        links_at = na;
+        TRY(pf_link_reads(r->base.o, PF_PHASE_DF, acc, &na));
+    }
+    return record_at(r, t_q, "block cg product", k, acc, na, 8.0 * k->nowned, links_at);
 }
 
 static int record_update(const recording *r, const pf_block_solve *s, pf_block *k)
@@ -382,17 +464,46 @@ static int record_cg_loop(const recording *r, const pf_block_solve *s, pf_group 
     return pf_graph_loop_end(g);
 }
 
-int pf_record_blocks(pf_world *w, pf_group *gr, pf_object *o, pf_decomp *d, const pf_task_recorder *rec,
-                     const pf_block_solve *s)
+static recording recording_of(pf_world *w, pf_object *o, const pf_task_recorder *rec, const pf_block_solve *s)
 {
-    recording r = {w, rec, d,
-                   {o, d, NULL, s->h, s->mfact, s->kfact, s->bfact, s->rm, s->max_speed,
-                    {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, s->statik},
-                   pf_force_fields_cost(o, 0.0), pf_force_fields_df_cost(o, 0.0)};
+    return (recording){w, rec, o->decomp,
+                       {o, o->decomp, NULL, s->h, s->mfact, s->kfact, s->bfact, s->rm, s->max_speed,
+                        {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]}, s->statik, 0},
+                       pf_force_fields_cost(o, 0.0), pf_force_fields_df_cost(o, 0.0)};
+}
+
+int pf_record_blocks(pf_world *w, pf_group *gr, pf_object *o, const pf_task_recorder *rec, const pf_block_solve *s)
+{
+    recording r = recording_of(w, o, rec, s);
     TRY(record_pair(&r, s, record_force, record_rhs));
     pf_access lim[] = {{s->drr, PF_READWRITE}};
     TRY(rec->record(rec->ctx, &(pf_task_def){pf_cg_limits_task, "cg limits", &s->sv->cg_tolerance,
                                              sizeof s->sv->cg_tolerance, lim, 1, 20}));
     TRY(record_cg_loop(&r, s, gr));
     return record_each(&r, s, record_integrate);
+}
+
+int pf_record_block_phase(pf_world *w, pf_object *o, const pf_task_recorder *rec, const pf_block_solve *s,
+                          pf_block_phase phase)
+{
+    recording r = recording_of(w, o, rec, s);
+    switch (phase) {
+    case PF_BLOCKS_FORCE: return record_each(&r, s, record_force);
+    case PF_BLOCKS_RHS: return record_each(&r, s, record_rhs);
+    case PF_BLOCKS_DIRECTION:
+        TRY(record_each(&r, s, record_dir));
+        return record_each(&r, s, record_kp);
+    case PF_BLOCKS_PRODUCT: return record_each(&r, s, record_q);
+    case PF_BLOCKS_UPDATE: return record_each(&r, s, record_update);
+    case PF_BLOCKS_INTEGRATE: return record_each(&r, s, record_integrate);
+    }
+    return PF_OK;
+}
+
+int pf_record_blocks_fit(const pf_object *o)
+{
+    const pf_decomp *d = o->decomp;
+    for (uint32_t b = 0; b < d->nblocks; b++) /* the block rhs task: 7 accesses, 2 per source, 2 per link */
+        if (7 + 2 * (size_t)d->b[b].nsrc + 2 * (size_t)o->links.n > PF_MAX_ACCESSES) return 0;
+    return 1;
 }

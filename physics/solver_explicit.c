@@ -46,7 +46,7 @@ static void t_integrate(const pf_task_ctx *c)
 {
     const integrate_args *a = c->args;
     double *v = c->data[1], *x = c->data[2];
-    pf_gather_links(a->o, c->data + 3, c->data[0]); /* f += the interactions' forces */
+    pf_gather_links(a->o, c->data + 3, c->data[0], NULL); /* f += the interactions' forces */
     pf_state_save(a->o, x, v);
     integrate(a->o, a->h, a->forward, c->data[0], v, x);
     pf_state_check(a->o, x, v, a->max_speed);

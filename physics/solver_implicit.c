@@ -12,6 +12,7 @@
  * for light objects: p.Ap of a 1 g point falling at dt 0.01 is 1e-11). */
 #include "solver_implicit.h"
 
+#include "decompose.h"
 #include "faults.h"
 #include "force_field.h"
 #include "forces.h"
@@ -26,6 +27,7 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,7 +93,7 @@ static void t_rhs(const pf_task_ctx *c)
     const pf_object *o = a->o;
     const double *f = c->data[0], *v = c->data[1];
     double *b = c->data[2];
-    if (a->linked) pf_gather_links(o, c->data + 3, c->data[0]); /* f += the interactions' forces */
+    if (a->linked) pf_gather_links(o, c->data + 3, c->data[0], NULL); /* f += the interactions' forces */
     double hm = a->h * a->rm * o->mass;
     if (o->kind == PF_OBJECT_RIGID)
         pf_rigid_rhs(o, a->h, a->rm, f, v, b); /* M holds I_w; no internal stiffness */
@@ -107,24 +109,25 @@ static void t_rhs(const pf_task_ctx *c)
 
 typedef struct inter_args {
     const pf_springset *s;
+    const double *ina, *inb; /* the objects' v (the rhs phase) or p (the df phase) */
+    uint32_t out;            /* the index of the phase's output among the task's data */
     double fact;
     int phase;
 } inter_args;
 
-/* data: in_a, in_b, out (per-link results of the phase), jac, then x when df reads it; within one object in_b is
- * in_a and appears once */
+/* data: in_a, in_b (or their objects' blocks' views), out (per-link results of the phase), jac, then x when df
+ * reads it; within one object in_b is in_a and appears once */
 static void t_inter_df(const pf_task_ctx *c)
 {
     const inter_args *a = c->args;
-    int self = a->s->oa == a->s->ob;
-    pf_interaction_of(a->s)->dforce(a->s, c->data[0], c->data[self ? 0 : 1], c->data[self ? 1 : 2], a->phase, a->fact);
+    pf_interaction_of(a->s)->dforce(a->s, a->ina, a->inb, c->data[a->out], a->phase, a->fact);
 }
 
 /* b += the interactions' rhs terms, then the CG start. data: b, dv, r, p, rr, then the rhs outputs */
 static void t_cg_init(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
-    pf_gather_links(a->o, c->data + 5, c->data[0]);
+    pf_gather_links(a->o, c->data + 5, c->data[0], NULL);
     cg_start(a->o, c->data[0], c->data[1], c->data[2], c->data[3], c->data[4]);
 }
 
@@ -175,7 +178,7 @@ static void t_cg_project(const pf_task_ctx *c)
     const obj_args *a = c->args;
     double *q = c->data[0], *pq = c->data[2];
     const double *p = c->data[1];
-    pf_gather_links(a->o, c->data + 3, q);
+    pf_gather_links(a->o, c->data + 3, q, NULL);
     project(a->o, q);
     pq[0] += dot(p, q, 3 * (size_t)a->o->n);
     pq[1] += mass_dot(a->o, a->mfact, p);
@@ -257,6 +260,22 @@ static double df_cost(const pf_object *o)
 #define task(g_, fn, name, args, size, acc, na, cost)                                                       \
     rec->record(rec->ctx, &(pf_task_def){fn, name, args, size, acc, na, cost})
 
+/* phase `phase` of the blocks of each object of the group that runs in blocks, in object order */
+static int record_block_phase(pf_world *w, pf_group *gr, const pf_task_recorder *rec, const pf_block_solve *bs,
+                              pf_block_phase phase)
+{
+    for (uint32_t k = 0; k < gr->nobjs; k++)
+        if (w->obj.v[gr->objs[k]]->in_blocks)
+            TRY(pf_record_block_phase(w, w->obj.v[gr->objs[k]], rec, bs, phase));
+    return PF_OK;
+}
+
+/* the data an object's vector takes in a task's accesses: its blocks' views, or one datum */
+static size_t views(const pf_object *o)
+{
+    return o->in_blocks ? o->decomp->nblocks : 1;
+}
+
 /* Interaction df of the whole group: per spring fact K (in_b - in_a), gathered by the objects. `which` picks
  * the vectors: 0: v (the rhs phase), 1: p (the df phase). */
 static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double fact, int which)
@@ -264,18 +283,21 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
         const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
-        /* a contact's mapping is linearised at the current positions: it reads x too */
-        pf_access acc[6];
+        pf_access acc[PF_MAX_ACCESSES];
         uint32_t na = 0;
-        acc[na++] = (pf_access){which ? a->dp : a->dv_, PF_READ};
-        if (b != a) acc[na++] = (pf_access){which ? b->dp : b->dv_, PF_READ};
+        size_t member = which ? offsetof(pf_block, dp) : offsetof(pf_block, dv_);
+        TRY(pf_decomp_accesses(a, member, which ? a->dp : a->dv_, PF_READ, acc, &na));
+        if (b != a) TRY(pf_decomp_accesses(b, member, which ? b->dp : b->dv_, PF_READ, acc, &na));
+        inter_args args = {s, which ? a->p : a->v, which ? b->p : b->v, na, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
         acc[na++] = (pf_access){s->dout[which ? PF_PHASE_DF : PF_PHASE_RHS], PF_WRITE};
         acc[na++] = (pf_access){s->djac, PF_READ};
+        /* a contact's mapping is linearised at the current positions: it reads x too. An object in blocks is
+         * not listed: its x was read by the interaction's force task, whose jac this task reads, and its
+         * blocks write x again only after their CG updates, which follow this task's output */
         if (pf_interaction_of(s)->df_reads_x) {
-            acc[na++] = (pf_access){a->dx, PF_READ};
-            if (b != a) acc[na++] = (pf_access){b->dx, PF_READ};
+            if (!a->in_blocks) acc[na++] = (pf_access){a->dx, PF_READ};
+            if (b != a && !b->in_blocks) acc[na++] = (pf_access){b->dx, PF_READ};
         }
-        inter_args args = {s, fact, which ? PF_PHASE_DF : PF_PHASE_RHS};
         TRY(task(w->g, t_inter_df, which ? "interaction df" : "interaction rhs", &args, sizeof args, acc, na,
                  0.5 * pf_interaction_of(s)->cost(s)));
     }
@@ -285,10 +307,12 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
 /* The CG iterations (Hermann et al. 2009 figure 4): a loop bounded by its counter, left early by breaks on shared
  * scalars. */
 static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec, const obj_args *basep,
-                          const pf_solver_def *sv, pf_data_id drr, pf_data_id dpq, pf_data_id drn)
+                          const pf_block_solve *bs)
 {
     pf_graph *g = w->g;
     obj_args base = *basep;
+    const pf_solver_def *sv = bs->sv;
+    pf_data_id drr = bs->drr, dpq = bs->dpq, drn = bs->drn;
     TRY(pf_graph_loop_begin(g,
                             &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = sv->cg_iterations,
                                            .max_iterations = sv->cg_iterations},
@@ -297,6 +321,7 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
     TRY(pf_graph_loop_break(g, drr, pf_cg_residual_small, NULL, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->dr, PF_READ}, {drr, PF_READ}, {o->dp, PF_READWRITE}, {o->dq, PF_WRITE}};
         uint32_t na = 4;
         if (!o->linked) acc[na++] = (pf_access){dpq, PF_CUMUL};
@@ -306,10 +331,11 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
         args.linked = o->linked;
         TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
     }
+    TRY(record_block_phase(w, gr, rec, bs, PF_BLOCKS_DIRECTION));
     TRY(record_inter_df(w, gr, rec, base.kfact, 1));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
-        if (!o->linked) continue;
+        if (!o->linked || o->in_blocks) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
         uint32_t na = 3;
         TRY(pf_link_reads(o, PF_PHASE_DF, acc, &na));
@@ -317,15 +343,18 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
         args.o = o;
         TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
     }
+    TRY(record_block_phase(w, gr, rec, bs, PF_BLOCKS_PRODUCT));
     TRY(pf_graph_loop_break(g, dpq, pf_cg_denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks) continue;
         pf_access acc[] = {{o->dp, PF_READ},  {o->dq, PF_READ},     {drr, PF_READ}, {dpq, PF_READ},
                            {o->ddv, PF_READWRITE}, {o->dr, PF_READWRITE}, {drn, PF_CUMUL}};
         obj_args args = base;
         args.o = o;
         TRY(task(g, t_cg_update, "cg update", &args, sizeof args, acc, 7, 9.0 * o->n));
     }
+    TRY(record_block_phase(w, gr, rec, bs, PF_BLOCKS_UPDATE));
     pf_access nx[] = {{drr, PF_READWRITE}, {drn, PF_READWRITE}, {dpq, PF_READWRITE}};
     TRY(task(g, pf_cg_next_task, "cg next", NULL, 0, nx, 3, 20));
     TRY(pf_graph_loop_end(g));
@@ -343,6 +372,34 @@ static int direct_solver(pf_world *w, const pf_group *gr, const pf_solver_def *s
                 gr->first, why);
     w->direct_noted = 1;
     return 0;
+}
+
+/* Which objects of the group run as blocks (pf_object.in_blocks, decompose.h): those decompose.c cuts, unless
+ * the group uses the direct solver, or a block or interaction task would then reach more data than
+ * PF_MAX_ACCESSES (then the whole group runs whole). Registers the blocks' data. */
+static int choose_blocks(pf_world *w, pf_group *gr, const pf_solver_def *sv)
+{
+    int direct = direct_solver(w, gr, sv), any = 0;
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        pf_object *o = w->obj.v[gr->objs[k]];
+        o->in_blocks = 0;
+        if (direct || o->kind == PF_OBJECT_RIGID) continue;
+        pf_decomp *d = NULL;
+        TRY(pf_decomp_update(w, o, &d));
+        o->in_blocks = d && pf_record_blocks_fit(o);
+        any |= o->in_blocks;
+    }
+    int fit = 1;
+    for (uint32_t k = 0; any && k < gr->ninter; k++) { /* x or p of both objects, v or x of whole ones, out, jac */
+        const pf_springset *s = gr->inter[k];
+        fit &= views(w->obj.v[s->oa]) + views(w->obj.v[s->ob]) + 4 <= PF_MAX_ACCESSES;
+    }
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        pf_object *o = w->obj.v[gr->objs[k]];
+        o->in_blocks &= fit;
+        if (o->in_blocks) TRY(pf_decomp_register(w->g, o, o->decomp));
+    }
+    return PF_OK;
 }
 
 int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
@@ -364,20 +421,18 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 
     pf_access reset[] = {{drr, PF_WRITE}, {dpq, PF_WRITE}, {drn, PF_WRITE}};
     TRY(task(g, t_cg_reset, "cg reset", NULL, 0, reset, 3, 20));
-    pf_decomp *blocks = NULL;
-    if (gr->nobjs == 1 && gr->ninter == 0 && !direct_solver(w, gr, sv))
-        TRY(pf_decomp_update(w, w->obj.v[gr->first], &blocks));
-    if (blocks) {
-        TRY(pf_decomp_register(g, w->obj.v[gr->first], blocks));
-        pf_block_solve bs = {base.h, base.mfact, base.kfact, base.bfact, base.rm, base.max_speed, base.statik, sv,
-                             drr, dpq, drn};
-        return pf_record_blocks(w, gr, w->obj.v[gr->first], blocks, rec, &bs);
-    }
+    pf_block_solve bs = {base.h, base.mfact, base.kfact, base.bfact, base.rm, base.max_speed, base.statik, sv,
+                         drr, dpq, drn};
+    TRY(choose_blocks(w, gr, sv));
+    if (gr->nobjs == 1 && gr->ninter == 0 && w->obj.v[gr->first]->in_blocks)
+        return pf_record_blocks(w, gr, w->obj.v[gr->first], rec, &bs);
     TRY(pf_record_forces(w, gr, 1, rec));
+    TRY(record_block_phase(w, gr, rec, &bs, PF_BLOCKS_FORCE));
 
     /* right-hand side, and the CG start of unlinked objects in the same task */
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->df, o->linked ? PF_READWRITE : PF_READ}, {o->dv_, PF_READ},
                                           {o->db, PF_WRITE}};
         uint32_t na = 3;
@@ -397,7 +452,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     TRY(record_inter_df(w, gr, rec, base.bfact, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
-        if (!o->linked) continue;
+        if (!o->linked || o->in_blocks) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->db, PF_READWRITE}, {o->ddv, PF_WRITE}, {o->dr, PF_WRITE},
                                           {o->dp, PF_WRITE},    {drr, PF_CUMUL}};
         uint32_t na = 5;
@@ -406,22 +461,23 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
         args.o = o;
         TRY(task(g, t_cg_init, "cg init", &args, sizeof args, acc, na, 6.0 * o->n));
     }
+    TRY(record_block_phase(w, gr, rec, &bs, PF_BLOCKS_RHS));
     pf_access lim[] = {{drr, PF_READWRITE}};
     TRY(task(g, pf_cg_limits_task, "cg limits", &sv->cg_tolerance, sizeof sv->cg_tolerance, lim, 1, 20));
     if (direct_solver(w, gr, sv))
         TRY(pf_record_direct_solve(w, gr, rec, base.mfact, base.kfact, drr));
     else
-        TRY(record_cg_loop(w, gr, rec, &base, sv, drr, dpq, drn));
-
+        TRY(record_cg_loop(w, gr, rec, &base, &bs));
 
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks) continue;
         pf_access acc[] = {{o->ddv, PF_READ}, {o->dv_, PF_READWRITE}, {o->dx, PF_READWRITE}};
         obj_args args = base;
         args.o = o;
         TRY(task(g, t_integrate, "integrate", &args, sizeof args, acc, 3, 3.0 * o->n));
     }
-    return PF_OK;
+    return record_block_phase(w, gr, rec, &bs, PF_BLOCKS_INTEGRATE);
 }
 
 pf_cg_outcome pf_implicit_outcome(const pf_group *gr)

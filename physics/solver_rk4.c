@@ -27,7 +27,7 @@ static void t_stage(const pf_task_ctx *c)
     const stage_args *a = c->args;
     pf_object *o = a->o;
     double *f = c->data[0], *v = c->data[1], *x = c->data[2], *sx = c->data[3], *sv = c->data[4];
-    pf_gather_links(o, c->data + 5, f); /* f += the interactions' forces */
+    pf_gather_links(o, c->data + 5, f, NULL); /* f += the interactions' forces */
     if (a->stage == 1) pf_state_save(o, x, v);
     const double *x0 = o->x_prev, *v0 = o->v_prev;
     double w = weight[a->stage], hn = next[a->stage] * a->h, h6 = a->h / 6.0;

@@ -140,12 +140,15 @@ static void springs_dforce_out(const pf_springset *s, const double *dxa, const d
 }
 
 /* vec += the side's per-spring results (springs always join two objects: side 0 or 1) */
-static void springs_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec)
+static void springs_gather(const pf_springset *s, int side, const pf_object *o, const void *out_datum, double *vec,
+                           const pf_point_filter *keep)
 {
     (void)o;
     const double *out = (const double *)out_datum + (side ? 3 * (size_t)s->n : 0);
     for (uint32_t k = 0; k < s->n; k++) {
-        size_t i = 3 * (size_t)(side ? s->s[k].b : s->s[k].a);
+        uint32_t p = side ? s->s[k].b : s->s[k].a;
+        if (!pf_point_kept(keep, p)) continue;
+        size_t i = 3 * (size_t)p;
         vec[i] += out[3 * k];
         vec[i + 1] += out[3 * k + 1];
         vec[i + 2] += out[3 * k + 2];

@@ -291,10 +291,10 @@ void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const doubl
 }
 
 void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
-                          const double f[3], double *fobj)
+                          const double f[3], double *fobj, const pf_point_filter *keep)
 {
     (void)o;
-    if (s->mapping == PF_SURFACE_RIGID) {
+    if (s->mapping == PF_SURFACE_RIGID) { /* never cut into blocks: keep is NULL */
         double r[3], t[3];
         rigid_arm(s, x, pt, r);
         pf_cross(r, f, t);
@@ -308,7 +308,8 @@ void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double 
     double w[24];
     uint32_t m = linear_terms(s, pt, idx, w);
     for (uint32_t k = 0; k < m; k++)
-        for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+        if (pf_point_kept(keep, idx[k]))
+            for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
 }
 
 void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
@@ -318,7 +319,7 @@ void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double
     pf_surface_point_apply(s, o, x, pt, dq, dx);
     pf_mat3_vec(K, dx, df);
     for (int a = 0; a < 3; a++) df[a] *= kfact;
-    pf_surface_add_force(s, o, x, pt, df, dfobj);
+    pf_surface_add_force(s, o, x, pt, df, dfobj, NULL);
 }
 
 /* RIGID, all vertices: r = R local with R computed once; velocity = v + omega x r when v is given */

@@ -75,9 +75,9 @@ void pf_surface_point_position(const pf_surface *s, const pf_object *o, const do
 void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
                             const double *dq, double out[3]);
 /* fobj += J^T f: a force f (N) applied at a point, onto the object's force vector (3n values; rigid: force on the
- * com and torque r x f) */
+ * com and torque r x f), at the points `keep` keeps (world.h; NULL: all) */
 void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
-                          const double f[3], double *fobj);
+                          const double f[3], double *fobj, const pf_point_filter *keep);
 /* dfobj += kfact J^T K J dq: the implicit solver's product for a force at a point whose 3x3 stiffness is
  * K = df/dx_point (row-major). For a rigid body J is taken at the current orientation; the geometric term of
  * the torque (d(r x f)/dtheta, non-symmetric) is left out, as SOFA's RigidMapping does by default, so the CG

@@ -100,9 +100,22 @@ typedef struct pf_object {
     /* domain decomposition (decompose.h) */
     pf_decompose decompose;
     uint32_t block_elements;
-    struct pf_decomp *decomp; /* its blocks while its group runs them; NULL: it runs whole */
+    struct pf_decomp *decomp; /* its blocks, built once it ran as blocks; NULL: never cut */
     int decomp_refused;       /* its blocks had too many neighbours: it runs whole, said once */
+    int in_blocks;            /* its group, as last recorded, runs it as the blocks of decomp */
 } pf_object;
+
+/* The points of an object some output adds into: those with owner[point] == block (the points a block of a
+ * decomposed object owns, decompose.h), or every point when the filter pointer is NULL. */
+typedef struct pf_point_filter {
+    const uint32_t *owner;
+    uint32_t block;
+} pf_point_filter;
+
+static inline int pf_point_kept(const pf_point_filter *keep, uint32_t point)
+{
+    return !keep || keep->owner[point] == keep->block;
+}
 
 typedef struct pf_group {
     uint32_t first;   /* lowest object id: the group's settings */

@@ -496,6 +496,99 @@ START_TEST(test_blocks_span_rows)
 }
 END_TEST
 
+/* Linked objects in blocks. LINK_SPRINGS: the corotational hexahedral beam of HEXA_LARGE (10 x 4 x 4 points, fixed
+ * at x = 0) carries a 3 x 3 x 3 spring cube hung from its free end by interaction springs; LINK_CONTACT: the
+ * beam, with its grid surface, sags onto a fixed floor under its free half (contacts start within the run). */
+enum { LINK_SPRINGS, LINK_CONTACT, LINKS };
+static const char *const link_name[LINKS] = {"interaction springs", "contacts"};
+
+static pf_world *linked_world(int kind, pf_decompose mode, pf_executor e, pf_partitioner p, int workers,
+                              pf_object_id *beam)
+{
+    pf_world *w = world(e, p, workers);
+    *beam = build(w, HEXA_LARGE, mode, 12);
+    if (kind == LINK_SPRINGS) {
+        pf_object_def od = object_def(PF_DECOMPOSE_OFF, 0, 3, 3, 3);
+        od.grid_min[0] = 9.5, od.grid_min[1] = 0.25, od.grid_min[2] = -1.5;
+        od.grid_max[0] = 10.5, od.grid_max[1] = 1.25, od.grid_max[2] = -0.5;
+        od.total_mass = 2;
+        pf_object_id cube;
+        ck_assert_int_eq(pf_world_add_object(w, &od, &cube), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_springs(w, cube, 400, 0.1, NULL, NULL), PF_OK);
+        pf_spring hang[4];
+        for (uint32_t k = 0; k < 4; k++) /* the beam's 4 bottom corners of x = 9 to the cube's top corners */
+            hang[k] = (pf_spring){9 + 10 * (k & 1 ? 3 : 0), 18 + (k & 1 ? 2 : 0) + (k & 2 ? 6 : 0), 300, 0.1, -1};
+        ck_assert_int_eq(pf_world_add_interaction_springs(w, *beam, cube, hang, 4, NULL), PF_OK);
+    } else {
+        ck_assert_int_eq(pf_world_add_grid_surface(w, *beam, NULL), PF_OK);
+        pf_object_def fd = pf_object_default_def();
+        fd.grid[0] = 6, fd.grid[1] = 3, fd.grid[2] = 1;
+        fd.grid_min[0] = 4, fd.grid_min[1] = -0.5, fd.grid_min[2] = -0.05;
+        fd.grid_max[0] = 11, fd.grid_max[1] = 2, fd.grid_max[2] = -0.05;
+        pf_object_id floor;
+        ck_assert_int_eq(pf_world_add_object(w, &fd, &floor), PF_OK);
+        double all[6] = {3, -1, -1, 12, 3, 1};
+        ck_assert_int_eq(pf_world_fix_box(w, floor, all, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
+        pf_collision_def c = pf_collision_default_def();
+        c.stiffness = 2e4;
+        ck_assert_int_eq(pf_world_set_collision(w, &c), PF_OK);
+    }
+    return w;
+}
+
+enum { LINK_STEPS = 30 };
+
+/* The beam runs as blocks in its linked group (each block gathers the links' forces at its own points), gives
+ * the seq state on every executor, partitioner and worker count, and agrees with the whole beam to rounding
+ * (springs) or to the contact model's resolution (contacts). */
+START_TEST(test_blocks_linked)
+{
+    int kind = _i;
+    pf_object_id beam;
+    pf_world *ref = linked_world(kind, PF_DECOMPOSE_ON, PF_EXEC_SEQ, PF_PART_OWNER, 1, &beam);
+    ck_assert_int_eq(pf_world_step(ref, LINK_STEPS), PF_OK);
+    const pf_object *o = ref->obj.v[beam.index];
+    ck_assert_msg(o->linked && o->in_blocks, "%s: the beam should run as blocks in its group (linked %d)",
+                  link_name[kind], o->linked);
+    uint64_t h = pf_world_state_hash(ref);
+    static const int workers[] = {1, 2, 3, 8};
+    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        for (int k = 0; k < 4; k++)
+            for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
+                pf_world *w = linked_world(kind, PF_DECOMPOSE_ON, (pf_executor)e, (pf_partitioner)p, workers[k], &beam);
+                ck_assert_int_eq(pf_world_step(w, LINK_STEPS), PF_OK);
+                ck_assert_msg(pf_world_state_hash(w) == h, "%s: %s/%s with %d workers: not the seq state",
+                              link_name[kind], pf_executor_name((pf_executor)e),
+                              pf_partitioner_name((pf_partitioner)p), workers[k]);
+                pf_world_destroy(w);
+            }
+    converge = 1;
+    pf_object_id wb, bb;
+    pf_world *whole = linked_world(kind, PF_DECOMPOSE_OFF, PF_EXEC_SEQ, PF_PART_OWNER, 1, &wb),
+             *blocks = linked_world(kind, PF_DECOMPOSE_ON, PF_EXEC_STATIC, PF_PART_METIS, 3, &bb);
+    converge = 0;
+    ck_assert_int_eq(pf_world_step(whole, LINK_STEPS), PF_OK);
+    ck_assert_int_eq(pf_world_step(blocks, LINK_STEPS), PF_OK);
+    ck_assert(!whole->obj.v[wb.index]->in_blocks && blocks->obj.v[bb.index]->in_blocks);
+    double diff = 0, size = 0;
+    for (uint32_t i = 0; i < whole->obj.n; i++) {
+        const double *xa = whole->obj.v[i]->x, *xb = blocks->obj.v[i]->x;
+        for (uint32_t j = 0; j < 3 * whole->obj.v[i]->n; j++)
+            diff = fmax(diff, fabs(xa[j] - xb[j])), size = fmax(size, fabs(xa[j]));
+    }
+    ck_assert_msg(diff <= 1e-12 * size, "%s: the blocks' state is %g m from the whole beam's", link_name[kind], diff);
+    if (kind == LINK_CONTACT) {
+        pf_collision_stats cs;
+        ck_assert_int_eq(pf_world_get_collision_stats(blocks, &cs), PF_OK);
+        ck_assert_msg(cs.contacts > 0, "the beam should lie on the floor");
+    }
+    pf_world_destroy(whole);
+    pf_world_destroy(blocks);
+    pf_world_destroy(ref);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_blocks");
@@ -509,6 +602,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_blocks_auto_threshold);
     tcase_add_test(tc, test_blocks_split_choice);
     tcase_add_test(tc, test_blocks_span_rows);
+    tcase_add_loop_test(tc, test_blocks_linked, 0, LINKS);
     suite_add_tcase(s, tc);
     return s;
 }

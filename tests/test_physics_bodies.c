@@ -98,7 +98,7 @@ static void check_virtual_work(pf_world *w, pf_surface_id sid, double tol)
         double f[3] = {rng_range(&seed, -1, 1), rng_range(&seed, -1, 1), rng_range(&seed, -1, 1)};
         for (size_t i = 0; i < n3; i++) dq[i] = rng_range(&seed, -1, 1);
         memset(fo, 0, n3 * sizeof *fo);
-        pf_surface_add_force(s, o, o->x, &pt, f, fo);
+        pf_surface_add_force(s, o, o->x, &pt, f, fo, NULL);
         double work_q = 0;
         for (size_t i = 0; i < n3; i++) work_q += fo[i] * dq[i];
         displaced(o, dq, eps, xp);
@@ -257,8 +257,8 @@ START_TEST(test_rigid_linearisation_finite_difference)
         for (int a = 0; a < 3; a++) pp[a] -= p0[a], pm[a] -= p0[a];
         pf_mat3_vec(K, pp, fp);
         pf_mat3_vec(K, pm, fm);
-        pf_surface_add_force(s, o, o->x, &pt, fp, gp);
-        pf_surface_add_force(s, o, o->x, &pt, fm, gm);
+        pf_surface_add_force(s, o, o->x, &pt, fp, gp, NULL);
+        pf_surface_add_force(s, o, o->x, &pt, fm, gm, NULL);
         for (int i = 0; i < 6; i++) {
             double fd = (gp[i] - gm[i]) / (2 * eps);
             ck_assert_msg(fabs(df[i] - fd) <= 1e-7 * (1 + fabs(fd)), "dof %d: df %g, finite difference %g", i, df[i], fd);
