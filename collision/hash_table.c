@@ -60,6 +60,25 @@ int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *i
     return PF_OK;
 }
 
+int pf_hash_table_grow(pf_hash_table *t)
+{
+    size_t want = 2 * t->nslots;
+    pf_hash_slot *old = t->slots, *slots = pf_calloc(want, sizeof *slots);
+    if (!slots) return pf_error(PF_ENOMEM, "out of memory for a hash table of %zu slots", want);
+    size_t nold = t->nslots;
+    t->slots = slots;
+    t->nslots = want;
+    t->shift--;
+    for (size_t s = 0; s < nold; s++) {
+        if (!old[s].key) continue;
+        size_t mask = want - 1, h = pf_hash_home(t, old[s].key);
+        while (slots[h].key) h = (h + 1) & mask;
+        slots[h] = old[s];
+    }
+    pf_free(old);
+    return PF_OK;
+}
+
 size_t pf_hash_table_bytes(const pf_hash_table *t)
 {
     return t->nslots * sizeof *t->slots + t->entries.cap * sizeof *t->entries.v;

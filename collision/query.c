@@ -5,6 +5,7 @@
 
 #include "arg_checks.h"
 #include "id_buffer.h"
+#include "insert_search.h"
 #include "spatial_hash.h"
 
 #include "base/alloc.h"
@@ -24,7 +25,7 @@ struct pf_query_index {
 };
 
 static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash"};
-static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute"};
+static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute", "hhash"};
 
 const char *pf_query_method_name(pf_query_method m)
 {
@@ -200,6 +201,7 @@ int pf_query_segment(const pf_query_index *ix, const double a[3], const double b
 
 struct pf_neighbors {
     size_t n;
+    size_t index_bytes; /* of the search structure, freed after the search */
     size_t *start; /* n + 1 offsets */
     PF_VEC(uint32_t) ids; /* the lists one after the other */
 };
@@ -252,6 +254,54 @@ static int append_list(pf_neighbors *nb, size_t i, const double *xyz, const uint
     return PF_OK;
 }
 
+/* Classes above the finest in the hierarchy of the search at insertion: one every 2 (a cell has 64 children), so
+ * that a particle far from the others stops after a few lookups of large cells (hasChildren unset). */
+enum { NNS_CLASS_STEP = 2 };
+
+/* Pouchol et al. 2009 §3.3.2, Listing 3: particle i, before its insertion, searches the cells of its 27 points for the
+ * particles inserted before it; each pair within the radius goes into both lists. */
+static int neighbors_at_insertion(pf_neighbors *nb, const double *xyz, size_t n, double r)
+{
+    double r2 = r * r;
+    pf_isearch s = {0};
+    pf_id_buffer buf = {0};
+    PF_VEC(pf_pair) pairs = {0};
+    size_t *count = pf_calloc(n + 1, sizeof *count);
+    int rc = count ? pf_isearch_begin(&s, xyz, n, r, NNS_CLASS_STEP) : pf_error(PF_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && !rc; i++) {
+        pf_idbuf_begin(&buf);
+        rc = pf_isearch_candidates(&s, i, &buf);
+        for (size_t k = 0; k < buf.n && !rc; k++) {
+            uint32_t j = buf.ids[k];
+            if (!within(xyz + 3 * i, xyz + 3 * (size_t)j, r2)) continue;
+            count[i]++, count[j]++;
+            rc = pf_vec_push(&pairs, ((pf_pair){j, (uint32_t)i}));
+            if (rc) rc = pf_error(PF_ENOMEM, "out of memory for %zu neighbour pairs", pairs.n + 1);
+        }
+        if (!rc) rc = pf_isearch_insert(&s, i);
+    }
+    nb->index_bytes = pf_isearch_bytes(&s);
+    pf_isearch_free(&s);
+    pf_idbuf_release(&buf);
+    /* the lists from the pairs: each pair in both */
+    if (!rc && pf_vec_reserve(&nb->ids, 2 * pairs.n + 1))
+        rc = pf_error(PF_ENOMEM, "out of memory for %zu neighbours", 2 * pairs.n);
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) nb->start[i + 1] = nb->start[i] + count[i];
+        memcpy(count, nb->start, n * sizeof *count); /* now each list's fill position */
+        for (size_t k = 0; k < pairs.n; k++) {
+            pf_pair p = pairs.v[k];
+            nb->ids.v[count[p.i]++] = p.j;
+            nb->ids.v[count[p.j]++] = p.i;
+        }
+        nb->ids.n = 2 * pairs.n;
+        for (size_t i = 0; i < n; i++) sort_ids(nb->ids.v + nb->start[i], nb->start[i + 1] - nb->start[i]);
+    }
+    pf_vec_free(&pairs);
+    pf_free(count);
+    return rc;
+}
+
 static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const double *xyz, size_t n)
 {
     double r = def->radius, r2 = r * r;
@@ -267,6 +317,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         pf_free(all);
         return rc;
     }
+    if (def->method == PF_NEIGHBORS_HHASH) return neighbors_at_insertion(nb, xyz, n, r);
     if (def->method == PF_NEIGHBORS_UHASH) {
         /* Pouchol et al. 2009, §2.1: points hashed into cells of edge r; the search box [p - r, p + r] covers the cell
          * of p and its 26 neighbours */
@@ -276,6 +327,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         for (size_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++) pts[i].min[k] = pts[i].max[k] = xyz[3 * i + (size_t)k];
         rc = pf_shash_build(&hash, PF_SHASH_UNIFORM, pts, n, r);
+        nb->index_bytes = pf_shash_bytes(&hash) + n * sizeof *pts;
         if (!rc) rc = pf_idbuf_marks(&buf, n);
         for (size_t i = 0; i < n && !rc; i++) {
             pf_aabb q;
@@ -294,6 +346,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
     pf_rangequery *rq = NULL;
     rc = pf_rangequery_create(&rd, &rq);
     if (!rc) rc = pf_rangequery_build(rq, xyz, n);
+    nb->index_bytes = pf_rangequery_bytes(rq);
     for (size_t i = 0; i < n && !rc; i++) {
         double lo[3], hi[3];
         for (int k = 0; k < 3; k++) lo[k] = xyz[3 * i + (size_t)k] - r, hi[k] = xyz[3 * i + (size_t)k] + r;
@@ -353,6 +406,11 @@ int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **ids, size
 size_t pf_neighbors_total(const pf_neighbors *nb)
 {
     return nb ? nb->ids.n : 0;
+}
+
+size_t pf_neighbors_index_bytes(const pf_neighbors *nb)
+{
+    return nb ? nb->index_bytes : 0;
 }
 
 size_t pf_neighbors_bytes(const pf_neighbors *nb)
