@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/vec.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,16 @@
 struct pf_query_index {
     pf_query_def def;
     pf_shash hash;
+    /* kd: the tree of the boxes' centres, and how far the query is grown so that it holds the centre of every
+     * box it overlaps */
+    pf_rangequery *kd;
+    PF_VEC(double) centres;
+    double reach[3];
     PF_VEC(pf_aabb) boxes; /* the index's copy */
     int built;
 };
 
-static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash"};
+static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash", "kd"};
 static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute", "hhash"};
 
 const char *pf_query_method_name(pf_query_method m)
@@ -70,8 +76,46 @@ void pf_query_index_destroy(pf_query_index *ix)
 {
     if (!ix) return;
     pf_shash_free(&ix->hash);
+    pf_rangequery_destroy(ix->kd);
+    pf_vec_free(&ix->centres);
     pf_vec_free(&ix->boxes);
     pf_free(ix);
+}
+
+/* The kd tree over the centres of ix->boxes. A box overlaps a query q exactly when its centre lies in q grown by
+ * its half-extents; q is grown by the largest, rounded up (kd_find), so the tree's finds hold every overlap. */
+static int kd_build(pf_query_index *ix, size_t n)
+{
+    if (!ix->kd) {
+        pf_rangequery_def d = pf_rangequery_default_def();
+        d.method = PF_RQ_KDTREE;
+        PF_TRY(pf_rangequery_create(&d, &ix->kd));
+    }
+    if (pf_vec_reserve(&ix->centres, 3 * n + 1)) return pf_error(PF_ENOMEM, "out of memory for %zu centres", n);
+    for (int k = 0; k < 3; k++) ix->reach[k] = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            const pf_aabb *b = &ix->boxes.v[i];
+            double c = 0.5 * b->min[k] + 0.5 * b->max[k]; /* halves first: no overflow near the largest double */
+            ix->centres.v[3 * i + (size_t)k] = c;
+            ix->reach[k] = fmax(ix->reach[k], fmax(c - b->min[k], b->max[k] - c));
+        }
+    return pf_rangequery_build(ix->kd, ix->centres.v, n);
+}
+
+/* The candidates of the kd tree for `q`: the centres within q grown by the reach, each bound moved one more step
+ * outwards past the rounding of the sum and of the half-extents. */
+static int kd_find(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out)
+{
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        double reach = ix->reach[k] * (1 + 0x1p-50);
+        lo[k] = nextafter(nextafter(q->min[k] - reach, -INFINITY), -INFINITY);
+        hi[k] = nextafter(nextafter(q->max[k] + reach, INFINITY), INFINITY);
+        if (!isfinite(lo[k])) lo[k] = -DBL_MAX; /* the tree takes finite bounds; the centres are finite */
+        if (!isfinite(hi[k])) hi[k] = DBL_MAX;
+    }
+    return pf_rangequery_find(ix->kd, lo, hi, out);
 }
 
 int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
@@ -86,6 +130,11 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
     if (pf_vec_reserve(&ix->boxes, n)) return pf_error(PF_ENOMEM, "%s: out of memory for %zu boxes", fn, n);
     if (n) memcpy(ix->boxes.v, boxes, n * sizeof *boxes);
     ix->boxes.n = n;
+    if (ix->def.method == PF_QUERY_KD) {
+        int rc = kd_build(ix, n);
+        ix->built = rc == PF_OK;
+        return pf_error_in(rc, fn);
+    }
     int kind = ix->def.method == PF_QUERY_HHASH ? PF_SHASH_HIER
                : ix->def.method == PF_QUERY_MLHASH ? PF_SHASH_MULTI
                                                    : PF_SHASH_UNIFORM;
@@ -104,7 +153,9 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
 
 size_t pf_query_index_bytes(const pf_query_index *ix)
 {
-    return ix ? sizeof *ix + ix->boxes.cap * sizeof *ix->boxes.v + pf_shash_bytes(&ix->hash) : 0;
+    return ix ? sizeof *ix + ix->boxes.cap * sizeof *ix->boxes.v + pf_shash_bytes(&ix->hash) +
+                    ix->centres.cap * sizeof *ix->centres.v + pf_rangequery_bytes(ix->kd)
+              : 0;
 }
 
 /* Candidates of the structure for `q`, then the exact test `keep`, compacting in place. */
@@ -112,10 +163,15 @@ static int search(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out,
                   int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx, const char *fn)
 {
     if (!ix->built) return pf_error(PF_ESTATE, "%s: the index has no successful build yet (pf_query_index_build)", fn);
-    int rc = pf_idbuf_marks(out, ix->boxes.n);
-    if (rc) return pf_error_in(rc, fn);
-    pf_idbuf_begin(out);
-    rc = pf_shash_query(&ix->hash, q, out);
+    int rc;
+    if (ix->def.method == PF_QUERY_KD) {
+        rc = kd_find(ix, q, out);
+    } else {
+        rc = pf_idbuf_marks(out, ix->boxes.n);
+        if (rc) return pf_error_in(rc, fn);
+        pf_idbuf_begin(out);
+        rc = pf_shash_query(&ix->hash, q, out);
+    }
     if (rc) return pf_error_in(rc, fn);
     size_t m = 0;
     for (size_t k = 0; k < out->n; k++)

@@ -33,6 +33,8 @@ typedef enum pf_query_method {
     PF_QUERY_HHASH = 0, ///< hierarchical hash (Pouchol et al. 2009, §3): additive top-down keys, hasChildren pruning
     PF_QUERY_MLHASH,    ///< multilevel hash of Eitz & Lixu (Pouchol et al. 2009, §2.2): every class searched
     PF_QUERY_UHASH,     ///< uniform hash (Pouchol et al. 2009, §2.1): one cell size
+    PF_QUERY_KD,        ///< median kd tree of the boxes' centres (rangequery.h), searched with the query grown by
+                        ///< the largest half-extent of the boxes
     PF_QUERY_METHOD_COUNT
 } pf_query_method;
 
@@ -67,7 +69,7 @@ PF_API int pf_query_aabb(const pf_query_index *ix, const pf_aabb *box, pf_id_buf
 /// overflows (ends near the largest double grown by half_width); PF_ESTATE before a successful build.
 PF_API int pf_query_segment(const pf_query_index *ix, const double a[3], const double b[3], double half_width,
                             pf_id_buffer *out);
-/// "hhash", "mlhash", "uhash"; "unknown" for a value outside the enumeration.
+/// "hhash", "mlhash", "uhash", "kd"; "unknown" for a value outside the enumeration.
 PF_API const char *pf_query_method_name(pf_query_method m);
 /// Parses a structure name; PF_EINVAL for NULL arguments or an unknown name.
 PF_API int pf_query_method_parse(const char *name, pf_query_method *out);
