@@ -14,9 +14,11 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected)
     while (want < 2 * expected) want *= 2, bits++;
     t->ncells = 0;
     t->entries.n = 0;
-    /* keep the table of an earlier build unless it is too small or far too large: a scene that changes little
-     * from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time steps) */
-    if (t->nslots < want || t->nslots > 8 * want) {
+    /* keep the table of an earlier build unless it is too small or more than twice too large: a scene that
+     * changes little from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time
+     * steps), and one whose cells are fewer stops clearing and scanning slots it no longer needs (every build
+     * clears the whole table, and pf_hash_table_fill walks it) */
+    if (t->nslots < want || t->nslots > 2 * want) {
         pf_free(t->slots);
         t->slots = pf_malloc(want * sizeof *t->slots);
         if (!t->slots) {

@@ -144,7 +144,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         double lo[3], hi[3];
         rel_box(s, &boxes[i], lo, hi);
         double l = max3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-        int c = l > 0 ? pf_ceil_log2(l) : cmin;
+        int c = l > 0 ? pf_class_above(l) : cmin; /* eq. 2, but never cells of the box's own edge */
         if (c < cmin) c = cmin;
         if (c > ctop) c = ctop;
         s->level[i] = (uint8_t)(ctop - c); /* temporarily: depth below the top */
@@ -286,9 +286,10 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     if (nent >= UINT32_MAX) return pf_error(PF_EINVAL, "too many hash entries: %zu", nent);
     rc = grow_entries(s, nent);
     if (rc) return rc;
-    /* sized for the previous build's cells (the hierarchical hash adds ancestor cells to its entries' cells);
-     * a too small guess only costs a restart */
-    size_t expect = s->cells_hint ? s->cells_hint : kind == PF_SHASH_HIER ? 2 * nent : nent;
+    /* sized for the previous build's cells, the first time for one cell per entry (the hierarchical hash adds
+     * ancestor cells, several boxes share cells: a too small guess only costs a restart, a too large one is
+     * kept until the next build) */
+    size_t expect = s->cells_hint ? s->cells_hint : nent;
     for (;;) {
         rc = pf_hash_table_clear(&s->table, expect);
         if (rc) return rc;
