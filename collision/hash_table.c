@@ -14,9 +14,11 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected)
     while (want < 2 * expected) want *= 2, bits++;
     t->ncells = 0;
     t->entries.n = 0;
-    /* keep the table of an earlier build unless it is too small or far too large: a scene that changes little
-     * from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time steps) */
-    if (t->nslots < want || t->nslots > 8 * want) {
+    /* keep the table of an earlier build unless it is too small or more than twice too large: a scene that
+     * changes little from step to step then never allocates (Pouchol et al. 2009, §4.3: reuse memory between time
+     * steps), and one whose cells are fewer stops clearing and scanning slots it no longer needs (every build
+     * clears the whole table, and pf_hash_table_fill walks it) */
+    if (t->nslots < want || t->nslots > 2 * want) {
         pf_free(t->slots);
         t->slots = pf_malloc(want * sizeof *t->slots);
         if (!t->slots) {
@@ -57,6 +59,25 @@ int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *i
         e->id = id[k];
     }
     t->entries.n = nentries;
+    return PF_OK;
+}
+
+int pf_hash_table_grow(pf_hash_table *t)
+{
+    size_t want = 2 * t->nslots;
+    pf_hash_slot *old = t->slots, *slots = pf_calloc(want, sizeof *slots);
+    if (!slots) return pf_error(PF_ENOMEM, "out of memory for a hash table of %zu slots", want);
+    size_t nold = t->nslots;
+    t->slots = slots;
+    t->nslots = want;
+    t->shift--;
+    for (size_t s = 0; s < nold; s++) {
+        if (!old[s].key) continue;
+        size_t mask = want - 1, h = pf_hash_home(t, old[s].key);
+        while (slots[h].key) h = (h + 1) & mask;
+        slots[h] = old[s];
+    }
+    pf_free(old);
     return PF_OK;
 }
 

@@ -7,8 +7,10 @@
 
 #include "base/vec.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* One (cell, box) incidence: the box's id and its corners relative to the structure's origin, rounded outwards
  * to float (a superset of the box, so a float overlap test never loses a pair; callers test exactly after). */
@@ -44,6 +46,9 @@ int pf_hash_table_clear(pf_hash_table *t, size_t expected);
  * PF_OK or PF_ENOMEM. */
 int pf_hash_table_fill(pf_hash_table *t, const uint32_t *slot, const uint32_t *id, const float (*fbox)[6],
                        size_t nentries);
+/* Doubles the slots, every cell kept with its start and info (for a table filled one insertion at a time, whose
+ * final size is not known in advance). PF_OK or PF_ENOMEM (the table is then unchanged). */
+int pf_hash_table_grow(pf_hash_table *t);
 size_t pf_hash_table_bytes(const pf_hash_table *t);
 void pf_hash_table_free(pf_hash_table *t);
 
@@ -90,6 +95,47 @@ static inline pf_hash_slot *pf_hash_table_insert(pf_hash_table *t, uint64_t key)
 static inline int pf_hash_table_full(const pf_hash_table *t)
 {
     return 2 * t->ncells > t->nslots;
+}
+
+/* Pouchol et al. 2009 eq. 1/3: XOR of the cell coordinates times large primes. The class number is mixed in so that the
+ * cells of different classes get different keys in the single table (the paper's "one table per class");
+ * keys are 64-bit with no modulo (the paper's n = infinity, §4.3). */
+static inline uint64_t pf_cell_hash(int c, uint64_t x, uint64_t y, uint64_t z)
+{
+    return (x * UINT64_C(0x9E3779B97F4A7C15)) ^ (y * UINT64_C(0xC2B2AE3D27D4EB4F)) ^
+           (z * UINT64_C(0x165667B19E3779F9)) ^ ((uint64_t)(c + 4096) * UINT64_C(0xD6E8FEB86659FD93));
+}
+
+/* Pouchol et al. 2009 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
+ * box takes one per build). */
+static inline int pf_ceil_log2(double l)
+{
+    uint64_t u;
+    memcpy(&u, &l, sizeof u);
+    int biased = (int)(u >> 52 & 0x7ff);
+    if (biased == 0) { /* subnormal */
+        int e;
+        double m = frexp(l, &e);
+        return m == 0.5 ? e - 1 : e;
+    }
+    return biased - 1023 + ((u & ((UINT64_C(1) << 52) - 1)) != 0); /* a power of two is its own class */
+}
+
+/* The class whose cells are strictly wider than l > 0: floor(log2 l) + 1. It differs from eq. 2 (pf_ceil_log2)
+ * only for an edge that is exactly a power of two, which eq. 2 gives cells of its own edge: such a box straddles a
+ * cell boundary on every axis wherever it lies (8 cells, unit spheres' boxes among them); in cells twice as wide
+ * it covers 3.4 on average. */
+static inline int pf_class_above(double l)
+{
+    uint64_t u;
+    memcpy(&u, &l, sizeof u);
+    int biased = (int)(u >> 52 & 0x7ff);
+    if (biased == 0) { /* subnormal: l = m 2^e, m in [0.5, 1) */
+        int e;
+        frexp(l, &e);
+        return e;
+    }
+    return biased - 1022;
 }
 
 #endif

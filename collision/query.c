@@ -5,6 +5,7 @@
 
 #include "arg_checks.h"
 #include "id_buffer.h"
+#include "insert_search.h"
 #include "spatial_hash.h"
 
 #include "base/alloc.h"
@@ -12,6 +13,7 @@
 #include "base/error.h"
 #include "base/vec.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +21,17 @@
 struct pf_query_index {
     pf_query_def def;
     pf_shash hash;
+    /* kd: the tree of the boxes' centres, and how far the query is grown so that it holds the centre of every
+     * box it overlaps */
+    pf_rangequery *kd;
+    PF_VEC(double) centres;
+    double reach[3];
     PF_VEC(pf_aabb) boxes; /* the index's copy */
     int built;
 };
 
-static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash"};
-static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute"};
+static const char *const query_names[PF_QUERY_METHOD_COUNT] = {"hhash", "mlhash", "uhash", "kd"};
+static const char *const neighbor_names[PF_NEIGHBORS_METHOD_COUNT] = {"uhash", "kd", "brute", "hhash"};
 
 const char *pf_query_method_name(pf_query_method m)
 {
@@ -69,8 +76,46 @@ void pf_query_index_destroy(pf_query_index *ix)
 {
     if (!ix) return;
     pf_shash_free(&ix->hash);
+    pf_rangequery_destroy(ix->kd);
+    pf_vec_free(&ix->centres);
     pf_vec_free(&ix->boxes);
     pf_free(ix);
+}
+
+/* The kd tree over the centres of ix->boxes. A box overlaps a query q exactly when its centre lies in q grown by
+ * its half-extents; q is grown by the largest, rounded up (kd_find), so the tree's finds hold every overlap. */
+static int kd_build(pf_query_index *ix, size_t n)
+{
+    if (!ix->kd) {
+        pf_rangequery_def d = pf_rangequery_default_def();
+        d.method = PF_RQ_KDTREE;
+        PF_TRY(pf_rangequery_create(&d, &ix->kd));
+    }
+    if (pf_vec_reserve(&ix->centres, 3 * n + 1)) return pf_error(PF_ENOMEM, "out of memory for %zu centres", n);
+    for (int k = 0; k < 3; k++) ix->reach[k] = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            const pf_aabb *b = &ix->boxes.v[i];
+            double c = 0.5 * b->min[k] + 0.5 * b->max[k]; /* halves first: no overflow near the largest double */
+            ix->centres.v[3 * i + (size_t)k] = c;
+            ix->reach[k] = fmax(ix->reach[k], fmax(c - b->min[k], b->max[k] - c));
+        }
+    return pf_rangequery_build(ix->kd, ix->centres.v, n);
+}
+
+/* The candidates of the kd tree for `q`: the centres within q grown by the reach, each bound moved one more step
+ * outwards past the rounding of the sum and of the half-extents. */
+static int kd_find(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out)
+{
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        double reach = ix->reach[k] * (1 + 0x1p-50);
+        lo[k] = nextafter(nextafter(q->min[k] - reach, -INFINITY), -INFINITY);
+        hi[k] = nextafter(nextafter(q->max[k] + reach, INFINITY), INFINITY);
+        if (!isfinite(lo[k])) lo[k] = -DBL_MAX; /* the tree takes finite bounds; the centres are finite */
+        if (!isfinite(hi[k])) hi[k] = DBL_MAX;
+    }
+    return pf_rangequery_find(ix->kd, lo, hi, out);
 }
 
 int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
@@ -85,6 +130,11 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
     if (pf_vec_reserve(&ix->boxes, n)) return pf_error(PF_ENOMEM, "%s: out of memory for %zu boxes", fn, n);
     if (n) memcpy(ix->boxes.v, boxes, n * sizeof *boxes);
     ix->boxes.n = n;
+    if (ix->def.method == PF_QUERY_KD) {
+        int rc = kd_build(ix, n);
+        ix->built = rc == PF_OK;
+        return pf_error_in(rc, fn);
+    }
     int kind = ix->def.method == PF_QUERY_HHASH ? PF_SHASH_HIER
                : ix->def.method == PF_QUERY_MLHASH ? PF_SHASH_MULTI
                                                    : PF_SHASH_UNIFORM;
@@ -103,7 +153,9 @@ int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n)
 
 size_t pf_query_index_bytes(const pf_query_index *ix)
 {
-    return ix ? sizeof *ix + ix->boxes.cap * sizeof *ix->boxes.v + pf_shash_bytes(&ix->hash) : 0;
+    return ix ? sizeof *ix + ix->boxes.cap * sizeof *ix->boxes.v + pf_shash_bytes(&ix->hash) +
+                    ix->centres.cap * sizeof *ix->centres.v + pf_rangequery_bytes(ix->kd)
+              : 0;
 }
 
 /* Candidates of the structure for `q`, then the exact test `keep`, compacting in place. */
@@ -111,10 +163,15 @@ static int search(const pf_query_index *ix, const pf_aabb *q, pf_id_buffer *out,
                   int (*keep)(const pf_aabb *box, const void *ctx), const void *ctx, const char *fn)
 {
     if (!ix->built) return pf_error(PF_ESTATE, "%s: the index has no successful build yet (pf_query_index_build)", fn);
-    int rc = pf_idbuf_marks(out, ix->boxes.n);
-    if (rc) return pf_error_in(rc, fn);
-    pf_idbuf_begin(out);
-    rc = pf_shash_query(&ix->hash, q, out);
+    int rc;
+    if (ix->def.method == PF_QUERY_KD) {
+        rc = kd_find(ix, q, out);
+    } else {
+        rc = pf_idbuf_marks(out, ix->boxes.n);
+        if (rc) return pf_error_in(rc, fn);
+        pf_idbuf_begin(out);
+        rc = pf_shash_query(&ix->hash, q, out);
+    }
     if (rc) return pf_error_in(rc, fn);
     size_t m = 0;
     for (size_t k = 0; k < out->n; k++)
@@ -200,6 +257,7 @@ int pf_query_segment(const pf_query_index *ix, const double a[3], const double b
 
 struct pf_neighbors {
     size_t n;
+    size_t index_bytes; /* of the search structure, freed after the search */
     size_t *start; /* n + 1 offsets */
     PF_VEC(uint32_t) ids; /* the lists one after the other */
 };
@@ -252,6 +310,54 @@ static int append_list(pf_neighbors *nb, size_t i, const double *xyz, const uint
     return PF_OK;
 }
 
+/* Classes above the finest in the hierarchy of the search at insertion: one every 2 (a cell has 64 children), so
+ * that a particle far from the others stops after a few lookups of large cells (hasChildren unset). */
+enum { NNS_CLASS_STEP = 2 };
+
+/* Pouchol et al. 2009 §3.3.2, Listing 3: particle i, before its insertion, searches the cells of its 27 points for the
+ * particles inserted before it; each pair within the radius goes into both lists. */
+static int neighbors_at_insertion(pf_neighbors *nb, const double *xyz, size_t n, double r)
+{
+    double r2 = r * r;
+    pf_isearch s = {0};
+    pf_id_buffer buf = {0};
+    PF_VEC(pf_pair) pairs = {0};
+    size_t *count = pf_calloc(n + 1, sizeof *count);
+    int rc = count ? pf_isearch_begin(&s, xyz, n, r, NNS_CLASS_STEP) : pf_error(PF_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && !rc; i++) {
+        pf_idbuf_begin(&buf);
+        rc = pf_isearch_candidates(&s, i, &buf);
+        for (size_t k = 0; k < buf.n && !rc; k++) {
+            uint32_t j = buf.ids[k];
+            if (!within(xyz + 3 * i, xyz + 3 * (size_t)j, r2)) continue;
+            count[i]++, count[j]++;
+            rc = pf_vec_push(&pairs, ((pf_pair){j, (uint32_t)i}));
+            if (rc) rc = pf_error(PF_ENOMEM, "out of memory for %zu neighbour pairs", pairs.n + 1);
+        }
+        if (!rc) rc = pf_isearch_insert(&s, i);
+    }
+    nb->index_bytes = pf_isearch_bytes(&s);
+    pf_isearch_free(&s);
+    pf_idbuf_release(&buf);
+    /* the lists from the pairs: each pair in both */
+    if (!rc && pf_vec_reserve(&nb->ids, 2 * pairs.n + 1))
+        rc = pf_error(PF_ENOMEM, "out of memory for %zu neighbours", 2 * pairs.n);
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) nb->start[i + 1] = nb->start[i] + count[i];
+        memcpy(count, nb->start, n * sizeof *count); /* now each list's fill position */
+        for (size_t k = 0; k < pairs.n; k++) {
+            pf_pair p = pairs.v[k];
+            nb->ids.v[count[p.i]++] = p.j;
+            nb->ids.v[count[p.j]++] = p.i;
+        }
+        nb->ids.n = 2 * pairs.n;
+        for (size_t i = 0; i < n; i++) sort_ids(nb->ids.v + nb->start[i], nb->start[i + 1] - nb->start[i]);
+    }
+    pf_vec_free(&pairs);
+    pf_free(count);
+    return rc;
+}
+
 static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const double *xyz, size_t n)
 {
     double r = def->radius, r2 = r * r;
@@ -267,6 +373,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         pf_free(all);
         return rc;
     }
+    if (def->method == PF_NEIGHBORS_HHASH) return neighbors_at_insertion(nb, xyz, n, r);
     if (def->method == PF_NEIGHBORS_UHASH) {
         /* Pouchol et al. 2009, §2.1: points hashed into cells of edge r; the search box [p - r, p + r] covers the cell
          * of p and its 26 neighbours */
@@ -276,6 +383,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
         for (size_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++) pts[i].min[k] = pts[i].max[k] = xyz[3 * i + (size_t)k];
         rc = pf_shash_build(&hash, PF_SHASH_UNIFORM, pts, n, r);
+        nb->index_bytes = pf_shash_bytes(&hash) + n * sizeof *pts;
         if (!rc) rc = pf_idbuf_marks(&buf, n);
         for (size_t i = 0; i < n && !rc; i++) {
             pf_aabb q;
@@ -294,6 +402,7 @@ static int neighbors_fill(pf_neighbors *nb, const pf_neighbor_def *def, const do
     pf_rangequery *rq = NULL;
     rc = pf_rangequery_create(&rd, &rq);
     if (!rc) rc = pf_rangequery_build(rq, xyz, n);
+    nb->index_bytes = pf_rangequery_bytes(rq);
     for (size_t i = 0; i < n && !rc; i++) {
         double lo[3], hi[3];
         for (int k = 0; k < 3; k++) lo[k] = xyz[3 * i + (size_t)k] - r, hi[k] = xyz[3 * i + (size_t)k] + r;
@@ -353,6 +462,11 @@ int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **ids, size
 size_t pf_neighbors_total(const pf_neighbors *nb)
 {
     return nb ? nb->ids.n : 0;
+}
+
+size_t pf_neighbors_index_bytes(const pf_neighbors *nb)
+{
+    return nb ? nb->index_bytes : 0;
 }
 
 size_t pf_neighbors_bytes(const pf_neighbors *nb)

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Pouchol et al. 2009 eq. 1/3: XOR of the cell coordinates times large primes. The class number is mixed in so that the
- * cells of different classes get different keys in the single table (the paper's "one table per class");
- * keys are 64-bit with no modulo (the paper's n = infinity, §4.3). */
-static inline uint64_t cell_hash(int c, uint64_t x, uint64_t y, uint64_t z)
-{
-    return (x * UINT64_C(0x9E3779B97F4A7C15)) ^ (y * UINT64_C(0xC2B2AE3D27D4EB4F)) ^
-           (z * UINT64_C(0x165667B19E3779F9)) ^ ((uint64_t)(c + 4096) * UINT64_C(0xD6E8FEB86659FD93));
-}
-
 /* Cell coordinate of a relative coordinate (>= 0) for cells of edge 1 / inv. Monotone in `rel`, so two closed
  * boxes that overlap always share a cell, whatever the rounding; exact for the classes' powers of two, so a
  * cell's children are exactly the cells whose coordinates shift down onto it. */
@@ -51,21 +42,6 @@ static inline float round_up(double v)
     u += (uint32_t)((double)f < v); /* then 0 <= f < v <= FLT_MAX: one step up is above v */
     memcpy(&f, &u, sizeof f);
     return f;
-}
-
-/* Pouchol et al. 2009 eq. 2: s = 2^ceil(log2 l), for l > 0, read from the bits of l (frexp is a library call, and every
- * box takes one per build). */
-static int ceil_log2(double l)
-{
-    uint64_t u;
-    memcpy(&u, &l, sizeof u);
-    int biased = (int)(u >> 52 & 0x7ff);
-    if (biased == 0) { /* subnormal */
-        int e;
-        double m = frexp(l, &e);
-        return m == 0.5 ? e - 1 : e;
-    }
-    return biased - 1023 + ((u & ((UINT64_C(1) << 52) - 1)) != 0); /* a power of two is its own class */
 }
 
 static inline double max3(double a, double b, double c)
@@ -160,7 +136,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         return PF_OK;
     }
     double span = max3(s->extent[0], s->extent[1], s->extent[2]);
-    int ctop = span > 0 ? ceil_log2(span) : 0;
+    int ctop = span > 0 ? pf_ceil_log2(span) : 0;
     if (ctop < PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH) ctop = PF_SHASH_MIN_CLASS + PF_SHASH_MAX_DEPTH;
     int cmin = ctop - PF_SHASH_MAX_DEPTH;
     size_t hist[PF_SHASH_MAX_DEPTH + 1] = {0};
@@ -168,7 +144,7 @@ static int choose_levels(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, 
         double lo[3], hi[3];
         rel_box(s, &boxes[i], lo, hi);
         double l = max3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-        int c = l > 0 ? ceil_log2(l) : cmin;
+        int c = l > 0 ? pf_class_above(l) : cmin; /* eq. 2, but never cells of the box's own edge */
         if (c < cmin) c = cmin;
         if (c > ctop) c = ctop;
         s->level[i] = (uint8_t)(ctop - c); /* temporarily: depth below the top */
@@ -244,17 +220,17 @@ static int insert_cells(pf_shash *s)
                         for (; k < L; k++) {
                             int d = s->cexp[k] - s->cexp[L];
                             uint64_t a[3] = {x >> d, y >> d, z >> d};
-                            key += cell_hash(s->cexp[k], a[0], a[1], a[2]);
+                            key += pf_cell_hash(s->cexp[k], a[0], a[1], a[2]);
                             c = pf_hash_table_insert(t, pf_hash_key(key));
                             c->info |= 1;
                             if (pf_hash_table_full(t)) return PF_EAGAIN_FULL;
                             memcpy(chain.xyz[k], a, sizeof a);
                             chain.key[k] = key;
                         }
-                        key += cell_hash(s->cexp[L], x, y, z);
+                        key += pf_cell_hash(s->cexp[L], x, y, z);
                         c = pf_hash_table_insert(t, pf_hash_key(key));
                     } else {
-                        c = pf_hash_table_insert(t, pf_hash_key(cell_hash(s->cexp[L], x, y, z)));
+                        c = pf_hash_table_insert(t, pf_hash_key(pf_cell_hash(s->cexp[L], x, y, z)));
                     }
                     if (pf_hash_table_full(t)) return PF_EAGAIN_FULL;
                     c->info += 2;
@@ -310,9 +286,10 @@ int pf_shash_build(pf_shash *s, int kind, const pf_aabb *boxes, size_t n, double
     if (nent >= UINT32_MAX) return pf_error(PF_EINVAL, "too many hash entries: %zu", nent);
     rc = grow_entries(s, nent);
     if (rc) return rc;
-    /* sized for the previous build's cells (the hierarchical hash adds ancestor cells to its entries' cells);
-     * a too small guess only costs a restart */
-    size_t expect = s->cells_hint ? s->cells_hint : kind == PF_SHASH_HIER ? 2 * nent : nent;
+    /* sized for the previous build's cells, the first time for one cell per entry (the hierarchical hash adds
+     * ancestor cells, several boxes share cells: a too small guess only costs a restart, a too large one is
+     * kept until the next build) */
+    size_t expect = s->cells_hint ? s->cells_hint : nent;
     for (;;) {
         rc = pf_hash_table_clear(&s->table, expect);
         if (rc) return rc;
@@ -466,7 +443,7 @@ static int visit(query_ctx *q, int L, uint64_t key, uint64_t x, uint64_t y, uint
     for (uint64_t cz = lo[2]; cz <= hi[2]; cz++)
         for (uint64_t cy = lo[1]; cy <= hi[1]; cy++)
             for (uint64_t cx = lo[0]; cx <= hi[0]; cx++) {
-                rc = visit(q, C, key + cell_hash(s->cexp[C], cx, cy, cz), cx, cy, cz);
+                rc = visit(q, C, key + pf_cell_hash(s->cexp[C], cx, cy, cz), cx, cy, cz);
                 if (rc) return rc;
             }
     return PF_OK;
@@ -482,7 +459,7 @@ static int scan_level(query_ctx *q, int L)
     for (uint64_t z = q->rlo[L][2]; z <= q->rhi[L][2]; z++)
         for (uint64_t y = q->rlo[L][1]; y <= q->rhi[L][1]; y++)
             for (uint64_t x = q->rlo[L][0]; x <= q->rhi[L][0]; x++) {
-                const pf_hash_slot *c = pf_hash_table_find(&s->table, pf_hash_key(cell_hash(s->cexp[L], x, y, z)));
+                const pf_hash_slot *c = pf_hash_table_find(&s->table, pf_hash_key(pf_cell_hash(s->cexp[L], x, y, z)));
                 if (!c) continue;
                 int rc = push_cell(q, c, L);
                 if (rc) return rc;
@@ -512,7 +489,7 @@ static int top_down(query_ctx *q, int last)
     for (uint64_t z = q->rlo[0][2]; z <= q->rhi[0][2]; z++)
         for (uint64_t y = q->rlo[0][1]; y <= q->rhi[0][1]; y++)
             for (uint64_t x = q->rlo[0][0]; x <= q->rhi[0][0]; x++) {
-                int rc = visit(q, 0, cell_hash(s->cexp[0], x, y, z), x, y, z);
+                int rc = visit(q, 0, pf_cell_hash(s->cexp[0], x, y, z), x, y, z);
                 if (rc) return rc;
             }
     return PF_OK;
@@ -583,7 +560,7 @@ static int object_candidates(const pf_shash *s, uint32_t i, pf_id_buffer *b)
                 uint64_t key = 0;
                 for (int k = 0; k <= L; k++) {
                     int d = s->cexp[k] - s->cexp[L];
-                    key += cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
+                    key += pf_cell_hash(s->cexp[k], x >> d, y >> d, z >> d);
                 }
                 int rc = visit(&q, L, key, x, y, z);
                 if (rc) return rc;

@@ -293,6 +293,7 @@ START_TEST(neighbors_refusals_then_brute_lists)
     ck_assert_str_eq(pf_neighbor_method_name(PF_NEIGHBORS_METHOD_COUNT), "unknown");
     ck_assert_uint_eq(pf_neighbors_total(NULL), 0);
     ck_assert_uint_eq(pf_neighbors_bytes(NULL), 0);
+    ck_assert_uint_eq(pf_neighbors_index_bytes(NULL), 0);
 
     for (int method = 0; method < PF_NEIGHBORS_METHOD_COUNT; method++) {
         def.method = (pf_neighbor_method)method;
@@ -320,6 +321,11 @@ START_TEST(neighbors_refusals_then_brute_lists)
             total += count;
         }
         ck_assert_uint_eq(pf_neighbors_total(nb), total);
+        /* brute needs no structure; the others held one */
+        if (method == PF_NEIGHBORS_BRUTE)
+            ck_assert_uint_eq(pf_neighbors_index_bytes(nb), 0);
+        else
+            ck_assert_uint_gt(pf_neighbors_index_bytes(nb), 0);
         pf_neighbors_destroy(nb);
         nb = NULL;
     }

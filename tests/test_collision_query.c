@@ -203,7 +203,8 @@ static double *make_points(int kind, size_t n, uint64_t seed)
 START_TEST(radius_neighbours)
 {
     int kind = _i % 4;
-    pf_neighbor_method method = _i / 4 ? PF_NEIGHBORS_KD : PF_NEIGHBORS_UHASH;
+    pf_neighbor_method methods[3] = {PF_NEIGHBORS_UHASH, PF_NEIGHBORS_KD, PF_NEIGHBORS_HHASH};
+    pf_neighbor_method method = methods[_i / 4];
     size_t n = 2500;
     double *p = make_points(kind, n, 11 + (uint64_t)_i);
     double radii[2] = {0.7, 2.5};
@@ -233,6 +234,7 @@ START_TEST(radius_neighbours)
         }
         ck_assert_uint_eq(total, pf_neighbors_total(nb));
         ck_assert_uint_gt(total, 0);
+        ck_assert_uint_gt(pf_neighbors_index_bytes(nb), 0);
         pf_neighbors_destroy(nb);
     }
     pf_neighbor_def bad = pf_neighbor_default_def();
@@ -358,7 +360,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, box_and_segment_queries, 0, B_KINDS * PF_QUERY_METHOD_COUNT);
     tcase_add_test(tc, query_arguments);
-    tcase_add_loop_test(tc, radius_neighbours, 0, 8);
+    tcase_add_loop_test(tc, radius_neighbours, 0, 12);
     tcase_add_loop_test(tc, range_queries, 0, 4 * PF_RQ_METHOD_COUNT);
     tcase_add_test(tc, range_query_arguments);
     suite_add_tcase(s, tc);

@@ -262,6 +262,96 @@ static int bench_2d(const long *ns, size_t nn, size_t m, int reps, bench_csv *cs
     return rc;
 }
 
+/* ---- 2D nearest-neighbour search (Pouchol et al. 2009, §4.1, figure 5) ---- */
+
+static const char *const PAPER_NNS_SETUP =
+    "1M points random in a 2D square of side 2^20, each queried for its neighbours within radius r, r growing";
+static const char *const PAPER_NNS_CLAIM =
+    "hierarchical hash competitive with the uniform hash while the maximal neighbour count is below 5 (memory "
+    "+10..25%); kd tree best for denser distributions";
+
+/* One pf_neighbors_create, timed in thread CPU time. */
+static int run_nns(pf_neighbor_method m, const double *xyz, size_t n, double r, double *ms, size_t *total,
+                   size_t *maxn, size_t *index_bytes)
+{
+    pf_neighbor_def def = pf_neighbor_default_def();
+    def.method = m;
+    def.radius = r;
+    pf_neighbors *nb = NULL;
+    double t0 = thread_ms();
+    int rc = pf_neighbors_create(&def, xyz, n, &nb);
+    double t = thread_ms() - t0;
+    if (rc) {
+        fprintf(stderr, "physflow: bench hashing: neighbours (%s): %s\n", pf_neighbor_method_name(m), pf_last_error());
+        return -1;
+    }
+    if (t < *ms) *ms = t;
+    *total = pf_neighbors_total(nb);
+    *maxn = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *ids;
+        size_t c;
+        pf_neighbors_of(nb, i, &ids, &c);
+        if (c > *maxn) *maxn = c;
+    }
+    *index_bytes = pf_neighbors_index_bytes(nb);
+    pf_neighbors_destroy(nb);
+    return 0;
+}
+
+static int bench_nns(size_t n, const long *radii, size_t nr, int reps, bench_csv *csv)
+{
+    printf("\nPouchol et al. 2009, §4.1, figure 5 — 2D neighbour search: %s\npaper's claim: %s\n", PAPER_NNS_SETUP,
+           PAPER_NNS_CLAIM);
+    printf("here: %zu points in the square of side 2^20 (z = 0), best of %d runs taking turns, thread CPU time of\n"
+           "pf_neighbors_create (structure, search and lists); hhash: the search at insertion (§3.3.2, Listing 3),\n"
+           "uhash: cells of edge r, each point's 27 cells searched after all are inserted (§2.1), kd: median kd tree\n\n",
+           n, reps);
+    printf("%7s %8s %8s | %10s %10s %10s | %8s %8s | %10s %10s %8s | %s\n", "r", "max nbr", "mean", "hhash ms",
+           "uhash ms", "kd ms", "u/h", "kd/h", "hhash MB", "uhash MB", "mem +%", "paper");
+    double *xyz = malloc(3 * n * sizeof *xyz);
+    if (!xyz) return -1;
+    rng g = {2009};
+    for (size_t i = 0; i < n; i++) {
+        xyz[3 * i] = 1048576.0 * urand(&g);
+        xyz[3 * i + 1] = 1048576.0 * urand(&g);
+        xyz[3 * i + 2] = 0;
+    }
+    pf_neighbor_method ms[3] = {PF_NEIGHBORS_HHASH, PF_NEIGHBORS_UHASH, PF_NEIGHBORS_KD};
+    int rc = 0;
+    for (size_t t = 0; t < nr && !rc; t++) {
+        double tm[3] = {INFINITY, INFINITY, INFINITY};
+        size_t total[3], maxn[3], bytes[3];
+        for (int rep = 0; rep < reps && !rc; rep++)
+            for (int k = 0; k < 3 && !rc; k++) rc = run_nns(ms[k], xyz, n, (double)radii[t], &tm[k], &total[k], &maxn[k], &bytes[k]);
+        if (rc) break;
+        if (total[0] != total[1] || total[0] != total[2]) {
+            fprintf(stderr, "physflow: bench hashing: neighbour searches disagree (%zu, %zu, %zu)\n", total[0],
+                    total[1], total[2]);
+            rc = -1;
+            break;
+        }
+        double mem = 100.0 * ((double)bytes[0] / (double)bytes[1] - 1);
+        const char *verdict = maxn[0] < 5 ? (tm[0] <= 1.1 * tm[1] ? "competitive: holds" : "competitive: does not hold")
+                                          : (tm[2] <= tm[0] && tm[2] <= tm[1] ? "kd best: holds" : "kd best: does not hold");
+        printf("%7ld %8zu %8.2f | %10.1f %10.1f %10.1f | %7.2fx %7.2fx | %10.2f %10.2f %+7.1f%% | %s\n", radii[t],
+               maxn[0], (double)total[0] / (double)n, tm[0], tm[1], tm[2], tm[1] / tm[0], tm[2] / tm[0],
+               (double)bytes[0] / 1048576.0, (double)bytes[1] / 1048576.0, mem, verdict);
+        char cname[64];
+        snprintf(cname, sizeof cname, "pouchol2d-nns:%ld", radii[t]);
+        for (int k = 0; k < 3; k++) {
+            const char *name = pf_neighbor_method_name(ms[k]);
+            bench_csv_row(csv, "hashing", cname, name, 1, "ms_total", tm[k]);
+            bench_csv_row(csv, "hashing", cname, name, 1, "bytes", (double)bytes[k]);
+            bench_csv_row(csv, "hashing", cname, name, 1, "max_neighbours", (double)maxn[k]);
+            bench_csv_row(csv, "hashing", cname, name, 1, "neighbours", (double)total[k]);
+        }
+        bench_csv_row(csv, "hashing", cname, "hhash", 1, "speedup_vs_uhash", tm[1] / tm[0]);
+    }
+    free(xyz);
+    return rc;
+}
+
 /* ---- 3D particles over static spheres (Pouchol et al. 2009, §4.2, figure 6) ---- */
 
 typedef struct scene3d {
@@ -431,12 +521,15 @@ static int bench_3d(size_t np, int steps, bench_csv *csv, double *ratio)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: physflow bench hashing [--n LIST] [--segments M] [--particles P] [--steps S] [--reps R]\n"
-               "                              [--csv FILE [--force]]\n"
+               "                              [--nns-points P] [--radii LIST] [--csv FILE [--force]]\n"
                "  --n LIST        object counts of the 2D benchmark (default 100,300,1000,3000,10000)\n"
                "  --segments M    moving-particle segments queried in 2D (default 200000; the paper used 1M)\n"
                "  --particles P   particles of the 3D benchmark (default 5000; 0 skips it)\n"
                "  --steps S       steps of the 3D benchmark (default 50)\n"
-               "  --reps R        2D: best of R runs (default 3)\n");
+               "  --reps R        2D: best of R runs (default 3)\n"
+               "  --nns-points P  points of the neighbour-search benchmark (figure 5; default 1000000 as the\n"
+               "                  paper; 0 skips it)\n"
+               "  --radii LIST    its radii (default 128,256,512,1024,2048)\n");
 }
 
 int bench_hashing(int argc, char **argv)
@@ -444,7 +537,9 @@ int bench_hashing(int argc, char **argv)
     /* from ~10% to 100% of the particles hitting an object: the span of the paper's figure 4 x axis */
     long ns[32] = {100, 300, 1000, 3000, 10000};
     size_t nn = 5;
-    long m = 200000, np = 5000, steps = 50, reps = 3;
+    long m = 200000, np = 5000, steps = 50, reps = 3, nns = 1000000;
+    long radii[32] = {128, 256, 512, 1024, 2048};
+    size_t nr = 5;
     const char *csv_path = NULL;
     int force = 0;
     for (int a = 1; a < argc; a++) {
@@ -454,7 +549,8 @@ int bench_hashing(int argc, char **argv)
             continue;
         }
         int got = cli_option_value(argc, argv, &a, "bench hashing",
-                                   "--n --segments --particles --steps --reps --csv", usage, &val);
+                                   "--n --segments --particles --steps --reps --nns-points --radii --csv", usage,
+                                   &val);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         int bad = 0;
         if (!strcmp(opt, "--n"))
@@ -467,6 +563,10 @@ int bench_hashing(int argc, char **argv)
             bad = cli_long(opt, val, 1, 100000, &steps);
         else if (!strcmp(opt, "--reps"))
             bad = cli_long(opt, val, 1, 100, &reps);
+        else if (!strcmp(opt, "--nns-points"))
+            bad = cli_long(opt, val, 0, 50000000, &nns);
+        else if (!strcmp(opt, "--radii"))
+            bad = cli_int_list(opt, val, 1, 1048576, radii, 32, &nr);
         else if (!strcmp(opt, "--csv"))
             csv_path = val;
         else
@@ -482,6 +582,7 @@ int bench_hashing(int argc, char **argv)
         printf("\nhhash vs mlhash, 2D: worst ratio %.2fx over the N above — paper's >= %.0fx claim %s here\n", worst,
                PAPER_2D_MIN_SPEEDUP, worst >= PAPER_2D_MIN_SPEEDUP ? "holds" : "does not hold");
     }
+    if (!rc && nns > 0) rc = bench_nns((size_t)nns, radii, nr, (int)reps, csv);
     if (!rc && np > 0) rc = bench_3d((size_t)np, (int)steps, csv, &r3);
     if (bench_csv_close(csv, !rc)) rc = -1;
     return rc ? 1 : 0;

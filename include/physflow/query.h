@@ -33,6 +33,8 @@ typedef enum pf_query_method {
     PF_QUERY_HHASH = 0, ///< hierarchical hash (Pouchol et al. 2009, §3): additive top-down keys, hasChildren pruning
     PF_QUERY_MLHASH,    ///< multilevel hash of Eitz & Lixu (Pouchol et al. 2009, §2.2): every class searched
     PF_QUERY_UHASH,     ///< uniform hash (Pouchol et al. 2009, §2.1): one cell size
+    PF_QUERY_KD,        ///< median kd tree of the boxes' centres (rangequery.h), searched with the query grown by
+                        ///< the largest half-extent of the boxes
     PF_QUERY_METHOD_COUNT
 } pf_query_method;
 
@@ -67,7 +69,7 @@ PF_API int pf_query_aabb(const pf_query_index *ix, const pf_aabb *box, pf_id_buf
 /// overflows (ends near the largest double grown by half_width); PF_ESTATE before a successful build.
 PF_API int pf_query_segment(const pf_query_index *ix, const double a[3], const double b[3], double half_width,
                             pf_id_buffer *out);
-/// "hhash", "mlhash", "uhash"; "unknown" for a value outside the enumeration.
+/// "hhash", "mlhash", "uhash", "kd"; "unknown" for a value outside the enumeration.
 PF_API const char *pf_query_method_name(pf_query_method m);
 /// Parses a structure name; PF_EINVAL for NULL arguments or an unknown name.
 PF_API int pf_query_method_parse(const char *name, pf_query_method *out);
@@ -77,6 +79,9 @@ typedef enum pf_neighbor_method {
     PF_NEIGHBORS_UHASH = 0, ///< uniform hash with cells of edge `radius` (Pouchol et al. 2009, §2.1: 27 cells)
     PF_NEIGHBORS_KD,        ///< median kd tree of rangequery.h, searched with the box [p - r, p + r]
     PF_NEIGHBORS_BRUTE,     ///< all pairs: the oracle
+    PF_NEIGHBORS_HHASH,     ///< hierarchical hash, neighbours found as each particle is inserted (Pouchol et al. 2009,
+                            ///< §3.3.2, Listing 3): the cells of its 27 points p + {-r, 0, r}^3 searched top-down
+                            ///< with hasChildren pruning, each pair found once, by its later particle
     PF_NEIGHBORS_METHOD_COUNT
 } pf_neighbor_method;
 
@@ -103,7 +108,10 @@ PF_API int pf_neighbors_of(const pf_neighbors *nb, size_t i, const uint32_t **id
 /// Neighbour relations in all lists (each pair counted twice) and bytes held; 0 for NULL.
 PF_API size_t pf_neighbors_total(const pf_neighbors *nb);
 PF_API size_t pf_neighbors_bytes(const pf_neighbors *nb);
-/// "uhash", "kd", "brute"; "unknown" for a value outside the enumeration.
+/// Bytes the search structure held while the lists were computed (it is freed since): the hash's cells and
+/// links, or the kd tree; 0 for brute and for NULL.
+PF_API size_t pf_neighbors_index_bytes(const pf_neighbors *nb);
+/// "uhash", "kd", "brute", "hhash"; "unknown" for a value outside the enumeration.
 PF_API const char *pf_neighbor_method_name(pf_neighbor_method m);
 
 #ifdef __cplusplus

@@ -1,0 +1,192 @@
+/* The collision stage's queries follow the world's broad-phase method (collide.c: the surfaces' indexes are kd,
+ * hhash, mlhash or uhash): on a randomized scene of particles falling among static spheres of three sizes
+ * (2^-5 .. 2^-3 m radii, as fluid-over-spheres) and onto a floor of triangles, every method must give, step by
+ * step, the same contacts bit for bit and the same final state hash. Oracles: the sphere contacts of each step
+ * against a brute-force list of the sphere pairs within the alarm distance at the step's start, and the
+ * methods against each other. */
+#include "check_main.h"
+
+#include "physflow/physics.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NFLUID = 400, NOBST = 40, STEPS = 120 };
+static const double RADIUS[3] = {0.03125, 0.0625, 0.125}, FLUID_R = 0.0078125;
+static const double ALARM = 0.004, CONTACT = 0.001;
+
+typedef struct scene {
+    pf_world *w;
+    pf_object_id floor, obst[3], fluid;
+} scene;
+
+static pf_object_id add_points(pf_world *w, const double *p, uint32_t n, double radius, int fixed)
+{
+    pf_object_def o = pf_object_default_def();
+    o.points = n;
+    o.positions = p;
+    o.vertex_mass = 1;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &id), PF_OK);
+    if (fixed) {
+        double all[6] = {-10, -10, -10, 10, 10, 10};
+        ck_assert_int_eq(pf_world_fix_box(w, id, all, NULL), PF_OK);
+    }
+    uint32_t *idx = malloc(n * sizeof *idx);
+    for (uint32_t i = 0; i < n; i++) idx[i] = i;
+    pf_surface_def s = pf_surface_default_def();
+    s.vertices = n;
+    s.points = idx;
+    s.radius = radius;
+    ck_assert_int_eq(pf_world_add_surface(w, id, &s, NULL), PF_OK);
+    free(idx);
+    return id;
+}
+
+static scene make_scene(pf_broadphase_method m, uint64_t seed)
+{
+    scene sc;
+    pf_world_def d = pf_world_default_def();
+    d.runtime.workers = 2;
+    d.runtime.executor = PF_EXEC_STATIC;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
+    d.dt = 1e-3;
+    ck_assert_int_eq(pf_world_create(&d, &sc.w), PF_OK);
+    /* the floor: a static sheet of triangles at z = 0 */
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = o.grid[1] = 6, o.grid[2] = 1;
+    o.grid_min[0] = o.grid_min[1] = -0.1, o.grid_max[0] = o.grid_max[1] = 1.1;
+    ck_assert_int_eq(pf_world_add_object(sc.w, &o, &sc.floor), PF_OK);
+    double all[6] = {-2, -2, -1, 2, 2, 1};
+    ck_assert_int_eq(pf_world_fix_box(sc.w, sc.floor, all, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(sc.w, sc.floor, NULL), PF_OK);
+    rng r = {seed};
+    double p[3 * NFLUID];
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < NOBST; i++) {
+            p[3 * i] = urand(&r), p[3 * i + 1] = urand(&r);
+            p[3 * i + 2] = RADIUS[k] + 0.2 * urand(&r);
+        }
+        sc.obst[k] = add_points(sc.w, p, NOBST, RADIUS[k], 1);
+    }
+    /* the particles start in a slab just above the spheres, close enough to meet them and each other */
+    for (int i = 0; i < NFLUID; i++) {
+        p[3 * i] = urand(&r), p[3 * i + 1] = urand(&r);
+        p[3 * i + 2] = 0.05 + 0.35 * urand(&r);
+    }
+    sc.fluid = add_points(sc.w, p, NFLUID, FLUID_R, 0);
+    pf_collision_def c = pf_collision_default_def();
+    c.broadphase = m;
+    c.alarm_distance = ALARM;
+    c.contact_distance = CONTACT;
+    c.stiffness = 20;
+    c.damping = 0.01;
+    ck_assert_int_eq(pf_world_set_collision(sc.w, &c), PF_OK);
+    return sc;
+}
+
+typedef struct contact_log {
+    uint64_t digest[STEPS]; /* each step's contacts, every field, in the order given */
+    uint32_t sphere_contacts[STEPS], total;
+    int step;
+    pf_object_id floor;
+} contact_log;
+
+static void on_contacts(const pf_world_contact *c, uint32_t n, void *ctx)
+{
+    contact_log *L = ctx;
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t k = 0; k < n; k++) { /* field by field: the struct may have padding */
+        double f[19] = {c[k].object_a.index, c[k].object_b.index, c[k].distance, c[k].depth};
+        memcpy(f + 4, c[k].point_a, sizeof c[k].point_a);
+        memcpy(f + 7, c[k].point_b, sizeof c[k].point_b);
+        memcpy(f + 10, c[k].normal, sizeof c[k].normal);
+        memcpy(f + 13, c[k].force, sizeof c[k].force);
+        f[16] = f[17] = f[18] = 0;
+        const unsigned char *b = (const unsigned char *)f;
+        for (size_t j = 0; j < sizeof f; j++) h = (h ^ b[j]) * 1099511628211ull;
+    }
+    uint32_t spheres = 0;
+    for (uint32_t k = 0; k < n; k++) spheres += c[k].object_a.index != L->floor.index;
+    L->digest[L->step] = h;
+    L->sphere_contacts[L->step] = spheres;
+    L->total += n;
+}
+
+/* The sphere pairs within the alarm distance, by brute force over every sphere of the scene (static pairs
+ * excepted: two static objects never meet). */
+static uint32_t brute_sphere_pairs(const scene *sc)
+{
+    const double *x[4];
+    uint32_t n[4];
+    double rad[4] = {RADIUS[0], RADIUS[1], RADIUS[2], FLUID_R};
+    pf_object_id ids[4] = {sc->obst[0], sc->obst[1], sc->obst[2], sc->fluid};
+    for (int k = 0; k < 4; k++) x[k] = pf_world_positions(sc->w, ids[k], &n[k]);
+    uint32_t pairs = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = a; b < 4; b++) {
+            if (b != 3) continue; /* static against static */
+            for (uint32_t i = 0; i < n[a]; i++)
+                for (uint32_t j = a == b ? i + 1 : 0; j < n[b]; j++) {
+                    const double *p = x[a] + 3 * i, *q = x[b] + 3 * j;
+                    double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+                    pairs += sqrt(dx * dx + dy * dy + dz * dz) - rad[a] - rad[b] <= ALARM;
+                }
+        }
+    return pairs;
+}
+
+static uint64_t run_method(pf_broadphase_method m, contact_log *L, int check_brute)
+{
+    scene sc = make_scene(m, 2009);
+    memset(L, 0, sizeof *L);
+    L->floor = sc.floor;
+    ck_assert_int_eq(pf_world_set_contact_callback(sc.w, on_contacts, L), PF_OK);
+    for (L->step = 0; L->step < STEPS; L->step++) {
+        uint32_t want = check_brute ? brute_sphere_pairs(&sc) : 0;
+        ck_assert_int_eq(pf_world_step(sc.w, 1), PF_OK);
+        if (check_brute)
+            ck_assert_msg(L->sphere_contacts[L->step] == want, "%s, step %d: %u sphere contacts, brute force %u",
+                          pf_broadphase_method_name(m), L->step, L->sphere_contacts[L->step], want);
+    }
+    pf_collision_stats st;
+    ck_assert_int_eq(pf_world_get_collision_stats(sc.w, &st), PF_OK);
+    ck_assert_uint_eq(st.fast_pairs_total, 0); /* the alarm distance held: the brute list is the stage's rule */
+    uint64_t h = pf_world_state_hash(sc.w);
+    pf_world_destroy(sc.w);
+    return h;
+}
+
+START_TEST(every_method_same_contacts_as_brute)
+{
+    static contact_log ref, got;
+    uint64_t href = run_method(PF_BP_BRUTE, &ref, 1);
+    ck_assert_uint_gt(ref.total, 1000); /* the scene does collide: spheres and floor alike */
+    uint32_t sphere_total = 0;
+    for (int s = 0; s < STEPS; s++) sphere_total += ref.sphere_contacts[s];
+    ck_assert_uint_gt(sphere_total, 0);
+    ck_assert_uint_lt(sphere_total, ref.total);
+    pf_broadphase_method ms[] = {PF_BP_KD, PF_BP_GRID, PF_BP_HHASH, PF_BP_MLHASH, PF_BP_SAP};
+    for (size_t k = 0; k < sizeof ms / sizeof *ms; k++) {
+        uint64_t h = run_method(ms[k], &got, k < 4);
+        for (int s = 0; s < STEPS; s++)
+            ck_assert_msg(got.digest[s] == ref.digest[s], "%s, step %d: contacts differ from brute's",
+                          pf_broadphase_method_name(ms[k]), s);
+        ck_assert_msg(h == href, "%s: state hash %016llx, brute %016llx", pf_broadphase_method_name(ms[k]),
+                      (unsigned long long)h, (unsigned long long)href);
+    }
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("collision_stage_methods");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_method_same_contacts_as_brute);
+    suite_add_tcase(s, tc);
+    return s;
+}
