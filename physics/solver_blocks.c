@@ -134,7 +134,7 @@ static void rhs_linked(const pf_task_ctx *c)
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
     pf_point_filter keep = kept(a);
-    double *rr = c->data[0], s = 0;
+    double *rr = c->data[1], s = 0;
     for (uint32_t k = 0; k < a->b->nowned; k++) {
         uint32_t i = a->b->owned[k];
         double m = pf_point_mass(o, i);
@@ -164,7 +164,7 @@ static void rhs_linked(const pf_task_ctx *c)
     rr[0] += s;
 }
 
-/* data: ..., rr (cumulative) last */
+/* data: f, rr (cumulative), ... */
 static void t_rhs(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
@@ -174,7 +174,7 @@ static void t_rhs(const pf_task_ctx *c)
     }
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
-    double *rr = c->data[0], s = 0;
+    double *rr = c->data[1], s = 0;
     for (uint32_t k = 0; k < a->b->nowned; k++) {
         uint32_t i = a->b->owned[k];
         size_t i3 = 3 * (size_t)i;
@@ -194,14 +194,14 @@ static void t_rhs(const pf_task_ctx *c)
     rr[0] += s;
 }
 
-/* q = M' p + the stiffness rows (+ the links' df terms), projected; pq += {p.q, p.M'p}. data: pq (cumulative),
- * ..., then the links' df outputs */
+/* q = M' p + the stiffness rows (+ the links' df terms), projected; pq += {p.q, p.M'p}. data: q, pq
+ * (cumulative), ..., then the links' df outputs */
 static void t_q(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
     pf_object *o = a->o;
     const pf_decomp *d = a->d;
-    double *pq = c->data[0], pqs = 0, pms = 0;
+    double *pq = c->data[1], pqs = 0, pms = 0;
     if (a->links_at) { /* the links' terms over whole lists: the sums first, as a pass of their own */
         pf_point_filter keep = kept(a);
         for (uint32_t k = 0; k < a->b->nowned; k++) {
@@ -229,19 +229,19 @@ static void t_q(const pf_task_ctx *c)
     pq[1] += o->pmass ? pms : a->mfact * o->mass * pms;
 }
 
-/* alpha = rr / pq, dv += alpha p, r -= alpha q, rn += r.r. data: rr, pq, rn (cumulative) */
+/* alpha = rr / pq, dv += alpha p, r -= alpha q, rn += r.r. data: dv, r, rr, pq, rn (cumulative), p, q */
 static void t_update(const pf_task_ctx *c)
 {
     const blk_args *a = c->args;
     pf_object *o = a->o;
-    double alpha = ((const double *)c->data[0])[0] / *(const double *)c->data[1], s = 0;
+    double alpha = ((const double *)c->data[2])[0] / *(const double *)c->data[3], s = 0;
     for (uint32_t j = 0; j < a->b->nruns; j++) /* the points in increasing order, as owned */
         for (size_t i = 3 * (size_t)a->b->runs[2 * j]; i < 3 * (size_t)a->b->runs[2 * j + 1]; i++) {
             o->dv[i] += alpha * o->p[i];
             o->r[i] -= alpha * o->q[i];
             s += o->r[i] * o->r[i];
         }
-    *(double *)c->data[2] += s;
+    *(double *)c->data[4] += s;
 }
 
 /* 1 + the block's first point whose new state is not finite or too fast, else 0 (as pf_state_check) */
@@ -359,8 +359,10 @@ static int record_force(const recording *r, const pf_block_solve *s, pf_block *k
 
 static int record_rhs(const recording *r, const pf_block_solve *s, pf_block *k)
 {
-    pf_access acc[PF_MAX_ACCESSES] = {{s->drr, PF_CUMUL}, {k->df, PF_WRITE}, {k->db, PF_WRITE}, {k->ddv, PF_WRITE},
-                                      {k->dr, PF_WRITE},   {k->dp, PF_WRITE}, {k->dv_, PF_READ}};
+    /* the block's own datum written first: the runtime takes a task's object from its first written datum, and
+     * the group's reducers belong to its first object */
+    pf_access acc[PF_MAX_ACCESSES] = {{k->df, PF_WRITE}, {s->drr, PF_CUMUL}, {k->db, PF_WRITE}, {k->ddv, PF_WRITE},
+                                      {k->dr, PF_WRITE}, {k->dp, PF_WRITE},  {k->dv_, PF_READ}};
     uint32_t na = 7;
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpf), PF_READ);
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
@@ -392,7 +394,7 @@ static int record_kp(const recording *r, const pf_block_solve *s, pf_block *k)
 
 static int record_q(const recording *r, const pf_block_solve *s, pf_block *k)
 {
-    pf_access acc[PF_MAX_ACCESSES] = {{s->dpq, PF_CUMUL}, {k->dq, PF_WRITE}, {k->dp, PF_READ}};
+    pf_access acc[PF_MAX_ACCESSES] = {{k->dq, PF_WRITE}, {s->dpq, PF_CUMUL}, {k->dp, PF_READ}};
     uint32_t na = 3;
     add_blocks(acc, &na, r->d, k->src, k->nsrc, PF_BLK_ACC(dpk), PF_READ);
     uint32_t links_at = 0;
@@ -405,8 +407,8 @@ static int record_q(const recording *r, const pf_block_solve *s, pf_block *k)
 
 static int record_update(const recording *r, const pf_block_solve *s, pf_block *k)
 {
-    pf_access acc[] = {{s->drr, PF_READ}, {s->dpq, PF_READ},  {s->drn, PF_CUMUL},     {k->dp, PF_READ},
-                       {k->dq, PF_READ},  {k->ddv, PF_READWRITE}, {k->dr, PF_READWRITE}};
+    pf_access acc[] = {{k->ddv, PF_READWRITE}, {k->dr, PF_READWRITE}, {s->drr, PF_READ}, {s->dpq, PF_READ},
+                       {s->drn, PF_CUMUL},     {k->dp, PF_READ},       {k->dq, PF_READ}};
     return record(r, t_update, "block cg update", k, acc, 7, 9.0 * k->nowned);
 }
 

@@ -12,6 +12,7 @@
 #include "physics/world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -457,39 +458,37 @@ static uint32_t hole_rows(const pf_decomp *d, uint32_t n)
     return d->nrows - d->gptr[n];
 }
 
-/* Blocks whose rows are a span of the numbering, with and without holes, over many block sizes: each block size
- * gives one state on seq and on 3 static workers, and agrees with the whole object to rounding. */
+/* Blocks whose rows are a span of the numbering, with and without holes, over several block sizes: each block
+ * size gives one state on seq and on 3 static workers, and agrees with the whole object to rounding. */
 START_TEST(test_blocks_span_rows)
 {
     static const int models[] = {SPRINGS, TRIANGLES};
+    static const uint32_t sizes[] = {10, 20, 30, 40};
     uint32_t spans = 0, holes = 0;
     for (int mi = 0; mi < 2; mi++)
-        for (uint32_t be = 5; be <= 40; be += 5) {
+        for (int si = 0; si < 4; si++) {
             int m = models[mi];
-            pf_world *a = world(PF_EXEC_SEQ, PF_PART_OWNER, 1), *b = world(PF_EXEC_SEQ, PF_PART_OWNER, 1),
-                     *c = world(PF_EXEC_STATIC, PF_PART_METIS, 3);
+            uint32_t be = sizes[si];
+            pf_world *a = world(PF_EXEC_SEQ, PF_PART_OWNER, 1), *b = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
             converge = 1;
-            pf_object_id oa = build(a, m, PF_DECOMPOSE_OFF, 0), ob = build(b, m, PF_DECOMPOSE_ON, be),
-                         oc = build(c, m, PF_DECOMPOSE_ON, be);
+            pf_object_id oa = build(a, m, PF_DECOMPOSE_OFF, 0), ob = build(b, m, PF_DECOMPOSE_ON, be);
             converge = 0;
             ck_assert_int_eq(pf_world_step(a, STEPS), PF_OK);
             ck_assert_int_eq(pf_world_step(b, STEPS), PF_OK);
-            ck_assert_int_eq(pf_world_step(c, STEPS), PF_OK);
             const pf_decomp *d = b->obj.v[ob.index]->decomp;
             ck_assert_ptr_nonnull(d);
             for (uint32_t k = 0; k < d->nblocks; k++) spans += d->b[k].range[0].rows == NULL;
             holes += hole_rows(d, b->obj.v[ob.index]->n);
-            ck_assert_uint_eq(pf_world_state_hash(b), pf_world_state_hash(c));
             uint32_t n = 0;
             const double *xa = pf_world_positions(a, oa, &n), *xb = pf_world_positions(b, ob, &n);
             double diff = 0, size = 0;
             for (uint32_t i = 0; i < 3 * n; i++) diff = fmax(diff, fabs(xa[i] - xb[i])), size = fmax(size, fabs(xa[i]));
             ck_assert_msg(diff <= 1e-9 * size, "%s, blocks of %u: %g m from the whole object", model_name[m], be,
                           diff);
-            (void)oc;
+            ck_assert_uint_eq(run_hash(m, PF_DECOMPOSE_ON, be, PF_EXEC_SEQ, PF_PART_OWNER, 1, NULL),
+                              run_hash(m, PF_DECOMPOSE_ON, be, PF_EXEC_STATIC, PF_PART_METIS, 3, NULL));
             pf_world_destroy(a);
             pf_world_destroy(b);
-            pf_world_destroy(c);
         }
     ck_assert_uint_gt(spans, 0);
     ck_assert_uint_gt(holes, 0);
@@ -552,9 +551,9 @@ START_TEST(test_blocks_linked)
     ck_assert_msg(o->linked && o->in_blocks, "%s: the beam should run as blocks in its group (linked %d)",
                   link_name[kind], o->linked);
     uint64_t h = pf_world_state_hash(ref);
-    static const int workers[] = {1, 2, 3, 8};
+    static const int workers[] = {3, 2, 8}; /* the static executor all three, the others 3 */
     for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < (e == PF_EXEC_STATIC ? 3 : 1); k++)
             for (int p = 0; p < (e == PF_EXEC_STATIC ? PF_PART_COUNT : 1); p++) {
                 pf_world *w = linked_world(kind, PF_DECOMPOSE_ON, (pf_executor)e, (pf_partitioner)p, workers[k], &beam);
                 ck_assert_int_eq(pf_world_step(w, LINK_STEPS), PF_OK);
