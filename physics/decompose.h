@@ -32,9 +32,11 @@
  * stiffness: blocks of PF_BLOCK_ELEMENTS_DEFAULT. */
 #define PF_BLOCK_COST (512 * 400.0)
 #define PF_BLOCK_ELEMENTS_DEFAULT 512
-/* PF_DECOMPOSE_AUTO cuts an object into blocks from this many blocks' worth of elements on: below, an object is
- * cheap enough as one task per phase (and scenes of many such objects spread by object already). */
-#define PF_BLOCKS_AUTO 8
+/* PF_DECOMPOSE_AUTO cuts an object into blocks from this many blocks' worth of elements on (2,048 hexahedra,
+ * about 5,600 tetrahedra: some 5 ms a step on one core, so a 64 x 8 x 8 beam or a liver of a few thousand
+ * tetrahedra spreads over 4 workers); below, one task per phase costs little, and scenes of many such objects
+ * spread by object already. */
+#define PF_BLOCKS_AUTO 4
 
 typedef struct pf_block {
     uint32_t owner;            /* its owner id in the graph: the runtime places and moves it as an object */

@@ -402,14 +402,15 @@ START_TEST(test_blocks_auto_threshold)
 
     for (int k = 0; k < 2; k++) {
         pf_world *w = world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
-        /* 9 x 3 x 3 cells = 81 elements: 8 blocks of 10 need 80, 9 of 9 ... */
-        pf_object_def od = object_def(PF_DECOMPOSE_AUTO, k ? 10 : 11, 10, 4, 4);
+        /* 9 x 3 x 3 cells = 81 elements: blocks of 27 make 3 (below PF_BLOCKS_AUTO: whole), of 21 make 4 */
+        pf_object_def od = object_def(PF_DECOMPOSE_AUTO, k ? 21 : 27, 10, 4, 4);
         pf_object_id o;
         ck_assert_int_eq(pf_world_add_object(w, &od, &o), PF_OK);
         add_hexa(w, o, PF_FEM_LARGE);
         ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
-        if (k) ck_assert_uint_eq(w->obj.v[o.index]->decomp->nblocks, 9);
-        else ck_assert_uint_eq(w->obj.v[o.index]->decomp ? w->obj.v[o.index]->decomp->nblocks : 0, 8);
+        const pf_object *ob = w->obj.v[o.index];
+        if (k) ck_assert(ob->in_blocks && ob->decomp->nblocks == PF_BLOCKS_AUTO);
+        else ck_assert(!ob->in_blocks && !ob->decomp);
         pf_world_destroy(w);
     }
 }

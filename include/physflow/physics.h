@@ -134,7 +134,7 @@ PF_API int pf_world_get_def(const pf_world *w, pf_world_def *out);
 /// Hermann et al. 2009 §4.3). The blocks depend on the mesh and pf_object_def.block_elements only, never on the
 /// worker count, so the state stays bitwise the same for every worker count, executor and partitioner.
 typedef enum pf_decompose {
-    PF_DECOMPOSE_AUTO = 0, ///< when its elements fill at least 8 blocks (default)
+    PF_DECOMPOSE_AUTO = 0, ///< when its elements fill at least 4 blocks (default)
     PF_DECOMPOSE_ON,       ///< whenever its elements fill at least 2 blocks
     PF_DECOMPOSE_OFF       ///< never: the object's work runs as one task per phase
 } pf_decompose;
