@@ -18,6 +18,18 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
 {
     double pose[7] = {0, 0, 0, 0, 0, 0, 1}, twist[6] = {0, 0, 0, 0, 0, 0};
     int rc;
+    /* SOFA's Rigid3d object may hold several frames (a beam's nodes, BeamFEMForceField); PhysFlow's rigid object is
+     * one body, one frame */
+    double *frames;
+    size_t m;
+    if ((rc = sc_parse_reals(c, "position", &frames, &m)) < 0) return rc;
+    if (rc == 1) pf_free(frames);
+    if (rc == 1 && m > 7 && m % 7 == 0)
+        return pf_scene_component_error(c, PF_ENOTSUP,
+                                        "MechanicalObject: 'position' gives %zu Rigid3d frames: PhysFlow's Rigid3d "
+                                        "object is one rigid body (one frame, 7 numbers); objects of several frames "
+                                        "(a beam's nodes, as BeamFEMForceField uses) are not supported",
+                                        m / 7);
     if ((rc = pf_scene_component_reals(c, "position", 7, pose)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "velocity", 6, twist)) < 0) return rc;
     double q2 = pose[3] * pose[3] + pose[4] * pose[4] + pose[5] * pose[5] + pose[6] * pose[6];
@@ -157,6 +169,13 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
         if (n[d] > (1 << 20))
             return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points along axis %c is too many",
                                             n[d], "xyz"[d]);
+        /* SOFA steps from min towards max, backwards when max < min (its points then run down the axis, their
+         * cells mirrored); PhysFlow's grid objects run up every axis (pf_object_def.grid_max > grid_min) */
+        if (n[d] > 1 && hi[d] < lo[d])
+            return pf_scene_component_error(c, PF_ENOTSUP, "RegularGridTopology: max %g is below min %g along axis "
+                                            "%c: SOFA would number the points from min down to max, a grid PhysFlow "
+                                            "does not make (its grids run from min up to max: swap them, and the "
+                                            "indices that name points along that axis)", hi[d], lo[d], "xyz"[d]);
         if (n[d] > 1 && !(hi[d] > lo[d]))
             return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: max %g must exceed min %g along axis "
                                             "%c", hi[d], lo[d], "xyz"[d]);
