@@ -7,6 +7,7 @@
 /* STATE stage */
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
+int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_point_set_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
