@@ -14,10 +14,6 @@ static const struct {
      "its bending is Volino's linear bending vector (each inner edge's four points weighted by the heights of its two "
      "triangles), not a spring: PhysFlow has no such force (TriangularBendingSprings puts a spring between the two "
      "points opposite each inner edge)"},
-    {"TriangularBiquadraticSpringsForceField",
-     "its biquadratic springs (Delingette's St Venant-Kirchhoff membrane, written on the squared lengths of the "
-     "triangles' edges) are not PhysFlow's linear springs nor its corotational triangle FEM "
-     "(TriangularFEMForceField)"},
     {"TriangularQuadraticSpringsForceField",
      "its quadratic springs (Delingette's linear membrane written on the triangles' edges) are not PhysFlow's "
      "linear springs nor its corotational triangle FEM (TriangularFEMForceField)"},

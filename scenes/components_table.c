@@ -148,13 +148,13 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TetrahedronCollisionModel", FORCES, sc_tetrahedron_model, NULL}, /* no contacts, as in SOFA's proximity */
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
     {"FastTriangularBendingSprings", FORCES, sc_refused_model, NULL},
-    {"TriangularBiquadraticSpringsForceField", FORCES, sc_refused_model, NULL},
     {"TriangularQuadraticSpringsForceField", FORCES, sc_refused_model, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_refused_model, NULL},
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},

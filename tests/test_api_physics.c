@@ -450,6 +450,37 @@ START_TEST(force_fields_and_springs)
     pf_force_field_id tid;
     ck_assert_int_eq(pf_world_add_triangle_fem(w, id, &tf, &tid), PF_OK);
     ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* biquadratic springs on the same triangles */
+    pf_biquadratic_springs_def bq = pf_biquadratic_springs_default_def();
+    bq.triangles = tri;
+    bq.ntriangles = 1;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, NULL, NULL), "pf_world_add_biquadratic_springs", "def");
+    REFUSED(pf_world_add_biquadratic_springs(NULL, id, &bq, NULL), "pf_world_add_biquadratic_springs", "world");
+    REFUSED(pf_world_add_biquadratic_springs(w, (pf_object_id){9}, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "object 9");
+    bq.young_modulus = 0;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.young_modulus");
+    bq.young_modulus = 1000;
+    bq.poisson_ratio = 1;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.poisson_ratio must be in (-1, 1), got 1");
+    bq.poisson_ratio = 0.9; /* SOFA's examples use it: accepted */
+    bq.ntriangles = 0;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.ntriangles");
+    bq.ntriangles = 1;
+    bq.triangles = NULL;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.triangles");
+    bq.triangles = far;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.triangles[2] = 27");
+    bq.triangles = line;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs", "zero area");
+    bq.triangles = tri;
+    ck_assert_int_eq(pf_world_add_biquadratic_springs(w, id, &bq, &tid), PF_OK);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
     /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
     uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
     pf_tetra_fem_def tt = pf_tetra_fem_default_def();

@@ -163,8 +163,6 @@ START_TEST(test_refused_projective)
         /* models PhysFlow does not have (scenes/component_refused.c) */
         {"<FastTriangularBendingSprings bendingStiffness='1000'/>",
          "FastTriangularBendingSprings is not supported: its bending is Volino's linear bending vector"},
-        {"<TriangularBiquadraticSpringsForceField youngModulus='15' poissonRatio='0.3'/>",
-         "TriangularBiquadraticSpringsForceField is not supported: its biquadratic springs"},
         {"<TriangularQuadraticSpringsForceField youngModulus='15' poissonRatio='0.3'/>",
          "TriangularQuadraticSpringsForceField is not supported: its quadratic springs"},
         {"<TriangularTensorMassForceField youngModulus='15' poissonRatio='0.3'/>",

@@ -26,9 +26,8 @@ typedef struct pf_object_id {
 
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
-/// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_force_field,
-/// pf_world_add_constant_force) hands
-/// one out.
+/// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_biquadratic_springs,
+/// pf_world_add_force_field, pf_world_add_constant_force) hands one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -278,6 +277,29 @@ PF_API pf_triangle_fem_def pf_triangle_fem_default_def(void);
 /// or a triangle of zero area.
 PF_API int pf_world_add_triangle_fem(pf_world *w, pf_object_id o, const pf_triangle_fem_def *def,
                                      pf_force_field_id *out);
+
+/// Biquadratic springs on triangles (SOFA TriangularBiquadraticSpringsForceField; Delingette 2008): a nonlinear
+/// (St Venant-Kirchhoff) membrane written on the squared lengths of each triangle's edges, with SOFA's
+/// coefficients from E and nu; its stiffness is the exact derivative of its force. Get defaults from
+/// pf_biquadratic_springs_default_def().
+typedef struct pf_biquadratic_springs_def {
+    double young_modulus;      ///< E in Pa (> 0); default 1000
+    double poisson_ratio;      ///< nu, dimensionless, in (-1, 1) (SOFA's lambda = E nu / (1 - nu^2), mu = E (1 - nu) /
+                               ///< (1 - nu^2)); default 0.3
+    int angular_springs;       ///< 1: the cross terms between a triangle's edges (SOFA's useAngularSprings), 0: each
+                               ///< edge alone; default 1
+    int compressible;          ///< 1: the term that resists a triangle's loss of area (with angular_springs only, as in
+                               ///< SOFA); default 1
+    const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_biquadratic_springs_def;
+
+PF_API pf_biquadratic_springs_def pf_biquadratic_springs_default_def(void);
+/// Adds biquadratic springs over def->triangles of object o (an object of points; rest shape: the initial
+/// positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range or a
+/// triangle of zero area.
+PF_API int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id o, const pf_biquadratic_springs_def *def,
+                                            pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
