@@ -1,7 +1,7 @@
-/* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem) and
- * TriangularBiquadraticSpringsForceField (pf_world_add_biquadratic_springs) over the node's triangles, and the
- * bending springs built from its surface, TriangularBendingSprings and QuadularBendingSprings (pf_world_add_springs,
- * rest length = initial distance). */
+/* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem),
+ * TriangularBiquadraticSpringsForceField (pf_world_add_biquadratic_springs) and TriangularTensorMassForceField
+ * (pf_world_add_tensor_mass) over the node's triangles, and the bending springs built from its surface,
+ * TriangularBendingSprings and QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -201,6 +201,40 @@ int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
     d.triangles = tris;
     d.ntriangles = nt;
     rc = pf_world_add_biquadratic_springs(c->L->scene->world, o, &d, NULL);
+    pf_free(tris);
+    if (rc) {
+        char copy[400]; /* the physics' message names the bad triangle */
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+    }
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles: SOFA's attributes and
+ * defaults (E 1000, nu 0.3). */
+int sc_tensor_mass(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_tensor_mass_def d = pf_tensor_mass_default_def();
+    int rc;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
+    if (!(d.young_modulus > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
+                                        d.young_modulus);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
+    if (!(d.poisson_ratio > -1 && d.poisson_ratio < 1))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
+                                        d.poisson_ratio);
+    static const char *const ignored[] = {"template", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_tensor_mass(c->L->scene->world, o, &d, NULL);
     pf_free(tris);
     if (rc) {
         char copy[400]; /* the physics' message names the bad triangle */

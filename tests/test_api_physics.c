@@ -481,6 +481,31 @@ START_TEST(force_fields_and_springs)
     bq.triangles = tri;
     ck_assert_int_eq(pf_world_add_biquadratic_springs(w, id, &bq, &tid), PF_OK);
     ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* a tensor-mass membrane on them */
+    pf_tensor_mass_def tm = pf_tensor_mass_default_def();
+    tm.triangles = tri;
+    tm.ntriangles = 1;
+    REFUSED(pf_world_add_tensor_mass(w, id, NULL, NULL), "pf_world_add_tensor_mass", "def");
+    REFUSED(pf_world_add_tensor_mass(NULL, id, &tm, NULL), "pf_world_add_tensor_mass", "world");
+    REFUSED(pf_world_add_tensor_mass(w, (pf_object_id){9}, &tm, NULL), "pf_world_add_tensor_mass", "object 9");
+    tm.young_modulus = -2;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.young_modulus");
+    tm.young_modulus = 1000;
+    tm.poisson_ratio = -1;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.poisson_ratio");
+    tm.poisson_ratio = 0.3;
+    tm.ntriangles = 0;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.ntriangles");
+    tm.ntriangles = 1;
+    tm.triangles = NULL;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.triangles");
+    tm.triangles = far;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.triangles[2] = 27");
+    tm.triangles = line;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "zero area");
+    tm.triangles = tri;
+    ck_assert_int_eq(pf_world_add_tensor_mass(w, id, &tm, &tid), PF_OK);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
     /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
     uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
     pf_tetra_fem_def tt = pf_tetra_fem_default_def();

@@ -1,10 +1,10 @@
 /* Large objects cut into blocks (physics/decompose.h, Hermann et al. 2009 §4.3): for every model with elements
- * (hexahedral FEM linear and corotational, springs, tetrahedral and triangular FEM, biquadratic springs on
- * triangles, a deformable grid, two fields
- * on one object with fixed points and held directions), a decomposed object leaves the state hash of the seq
- * executor (the canonical order, run as one sequence) on every executor, both partitioners and 1, 2, 3 and 8
- * workers; it agrees with the undecomposed object to rounding; its blocks cover its elements and points once each,
- * whatever the workers; and the edge cases (one element, every point fixed, a disconnected mesh) run. */
+ * (hexahedral FEM linear and corotational, springs, tetrahedral and triangular FEM, biquadratic springs and the
+ * tensor-mass membrane on triangles, a deformable grid, two fields on one object with fixed points and held
+ * directions), a decomposed object leaves the state hash of the seq executor (the canonical order, run as one
+ * sequence) on every executor, both partitioners and 1, 2, 3 and 8 workers; it agrees with the undecomposed object
+ * to rounding; its blocks cover its elements and points once each, whatever the workers; and the edge cases (one
+ * element, every point fixed, a disconnected mesh) run. */
 #include "check_main.h"
 #include "tetra_grid.h"
 
@@ -27,12 +27,13 @@ enum {
     DISCONNECTED,
     LOADS,
     BIQUADRATIC,
+    TENSOR_MASS,
     MODELS
 };
 
 static const char *const model_name[MODELS] = {"hexa linear", "hexa corotational", "springs",     "tetra",
                                                "triangles",   "deformable grid",   "two fields", "disconnected",
-                                               "point loads", "biquadratic springs"};
+                                               "point loads", "biquadratic springs", "tensor mass"};
 
 static int converge; /* the solver's CG to 1e-13 instead of at most 30 iterations */
 
@@ -108,7 +109,7 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
         fix_face(w, o, 9, 4, 4);
         return o;
     }
-    int sheet = m == SPRINGS || m == TRIANGLES || m == BIQUADRATIC;
+    int sheet = m == SPRINGS || m == TRIANGLES || m == BIQUADRATIC || m == TENSOR_MASS;
     int nx = 10, ny = sheet ? 8 : 4, nz = sheet ? 1 : 4;
     pf_object_def od = object_def(mode, be, nx, ny, nz);
     if (m == DISCONNECTED) { /* two 5 x 4 x 4 bars side by side, no element between them */
@@ -161,7 +162,8 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
         break;
     }
     case TRIANGLES:
-    case BIQUADRATIC: {
+    case BIQUADRATIC:
+    case TENSOR_MASS: {
         uint32_t t[2 * 9 * 7 * 3], nt = 0;
         for (int j = 0; j + 1 < ny; j++)
             for (int i = 0; i + 1 < nx; i++) {
@@ -176,6 +178,14 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
             bd.triangles = t;
             bd.ntriangles = nt;
             ck_assert_int_eq(pf_world_add_biquadratic_springs(w, o, &bd, NULL), PF_OK);
+            break;
+        }
+        if (m == TENSOR_MASS) {
+            pf_tensor_mass_def md = pf_tensor_mass_default_def();
+            md.young_modulus = 2e3;
+            md.triangles = t;
+            md.ntriangles = nt;
+            ck_assert_int_eq(pf_world_add_tensor_mass(w, o, &md, NULL), PF_OK);
             break;
         }
         pf_triangle_fem_def td = pf_triangle_fem_default_def();

@@ -27,7 +27,7 @@ typedef struct pf_object_id {
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
 /// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_biquadratic_springs,
-/// pf_world_add_force_field, pf_world_add_constant_force) hands one out.
+/// pf_world_add_tensor_mass, pf_world_add_force_field, pf_world_add_constant_force) hands one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -300,6 +300,25 @@ PF_API pf_biquadratic_springs_def pf_biquadratic_springs_default_def(void);
 /// triangle of zero area.
 PF_API int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id o, const pf_biquadratic_springs_def *def,
                                             pf_force_field_id *out);
+
+/// Tensor-mass membrane on triangles (SOFA TriangularTensorMassForceField; Cotin et al. 2000): linear elasticity on
+/// the points' displacements from rest, not rotated (large rotations give forces): in each triangle's plane the
+/// linear plane-stress triangle of E and nu (unit thickness), across it (lambda + mu)/2 times the cotangent
+/// Laplacian (SOFA's lambda = E nu / (1 - nu^2), mu = E (1 - nu) / (1 - nu^2)). Get defaults from
+/// pf_tensor_mass_default_def().
+typedef struct pf_tensor_mass_def {
+    double young_modulus;      ///< E in Pa (> 0); default 1000
+    double poisson_ratio;      ///< nu, dimensionless, in (-1, 1); default 0.3
+    const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_tensor_mass_def;
+
+PF_API pf_tensor_mass_def pf_tensor_mass_default_def(void);
+/// Adds a tensor-mass membrane over def->triangles of object o (an object of points; rest shape: the initial
+/// positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range or a
+/// triangle of zero area.
+PF_API int pf_world_add_tensor_mass(pf_world *w, pf_object_id o, const pf_tensor_mass_def *def,
+                                    pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
