@@ -1,14 +1,17 @@
-/* Biquadratic springs on triangles (SOFA TriangularBiquadraticSpringsForceField; Delingette, "Triangular springs for
- * modeling nonlinear membranes", IEEE TVCG 14(2), 2008): a St Venant-Kirchhoff membrane written on the squared
- * lengths of each triangle's edges. In a triangle, edge j is opposite corner j (from corner j+1 to corner j+2) and
- * D_j = l_j^2 - L_j^2 the change of its squared length; the energy is
+/* Biquadratic and quadratic springs on triangles (SOFA TriangularBiquadraticSpringsForceField and
+ * TriangularQuadraticSpringsForceField; Delingette, "Triangular springs for modeling nonlinear membranes", IEEE TVCG
+ * 14(2), 2008). In a triangle, edge j is opposite corner j (from corner j+1 to corner j+2).
+ * Biquadratic, a St Venant-Kirchhoff membrane on the squared lengths: with D_j = l_j^2 - L_j^2,
  *   W = sum_j k_j/4 D_j^2 + 1/2 sum_j g_j D_(j+1) D_(j+2)                      (the cross terms: "angular springs")
  *     + 3 (lambda + mu) A0 (J - 1)^4 / 4 while J = A / A0 < 1                   (the area term: "compressible")
  * k_j = (2 cot_j^2 (lambda + mu) + mu) / (16 A0), g_j = (2 cot_(j+1) cot_(j+2) (lambda + mu) - mu) / (16 A0), cot_j
  * the rest cotangent at corner j, lambda = E nu / (1 - nu^2), mu = E (1 - nu) / (1 - nu^2): SOFA's coefficients. As in
  * SOFA, the area term comes with the cross terms only, and its gradient is taken along the normal SOFA keeps: the
- * current one, turned back when it flips against the last valid one, which stands in below J = 0.01. The force is
- * -grad W (SOFA's, summed triangle by triangle); dforce is its exact derivative. */
+ * current one, turned back when it flips against the last valid one, which stands in below J = 0.01.
+ * Quadratic, the same on the lengths (d_j = l_j - L_j; no area term), SOFA's coefficients:
+ *   W = sum_j s_j/2 d_j^2 + sum_j h_j d_(j+1) d_(j+2), s_j = 2 L_j^2 k_j, h_j = 2 L_(j+1) L_(j+2) g_j.
+ * Both are W = sum_j a_j/2 d_j^2 + sum_j b_j d_(j+1) d_(j+2) in their measure d. The force is -grad W (SOFA's, summed
+ * triangle by triangle); dforce is its exact derivative. */
 #include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
@@ -21,8 +24,8 @@
 #include <math.h>
 #include <string.h>
 
-/* per element, at rest: k_j, g_j, L_j^2, A0 */
-enum { R_K = 0, R_G = 3, R_L2 = 6, R_A0 = 9, REST_STRIDE = 10 };
+/* per element, at rest: a_j, b_j, the rest measure (L_j^2 or L_j), A0 */
+enum { R_A = 0, R_B = 3, R_L = 6, R_A0 = 9, REST_STRIDE = 10 };
 /* per element, written by each force evaluation (dforce reads it; the next force reads S_LAST): the edge vectors
  * (x_(j+2) - x_(j+1)), D_j, the unit normal, the normal the area term used, A, J, the area term's mode (NO_AREA,
  * +1 or -1: the normal times that, FROZEN: the last valid normal) and the last valid normal */
@@ -35,7 +38,7 @@ typedef struct pf_biquadratic {
     double *rest;    /* REST_STRIDE per element */
     double *state;   /* STATE_STRIDE per element */
     double area_k;   /* 3 (lambda + mu), the area term's stiffness */
-    int angular, compressible;
+    int angular, compressible, quadratic;
 } pf_biquadratic;
 
 static double dot3(const double *a, const double *b)
@@ -70,7 +73,8 @@ static int biquadratic_init(pf_biquadratic *b, const pf_object *o, const pf_biqu
     b->nelem = def->ntriangles;
     b->area_k = 3 * (lambda + mu);
     b->angular = def->angular_springs != 0;
-    b->compressible = def->compressible != 0;
+    b->quadratic = def->quadratic != 0;
+    b->compressible = def->compressible != 0 && !b->quadratic;
     b->tri = pf_malloc((size_t)b->nelem * 3 * sizeof *b->tri);
     b->rest = pf_malloc((size_t)b->nelem * REST_STRIDE * sizeof *b->rest);
     b->state = pf_calloc((size_t)b->nelem * STATE_STRIDE, sizeof *b->state);
@@ -83,7 +87,7 @@ static int biquadratic_init(pf_biquadratic *b, const pf_object *o, const pf_biqu
         const uint32_t *t = b->tri + 3 * (size_t)e;
         double *r = b->rest + REST_STRIDE * (size_t)e, *s = b->state + STATE_STRIDE * (size_t)e, dp[9];
         edges_of(o->x, t, dp);
-        double *L2 = r + R_L2, sum = 0, heron = 0;
+        double L2[3], sum = 0, heron = 0;
         for (int j = 0; j < 3; j++) L2[j] = dot3(dp + 3 * j, dp + 3 * j), sum += L2[j];
         /* SOFA's rest area, by Heron's formula on the squared lengths */
         for (int j = 0; j < 3; j++) heron += L2[j] * (L2[(j + 1) % 3] + L2[(j + 2) % 3] - L2[j]);
@@ -101,8 +105,16 @@ static int biquadratic_init(pf_biquadratic *b, const pf_object *o, const pf_biqu
         for (int j = 0; j < 3; j++) cot[j] = (L2[(j + 1) % 3] + L2[(j + 2) % 3] - L2[j]) / (4 * A0);
         for (int j = 0; j < 3; j++) {
             int k = (j + 1) % 3, l = (j + 2) % 3;
-            r[R_G + j] = (2 * cot[k] * cot[l] * (lambda + mu) - mu) / (16 * A0);
-            r[R_K + j] = (2 * cot[j] * cot[j] * (lambda + mu) + mu) / (16 * A0);
+            double kj = 2 * cot[j] * cot[j] * (lambda + mu) + mu, gj = 2 * cot[k] * cot[l] * (lambda + mu) - mu;
+            if (b->quadratic) {
+                r[R_A + j] = L2[j] * kj / (8 * A0);
+                r[R_B + j] = sqrt(L2[k]) * sqrt(L2[l]) * gj / (8 * A0);
+                r[R_L + j] = sqrt(L2[j]);
+            } else {
+                r[R_A + j] = kj / (32 * A0);
+                r[R_B + j] = gj / (32 * A0);
+                r[R_L + j] = L2[j];
+            }
         }
         /* the rest normal is the first valid one */
         pf_cross(dp + 3, dp + 6, s + S_LAST);
@@ -111,14 +123,21 @@ static int biquadratic_init(pf_biquadratic *b, const pf_object *o, const pf_biqu
     return PF_OK;
 }
 
-/* dW/dD_j of one triangle (d = D) or its variation (d = dD) */
+/* dW/dd_j of one triangle (d its measures) or its variation (d their variations) */
 static void edge_coefficients(const pf_biquadratic *b, const double *r, const double d[3], double c[3])
 {
     for (int j = 0; j < 3; j++) {
         int k = (j + 1) % 3, l = (j + 2) % 3;
-        c[j] = r[R_K + j] / 2 * d[j];
-        if (b->angular) c[j] += (r[R_G + k] * d[l] + r[R_G + l] * d[k]) / 2;
+        c[j] = r[R_A + j] * d[j];
+        if (b->angular) c[j] += r[R_B + k] * d[l] + r[R_B + l] * d[k];
     }
+}
+
+/* g = dd_j/dx_(j+2) (= -dd_j/dx_(j+1)) for edge vector dp: 2 dp (squared length) or dp / l (length) */
+static void measure_gradient(const pf_biquadratic *b, const double *dp, double g[3])
+{
+    double s = b->quadratic ? 1 / sqrt(dot3(dp, dp)) : 2;
+    for (int d = 0; d < 3; d++) g[d] = s * dp[d];
 }
 
 /* out -= the elements' forces at x; r picks the elements and the rows of out they add into (force_field.h) */
@@ -130,14 +149,17 @@ static void biquadratic_force(pf_biquadratic *b, const double *x, double *out, c
         const double *r = b->rest + REST_STRIDE * (size_t)e;
         double *s = b->state + STATE_STRIDE * (size_t)e, *dp = s + S_DP, *D = s + S_D, c[3];
         edges_of(x, t, dp);
-        for (int j = 0; j < 3; j++) D[j] = dot3(dp + 3 * j, dp + 3 * j) - r[R_L2 + j];
+        for (int j = 0; j < 3; j++) {
+            double m = dot3(dp + 3 * j, dp + 3 * j);
+            D[j] = (b->quadratic ? sqrt(m) : m) - r[R_L + j];
+        }
         edge_coefficients(b, r, D, c);
         for (int j = 0; j < 3; j++) {
-            double *fk = out + 3 * (size_t)row[(j + 1) % 3], *fl = out + 3 * (size_t)row[(j + 2) % 3];
+            double *fk = out + 3 * (size_t)row[(j + 1) % 3], *fl = out + 3 * (size_t)row[(j + 2) % 3], g[3];
+            measure_gradient(b, dp + 3 * j, g);
             for (int d = 0; d < 3; d++) {
-                double g = 2 * c[j] * dp[3 * j + d];
-                fl[d] -= g;
-                fk[d] += g;
+                fl[d] -= c[j] * g[d];
+                fk[d] += c[j] * g[d];
             }
         }
         /* the area term (SOFA: with the cross terms only), along the normal SOFA keeps */
@@ -178,18 +200,25 @@ static void biquadratic_dforce(const pf_biquadratic *b, const double *dx, double
         const uint32_t *t = b->tri + 3 * (size_t)e, *row = rg->rows ? rg->rows + 3 * (size_t)i : t;
         const double *r = b->rest + REST_STRIDE * (size_t)e, *s = b->state + STATE_STRIDE * (size_t)e;
         const double *dp = s + S_DP;
-        double ddp[9], dD[3], c[3], dc[3];
+        double ddp[9], dD[3], c[3], dc[3], g[9], dg[9];
         edges_of(dx, t, ddp);
-        for (int j = 0; j < 3; j++) dD[j] = 2 * dot3(dp + 3 * j, ddp + 3 * j);
+        /* g_j = dd_j/dx_l and its variation: 2 dp, 2 ddp (squared length); dp / l, ddp / l - dp (dp . ddp) / l^3 */
+        for (int j = 0; j < 3; j++) {
+            const double *p = dp + 3 * j, *q = ddp + 3 * j;
+            measure_gradient(b, p, g + 3 * j);
+            double il = b->quadratic ? 1 / sqrt(dot3(p, p)) : 0, pq = dot3(p, q);
+            for (int d = 0; d < 3; d++) dg[3 * j + d] = b->quadratic ? il * q[d] - p[d] * pq * il * il * il : 2 * q[d];
+            dD[j] = dot3(g + 3 * j, q);
+        }
         edge_coefficients(b, r, s + S_D, c);
         edge_coefficients(b, r, dD, dc);
-        /* f_l = -2 c_j dp_j: df_l = -2 (dc_j dp_j + c_j ddp_j), and the opposite at corner k */
+        /* f_l = -c_j g_j: df_l = -(dc_j g_j + c_j dg_j), and the opposite at corner k */
         for (int j = 0; j < 3; j++) {
             double *fk = out + 3 * (size_t)row[(j + 1) % 3], *fl = out + 3 * (size_t)row[(j + 2) % 3];
             for (int d = 0; d < 3; d++) {
-                double g = kfact * 2 * (dc[j] * dp[3 * j + d] + c[j] * ddp[3 * j + d]);
-                fl[d] -= g;
-                fk[d] += g;
+                double v = kfact * (dc[j] * g[3 * j + d] + c[j] * dg[3 * j + d]);
+                fl[d] -= v;
+                fk[d] += v;
             }
         }
         int mode = (int)s[S_MODE];
@@ -335,7 +364,7 @@ int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id id, const pf_biqu
     PF_TRY(pf_check_size(def->ntriangles, (3 + REST_STRIDE + STATE_STRIDE) * sizeof(double), fn, "def.ntriangles"));
     pf_object *o = w->obj.v[id.index];
     if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; biquadratic springs act on points", fn, id.index);
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; triangle springs act on points", fn, id.index);
     for (uint32_t k = 0; k < 3 * def->ntriangles; k++)
         if (def->triangles[k] >= o->n)
             return pf_error(PF_EINVAL, "%s: def.triangles[%u] = %u: point out of range (object %u has %u points)",

@@ -1,7 +1,8 @@
 /* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem),
- * TriangularBiquadraticSpringsForceField (pf_world_add_biquadratic_springs) and TriangularTensorMassForceField
- * (pf_world_add_tensor_mass) over the node's triangles, and the bending springs built from its surface,
- * TriangularBendingSprings and QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
+ * TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs)
+ * and TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles, and the bending springs
+ * built from its surface, TriangularBendingSprings and QuadularBendingSprings (pf_world_add_springs, rest length =
+ * initial distance). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -168,14 +169,15 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
-/* TriangularBiquadraticSpringsForceField (pf_world_add_biquadratic_springs) over the node's triangles: SOFA's
- * attributes and defaults (E 1000, nu 0.3, useAngularSprings and compressible on). dampingRatio (SOFA's damping
- * on the squared lengths' rate) is read as 0 only; matrixRegularization is ignored: PhysFlow's stiffness is the
- * force's exact derivative. */
+/* TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs,
+ * quadratic for the second) over the node's triangles: SOFA's attributes and defaults (E 1000, nu 0.3,
+ * useAngularSprings on; the biquadratic's compressible on). dampingRatio (SOFA's damping on the edges' rate) is read
+ * as 0 only; matrixRegularization is ignored: PhysFlow's stiffness is the force's exact derivative. */
 int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     pf_biquadratic_springs_def d = pf_biquadratic_springs_default_def();
+    d.quadratic = !strcmp(TYPE(c), "TriangularQuadraticSpringsForceField");
     int rc;
     double damping = 0;
     if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
@@ -187,13 +189,14 @@ int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
                                         d.poisson_ratio);
     if ((rc = sc_parse_bool(c, "useAngularSprings", &d.angular_springs)) < 0) return rc;
-    if ((rc = sc_parse_bool(c, "compressible", &d.compressible)) < 0) return rc;
+    if (!d.quadratic && (rc = sc_parse_bool(c, "compressible", &d.compressible)) < 0) return rc;
     if ((rc = pf_scene_component_real(c, "dampingRatio", -1e300, 1e300, &damping)) < 0) return rc;
     if (damping != 0)
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: dampingRatio %g is not supported (0 only): use the "
                                         "solver's rayleighStiffness", TYPE(c), damping);
-    static const char *const ignored[] = {"template", "matrixRegularization", "initialPoints", "topology"};
+    static const char *const ignored[] = {"template", "initialPoints", "topology"};
     SC_IGNORE_ATTRS(c, ignored);
+    if (!d.quadratic) pf_scene_component_ignore(c, "matrixRegularization");
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     uint32_t *tris, nt;

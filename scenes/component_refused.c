@@ -14,9 +14,6 @@ static const struct {
      "its bending is Volino's linear bending vector (each inner edge's four points weighted by the heights of its two "
      "triangles), not a spring: PhysFlow has no such force (TriangularBendingSprings puts a spring between the two "
      "points opposite each inner edge)"},
-    {"TriangularQuadraticSpringsForceField",
-     "its quadratic springs (Delingette's linear membrane written on the triangles' edges) are not PhysFlow's "
-     "linear springs nor its corotational triangle FEM (TriangularFEMForceField)"},
     {"BDFOdeSolver",
      "its backward differentiation formulas (order 1 to 6, each step solved by Newton-Raphson iterations) are not "
      "PhysFlow's integrators: EulerImplicitSolver solves one linearized backward Euler step"},

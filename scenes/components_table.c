@@ -149,6 +149,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
+    {"TriangularQuadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_tensor_mass, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
@@ -156,7 +157,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
     {"FastTriangularBendingSprings", FORCES, sc_refused_model, NULL},
-    {"TriangularQuadraticSpringsForceField", FORCES, sc_refused_model, NULL},
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},

@@ -1,9 +1,11 @@
-/* Biquadratic springs on triangles (physics/springs_biquadratic.c, SOFA TriangularBiquadraticSpringsForceField):
- * zero force at rest and under rigid motions; the force against central differences of an energy written
- * independently (the plane-stress St Venant-Kirchhoff membrane of the same E and nu, which Delingette's springs
- * equal; each edge alone without the cross terms; the area term when compressed); dforce against central
- * differences of the force, also where the area term keeps a flipped or a frozen normal; the scene component
- * against the API; a hanging sheet's hash over executors. */
+/* Biquadratic and quadratic springs on triangles (physics/springs_biquadratic.c, SOFA
+ * TriangularBiquadraticSpringsForceField, TriangularQuadraticSpringsForceField): zero force at rest and under rigid
+ * motions; the force against central differences of an energy written independently (the plane-stress St
+ * Venant-Kirchhoff membrane of the same E and nu, which Delingette's biquadratic springs equal; each edge alone
+ * without the cross terms; the area term when compressed; SOFA's quadratic form on the lengths); dforce against
+ * central differences of the force, also where the area term keeps a flipped or a frozen normal; the stiffness at
+ * rest against the linear plane-stress triangle; the scene components against the API; a hanging sheet's hash over
+ * executors. */
 #include "check_main.h"
 #include "point_object.h"
 #include "rodrigues.h"
@@ -33,7 +35,7 @@ static pf_world *make_world(pf_executor e, int workers)
 
 typedef struct model {
     double E, nu;
-    int angular, compressible;
+    int angular, compressible, quadratic;
 } model;
 
 static pf_object_id add_sheet(pf_world *w, const double *x, uint32_t n, const uint32_t *tris, uint32_t nt, model m)
@@ -44,6 +46,7 @@ static pf_object_id add_sheet(pf_world *w, const double *x, uint32_t n, const ui
     d.poisson_ratio = m.nu;
     d.angular_springs = m.angular;
     d.compressible = m.compressible;
+    d.quadratic = m.quadratic;
     d.triangles = tris;
     d.ntriangles = nt;
     ck_assert_int_eq(pf_world_add_biquadratic_springs(w, id, &d, NULL), PF_OK);
@@ -97,6 +100,23 @@ static double triangle_energy(const double *X, const double *x, const uint32_t *
     const double *P[3] = {X + 3 * t[0], X + 3 * t[1], X + 3 * t[2]}, *p[3] = {x + 3 * t[0], x + 3 * t[1], x + 3 * t[2]};
     double lambda = m.E * m.nu / (1 - m.nu * m.nu), mu = m.E / (1 + m.nu), A0 = area_of(P[0], P[1], P[2]);
     double W = 0;
+    if (m.quadratic) { /* SOFA's quadratic springs: s_j/2 d_j^2 + h_j d_k d_l on the lengths' changes */
+        double cot[3], L[3], d[3];
+        for (int j = 0; j < 3; j++) {
+            const double *Q = P[j], *Q1 = P[(j + 1) % 3], *Q2 = P[(j + 2) % 3];
+            double u[3], v[3], e[3], le[3];
+            sub3(Q1, Q, u), sub3(Q2, Q, v), sub3(Q2, Q1, e), sub3(p[(j + 2) % 3], p[(j + 1) % 3], le);
+            cot[j] = dot3(u, v) / (2 * area_of(Q, Q1, Q2));
+            L[j] = sqrt(dot3(e, e));
+            d[j] = sqrt(dot3(le, le)) - L[j];
+        }
+        for (int j = 0; j < 3; j++) {
+            int k = (j + 1) % 3, l = (j + 2) % 3;
+            W += L[j] * L[j] * (2 * cot[j] * cot[j] * (lambda + mu) + mu) / (8 * A0) / 2 * d[j] * d[j];
+            if (m.angular) W += L[k] * L[l] * (2 * cot[k] * cot[l] * (lambda + mu) - mu) / (8 * A0) * d[k] * d[l];
+        }
+        return W;
+    }
     if (m.angular) {
         double e1[3], e2[3], f1[3], f2[3];
         sub3(P[1], P[0], e1), sub3(P[2], P[0], e2), sub3(p[1], p[0], f1), sub3(p[2], p[0], f2);
@@ -144,7 +164,8 @@ static void state_of(double s, double wiggle, double *x)
     for (int i = 0; i < 12; i++) x[i] = (i % 3 == 2 ? REST[i] : s * REST[i]) + wiggle * WIGGLE[i];
 }
 
-static const model MODELS[] = {{1000, 0.3, 1, 1}, {15, 0.9, 1, 1}, {800, 0.2, 1, 0}, {500, 0.35, 0, 1}};
+static const model MODELS[] = {{1000, 0.3, 1, 1, 0}, {15, 0.9, 1, 1, 0}, {800, 0.2, 1, 0, 0},
+                               {500, 0.35, 0, 1, 0},  {700, 0.3, 1, 1, 1}, {300, 0.4, 0, 0, 1}};
 enum { NMODELS = sizeof MODELS / sizeof MODELS[0] };
 
 START_TEST(test_zero_at_rest_and_under_rigid_motion)
@@ -195,6 +216,49 @@ START_TEST(test_force_is_minus_gradient)
 }
 END_TEST
 
+/* at rest both forms linearize to the linear plane-stress triangle of E and nu (unit thickness), Delingette's
+ * construction: K = -df/dx of a flat triangle in its plane against t A B^T D B (B from [1 x y]^-1) */
+START_TEST(test_rest_stiffness_is_plane_stress)
+{
+    const model m = MODELS[_i];
+    const double p[3][2] = {{0.1, 0.2}, {1.3, 0.4}, {0.5, 1.1}};
+    const double x[9] = {p[0][0], p[0][1], 0, p[1][0], p[1][1], 0, p[2][0], p[2][1], 0};
+    const uint32_t tri[3] = {0, 1, 2};
+    pf_world *w = make_world(PF_EXEC_SEQ, 1);
+    pf_object_id id = add_sheet(w, x, 3, tri, 1, m);
+    double f[9], K[9][9];
+    force_at(w, id, x, f);
+    for (int c = 0; c < 9; c++) {
+        double dx[9] = {0}, df[9];
+        dx[c] = 1;
+        dforce_of(w, id, dx, df);
+        for (int r = 0; r < 9; r++) K[r][c] = -df[r];
+    }
+    double det = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]);
+    double B[3][6] = {{0}};
+    for (int i = 0; i < 3; i++) {
+        double gx = (p[(i + 1) % 3][1] - p[(i + 2) % 3][1]) / det, gy = (p[(i + 2) % 3][0] - p[(i + 1) % 3][0]) / det;
+        B[0][2 * i] = gx, B[1][2 * i + 1] = gy, B[2][2 * i] = gy, B[2][2 * i + 1] = gx;
+    }
+    double s = m.E / (1 - m.nu * m.nu), D[3][3] = {{s, s * m.nu, 0}, {s * m.nu, s, 0}, {0, 0, s * (1 - m.nu) / 2}};
+    double kmax = 0, err = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double a = 0;
+            for (int u = 0; u < 3; u++)
+                for (int v = 0; v < 3; v++) a += B[u][i] * D[u][v] * B[v][j];
+            a *= fabs(det) / 2;
+            kmax = fmax(kmax, fabs(a));
+            err = fmax(err, fabs(K[3 * (i / 2) + i % 2][3 * (j / 2) + j % 2] - a));
+        }
+    if (m.angular) /* the edges alone are not the membrane: their stiffness differs */
+        ck_assert_msg(err < 1e-10 * kmax, "model %d: in-plane stiffness off by %g of %g", _i, err, kmax);
+    else
+        ck_assert_msg(err > 1e-3 * kmax, "model %d: edges alone match the membrane", _i);
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* dforce(dx) = (f(x + h dx) - f(x - h dx)) / 2h at x, for dx along each coordinate and a mixed one */
 static void check_dforce(pf_world *w, pf_object_id id, const double *x, uint32_t n, const char *what)
 {
@@ -242,7 +306,7 @@ START_TEST(test_flipped_and_crushed_triangles)
     static const double rest[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     static const double flipped[9] = {0, 0, 0, 0.7, 0, 0, 0, -0.7, 0}, crushed[9] = {0, 0, 0, 1, 0, 0, 0.4, 0.005, 0};
     const uint32_t tri[3] = {0, 1, 2};
-    const model m = {1000, 0.3, 1, 1};
+    const model m = {1000, 0.3, 1, 1, 0};
     const double *states[2] = {flipped, crushed};
     for (int c = 0; c < 2; c++) {
         pf_world *w = make_world(PF_EXEC_SEQ, 1);
@@ -293,18 +357,20 @@ static uint64_t stepped_hash(pf_scene *s)
     return h;
 }
 
-/* TriangularBiquadraticSpringsForceField over a MeshTopology's triangles is pf_world_add_biquadratic_springs with
- * the same E, nu and switches, added to the scene without it; a damping ratio or a Poisson ratio out of range is
- * an error at its line */
+/* TriangularBiquadraticSpringsForceField (TriangularQuadraticSpringsForceField) over a MeshTopology's triangles is
+ * pf_world_add_biquadratic_springs with the same E, nu and switches (quadratic), added to the scene without it; a
+ * damping ratio or a Poisson ratio out of range is an error at its line */
 START_TEST(test_scene_component)
 {
     static const uint32_t tris[12] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
-    static const char *const attrs[3] = {"youngModulus='50' poissonRatio='0.45' dampingRatio='0' "
-                                         "matrixRegularization='0.4'",
-                                         "youngModulus='50' poissonRatio='0.45' useAngularSprings='0'",
-                                         "youngModulus='50' poissonRatio='0.45' compressible='false'"};
-    uint64_t h[3];
-    for (int k = 0; k < 3; k++) {
+    static const char *const comps[4] = {
+        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' dampingRatio='0' "
+        "matrixRegularization='0.4'/>",
+        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' useAngularSprings='0'/>",
+        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' compressible='false'/>",
+        "<TriangularQuadraticSpringsForceField youngModulus='50' poissonRatio='0.45' dampingRatio='0'/>"};
+    uint64_t h[4];
+    for (int k = 0; k < 4; k++) {
         pf_scene *s;
         ck_assert_msg(load_sheet("", &s) == PF_OK, "%s", pf_last_error());
         pf_biquadratic_springs_def bd = pf_biquadratic_springs_default_def();
@@ -312,18 +378,17 @@ START_TEST(test_scene_component)
         bd.poisson_ratio = 0.45;
         bd.angular_springs = k != 1;
         bd.compressible = k != 2;
+        bd.quadratic = k == 3;
         bd.triangles = tris;
         bd.ntriangles = 4;
         ck_assert_int_eq(pf_world_add_biquadratic_springs(pf_scene_world(s), (pf_object_id){0}, &bd, NULL), PF_OK);
         uint64_t want = stepped_hash(s);
-        char comp[256];
-        snprintf(comp, sizeof comp, "<TriangularBiquadraticSpringsForceField %s/>", attrs[k]);
-        ck_assert_msg(load_sheet(comp, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(load_sheet(comps[k], &s) == PF_OK, "%s", pf_last_error());
         h[k] = stepped_hash(s);
         ck_assert_msg(h[k] == want, "case %d: scene %016llx, API %016llx", k, (unsigned long long)h[k],
                       (unsigned long long)want);
     }
-    ck_assert(h[0] != h[1] && h[1] != h[2]);
+    ck_assert(h[0] != h[1] && h[1] != h[2] && h[2] != h[3]);
     static const char *const bad[][3] = {
         {"<TriangularBiquadraticSpringsForceField dampingRatio='0.1'/>", "t.xml:2:", "dampingRatio"},
         {"<TriangularBiquadraticSpringsForceField poissonRatio='1'/>", "t.xml:2:", "poissonRatio must be in (-1, 1)"},
@@ -362,7 +427,7 @@ static uint64_t hanging_sheet_hash(pf_executor e, int workers)
             memcpy(t + 3 * nt, q, sizeof q);
             nt += 2;
         }
-    pf_object_id id = add_sheet(w, x, 30, t, nt, (model){2000, 0.3, 1, 1});
+    pf_object_id id = add_sheet(w, x, 30, t, nt, (model){2000, 0.3, 1, 1, 0});
     const uint32_t edge[6] = {0, 1, 2, 3, 4, 5};
     ck_assert_int_eq(pf_world_fix_points(w, id, edge, 6), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 30), PF_OK);
@@ -392,6 +457,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(tc, test_zero_at_rest_and_under_rigid_motion, 0, NMODELS);
     tcase_add_loop_test(tc, test_force_is_minus_gradient, 0, NMODELS);
     tcase_add_loop_test(tc, test_dforce_is_derivative, 0, NMODELS);
+    tcase_add_loop_test(tc, test_rest_stiffness_is_plane_stress, 0, NMODELS);
     tcase_add_test(tc, test_flipped_and_crushed_triangles);
     tcase_add_test(tc, test_scene_component);
     suite_add_tcase(s, tc);

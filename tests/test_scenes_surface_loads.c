@@ -163,8 +163,6 @@ START_TEST(test_refused_projective)
         /* models PhysFlow does not have (scenes/component_refused.c) */
         {"<FastTriangularBendingSprings bendingStiffness='1000'/>",
          "FastTriangularBendingSprings is not supported: its bending is Volino's linear bending vector"},
-        {"<TriangularQuadraticSpringsForceField youngModulus='15' poissonRatio='0.3'/>",
-         "TriangularQuadraticSpringsForceField is not supported: its quadratic springs"},
         {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
          "EdgePressureForceField is not supported: its p_intensity is a follower load"},
         {"<BDFOdeSolver order='2'/>", "BDFOdeSolver is not supported: its backward differentiation formulas"},

@@ -289,7 +289,9 @@ typedef struct pf_biquadratic_springs_def {
     int angular_springs;       ///< 1: the cross terms between a triangle's edges (SOFA's useAngularSprings), 0: each
                                ///< edge alone; default 1
     int compressible;          ///< 1: the term that resists a triangle's loss of area (with angular_springs only, as in
-                               ///< SOFA); default 1
+                               ///< SOFA; biquadratic only); default 1
+    int quadratic;             ///< 0: biquadratic (on squared lengths); 1: Delingette's quadratic springs on the lengths
+                               ///< (SOFA TriangularQuadraticSpringsForceField: its linearization, no area term); default 0
     const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
     uint32_t ntriangles;       ///< how many triangles (> 0); default 0
 } pf_biquadratic_springs_def;
