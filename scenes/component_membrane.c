@@ -1,8 +1,8 @@
 /* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem),
  * TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs)
- * and TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles, and the bending springs
- * built from its surface, TriangularBendingSprings and QuadularBendingSprings (pf_world_add_springs, rest length =
- * initial distance). */
+ * and TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles; the bending of its
+ * surface: FastTriangularBendingSprings (pf_world_add_bending_vectors) and the springs TriangularBendingSprings and
+ * QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -245,6 +245,36 @@ int sc_tensor_mass(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
     }
     c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* FastTriangularBendingSprings (pf_world_add_bending_vectors) over the node's triangles: SOFA's attributes and
+ * defaults (bendingStiffness 1, minDistValidity 1e-6). */
+int sc_fast_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_bending_vectors_def d = pf_bending_vectors_default_def();
+    int rc;
+    if ((rc = pf_scene_component_real(c, "bendingStiffness", -1e300, 1e300, &d.bending_stiffness)) < 0) return rc;
+    if (!(d.bending_stiffness >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: bendingStiffness must be >= 0, got %g", TYPE(c),
+                                        d.bending_stiffness);
+    if ((rc = pf_scene_component_real(c, "minDistValidity", -1e300, 1e300, &d.min_distance)) < 0) return rc;
+    if (!(d.min_distance >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: minDistValidity must be >= 0, got %g", TYPE(c),
+                                        d.min_distance);
+    static const char *const ignored[] = {"template", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt, hinges = 0;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_bending_vectors(c->L->scene->world, o, &d, &hinges, NULL);
+    pf_free(tris);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields += hinges > 0;
     return PF_OK;
 }
 

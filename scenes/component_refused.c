@@ -10,10 +10,6 @@
 static const struct {
     const char *type, *why;
 } refused[] = {
-    {"FastTriangularBendingSprings",
-     "its bending is Volino's linear bending vector (each inner edge's four points weighted by the heights of its two "
-     "triangles), not a spring: PhysFlow has no such force (TriangularBendingSprings puts a spring between the two "
-     "points opposite each inner edge)"},
     {"BDFOdeSolver",
      "its backward differentiation formulas (order 1 to 6, each step solved by Newton-Raphson iterations) are not "
      "PhysFlow's integrators: EulerImplicitSolver solves one linearized backward Euler step"},

@@ -151,12 +151,12 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularQuadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_tensor_mass, NULL},
+    {"FastTriangularBendingSprings", FORCES, sc_fast_bending_springs, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
-    {"FastTriangularBendingSprings", FORCES, sc_refused_model, NULL},
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},

@@ -506,6 +506,39 @@ START_TEST(force_fields_and_springs)
     tm.triangles = tri;
     ck_assert_int_eq(pf_world_add_tensor_mass(w, id, &tm, &tid), PF_OK);
     ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* bending vectors: one triangle has no hinge (no field); two sharing edge 0-1 have one */
+    uint32_t two[6] = {0, 1, 3, 1, 0, 9}, hinges = 7;
+    pf_bending_vectors_def bv = pf_bending_vectors_default_def();
+    bv.triangles = two;
+    bv.ntriangles = 2;
+    REFUSED(pf_world_add_bending_vectors(w, id, NULL, NULL, NULL), "pf_world_add_bending_vectors", "def");
+    REFUSED(pf_world_add_bending_vectors(NULL, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "world");
+    REFUSED(pf_world_add_bending_vectors(w, (pf_object_id){9}, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "object 9");
+    bv.bending_stiffness = -1;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "def.bending_stiffness");
+    bv.bending_stiffness = 1;
+    bv.min_distance = NAN;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.min_distance");
+    bv.min_distance = 1e-6;
+    bv.ntriangles = 0;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.ntriangles");
+    bv.ntriangles = 2;
+    bv.triangles = NULL;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.triangles");
+    two[5] = 27;
+    bv.triangles = two;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "def.triangles[5] = 27");
+    two[5] = 9;
+    bv.ntriangles = 1;
+    ck_assert_int_eq(pf_world_add_bending_vectors(w, id, &bv, &hinges, NULL), PF_OK);
+    ck_assert_uint_eq(hinges, 0);
+    bv.ntriangles = 2;
+    ck_assert_int_eq(pf_world_add_bending_vectors(w, id, &bv, &hinges, &tid), PF_OK);
+    ck_assert_uint_eq(hinges, 1);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
     /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
     uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
     pf_tetra_fem_def tt = pf_tetra_fem_default_def();

@@ -161,8 +161,6 @@ START_TEST(test_refused_projective)
         {"<AffineMovementProjectiveConstraint indices='0' translation='1 0 0' endConstraintTime='1'/>",
          "AffineMovementProjectiveConstraint: it moves points by an affine motion over time"},
         /* models PhysFlow does not have (scenes/component_refused.c) */
-        {"<FastTriangularBendingSprings bendingStiffness='1000'/>",
-         "FastTriangularBendingSprings is not supported: its bending is Volino's linear bending vector"},
         {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
          "EdgePressureForceField is not supported: its p_intensity is a follower load"},
         {"<BDFOdeSolver order='2'/>", "BDFOdeSolver is not supported: its backward differentiation formulas"},

@@ -27,7 +27,8 @@ typedef struct pf_object_id {
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
 /// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_biquadratic_springs,
-/// pf_world_add_tensor_mass, pf_world_add_force_field, pf_world_add_constant_force) hands one out.
+/// pf_world_add_tensor_mass, pf_world_add_bending_vectors, pf_world_add_force_field, pf_world_add_constant_force)
+/// hands one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -321,6 +322,27 @@ PF_API pf_tensor_mass_def pf_tensor_mass_default_def(void);
 /// triangle of zero area.
 PF_API int pf_world_add_tensor_mass(pf_world *w, pf_object_id o, const pf_tensor_mass_def *def,
                                     pf_force_field_id *out);
+
+/// Volino's bending vectors (SOFA FastTriangularBendingSprings; Volino and Magnenat-Thalmann 2006): for every edge
+/// shared by exactly two triangles, the energy lambda/2 |R|^2 of the bending vector R = sum a_P x_P over the hinge's
+/// four points (weights fixed at rest, R = 0 while the hinge is flat; lambda = 2/3 (h_A + h_B) / (h_A^2 h_B^2) |CD|
+/// k from the rest heights of the two opposite points over the edge). Linear in x; no stretching stiffness (pair it
+/// with a membrane). Get defaults from pf_bending_vectors_default_def().
+typedef struct pf_bending_vectors_def {
+    double bending_stiffness;  ///< k in N m (>= 0); default 1
+    double min_distance;       ///< m (>= 0): a hinge whose rest edge or opposite points are not farther apart has no
+                               ///< vector (SOFA's minDistValidity); default 1e-6
+    const uint32_t *triangles; ///< 3 point indices per triangle; default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_bending_vectors_def;
+
+PF_API pf_bending_vectors_def pf_bending_vectors_default_def(void);
+/// Adds the bending vectors of the hinges of def->triangles to object o (an object of points; rest shape: the
+/// initial positions). *hinges (may be NULL) receives how many; with none (no edge of exactly two triangles) no
+/// field is added and *out is left as it was, else *out (may be NULL) receives its handle. PF_EINVAL for a bad
+/// parameter or a point out of range.
+PF_API int pf_world_add_bending_vectors(pf_world *w, pf_object_id o, const pf_bending_vectors_def *def,
+                                        uint32_t *hinges, pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
