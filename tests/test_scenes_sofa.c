@@ -1259,6 +1259,38 @@ START_TEST(test_tetra_fem_on_hexahedra)
 }
 END_TEST
 
+/* RegularGridTopology p0: SOFA's first point when given, the steps still (max - min) / (n - 1): the grid 3 x 2 x 2
+ * over [0 2] x [0 1] x [0 1] from p0 = (5 -1 2) has its points at p0 + (i, j, k), hand-listed; a flat axis sits at
+ * p0 too */
+START_TEST(test_grid_p0)
+{
+    static const char *const xml[2] = {
+        "<Node><Node name='g'><EulerImplicitSolver/><RegularGridTopology n='3 2 2' min='0 0 0' max='2 1 1' "
+        "p0='5 -1 2'/><MechanicalObject/></Node></Node>",
+        "<Node><Node name='g'><EulerImplicitSolver/><RegularGridTopology n='3 1 2' min='0 0 0' max='2 1 1' "
+        "p0='5 -1 2'/><MechanicalObject/></Node></Node>"};
+    for (int k = 0; k < 2; k++) {
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml[k], &s) == PF_OK, "%s", pf_last_error());
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &n);
+        ck_assert_uint_eq(n, k ? 6 : 12);
+        uint32_t p = 0;
+        for (int c = 0; c < 2; c++)
+            for (int b = 0; b < (k ? 1 : 2); b++)
+                for (int a = 0; a < 3; a++, p++) {
+                    const double want[3] = {5.0 + a, -1.0 + b, 2.0 + c};
+                    for (int e = 0; e < 3; e++)
+                        ck_assert_msg(x[3 * p + e] == want[e], "%d: point %u axis %d: %g, want %g", k, p, e,
+                                      x[3 * p + e], want[e]);
+                }
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 /* CylinderGridTopology: a 3 x 3 x 2 grid of radius 1 and length 2 around the axis y from (1 2 3): the points
  * hand-computed from SOFA's rule (the square [-1, 1]^2 pulled onto the disc: corners at 1/sqrt 2, edge middles
  * kept; frame x = world x, y = z x x = -world z for the axis y), numbered as a grid; its 4 hexahedra carry
@@ -1471,6 +1503,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_transform_engine);
     tcase_add_test(tc, test_tetra_fem_on_hexahedra);
     tcase_add_test(tc, test_cylinder_grid_topology);
+    tcase_add_test(tc, test_grid_p0);
     tcase_add_test(tc, test_tetrahedron_collision_model);
     tcase_add_test(tc, test_index_ranges);
     suite_add_tcase(s, tc);
