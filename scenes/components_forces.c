@@ -325,6 +325,28 @@ static int vector3(pf_scene_component *c, const char *attr, double out[3])
     return 1;
 }
 
+/* a force of a `forces` list and its position in the list */
+typedef struct force_ref {
+    const double *f;
+    uint32_t k;
+} force_ref;
+
+/* by force (its bytes: any fixed order groups equal forces), then position */
+static int cmp_force_ref(const void *a, const void *b)
+{
+    const force_ref *x = a, *y = b;
+    int c = memcmp(x->f, y->f, 3 * sizeof(double));
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* runs of one force by where it first appears: a run's f points at that first entry of the `forces` array (k is
+ * the run's start in the sorted list), so the pointers' order is the list's */
+static int cmp_force_ref_first(const void *a, const void *b)
+{
+    const force_ref *x = a, *y = b;
+    return (x->f > y->f) - (x->f < y->f);
+}
+
 /* ConstantForceField as SOFA reads it: `forces` (one per listed point), else `force` (on every listed point), else
  * `totalForce` (spread evenly over them); the first of these given wins, as in SOFA's init, the others are warned
  * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indexFromEnd`
@@ -402,23 +424,31 @@ int sc_constant_force_field(pf_scene_component *c, void *ctx)
         d.npoints = (uint32_t)m;
         if (!(rc = pf_world_add_constant_force(w, o, &d, NULL))) c->L->scene->summary.force_fields++;
     }
-    /* forces: the points of each distinct force together, the forces in the order they first appear */
-    uint32_t *group = rc || !has_forces ? NULL : pf_malloc(m * sizeof *group + 1);
-    if (!rc && has_forces && !group) rc = pf_error(PF_ENOMEM, "out of memory");
-    for (size_t k = 0; k < m && has_forces && !rc; k++) {
-        const double *f = forces + 3 * k;
-        int seen = 0;
-        for (size_t j = 0; j < k && !seen; j++) seen = !memcmp(forces + 3 * j, f, 3 * sizeof *f);
-        if (seen) continue;
-        uint32_t ng = 0;
-        for (size_t j = k; j < m; j++)
-            if (!memcmp(forces + 3 * j, f, 3 * sizeof *f)) group[ng++] = idx[j];
+    /* forces: the points of each distinct force together (sorted by force, then position in the list: runs of
+     * one force, each in list order), the runs in the order their force first appears */
+    force_ref *ref = rc || !has_forces ? NULL : pf_malloc(m * sizeof *ref + 1);
+    force_ref *runs = ref ? pf_malloc(m * sizeof *runs + 1) : NULL; /* each run's first position and its start */
+    uint32_t *group = ref ? pf_malloc(m * sizeof *group + 1) : NULL, nruns = 0;
+    if (!rc && has_forces && (!ref || !runs || !group)) rc = pf_error(PF_ENOMEM, "out of memory");
+    if (!rc && has_forces) {
+        for (size_t k = 0; k < m; k++) ref[k] = (force_ref){forces + 3 * k, (uint32_t)k};
+        qsort(ref, m, sizeof *ref, cmp_force_ref);
+        for (size_t k = 0; k < m; k++)
+            if (k == 0 || memcmp(ref[k].f, ref[k - 1].f, 3 * sizeof(double)))
+                runs[nruns++] = (force_ref){ref[k].f, (uint32_t)k};
+        qsort(runs, nruns, sizeof *runs, cmp_force_ref_first);
+    }
+    for (uint32_t r = 0; r < nruns && !rc; r++) {
+        uint32_t k = runs[r].k, ng = 0;
+        for (size_t j = k; j < m && !memcmp(ref[j].f, ref[k].f, 3 * sizeof(double)); j++) group[ng++] = idx[ref[j].k];
         pf_constant_force_def d = pf_constant_force_default_def();
-        memcpy(d.force, f, sizeof d.force);
+        memcpy(d.force, ref[k].f, sizeof d.force);
         d.points = group;
         d.npoints = ng;
         if (!(rc = pf_world_add_constant_force(w, o, &d, NULL))) c->L->scene->summary.force_fields++;
     }
+    pf_free(ref);
+    pf_free(runs);
     pf_free(group);
     pf_free(idx);
     pf_free(forces);
