@@ -281,7 +281,8 @@ PF_API int pf_world_add_triangle_fem(pf_world *w, pf_object_id o, const pf_trian
 
 /// Biquadratic springs on triangles (SOFA TriangularBiquadraticSpringsForceField; Delingette 2008): a nonlinear
 /// (St Venant-Kirchhoff) membrane written on the squared lengths of each triangle's edges, with SOFA's
-/// coefficients from E and nu; its stiffness is the exact derivative of its force. Get defaults from
+/// coefficients from E and nu; with `quadratic`, the same on the edges' lengths (SOFA
+/// TriangularQuadraticSpringsForceField). Its stiffness is the exact derivative of its force. Get defaults from
 /// pf_biquadratic_springs_default_def().
 typedef struct pf_biquadratic_springs_def {
     double young_modulus;      ///< E in Pa (> 0); default 1000
@@ -291,16 +292,16 @@ typedef struct pf_biquadratic_springs_def {
                                ///< edge alone; default 1
     int compressible;          ///< 1: the term that resists a triangle's loss of area (with angular_springs only, as in
                                ///< SOFA; biquadratic only); default 1
-    int quadratic;             ///< 0: biquadratic (on squared lengths); 1: Delingette's quadratic springs on the lengths
-                               ///< (SOFA TriangularQuadraticSpringsForceField: its linearization, no area term); default 0
+    int quadratic;             ///< 0: biquadratic (on squared lengths); 1: Delingette's quadratic springs on the
+                               ///< lengths (SOFA TriangularQuadraticSpringsForceField; no area term); default 0
     const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
     uint32_t ntriangles;       ///< how many triangles (> 0); default 0
 } pf_biquadratic_springs_def;
 
 PF_API pf_biquadratic_springs_def pf_biquadratic_springs_default_def(void);
-/// Adds biquadratic springs over def->triangles of object o (an object of points; rest shape: the initial
-/// positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range or a
-/// triangle of zero area.
+/// Adds biquadratic (or quadratic) springs over def->triangles of object o (an object of points; rest shape: the
+/// initial positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range
+/// or a triangle of zero area.
 PF_API int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id o, const pf_biquadratic_springs_def *def,
                                             pf_force_field_id *out);
 
