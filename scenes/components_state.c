@@ -159,15 +159,9 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
                              *const maxs[3] = {"xmax", "ymax", "zmax"};
     if ((rc = grid_axis_attr(c, ns, n)) || (rc = grid_axis_attr(c, mins, lo)) || (rc = grid_axis_attr(c, maxs, hi)))
         return rc;
-    /* p0: SOFA's first point when given (RegularGridTopology::setPos keeps it), the steps still (max - min) / (n - 1):
-     * the grid moves by p0 - min */
     double p0[3];
     int has_p0 = pf_scene_component_reals(c, "p0", 3, p0);
     if (has_p0 < 0) return has_p0;
-    for (int d = 0; d < 3 && has_p0; d++) {
-        hi[d] = p0[d] + (hi[d] - lo[d]);
-        lo[d] = p0[d];
-    }
     pf_scene_component_ignore(c, "computeHexaList");
     pf_scene_component_ignore(c, "computeQuadList");
     pf_scene_component_ignore(c, "computeTriangleList");
@@ -198,8 +192,10 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
     pf_object_def *d = pf_scene_component_object_def(c);
     for (int k = 0; k < 3; k++) {
         d->grid[k] = (int)n[k];
-        d->grid_min[k] = lo[k];
-        d->grid_max[k] = hi[k];
+        /* p0: SOFA's first point when given (RegularGridTopology::setPos keeps it), the steps still
+         * (max - min) / (n - 1): the grid moves by p0 - min */
+        d->grid_min[k] = has_p0 ? p0[k] : lo[k];
+        d->grid_max[k] = has_p0 ? p0[k] + (hi[k] - lo[k]) : hi[k];
     }
     return PF_OK;
 }
