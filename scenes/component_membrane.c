@@ -1,11 +1,14 @@
-/* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem)
- * over the node's triangles, and the bending springs built from its surface, TriangularBendingSprings and
+/* Membrane components: SOFA's TriangularFEMForceField and TriangleFEMForceField (pf_world_add_triangle_fem),
+ * TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs)
+ * and TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles; the bending of its
+ * surface: FastTriangularBendingSprings (pf_world_add_bending_vectors) and the springs TriangularBendingSprings and
  * QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
 #include "components.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +166,115 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
     pf_free(tris);
     if (rc) return rc;
     c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs,
+ * quadratic for the second) over the node's triangles: SOFA's attributes and defaults (E 1000, nu 0.3,
+ * useAngularSprings on; the biquadratic's compressible on). dampingRatio (SOFA's damping on the edges' rate) is read
+ * as 0 only; matrixRegularization is ignored: PhysFlow's stiffness is the force's exact derivative. */
+int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_biquadratic_springs_def d = pf_biquadratic_springs_default_def();
+    d.quadratic = !strcmp(TYPE(c), "TriangularQuadraticSpringsForceField");
+    int rc;
+    double damping = 0;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
+    if (!(d.young_modulus > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
+                                        d.young_modulus);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
+    if (!(d.poisson_ratio > -1 && d.poisson_ratio < 1))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
+                                        d.poisson_ratio);
+    if ((rc = sc_parse_bool(c, "useAngularSprings", &d.angular_springs)) < 0) return rc;
+    if (!d.quadratic && (rc = sc_parse_bool(c, "compressible", &d.compressible)) < 0) return rc;
+    if ((rc = pf_scene_component_real(c, "dampingRatio", -1e300, 1e300, &damping)) < 0) return rc;
+    if (damping != 0)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: dampingRatio %g is not supported (0 only): use the "
+                                        "solver's rayleighStiffness", TYPE(c), damping);
+    static const char *const ignored[] = {"template", "initialPoints", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    if (!d.quadratic) pf_scene_component_ignore(c, "matrixRegularization");
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_biquadratic_springs(c->L->scene->world, o, &d, NULL);
+    pf_free(tris);
+    if (rc) {
+        char copy[400]; /* the physics' message names the bad triangle */
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+    }
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles: SOFA's attributes and
+ * defaults (E 1000, nu 0.3). */
+int sc_tensor_mass(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_tensor_mass_def d = pf_tensor_mass_default_def();
+    int rc;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
+    if (!(d.young_modulus > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
+                                        d.young_modulus);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
+    if (!(d.poisson_ratio > -1 && d.poisson_ratio < 1))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
+                                        d.poisson_ratio);
+    static const char *const ignored[] = {"template", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_tensor_mass(c->L->scene->world, o, &d, NULL);
+    pf_free(tris);
+    if (rc) {
+        char copy[400]; /* the physics' message names the bad triangle */
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+    }
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
+/* FastTriangularBendingSprings (pf_world_add_bending_vectors) over the node's triangles: SOFA's attributes and
+ * defaults (bendingStiffness 1, minDistValidity 1e-6). */
+int sc_fast_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_bending_vectors_def d = pf_bending_vectors_default_def();
+    int rc;
+    if ((rc = pf_scene_component_real(c, "bendingStiffness", -1e300, 1e300, &d.bending_stiffness)) < 0) return rc;
+    if (!(d.bending_stiffness >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: bendingStiffness must be >= 0, got %g", TYPE(c),
+                                        d.bending_stiffness);
+    if ((rc = pf_scene_component_real(c, "minDistValidity", -1e300, 1e300, &d.min_distance)) < 0) return rc;
+    if (!(d.min_distance >= 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: minDistValidity must be >= 0, got %g", TYPE(c),
+                                        d.min_distance);
+    static const char *const ignored[] = {"template", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt, hinges = 0;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d.triangles = tris;
+    d.ntriangles = nt;
+    rc = pf_world_add_bending_vectors(c->L->scene->world, o, &d, &hinges, NULL);
+    pf_free(tris);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields += hinges > 0;
     return PF_OK;
 }
 

@@ -10,21 +10,6 @@
 static const struct {
     const char *type, *why;
 } refused[] = {
-    {"FastTriangularBendingSprings",
-     "its bending is Volino's linear bending vector (each inner edge's four points weighted by the heights of its two "
-     "triangles), not a spring: PhysFlow has no such force (TriangularBendingSprings puts a spring between the two "
-     "points opposite each inner edge)"},
-    {"TriangularBiquadraticSpringsForceField",
-     "its biquadratic springs (Delingette's St Venant-Kirchhoff membrane, written on the squared lengths of the "
-     "triangles' edges) are not PhysFlow's linear springs nor its corotational triangle FEM "
-     "(TriangularFEMForceField)"},
-    {"TriangularQuadraticSpringsForceField",
-     "its quadratic springs (Delingette's linear membrane written on the triangles' edges) are not PhysFlow's "
-     "linear springs nor its corotational triangle FEM (TriangularFEMForceField)"},
-    {"TriangularTensorMassForceField",
-     "its tensor-mass membrane (small-strain elasticity on the points' 3-D displacements, not rotated) is not "
-     "PhysFlow's triangle FEM, which measures strain in each triangle's plane (TriangularFEMForceField, method "
-     "large or small)"},
     {"BDFOdeSolver",
      "its backward differentiation formulas (order 1 to 6, each step solved by Newton-Raphson iterations) are not "
      "PhysFlow's integrators: EulerImplicitSolver solves one linearized backward Euler step"},

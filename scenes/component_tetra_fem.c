@@ -59,7 +59,8 @@ static int fem_method(pf_scene_component *c, pf_fem_method *out)
 
 /* A topology without tetrahedra but with hexahedra (a regular grid of 2 or more points per axis, or a hexahedral
  * mesh): *split holds SOFA's six tetrahedra per hexahedron (TetrahedronFEMForceField::init; a grid's cells per row
- * and column give the mirroring pattern, 2 and 1 for a mesh, as SOFA takes them). Else split stays empty. */
+ * and column give the mirroring pattern, a CylinderGridTopology's too, 2 and 1 for a mesh, as SOFA takes them).
+ * Else split stays empty. */
 static int hexahedra_split(pf_scene_component *c, sc_mesh *split)
 {
     sc_node *n = c->node;
@@ -77,7 +78,8 @@ static int hexahedra_split(pf_scene_component *c, sc_mesh *split)
     }
     if (n->topology == SC_TOPO_MESH && (n->mapping == SC_MAP_NONE || n->mapping == SC_MAP_IDENTITY) &&
         !n->mesh.ntetra && n->mesh.nhexa)
-        return sc_hexa_to_tetra_fem(&n->mesh, 2, 1, split);
+        return n->grid_cells[0] ? sc_hexa_to_tetra_fem(&n->mesh, n->grid_cells[0], n->grid_cells[1], split)
+                                : sc_hexa_to_tetra_fem(&n->mesh, 2, 1, split);
     return PF_OK;
 }
 

@@ -7,6 +7,7 @@
 /* STATE stage */
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
+int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_point_set_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
@@ -128,6 +129,9 @@ int sc_point_model(pf_scene_component *c, void *ctx);
 int sc_line_model(pf_scene_component *c, void *ctx);
 /* scenes/component_membrane.c */
 int sc_triangle_fem(pf_scene_component *c, void *ctx);
+int sc_biquadratic_springs(pf_scene_component *c, void *ctx);
+int sc_tensor_mass(pf_scene_component *c, void *ctx);
+int sc_fast_bending_springs(pf_scene_component *c, void *ctx);
 int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
 int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_pressure.c */

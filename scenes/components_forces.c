@@ -325,41 +325,133 @@ static int vector3(pf_scene_component *c, const char *attr, double out[3])
     return 1;
 }
 
-/* ConstantForceField: `force` on every listed point, or `totalForce` spread evenly over them; no `indices`: every
- * point of the node's object. */
+/* a force of a `forces` list and its position in the list */
+typedef struct force_ref {
+    const double *f;
+    uint32_t k;
+} force_ref;
+
+/* by force (its bytes: any fixed order groups equal forces), then position */
+static int cmp_force_ref(const void *a, const void *b)
+{
+    const force_ref *x = a, *y = b;
+    int c = memcmp(x->f, y->f, 3 * sizeof(double));
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* runs of one force by where it first appears: a run's f points at that first entry of the `forces` array (k is
+ * the run's start in the sorted list), so the pointers' order is the list's */
+static int cmp_force_ref_first(const void *a, const void *b)
+{
+    const force_ref *x = a, *y = b;
+    return (x->f > y->f) - (x->f < y->f);
+}
+
+/* ConstantForceField as SOFA reads it: `forces` (one per listed point), else `force` (on every listed point), else
+ * `totalForce` (spread evenly over them); the first of these given wins, as in SOFA's init, the others are warned
+ * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indexFromEnd`
+ * counts them from the last point. Points of equal force share one field (pf_world_add_constant_force), in the
+ * order their force first appears. */
 int sc_constant_force_field(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    pf_constant_force_def d = pf_constant_force_default_def();
-    double total[3];
-    int has_force, has_total, rc;
-    if ((has_force = vector3(c, "force", d.force)) < 0) return has_force;
-    if ((has_total = vector3(c, "totalForce", total)) < 0) return has_total;
-    if (has_force == has_total)
-        return pf_scene_component_error(c, PF_EPARSE, "%s: give exactly one of 'force' (per point) and 'totalForce'",
-                                        TYPE(c));
+    double force[3] = {0, 0, 0}, total[3], *forces = NULL;
+    size_t nforces = 0;
+    int has_force, has_total, has_forces, from_end = 0, rc;
+    if ((has_forces = sc_parse_reals(c, "forces", &forces, &nforces)) < 0) return has_forces;
+    if ((has_force = vector3(c, "force", force)) < 0 || (has_total = vector3(c, "totalForce", total)) < 0 ||
+        (rc = sc_parse_bool(c, "indexFromEnd", &from_end)) < 0) {
+        pf_free(forces);
+        return has_force < 0 ? has_force : has_total < 0 ? has_total : rc;
+    }
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "showArrowSize");
+    pf_scene_component_ignore(c, "showColor");
+    if (has_forces && (nforces == 0 || nforces % 3)) {
+        pf_free(forces);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: 'forces' needs 3 numbers (x y z, N) per point, got %zu",
+                                        TYPE(c), nforces);
+    }
+    const char *used = has_forces ? "forces" : has_force ? "force" : has_total ? "totalForce" : NULL;
+    if (!used) {
+        pf_scene_component_ignore(c, "indices");
+        pf_scene_component_warning(c, "%s: none of 'forces', 'force', 'totalForce' is given: no force (as SOFA)",
+                                   TYPE(c));
+        return PF_OK;
+    }
+    if (has_forces + has_force + has_total > 1)
+        pf_scene_component_warning(c, "%s: '%s' is used, %s%s%s ignored (SOFA takes forces, then force, then "
+                                   "totalForce)", TYPE(c), used, has_forces && has_force ? "'force'" : "",
+                                   has_forces && has_force && has_total ? " and " : "",
+                                   has_total ? "'totalForce'" : "");
     pf_object_id o;
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    if (c->node->rigid)
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a rigid body is not supported yet", TYPE(c));
+    if ((rc = pf_scene_component_object(c, &o))) {
+        pf_free(forces);
+        return rc;
+    }
+    if (c->node->rigid) {
+        pf_free(forces);
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a Rigid3d body (a force and a torque) is not supported: "
+                                        "PhysFlow's rigid bodies take gravity and contacts, no applied load", TYPE(c));
+    }
     uint32_t *idx = NULL, npts = object_points(c, o);
     size_t m = 0;
-    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) return rc;
+    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) {
+        pf_free(forces);
+        return rc;
+    }
     rc = PF_OK;
     for (size_t k = 0; k < m && !rc; k++)
         if (idx[k] >= npts)
             rc = pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (%u points)", TYPE(c), idx[k],
                                           npts);
     if (!rc && m == 0 && idx) rc = pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' is empty", TYPE(c));
-    double spread = (double)(m ? m : npts); /* totalForce: each point's share */
-    for (int a = 0; a < 3 && has_total; a++) d.force[a] = total[a] / spread;
-    d.points = idx;
-    d.npoints = (uint32_t)m;
-    if (!rc) rc = pf_world_add_constant_force(c->L->scene->world, o, &d, NULL);
+    size_t count = m ? m : npts; /* the points listed */
+    if (!rc && has_forces && nforces / 3 != count)
+        rc = pf_scene_component_error(c, PF_EINVAL, "%s: 'forces' gives %zu forces for %zu points (%s): one per point "
+                                      "is needed", TYPE(c), nforces / 3, count, m ? "'indices'" : "every point");
+    if (!rc && (from_end || has_forces) && !idx) { /* the points named one by one */
+        if (!(idx = pf_malloc(count * sizeof *idx + 1))) rc = pf_error(PF_ENOMEM, "out of memory");
+        for (size_t k = 0; k < count && !rc; k++) idx[k] = (uint32_t)k;
+        m = count;
+    }
+    for (size_t k = 0; k < m && from_end && !rc; k++) idx[k] = npts - 1 - idx[k];
+    pf_world *w = c->L->scene->world;
+    if (!rc && !has_forces) {
+        pf_constant_force_def d = pf_constant_force_default_def();
+        for (int a = 0; a < 3; a++) d.force[a] = has_force ? force[a] : total[a] / (double)count;
+        d.points = idx;
+        d.npoints = (uint32_t)m;
+        if (!(rc = pf_world_add_constant_force(w, o, &d, NULL))) c->L->scene->summary.force_fields++;
+    }
+    /* forces: the points of each distinct force together (sorted by force, then position in the list: runs of
+     * one force, each in list order), the runs in the order their force first appears */
+    force_ref *ref = rc || !has_forces ? NULL : pf_malloc(m * sizeof *ref + 1);
+    force_ref *runs = ref ? pf_malloc(m * sizeof *runs + 1) : NULL; /* each run's first position and its start */
+    uint32_t *group = ref ? pf_malloc(m * sizeof *group + 1) : NULL, nruns = 0;
+    if (!rc && has_forces && (!ref || !runs || !group)) rc = pf_error(PF_ENOMEM, "out of memory");
+    if (!rc && has_forces) {
+        for (size_t k = 0; k < m; k++) ref[k] = (force_ref){forces + 3 * k, (uint32_t)k};
+        qsort(ref, m, sizeof *ref, cmp_force_ref);
+        for (size_t k = 0; k < m; k++)
+            if (k == 0 || memcmp(ref[k].f, ref[k - 1].f, 3 * sizeof(double)))
+                runs[nruns++] = (force_ref){ref[k].f, (uint32_t)k};
+        qsort(runs, nruns, sizeof *runs, cmp_force_ref_first);
+    }
+    for (uint32_t r = 0; r < nruns && !rc; r++) {
+        uint32_t k = runs[r].k, ng = 0;
+        for (size_t j = k; j < m && !memcmp(ref[j].f, ref[k].f, 3 * sizeof(double)); j++) group[ng++] = idx[ref[j].k];
+        pf_constant_force_def d = pf_constant_force_default_def();
+        memcpy(d.force, ref[k].f, sizeof d.force);
+        d.points = group;
+        d.npoints = ng;
+        if (!(rc = pf_world_add_constant_force(w, o, &d, NULL))) c->L->scene->summary.force_fields++;
+    }
+    pf_free(ref);
+    pf_free(runs);
+    pf_free(group);
     pf_free(idx);
-    if (!rc) c->L->scene->summary.force_fields++;
+    pf_free(forces);
     return rc;
 }
 

@@ -1,9 +1,12 @@
 /* STATE-stage components: what a node's object is (MechanicalObject, topologies, mesh loader, mass), how it is
  * integrated (solvers, which child nodes inherit) and the scene's collision pipeline settings. */
 #include "components.h"
+#include "topological_mappings.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/error.h"
+#include "physics/rotation.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +21,18 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
 {
     double pose[7] = {0, 0, 0, 0, 0, 0, 1}, twist[6] = {0, 0, 0, 0, 0, 0};
     int rc;
+    /* SOFA's Rigid3d object may hold several frames (a beam's nodes, BeamFEMForceField); PhysFlow's rigid object is
+     * one body, one frame */
+    double *frames;
+    size_t m;
+    if ((rc = sc_parse_reals(c, "position", &frames, &m)) < 0) return rc;
+    if (rc == 1) pf_free(frames);
+    if (rc == 1 && m > 7 && m % 7 == 0)
+        return pf_scene_component_error(c, PF_ENOTSUP,
+                                        "MechanicalObject: 'position' gives %zu Rigid3d frames: PhysFlow's Rigid3d "
+                                        "object is one rigid body (one frame, 7 numbers); objects of several frames "
+                                        "(a beam's nodes, as BeamFEMForceField uses) are not supported",
+                                        m / 7);
     if ((rc = pf_scene_component_reals(c, "position", 7, pose)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "velocity", 6, twist)) < 0) return rc;
     double q2 = pose[3] * pose[3] + pose[4] * pose[4] + pose[5] * pose[5] + pose[6] * pose[6];
@@ -144,7 +159,9 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
                              *const maxs[3] = {"xmax", "ymax", "zmax"};
     if ((rc = grid_axis_attr(c, ns, n)) || (rc = grid_axis_attr(c, mins, lo)) || (rc = grid_axis_attr(c, maxs, hi)))
         return rc;
-    pf_scene_component_ignore(c, "p0");
+    double p0[3];
+    int has_p0 = pf_scene_component_reals(c, "p0", 3, p0);
+    if (has_p0 < 0) return has_p0;
     pf_scene_component_ignore(c, "computeHexaList");
     pf_scene_component_ignore(c, "computeQuadList");
     pf_scene_component_ignore(c, "computeTriangleList");
@@ -157,6 +174,13 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
         if (n[d] > (1 << 20))
             return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points along axis %c is too many",
                                             n[d], "xyz"[d]);
+        /* SOFA steps from min towards max, backwards when max < min (its points then run down the axis, their
+         * cells mirrored); PhysFlow's grid objects run up every axis (pf_object_def.grid_max > grid_min) */
+        if (n[d] > 1 && hi[d] < lo[d])
+            return pf_scene_component_error(c, PF_ENOTSUP, "RegularGridTopology: max %g is below min %g along axis "
+                                            "%c: SOFA would number the points from min down to max, a grid PhysFlow "
+                                            "does not make (its grids run from min up to max: swap them, and the "
+                                            "indices that name points along that axis)", hi[d], lo[d], "xyz"[d]);
         if (n[d] > 1 && !(hi[d] > lo[d]))
             return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: max %g must exceed min %g along axis "
                                             "%c", hi[d], lo[d], "xyz"[d]);
@@ -168,9 +192,103 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
     pf_object_def *d = pf_scene_component_object_def(c);
     for (int k = 0; k < 3; k++) {
         d->grid[k] = (int)n[k];
-        d->grid_min[k] = lo[k];
-        d->grid_max[k] = hi[k];
+        /* p0: SOFA's first point when given (RegularGridTopology::setPos keeps it), the steps still
+         * (max - min) / (n - 1): the grid moves by p0 - min */
+        d->grid_min[k] = has_p0 ? p0[k] : lo[k];
+        d->grid_max[k] = has_p0 ? p0[k] + (hi[k] - lo[k]) : hi[k];
     }
+    return PF_OK;
+}
+
+/* CylinderGridTopology: SOFA's GridTopology of n points per axis (the grid's numbering and cells, as a
+ * RegularGridTopology's) placed in a cylinder: each (i, j) layer is the square [-r, r]^2 pulled radially onto the
+ * disc (a point keeps its direction, at the distance max(|x|, |y|) from the axis), layer k at k length / (nz - 1)
+ * along the axis from `center` (CylinderGridTopology::getPointInGrid). Its frame: z the axis, x the world's x (its
+ * y when the axis is x), y = z x x, x = y x z. A mesh of hexahedra (quads when nz = 1). */
+int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double n[3] = {2, 2, 2}, center[3] = {0, 0, 0}, axis[3] = {0, 0, 1}, r = 1, length = 1;
+    int rc;
+    static const char *const ns[3] = {"nx", "ny", "nz"};
+    if ((rc = pf_scene_component_reals(c, "n", 3, n)) < 0 || (rc = grid_axis_attr(c, ns, n)) < 0 ||
+        (rc = pf_scene_component_reals(c, "center", 3, center)) < 0 ||
+        (rc = pf_scene_component_reals(c, "axis", 3, axis)) < 0 ||
+        (rc = pf_scene_component_real(c, "radius", -1e300, 1e300, &r)) < 0 ||
+        (rc = pf_scene_component_real(c, "length", -1e300, 1e300, &length)) < 0)
+        return rc;
+    pf_scene_component_ignore(c, "p0");
+    pf_scene_component_ignore(c, "computeHexaList");
+    pf_scene_component_ignore(c, "computeQuadList");
+    pf_scene_component_ignore(c, "computeTriangleList");
+    pf_scene_component_ignore(c, "computeEdgeList");
+    double total = 1;
+    for (int d = 0; d < 3; d++) {
+        /* SOFA spreads x and y over n - 1 steps across the disc: one point there has no place */
+        int least = d < 2 ? 2 : 1;
+        if (n[d] < least || n[d] != floor(n[d]) || n[d] > (1 << 20))
+            return pf_scene_component_error(c, PF_EINVAL, "%s: %g points along axis %c (an integer in [%d, %d] is "
+                                            "needed)", TYPE(c), n[d], "xyz"[d], least, 1 << 20);
+        total *= n[d];
+    }
+    if (total > (double)(1u << 28))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: %g points is too many", TYPE(c), total);
+    if (!(r > 0 && isfinite(r)))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
+    if (!(length > 0 && isfinite(length)))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: length must be > 0, got %g", TYPE(c), length);
+    double la = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (!(la > 0 && isfinite(la)))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: axis must be a nonzero vector, got %g %g %g", TYPE(c),
+                                        axis[0], axis[1], axis[2]);
+    double Z[3] = {axis[0] / la, axis[1] / la, axis[2] / la}, X[3] = {1, 0, 0}, Y[3];
+    double dz[3] = {Z[0] - 1, Z[1], Z[2]};
+    if (sqrt(dz[0] * dz[0] + dz[1] * dz[1] + dz[2] * dz[2]) < 1e-6) X[0] = 0, X[1] = 1;
+    pf_cross(Z, X, Y);
+    pf_cross(Y, Z, X);
+    double lx = sqrt(X[0] * X[0] + X[1] * X[1] + X[2] * X[2]), ly = sqrt(Y[0] * Y[0] + Y[1] * Y[1] + Y[2] * Y[2]);
+    for (int a = 0; a < 3; a++) X[a] /= lx, Y[a] /= ly;
+    const int g[3] = {(int)n[0], (int)n[1], (int)n[2]};
+    sc_mesh m;
+    PF_TRY(sc_grid_mesh(g, (const double[3]){0, 0, 0}, (const double[3]){1, 1, 1}, &m));
+    for (int k = 0; k < g[2]; k++)
+        for (int j = 0; j < g[1]; j++)
+            for (int i = 0; i < g[0]; i++) {
+                double p[3] = {i * 2 * r / (g[0] - 1) - r, j * 2 * r / (g[1] - 1) - r, 0};
+                double norm = sqrt(p[0] * p[0] + p[1] * p[1]);
+                if (norm > 1e-7) {
+                    double s = fmax(fabs(p[0]), fabs(p[1])) / norm;
+                    p[0] *= s, p[1] *= s;
+                }
+                if (g[2] > 1) p[2] = k * length / (g[2] - 1);
+                double *q = m.points + 3 * ((size_t)i + (size_t)g[0] * ((size_t)j + (size_t)g[1] * (size_t)k));
+                for (int a = 0; a < 3; a++) q[a] = center[a] + X[a] * p[0] + Y[a] * p[1] + Z[a] * p[2];
+            }
+    if (g[2] == 1) { /* one layer: GridTopology's quads, (i, j) around each cell, and their two triangles each */
+        uint32_t nq = (uint32_t)((g[0] - 1) * (g[1] - 1));
+        if (!(m.quads = pf_malloc((size_t)nq * 4 * sizeof *m.quads)) ||
+            !(m.tris = pf_malloc((size_t)nq * 6 * sizeof *m.tris))) {
+            sc_mesh_free(&m);
+            return pf_error(PF_ENOMEM, "out of memory for a cylinder's quads");
+        }
+        uint32_t q = 0;
+        for (int j = 0; j + 1 < g[1]; j++)
+            for (int i = 0; i + 1 < g[0]; i++, q++) {
+                uint32_t p = (uint32_t)i + (uint32_t)g[0] * (uint32_t)j, dy = (uint32_t)g[0];
+                const uint32_t v[4] = {p, p + 1, p + 1 + dy, p + dy}, t[6] = {v[0], v[1], v[2], v[0], v[2], v[3]};
+                memcpy(m.quads + 4 * (size_t)q, v, sizeof v);
+                memcpy(m.tris + 6 * (size_t)q, t, sizeof t);
+            }
+        m.nquads = nq;
+        m.ntris = 2 * nq;
+    }
+    if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    c->node->mesh = m;
+    c->node->grid_cells[0] = g[0] - 1;
+    c->node->grid_cells[1] = g[1] - 1;
     return PF_OK;
 }
 

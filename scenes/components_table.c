@@ -8,6 +8,7 @@
 const pf_scene_component_def sc_builtin_components[] = {
     {"MechanicalObject", STATE, sc_mechanical_object, NULL},
     {"RegularGridTopology", STATE, sc_regular_grid_topology, NULL},
+    {"CylinderGridTopology", STATE, sc_cylinder_grid_topology, NULL},
     {"MeshTopology", STATE, sc_mesh_topology, NULL},
     {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     /* SOFA's dynamic topology containers, read as the static mesh they start from (PhysFlow's topologies do not
@@ -147,15 +148,15 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TetrahedronCollisionModel", FORCES, sc_tetrahedron_model, NULL}, /* no contacts, as in SOFA's proximity */
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
+    {"TriangularQuadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
+    {"TriangularTensorMassForceField", FORCES, sc_tensor_mass, NULL},
+    {"FastTriangularBendingSprings", FORCES, sc_fast_bending_springs, NULL},
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
-    {"FastTriangularBendingSprings", FORCES, sc_refused_model, NULL},
-    {"TriangularBiquadraticSpringsForceField", FORCES, sc_refused_model, NULL},
-    {"TriangularQuadraticSpringsForceField", FORCES, sc_refused_model, NULL},
-    {"TriangularTensorMassForceField", FORCES, sc_refused_model, NULL},
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},

@@ -45,6 +45,8 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
         return pf_scene_component_error(c, PF_EPARSE, "%s: the input node '%s' has no topology (a container, a "
                                         "loader or a grid before this mapping)", TYPE(c), n->name);
     *m = &n->mesh;
+    cells[0] = n->grid_cells[0]; /* a CylinderGridTopology's mesh: a grid's pattern, as SOFA's GridTopology */
+    cells[1] = n->grid_cells[1];
     return PF_OK;
 }
 

@@ -1,5 +1,6 @@
 /* Wavefront OBJ meshes for MeshObjLoader: `v` points and `f` faces, polygons fanned into triangles; a face of 4
- * corners is also kept whole as a quad. */
+ * corners is also kept whole as a quad. A `v` line may hold fewer than 3 numbers (SOFA's files use OBJ to store a
+ * scalar per point, "v 0.25") or more (colours after the coordinates): read as SOFA's MeshOBJLoader reads them. */
 #include "mesh_build.h"
 #include "scene_internal.h"
 
@@ -46,6 +47,7 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
     PF_VEC(uint32_t) tris = {0};
     PF_VEC(uint32_t) quads = {0};
     long lineno = 0;
+    double last[3] = {0, 0, 0};
     while (fgets(line, sizeof line, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f))
@@ -53,17 +55,22 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
         char *save, *kw = strtok_r(line, " \t\r\n", &save);
         if (!kw || kw[0] == '#') continue;
         if (!strcmp(kw, "v")) {
-            double p[3];
+            /* SOFA streams "x y z" into one vector kept from line to line: a coordinate a line leaves out is the
+             * previous vertex's (0 before the first); numbers after the third (colours) are not read */
+            double *p = last;
             for (int d = 0; d < 3; d++) {
                 char *tok = strtok_r(NULL, " \t\r\n", &save), *end;
-                p[d] = tok ? strtod(tok, &end) : NAN;
-                if (!tok || *end || !isfinite(p[d]))
-                    return pf_error(PF_EPARSE, "%s:%ld: a vertex needs 3 finite numbers", path, lineno);
+                if (!tok && d > 0) break;
+                double c = tok ? strtod(tok, &end) : NAN;
+                if (!tok || *end || !isfinite(c))
+                    return pf_error(PF_EPARSE, "%s:%ld: a vertex needs 1 to 3 finite numbers (x y z)", path,
+                                    lineno);
+                p[d] = c;
             }
             if (m->npoints >= (1u << 28) || pf_vec_reserve(&points, points.n + 3))
                 return pf_error(PF_ENOMEM, "%s:%ld: too many vertices", path, lineno);
             m->points = points.v;
-            memcpy(points.v + points.n, p, sizeof p);
+            memcpy(points.v + points.n, p, sizeof last);
             points.n += 3;
             m->npoints++;
         } else if (!strcmp(kw, "f")) {
@@ -102,7 +109,9 @@ static int read_lines(FILE *f, const char *path, sc_mesh *m)
         } /* vt, vn, o, g, s, usemtl, mtllib, l: not needed by the physics */
     }
     if (ferror(f)) return pf_error(PF_EIO, "%s: read error", path);
-    if (m->npoints == 0) return pf_error(PF_EPARSE, "%s: no vertices", path);
+    /* SOFA's loaders refuse an empty file too ("cannot read first line") */
+    if (m->npoints == 0)
+        return pf_error(PF_EPARSE, "%s: no vertices%s", path, lineno ? "" : " (the file is empty)");
     return PF_OK;
 }
 
@@ -133,7 +142,7 @@ int sc_parse_obj(const char *name, const char *data, size_t length, sc_mesh *out
     if (note && note_size) note[0] = 0;
     if (length == 0) {
         memset(out, 0, sizeof *out);
-        return pf_error(PF_EPARSE, "%s: no vertices", name);
+        return pf_error(PF_EPARSE, "%s: no vertices (the file is empty)", name);
     }
     return sc_read_obj_memory(name, data, length, out);
 }

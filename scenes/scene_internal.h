@@ -86,6 +86,9 @@ struct sc_node {
     double half_extents[3], radius;
     /* SparseGridTopology: the grid above is sized to `mesh`, which it carries (TRILINEAR surface) */
     int sparse;
+    /* a mesh made by one of SOFA's other GridTopology kinds (CylinderGridTopology): its cells per row and per
+     * column, which SOFA's split of hexahedra into tetrahedra follows as a grid's; 0 0 for any other mesh */
+    int grid_cells[2];
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
     sc_mapping mapping;
     int mapping_line;

@@ -450,6 +450,95 @@ START_TEST(force_fields_and_springs)
     pf_force_field_id tid;
     ck_assert_int_eq(pf_world_add_triangle_fem(w, id, &tf, &tid), PF_OK);
     ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* biquadratic springs on the same triangles */
+    pf_biquadratic_springs_def bq = pf_biquadratic_springs_default_def();
+    bq.triangles = tri;
+    bq.ntriangles = 1;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, NULL, NULL), "pf_world_add_biquadratic_springs", "def");
+    REFUSED(pf_world_add_biquadratic_springs(NULL, id, &bq, NULL), "pf_world_add_biquadratic_springs", "world");
+    REFUSED(pf_world_add_biquadratic_springs(w, (pf_object_id){9}, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "object 9");
+    bq.young_modulus = 0;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.young_modulus");
+    bq.young_modulus = 1000;
+    bq.poisson_ratio = 1;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.poisson_ratio must be in (-1, 1), got 1");
+    bq.poisson_ratio = 0.9; /* SOFA's examples use it: accepted */
+    bq.ntriangles = 0;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.ntriangles");
+    bq.ntriangles = 1;
+    bq.triangles = NULL;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.triangles");
+    bq.triangles = far;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs",
+            "def.triangles[2] = 27");
+    bq.triangles = line;
+    REFUSED(pf_world_add_biquadratic_springs(w, id, &bq, NULL), "pf_world_add_biquadratic_springs", "zero area");
+    bq.triangles = tri;
+    ck_assert_int_eq(pf_world_add_biquadratic_springs(w, id, &bq, &tid), PF_OK);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* a tensor-mass membrane on them */
+    pf_tensor_mass_def tm = pf_tensor_mass_default_def();
+    tm.triangles = tri;
+    tm.ntriangles = 1;
+    REFUSED(pf_world_add_tensor_mass(w, id, NULL, NULL), "pf_world_add_tensor_mass", "def");
+    REFUSED(pf_world_add_tensor_mass(NULL, id, &tm, NULL), "pf_world_add_tensor_mass", "world");
+    REFUSED(pf_world_add_tensor_mass(w, (pf_object_id){9}, &tm, NULL), "pf_world_add_tensor_mass", "object 9");
+    tm.young_modulus = -2;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.young_modulus");
+    tm.young_modulus = 1000;
+    tm.poisson_ratio = -1;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.poisson_ratio");
+    tm.poisson_ratio = 0.3;
+    tm.ntriangles = 0;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.ntriangles");
+    tm.ntriangles = 1;
+    tm.triangles = NULL;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.triangles");
+    tm.triangles = far;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "def.triangles[2] = 27");
+    tm.triangles = line;
+    REFUSED(pf_world_add_tensor_mass(w, id, &tm, NULL), "pf_world_add_tensor_mass", "zero area");
+    tm.triangles = tri;
+    ck_assert_int_eq(pf_world_add_tensor_mass(w, id, &tm, &tid), PF_OK);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
+    /* bending vectors: one triangle has no hinge (no field); two sharing edge 0-1 have one */
+    uint32_t two[6] = {0, 1, 3, 1, 0, 9}, hinges = 7;
+    pf_bending_vectors_def bv = pf_bending_vectors_default_def();
+    bv.triangles = two;
+    bv.ntriangles = 2;
+    REFUSED(pf_world_add_bending_vectors(w, id, NULL, NULL, NULL), "pf_world_add_bending_vectors", "def");
+    REFUSED(pf_world_add_bending_vectors(NULL, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "world");
+    REFUSED(pf_world_add_bending_vectors(w, (pf_object_id){9}, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "object 9");
+    bv.bending_stiffness = -1;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "def.bending_stiffness");
+    bv.bending_stiffness = 1;
+    bv.min_distance = NAN;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.min_distance");
+    bv.min_distance = 1e-6;
+    bv.ntriangles = 0;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.ntriangles");
+    bv.ntriangles = 2;
+    bv.triangles = NULL;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors", "def.triangles");
+    two[5] = 27;
+    bv.triangles = two;
+    REFUSED(pf_world_add_bending_vectors(w, id, &bv, NULL, NULL), "pf_world_add_bending_vectors",
+            "def.triangles[5] = 27");
+    two[5] = 9;
+    bv.ntriangles = 1;
+    ck_assert_int_eq(pf_world_add_bending_vectors(w, id, &bv, &hinges, NULL), PF_OK);
+    ck_assert_uint_eq(hinges, 0);
+    bv.ntriangles = 2;
+    ck_assert_int_eq(pf_world_add_bending_vectors(w, id, &bv, &hinges, &tid), PF_OK);
+    ck_assert_uint_eq(hinges, 1);
+    ck_assert_int_eq(pf_world_remove_force_field(w, tid), PF_OK);
     /* the cube's points 0, 1, 3, 9: a corner and its three neighbours at 0.5 m */
     uint32_t tet[8] = {0, 1, 3, 9, 0, 1, 3, 9};
     pf_tetra_fem_def tt = pf_tetra_fem_default_def();

@@ -1,9 +1,10 @@
 /* Large objects cut into blocks (physics/decompose.h, Hermann et al. 2009 §4.3): for every model with elements
- * (hexahedral FEM linear and corotational, springs, tetrahedral and triangular FEM, a deformable grid, two fields
- * on one object with fixed points and held directions), a decomposed object leaves the state hash of the seq
- * executor (the canonical order, run as one sequence) on every executor, both partitioners and 1, 2, 3 and 8
- * workers; it agrees with the undecomposed object to rounding; its blocks cover its elements and points once each,
- * whatever the workers; and the edge cases (one element, every point fixed, a disconnected mesh) run. */
+ * (hexahedral FEM linear and corotational, springs, tetrahedral and triangular FEM, biquadratic springs, the
+ * tensor-mass membrane and bending vectors on triangles, a deformable grid, two fields on one object with fixed
+ * points and held directions), a decomposed object leaves the state hash of the seq executor (the canonical order,
+ * run as one sequence) on every executor, both partitioners and 1, 2, 3 and 8 workers; it agrees with the
+ * undecomposed object to rounding; its blocks cover its elements and points once each, whatever the workers; and the
+ * edge cases (one element, every point fixed, a disconnected mesh) run. */
 #include "check_main.h"
 #include "tetra_grid.h"
 
@@ -16,11 +17,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { HEXA_LINEAR, HEXA_LARGE, SPRINGS, TETRA, TRIANGLES, DEFORMABLE_GRID, TWO_FIELDS, DISCONNECTED, LOADS, MODELS };
+enum {
+    HEXA_LINEAR,
+    HEXA_LARGE,
+    SPRINGS,
+    TETRA,
+    TRIANGLES,
+    DEFORMABLE_GRID,
+    TWO_FIELDS,
+    DISCONNECTED,
+    LOADS,
+    BIQUADRATIC,
+    TENSOR_MASS,
+    BENDING_VECTORS,
+    MODELS
+};
 
 static const char *const model_name[MODELS] = {"hexa linear", "hexa corotational", "springs",     "tetra",
                                                "triangles",   "deformable grid",   "two fields", "disconnected",
-                                               "point loads"};
+                                               "point loads", "biquadratic springs", "tensor mass",
+                                               "bending vectors"};
 
 static int converge; /* the solver's CG to 1e-13 instead of at most 30 iterations */
 
@@ -96,8 +112,8 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
         fix_face(w, o, 9, 4, 4);
         return o;
     }
-    int nx = 10, ny = 4, nz = m == SPRINGS || m == TRIANGLES ? 1 : 4;
-    if (m == SPRINGS || m == TRIANGLES) ny = 8;
+    int sheet = m == SPRINGS || m == TRIANGLES || m == BIQUADRATIC || m == TENSOR_MASS || m == BENDING_VECTORS;
+    int nx = 10, ny = sheet ? 8 : 4, nz = sheet ? 1 : 4;
     pf_object_def od = object_def(mode, be, nx, ny, nz);
     if (m == DISCONNECTED) { /* two 5 x 4 x 4 bars side by side, no element between them */
         od = object_def(mode, be, 1, 1, 1);
@@ -148,7 +164,10 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
         free(t);
         break;
     }
-    case TRIANGLES: {
+    case TRIANGLES:
+    case BIQUADRATIC:
+    case TENSOR_MASS:
+    case BENDING_VECTORS: {
         uint32_t t[2 * 9 * 7 * 3], nt = 0;
         for (int j = 0; j + 1 < ny; j++)
             for (int i = 0; i + 1 < nx; i++) {
@@ -157,6 +176,29 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
                 memcpy(t + 3 * nt, q, sizeof q);
                 nt += 2;
             }
+        if (m == BIQUADRATIC) {
+            pf_biquadratic_springs_def bd = pf_biquadratic_springs_default_def();
+            bd.young_modulus = 1e3;
+            bd.triangles = t;
+            bd.ntriangles = nt;
+            ck_assert_int_eq(pf_world_add_biquadratic_springs(w, o, &bd, NULL), PF_OK);
+            break;
+        }
+        if (m == BENDING_VECTORS) { /* on a membrane, which carries the sheet's stretching */
+            pf_bending_vectors_def vd = pf_bending_vectors_default_def();
+            vd.bending_stiffness = 5;
+            vd.triangles = t;
+            vd.ntriangles = nt;
+            ck_assert_int_eq(pf_world_add_bending_vectors(w, o, &vd, NULL, NULL), PF_OK);
+        }
+        if (m == TENSOR_MASS || m == BENDING_VECTORS) {
+            pf_tensor_mass_def md = pf_tensor_mass_default_def();
+            md.young_modulus = 2e3;
+            md.triangles = t;
+            md.ntriangles = nt;
+            ck_assert_int_eq(pf_world_add_tensor_mass(w, o, &md, NULL), PF_OK);
+            break;
+        }
         pf_triangle_fem_def td = pf_triangle_fem_default_def();
         td.young_modulus = 2e4;
         td.thickness = 0.05;

@@ -227,6 +227,51 @@ START_TEST(test_constant_force_scene_matches_api)
     ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1 3' totalForce='1 0 4'/>"), api_hash(pts, 2, f));
     ck_assert_uint_eq(scene_hash("<ConstantForceField totalForce='1 -4 0'/>"), api_hash(NULL, 0, all));
     ck_assert_uint_ne(scene_hash("<ConstantForceField force='0.25 -1 0'/>"), api_hash(NULL, 0, f));
+    /* SOFA's precedence: force over totalForce (a warning says the other is ignored) */
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1 3' force='0.5 0 2' totalForce='9 9 9'/>"),
+                      api_hash(pts, 2, f));
+    /* indexFromEnd: index 0 is the last of the 4 points */
+    const uint32_t last = 3, first_two[2] = {2, 3};
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='0' indexFromEnd='1' force='0.5 0 2'/>"),
+                      api_hash(&last, 1, f));
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='0 1' indexFromEnd='true' totalForce='1 0 4'/>"),
+                      api_hash(first_two, 2, f));
+    /* none given: SOFA warns and pushes nothing: the scene without it */
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1'/>"), scene_hash(""));
+}
+END_TEST
+
+/* `forces`, one per listed point (ConstantForceField.scn's form), over `force` and `totalForce`: the same as the
+ * API's constant forces added by hand, one per distinct force over its points, in the order the forces first
+ * appear; without indices, one force per point of the object. */
+START_TEST(test_constant_forces_per_point)
+{
+    const double a[3] = {0.5, 0, 2.0}, b[3] = {-1, 1, 0}, c[3] = {0, 0, 3}, d[3] = {1, 2, 3};
+    uint64_t want[2];
+    for (int k = 0; k < 2; k++) {
+        pf_scene *s = NULL;
+        ck_assert_msg(load("", &s) == PF_OK, "%s", pf_last_error());
+        pf_world *w = pf_scene_world(s);
+        pf_constant_force_def cf = pf_constant_force_default_def();
+        const uint32_t on_a[2] = {1, 0}, on_b = 3, on[4] = {0, 1, 2, 3};
+        const double *fs[4] = {d, c, b, a};
+        if (k == 0) {
+            cf.points = on_a, cf.npoints = 2, memcpy(cf.force, a, sizeof cf.force);
+            ck_assert_int_eq(pf_world_add_constant_force(w, (pf_object_id){0}, &cf, NULL), PF_OK);
+            cf.points = &on_b, cf.npoints = 1, memcpy(cf.force, b, sizeof cf.force);
+            ck_assert_int_eq(pf_world_add_constant_force(w, (pf_object_id){0}, &cf, NULL), PF_OK);
+        } else {
+            for (int p = 0; p < 4; p++) {
+                cf.points = on + p, cf.npoints = 1, memcpy(cf.force, fs[p], sizeof cf.force);
+                ck_assert_int_eq(pf_world_add_constant_force(w, (pf_object_id){0}, &cf, NULL), PF_OK);
+            }
+        }
+        want[k] = stepped_hash(s);
+    }
+    ck_assert_uint_eq(scene_hash("<ConstantForceField indices='1 3 0' forces='0.5 0 2  -1 1 0  0.5 0 2' "
+                                 "force='7 7 7'/>"), want[0]);
+    ck_assert_uint_eq(scene_hash("<ConstantForceField forces='1 2 3  0 0 3  -1 1 0  0.5 0 2'/>"), want[1]);
+    ck_assert_uint_ne(want[0], want[1]);
 }
 END_TEST
 
@@ -239,8 +284,9 @@ static void scene_error(const char *component, int code, const char *text)
 
 START_TEST(test_constant_force_scene_errors)
 {
-    scene_error("<ConstantForceField/>", PF_EPARSE, "exactly one of 'force'");
-    scene_error("<ConstantForceField force='1 0 0' totalForce='1 0 0'/>", PF_EPARSE, "exactly one of 'force'");
+    scene_error("<ConstantForceField forces='1 0 0  0 1 0'/>", PF_EINVAL, "'forces' gives 2 forces for 4 points");
+    scene_error("<ConstantForceField indices='1' forces='1 0 0  0 1 0'/>", PF_EINVAL, "2 forces for 1 points");
+    scene_error("<ConstantForceField indices='1' forces='1 0'/>", PF_EPARSE, "3 numbers (x y z, N) per point");
     scene_error("<ConstantForceField force='1 0'/>", PF_EPARSE, "needs 3 numbers");
     scene_error("<ConstantForceField indices='0 4' force='1 0 0'/>", PF_EINVAL, "index 4 is out of range");
 }
@@ -343,6 +389,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_constant_force_points);
     tcase_add_test(tc, test_constant_force_bad_arguments);
     tcase_add_test(tc, test_constant_force_scene_matches_api);
+    tcase_add_test(tc, test_constant_forces_per_point);
     tcase_add_test(tc, test_constant_force_scene_errors);
     tcase_add_test(tc, test_rest_shape_static_equilibrium);
     tcase_add_test(tc, test_rest_shape_bad_arguments);

@@ -419,6 +419,13 @@ static const bad_file BAD[] = {
     B(sc_parse_sph, "sph 1.0\nsphe 1 0 0 0 1\n\nsphe 2 0 0 0 -1\n", ":4: sphere radius must be > 0, got -1"),
     B(sc_parse_sph, "sph 1.0\nnums -3\n", ":2: "),
     B(sc_parse_sph, "sph 1.0\nsphe 1 0 0\n", ":"),
+    /* OBJ */
+    B(sc_parse_obj, "", ": no vertices (the file is empty)"),
+    B(sc_parse_obj, "# only a comment\n", ": no vertices"),
+    B(sc_parse_obj, "v 0 0 0\nv 1 y\n", ":2: a vertex needs 1 to 3 finite numbers"),
+    B(sc_parse_obj, "v 0 0 0\nv\n", ":2: a vertex needs 1 to 3 finite numbers"),
+    B(sc_parse_obj, "v 0 0 0\r\nv 1 0 nan\r\n", ":2: a vertex needs 1 to 3 finite numbers"),
+    B(sc_parse_obj, "v 0 0 0\nf 1 2 3\n", ":2: face corner '2' is not a vertex index (1..1)"),
 };
 enum { NBAD = sizeof BAD / sizeof BAD[0] };
 
@@ -550,6 +557,22 @@ START_TEST(test_obj_quads)
     read_mesh(&obj, &m, NULL, 0);
     ck_assert_uint_eq(m.nquads, 6);
     ck_assert_mem_eq(m.quads, QUADS, sizeof QUADS);
+    sc_mesh_free(&m);
+}
+END_TEST
+
+/* OBJ vertices as SOFA's MeshOBJLoader reads them: CRLF line ends, a line of one or two numbers (the others kept
+ * from the vertex before, 0 before the first: SOFA streams each line into the same vector), numbers after the
+ * third (vertex colours) left out; the points hand-listed. */
+START_TEST(test_obj_short_and_long_vertices)
+{
+    static const char text[] = "v 0.5\r\nv 1 2\r\nv 1 2 3 0.1 0.2 0.3\r\nv 7\r\n\r\nv -1 -2 -3\r\n";
+    static const double want[] = {0.5, 0, 0, 1, 2, 0, 1, 2, 3, 7, 2, 3, -1, -2, -3};
+    sc_mesh m;
+    ck_assert_msg(sc_read_obj_memory("s.obj", text, sizeof text - 1, &m) == PF_OK, "%s", pf_last_error());
+    ck_assert_uint_eq(m.npoints, 5);
+    ck_assert_mem_eq(m.points, want, sizeof want);
+    ck_assert_uint_eq(m.ntris + m.nquads, 0);
     sc_mesh_free(&m);
 }
 END_TEST
@@ -752,6 +775,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_triangles_face_out);
     tcase_add_test(tc, test_twins_equal);
     tcase_add_test(tc, test_obj_quads);
+    tcase_add_test(tc, test_obj_short_and_long_vertices);
     tcase_add_test(tc, test_scene_every_loader);
     tcase_add_test(tc, test_scene_mesh_error);
     tcase_add_test(tc, test_scene_sofa_style);

@@ -1259,6 +1259,106 @@ START_TEST(test_tetra_fem_on_hexahedra)
 }
 END_TEST
 
+/* RegularGridTopology p0: SOFA's first point when given, the steps still (max - min) / (n - 1): the grid 3 x 2 x 2
+ * over [0 2] x [0 1] x [0 1] from p0 = (5 -1 2) has its points at p0 + (i, j, k), hand-listed; a flat axis sits at
+ * p0 too */
+START_TEST(test_grid_p0)
+{
+    static const char *const xml[2] = {
+        "<Node><Node name='g'><EulerImplicitSolver/><RegularGridTopology n='3 2 2' min='0 0 0' max='2 1 1' "
+        "p0='5 -1 2'/><MechanicalObject/></Node></Node>",
+        "<Node><Node name='g'><EulerImplicitSolver/><RegularGridTopology n='3 1 2' min='0 0 0' max='2 1 1' "
+        "p0='5 -1 2'/><MechanicalObject/></Node></Node>"};
+    for (int k = 0; k < 2; k++) {
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml[k], &s) == PF_OK, "%s", pf_last_error());
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &n);
+        ck_assert_uint_eq(n, k ? 6 : 12);
+        uint32_t p = 0;
+        for (int c = 0; c < 2; c++)
+            for (int b = 0; b < (k ? 1 : 2); b++)
+                for (int a = 0; a < 3; a++, p++) {
+                    const double want[3] = {5.0 + a, -1.0 + b, 2.0 + c};
+                    for (int e = 0; e < 3; e++)
+                        ck_assert_msg(x[3 * p + e] == want[e], "%d: point %u axis %d: %g, want %g", k, p, e,
+                                      x[3 * p + e], want[e]);
+                }
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+/* CylinderGridTopology: a 3 x 3 x 2 grid of radius 1 and length 2 around the axis y from (1 2 3): the points
+ * hand-computed from SOFA's rule (the square [-1, 1]^2 pulled onto the disc: corners at 1/sqrt 2, edge middles
+ * kept; frame x = world x, y = z x x = -world z for the axis y), numbered as a grid; its 4 hexahedra carry
+ * MeshSpringForceField's 33 grid lines, TetrahedronFEMForceField (SOFA's split) and HexahedronFEMForceField; nz = 1
+ * gives quads. */
+START_TEST(test_cylinder_grid_topology)
+{
+    const double h = sqrt(0.5);
+    const double sq[9][2] = {{-h, -h}, {0, -1}, {h, -h}, {-1, 0}, {0, 0}, {1, 0}, {-h, h}, {0, 1}, {h, h}};
+    double want[18][3];
+    for (int k = 0; k < 2; k++)
+        for (int p = 0; p < 9; p++) {
+            double *w = want[9 * k + p];
+            w[0] = 1 + sq[p][0];     /* x: the square's x */
+            w[1] = 2 + 2.0 * k;      /* y: along the axis */
+            w[2] = 3 - sq[p][1];     /* z: the square's y along -z */
+        }
+    static const char *const forces[] = {"<MeshSpringForceField stiffness='10'/>",
+                                         "<TetrahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>",
+                                         "<HexahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>"};
+    for (int f = 0; f < 3; f++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 -9.81 0'><Node name='c'><EulerImplicitSolver/>"
+                 "<CGLinearSolver iterations='50'/><MechanicalObject/>"
+                 "<CylinderGridTopology n='3 3 2' axis='0 1 0' center='1 2 3' radius='1' length='2'/>"
+                 "<UniformMass totalMass='1'/><FixedConstraint indices='0 1 2'/>%s</Node></Node>", forces[f]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%d: %s", f, pf_last_error());
+        ck_assert_int_eq(r.warnings, 0);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &n);
+        ck_assert_uint_eq(n, 18);
+        for (uint32_t p = 0; p < n; p++)
+            for (int a = 0; a < 3; a++)
+                ck_assert_msg(fabs(x[3 * p + a] - want[p][a]) < 1e-12, "point %u axis %d: %g, want %g", p, a,
+                              x[3 * p + a], want[p][a]);
+        pf_scene_summary summary;
+        ck_assert_int_eq(pf_scene_get_summary(s, &summary), PF_OK);
+        if (f == 0) ck_assert_uint_eq(summary.springs, 33);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 5), PF_OK);
+        pf_scene_destroy(s);
+    }
+    /* one layer: a disc of quads (a membrane takes its triangles); too few points across, a zero axis: errors */
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, "<Node><Node name='c'><EulerImplicitSolver/><MechanicalObject/>"
+                           "<CylinderGridTopology n='4 4 1'/><UniformMass totalMass='1'/>"
+                           "<TriangularFEMForceField/><QuadularBendingSprings/></Node></Node>", &s) == PF_OK,
+                  "%s", pf_last_error());
+    pf_scene_destroy(s);
+    static const char *const bad[][2] = {{"n='1 3 2'", "1 points along axis x"},
+                                         {"axis='0 0 0'", "axis must be a nonzero vector"},
+                                         {"radius='-1'", "radius must be > 0"}};
+    for (int k = 0; k < 3; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><Node name='c'>\n<CylinderGridTopology %s/><MechanicalObject/></Node></Node>",
+                 bad[k][0]);
+        s = NULL;
+        ck_assert_int_eq(load(&d, xml, &s), PF_EINVAL);
+        ck_assert_msg(strstr(pf_last_error(), "t.xml:2: CylinderGridTopology") &&
+                      strstr(pf_last_error(), bad[k][1]), "%s", pf_last_error());
+    }
+}
+END_TEST
+
 /* TetrahedronCollisionModel under a proximity intersection finds no contacts (SOFA has no tetrahedron intersector
  * there): a cube of tetrahedra falling through a point model's points ends as it does without the model, with one
  * warning saying so; under DiscreteIntersection (points inside tetrahedra in SOFA) it is refused. */
@@ -1402,6 +1502,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_mesh_creator);
     tcase_add_test(tc, test_transform_engine);
     tcase_add_test(tc, test_tetra_fem_on_hexahedra);
+    tcase_add_test(tc, test_cylinder_grid_topology);
+    tcase_add_test(tc, test_grid_p0);
     tcase_add_test(tc, test_tetrahedron_collision_model);
     tcase_add_test(tc, test_index_ranges);
     suite_add_tcase(s, tc);

@@ -26,9 +26,9 @@ typedef struct pf_object_id {
 
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
-/// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_force_field,
-/// pf_world_add_constant_force) hands
-/// one out.
+/// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_biquadratic_springs,
+/// pf_world_add_tensor_mass, pf_world_add_bending_vectors, pf_world_add_force_field, pf_world_add_constant_force)
+/// hands one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -278,6 +278,72 @@ PF_API pf_triangle_fem_def pf_triangle_fem_default_def(void);
 /// or a triangle of zero area.
 PF_API int pf_world_add_triangle_fem(pf_world *w, pf_object_id o, const pf_triangle_fem_def *def,
                                      pf_force_field_id *out);
+
+/// Biquadratic springs on triangles (SOFA TriangularBiquadraticSpringsForceField; Delingette 2008): a nonlinear
+/// (St Venant-Kirchhoff) membrane written on the squared lengths of each triangle's edges, with SOFA's
+/// coefficients from E and nu; with `quadratic`, the same on the edges' lengths (SOFA
+/// TriangularQuadraticSpringsForceField). Its stiffness is the exact derivative of its force. Get defaults from
+/// pf_biquadratic_springs_default_def().
+typedef struct pf_biquadratic_springs_def {
+    double young_modulus;      ///< E in Pa (> 0); default 1000
+    double poisson_ratio;      ///< nu, dimensionless, in (-1, 1) (SOFA's lambda = E nu / (1 - nu^2), mu = E (1 - nu) /
+                               ///< (1 - nu^2)); default 0.3
+    int angular_springs;       ///< 1: the cross terms between a triangle's edges (SOFA's useAngularSprings), 0: each
+                               ///< edge alone; default 1
+    int compressible;          ///< 1: the term that resists a triangle's loss of area (with angular_springs only, as in
+                               ///< SOFA; biquadratic only); default 1
+    int quadratic;             ///< 0: biquadratic (on squared lengths); 1: Delingette's quadratic springs on the
+                               ///< lengths (SOFA TriangularQuadraticSpringsForceField; no area term); default 0
+    const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_biquadratic_springs_def;
+
+PF_API pf_biquadratic_springs_def pf_biquadratic_springs_default_def(void);
+/// Adds biquadratic (or quadratic) springs over def->triangles of object o (an object of points; rest shape: the
+/// initial positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range
+/// or a triangle of zero area.
+PF_API int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id o, const pf_biquadratic_springs_def *def,
+                                            pf_force_field_id *out);
+
+/// Tensor-mass membrane on triangles (SOFA TriangularTensorMassForceField; Cotin et al. 2000): linear elasticity on
+/// the points' displacements from rest, not rotated (large rotations give forces): in each triangle's plane the
+/// linear plane-stress triangle of E and nu (unit thickness), across it (lambda + mu)/2 times the cotangent
+/// Laplacian (SOFA's lambda = E nu / (1 - nu^2), mu = E (1 - nu) / (1 - nu^2)). Get defaults from
+/// pf_tensor_mass_default_def().
+typedef struct pf_tensor_mass_def {
+    double young_modulus;      ///< E in Pa (> 0); default 1000
+    double poisson_ratio;      ///< nu, dimensionless, in (-1, 1); default 0.3
+    const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_tensor_mass_def;
+
+PF_API pf_tensor_mass_def pf_tensor_mass_default_def(void);
+/// Adds a tensor-mass membrane over def->triangles of object o (an object of points; rest shape: the initial
+/// positions); *out (may be NULL) receives its handle. PF_EINVAL for a bad parameter, a point out of range or a
+/// triangle of zero area.
+PF_API int pf_world_add_tensor_mass(pf_world *w, pf_object_id o, const pf_tensor_mass_def *def,
+                                    pf_force_field_id *out);
+
+/// Volino's bending vectors (SOFA FastTriangularBendingSprings; Volino and Magnenat-Thalmann 2006): for every edge
+/// shared by exactly two triangles, the energy lambda/2 |R|^2 of the bending vector R = sum a_P x_P over the hinge's
+/// four points (weights fixed at rest, R = 0 while the hinge is flat; lambda = 2/3 (h_A + h_B) / (h_A^2 h_B^2) |CD|
+/// k from the rest heights of the two opposite points over the edge). Linear in x; no stretching stiffness (pair it
+/// with a membrane). Get defaults from pf_bending_vectors_default_def().
+typedef struct pf_bending_vectors_def {
+    double bending_stiffness;  ///< k in N m (>= 0); default 1
+    double min_distance;       ///< m (>= 0): a hinge whose rest edge or opposite points are not farther apart has no
+                               ///< vector (SOFA's minDistValidity); default 1e-6
+    const uint32_t *triangles; ///< 3 point indices per triangle; default NULL
+    uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+} pf_bending_vectors_def;
+
+PF_API pf_bending_vectors_def pf_bending_vectors_default_def(void);
+/// Adds the bending vectors of the hinges of def->triangles to object o (an object of points; rest shape: the
+/// initial positions). *hinges (may be NULL) receives how many; with none (no edge of exactly two triangles) no
+/// field is added and *out is left as it was, else *out (may be NULL) receives its handle. PF_EINVAL for a bad
+/// parameter or a point out of range.
+PF_API int pf_world_add_bending_vectors(pf_world *w, pf_object_id o, const pf_bending_vectors_def *def,
+                                        uint32_t *hinges, pf_force_field_id *out);
 
 /// A force field written by the host as plain sequential callbacks (Hermann et al.'s (2009) "non-invasive"
 /// promise). It acts on one object of points: it reads the object's positions and velocities and adds into its
