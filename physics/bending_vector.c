@@ -110,8 +110,8 @@ static void bending_apply(const pf_bending_vector *b, const double *y, double sc
                           const pf_elem_range *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        uint32_t e = r->elems ? r->elems[i] : i;
-        const uint32_t *p = b->pts + 4 * (size_t)e, *row = r->rows ? r->rows + 4 * (size_t)i : p;
+        uint32_t e = pf_range_elem(r, i), rb[4];
+        const uint32_t *p = b->pts + 4 * (size_t)e, *row = pf_range_rows(r, i, p, 4, rb);
         const double *c = b->coef + 5 * (size_t)e;
         double R[3] = {0, 0, 0};
         for (int k = 0; k < 4; k++)
@@ -128,7 +128,7 @@ static void bending_ff_force(const pf_force_field *ff, const pf_object *o, const
 {
     (void)o, (void)v, (void)want_jac;
     const pf_bending_vector *b = ff->state;
-    bending_apply(b, x, 1.0, f, &(pf_elem_range){NULL, b->n, NULL});
+    bending_apply(b, x, 1.0, f, &(pf_elem_range){.n = b->n});
 }
 
 static void bending_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -136,7 +136,7 @@ static void bending_ff_dforce(const pf_force_field *ff, const pf_object *o, cons
 {
     (void)o;
     const pf_bending_vector *b = ff->state;
-    bending_apply(b, dx, kfact, df, &(pf_elem_range){NULL, b->n, NULL});
+    bending_apply(b, dx, kfact, df, &(pf_elem_range){.n = b->n});
 }
 
 static uint32_t bending_ff_elements(const pf_force_field *ff, uint32_t *corners)

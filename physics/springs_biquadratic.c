@@ -144,8 +144,8 @@ static void measure_gradient(const pf_biquadratic *b, const double *dp, double g
 static void biquadratic_force(pf_biquadratic *b, const double *x, double *out, const pf_elem_range *rg)
 {
     for (uint32_t i = 0; i < rg->n; i++) {
-        uint32_t e = rg->elems ? rg->elems[i] : i;
-        const uint32_t *t = b->tri + 3 * (size_t)e, *row = rg->rows ? rg->rows + 3 * (size_t)i : t;
+        uint32_t e = pf_range_elem(rg, i), rb[3];
+        const uint32_t *t = b->tri + 3 * (size_t)e, *row = pf_range_rows(rg, i, t, 3, rb);
         const double *r = b->rest + REST_STRIDE * (size_t)e;
         double *s = b->state + STATE_STRIDE * (size_t)e, *dp = s + S_DP, *D = s + S_D, c[3];
         edges_of(x, t, dp);
@@ -196,8 +196,8 @@ static void biquadratic_dforce(const pf_biquadratic *b, const double *dx, double
                                const pf_elem_range *rg)
 {
     for (uint32_t i = 0; i < rg->n; i++) {
-        uint32_t e = rg->elems ? rg->elems[i] : i;
-        const uint32_t *t = b->tri + 3 * (size_t)e, *row = rg->rows ? rg->rows + 3 * (size_t)i : t;
+        uint32_t e = pf_range_elem(rg, i), rb[3];
+        const uint32_t *t = b->tri + 3 * (size_t)e, *row = pf_range_rows(rg, i, t, 3, rb);
         const double *r = b->rest + REST_STRIDE * (size_t)e, *s = b->state + STATE_STRIDE * (size_t)e;
         const double *dp = s + S_DP;
         double ddp[9], dD[3], c[3], dc[3], g[9], dg[9];
@@ -258,7 +258,7 @@ static void biquadratic_ff_force(const pf_force_field *ff, const pf_object *o, c
 {
     (void)o, (void)v, (void)want_jac; /* the state dforce reads is refreshed on every evaluation */
     pf_biquadratic *b = ff->state;
-    biquadratic_force(b, x, f, &(pf_elem_range){NULL, b->nelem, NULL});
+    biquadratic_force(b, x, f, &(pf_elem_range){.n = b->nelem});
 }
 
 static void biquadratic_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -266,7 +266,7 @@ static void biquadratic_ff_dforce(const pf_force_field *ff, const pf_object *o, 
 {
     (void)o;
     const pf_biquadratic *b = ff->state;
-    biquadratic_dforce(b, dx, df, kfact, &(pf_elem_range){NULL, b->nelem, NULL});
+    biquadratic_dforce(b, dx, df, kfact, &(pf_elem_range){.n = b->nelem});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */

@@ -90,8 +90,8 @@ static void tensor_mass_apply(const pf_tensor_mass *tm, const double *y, int res
                               const pf_elem_range *rg)
 {
     for (uint32_t i = 0; i < rg->n; i++) {
-        uint32_t e = rg->elems ? rg->elems[i] : i;
-        const uint32_t *t = tm->tri + 3 * (size_t)e, *row = rg->rows ? rg->rows + 3 * (size_t)i : t;
+        uint32_t e = pf_range_elem(rg, i), rb[3];
+        const uint32_t *t = tm->tri + 3 * (size_t)e, *row = pf_range_rows(rg, i, t, 3, rb);
         const double *p = tm->rest + REST_STRIDE * (size_t)e;
         for (int j = 0; j < 3; j++) {
             int k = (j + 1) % 3, l = (j + 2) % 3;
@@ -117,7 +117,7 @@ static void tensor_mass_ff_force(const pf_force_field *ff, const pf_object *o, c
 {
     (void)o, (void)v, (void)want_jac;
     const pf_tensor_mass *tm = ff->state;
-    tensor_mass_apply(tm, x, 1, 1.0, f, &(pf_elem_range){NULL, tm->nelem, NULL});
+    tensor_mass_apply(tm, x, 1, 1.0, f, &(pf_elem_range){.n = tm->nelem});
 }
 
 static void tensor_mass_ff_dforce(const pf_force_field *ff, const pf_object *o, const double *dx, double *df,
@@ -125,7 +125,7 @@ static void tensor_mass_ff_dforce(const pf_force_field *ff, const pf_object *o, 
 {
     (void)o;
     const pf_tensor_mass *tm = ff->state;
-    tensor_mass_apply(tm, dx, 0, kfact, df, &(pf_elem_range){NULL, tm->nelem, NULL});
+    tensor_mass_apply(tm, dx, 0, kfact, df, &(pf_elem_range){.n = tm->nelem});
 }
 
 /* ---- its elements, for blocks (decompose.c) ---- */
