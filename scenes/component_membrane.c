@@ -113,19 +113,39 @@ static int node_quads(pf_scene_component *c, uint32_t **out, uint32_t *nq)
 
 /* TriangularFEMForceField and TriangleFEMForceField: SOFA's attributes and defaults (E 1000, nu 0.3, "large";
  * TriangleFEMForceField also has thickness 1 and planeStrain false). */
+/* youngModulus (> 0) and poissonRatio into *E and *nu (kept when absent): nu must lie in [nu_min, 0.5) for a
+ * material model that needs nu < 0.5 (`below_half`), else in (-1, 1) */
+static int elastic_moduli(pf_scene_component *c, double *E, double *nu, int below_half)
+{
+    int rc;
+    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, E)) < 0) return rc;
+    if (!(*E > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c), *E);
+    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, nu)) < 0) return rc;
+    if (below_half ? !(*nu >= 0 && *nu < 0.5) : !(*nu > -1 && *nu < 1))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in %s, got %g", TYPE(c),
+                                        below_half ? "[0, 0.5)" : "(-1, 1)", *nu);
+    return PF_OK;
+}
+
+/* what adding a field to the node's triangles gave (the physics' message names the bad triangle): counted, or the
+ * error under the component's name */
+static int field_added(pf_scene_component *c, int rc)
+{
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+    }
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
 int sc_triangle_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     pf_triangle_fem_def d = pf_triangle_fem_default_def();
     int triangle = !strcmp(TYPE(c), "TriangleFEMForceField"), rc;
-    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
-    if (!(d.young_modulus > 0))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
-                                        d.young_modulus);
-    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
-    if (!(d.poisson_ratio >= 0 && d.poisson_ratio < 0.5))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in [0, 0.5), got %g", TYPE(c),
-                                        d.poisson_ratio);
+    if ((rc = elastic_moduli(c, &d.young_modulus, &d.poisson_ratio, 1))) return rc;
     if (triangle) {
         if ((rc = pf_scene_component_real(c, "thickness", -1e300, 1e300, &d.thickness)) < 0) return rc;
         if (!(d.thickness > 0))
@@ -180,14 +200,7 @@ int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
     d.quadratic = !strcmp(TYPE(c), "TriangularQuadraticSpringsForceField");
     int rc;
     double damping = 0;
-    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
-    if (!(d.young_modulus > 0))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
-                                        d.young_modulus);
-    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
-    if (!(d.poisson_ratio > -1 && d.poisson_ratio < 1))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
-                                        d.poisson_ratio);
+    if ((rc = elastic_moduli(c, &d.young_modulus, &d.poisson_ratio, 0))) return rc;
     if ((rc = sc_parse_bool(c, "useAngularSprings", &d.angular_springs)) < 0) return rc;
     if (!d.quadratic && (rc = sc_parse_bool(c, "compressible", &d.compressible)) < 0) return rc;
     if ((rc = pf_scene_component_real(c, "dampingRatio", -1e300, 1e300, &damping)) < 0) return rc;
@@ -205,13 +218,7 @@ int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
     d.ntriangles = nt;
     rc = pf_world_add_biquadratic_springs(c->L->scene->world, o, &d, NULL);
     pf_free(tris);
-    if (rc) {
-        char copy[400]; /* the physics' message names the bad triangle */
-        snprintf(copy, sizeof copy, "%s", pf_last_error());
-        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
-    }
-    c->L->scene->summary.force_fields++;
-    return PF_OK;
+    return field_added(c, rc);
 }
 
 /* TriangularTensorMassForceField (pf_world_add_tensor_mass) over the node's triangles: SOFA's attributes and
@@ -221,14 +228,7 @@ int sc_tensor_mass(pf_scene_component *c, void *ctx)
     (void)ctx;
     pf_tensor_mass_def d = pf_tensor_mass_default_def();
     int rc;
-    if ((rc = pf_scene_component_real(c, "youngModulus", -1e300, 1e300, &d.young_modulus)) < 0) return rc;
-    if (!(d.young_modulus > 0))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(c),
-                                        d.young_modulus);
-    if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;
-    if (!(d.poisson_ratio > -1 && d.poisson_ratio < 1))
-        return pf_scene_component_error(c, PF_EINVAL, "%s: poissonRatio must be in (-1, 1), got %g", TYPE(c),
-                                        d.poisson_ratio);
+    if ((rc = elastic_moduli(c, &d.young_modulus, &d.poisson_ratio, 0))) return rc;
     static const char *const ignored[] = {"template", "topology"};
     SC_IGNORE_ATTRS(c, ignored);
     pf_object_id o;
@@ -239,13 +239,7 @@ int sc_tensor_mass(pf_scene_component *c, void *ctx)
     d.ntriangles = nt;
     rc = pf_world_add_tensor_mass(c->L->scene->world, o, &d, NULL);
     pf_free(tris);
-    if (rc) {
-        char copy[400]; /* the physics' message names the bad triangle */
-        snprintf(copy, sizeof copy, "%s", pf_last_error());
-        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
-    }
-    c->L->scene->summary.force_fields++;
-    return PF_OK;
+    return field_added(c, rc);
 }
 
 /* FastTriangularBendingSprings (pf_world_add_bending_vectors) over the node's triangles: SOFA's attributes and

@@ -1,9 +1,10 @@
-/* Volino's bending vectors (physics/bending_vector.c, SOFA FastTriangularBendingSprings): one hinge's forces when a
- * point is lifted, against the weights and stiffness worked out by hand; no force on a flat sheet however it is
- * stretched in its plane or moved; the hinges of a sheet counted (edges of two triangles); dforce the force's map;
- * the scene component against the API. */
+/* Volino's bending vectors (physics/bending_vector.c, SOFA FastTriangularBendingSprings): one hinge's forces
+ * when a point is lifted, against the weights and stiffness worked out by hand; no force on a flat sheet
+ * however it is stretched in its plane or moved; the hinges of a sheet counted (edges of two triangles);
+ * dforce the force's map; the scene component against the API. */
 #include "check_main.h"
 #include "point_object.h"
+#include "triangle_sheet.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define BASE                                                                                                 \
+    "<TriangularFEMForceField youngModulus='500'/>" /* what the sheet holds besides the tested component */
 
 static pf_world *make_world(void)
 {
@@ -130,57 +134,32 @@ END_TEST
 
 /* FastTriangularBendingSprings over a MeshTopology is pf_world_add_bending_vectors with the same stiffness, added to
  * the scene without it; with it the sheet's hash differs; a negative stiffness is an error at its line */
-static const char SHEET[] = "<Node dt='0.01' gravity='0 0 -9.81'><Node name='s'><EulerImplicitSolver/>"
-                            "<CGLinearSolver iterations='100' tolerance='1e-12' threshold='1e-14'/>"
-                            "<MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0  2 0 0  2 1 0'/>"
-                            "<MeshTopology triangles='0 1 2  0 2 3  1 4 5  1 5 2'/><UniformMass vertexMass='1'/>"
-                            "<FixedConstraint indices='0 3'/><TriangularFEMForceField youngModulus='500'/>\n%s"
-                            "</Node></Node>";
-
-static int load_sheet(const char *component, pf_scene **s)
-{
-    char xml[2048];
-    snprintf(xml, sizeof xml, SHEET, component);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    *s = NULL;
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static uint64_t stepped_hash(pf_scene *s)
-{
-    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
-    uint64_t h = pf_world_state_hash(pf_scene_world(s));
-    pf_scene_destroy(s);
-    return h;
-}
-
 START_TEST(test_scene_component)
 {
-    static const uint32_t tris[12] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
     pf_scene *s;
-    ck_assert_msg(load_sheet("", &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(load_triangle_sheet(BASE, "", &s) == PF_OK, "%s", pf_last_error());
     uint64_t none = stepped_hash(s);
-    ck_assert_msg(load_sheet("", &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(load_triangle_sheet(BASE, "", &s) == PF_OK, "%s", pf_last_error());
     pf_bending_vectors_def d = pf_bending_vectors_default_def();
     d.bending_stiffness = 40;
-    d.triangles = tris;
+    d.triangles = TRIANGLE_SHEET_TRIS;
     d.ntriangles = 4;
     uint32_t hinges;
-    ck_assert_int_eq(pf_world_add_bending_vectors(pf_scene_world(s), (pf_object_id){0}, &d, &hinges, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_bending_vectors(pf_scene_world(s), (pf_object_id){0}, &d, &hinges, NULL),
+                     PF_OK);
     ck_assert_uint_eq(hinges, 3);
     uint64_t want = stepped_hash(s);
-    ck_assert_msg(load_sheet("<FastTriangularBendingSprings bendingStiffness='40' minDistValidity='1e-6'/>", &s) ==
-                      PF_OK,
+    ck_assert_msg(load_triangle_sheet(
+                      BASE, "<FastTriangularBendingSprings bendingStiffness='40' minDistValidity='1e-6'/>",
+                      &s) == PF_OK,
                   "%s", pf_last_error());
     uint64_t h = stepped_hash(s);
     ck_assert_uint_eq(h, want);
     ck_assert_uint_ne(h, none);
-    ck_assert_int_eq(load_sheet("<FastTriangularBendingSprings bendingStiffness='-1'/>", &s), PF_EINVAL);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "bendingStiffness must be >= 0"),
+    ck_assert_int_eq(load_triangle_sheet(BASE, "<FastTriangularBendingSprings bendingStiffness='-1'/>", &s),
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") &&
+                      strstr(pf_last_error(), "bendingStiffness must be >= 0"),
                   "%s", pf_last_error());
 }
 END_TEST

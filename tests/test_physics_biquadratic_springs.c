@@ -1,13 +1,14 @@
 /* Biquadratic and quadratic springs on triangles (physics/springs_biquadratic.c, SOFA
- * TriangularBiquadraticSpringsForceField, TriangularQuadraticSpringsForceField): zero force at rest and under rigid
- * motions; the force against central differences of an energy written independently (the plane-stress St
- * Venant-Kirchhoff membrane of the same E and nu, which Delingette's biquadratic springs equal; each edge alone
- * without the cross terms; the area term when compressed; SOFA's quadratic form on the lengths); dforce against
- * central differences of the force, also where the area term keeps a flipped or a frozen normal; the stiffness at
- * rest against the linear plane-stress triangle; the scene components against the API; a hanging sheet's hash over
- * executors. */
+ * TriangularBiquadraticSpringsForceField, TriangularQuadraticSpringsForceField): zero force at rest and under
+ * rigid motions; the force against central differences of an energy written independently (the plane-stress
+ * St Venant-Kirchhoff membrane of the same E and nu, which Delingette's biquadratic springs equal; each edge
+ * alone without the cross terms; the area term when compressed; SOFA's quadratic form on the lengths); dforce
+ * against central differences of the force, also where the area term keeps a flipped or a frozen normal; the
+ * stiffness at rest against the linear plane-stress triangle; the scene components against the API; a hanging
+ * sheet's hash over executors. */
 #include "check_main.h"
 #include "point_object.h"
+#include "triangle_sheet.h"
 #include "rodrigues.h"
 
 #include "physflow/physics.h"
@@ -19,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define BASE "" /* what the sheet holds besides the tested component */
 
 static pf_world *make_world(pf_executor e, int workers)
 {
@@ -330,60 +333,35 @@ END_TEST
 
 /* ---------- the scene component ---------- */
 
-static const char SHEET[] = "<Node dt='0.01' gravity='0 0 -9.81'><Node name='s'><EulerImplicitSolver/>"
-                            "<CGLinearSolver iterations='100' tolerance='1e-12' threshold='1e-14'/>"
-                            "<MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0  2 0 0  2 1 0'/>"
-                            "<MeshTopology triangles='0 1 2  0 2 3  1 4 5  1 5 2'/><UniformMass vertexMass='1'/>"
-                            "<FixedConstraint indices='0 3'/>\n%s</Node></Node>";
-
-static int load_sheet(const char *component, pf_scene **s)
-{
-    char xml[2048];
-    snprintf(xml, sizeof xml, SHEET, component);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    *s = NULL;
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static uint64_t stepped_hash(pf_scene *s)
-{
-    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
-    uint64_t h = pf_world_state_hash(pf_scene_world(s));
-    pf_scene_destroy(s);
-    return h;
-}
-
 /* TriangularBiquadraticSpringsForceField (TriangularQuadraticSpringsForceField) over a MeshTopology's triangles is
  * pf_world_add_biquadratic_springs with the same E, nu and switches (quadratic), added to the scene without it; a
  * damping ratio or a Poisson ratio out of range is an error at its line */
 START_TEST(test_scene_component)
 {
-    static const uint32_t tris[12] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
     static const char *const comps[4] = {
         "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' dampingRatio='0' "
         "matrixRegularization='0.4'/>",
-        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' useAngularSprings='0'/>",
-        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' compressible='false'/>",
+        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' "
+        "useAngularSprings='0'/>",
+        "<TriangularBiquadraticSpringsForceField youngModulus='50' poissonRatio='0.45' "
+        "compressible='false'/>",
         "<TriangularQuadraticSpringsForceField youngModulus='50' poissonRatio='0.45' dampingRatio='0'/>"};
     uint64_t h[4];
     for (int k = 0; k < 4; k++) {
         pf_scene *s;
-        ck_assert_msg(load_sheet("", &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(load_triangle_sheet(BASE, "", &s) == PF_OK, "%s", pf_last_error());
         pf_biquadratic_springs_def bd = pf_biquadratic_springs_default_def();
         bd.young_modulus = 50;
         bd.poisson_ratio = 0.45;
         bd.angular_springs = k != 1;
         bd.compressible = k != 2;
         bd.quadratic = k == 3;
-        bd.triangles = tris;
+        bd.triangles = TRIANGLE_SHEET_TRIS;
         bd.ntriangles = 4;
-        ck_assert_int_eq(pf_world_add_biquadratic_springs(pf_scene_world(s), (pf_object_id){0}, &bd, NULL), PF_OK);
+        ck_assert_int_eq(pf_world_add_biquadratic_springs(pf_scene_world(s), (pf_object_id){0}, &bd, NULL),
+                         PF_OK);
         uint64_t want = stepped_hash(s);
-        ck_assert_msg(load_sheet(comps[k], &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(load_triangle_sheet(BASE, comps[k], &s) == PF_OK, "%s", pf_last_error());
         h[k] = stepped_hash(s);
         ck_assert_msg(h[k] == want, "case %d: scene %016llx, API %016llx", k, (unsigned long long)h[k],
                       (unsigned long long)want);
@@ -391,11 +369,13 @@ START_TEST(test_scene_component)
     ck_assert(h[0] != h[1] && h[1] != h[2] && h[2] != h[3]);
     static const char *const bad[][3] = {
         {"<TriangularBiquadraticSpringsForceField dampingRatio='0.1'/>", "t.xml:2:", "dampingRatio"},
-        {"<TriangularBiquadraticSpringsForceField poissonRatio='1'/>", "t.xml:2:", "poissonRatio must be in (-1, 1)"},
-        {"<TriangularBiquadraticSpringsForceField youngModulus='0'/>", "t.xml:2:", "youngModulus must be > 0"}};
+        {"<TriangularBiquadraticSpringsForceField poissonRatio='1'/>",
+         "t.xml:2:", "poissonRatio must be in (-1, 1)"},
+        {"<TriangularBiquadraticSpringsForceField youngModulus='0'/>",
+         "t.xml:2:", "youngModulus must be > 0"}};
     for (int k = 0; k < 3; k++) {
         pf_scene *s;
-        ck_assert_int_lt(load_sheet(bad[k][0], &s), 0);
+        ck_assert_int_lt(load_triangle_sheet(BASE, bad[k][0], &s), 0);
         ck_assert_ptr_null(s);
         ck_assert_msg(strstr(pf_last_error(), bad[k][1]) && strstr(pf_last_error(), bad[k][2]), "%s",
                       pf_last_error());

@@ -1,9 +1,10 @@
-/* Tensor-mass membrane (physics/tensor_mass.c, SOFA TriangularTensorMassForceField): a flat triangle's stiffness
- * against the analytic plane-stress t A B^T D B in its plane (t = 1) and (lambda + mu)/2 times the cotangent Laplacian
- * across it; the force linear in the displacement, zero under translation, dforce the same map; the scene component
- * against the API. */
+/* Tensor-mass membrane (physics/tensor_mass.c, SOFA TriangularTensorMassForceField): a flat triangle's
+ * stiffness against the analytic plane-stress t A B^T D B in its plane (t = 1) and (lambda + mu)/2 times the
+ * cotangent Laplacian across it; the force linear in the displacement, zero under translation, dforce the
+ * same map; the scene component against the API. */
 #include "check_main.h"
 #include "point_object.h"
+#include "triangle_sheet.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define BASE "" /* what the sheet holds besides the tested component */
 
 static pf_world *make_world(void)
 {
@@ -146,50 +149,26 @@ END_TEST
 
 /* TriangularTensorMassForceField over a MeshTopology is pf_world_add_tensor_mass with the same E and nu, added to
  * the scene without it; a Poisson ratio out of range is an error at its line */
-static const char SHEET[] = "<Node dt='0.01' gravity='0 0 -9.81'><Node name='s'><EulerImplicitSolver/>"
-                            "<CGLinearSolver iterations='100' tolerance='1e-12' threshold='1e-14'/>"
-                            "<MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0  2 0 0  2 1 0'/>"
-                            "<MeshTopology triangles='0 1 2  0 2 3  1 4 5  1 5 2'/><UniformMass vertexMass='1'/>"
-                            "<FixedConstraint indices='0 3'/>\n%s</Node></Node>";
-
-static int load_sheet(const char *component, pf_scene **s)
-{
-    char xml[2048];
-    snprintf(xml, sizeof xml, SHEET, component);
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    *s = NULL;
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static uint64_t stepped_hash(pf_scene *s)
-{
-    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
-    uint64_t h = pf_world_state_hash(pf_scene_world(s));
-    pf_scene_destroy(s);
-    return h;
-}
-
 START_TEST(test_scene_component)
 {
-    static const uint32_t tris[12] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2};
     pf_scene *s;
-    ck_assert_msg(load_sheet("", &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(load_triangle_sheet(BASE, "", &s) == PF_OK, "%s", pf_last_error());
     pf_tensor_mass_def d = pf_tensor_mass_default_def();
     d.young_modulus = 15;
     d.poisson_ratio = 0.9;
-    d.triangles = tris;
+    d.triangles = TRIANGLE_SHEET_TRIS;
     d.ntriangles = 4;
     ck_assert_int_eq(pf_world_add_tensor_mass(pf_scene_world(s), (pf_object_id){0}, &d, NULL), PF_OK);
     uint64_t want = stepped_hash(s);
-    ck_assert_msg(load_sheet("<TriangularTensorMassForceField youngModulus='15' poissonRatio='0.9'/>", &s) == PF_OK,
-                  "%s", pf_last_error());
+    ck_assert_msg(
+        load_triangle_sheet(BASE, "<TriangularTensorMassForceField youngModulus='15' poissonRatio='0.9'/>",
+                            &s) == PF_OK,
+        "%s", pf_last_error());
     ck_assert_uint_eq(stepped_hash(s), want);
-    ck_assert_int_eq(load_sheet("<TriangularTensorMassForceField poissonRatio='-1'/>", &s), PF_EINVAL);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "poissonRatio must be in (-1, 1)"),
+    ck_assert_int_eq(load_triangle_sheet(BASE, "<TriangularTensorMassForceField poissonRatio='-1'/>", &s),
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") &&
+                      strstr(pf_last_error(), "poissonRatio must be in (-1, 1)"),
                   "%s", pf_last_error());
 }
 END_TEST
