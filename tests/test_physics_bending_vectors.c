@@ -31,22 +31,6 @@ static pf_world *make_world(void)
     return w;
 }
 
-static void force_at(pf_world *w, pf_object_id id, const double *x, double *f)
-{
-    const pf_object *o = w->obj.v[id.index];
-    double *v = calloc(3 * (size_t)o->n, sizeof *v);
-    memset(f, 0, 3 * (size_t)o->n * sizeof *f);
-    pf_force_fields_force(o, x, v, f, 1);
-    free(v);
-}
-
-static void dforce_of(pf_world *w, pf_object_id id, const double *dx, double *df)
-{
-    const pf_object *o = w->obj.v[id.index];
-    memset(df, 0, 3 * (size_t)o->n * sizeof *df);
-    pf_force_fields_dforce(o, dx, df, 1.0);
-}
-
 /* The hinge C = (0 0 0), D = (1 0 0), A = (0.5 -1 0) (height 1), B = (0.3 2 0) (height 2), k = 10: twice the areas
  * |N_A| = 1, |N_B| = 2, |N_C| = |C B A| = 1.3, |N_D| = |D A B| = 1.7, so a = (2/3, 1/3, -1.7/3, -1.3/3) and
  * lambda = 2/3 (1 + 2) / (1 * 4) * 1 * 10 = 5. B lifted by 0.1: R = a_B 0.1 z, f_P = -lambda a_P R. */

@@ -56,23 +56,6 @@ static pf_object_id add_sheet(pf_world *w, const double *x, uint32_t n, const ui
     return id;
 }
 
-/* f = the object's force at positions x (zero velocities); refreshes the state df reads */
-static void force_at(pf_world *w, pf_object_id id, const double *x, double *f)
-{
-    const pf_object *o = w->obj.v[id.index];
-    double *v = calloc(3 * (size_t)o->n, sizeof *v);
-    memset(f, 0, 3 * (size_t)o->n * sizeof *f);
-    pf_force_fields_force(o, x, v, f, 1);
-    free(v);
-}
-
-static void dforce_of(pf_world *w, pf_object_id id, const double *dx, double *df)
-{
-    const pf_object *o = w->obj.v[id.index];
-    memset(df, 0, 3 * (size_t)o->n * sizeof *df);
-    pf_force_fields_dforce(o, dx, df, 1.0);
-}
-
 /* ---------- the energy, written from elasticity ---------- */
 
 static double dot3(const double *a, const double *b)

@@ -44,15 +44,8 @@ static pf_object_id add_membrane(pf_world *w, const double *x, uint32_t n, const
     return id;
 }
 
-static void force_at(pf_world *w, pf_object_id id, const double *x, double *f)
-{
-    const pf_object *o = w->obj.v[id.index];
-    double v[12] = {0};
-    memset(f, 0, 3 * (size_t)o->n * sizeof *f);
-    pf_force_fields_force(o, x, v, f, 1);
-}
-
-static void dforce_of(pf_world *w, pf_object_id id, const double *dx, double *df, double kfact)
+/* df = kfact K dx (dforce_of at a factor) */
+static void dforce_scaled(pf_world *w, pf_object_id id, const double *dx, double *df, double kfact)
 {
     const pf_object *o = w->obj.v[id.index];
     memset(df, 0, 3 * (size_t)o->n * sizeof *df);
@@ -73,7 +66,7 @@ START_TEST(test_flat_triangle_stiffness)
     for (int c = 0; c < 9; c++) {
         double dx[9] = {0}, df[9];
         dx[c] = 1;
-        dforce_of(w, id, dx, df, 2.5);
+        dforce_scaled(w, id, dx, df, 2.5);
         for (int r = 0; r < 9; r++) K[r][c] = -df[r] / 2.5;
     }
     /* the analytic plane-stress stiffness */
@@ -129,7 +122,7 @@ START_TEST(test_linear_in_displacement)
     double x[12], f[12], df[12];
     for (int i = 0; i < 12; i++) x[i] = rest[i] + move[i];
     force_at(w, id, x, f);
-    dforce_of(w, id, move, df, 1.0);
+    dforce_scaled(w, id, move, df, 1.0);
     double fbig = 0;
     for (int i = 0; i < 12; i++) fbig = fmax(fbig, fabs(f[i]));
     ck_assert(fbig > 1);

@@ -49,7 +49,7 @@ static void add_fem(pf_world *w, pf_object_id id, const uint32_t *t, uint32_t nt
 }
 
 /* f = the object's force fields at positions x (the rotations cached for dforce) */
-static void force_at(const pf_object *o, const double *x, double *f)
+static void object_force_at(const pf_object *o, const double *x, double *f)
 {
     memset(f, 0, 3 * (size_t)o->n * sizeof *f);
     pf_force_fields_force(o, x, o->v, f, 1);
@@ -145,7 +145,7 @@ static void measured_stiffness(const double X[12], double E, double nu, double K
     for (int j = 0; j < 12; j++) {
         memcpy(x, X, sizeof x);
         x[j] += h;
-        force_at(o, x, f);
+        object_force_at(o, x, f);
         for (int i = 0; i < 12; i++)
             K[12 * i + j] = -f[i] / h;
     }
@@ -272,7 +272,7 @@ START_TEST(test_corotational_rigid_motion)
             double Q[9], x[81], f[81];
             rodrigues(AXIS, ANGLES[a], Q);
             moved(&c, Q, NULL, SHIFT, x);
-            force_at(c.o, x, f);
+            object_force_at(c.o, x, f);
             ck_assert_msg(max_abs(f, 81) <= 1e-9, "method %d, %g degrees: force %g N", m,
                           ANGLES[a] * 180 / M_PI, max_abs(f, 81));
             pf_world_destroy(c.w);
@@ -283,7 +283,7 @@ START_TEST(test_corotational_rigid_motion)
     double Q[9], x[81], f[81];
     rodrigues(AXIS, ANGLES[0], Q);
     moved(&c, Q, NULL, SHIFT, x);
-    force_at(c.o, x, f);
+    object_force_at(c.o, x, f);
     ck_assert(max_abs(f, 81) > 100);
     pf_world_destroy(c.w);
 }
@@ -300,7 +300,7 @@ START_TEST(test_corotational_small_displacement_is_linear)
     double xl[81];
     static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, zero[3] = {0, 0, 0};
     moved(&lin, I, u, zero, xl);
-    force_at(lin.o, xl, fl);
+    object_force_at(lin.o, xl, fl);
     double scale = max_abs(fl, 81);
     ck_assert(scale > 1e-3);
     for (int m = PF_FEM_LARGE; m <= PF_FEM_SVD; m++)
@@ -313,7 +313,7 @@ START_TEST(test_corotational_small_displacement_is_linear)
             else
                 rodrigues(AXIS, ANGLES[a], Q);
             moved(&c, Q, u, a < 0 ? zero : SHIFT, x);
-            force_at(c.o, x, f);
+            object_force_at(c.o, x, f);
             for (int p = 0; p < 27; p++) {
                 double want[3];
                 apply(Q, fl + 3 * p, want);
@@ -339,12 +339,12 @@ START_TEST(test_corotational_frame_indifference)
         cube_make(&c, (pf_fem_method)m);
         double x[81], f0[81], Q[9], xr[81], fr[81];
         moved(&c, I, u, zero, x);
-        force_at(c.o, x, f0);
+        object_force_at(c.o, x, f0);
         double scale = max_abs(f0, 81);
         ck_assert(scale > 10);
         rodrigues(AXIS, ANGLES[1], Q);
         moved(&c, Q, u, SHIFT, xr);
-        force_at(c.o, xr, fr);
+        object_force_at(c.o, xr, fr);
         for (int p = 0; p < 27; p++) {
             double want[3];
             apply(Q, f0 + 3 * p, want);
@@ -379,11 +379,11 @@ START_TEST(test_dforce_central_difference)
         double xp[81], xm[81], fp[81], fm[81], fd[81], f[81], df[81];
         for (int i = 0; i < 81; i++)
             xp[i] = x[i] + h * dx[i], xm[i] = x[i] - h * dx[i];
-        force_at(c.o, xp, fp);
-        force_at(c.o, xm, fm);
+        object_force_at(c.o, xp, fp);
+        object_force_at(c.o, xm, fm);
         for (int i = 0; i < 81; i++)
             fd[i] = (fp[i] - fm[i]) / (2 * h);
-        force_at(c.o, x, f); /* caches the rotations at x */
+        object_force_at(c.o, x, f); /* caches the rotations at x */
         const double kfact = -0.25, prior = 3.0;
         for (int i = 0; i < 81; i++)
             df[i] = prior;
@@ -421,7 +421,7 @@ START_TEST(test_patch_uniform_strain)
         for (int p = 0; p < 27; p++)
             apply(S, c.X + 3 * p, u + 3 * p);
         moved(&c, Q, u, SHIFT, x);
-        force_at(c.o, x, f);
+        object_force_at(c.o, x, f);
         double scale = max_abs(f, 81);
         ck_assert(scale > 1);
         ck_assert_msg(max_abs(f + 3 * 13, 3) <= 1e-10 * scale, "method %d: interior force %g N of %g",
@@ -453,7 +453,7 @@ START_TEST(test_svd_inverted_element)
             memcpy(x, TETS[0], sizeof x);
             x[11] = zs[k];
             x[9] = 0.1; /* off the axis, not on an edge */
-            force_at(o, x, f);
+            object_force_at(o, x, f);
             for (int i = 0; i < 12; i++)
                 ck_assert(isfinite(f[i]));
             ck_assert_msg(f[11] > 1, "method %d, z %g: the apex is pulled by %g N", m, zs[k], f[11]);
