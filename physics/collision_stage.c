@@ -66,6 +66,15 @@ static int report_contacts(pf_world *w, pf_collision_stage *c)
     return PF_OK;
 }
 
+/* frees surface s's query indexes (rebuilt at the next pass, with the current method) */
+static void drop_indexes(pf_collision_stage *c, uint32_t s)
+{
+    pf_query_index_destroy(c->sc[s].tri);
+    pf_query_index_destroy(c->sc[s].sph);
+    pf_query_index_destroy(c->sc[s].edge);
+    c->sc[s].tri = c->sc[s].sph = c->sc[s].edge = NULL;
+}
+
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
 {
     static const char fn[] = "pf_world_set_collision";
@@ -101,6 +110,11 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     }
     pf_broadphase_destroy(w->col->bp);
     w->col->bp = bp;
+    if (w->col->def.broadphase != def->broadphase) { /* the surfaces' broad phase and indexes follow the method */
+        pf_broadphase_destroy(w->col->outer);
+        w->col->outer = NULL;
+        for (uint32_t s = 0; s < w->col->nsc; s++) drop_indexes(w->col, s);
+    }
     w->col->def = *def;
     /* The narrow phase runs on the world's worker team (pf_runtime_parallel): on OpenMP threads beside the team
      * it finished sooner but their spinning slowed the solver tasks more than it gained. */
@@ -186,9 +200,7 @@ void pf_collision_stage_remove_object(pf_world *w, uint32_t id)
     }
     for (uint32_t s = 0; s < w->surf.n && s < c->nsc; s++) {
         if (w->surf.v[s]->object != id) continue;
-        pf_query_index_destroy(c->sc[s].tri);
-        pf_query_index_destroy(c->sc[s].sph);
-        pf_query_index_destroy(c->sc[s].edge);
+        drop_indexes(c, s);
         pf_vec_free(&c->sc[s].boxes);
         memset(&c->sc[s], 0, sizeof c->sc[s]);
     }

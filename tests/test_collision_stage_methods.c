@@ -7,6 +7,8 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "physics/collision_stage.h"
+#include "physics/world.h"
 #include "rng.h"
 
 #include <math.h>
@@ -181,12 +183,44 @@ START_TEST(every_method_same_contacts_as_brute)
 }
 END_TEST
 
+/* 1 when the world's surface broad phase and every built surface index are gone (to be rebuilt) */
+static int indexes_dropped(const pf_world *w)
+{
+    int none = w->col->outer == NULL;
+    for (uint32_t k = 0; k < w->col->nsc; k++)
+        none &= !w->col->sc[k].tri && !w->col->sc[k].sph && !w->col->sc[k].edge;
+    return none;
+}
+
+/* A method changed between steps takes effect at once: the surfaces' broad phase and query indexes built with
+ * the old one are dropped and rebuilt with the new one, and the run goes on as one with the new method from the
+ * start would (the methods are exact: the same contacts, the same state) */
+START_TEST(method_change_between_steps_rebuilds)
+{
+    static contact_log L;
+    uint64_t want = run_method(PF_BP_KD, &L, 0);
+    scene sc = make_scene(PF_BP_HHASH, 2009);
+    ck_assert_int_eq(pf_world_step(sc.w, STEPS / 2), PF_OK);
+    ck_assert(!indexes_dropped(sc.w));
+    pf_collision_def c;
+    ck_assert_int_eq(pf_world_get_collision(sc.w, &c), PF_OK);
+    c.broadphase = PF_BP_KD;
+    ck_assert_int_eq(pf_world_set_collision(sc.w, &c), PF_OK);
+    ck_assert(indexes_dropped(sc.w));
+    ck_assert_int_eq(pf_world_step(sc.w, STEPS - STEPS / 2), PF_OK);
+    ck_assert(!indexes_dropped(sc.w));
+    ck_assert_uint_eq(pf_world_state_hash(sc.w), want);
+    pf_world_destroy(sc.w);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_stage_methods");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_method_same_contacts_as_brute);
+    tcase_add_test(tc, method_change_between_steps_rebuilds);
     suite_add_tcase(s, tc);
     return s;
 }
