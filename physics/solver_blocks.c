@@ -119,6 +119,19 @@ static void t_dir(const pf_task_ctx *c)
             o->p[i] = o->r[i] + beta * o->p[i];
 }
 
+/* the CG start at point i: b projected, dv = 0, r = b, p = 0; returns its b.b */
+static inline double cg_start_point(pf_object *o, uint32_t i)
+{
+    size_t i3 = 3 * (size_t)i;
+    project_point(o, i, o->b);
+    for (int dim = 0; dim < 3; dim++) {
+        o->dv[i3 + dim] = 0;
+        o->r[i3 + dim] = o->b[i3 + dim];
+        o->p[i3 + dim] = 0;
+    }
+    return dot3(o->b + i3, o->b + i3);
+}
+
 /* the points of a's block, for the gathers of the object's links */
 static pf_point_filter kept(const blk_args *a)
 {
@@ -150,17 +163,7 @@ static void rhs_linked(const pf_task_ctx *c)
         gather(d, d->pk, i, o->b + i3);
     }
     pf_gather_links(o, c->data + a->links_at + o->links.n, o->b, &keep);
-    for (uint32_t k = 0; k < a->b->nowned; k++) {
-        uint32_t i = a->b->owned[k];
-        size_t i3 = 3 * (size_t)i;
-        project_point(o, i, o->b);
-        for (int dim = 0; dim < 3; dim++) {
-            o->dv[i3 + dim] = 0;
-            o->r[i3 + dim] = o->b[i3 + dim];
-            o->p[i3 + dim] = 0;
-        }
-        s += dot3(o->b + i3, o->b + i3);
-    }
+    for (uint32_t k = 0; k < a->b->nowned; k++) s += cg_start_point(o, a->b->owned[k]);
     rr[0] += s;
 }
 
@@ -183,13 +186,7 @@ static void t_rhs(const pf_task_ctx *c)
         gather(d, d->pf, i, o->f + i3);
         for (int dim = 0; dim < 3; dim++) o->b[i3 + dim] = a->h * o->f[i3 + dim] - hm * o->v[i3 + dim];
         gather(d, d->pk, i, o->b + i3);
-        project_point(o, i, o->b);
-        for (int dim = 0; dim < 3; dim++) {
-            o->dv[i3 + dim] = 0;
-            o->r[i3 + dim] = o->b[i3 + dim];
-            o->p[i3 + dim] = 0;
-        }
-        s += dot3(o->b + i3, o->b + i3);
+        s += cg_start_point(o, i);
     }
     rr[0] += s;
 }

@@ -26,7 +26,7 @@ CAMPAIGN = os.path.join(HERE, "..", "tools", "scaling-campaign")
 METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration",
            "ms_integration_lo", "ms_integration_hi", "speedup", "efficiency", "speedup_integration",
            "efficiency_integration", "updates", "imbalance", "waits", "waits_blocked", "repartitions",
-           "objects_moved", "metis_small"}
+           "objects_moved", "reverts", "metis_small"}
 # A scene file small enough for milliseconds per step: two rigid boxes resting on a fixed floor (contacts, so a
 # collision stage) and two FEM bars falling freely.
 TINY_SCENE = """<Node name="tiny" dt="0.005" gravity="0 0 -9.81">
@@ -124,7 +124,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{key} integration efficiency", close(m["efficiency_integration"], m["speedup_integration"] / workers),
               m)
         check(f"{key} runtime counters", m["imbalance"] >= 0 and m["waits"] >= m["waits_blocked"] >= 0 and
-              m["repartitions"] >= 0 and m["objects_moved"] >= 0, m)
+              m["repartitions"] >= 0 and m["objects_moved"] >= 0 and 0 <= m["reverts"] <= m["repartitions"], m)
     check("seq speedup is 1", table.get(("seq", 1), {}).get("speedup") == 1.0)
     for line in ("seq", "static"):
         check(f"table shows {line}", any(l.split()[:1] == [line] for l in r.stdout.splitlines()), r.stdout)

@@ -47,6 +47,7 @@ typedef struct config {
     long updates;         /* graph updates during the timed steps, all repeats */
     long repartitions;    /* repartitions during the timed steps, all repeats */
     long objects_moved;   /* objects moved by those repartitions */
+    long reverts;         /* of those repartitions, the ones undone after their measured trial */
     uint32_t metis_small; /* the largest count of placements where METIS fell back to owner-compute */
     int failed;
 } config;
@@ -120,6 +121,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     c->updates += updates;
     c->repartitions += (long)ws.repartitions - (long)before.repartitions;
     c->objects_moved += (long)ws.objects_moved - (long)before.objects_moved;
+    c->reverts += (long)ws.repartitions_reverted - (long)before.repartitions_reverted;
     if (ws.metis_small > c->metis_small) c->metis_small = ws.metis_small;
     pf_scene_destroy(scene);
     return rc == PF_OK ? 0 : -1;
@@ -338,6 +340,7 @@ static void csv_rows(bench_csv *csv, const char *name, const config *c, const su
     bench_csv_row(csv, "scaling", name, m, k, "waits_blocked", s->blocked);
     bench_csv_row(csv, "scaling", name, m, k, "repartitions", (double)c->repartitions);
     bench_csv_row(csv, "scaling", name, m, k, "objects_moved", (double)c->objects_moved);
+    bench_csv_row(csv, "scaling", name, m, k, "reverts", (double)c->reverts);
     bench_csv_row(csv, "scaling", name, m, k, "metis_small", (double)c->metis_small);
 }
 
@@ -361,14 +364,15 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
 {
     printf("  runtime counters over the timed steps: median imbalance (max / mean busy time of the workers) "
            "and\n"
-           "  waits per step; graph updates, repartitions and objects moved, all repeats together\n");
-    printf("  %-19s %7s %9s %9s %9s %8s %8s %8s\n", "method", "workers", "imbalance", "waits", "blocked",
-           "updates", "repart.", "moved");
+           "  waits per step; graph updates, repartitions, objects moved and repartitions undone after timing,\n"
+           "  all repeats together\n");
+    printf("  %-19s %7s %9s %9s %9s %8s %8s %8s %8s\n", "method", "workers", "imbalance", "waits", "blocked",
+           "updates", "repart.", "moved", "undone");
     for (size_t i = 0; i < ncfg; i++) {
         const config *c = &cfg[i];
         if (c->failed) continue;
-        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld\n", c->method, c->workers, sum[i].imbal,
-               sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved);
+        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld\n", c->method, c->workers, sum[i].imbal,
+               sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved, c->reverts);
     }
     for (size_t i = 0; i < ncfg; i++)
         if (!cfg[i].failed && cfg[i].metis_small && cfg[i].part == PF_PART_METIS)
