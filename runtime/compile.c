@@ -2,6 +2,7 @@
  * graph order; a wait precedes the first node that needs a result of another worker; loop control is
  * replicated on every worker that runs part of the body; an awaited node publishes its execution count.
  * Nodes appended to an analysed graph are compiled alone, onto the end of the programs. */
+#include "contexts.h"
 #include "graph.h"
 
 #include "base/alloc.h"
@@ -64,40 +65,10 @@ void pf_graph_free_programs(pf_graph *g)
     g->prog.cross_edges = g->prog.waits = 0;
 }
 
-static uint32_t loop_parent_ctx(const pf_graph *g, uint32_t loop)
-{
-    uint32_t p = g->loops.v[loop].parent;
-    return p == PF_NONE ? 0 : p + 1;
-}
-
-static uint32_t ctx_depth(const pf_graph *g, uint32_t ctx)
-{
-    uint32_t d = 0;
-    while (ctx) {
-        ctx = loop_parent_ctx(g, ctx - 1);
-        d++;
-    }
-    return d;
-}
-
-/* The innermost context containing both. */
-static uint32_t common_ctx(const pf_graph *g, uint32_t a, uint32_t b)
-{
-    if (a == b) return a;
-    uint32_t da = ctx_depth(g, a), db = ctx_depth(g, b);
-    for (; da > db; da--) a = loop_parent_ctx(g, a - 1);
-    for (; db > da; db--) b = loop_parent_ctx(g, b - 1);
-    while (a != b) {
-        a = loop_parent_ctx(g, a - 1);
-        b = loop_parent_ctx(g, b - 1);
-    }
-    return a;
-}
-
 /* The loop directly inside context `c` that contains context `inner` (which is strictly inside c). */
 static uint32_t child_loop_of(const pf_graph *g, uint32_t c, uint32_t inner)
 {
-    while (loop_parent_ctx(g, inner - 1) != c) inner = loop_parent_ctx(g, inner - 1);
+    while (pf_ctx_parent(g, inner - 1) != c) inner = pf_ctx_parent(g, inner - 1);
     return inner - 1;
 }
 
@@ -161,7 +132,7 @@ static void mark_participants(pf_graph *g, compiler *cc, size_t from)
         const pf_node *n = &g->an.nodes.v[i];
         if (n->kind == PF_NODE_BEGIN && first_loop == PF_NONE) first_loop = n->loop;
         if (!is_work(n)) continue;
-        for (uint32_t c = n->ctx; c; c = loop_parent_ctx(g, c - 1)) cc->part[(c - 1) * k + (size_t)n->worker] = 1;
+        for (uint32_t c = n->ctx; c; c = pf_ctx_parent(g, c - 1)) cc->part[(c - 1) * k + (size_t)n->worker] = 1;
     }
     if (first_loop == PF_NONE) return;
     /* A loop with no work still runs its control somewhere: on worker 0, and so in its ancestors too. */
@@ -169,7 +140,7 @@ static void mark_participants(pf_graph *g, compiler *cc, size_t from)
         int any = 0;
         for (size_t w = 0; w < k; w++) any |= cc->part[l * k + w];
         if (!any)
-            for (uint32_t c = (uint32_t)l + 1; c; c = loop_parent_ctx(g, c - 1)) cc->part[(c - 1) * k] = 1;
+            for (uint32_t c = (uint32_t)l + 1; c; c = pf_ctx_parent(g, c - 1)) cc->part[(c - 1) * k] = 1;
     }
 }
 
@@ -265,7 +236,7 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
         uint32_t p = PF_PRED_NODE(pe);
         uint8_t carried = (pe & PF_PRED_CARRIED) != 0;
         const pf_node *pn = &g->an.nodes.v[p];
-        uint32_t c = common_ctx(g, pn->ctx, n->ctx);
+        uint32_t c = pf_ctx_common(g, pn->ctx, n->ctx);
         for (uint32_t r = cc->rep_off.v[p]; r < cc->rep_off.v[p + 1]; r++) {
             const replica *rp = &cc->reps.v[r];
             if (rp->worker == w) continue; /* program order */
@@ -364,7 +335,7 @@ static int link_programs(pf_graph *g, compiler *cc, const uint32_t *first_op)
                 const pf_node *sn = &g->an.nodes.v[s->node];
                 pf_flag *f[2] = {NULL, NULL};
                 if (sn->ctx == l + 1 && s->flag) f[0] = s->flag;
-                if (s->kind == PF_OP_BEGIN && loop_parent_ctx(g, sn->loop) == l + 1) f[1] = s->exit_flag;
+                if (s->kind == PF_OP_BEGIN && pf_ctx_parent(g, sn->loop) == l + 1) f[1] = s->exit_flag;
                 for (int j = 0; j < 2; j++) {
                     if (!f[j]) continue;
                     if (pf_vec_reserve(&g->prog.skips, g->prog.skips.n + 1)) return PF_ENOMEM;

@@ -4,6 +4,7 @@
  * the data flowing along those dependencies. Objects stay whole, so a repartition moves objects with their data
  * (the owner-compute rule) while METIS minimises the data crossing workers. Loop control is replicated, so it is
  * no vertex. The seed is fixed: a graph and its costs always get the same partition. */
+#include "contexts.h"
 #include "graph.h"
 
 #include "base/alloc.h"
@@ -219,7 +220,9 @@ int pf_partition_metis(pf_graph *g, int workers)
         for (uint32_t k = 0; k < nd->npred; k++) {
             uint32_t p = PF_PRED_NODE(g->an.preds.v[nd->pred_off + k]);
             if (vid[p] < 0 || vid[p] == vid[i]) continue;
-            uint64_t w = edge_bytes(g, &g->an.nodes.v[p], nd) / 8 + 1;
+            /* a result crossing parts inside a loop crosses every iteration */
+            uint64_t w = (uint64_t)((double)(edge_bytes(g, &g->an.nodes.v[p], nd) / 8 + 1) *
+                                    pf_edge_runs(g, &g->an.nodes.v[p], nd));
             edges[m++] = (wedge){vid[i], vid[p], w};
             edges[m++] = (wedge){vid[p], vid[i], w};
         }

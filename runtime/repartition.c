@@ -6,6 +6,7 @@
  * whole (both partitioners place objects), so what moves is whole objects with their tasks and reducers. A kept
  * repartition is then put on trial against the placement it replaced (repartition.h), since the estimate can
  * be wrong where costs are not additive: caches, memory traffic, the synchronisations of moved objects. */
+#include "contexts.h"
 #include "counters.h"
 #include "graph.h"
 
@@ -99,11 +100,12 @@ int pf_repartition_relabel(pf_graph *g, const int32_t *old, int workers)
 
 /* The estimated time of one run under the current placement (node.worker): a list schedule in graph order —
  * each worker runs its nodes in that order, as its program does; a node starts when its worker is free and its
- * predecessors have finished, plus SYNC_NS when one ran elsewhere; control nodes only pass their
- * predecessors' finish on. A loop body counts once with its nodes' costs over all iterations (the measured
- * costs are), so a group's per-iteration reductions appear as the join points they are. Loop-carried edges are
- * left out. This sees what per-worker sums do not: a worker idle while another finishes what it needs.
- * `finish` holds a node count of entries, `clock` a worker count. */
+ * predecessors have finished, plus SYNC_NS for each time a predecessor's result crosses workers in a run (once
+ * per iteration inside a loop: a group split over workers joins them twice per CG iteration); control nodes
+ * only pass their predecessors' finish on. A loop body counts once with its nodes' costs over all iterations
+ * (the measured costs are), so a group's per-iteration reductions appear as the join points they are.
+ * Loop-carried edges are left out. This sees what per-worker sums do not: a worker idle while another finishes
+ * what it needs. `finish` holds a node count of entries, `clock` a worker count. */
 #define SYNC_NS 1000.0
 
 static double simulate(const pf_graph *g, int workers, double *finish, double *clock)
@@ -118,7 +120,7 @@ static double simulate(const pf_graph *g, int workers, double *finish, double *c
             uint32_t pr = g->an.preds.v[nd->pred_off + k];
             if (pr & PF_PRED_CARRIED) continue;
             const pf_node *p = &g->an.nodes.v[pr];
-            double t = finish[pr] + (w >= 0 && is_work(p) && p->worker != w ? SYNC_NS : 0);
+            double t = finish[pr] + (w >= 0 && is_work(p) && p->worker != w ? SYNC_NS * pf_edge_runs(g, p, nd) : 0);
             if (t > ready) ready = t;
         }
         finish[i] = w >= 0 ? ready + pf_node_cost(g, nd) : ready;
@@ -277,16 +279,45 @@ static int improve_by_moves(pf_graph *g, int workers, double *finish, double *cl
     return PF_OK;
 }
 
+/* A fresh partition into `parts` of the workers, relabelled against old[]; *est receives its estimated run time. */
+static int partition_into(pf_graph *g, int parts, int workers, pf_partitioner p, const int32_t *old, double *finish,
+                          double *clock, double *est)
+{
+    int rc = p == PF_PART_METIS ? pf_partition_metis(g, parts) : pf_partition_owner(g, parts);
+    if (!rc) rc = pf_repartition_relabel(g, old, workers);
+    if (!rc) *est = simulate(g, workers, finish, clock);
+    return rc;
+}
+
+/* How many workers the graph pays for: all of them, then half as many while that shortens the estimated run by
+ * GAIN_MIN. A small graph split over many workers spends more on synchronisations than the workers add (a group's
+ * CG iteration joins all the workers it spans twice); the workers left out idle. Leaves the best partition in
+ * node.worker and its estimate in *est. `best` holds a node count of entries. */
+static int partition_best(pf_graph *g, int workers, pf_partitioner p, const int32_t *old, int32_t *best,
+                          double *finish, double *clock, double *est)
+{
+    PF_TRY(partition_into(g, workers, workers, p, old, finish, clock, est));
+    for (int k = workers / 2; k >= 2; k /= 2) {
+        for (size_t i = 0; i < g->an.nodes.n; i++) best[i] = g->an.nodes.v[i].worker;
+        double e;
+        PF_TRY(partition_into(g, k, workers, p, old, finish, clock, &e));
+        if (e >= *est * (1 - GAIN_MIN)) {
+            for (size_t i = 0; i < g->an.nodes.n; i++) g->an.nodes.v[i].worker = best[i];
+            break;
+        }
+        *est = e;
+    }
+    return PF_OK;
+}
+
 /* Partitions afresh into node.worker (old[] keeps the current placement), relabelled against it, and fills c. */
 static int propose(pf_graph *g, int workers, pf_partitioner p, const int32_t *old, uint32_t *scratch,
                    double *finish, double *clock, candidate *c)
 {
     uint64_t t0 = pf_now_ns();
     c->before = simulate(g, workers, finish, clock);
-    int rc = p == PF_PART_METIS ? pf_partition_metis(g, workers) : pf_partition_owner(g, workers);
-    if (!rc) rc = pf_repartition_relabel(g, old, workers);
+    int rc = partition_best(g, workers, p, old, (int32_t *)scratch, finish, clock, &c->after);
     if (rc) return rc;
-    c->after = simulate(g, workers, finish, clock);
     if (c->after > c->before) { /* start the moves from the current placement, the better one */
         for (size_t i = 0; i < g->an.nodes.n; i++) g->an.nodes.v[i].worker = old[i];
         c->after = c->before;

@@ -495,6 +495,84 @@ START_TEST(trial_keeps_the_faster_placement)
 }
 END_TEST
 
+/* Adds to its datum the datum it reads (0 when it reads none), a task cheap next to a synchronisation. */
+static void chain_link(const pf_task_ctx *ctx)
+{
+    const uint32_t *reads = ctx->args;
+    double *out = ctx->data[0];
+    *out = *out * 0.5 + (*reads ? *(const double *)ctx->data[1] : 1.0);
+}
+
+/* The distinct workers the tasks t[0..n) run on. */
+static int workers_used(const pf_graph *g, const pf_task_id *t, int n)
+{
+    int used[64] = {0}, count = 0;
+    for (int k = 0; k < n; k++) {
+        int w = pf_graph_task_worker(g, t[k]);
+        ck_assert(w >= 0 && w < 64);
+        if (!used[w]++) count++;
+    }
+    return count;
+}
+
+/* A repartition spreads only as far as it pays. Sixteen objects in a chain, each iteration of a 20-iteration
+ * loop running them one after another: no placement runs two at once, so every worker beyond one only adds a
+ * synchronisation per crossing per iteration, and the repartition gathers the chain on two workers (the fewest it
+ * considers). Sixteen independent objects of 300 us each keep all eight workers. Both partitioners; the state
+ * stays seq's. */
+START_TEST(repartition_spreads_only_as_far_as_it_pays)
+{
+    enum { N = 16, W = 8 };
+    for (int part = 0; part < PF_PART_COUNT; part++)
+        for (int chained = 0; chained < 2; chained++) {
+            static double cells[N], ref[N];
+            pf_graph *g;
+            ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+            pf_data_id d[N];
+            for (uint32_t o = 0; o < N; o++)
+                ck_assert_int_eq(pf_graph_data(g, &cells[o], sizeof(double), o, NULL, &d[o]), PF_OK);
+            pf_task_id t[N];
+            if (chained)
+                ck_assert_int_eq(pf_graph_loop_begin(g, &(pf_loop_def){.kind = PF_LOOP_COUNT, .count = 20,
+                                                                        .max_iterations = 20},
+                                                     NULL),
+                                 PF_OK);
+            for (uint32_t o = 0; o < N; o++) {
+                pf_access a[2] = {{d[o], PF_READWRITE}, {d[o ? o - 1 : 0], PF_READ}};
+                uint32_t reads = chained && o > 0;
+                spin_args s = {300000};
+                pf_task_def def = chained ? (pf_task_def){.fn = chain_link, .args = &reads, .args_size = sizeof reads,
+                                                          .accesses = a, .naccesses = 1 + reads, .cost_ns = 100}
+                                          : (pf_task_def){.fn = spin, .args = &s, .args_size = sizeof s,
+                                                          .accesses = a, .naccesses = 1, .cost_ns = 300000};
+                ck_assert_int_eq(pf_graph_task(g, &def, &t[o]), PF_OK);
+            }
+            if (chained) ck_assert_int_eq(pf_graph_loop_end(g), PF_OK);
+            pf_runtime *rt = make_rt_policy(PF_EXEC_STATIC, (pf_partitioner)part, W, PF_REPART_NEVER);
+            pf_runtime *seq = make_rt(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+            memset(cells, 0, sizeof cells);
+            for (int k = 0; k < 4; k++) ck_assert_int_eq(pf_graph_run(g, rt), PF_OK); /* costs measured */
+            ck_assert_int_eq(pf_graph_repartition(g), PF_OK);
+            for (int k = 0; k < 2; k++) ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+            memcpy(ref, cells, sizeof ref);
+            memset(cells, 0, sizeof cells);
+            for (int k = 0; k < 6; k++) ck_assert_int_eq(pf_graph_run(g, seq), PF_OK);
+            ck_assert_msg(memcmp(ref, cells, sizeof ref) == 0, "%s: static differs from seq",
+                          pf_partitioner_name((pf_partitioner)part));
+            int used = workers_used(g, t, N);
+            if (chained)
+                ck_assert_msg(used == 2, "%s: the chain runs on %d workers", pf_partitioner_name((pf_partitioner)part),
+                              used);
+            else
+                ck_assert_msg(used == W, "%s: the independent objects run on %d workers",
+                              pf_partitioner_name((pf_partitioner)part), used);
+            pf_runtime_destroy(rt);
+            pf_runtime_destroy(seq);
+            pf_graph_destroy(g);
+        }
+}
+END_TEST
+
 /* A partition equal to the old one up to renaming is renamed back: nothing moves. */
 START_TEST(relabel_undoes_a_renaming)
 {
@@ -608,6 +686,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, repartition_lowers_measured_imbalance);
     tcase_add_test(tc, trial_keeps_the_faster_placement);
     tcase_add_test(tc, relabel_undoes_a_renaming);
+    tcase_add_test(tc, repartition_spreads_only_as_far_as_it_pays);
     tcase_add_test(tc, numa_placement_follows_owners);
     suite_add_tcase(s, tc);
     return s;
