@@ -7,6 +7,7 @@
  * surface has a radius. */
 #include "collide.h"
 #include "objects.h"
+#include "rigid.h"
 #include "rotation.h"
 
 #include "physflow/narrowphase.h"
@@ -206,15 +207,18 @@ static pf_query_method index_method(pf_broadphase_method m)
 }
 
 /* The index of a surface's triangles (spheres: of its vertices grown by its radius; edges: of its edges grown by
- * its radius), built once per pass. */
+ * its radius), built once per pass. A rigid surface's triangles are indexed in its body frame, where they never
+ * move: built once, and queried with the query box taken into that frame (body_query). */
 static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s, int kind, pf_query_index **out)
 {
     surface_cache *sc = &c->sc[s];
     int spheres = kind == JOB_SPHERES;
     pf_query_index **ix = kind == JOB_EDGES ? &sc->edge : spheres ? &sc->sph : &sc->tri;
     uint64_t *pass = kind == JOB_EDGES ? &sc->edge_pass : spheres ? &sc->sph_pass : &sc->tri_pass;
+    int body = kind == JOB_TRIANGLES && sf->mapping == PF_SURFACE_RIGID;
+    const double *pos = body ? sf->local : sf->pos;
     *out = *ix;
-    if (*ix && *pass == c->passes) return PF_OK;
+    if (*ix && (*pass == c->passes || (body && sc->tri_body))) return PF_OK;
     size_t n = kind == JOB_EDGES ? sf->ne : spheres ? sf->nv : sf->nt;
     if (pf_vec_reserve(&sc->boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
     sc->boxes.n = n;
@@ -230,9 +234,9 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
             continue;
         }
         const uint32_t *t = sf->tri + 3 * k;
-        sc->boxes.v[k] = box_at(sf->pos + 3 * (size_t)t[0], 0);
-        grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)t[1], 0);
-        grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)t[2], 0);
+        sc->boxes.v[k] = box_at(pos + 3 * (size_t)t[0], 0);
+        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[1], 0);
+        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[2], 0);
     }
     if (!*ix) {
         pf_query_def d = pf_query_default_def();
@@ -243,6 +247,7 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
     int rc = pf_query_index_build(*ix, sc->boxes.v, n);
     if (rc) return rc;
     *pass = c->passes;
+    if (body) sc->tri_body = 1;
     *out = *ix;
     return PF_OK;
 }
@@ -263,6 +268,43 @@ static const uint32_t *query(collide_lane *L, const pf_query_index *ix, const pf
     uint32_t *ids = (uint32_t *)pf_id_buffer_ids(L->ids, n);
     if (*n > 1) qsort(ids, *n, sizeof *ids, by_id);
     return ids;
+}
+
+/* A rigid surface's frame at the current state: what takes a world box into its body frame (body_box). */
+typedef struct body_frame {
+    double R[9], com[3], scale;
+} body_frame;
+
+static body_frame frame_of_state(const double *x)
+{
+    body_frame f;
+    pf_rigid_rotation(x, f.R);
+    memcpy(f.com, x, sizeof f.com);
+    f.scale = fabs(f.com[0]) + fabs(f.com[1]) + fabs(f.com[2]);
+    return f;
+}
+
+/* The body-frame box holding world box b rotated into the frame (local = R^T (p - com)), grown by a margin far
+ * above the rounding of both transforms: it holds every triangle whose world box meets b, and the narrow phase,
+ * which tests each candidate exactly in the world frame, rejects the few more it may hold. */
+static pf_aabb body_box(const body_frame *f, const pf_aabb *b)
+{
+    double c[3], h[3], lc[3], lh[3];
+    for (int i = 0; i < 3; i++) c[i] = 0.5 * (b->min[i] + b->max[i]) - f->com[i], h[i] = 0.5 * (b->max[i] - b->min[i]);
+    double margin = 1e-9 * (f->scale + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + h[0] + h[1] + h[2]);
+    pf_aabb out;
+    for (int a = 0; a < 3; a++) {
+        lc[a] = f->R[a] * c[0] + f->R[3 + a] * c[1] + f->R[6 + a] * c[2];
+        lh[a] = fabs(f->R[a]) * h[0] + fabs(f->R[3 + a]) * h[1] + fabs(f->R[6 + a]) * h[2] + margin;
+        out.min[a] = lc[a] - lh[a], out.max[a] = lc[a] + lh[a];
+    }
+    return out;
+}
+
+pf_aabb pf_body_query_box(const double *x, const pf_aabb *b)
+{
+    body_frame f = frame_of_state(x);
+    return body_box(&f, b);
 }
 
 /* The unit normal of triangle tr (counter-clockwise), and the signed distance of p to its plane along it; a
@@ -328,11 +370,13 @@ static int vertices_triangles(const pf_world *w, const pf_collision_stage *c, co
 {
     const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[ts].tri; /* built before the narrow phase */
-    int rc;
+    int body = c->sc[ts].tri_body, rc;
+    body_frame f = body ? frame_of_state(w->obj.v[w->surf.v[ts]->object]->x) : (body_frame){{0}, {0}, 0};
     double reach = reach_gap + S->radius;
     for (uint32_t v = lo; v < S->nv && v < hi; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, reach);
         if (!overlap(&box, &c->sc[ts].bounds)) continue;
+        if (body) box = body_box(&f, &box);
         size_t n;
         const uint32_t *ids = query(L, ix, &box, &n);
         for (size_t k = 0; k < n; k++) {

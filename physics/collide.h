@@ -13,6 +13,10 @@ void pf_collide_free(pf_collision_stage *c);
 /* The memory of this pass's contacts (their sides and tangential springs, after the contact fields were filled),
  * for the next pass. */
 int pf_collide_remember(pf_collision_stage *c);
+/* The box, in the body frame of a rigid body at state x (com, orientation), holding world box b rotated into that
+ * frame, grown by a margin far above rounding: a rigid surface's triangles are indexed in that frame once, and
+ * queried with it. */
+pf_aabb pf_body_query_box(const double *x, const pf_aabb *b);
 /* Edge e of surface S (index ps) against edge f of surface Q (qs; ps == qs: f shares no vertex with e), at the
  * surfaces' current positions (S->pos): 1 with *out, the contact of their closest features (collide_edges.c), 0
  * when they are not within the alarm distance or when a vertex–triangle contact covers them, < 0 on error. */

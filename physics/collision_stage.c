@@ -73,6 +73,7 @@ static void drop_indexes(pf_collision_stage *c, uint32_t s)
     pf_query_index_destroy(c->sc[s].sph);
     pf_query_index_destroy(c->sc[s].edge);
     c->sc[s].tri = c->sc[s].sph = c->sc[s].edge = NULL;
+    c->sc[s].tri_body = 0;
 }
 
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)

@@ -65,6 +65,7 @@ typedef struct surface_cache {
     double vmean[3], spread;  /* its vertices' mean velocity and how far one is from it at most (m/s) */
     pf_query_index *tri, *sph, *edge; /* built lazily, once per pass */
     uint64_t tri_pass, sph_pass, edge_pass;
+    int tri_body;             /* tri holds a rigid surface's triangles in its body frame: built once, kept */
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
 } surface_cache;
 

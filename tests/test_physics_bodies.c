@@ -7,11 +7,13 @@
 #include "rng.h"
 
 #include "physflow/physics.h"
+#include "physics/collide.h"
 #include "physics/rigid.h"
 #include "physics/rotation.h"
 #include "physics/surface.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -916,6 +918,56 @@ START_TEST(test_bodies_invalid_arguments)
 }
 END_TEST
 
+/* A rigid surface's triangles are indexed once in the body frame and queried with the query box taken into that
+ * frame (collide.c). A vertex–triangle contact needs a point of the triangle within the vertex's query box (the
+ * vertex grown by its reach), so whatever the orientation, a triangle with a point in a world box must meet the
+ * body-frame query box, or a contact would be missed. The oracle is that point, computed in the world frame as
+ * the surface computes its vertices (com + R local), over random states, triangles, points and boxes, a quarter
+ * of them with the point on the box's face. */
+static int boxes_meet(const pf_aabb *a, const pf_aabb *b)
+{
+    for (int k = 0; k < 3; k++)
+        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) return 0;
+    return 1;
+}
+
+START_TEST(test_rigid_body_frame_query_holds_meeting_triangles)
+{
+    rng seed = {777};
+    for (int trial = 0; trial < 20000; trial++) {
+        double x[PF_RIGID_XLEN] = {0}, q[4], n = 0;
+        for (int k = 0; k < 3; k++) x[k] = 100 * rng_range(&seed, -1, 1);
+        for (int k = 0; k < 4; k++) q[k] = rng_range(&seed, -1, 1), n += q[k] * q[k];
+        for (int k = 0; k < 4; k++) x[PF_RIGID_QUAT + k] = q[k] / sqrt(n);
+        double R[9], local[3][3], world[3][3], bary[3], point[3] = {0};
+        pf_rigid_rotation(x, R);
+        pf_aabb lt = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        bary[0] = 0.5 * (rng_range(&seed, -1, 1) + 1);
+        bary[1] = (1 - bary[0]) * 0.5 * (rng_range(&seed, -1, 1) + 1);
+        bary[2] = 1 - bary[0] - bary[1];
+        for (int v = 0; v < 3; v++)
+            for (int a = 0; a < 3; a++) {
+                local[v][a] = rng_range(&seed, -1, 1);
+                lt.min[a] = fmin(lt.min[a], local[v][a]), lt.max[a] = fmax(lt.max[a], local[v][a]);
+            }
+        for (int v = 0; v < 3; v++)
+            for (int a = 0; a < 3; a++) {
+                world[v][a] = x[a] + R[3 * a] * local[v][0] + R[3 * a + 1] * local[v][1] + R[3 * a + 2] * local[v][2];
+                point[a] += bary[v] * world[v][a];
+            }
+        pf_aabb b;
+        for (int a = 0; a < 3; a++) {
+            double lo = 0.3 * (rng_range(&seed, -1, 1) + 1), hi = 0.3 * (rng_range(&seed, -1, 1) + 1);
+            b.min[a] = point[a] - lo, b.max[a] = point[a] + hi;
+        }
+        if (trial % 4 == 0) b.min[trial / 4 % 3] = point[trial / 4 % 3]; /* the point on a face */
+        pf_aabb lb = pf_body_query_box(x, &b);
+        ck_assert_msg(boxes_meet(&lt, &lb), "trial %d: a triangle with a point in the world box is outside the "
+                      "body-frame query", trial);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_bodies");
@@ -938,6 +990,7 @@ Suite *make_suite(void)
     tcase_add_test(rb, test_rigid_principal_spin);
     tcase_add_test(rb, test_rigid_implicit_mass_damping);
     tcase_add_test(rb, test_rigid_static);
+    tcase_add_test(rb, test_rigid_body_frame_query_holds_meeting_triangles);
     tcase_add_test(rb, test_rigid_shape_surfaces);
     tcase_add_test(rb, test_rigid_set_state);
     suite_add_tcase(s, rb);
