@@ -70,6 +70,7 @@ void pf_collide_free(pf_collision_stage *c)
         pf_query_index_destroy(c->sc[s].sph);
         pf_query_index_destroy(c->sc[s].edge);
         pf_vec_free(&c->sc[s].boxes);
+        for (int k = 0; k < 3; k++) pf_vec_free(&c->sc[s].built[k]);
     }
     pf_free(c->sc);
     pf_vec_free(&c->sboxes);
@@ -206,9 +207,22 @@ static pf_query_method index_method(pf_broadphase_method m)
     }
 }
 
+/* Whether no vertex of sf has moved farther than `slack` along any axis since `built` was taken (less 1%, far
+ * above the rounding of the boxes' bounds). */
+static int within_slack(const pf_surface *sf, const double *built, double slack)
+{
+    for (size_t i = 0; i < 3 * (size_t)sf->nv; i++)
+        if (!(fabs(sf->pos[i] - built[i]) <= 0.99 * slack)) return 0;
+    return 1;
+}
+
 /* The index of a surface's triangles (spheres: of its vertices grown by its radius; edges: of its edges grown by
- * its radius), built once per pass. A rigid surface's triangles are indexed in its body frame, where they never
- * move: built once, and queried with the query box taken into that frame (body_query). */
+ * its radius), at most once per pass. Its boxes are grown by c->index_slack alarm distances (PF_INDEX_SLACK), and
+ * it is kept while no vertex has moved that far since it was built (temporal coherence: a piled object moves
+ * micrometres per step):
+ * each feature's box then still holds the feature, and the exact test rejects the few more candidates the
+ * grown boxes give. A rigid surface's triangles are indexed in its body frame, where they never move: built once,
+ * and queried with the query box taken into that frame (body_box). */
 static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s, int kind, pf_query_index **out)
 {
     surface_cache *sc = &c->sc[s];
@@ -217,26 +231,32 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
     uint64_t *pass = kind == JOB_EDGES ? &sc->edge_pass : spheres ? &sc->sph_pass : &sc->tri_pass;
     int body = kind == JOB_TRIANGLES && sf->mapping == PF_SURFACE_RIGID;
     const double *pos = body ? sf->local : sf->pos;
+    double slack = body ? 0 : c->index_slack * c->def.alarm_distance;
     *out = *ix;
     if (*ix && (*pass == c->passes || (body && sc->tri_body))) return PF_OK;
+    if (*ix && !body && slack > 0 && sc->slack[kind] == slack && sc->built[kind].n == 3 * (size_t)sf->nv &&
+        within_slack(sf, sc->built[kind].v, slack)) {
+        *pass = c->passes;
+        return PF_OK;
+    }
     size_t n = kind == JOB_EDGES ? sf->ne : spheres ? sf->nv : sf->nt;
     if (pf_vec_reserve(&sc->boxes, n)) return pf_error(PF_ENOMEM, "out of memory");
     sc->boxes.n = n;
     for (size_t k = 0; k < n; k++) {
         if (spheres) {
-            sc->boxes.v[k] = box_at(sf->pos + 3 * k, sf->radius);
+            sc->boxes.v[k] = box_at(sf->pos + 3 * k, sf->radius + slack);
             continue;
         }
         if (kind == JOB_EDGES) {
             const uint32_t *e = sf->edge + 2 * k;
-            sc->boxes.v[k] = box_at(sf->pos + 3 * (size_t)e[0], sf->radius);
-            grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)e[1], sf->radius);
+            sc->boxes.v[k] = box_at(sf->pos + 3 * (size_t)e[0], sf->radius + slack);
+            grow(&sc->boxes.v[k], sf->pos + 3 * (size_t)e[1], sf->radius + slack);
             continue;
         }
         const uint32_t *t = sf->tri + 3 * k;
-        sc->boxes.v[k] = box_at(pos + 3 * (size_t)t[0], 0);
-        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[1], 0);
-        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[2], 0);
+        sc->boxes.v[k] = box_at(pos + 3 * (size_t)t[0], slack);
+        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[1], slack);
+        grow(&sc->boxes.v[k], pos + 3 * (size_t)t[2], slack);
     }
     if (!*ix) {
         pf_query_def d = pf_query_default_def();
@@ -246,8 +266,15 @@ static int surface_index(pf_collision_stage *c, const pf_surface *sf, uint32_t s
     }
     int rc = pf_query_index_build(*ix, sc->boxes.v, n);
     if (rc) return rc;
+    atomic_fetch_add_explicit(&c->index_builds, 1, memory_order_relaxed);
     *pass = c->passes;
     if (body) sc->tri_body = 1;
+    if (!body) {
+        if (pf_vec_reserve(&sc->built[kind], 3 * (size_t)sf->nv)) return pf_error(PF_ENOMEM, "out of memory");
+        memcpy(sc->built[kind].v, sf->pos, 3 * (size_t)sf->nv * sizeof(double));
+        sc->built[kind].n = 3 * (size_t)sf->nv;
+        sc->slack[kind] = slack;
+    }
     *out = *ix;
     return PF_OK;
 }

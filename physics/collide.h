@@ -6,6 +6,10 @@
 
 #include "physflow/narrowphase.h"
 
+/* The surfaces' indexes grow their boxes by this many alarm distances and are kept while no vertex has moved that
+ * far (collide.c, surface_index); pf_collision_stage.index_slack, 0 rebuilds them every pass. */
+#define PF_INDEX_SLACK 0.5
+
 /* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);

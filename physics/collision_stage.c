@@ -74,6 +74,7 @@ static void drop_indexes(pf_collision_stage *c, uint32_t s)
     pf_query_index_destroy(c->sc[s].edge);
     c->sc[s].tri = c->sc[s].sph = c->sc[s].edge = NULL;
     c->sc[s].tri_body = 0;
+    for (int k = 0; k < 3; k++) c->sc[s].built[k].n = 0;
 }
 
 int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
@@ -107,6 +108,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
             pf_broadphase_destroy(bp);
             return pf_error(PF_ENOMEM, "out of memory");
         }
+        c->index_slack = PF_INDEX_SLACK;
         w->col = c;
     }
     pf_broadphase_destroy(w->col->bp);
@@ -203,6 +205,7 @@ void pf_collision_stage_remove_object(pf_world *w, uint32_t id)
         if (w->surf.v[s]->object != id) continue;
         drop_indexes(c, s);
         pf_vec_free(&c->sc[s].boxes);
+        for (int k = 0; k < 3; k++) pf_vec_free(&c->sc[s].built[k]);
         memset(&c->sc[s], 0, sizeof c->sc[s]);
     }
     /* the memory stays sorted: the entries kept keep their order */

@@ -9,6 +9,8 @@
 #include "physflow/collision.h"
 #include "physflow/query.h"
 
+#include <stdatomic.h>
+
 enum { CAND_TRIANGLE = 0, CAND_SPHERE = 1, CAND_EDGE = 2 };
 
 /* A proximity found this step: a vertex (a point or a sphere) against a triangle or another sphere, or (CAND_EDGE)
@@ -66,6 +68,8 @@ typedef struct surface_cache {
     pf_query_index *tri, *sph, *edge; /* built lazily, once per pass */
     uint64_t tri_pass, sph_pass, edge_pass;
     int tri_body;             /* tri holds a rigid surface's triangles in its body frame: built once, kept */
+    PF_VEC(double) built[3];  /* per JOB_* index: the vertex positions it was built at, its boxes grown by */
+    double slack[3];          /* slack[kind]; kept while no vertex has moved farther (collide.c, surface_index) */
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
 } surface_cache;
 
@@ -107,6 +111,8 @@ typedef struct pf_collision_stage {
     pf_collision_stats stats;
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
     uint64_t passes;
+    double index_slack;   /* the surfaces' indexes: boxes grown by this many alarm distances (collide.c) */
+    _Atomic uint64_t index_builds; /* indexes built so far (tests: how often one was kept) */
     pf_contact_fn callback;
     void *callback_ctx;
     PF_VEC(pf_world_contact) report; /* the callback's view of the contacts */

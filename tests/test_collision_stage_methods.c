@@ -7,6 +7,8 @@
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "physflow/scene.h"
+#include "physics/collide.h"
 #include "physics/collision_stage.h"
 #include "physics/world.h"
 #include "rng.h"
@@ -214,6 +216,45 @@ START_TEST(method_change_between_steps_rebuilds)
 }
 END_TEST
 
+/* The surfaces' indexes are kept across steps while no vertex has moved farther than their boxes' slack
+ * (collide.c, surface_index). The oracle is the stage that rebuilds every index every pass (slack 0): on the
+ * heterogeneous scene (FEM, mass-spring, deformable-grid and rigid objects falling into a pile, contacts from
+ * about step 60 on) and on this file's falling particles, both give the same state bit for bit, and the kept
+ * indexes save builds. */
+static void run_slack(pf_world *w, double slack, int steps, uint64_t *hash, uint64_t *builds)
+{
+    w->col->index_slack = slack;
+    ck_assert_int_eq(pf_world_step(w, steps), PF_OK);
+    *hash = pf_world_state_hash(w);
+    *builds = atomic_load(&w->col->index_builds);
+}
+
+START_TEST(kept_indexes_give_the_rebuilt_contacts)
+{
+    uint64_t h[2], b[2];
+    for (int k = 0; k < 2; k++) {
+        pf_scene *s;
+        pf_scene_load_def d = pf_scene_default_load_def();
+        d.world.runtime.quiet = 1;
+        d.world.runtime.bind = 0;
+        ck_assert_int_eq(pf_scene_load_builtin(&d, "heterogeneous", &s), PF_OK);
+        run_slack(pf_scene_world(s), k ? PF_INDEX_SLACK : 0, 150, &h[k], &b[k]);
+        pf_scene_destroy(s);
+    }
+    ck_assert_msg(h[0] == h[1], "heterogeneous: kept indexes %016llx, rebuilt %016llx", (unsigned long long)h[1],
+                  (unsigned long long)h[0]);
+    ck_assert_msg(b[1] < b[0] / 2, "heterogeneous: %llu builds kept against %llu rebuilt", (unsigned long long)b[1],
+                  (unsigned long long)b[0]);
+    for (int k = 0; k < 2; k++) {
+        scene sc = make_scene(PF_BP_KD, 77);
+        run_slack(sc.w, k ? PF_INDEX_SLACK : 0, STEPS, &h[k], &b[k]);
+        pf_world_destroy(sc.w);
+    }
+    ck_assert_uint_eq(h[0], h[1]);
+    ck_assert_uint_lt(b[1], b[0]);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_stage_methods");
@@ -221,6 +262,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_method_same_contacts_as_brute);
     tcase_add_test(tc, method_change_between_steps_rebuilds);
+    tcase_add_test(tc, kept_indexes_give_the_rebuilt_contacts);
     suite_add_tcase(s, tc);
     return s;
 }
