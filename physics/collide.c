@@ -79,6 +79,7 @@ void pf_collide_free(pf_collision_stage *c)
         pf_id_buffer_destroy(c->lanes[k].ids);
         pf_vec_free(&c->lanes[k].cand);
     }
+    pf_vec_free(&c->kept);
     pf_free(c->lanes);
     pf_vec_free(&c->jobs);
     pf_broadphase_destroy(c->outer);
@@ -165,21 +166,45 @@ static double pair_reach(pf_collision_stage *c, double close)
     return c->def.contact_distance + close;
 }
 
-/* Every surface's positions, motion and bounds (grown by its radius); c->sboxes: the bounds grown by the alarm
+/* Surface s's positions, motion and bounds (grown by its radius). */
+static void one_surface_bounds(pf_world *w, pf_collision_stage *c, uint32_t s)
+{
+    pf_surface *sf = w->surf.v[s];
+    if (!sf->nv) return;
+    const pf_object *o = w->obj.v[sf->object];
+    const double *p = pf_surface_positions(sf, o, o->x);
+    pf_aabb b = box_at(p, sf->radius);
+    for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
+    c->sc[s].bounds = b;
+    surface_motion(sf, o, &c->sc[s]);
+}
+
+typedef struct bounds_run {
+    pf_world *w;
+    pf_collision_stage *c;
+} bounds_run;
+
+/* The surfaces worker, worker + workers, ...: each writes its own surfaces' positions and cache only. */
+static void bounds_worker(void *ctx, int worker, int workers)
+{
+    const bounds_run *r = ctx;
+    for (uint32_t s = (uint32_t)worker; s < r->w->surf.n; s += (uint32_t)workers) one_surface_bounds(r->w, r->c, s);
+}
+
+/* Every surface's positions, motion and bounds, on the world's workers; c->sboxes: the bounds grown by the alarm
  * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
  * are a broad-phase pair. A removed object's surfaces are empty: they get no bounds and meet nothing. */
 static void surface_bounds(pf_world *w, pf_collision_stage *c)
 {
+    bounds_run run = {w, c};
+    if (c->nlanes > 1 && w->surf.n > 1)
+        pf_runtime_parallel(w->rt, bounds_worker, &run);
+    else
+        bounds_worker(&run, 0, 1);
     c->live.n = 0;
     for (uint32_t s = 0; s < w->surf.n; s++) {
-        pf_surface *sf = w->surf.v[s];
-        if (!sf->nv) continue;
-        const pf_object *o = w->obj.v[sf->object];
-        const double *p = pf_surface_positions(sf, o, o->x);
-        pf_aabb b = box_at(p, sf->radius);
-        for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
-        c->sc[s].bounds = b;
-        surface_motion(sf, o, &c->sc[s]);
+        if (!w->surf.v[s]->nv) continue;
+        const pf_aabb b = c->sc[s].bounds;
         /* Grown by the alarm distance, two surfaces' boxes meet while their gap is below 2 alarm; a pair that may
          * close to the contact distance within the step has a gap below contact + its two motions. So each box
          * grows further by its motion beyond half of (2 alarm - contact), only for surfaces that fast. */
@@ -665,6 +690,7 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
  * The sort drops the search's own find of the same vertex. */
 static int keep_contacts(pf_world *w, pf_collision_stage *c)
 {
+    c->kept.n = 0;
     double alarm = c->def.alarm_distance, over = c->def.contact_distance;
     for (size_t k = 0; k < c->memory.n; k++) {
         const contact_memory *m = &c->memory.v[k];
@@ -677,7 +703,7 @@ static int keep_contacts(pf_world *w, pf_collision_stage *c)
         if (hit < 0) return hit;
         if (!hit || cd.lateral > over || !(m->side * cd.plane < alarm)) continue;
         cd.rank[0] = cd.lateral == 0 ? 0 : 1; /* preferred while over it, else on geometric merit */
-        if (pf_vec_push(&c->cand, cd)) return pf_error(PF_ENOMEM, "out of memory");
+        if (pf_vec_push(&c->kept, cd)) return pf_error(PF_ENOMEM, "out of memory");
     }
     return PF_OK;
 }
@@ -725,6 +751,64 @@ int pf_collide_remember(pf_collision_stage *c)
     return PF_OK;
 }
 
+/* Each lane's finds in cand_order, lanes worker, worker + workers, ... (glibc's qsort is a stable merge sort: finds
+ * that compare equal keep the order of their lane). */
+static void sort_worker(void *ctx, int worker, int workers)
+{
+    pf_collision_stage *c = ctx;
+    for (int l = worker; l < c->nlanes; l += workers)
+        if (c->lanes[l].cand.n > 1) qsort(c->lanes[l].cand.v, c->lanes[l].cand.n, sizeof(candidate), cand_order);
+}
+
+/* The sorted runs (the lanes', then the kept contacts') merged into c->cand through a heap of run heads; of finds
+ * that compare equal the earlier run's comes first. The result is the stable sort of the runs one after the other,
+ * as if they had been sorted as one array. */
+typedef struct run_head {
+    const candidate *at, *end;
+    int run;
+} run_head;
+
+static int head_before(const run_head *a, const run_head *b)
+{
+    int o = cand_order(a->at, b->at);
+    return o < 0 || (o == 0 && a->run < b->run);
+}
+
+static void sift_down(run_head *h, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, best = i;
+        if (l < n && head_before(&h[l], &h[best])) best = l;
+        if (l + 1 < n && head_before(&h[l + 1], &h[best])) best = l + 1;
+        if (best == i) return;
+        run_head t = h[i];
+        h[i] = h[best], h[best] = t;
+        i = best;
+    }
+}
+
+static int merge_runs(pf_collision_stage *c, size_t total)
+{
+    c->cand.n = 0;
+    if (pf_vec_reserve(&c->cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    run_head *h = pf_malloc(((size_t)c->nlanes + 1) * sizeof *h);
+    if (!h) return pf_error(PF_ENOMEM, "out of memory");
+    int n = 0;
+    for (int r = 0; r <= c->nlanes; r++) {
+        const candidate *v = r < c->nlanes ? c->lanes[r].cand.v : c->kept.v;
+        size_t len = r < c->nlanes ? c->lanes[r].cand.n : c->kept.n;
+        if (len) h[n++] = (run_head){v, v + len, r};
+    }
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
+    while (n > 0) {
+        c->cand.v[c->cand.n++] = *h[0].at++;
+        if (h[0].at == h[0].end) h[0] = h[--n];
+        sift_down(h, n, 0);
+    }
+    pf_free(h);
+    return PF_OK;
+}
+
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
 {
     c->cand.n = 0;
@@ -754,14 +838,13 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         *examined += c->lanes[l].examined;
     }
     if (rc) return rc;
-    if (pf_vec_reserve(&c->cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    for (int l = 0; l < c->nlanes; l++) {
-        const collide_lane *L = &c->lanes[l];
-        if (L->cand.n) memcpy(c->cand.v + c->cand.n, L->cand.v, L->cand.n * sizeof *c->cand.v);
-        c->cand.n += L->cand.n;
-    }
     if ((rc = keep_contacts(w, c))) return rc;
-    if (c->cand.n) qsort(c->cand.v, c->cand.n, sizeof *c->cand.v, cand_order);
+    if (c->kept.n > 1) qsort(c->kept.v, c->kept.n, sizeof *c->kept.v, cand_order);
+    if (c->nlanes > 1 && total > 1)
+        pf_runtime_parallel(w->rt, sort_worker, c);
+    else
+        sort_worker(c, 0, 1);
+    if ((rc = merge_runs(c, total + c->kept.n))) return rc;
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already); one per pair of
      * line features (edge pairs meeting at a vertex find its contact each, equal bit for bit: next to each other) */
     size_t out = 0;

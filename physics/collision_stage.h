@@ -107,6 +107,7 @@ typedef struct pf_collision_stage {
     int nlanes;
     PF_VEC(collide_job) jobs;
     PF_VEC(candidate) cand;
+    PF_VEC(candidate) kept; /* the previous pass's contacts kept (collide.c, keep_contacts), before the merge */
     PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */
     pf_collision_stats stats;
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
