@@ -78,6 +78,7 @@ void pf_collide_free(pf_collision_stage *c)
     for (int k = 0; k < c->nlanes; k++) {
         pf_id_buffer_destroy(c->lanes[k].ids);
         pf_vec_free(&c->lanes[k].cand);
+        pf_vec_free(&c->lanes[k].kept);
     }
     pf_vec_free(&c->kept);
     pf_free(c->lanes);
@@ -688,11 +689,16 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
  * face's plane (a box on an aligned box: its corners lie on the lower box's side planes). Once off it, the
  * triangle competes on geometry: keeping it would tilt the normal over its edge and push the vertex further off.
  * The sort drops the search's own find of the same vertex. */
-static int keep_contacts(pf_world *w, pf_collision_stage *c)
+typedef struct keep_run {
+    pf_world *w;
+    pf_collision_stage *c;
+} keep_run;
+
+/* Memories lo .. hi - 1 into lane l's kept finds. */
+static int keep_range(pf_world *w, pf_collision_stage *c, collide_lane *L, size_t lo, size_t hi)
 {
-    c->kept.n = 0;
     double alarm = c->def.alarm_distance, over = c->def.contact_distance;
-    for (size_t k = 0; k < c->memory.n; k++) {
+    for (size_t k = lo; k < hi; k++) {
         const contact_memory *m = &c->memory.v[k];
         if (m->kind != CAND_TRIANGLE) continue;
         if (m->psurf >= w->surf.n || m->tsurf >= w->surf.n || m->pvert >= w->surf.v[m->psurf]->nv ||
@@ -703,7 +709,38 @@ static int keep_contacts(pf_world *w, pf_collision_stage *c)
         if (hit < 0) return hit;
         if (!hit || cd.lateral > over || !(m->side * cd.plane < alarm)) continue;
         cd.rank[0] = cd.lateral == 0 ? 0 : 1; /* preferred while over it, else on geometric merit */
-        if (pf_vec_push(&c->kept, cd)) return pf_error(PF_ENOMEM, "out of memory");
+        if (pf_vec_push(&L->kept, cd)) return PF_ENOMEM;
+    }
+    return PF_OK;
+}
+
+/* Lane l takes the l-th of the lanes' contiguous shares of the memory: the lanes' finds one after the other are
+ * the memory's order. Worker k fills lanes k, k + workers, ... */
+static void keep_worker(void *ctx, int worker, int workers)
+{
+    const keep_run *r = ctx;
+    size_t n = r->c->memory.n, lanes = (size_t)r->c->nlanes;
+    for (size_t l = (size_t)worker; l < lanes; l += (size_t)workers) {
+        collide_lane *L = &r->c->lanes[l];
+        L->kept.n = 0;
+        L->rc = keep_range(r->w, r->c, L, n * l / lanes, n * (l + 1) / lanes);
+    }
+}
+
+static int keep_contacts(pf_world *w, pf_collision_stage *c)
+{
+    c->kept.n = 0;
+    keep_run run = {w, c};
+    int lanes = c->nlanes;
+    if (lanes > 1 && c->memory.n > 64)
+        pf_runtime_parallel(w->rt, keep_worker, &run);
+    else
+        keep_worker(&run, 0, 1);
+    for (int l = 0; l < lanes; l++) {
+        const collide_lane *L = &c->lanes[l];
+        if (L->rc) return L->rc == PF_ENOMEM ? pf_error(PF_ENOMEM, "out of memory") : L->rc;
+        for (size_t k = 0; k < L->kept.n; k++)
+            if (pf_vec_push(&c->kept, L->kept.v[k])) return pf_error(PF_ENOMEM, "out of memory");
     }
     return PF_OK;
 }

@@ -77,6 +77,7 @@ typedef struct surface_cache {
 typedef struct collide_lane {
     pf_id_buffer *ids;
     PF_VEC(candidate) cand;
+    PF_VEC(candidate) kept; /* its share of the previous pass's contacts kept (collide.c, keep_contacts) */
     uint64_t examined;
     int rc;
 } collide_lane;
