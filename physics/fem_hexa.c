@@ -371,6 +371,17 @@ static double hexa_fem_ff_df_cost(const pf_force_field *ff)
     return 400.0 * ((const pf_hexa_fem *)ff->state)->nelem;
 }
 
+/* the elements desc[0 .. n) removed, SOFA's way (force_field.h); a grid's cells keep sharing its one stiffness */
+static void hexa_fem_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    pf_hexa_fem *fem = ff->state;
+    pf_remove_slots(fem->elem, 8 * sizeof *fem->elem, fem->nelem, desc, n);
+    pf_remove_slots(fem->rest, 24 * sizeof *fem->rest, fem->nelem, desc, n);
+    pf_remove_slots(fem->rot, 9 * sizeof *fem->rot, fem->nelem, desc, n);
+    if (fem->kes) pf_remove_slots(fem->kes, 576 * sizeof *fem->kes, fem->nelem, desc, n);
+    fem->nelem -= n;
+}
+
 static void hexa_fem_ff_destroy(void *state)
 {
     hexa_fem_free(state);
@@ -392,6 +403,7 @@ const pf_force_field_ops pf_hexa_fem_force_field = {
     .df_cost = hexa_fem_ff_df_cost,
     .df_reads_x = 0,
     .destroy = hexa_fem_ff_destroy,
+    .remove_elements = hexa_fem_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

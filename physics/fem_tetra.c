@@ -372,6 +372,15 @@ static double tetra_fem_ff_df_cost(const pf_force_field *ff)
     return 150.0 * ((const tetra_fem *)ff->state)->nelem;
 }
 
+/* the elements desc[0 .. n) removed, SOFA's way (force_field.h) */
+static void tetra_fem_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    tetra_fem *fem = ff->state;
+    pf_remove_slots(fem->elem, sizeof *fem->elem, fem->nelem, desc, n);
+    pf_remove_slots(fem->rot, 9 * sizeof *fem->rot, fem->nelem, desc, n);
+    fem->nelem -= n;
+}
+
 static void tetra_fem_ff_destroy(void *state)
 {
     tetra_fem *fem = state;
@@ -396,6 +405,7 @@ const pf_force_field_ops pf_tetra_fem_force_field = {
     .df_cost = tetra_fem_ff_df_cost,
     .df_reads_x = 0,
     .destroy = tetra_fem_ff_destroy,
+    .remove_elements = tetra_fem_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

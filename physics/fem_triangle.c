@@ -260,6 +260,17 @@ static double triangle_fem_ff_df_cost(const pf_force_field *ff)
     return 80.0 * ((const pf_triangle_fem *)ff->state)->nelem;
 }
 
+/* the elements desc[0 .. n) removed, SOFA's way (force_field.h) */
+static void triangle_fem_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    pf_triangle_fem *fem = ff->state;
+    pf_remove_slots(fem->tri, 3 * sizeof *fem->tri, fem->nelem, desc, n);
+    pf_remove_slots(fem->ke, 36 * sizeof *fem->ke, fem->nelem, desc, n);
+    pf_remove_slots(fem->rest, 3 * sizeof *fem->rest, fem->nelem, desc, n);
+    pf_remove_slots(fem->rot, 9 * sizeof *fem->rot, fem->nelem, desc, n);
+    fem->nelem -= n;
+}
+
 static void triangle_fem_ff_destroy(void *state)
 {
     triangle_fem_free(state);
@@ -281,6 +292,7 @@ const pf_force_field_ops pf_triangle_fem_force_field = {
     .df_cost = triangle_fem_ff_df_cost,
     .df_reads_x = 0,
     .destroy = triangle_fem_ff_destroy,
+    .remove_elements = triangle_fem_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

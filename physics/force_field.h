@@ -66,6 +66,10 @@ typedef struct pf_force_field_ops {
                          const pf_elem_range *r);
     int (*register_range)(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r, uint32_t owner,
                           pf_data_id *out);
+    /* removes the elements desc[0 .. n) (distinct, decreasing, fewer than all): each removed slot takes the
+     * field's last element, as SOFA's topology modifiers renumber (pf_world_remove_elements); NULL: its elements
+     * cannot be removed */
+    void (*remove_elements)(pf_force_field *ff, const uint32_t *desc, uint32_t n);
     /* 1 when dforce reads the object's positions (a host callback gets them): df tasks then read x */
     int df_reads_x;
     /* frees the kind's state */
@@ -115,6 +119,9 @@ const char *pf_force_fields_not_finite(const pf_object *o, double *scratch);
 /* registers the span of a per-element cache (`stride` doubles an element) from r's first element to its last */
 int pf_register_element_span(pf_graph *g, double *cache, size_t stride, const pf_elem_range *r, uint32_t owner,
                              pf_data_id *out);
+/* An array of `count` items of `size` bytes without the items desc[0 .. n) (distinct, decreasing): each removed
+ * slot takes the array's last item (force_field_span.c); the kinds' remove_elements call it on each per-element array. */
+void pf_remove_slots(void *base, size_t size, uint32_t count, const uint32_t *desc, uint32_t n);
 /* frees one field's state (a field removed from its object); destroy: every field of o, and its list */
 void pf_force_field_free(pf_force_field *ff);
 void pf_force_fields_destroy(pf_object *o);

@@ -3,6 +3,8 @@
  * that changed; what the recorded graph still names is kept on the world's dropped lists until that step has
  * run. */
 #include "collision_stage.h"
+#include "decompose.h"
+#include "force_field.h"
 #include "surface.h"
 #include "world_guard.h"
 
@@ -10,30 +12,95 @@
 #include "base/check.h"
 #include "base/error.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* The object and slot of force field `uid`, or PF_EINVAL naming fn: removed, or never added. */
+static int find_field(pf_world *w, uint32_t uid, const char *fn, pf_object **obj, uint32_t *slot)
+{
+    for (uint32_t i = 0; i < w->obj.n; i++) {
+        pf_object *o = w->obj.v[i];
+        for (uint32_t k = 0; o && k < o->ff.n; k++)
+            if (o->ff.v[k].uid == uid) {
+                *obj = o;
+                *slot = k;
+                return PF_OK;
+            }
+    }
+    if (uid < w->next_ff_uid)
+        return pf_error(PF_EINVAL, "%s: force field %u was removed (by this call, or with its object)", fn, uid);
+    return pf_error(PF_EINVAL, "%s: no force field %u in this world (%u added so far)", fn, uid, w->next_ff_uid);
+}
 
 int pf_world_remove_force_field(pf_world *w, pf_force_field_id id)
 {
     static const char fn[] = "pf_world_remove_force_field";
     PF_TRY(pf_world_check_mutable(w, fn));
-    for (uint32_t i = 0; i < w->obj.n; i++) {
-        pf_object *o = w->obj.v[i];
-        for (uint32_t k = 0; o && k < o->ff.n; k++) {
-            if (o->ff.v[k].uid != id.index) continue;
-            if (pf_vec_push(&w->dropped_ff, o->ff.v[k])) return pf_error(PF_ENOMEM, "out of memory");
-            /* the others keep their order: the order of the sums in f */
-            memmove(o->ff.v + k, o->ff.v + k + 1, (o->ff.n - k - 1) * sizeof *o->ff.v);
-            o->ff.n--;
-            o->changed = 1;
-            w->dirty = 1;
-            return PF_OK;
+    pf_object *o = NULL;
+    uint32_t k = 0;
+    PF_TRY(find_field(w, id.index, fn, &o, &k));
+    if (pf_vec_push(&w->dropped_ff, o->ff.v[k])) return pf_error(PF_ENOMEM, "out of memory");
+    /* the others keep their order: the order of the sums in f */
+    memmove(o->ff.v + k, o->ff.v + k + 1, (o->ff.n - k - 1) * sizeof *o->ff.v);
+    o->ff.n--;
+    o->changed = 1;
+    w->dirty = 1;
+    return PF_OK;
+}
+
+static int decreasing(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x < y) - (x > y);
+}
+
+int pf_world_remove_elements(pf_world *w, pf_force_field_id id, const uint32_t *elements, uint32_t n)
+{
+    static const char fn[] = "pf_world_remove_elements";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    pf_object *o = NULL;
+    uint32_t k = 0, corners;
+    PF_TRY(find_field(w, id.index, fn, &o, &k));
+    pf_force_field *ff = &o->ff.v[k];
+    const pf_force_field_ops *ops = pf_force_field_kinds[ff->kind];
+    if (!ops->elements || !ops->remove_elements) /* points (constant forces), hinges (bending vectors), ... */
+        return pf_error(PF_EINVAL,
+                        "%s: force field %u (%s) has no elements to remove (FEM, springs and triangle "
+                        "fields have)",
+                        fn, id.index, ops->name);
+    if (n == 0) return PF_OK;
+    if (!elements)
+        return pf_error(PF_EINVAL, "%s: elements is NULL: n = %u announced but no list", fn, n);
+    uint32_t count = ops->elements(ff, &corners);
+    for (uint32_t i = 0; i < n; i++)
+        if (elements[i] >= count)
+            return pf_error(PF_EINVAL, "%s: elements[%u] = %u: out of range (force field %u has %u elements)", fn,
+                            i, elements[i], id.index, count);
+    uint32_t *desc = pf_malloc((size_t)n * sizeof *desc);
+    if (!desc) return pf_error(PF_ENOMEM, "%s: out of memory for %u indices", fn, n);
+    memcpy(desc, elements, (size_t)n * sizeof *desc);
+    qsort(desc, n, sizeof *desc, decreasing);
+    for (uint32_t i = 1; i < n; i++)
+        if (desc[i] == desc[i - 1]) {
+            uint32_t twice = desc[i];
+            pf_free(desc);
+            return pf_error(PF_EINVAL, "%s: element %u is given twice", fn, twice);
         }
+    int rc = PF_OK;
+    if (n == count) { /* nothing left: the field goes (an empty one would register no cache) */
+        rc = pf_world_remove_force_field(w, id);
+    } else if (o->decomp && pf_vec_push(&w->old_decomps, o->decomp)) {
+        rc = pf_error(PF_ENOMEM, "%s: out of memory", fn);
+    } else {
+        /* blocks name elements by number: the next recording cuts the object anew (the graph may still name
+         * the old blocks' data until then; old_decomps frees them with the world) */
+        o->decomp = NULL;
+        ops->remove_elements(ff, desc, n);
+        o->changed = 1;
+        w->dirty = 1;
     }
-    if (id.index < w->next_ff_uid)
-        return pf_error(PF_EINVAL, "%s: force field %u was removed (by this call, or with its object)", fn,
-                        id.index);
-    return pf_error(PF_EINVAL, "%s: no force field %u in this world (%u added so far)", fn, id.index,
-                    w->next_ff_uid);
+    pf_free(desc);
+    return rc;
 }
 
 static int names(const pf_springset *s, uint32_t id)

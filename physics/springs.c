@@ -303,6 +303,15 @@ static double springs_ff_df_cost(const pf_force_field *ff)
     return 6.0 * ((const pf_springset *)ff->state)->n;
 }
 
+/* the springs desc[0 .. n) removed, SOFA's way for edges (force_field.h) */
+static void springs_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    pf_springset *s = ff->state;
+    pf_remove_slots(s->s, sizeof *s->s, s->n, desc, n);
+    pf_remove_slots(s->jac, 6 * sizeof *s->jac, s->n, desc, n);
+    s->n -= n;
+}
+
 static void springs_ff_destroy(void *state)
 {
     springset_free(state);
@@ -324,6 +333,7 @@ const pf_force_field_ops pf_springs_force_field = {
     .assemble = springs_ff_assemble,
     .df_reads_x = 0,
     .destroy = springs_ff_destroy,
+    .remove_elements = springs_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

@@ -319,6 +319,16 @@ static double biquadratic_ff_df_cost(const pf_force_field *ff)
     return 120.0 * ((const pf_biquadratic *)ff->state)->nelem;
 }
 
+/* the triangles desc[0 .. n) removed, SOFA's way (force_field.h) */
+static void biquadratic_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    pf_biquadratic *b = ff->state;
+    pf_remove_slots(b->tri, 3 * sizeof *b->tri, b->nelem, desc, n);
+    pf_remove_slots(b->rest, REST_STRIDE * sizeof *b->rest, b->nelem, desc, n);
+    pf_remove_slots(b->state, STATE_STRIDE * sizeof *b->state, b->nelem, desc, n);
+    b->nelem -= n;
+}
+
 static void biquadratic_ff_destroy(void *state)
 {
     biquadratic_free(state);
@@ -339,6 +349,7 @@ const pf_force_field_ops pf_biquadratic_springs_force_field = {
     .df_cost = biquadratic_ff_df_cost,
     .df_reads_x = 0,
     .destroy = biquadratic_ff_destroy,
+    .remove_elements = biquadratic_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

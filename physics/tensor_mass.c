@@ -160,6 +160,16 @@ static double tensor_mass_ff_cost(const pf_force_field *ff)
     return 60.0 * ((const pf_tensor_mass *)ff->state)->nelem;
 }
 
+/* the triangles desc[0 .. n) removed, SOFA's way (force_field.h) */
+static void tensor_mass_ff_remove_elements(pf_force_field *ff, const uint32_t *desc, uint32_t n)
+{
+    pf_tensor_mass *tm = ff->state;
+    pf_remove_slots(tm->tri, 3 * sizeof *tm->tri, tm->nelem, desc, n);
+    pf_remove_slots(tm->T, T_STRIDE * sizeof *tm->T, tm->nelem, desc, n);
+    pf_remove_slots(tm->rest, REST_STRIDE * sizeof *tm->rest, tm->nelem, desc, n);
+    tm->nelem -= n;
+}
+
 static void tensor_mass_ff_destroy(void *state)
 {
     tensor_mass_free(state);
@@ -178,6 +188,7 @@ const pf_force_field_ops pf_tensor_mass_force_field = {
     .df_cost = tensor_mass_ff_cost,
     .df_reads_x = 0,
     .destroy = tensor_mass_ff_destroy,
+    .remove_elements = tensor_mass_ff_remove_elements,
 };
 
 /* ---- the public calls ---- */

@@ -236,6 +236,12 @@ int pf_world_remove_interaction(pf_world *w, pf_interaction_id id)
 static int step_once(pf_world *w)
 {
     int rc;
+    if (w->step_hook) { /* mutable while it runs: what it removes goes in this step */
+        w->stepping = 0, w->in_hook = 1;
+        rc = w->step_hook(w, w->time, w->step_hook_ctx);
+        w->stepping = 1, w->in_hook = 0;
+        if (rc) return rc;
+    }
     if (w->col && (rc = pf_collision_stage_run(w))) return rc;
     int synced = w->dirty;
     if (w->dirty && (rc = pf_world_sync_graph(w))) return rc;
@@ -250,17 +256,28 @@ static int step_once(pf_world *w)
         free_retired(w);
     }
     w->steps++;
+    w->time += w->def.dt;
     return PF_OK;
 }
 
 int pf_world_step(pf_world *w, uint32_t steps)
 {
     PF_TRY(pf_world_check_mutable(w, "pf_world_step"));
+    if (w->in_hook)
+        return pf_error(PF_ESTATE, "pf_world_step: called from this world's step hook, which runs inside a step");
     int rc = PF_OK;
     w->stepping = 1; /* until the step returns, its callbacks may not change or step the world */
     for (uint32_t s = 0; s < steps && rc == PF_OK; s++) rc = step_once(w);
     w->stepping = 0;
     return rc;
+}
+
+int pf_world_set_step_hook(pf_world *w, pf_step_hook fn, void *ctx)
+{
+    PF_TRY(pf_world_check_mutable(w, "pf_world_set_step_hook"));
+    w->step_hook = fn;
+    w->step_hook_ctx = fn ? ctx : NULL;
+    return PF_OK;
 }
 
 int pf_world_get_last_update(const pf_world *w, pf_world_update *out, uint32_t *count)

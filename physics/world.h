@@ -156,6 +156,10 @@ struct pf_world {
     struct pf_collision_stage *col; /* collision_stage.h; NULL until pf_world_set_collision */
     int dirty;
     int stepping; /* pf_world_step is running: its callbacks may not change or step the world */
+    pf_step_hook step_hook; /* called at each step's start (pf_world_set_step_hook), with step_hook_ctx */
+    void *step_hook_ctx;
+    int in_hook; /* the step hook is running: it may change the world, not step it */
+    double time; /* s: the sum of the dt of the steps run, as SOFA's clock adds them */
     uint32_t tasks, records;
     uint64_t graph_tasks; /* tasks recorded into the current graph, removed ones included (groups.c) */
     uint64_t steps;

@@ -129,6 +129,15 @@ static int elastic_moduli(pf_scene_component *c, double *E, double *nu, int belo
 
 /* what adding a field to the node's triangles gave (the physics' message names the bad triangle): counted, or the
  * error under the component's name */
+/* a field over node_triangles' list: the topology's triangles one for one when the node's mesh has no quads (a
+ * quad is two of them) */
+static int note_triangles(pf_scene_component *c, pf_force_field_id id, uint32_t nt)
+{
+    const sc_node *n = c->node;
+    int same = n->topology == SC_TOPO_MESH && !n->mesh.nquads && nt == n->mesh.ntris;
+    return sc_note_element_field(c, id, SC_ELEMENT_TRIANGLES, nt, same);
+}
+
 static int field_added(pf_scene_component *c, int rc)
 {
     if (rc) {
@@ -182,9 +191,10 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
     if ((rc = node_triangles(c, &tris, &nt))) return rc;
     d.triangles = tris;
     d.ntriangles = nt;
-    rc = pf_world_add_triangle_fem(c->L->scene->world, o, &d, NULL);
+    pf_force_field_id id;
+    rc = pf_world_add_triangle_fem(c->L->scene->world, o, &d, &id);
     pf_free(tris);
-    if (rc) return rc;
+    if (rc || (rc = note_triangles(c, id, nt))) return rc;
     c->L->scene->summary.force_fields++;
     return PF_OK;
 }
@@ -216,8 +226,10 @@ int sc_biquadratic_springs(pf_scene_component *c, void *ctx)
     if ((rc = node_triangles(c, &tris, &nt))) return rc;
     d.triangles = tris;
     d.ntriangles = nt;
-    rc = pf_world_add_biquadratic_springs(c->L->scene->world, o, &d, NULL);
+    pf_force_field_id id;
+    rc = pf_world_add_biquadratic_springs(c->L->scene->world, o, &d, &id);
     pf_free(tris);
+    if (!rc) rc = note_triangles(c, id, nt);
     return field_added(c, rc);
 }
 
@@ -237,8 +249,10 @@ int sc_tensor_mass(pf_scene_component *c, void *ctx)
     if ((rc = node_triangles(c, &tris, &nt))) return rc;
     d.triangles = tris;
     d.ntriangles = nt;
-    rc = pf_world_add_tensor_mass(c->L->scene->world, o, &d, NULL);
+    pf_force_field_id id;
+    rc = pf_world_add_tensor_mass(c->L->scene->world, o, &d, &id);
     pf_free(tris);
+    if (!rc) rc = note_triangles(c, id, nt);
     return field_added(c, rc);
 }
 

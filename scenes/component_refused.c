@@ -30,9 +30,6 @@ static const struct {
      "its p_intensity is a follower load (each edge's force turned with the edge at every step), which PhysFlow's "
      "forces are not, and its constant form (pressure x rest length per edge) is not read yet (ConstantForceField "
      "gives per-point forces)"},
-    {"TopologicalChangeProcessor",
-     "it adds and removes elements during the run (from a file of timed changes), and PhysFlow's topologies do "
-     "not change once loaded"},
 };
 
 int sc_refused_model(pf_scene_component *c, void *ctx)

@@ -138,7 +138,11 @@ int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method)
             TYPE(c), n->name);
     d.tetrahedra = split.ntetra ? split.tetra : n->mesh.tetra;
     d.ntetrahedra = split.ntetra ? split.ntetra : n->mesh.ntetra;
-    rc = pf_world_add_tetra_fem(c->L->scene->world, o, &d, NULL);
+    pf_force_field_id id;
+    rc = pf_world_add_tetra_fem(c->L->scene->world, o, &d, &id);
+    /* split from hexahedra: six a hexahedron, not the topology's elements */
+    if (!rc) rc = sc_note_element_field(c, id, split.ntetra ? SC_ELEMENT_HEXAHEDRA : SC_ELEMENT_TETRAHEDRA,
+                                        d.ntetrahedra, !split.ntetra);
     sc_mesh_free(&split);
     if (rc) return rc;
     c->L->scene->summary.force_fields++;

@@ -137,5 +137,11 @@ int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_pressure.c */
 int sc_triangle_pressure(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
+/* scenes/component_topology_changes.c: SOFA's TopologicalChangeProcessor (removals at their times) */
+int sc_topological_change_processor(pf_scene_component *c, void *ctx);
+/* Notes a force field c made from its node's elements (`count` of `kind`; same_numbering: the topology's own list,
+ * in order), which a TopologicalChangeProcessor removes from. PF_ENOMEM. */
+int sc_note_element_field(pf_scene_component *c, pf_force_field_id id, sc_element_kind kind, uint32_t count,
+                          int same_numbering);
 
 #endif

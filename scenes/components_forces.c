@@ -68,11 +68,19 @@ static int hexa_fem_component(pf_scene_component *c, int hexahedral, int forced)
                                         "MeshTopology, HexahedronSetTopologyContainer, a loader) in node '%s'",
                                         type, n->name);
     }
-    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d, NULL))) {
+    pf_force_field_id id;
+    if ((rc = pf_world_add_hexa_fem(c->L->scene->world, o, &d, &id))) {
         char copy[400]; /* the physics' message names the bad element */
         snprintf(copy, sizeof copy, "%s", pf_last_error());
         return pf_scene_component_error(c, rc, "%s: %s", type, copy);
     }
+    /* a grid's cells are numbered as SOFA's RegularGridTopology numbers its hexahedra (x fastest) */
+    uint32_t cells = d.nhexahedra;
+    if (!d.hexahedra) {
+        const int *g = n->def.grid;
+        cells = (uint32_t)((g[0] - 1) * (g[1] - 1) * (g[2] - 1));
+    }
+    if ((rc = sc_note_element_field(c, id, SC_ELEMENT_HEXAHEDRA, cells, 1))) return rc;
     c->L->scene->summary.force_fields++;
     return PF_OK;
 }

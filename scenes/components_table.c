@@ -156,10 +156,10 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
+    {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
-    {"TopologicalChangeProcessor", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
     {"Mesh2PointTopologicalMapping", STATE, sc_refused_model, NULL},

@@ -66,6 +66,7 @@ unsigned sc_effect_declared(pf_scene_component_fn fn)
     if (fn == sc_narrow_phase || fn == sc_collision_pipeline || fn == sc_min_proximity || fn == sc_broad_phase ||
         fn == sc_brute_force_broad_phase || fn == sc_collision_response || fn == sc_discrete_intersection)
         return SC_EFFECT_COLLISION_SETTINGS;
+    if (fn == sc_topological_change_processor) return SC_EFFECT_REMOVALS;
     return 0;
 }
 
@@ -123,6 +124,7 @@ static const struct {
     {SC_EFFECT_CONSTRAINT, "constraint"},
     {SC_EFFECT_MODEL, "collision model"},
     {SC_EFFECT_SELECTION, "index selection"},
+    {SC_EFFECT_REMOVALS, "element removals"},
 };
 
 int sc_kinds_finish(pf_scene *s)

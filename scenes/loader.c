@@ -59,6 +59,7 @@ static void node_free(sc_node *n)
     sc_mesh_free(&n->mesh);
     for (uint32_t k = 0; k < n->loaded.n; k++) sc_mesh_free(&n->loaded.v[k].mesh);
     pf_vec_free(&n->loaded);
+    pf_vec_free(&n->element_fields);
     pf_free(n);
 }
 

@@ -49,6 +49,23 @@ typedef enum sc_mapping { SC_MAP_NONE = 0, SC_MAP_RIGID, SC_MAP_BARYCENTRIC, SC_
 /* Collision models requested on a node (bits), turned into one surface once every force field exists. */
 enum { SC_COLLIDE_TRIANGLES = 1, SC_COLLIDE_POINTS = 2, SC_COLLIDE_SPHERES = 4, SC_COLLIDE_LINES = 8 };
 
+/* The kind of element a topology's modifier removes (scenes/component_topology_changes.c). */
+typedef enum sc_element_kind {
+    SC_ELEMENT_NONE = 0, SC_ELEMENT_EDGES, SC_ELEMENT_TRIANGLES, SC_ELEMENT_QUADS, SC_ELEMENT_TETRAHEDRA,
+    SC_ELEMENT_HEXAHEDRA
+} sc_element_kind;
+
+/* A force field made from a node's elements: same_numbering when its elements are the topology's list of `kind`,
+ * one for one in order (a TopologicalChangeProcessor can then remove from it); type and line name its component. */
+typedef struct sc_element_field {
+    pf_force_field_id id;
+    sc_element_kind kind;
+    uint32_t count;
+    int same_numbering;
+    const char *type;
+    int line;
+} sc_element_field;
+
 typedef struct sc_node sc_node;
 struct sc_node {
     xmlNode *el;        /* the <Node> element (shared by replicated copies) */
@@ -114,6 +131,7 @@ struct sc_node {
     pf_rigid_def rigid_def; /* what the rigid body was made from (its shape surface) */
     pf_surface_id surface;        /* the triangles' or points' surface */
     pf_surface_id sphere_surface; /* the spheres' surface */
+    PF_VEC(sc_element_field) element_fields; /* force fields made from the node's elements, in order */
 };
 
 typedef struct sc_loader sc_loader;
@@ -153,6 +171,7 @@ struct pf_scene {
     PF_VEC(sc_destructor) destructors; /* components' state, freed after the world, last registered first */
     PF_VEC(pf_scene_kind) kinds;       /* per element name: what the loader did (type and mapped_to owned) */
     PF_VEC(unsigned) kind_effects;     /* in step with kinds: SC_EFFECT_* bits seen, named at the end */
+    void *topology_changes; /* the TopologicalChangeProcessors the world's step hook runs (freed as a destructor) */
 };
 
 typedef struct sc_box_cache {
@@ -213,7 +232,8 @@ enum {
     SC_EFFECT_NODE = 1, SC_EFFECT_OBJECT = 2, SC_EFFECT_TOPOLOGY = 4, SC_EFFECT_MASS = 8, SC_EFFECT_SOLVER = 16,
     SC_EFFECT_MAPPING = 32, SC_EFFECT_SHAPE = 64, SC_EFFECT_COLLISION_SETTINGS = 128, SC_EFFECT_OBJECT_SETTINGS = 256,
     SC_EFFECT_FORCE = 512, SC_EFFECT_CONSTRAINT = 1024, SC_EFFECT_MODEL = 2048, SC_EFFECT_SELECTION = 4096,
-    SC_EFFECT_RAN = 8192 /* the constructor ran (with no effect above: accepted for nothing) */
+    SC_EFFECT_RAN = 8192, /* the constructor ran (with no effect above: accepted for nothing) */
+    SC_EFFECT_REMOVALS = 16384 /* elements removed during the run (TopologicalChangeProcessor) */
 };
 /* The node and scene state a component may change, taken before its constructor runs. */
 typedef struct sc_effect_snapshot {

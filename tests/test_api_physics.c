@@ -813,6 +813,49 @@ typedef struct inside {
     char msg[512];
 } inside;
 
+/* Removing elements: a bad world or handle, a field of points or of hinges, indices out of range or twice, a list
+ * announced but not given; each refused with the world unchanged. The step hook: a bad world. */
+START_TEST(remove_elements_refused)
+{
+    pf_world *w = new_world();
+    pf_object_def od = pf_object_default_def();
+    const double x[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1};
+    od.points = 6;
+    od.positions = x;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    static const uint32_t tets[8] = {0, 1, 2, 3, 1, 4, 2, 5};
+    pf_tetra_fem_def tf = pf_tetra_fem_default_def();
+    tf.tetrahedra = tets, tf.ntetrahedra = 2;
+    pf_force_field_id tet, cf, bend;
+    ck_assert_int_eq(pf_world_add_tetra_fem(w, id, &tf, &tet), PF_OK);
+    pf_constant_force_def cd = pf_constant_force_default_def();
+    ck_assert_int_eq(pf_world_add_constant_force(w, id, &cd, &cf), PF_OK);
+    static const uint32_t tris[6] = {0, 1, 2, 1, 4, 2};
+    pf_bending_vectors_def bd = pf_bending_vectors_default_def();
+    bd.triangles = tris, bd.ntriangles = 2;
+    uint32_t hinges = 0;
+    ck_assert_int_eq(pf_world_add_bending_vectors(w, id, &bd, &hinges, &bend), PF_OK);
+    ck_assert_uint_eq(hinges, 1);
+    const char *fn = "pf_world_remove_elements";
+    REFUSED(pf_world_remove_elements(NULL, tet, (const uint32_t[]){0}, 1), fn, "world");
+    REFUSED(pf_world_remove_elements(w, (pf_force_field_id){99}, (const uint32_t[]){0}, 1), fn, "force field 99");
+    REFUSED(pf_world_remove_elements(w, cf, (const uint32_t[]){0}, 1), fn, "force field 1 (constant force) has no elements");
+    REFUSED(pf_world_remove_elements(w, bend, (const uint32_t[]){0}, 1), fn, "has no elements to remove");
+    REFUSED(pf_world_remove_elements(w, tet, (const uint32_t[]){0, 2}, 2), fn, "elements[1] = 2");
+    REFUSED(pf_world_remove_elements(w, tet, (const uint32_t[]){1, 0, 1}, 3), fn, "element 1 is given twice");
+    REFUSED(pf_world_remove_elements(w, tet, NULL, 1), fn, "elements");
+    /* nothing given: nothing done; then one removed, and the step runs the other */
+    ck_assert_int_eq(pf_world_remove_elements(w, tet, NULL, 0), PF_OK);
+    ck_assert_int_eq(pf_world_remove_elements(w, tet, (const uint32_t[]){0}, 1), PF_OK);
+    REFUSED(pf_world_remove_elements(w, tet, (const uint32_t[]){1}, 1), fn, "elements[0] = 1");
+    ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    REFUSED(pf_world_set_step_hook(NULL, NULL, NULL), "pf_world_set_step_hook", "world");
+    ck_assert_int_eq(pf_world_set_step_hook(w, NULL, NULL), PF_OK);
+    pf_world_destroy(w);
+}
+END_TEST
+
 /* Every world-changing call, made from inside the step: each must be refused with PF_ESTATE. */
 static void try_all(inside *in)
 {
@@ -852,6 +895,8 @@ static void try_all(inside *in)
     ok &= pf_world_set_contact_callback(w, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_remove_interaction(w, (pf_interaction_id){0}) == PF_ESTATE;
     ok &= pf_world_remove_force_field(w, (pf_force_field_id){0}) == PF_ESTATE;
+    ok &= pf_world_remove_elements(w, (pf_force_field_id){0}, &p0, 1) == PF_ESTATE;
+    ok &= pf_world_set_step_hook(w, NULL, NULL) == PF_ESTATE;
     ok &= pf_world_remove_object(w, in->obj) == PF_ESTATE;
     ok &= pf_world_set_dt(w, 0.02) == PF_ESTATE;
     ok &= pf_world_unfix_points(w, in->obj, &p0, 1) == PF_ESTATE;
@@ -1006,6 +1051,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, force_fields_and_springs);
     tcase_add_test(tc, bodies_surfaces_meshes);
     tcase_add_test(tc, checkpoint_calls);
+    tcase_add_test(tc, remove_elements_refused);
     tcase_add_test(tc, step_inside_contact_callback);
     tcase_add_test(tc, calls_inside_host_force_field);
     tcase_add_test(tc, placement_of_objects);

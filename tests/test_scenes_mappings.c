@@ -232,9 +232,10 @@ START_TEST(test_mapping_refusals)
                  "<UniformMass totalMass='1'/><RigidShape type='sphere' radius='1'/>\n<Node name='c'>"
                  "<MechanicalObject/><IdentityMapping/></Node></Node></Node>",
                  PF_ENOTSUP, "t.xml:2:", "is a Rigid3d body");
-    /* PhysFlow's topologies never change: SOFA's processor of topology changes is refused, saying so */
-    expect_error("<Node>\n<TopologicalChangeProcessor filename='cuts.txt'/></Node>", PF_ENOTSUP, "t.xml:2:",
-                 "TopologicalChangeProcessor is not supported: it adds and removes elements during the run");
+    /* SOFA's processor of topology changes reads its file as every file of a scene is read (its removals:
+     * tests/test_scenes_topology_changes.c) */
+    expect_error("<Node>\n<TopologicalChangeProcessor filename='cuts.txt'/></Node>", PF_EIO, "t.xml:2:",
+                 "cuts.txt");
 }
 END_TEST
 

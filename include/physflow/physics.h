@@ -406,6 +406,17 @@ PF_API int pf_world_add_rest_shape_springs(pf_world *w, pf_object_id o, const pf
 /// is freed once the graph no longer names it. PF_EINVAL for a handle of no force field of this world, or of
 /// one already removed (by this call or with its object); PF_ESTATE from inside a step.
 PF_API int pf_world_remove_force_field(pf_world *w, pf_force_field_id id);
+/// Removes elements from force field ff as SOFA's topology modifiers remove them (TetrahedronSetTopologyModifier
+/// and its kin, e.g. for SOFA's TopologicalChangeProcessor): `elements` (n indices, any order) are in the field's
+/// current numbering; they are taken in decreasing order and each removed slot takes the field's last element, so
+/// that after the call the field's numbering is SOFA's (removing {0} of {A, B, C} leaves {C, B}). Takes effect at
+/// the next step, which re-records the object's solver group (an object cut into blocks is cut anew). Removing
+/// every element removes the field (pf_world_remove_force_field). Fields of elements: tetrahedral, hexahedral and
+/// triangle FEM, triangle springs and tensor-mass triangles, springs (their edges); the masses stay as they are.
+/// n = 0 changes nothing. PF_EINVAL for an unknown or removed ff, a field without elements to remove (constant
+/// forces, bending hinges), elements NULL with n > 0, an index out of range or given twice; PF_ESTATE
+/// from inside a step (pf_world_set_step_hook's hook may call it).
+PF_API int pf_world_remove_elements(pf_world *w, pf_force_field_id ff, const uint32_t *elements, uint32_t n);
 
 /// Fixed-point constraint (SOFA FixedConstraint, projective): the points never move.
 PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
@@ -437,6 +448,13 @@ PF_API int pf_world_fix_box(pf_world *w, pf_object_id o, const double box[6], ui
 /// PF_ENUMERIC with a message naming the object (and the force field when its force is already not finite),
 /// and every object back in its state before that step.
 PF_API int pf_world_step(pf_world *w, uint32_t steps);
+/// A host's function called at the start of each step (time: the simulated time so far, s, the sum of the dt of
+/// the steps run), before the collision stage, with the world mutable: it may remove elements, force fields or
+/// objects, or change settings, which take effect in that step. A nonzero return aborts pf_world_step with it.
+typedef int (*pf_step_hook)(pf_world *w, double time, void *ctx);
+/// Sets w's step hook (one per world: a second call replaces it; fn NULL clears it). ctx is the host's (freed by
+/// it, after the world or once replaced). PF_EINVAL for w NULL; PF_ESTATE from inside a step.
+PF_API int pf_world_set_step_hook(pf_world *w, pf_step_hook fn, void *ctx);
 
 /// Number of object ids handed out n: the ids are (pf_object_id){0} .. (pf_object_id){n - 1}, removed ones
 /// included (pf_world_object_exists tells them apart); removing an object does not lower n.
