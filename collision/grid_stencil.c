@@ -20,6 +20,7 @@
 
 #define STENCIL_COORD ((1u << 21) - 3u) /* cells per axis, padded by one on each side, within 21 bits */
 #define MAX_CHUNKS 64
+#define PREFETCH 32 /* records ahead whose boxes the copy prefetches */
 #define MERGE_SHARE 4 /* merged when at most 1 / MERGE_SHARE of the boxes changed key */
 
 typedef struct frame {
@@ -303,7 +304,11 @@ static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int t
     pf_grid_rec *R = s->rec;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t r = 0; r < n; r++) {
-        if (r + 16 < n) __builtin_prefetch(&boxes[V[r + 16]]);
+        if (r + PREFETCH < n) { /* both lines a box may span */
+            const char *ahead = (const char *)&boxes[V[r + PREFETCH]];
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + sizeof *boxes - 1);
+        }
         const pf_aabb *b = &boxes[V[r]];
         pf_grid_rec *o = &R[r];
         o->lo[0] = b->min[0];
