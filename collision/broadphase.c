@@ -101,6 +101,11 @@ int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out)
     return PF_OK;
 }
 
+void *pf_broadphase_state(pf_broadphase *bp)
+{
+    return bp->state;
+}
+
 void pf_broadphase_destroy(pf_broadphase *bp)
 {
     if (!bp) return;

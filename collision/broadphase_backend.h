@@ -16,6 +16,9 @@ typedef struct pf_bp_backend {
                  pf_broadphase_stats *stats);
 } pf_bp_backend;
 
+/* The backend's state of a broad phase (for the tests of a method's internals). */
+void *pf_broadphase_state(pf_broadphase *bp);
+
 /* One per method; a method that is not built has a backend whose create returns PF_ENOTSUP. */
 extern const pf_bp_backend pf_bp_brute_backend;
 extern const pf_bp_backend pf_bp_kd_backend;

@@ -31,6 +31,11 @@ void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threa
 {
     double lo[3], hi[3];
     pf_boxes_bounds(boxes, n, threads, lo, hi);
+    pf_quantiser_from_bounds(q, lo, hi);
+}
+
+void pf_quantiser_from_bounds(pf_quantiser *q, const double lo[3], const double hi[3])
+{
     for (int a = 0; a < 3; a++) q->origin[a] = lo[a];
     /* half extents: hi - lo overflows for boxes spread over more than DBL_MAX */
     double e = hi[0] / 2 - lo[0] / 2;

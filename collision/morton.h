@@ -51,5 +51,7 @@ void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], 
 /* Computes the quantiser of a set of boxes (n >= 1): origin at the lower corner of their bounds, a cubic root cell
  * of edge the bounds' largest extent. */
 void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads);
+/* The same from the bounds of the boxes. */
+void pf_quantiser_from_bounds(pf_quantiser *q, const double lo[3], const double hi[3]);
 
 #endif

@@ -40,10 +40,26 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+/* CPU time of the whole process: with one worker, the call's own time, less disturbed by other processes on a
+ * shared machine than the wall clock. */
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 static int dbl_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The median of ts[1 .. k] (sorted in place): the timed steps after the first. */
+static double median_after_first(double *ts, size_t k)
+{
+    qsort(ts + 1, k, sizeof *ts, dbl_cmp);
+    return k % 2 ? ts[1 + k / 2] : 0.5 * (ts[k / 2] + ts[k / 2 + 1]);
 }
 
 /* The spheres of Poirrier 2009, §6: unit radius, uniform in a cube sized for volume fraction d, falling under gravity
@@ -119,8 +135,10 @@ static void usage(FILE *out)
             "method), so that by default the timed steps are the paper's steps 50-60: the spheres fall fast and\n"
             "a quarter of them change cells each step (--warmup 0 times the first steps, when nearly nothing moves).\n"
             "Per method: ms_build (first timed step, from a fresh broad phase), ms_per_step (median of the later\n"
-            "steps), candidates and pairs (last step), rss_mb (stats.bytes / 1e6: the broad phase's working memory\n"
-            "beyond the input boxes, the output pairs buffer included; not the process RSS) and bytes_per_object.\n"
+            "steps), cpu_ms (median CPU time of the process over the same calls, every worker summed: with one\n"
+            "worker the call's own time, less disturbed by other processes than the wall clock), candidates and\n"
+            "pairs (last step), rss_mb (stats.bytes / 1e6: the broad phase's working memory beyond the input\n"
+            "boxes, the output pairs buffer included; not the process RSS) and bytes_per_object.\n"
             "Then, per worker count, kd's speedup against every other method on the same boxes (CSV metric\n"
             "kd_speedup). Paper figures (Tables 2, 3: one core of a 2 GHz E2180, steps 50-60, kd-tree-1 = our\n"
             "kd-raw, kd-tree-2 ~ our kd) are printed beside ours.\n");
@@ -233,8 +251,9 @@ int bench_broadphase(int argc, char **argv)
         size_t nbp = nm * nt;
         pf_broadphase **bp = calloc(nbp ? nbp : 1, sizeof *bp);
         double *times = calloc(nbp * (size_t)steps + 1, sizeof *times);
+        double *cpu = calloc(nbp * (size_t)steps + 1, sizeof *cpu);
         pf_broadphase_stats *last = calloc(nbp + 1, sizeof *last);
-        if (!boxes || !bp || !times || !last || spheres_init(&sp, n, density, 0x9e3779b97f4a7c15ull ^ n)) {
+        if (!boxes || !bp || !times || !cpu || !last || spheres_init(&sp, n, density, 0x9e3779b97f4a7c15ull ^ n)) {
             fprintf(stderr, "physflow bench broadphase: out of memory for %zu spheres\n", n);
             bench_csv_close(csv, 0);
             return 1;
@@ -288,9 +307,10 @@ int bench_broadphase(int argc, char **argv)
                     size_t np;
                     size_t id = m * nt + t;
                     if (!bp[id]) continue;
-                    double t0 = now_ms();
+                    double t0 = now_ms(), c0 = cpu_ms();
                     int rc = pf_broadphase_pairs(bp[id], boxes, n, &p, &np, &last[id]);
                     times[id * (size_t)steps + (size_t)step] = now_ms() - t0;
+                    cpu[id * (size_t)steps + (size_t)step] = cpu_ms() - c0;
                     if (rc) {
                         fprintf(stderr, "physflow bench broadphase: %s: %s\n", pf_broadphase_method_name(methods[m]),
                                 pf_last_error());
@@ -307,8 +327,8 @@ int bench_broadphase(int argc, char **argv)
             const struct paper_row *row = NULL;
             for (size_t r = 0; r < sizeof paper_rows / sizeof paper_rows[0]; r++)
                 if (paper_rows[r].n == (long)n) row = &paper_rows[r];
-            printf("\nN = %zu\n%-12s %7s %10s %11s %12s %12s %9s %9s\n", n, "method", "workers", "ms_build",
-                   "ms_per_step", "candidates", "pairs", "MB", "B/object");
+            printf("\nN = %zu\n%-12s %7s %10s %11s %11s %12s %12s %9s %9s\n", n, "method", "workers", "ms_build",
+                   "ms_per_step", "cpu_ms", "candidates", "pairs", "MB", "B/object");
             char case_name[64];
             snprintf(case_name, sizeof case_name, "spheres:%zu", n);
             double *meds = calloc(nbp + 1, sizeof *meds);
@@ -318,19 +338,18 @@ int bench_broadphase(int argc, char **argv)
                     if (!bp[id]) continue;
                     double *ts = times + id * (size_t)steps;
                     double build = ts[0];
-                    qsort(ts + 1, (size_t)steps - 1, sizeof *ts, dbl_cmp);
-                    size_t k = (size_t)steps - 1;
-                    /* ts[1..k] sorted */
-                    double med = k % 2 ? ts[1 + k / 2] : 0.5 * (ts[k / 2] + ts[k / 2 + 1]);
+                    double med = median_after_first(ts, (size_t)steps - 1);
+                    double cpu_med = median_after_first(cpu + id * (size_t)steps, (size_t)steps - 1);
                     if (meds) meds[id] = med;
                     const char *name = pf_broadphase_method_name(methods[m]);
                     double mb = (double)last[id].bytes / 1e6;
-                    printf("%-12s %7ld %10.2f %11.2f %12llu %12llu %9.1f %9.1f\n", name, ths[t], build, med,
+                    printf("%-12s %7ld %10.2f %11.2f %11.2f %12llu %12llu %9.1f %9.1f\n", name, ths[t], build, med, cpu_med,
                            (unsigned long long)last[id].candidates, (unsigned long long)last[id].pairs, mb,
                            (double)last[id].bytes / (double)n);
                     int w = (int)ths[t];
                     bench_csv_row(csv, "broadphase", case_name, name, w, "ms_build", build);
                     bench_csv_row(csv, "broadphase", case_name, name, w, "ms_per_step", med);
+                    bench_csv_row(csv, "broadphase", case_name, name, w, "ms_cpu_per_step", cpu_med);
                     bench_csv_row(csv, "broadphase", case_name, name, w, "candidates", (double)last[id].candidates);
                     bench_csv_row(csv, "broadphase", case_name, name, w, "pairs", (double)last[id].pairs);
                     bench_csv_row(csv, "broadphase", case_name, name, w, "rss_mb", mb);
@@ -356,6 +375,7 @@ int bench_broadphase(int argc, char **argv)
         for (size_t k = 0; k < nbp; k++) pf_broadphase_destroy(bp[k]);
         free(bp);
         free(times);
+        free(cpu);
         free(last);
         free(boxes);
         free(sp.x);

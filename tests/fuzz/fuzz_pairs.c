@@ -1,6 +1,6 @@
 /* Fuzz target: the box file of `physflow pairs`. Whatever the bytes, reading never crashes; when they parse,
- * the kd-tree's pairs equal brute force's (the oracle), with 1 and 2 threads, and so do those of a kd-tree that
- * saw the boxes before and then sees them moved (its update path). */
+ * the kd-tree's and the grid's pairs equal brute force's (the oracle), with 1 and 2 threads, and so do those of
+ * a kd-tree or a grid that saw the boxes before and then sees them moved (their update paths). */
 #define _POSIX_C_SOURCE 200809L
 #include "box_reader.h"
 
@@ -39,13 +39,15 @@ static size_t pairs_of(pf_broadphase_method m, int threads, const pf_aabb *boxes
     return np;
 }
 
-/* A kd-tree kept across calls: the boxes, then each shifted by up to 1/8 of its extent along an axis the
- * input's bytes choose (some change cells, most do not), then again with a few of them moved far: every call's
- * pairs equal brute force's. */
-static void moved_pairs_equal_brute(pf_aabb *boxes, size_t n, const uint8_t *data, size_t size)
+/* A broad phase (kd-tree, or grid: its records kept in order across calls) kept across calls: the boxes, then
+ * each shifted by up to 1/8 of its extent along an axis the input's bytes choose (some change cells, most do
+ * not), then again with a few of them moved far: every call's pairs equal brute force's. The boxes are moved
+ * in place (a later method sees them moved). */
+static void moved_pairs_equal_brute(pf_broadphase_method m, pf_aabb *boxes, size_t n, const uint8_t *data,
+                                    size_t size)
 {
     pf_broadphase_def d = pf_broadphase_default_def();
-    d.method = PF_BP_KD;
+    d.method = m;
     pf_broadphase *kd;
     if (pf_broadphase_create(&d, &kd)) abort();
     for (int step = 0; step < 3; step++) {
@@ -99,9 +101,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t ngot = pairs_of(PF_BP_KD, threads, boxes, n, &got);
             if (ngot != nref || memcmp(got, ref, nref * sizeof *ref)) abort();
             free(got);
+            ngot = pairs_of(PF_BP_GRID, threads, boxes, n, &got);
+            if (ngot != nref || memcmp(got, ref, nref * sizeof *ref)) abort();
+            free(got);
         }
         free(ref);
-        moved_pairs_equal_brute(boxes, n, data, size);
+        moved_pairs_equal_brute(PF_BP_KD, boxes, n, data, size);
+        moved_pairs_equal_brute(PF_BP_GRID, boxes, n, data, size);
     }
     free(boxes);
     return 0;

@@ -1,0 +1,56 @@
+/* The sweep of the grid's stencil layout over its sorted records (see grid.c): a scalar reference and an AVX2
+ * version that give the same pairs in the same order, chosen at run time. */
+#ifndef PF_COLLISION_GRID_SCAN_H
+#define PF_COLLISION_GRID_SCAN_H
+
+#include "pair_vec.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Records are read in windows of this many: there are this many records of key GRID_KEY_END past the last. */
+#define GRID_WINDOW 2
+/* Above every cell key (those are below 2^63 - 1); signed, for the AVX2 comparisons. */
+#define GRID_KEY_END ((uint64_t)INT64_MAX)
+
+/* One record: a box in the cell of its lower corner, one cache line (the sweep reads five ranges of records at
+ * once, so that each range is one stream of memory). */
+typedef struct pf_grid_rec {
+    double lo[3], hi[3];
+    uint64_t key; /* cell key, ascending over the records */
+    uint32_t box; /* index of the box */
+    uint32_t pad;
+} pf_grid_rec;
+
+/* The sorted records (ending in records of key GRID_KEY_END) and the row offsets of the stencil. */
+typedef struct pf_grid_records {
+    const pf_grid_rec *rec;
+    size_t m;        /* records swept: rec[m].key is GRID_KEY_END */
+    uint64_t row[4]; /* key offsets of the rows scanned whole: (y + 1), (y - 1, z + 1), (z + 1), (y + 1, z + 1) */
+} pf_grid_records;
+
+/* The pairs of the records [r0, r1) with the records after them in their row and in the four rows ahead,
+ * appended to out in record order; adds the records tested to *candidates. PF_OK or PF_ENOMEM. */
+typedef int (*pf_grid_sweep_fn)(const pf_grid_records *g, size_t r0, size_t r1, pf_pair_vec *out,
+                                uint64_t *candidates);
+
+int pf_grid_sweep_scalar(const pf_grid_records *g, size_t r0, size_t r1, pf_pair_vec *out, uint64_t *candidates);
+/* NULL where the compiler has no AVX2 target. */
+extern const pf_grid_sweep_fn pf_grid_sweep_avx2;
+
+/* The records [r0, r1) against record a (not among them): pairs in record order. */
+typedef int (*pf_grid_range_fn)(const pf_grid_records *g, const pf_grid_rec *a, size_t r0, size_t r1,
+                                pf_pair_vec *out, uint64_t *candidates);
+int pf_grid_range_scalar(const pf_grid_records *g, const pf_grid_rec *a, size_t r0, size_t r1, pf_pair_vec *out,
+                         uint64_t *candidates);
+extern const pf_grid_range_fn pf_grid_range_avx2;
+
+/* 1 (the default): the AVX2 versions where the processor has AVX2; 0: the scalar reference always (the tests
+ * compare the two). */
+extern int pf_grid_simd;
+
+/* The versions to use now (pf_grid_simd and the processor). */
+pf_grid_sweep_fn pf_grid_sweep_select(void);
+pf_grid_range_fn pf_grid_range_select(void);
+
+#endif

@@ -1,0 +1,454 @@
+/* The grid's stencil layout (see grid.c and grid_stencil.h).
+ *
+ * Frame: the cell edge is the largest extent, rounded up to 8 significant bits, and the origin a whole number of
+ * cells below the boxes' lower bound, rows padded to 16 cells: a frame that moves in steps, so that from one call
+ * to the next most boxes keep their key. The frame is a function of the boxes, and so is the record order
+ * (keys, then box index), whichever way it is reached.
+ *
+ * Order: each call computes every box's key in index order and compares it with the box's key of the last call.
+ * When few changed, those are sorted alone (in index order, stably: ties by index) and merged with the
+ * records of the boxes that kept their key, which are still in order; when none changed the order stays. */
+#include "grid_stencil.h"
+#include "grid_scan.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define STENCIL_COORD ((1u << 21) - 3u) /* cells per axis, padded by one on each side, within 21 bits */
+#define MAX_CHUNKS 64
+#define PREFETCH 32 /* records ahead whose boxes the copy prefetches */
+#define MERGE_SHARE 4 /* merged when at most 1 / MERGE_SHARE of the boxes changed key */
+
+typedef struct frame {
+    double origin[3], inv_cell;
+    uint64_t nx, nxy;
+} frame;
+
+/* The padded cell coordinate (1 .. STENCIL_COORD + 1): monotone in x, so that two boxes whose lower corners are
+ * less than a cell apart stay at most one cell apart after clamping too. */
+static inline uint64_t coord(const frame *g, int a, double x)
+{
+    double t = (x - g->origin[a]) * g->inv_cell;
+    if (!(t > 0.0)) return 1;
+    if (t >= (double)STENCIL_COORD) return STENCIL_COORD + 1;
+    return (uint64_t)t + 1;
+}
+
+static inline uint64_t box_key(const frame *g, const pf_aabb *b)
+{
+    return coord(g, 0, b->min[0]) + coord(g, 1, b->min[1]) * g->nx + coord(g, 2, b->min[2]) * g->nxy;
+}
+
+static inline double box_extent(const pf_aabb *b)
+{
+    double e = b->max[0] - b->min[0], e1 = b->max[1] - b->min[1], e2 = b->max[2] - b->min[2];
+    e = e1 > e ? e1 : e;
+    return e2 > e ? e2 : e;
+}
+
+/* x rounded up to 8 significant bits (x > 0). */
+static double round_up_8bits(double x)
+{
+    int e;
+    double m = frexp(x, &e); /* [0.5, 1) */
+    return ldexp(ceil(m * 256.0) / 256.0, e);
+}
+
+/* A cell edge no box (but those kept apart) exceeds, with room for the rounding of (x - origin) / cell, so that
+ * the lower corners of two overlapping boxes are at most one cell apart on every axis; at least
+ * 1 / STENCIL_COORD of the scene's extent. */
+static void fit(frame *g, const double lo[3], const double hi[3], double largest, double floor_cell)
+{
+    double extent = 0.0, far = 0.0;
+    for (int a = 0; a < 3; a++) {
+        extent = fmax(extent, hi[a] - lo[a]);
+        far = fmax(far, fmax(fabs(lo[a]), fabs(hi[a])));
+    }
+    double cell = largest > floor_cell * 1e-3 ? largest : floor_cell;
+    if (cell < extent / STENCIL_COORD) cell = extent / STENCIL_COORD;
+    /* far bounds |x| and |origin| (the origin is within a cell below lo), as a power of two so that it moves in
+     * steps too */
+    int e;
+    frexp(far + 2.0 * cell, &e);
+    far = ldexp(1.0, e);
+    cell = round_up_8bits((cell + 8.0 * DBL_EPSILON * far) * (1.0 + 0x1p-20));
+    if (!(cell > 0.0) || !isfinite(1.0 / cell) || !isfinite(cell)) cell = 1.0;
+    g->inv_cell = 1.0 / cell;
+    for (int a = 0; a < 3; a++) {
+        double o = floor(lo[a] * g->inv_cell) * cell;
+        g->origin[a] = isfinite(o) && o <= lo[a] ? o : lo[a];
+    }
+    uint64_t cells[2];
+    for (int a = 0; a < 2; a++)
+        cells[a] = (coord(g, a, hi[a]) + 2 + 15) & ~(uint64_t)15; /* pads 0 and last + 1; at most 2^21 */
+    g->nx = cells[0];
+    g->nxy = cells[0] * cells[1];
+}
+
+void pf_grid_stencil_forget(pf_grid_stencil *s)
+{
+    s->prev_n = 0;
+}
+
+static void release(pf_grid_stencil *s)
+{
+    for (int b = 0; b < 2; b++) {
+        pf_free(s->K[b]);
+        pf_free(s->V[b]);
+        pf_free(s->mk[b]);
+        pf_free(s->mv[b]);
+        s->K[b] = s->mk[b] = NULL;
+        s->V[b] = s->mv[b] = NULL;
+    }
+    pf_free(s->key_of);
+    pf_free(s->moved);
+    pf_free(s->rec);
+    s->key_of = NULL;
+    s->moved = NULL;
+    s->rec = NULL;
+    s->cap = s->mcap = 0;
+    s->prev_n = 0;
+}
+
+void pf_grid_stencil_free(pf_grid_stencil *s)
+{
+    release(s);
+    pf_radix_scratch_free(&s->radix);
+    pf_pair_chunks_free(&s->chunks);
+}
+
+size_t pf_grid_stencil_bytes(const pf_grid_stencil *s)
+{
+    return s->cap * (2 * 8 + 2 * 4 + 8 + 1 + sizeof(pf_grid_rec)) + s->mcap * 2 * (8 + 4) + pf_radix_scratch_bytes(&s->radix) +
+           pf_pair_chunks_bytes(&s->chunks);
+}
+
+/* Room for n boxes; a new block forgets the last order. */
+static int reserve(pf_grid_stencil *s, size_t n)
+{
+    size_t need = n + GRID_WINDOW + 1;
+    if (need <= s->cap) return PF_OK;
+    release(s);
+    size_t c = need + need / 8;
+    int ok = 1;
+    for (int b = 0; b < 2; b++) {
+        ok &= (s->K[b] = pf_malloc(c * sizeof *s->K[b])) != NULL;
+        ok &= (s->V[b] = pf_malloc(c * sizeof *s->V[b])) != NULL;
+    }
+    ok &= (s->key_of = pf_malloc(c * sizeof *s->key_of)) != NULL;
+    ok &= (s->moved = pf_malloc(c)) != NULL;
+    ok &= (s->rec = pf_malloc(c * sizeof *s->rec)) != NULL;
+    if (!ok) {
+        release(s);
+        return pf_error(PF_ENOMEM, "out of memory for %zu grid boxes", n);
+    }
+    s->cap = c;
+    return PF_OK;
+}
+
+static int reserve_movers(pf_grid_stencil *s, size_t m)
+{
+    if (m <= s->mcap) return PF_OK;
+    size_t c = m + m / 4 + 1024;
+    for (int b = 0; b < 2; b++) {
+        uint64_t *k = pf_realloc(s->mk[b], s->mcap * sizeof *k, c * sizeof *k);
+        if (k) s->mk[b] = k;
+        uint32_t *v = k ? pf_realloc(s->mv[b], s->mcap * sizeof *v, c * sizeof *v) : NULL;
+        if (v) s->mv[b] = v;
+        if (!v) return pf_error(PF_ENOMEM, "out of memory for %zu grid boxes", m);
+    }
+    s->mcap = c;
+    return PF_OK;
+}
+
+/* (k, v) < (key, box): the records' order. */
+static inline int rec_less(uint64_t k, uint32_t v, uint64_t key, uint32_t box)
+{
+    return k < key || (k == key && v < box);
+}
+
+/* The first of the cnt sorted changed records not below (key, box). */
+static size_t movers_from(const uint64_t *MK, const uint32_t *MV, size_t cnt, uint64_t key, uint32_t box)
+{
+    size_t lo = 0, hi = cnt;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rec_less(MK[mid], MV[mid], key, box))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The records of the boxes that kept their key (still in order in K[cur]) merged with the sorted records of
+ * those that changed (MK, MV: cnt of them) into K[!cur]. Chunk c merges the old records [p0, p1) with the
+ * changed records that fall between old records p0 and p1 (each chunk first counts the boxes that kept their
+ * key in its range, so that it knows where its output starts). */
+static void merge(pf_grid_stencil *s, size_t n, const uint64_t *MK, const uint32_t *MV, size_t cnt, int chunks)
+{
+    const uint64_t *PK = s->K[s->cur];
+    const uint32_t *PV = s->V[s->cur];
+    uint64_t *NK = s->K[!s->cur];
+    uint32_t *NV = s->V[!s->cur];
+    const uint8_t *moved = s->moved;
+    size_t kept[MAX_CHUNKS];
+#pragma omp parallel num_threads(chunks)
+    {
+#pragma omp for schedule(static, 1)
+        for (int c = 0; c < chunks; c++) {
+            size_t p0, p1, k = 0;
+            pf_chunk_range(n, chunks, c, &p0, &p1);
+            for (size_t r = p0; r < p1; r++)
+                k += !moved[PV[r]];
+            kept[c] = k;
+        }
+#pragma omp for schedule(static, 1)
+        for (int c = 0; c < chunks; c++) {
+            size_t p0, p1, o = 0;
+            pf_chunk_range(n, chunks, c, &p0, &p1);
+            for (int d = 0; d < c; d++)
+                o += kept[d];
+            size_t j = c == 0 ? 0 : movers_from(MK, MV, cnt, PK[p0], PV[p0]);
+            size_t j1 = c == chunks - 1 ? cnt : movers_from(MK, MV, cnt, PK[p1], PV[p1]);
+            o += j;
+            for (size_t r = p0; r < p1; r++) {
+                uint32_t v = PV[r];
+                if (moved[v]) continue;
+                uint64_t k = PK[r];
+                while (j < j1 && rec_less(MK[j], MV[j], k, v)) {
+                    NK[o] = MK[j];
+                    NV[o++] = MV[j++];
+                }
+                NK[o] = k;
+                NV[o++] = v;
+            }
+            for (; j < j1; j++, o++) {
+                NK[o] = MK[j];
+                NV[o] = MV[j];
+            }
+        }
+    }
+    s->cur = !s->cur;
+}
+
+/* Sorts the records of every box afresh: K[!cur] holds the keys in index order. */
+static int sort_all(pf_grid_stencil *s, size_t n, int threads)
+{
+    int nb = !s->cur;
+    int where = pf_radix_sort64(s->K[nb], s->V[nb], s->K[s->cur], s->V[s->cur], n, threads, &s->radix);
+    if (where < 0) return where;
+    s->cur = where ? s->cur : nb;
+    return PF_OK;
+}
+
+/* Orders the records of this call's keys (key_of), from the last call's order when few boxes changed key. */
+static int order_records(pf_grid_stencil *s, size_t n, int threads, int coherent, int chunks,
+                         const size_t *changed)
+{
+    if (!coherent) {
+        s->order = PF_GRID_SORTED;
+        s->changed = n;
+        return sort_all(s, n, threads);
+    }
+    size_t off[MAX_CHUNKS + 1], total = 0;
+    for (int c = 0; c < chunks; c++) {
+        off[c] = total;
+        total += changed[c];
+    }
+    s->changed = total;
+    if (total == 0) {
+        s->order = PF_GRID_UNCHANGED;
+        return PF_OK;
+    }
+    uint64_t *NK = s->K[!s->cur];
+    uint32_t *NV = s->V[!s->cur];
+    if (total > n / MERGE_SHARE) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (size_t i = 0; i < n; i++) {
+            NK[i] = s->key_of[i];
+            NV[i] = (uint32_t)i;
+        }
+        s->order = PF_GRID_SORTED;
+        return sort_all(s, n, threads);
+    }
+    int rc = reserve_movers(s, total);
+    if (rc) return rc;
+#pragma omp parallel for num_threads(chunks) schedule(static, 1)
+    for (int c = 0; c < chunks; c++) {
+        size_t lo, hi, o = off[c];
+        pf_chunk_range(n, chunks, c, &lo, &hi);
+        for (size_t i = lo; i < hi; i++)
+            if (s->moved[i]) {
+                s->mk[0][o] = s->key_of[i];
+                s->mv[0][o++] = (uint32_t)i;
+            }
+    }
+    int where = pf_radix_sort64(s->mk[0], s->mv[0], s->mk[1], s->mv[1], total, threads, &s->radix);
+    if (where < 0) return where;
+    merge(s, n, s->mk[where], s->mv[where], total, chunks);
+    s->order = PF_GRID_MERGED;
+    return PF_OK;
+}
+
+/* The records: the boxes in record order with their keys (the tests then read memory in sequence), and
+ * GRID_WINDOW + 1 records of key GRID_KEY_END past the last. */
+static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int threads)
+{
+    const uint64_t *K = s->K[s->cur];
+    const uint32_t *V = s->V[s->cur];
+    pf_grid_rec *R = s->rec;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t r = 0; r < n; r++) {
+        if (r + PREFETCH < n) { /* both lines a box may span */
+            const char *ahead = (const char *)&boxes[V[r + PREFETCH]];
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + sizeof *boxes - 1);
+        }
+        const pf_aabb *b = &boxes[V[r]];
+        pf_grid_rec *o = &R[r];
+        o->lo[0] = b->min[0];
+        o->lo[1] = b->min[1];
+        o->lo[2] = b->min[2];
+        o->hi[0] = b->max[0];
+        o->hi[1] = b->max[1];
+        o->hi[2] = b->max[2];
+        o->key = K[r];
+        o->box = V[r];
+        o->pad = 0;
+    }
+    for (size_t r = n; r <= n + GRID_WINDOW; r++) {
+        memset(&R[r], 0, sizeof R[r]);
+        R[r].key = GRID_KEY_END;
+    }
+}
+
+/* A box kept apart (index a, not among the records [0, m)) against the records of the rows its range of
+ * cells, widened by one cell below, meets; against every record when that is fewer. */
+static int big_pairs(const pf_grid_records *R, const frame *g, pf_grid_range_fn range, const pf_grid_rec *B,
+                     pf_pair_vec *out, uint64_t *cand)
+{
+    uint64_t lo[3], hi[3];
+    for (int d = 0; d < 3; d++) {
+        lo[d] = coord(g, d, B->lo[d]) - 1;
+        hi[d] = coord(g, d, B->hi[d]);
+    }
+    double rows = (double)(hi[1] - lo[1] + 1) * (double)(hi[2] - lo[2] + 1);
+    if (rows * 32.0 >= (double)R->m) return range(R, B, 0, R->m, out, cand);
+    const pf_grid_rec *rec = R->rec;
+    size_t r = 0;
+    for (uint64_t z = lo[2]; z <= hi[2]; z++)
+        for (uint64_t y = lo[1]; y <= hi[1]; y++) {
+            uint64_t k0 = lo[0] + y * g->nx + z * g->nxy;
+            /* ascending rows: each search starts where the last row's range ended */
+            size_t lo_r = r, hi_r = R->m;
+            while (lo_r < hi_r) {
+                size_t mid = lo_r + (hi_r - lo_r) / 2;
+                if (rec[mid].key < k0)
+                    lo_r = mid + 1;
+                else
+                    hi_r = mid;
+            }
+            size_t r1 = lo_r;
+            uint64_t k1 = k0 + (hi[0] - lo[0]);
+            while (rec[r1].key <= k1)
+                r1++;
+            if (range(R, B, lo_r, r1, out, cand)) return PF_ENOMEM;
+            r = r1;
+        }
+    return PF_OK;
+}
+
+int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int threads, const double lo[3],
+                          const double hi[3], double largest, double floor_cell, double big_above, pf_pair_vec *out,
+                          pf_broadphase_stats *stats)
+{
+    if (n < 16384) threads = 1;
+    if (threads > MAX_CHUNKS) threads = MAX_CHUNKS;
+    int rc = reserve(s, n);
+    if (rc) return rc;
+    frame g;
+    fit(&g, lo, hi, largest, floor_cell);
+    int coherent = s->prev_n == n;
+    s->prev_n = 0; /* until this call's records are complete */
+
+    /* Keys in index order; changes against the last call's counted per chunk. */
+    int chunks = threads;
+    size_t changed[MAX_CHUNKS];
+    uint64_t *NK = s->K[!s->cur];
+    uint32_t *NV = s->V[!s->cur];
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < chunks; c++) {
+        size_t i0, i1, cnt = 0;
+        pf_chunk_range(n, chunks, c, &i0, &i1);
+        for (size_t i = i0; i < i1; i++) {
+            const pf_aabb *b = &boxes[i];
+            uint64_t k = box_extent(b) > big_above ? GRID_KEY_END : box_key(&g, b);
+            if (coherent) {
+                uint8_t mv = k != s->key_of[i];
+                s->moved[i] = mv;
+                cnt += mv;
+            } else {
+                NK[i] = k;
+                NV[i] = (uint32_t)i;
+            }
+            s->key_of[i] = k;
+        }
+        changed[c] = cnt;
+    }
+    rc = order_records(s, n, threads, coherent, chunks, changed);
+    if (rc) return rc;
+    const uint64_t *K = s->K[s->cur];
+    const uint32_t *V = s->V[s->cur];
+    s->prev_n = n;
+    copy_boxes(s, boxes, n, threads);
+
+    pf_grid_records R = {s->rec, 0, {g.nx, g.nxy - g.nx, g.nxy, g.nxy + g.nx}};
+    /* the boxes kept apart end the order (key GRID_KEY_END, by index) */
+    size_t lo_r = 0, hi_r = n;
+    while (lo_r < hi_r) {
+        size_t mid = lo_r + (hi_r - lo_r) / 2;
+        if (K[mid] < GRID_KEY_END)
+            lo_r = mid + 1;
+        else
+            hi_r = mid;
+    }
+    size_t m = R.m = lo_r;
+    pf_grid_sweep_fn sweep = pf_grid_sweep_select();
+    uint64_t cand = 0;
+    if (m > 0) {
+        if (threads == 1 || m < 16384) {
+            if (sweep(&R, 0, m, out, &cand)) return pf_error(PF_ENOMEM, "out of memory for pairs");
+        } else {
+            rc = pf_pair_chunks_reset(&s->chunks, threads);
+            if (rc) return rc;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+            for (int c = 0; c < threads; c++) {
+                size_t r0, r1;
+                pf_chunk_range(m, threads, c, &r0, &r1);
+                if (r0 < r1 && sweep(&R, r0, r1, &s->chunks.vec[c], &s->chunks.candidates[c]))
+                    s->chunks.status[c] = PF_ENOMEM;
+            }
+            rc = pf_pair_chunks_gather(&s->chunks, out, &cand);
+            if (rc) return rc;
+        }
+    }
+    /* Boxes kept apart: against the records of their rows, then against each other (from the lower index). */
+    pf_grid_range_fn range = pf_grid_range_select();
+    for (size_t r = m; r < n; r++) {
+        if (big_pairs(&R, &g, range, &s->rec[r], out, &cand))
+            return pf_error(PF_ENOMEM, "out of memory for pairs");
+        for (size_t t = r + 1; t < n; t++) {
+            cand++;
+            if (!pf_aabb_overlap(&boxes[V[r]], &boxes[V[t]])) continue;
+            if (pf_pair_vec_push(out, V[r], V[t])) return pf_error(PF_ENOMEM, "out of memory for pairs");
+        }
+    }
+    stats->candidates = cand;
+    stats->records = n;
+    return PF_OK;
+}

@@ -1,0 +1,232 @@
+/* Check suite of the grid broad phase's stencil layout: its records kept in order from one call to the next
+ * (nothing moved, a few boxes moved, everything moved), the large boxes it keeps apart, and its AVX2 sweep
+ * against the scalar reference. Oracles: brute force, a fresh grid on the same boxes (the order of the pairs
+ * is a function of the boxes, whatever the history), the same grid with one thread, the scalar sweep. */
+#include "check_main.h"
+#include "rng.h"
+
+#include "physflow/collision.h"
+#include "collision/broadphase_backend.h"
+#include "collision/grid_scan.h"
+#include "collision/grid_stencil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 20000 }; /* above 16384: the grid runs its threads */
+
+static int pair_cmp(const void *x, const void *y)
+{
+    const pf_pair *a = x, *b = y;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    return a->j < b->j ? -1 : a->j > b->j;
+}
+
+static void cube_box(pf_aabb *b, double x, double y, double z, double half)
+{
+    b->min[0] = x - half;
+    b->min[1] = y - half;
+    b->min[2] = z - half;
+    b->max[0] = x + half;
+    b->max[1] = y + half;
+    b->max[2] = z + half;
+}
+
+/* n cubes of half extent 0.5 * cbrt(0.2 / n) .. 0.9 of that in the unit cube (about 1.5 overlaps a box). */
+static void random_boxes(pf_aabb *boxes, size_t n, rng *s)
+{
+    double half = 0.5 * cbrt(0.2 / (double)n);
+    for (size_t i = 0; i < n; i++)
+        cube_box(&boxes[i], urand(s), urand(s), urand(s), half * (0.9 + 0.1 * urand(s)));
+}
+
+static pf_broadphase *grid_new(int threads)
+{
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = PF_BP_GRID;
+    def.threads = threads;
+    pf_broadphase *bp;
+    ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+    return bp;
+}
+
+/* The pairs of bp on the boxes, copied in the grid's order; their stats in *st. */
+static pf_pair *pairs_of(pf_broadphase *bp, const pf_aabb *boxes, size_t n, size_t *np, pf_broadphase_stats *st)
+{
+    const pf_pair *p;
+    ck_assert_msg(pf_broadphase_pairs(bp, boxes, n, &p, np, st) == PF_OK, "%s", pf_last_error());
+    pf_pair *copy = malloc((*np + 1) * sizeof *copy);
+    if (*np) memcpy(copy, p, *np * sizeof *copy);
+    return copy;
+}
+
+/* Brute force's pairs, sorted. */
+static pf_pair *brute_pairs(const pf_aabb *boxes, size_t n, size_t *np)
+{
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = PF_BP_BRUTE;
+    pf_broadphase *bp;
+    ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+    pf_pair *p = pairs_of(bp, boxes, n, np, NULL);
+    pf_broadphase_destroy(bp);
+    qsort(p, *np, sizeof *p, pair_cmp);
+    return p;
+}
+
+/* The pairs of the grid kept across calls (kept) on the boxes equal, in order, those of a fresh grid and of a
+ * fresh one-thread grid, and as a set brute force's. Returns how the kept grid ordered its records. */
+static pf_grid_order check_step(pf_broadphase *kept, const pf_aabb *boxes, size_t n, const char *what)
+{
+    size_t nk, nf, n1, nb;
+    pf_broadphase_stats sk, sf;
+    pf_pair *pk = pairs_of(kept, boxes, n, &nk, &sk);
+    pf_grid_order order = pf_grid_stencil_of(pf_broadphase_state(kept))->order;
+    pf_broadphase *fresh = grid_new(2), *one = grid_new(1);
+    pf_pair *pf = pairs_of(fresh, boxes, n, &nf, &sf);
+    pf_pair *p1 = pairs_of(one, boxes, n, &n1, NULL);
+    ck_assert_msg(nk == nf && !memcmp(pk, pf, nk * sizeof *pk), "%s: kept and fresh grids differ", what);
+    ck_assert_msg(nk == n1 && !memcmp(pk, p1, nk * sizeof *pk), "%s: 1 and 2 threads differ", what);
+    ck_assert_uint_eq(sk.candidates, sf.candidates);
+    ck_assert_msg(sk.records == n, "%s: not the stencil layout (%zu records)", what, (size_t)sk.records);
+    pf_pair *ref = brute_pairs(boxes, n, &nb);
+    ck_assert_msg(nb > 0, "%s: no pairs", what);
+    qsort(pk, nk, sizeof *pk, pair_cmp);
+    ck_assert_msg(nk == nb && !memcmp(pk, ref, nb * sizeof *pk), "%s: %zu pairs, brute %zu", what, nk, nb);
+    pf_broadphase_destroy(fresh);
+    pf_broadphase_destroy(one);
+    free(pk);
+    free(pf);
+    free(p1);
+    free(ref);
+    return order;
+}
+
+/* One grid kept across calls: a first sort, a call where nothing moved (order kept), a few boxes moved far and
+ * the rest nudged (the changed ones merged in), every box moved (sorted afresh), and one box grown huge (kept
+ * apart, merged). */
+START_TEST(test_grid_coherent_steps)
+{
+    int threads = _i + 1;
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {777};
+    random_boxes(boxes, N, &s);
+    pf_broadphase *kept = grid_new(threads);
+    ck_assert_int_eq(check_step(kept, boxes, N, "first call"), PF_GRID_SORTED);
+    ck_assert_int_eq(check_step(kept, boxes, N, "nothing moved"), PF_GRID_UNCHANGED);
+    ck_assert_uint_eq(pf_grid_stencil_of(pf_broadphase_state(kept))->changed, 0);
+
+    double half = 0.5 * cbrt(0.2 / (double)N);
+    for (size_t i = 0; i < N; i++) {
+        double d = i % 29 == 0 ? urand(&s) - 0.5 : 1e-3 * half * (urand(&s) - 0.5); /* far, or a nudge */
+        int a = (int)(i % 3);
+        d = fmax(-boxes[i].min[a], fmin(d, 1.0 - boxes[i].max[a])); /* the bounds stay: the frame stays */
+        boxes[i].min[a] += d;
+        boxes[i].max[a] += d;
+    }
+    ck_assert_int_eq(check_step(kept, boxes, N, "a few moved"), PF_GRID_MERGED);
+    size_t changed = pf_grid_stencil_of(pf_broadphase_state(kept))->changed;
+    ck_assert_msg(changed > N / 40 && changed < N / 4, "%zu boxes changed cell", changed);
+
+    for (size_t i = 0; i < N; i++)
+        for (int a = 0; a < 3; a++) {
+            double d = 4 * half * (urand(&s) - 0.5);
+            boxes[i].min[a] += d;
+            boxes[i].max[a] += d;
+        }
+    ck_assert_int_eq(check_step(kept, boxes, N, "everything moved"), PF_GRID_SORTED);
+
+    cube_box(&boxes[N / 2], 0.5, 0.5, 0.5, 0.2); /* one huge box: kept apart */
+    ck_assert_int_eq(check_step(kept, boxes, N, "one box grown huge"), PF_GRID_MERGED);
+    pf_broadphase_destroy(kept);
+    free(boxes);
+}
+END_TEST
+
+/* Large boxes among small ones are kept apart (the stencil layout still runs, stats.records == n): a box over
+ * the whole set (tested against every record), boxes over a few rows, a flat plate, a long thin rod; their
+ * pairs with the small boxes and with each other equal brute force's, for 1 and 2 threads. */
+START_TEST(test_grid_large_boxes_apart)
+{
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {31337};
+    random_boxes(boxes, N, &s);
+    cube_box(&boxes[7], 0.5, 0.5, 0.5, 0.6);        /* over everything */
+    cube_box(&boxes[1000], 0.3, 0.6, 0.2, 0.05);    /* a few rows */
+    cube_box(&boxes[1001], 0.32, 0.61, 0.22, 0.04); /* overlapping the last */
+    boxes[N - 1] = (pf_aabb){{0.0, 0.0, 0.4}, {1.0, 1.0, 0.4}};               /* a flat plate */
+    boxes[N - 2] = (pf_aabb){{0.1, 0.5, 0.5}, {0.9, 0.5 + 1e-3, 0.5 + 1e-3}}; /* a rod along x */
+    for (int threads = 1; threads <= 2; threads++) {
+        pf_broadphase *bp = grid_new(threads);
+        check_step(bp, boxes, N, "large boxes");
+        boxes[1000].max[0] += 0.1; /* grown: still apart, merged in */
+        check_step(bp, boxes, N, "large boxes, one grown");
+        boxes[1000].max[0] -= 0.1;
+        pf_broadphase_destroy(bp);
+    }
+    free(boxes);
+}
+END_TEST
+
+/* The AVX2 sweep (where the processor has it) gives the scalar reference's pairs in the same order, and the
+ * same candidates, on equal cubes, on a lattice of touching cubes (every test decided by equal coordinates),
+ * on points with repeats, and with large boxes kept apart; the scalar sweep's pairs equal brute force's. */
+START_TEST(test_grid_simd_matches_scalar)
+{
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {2024};
+    for (int kind = 0; kind < 4; kind++) {
+        random_boxes(boxes, N, &s);
+        for (size_t i = 0; i < N && kind == 1; i++) {
+            uint64_t c = rng_u64(&s) % 32768;
+            double e = 1.0 / 32.0;
+            boxes[i] = (pf_aabb){{(double)(c % 32) * e, (double)(c / 32 % 32) * e, (double)(c / 1024) * e},
+                                 {(double)(c % 32 + 1) * e, (double)(c / 32 % 32 + 1) * e, (double)(c / 1024 + 1) * e}};
+        }
+        for (size_t i = 0; i < N && kind == 2; i++) {
+            uint64_t c = rng_u64(&s) % 20000;
+            cube_box(&boxes[i], (double)(c % 100) / 100.0, (double)(c / 100 % 100) / 100.0, (double)(c / 10000), 0.0);
+        }
+        if (kind == 3) {
+            cube_box(&boxes[3], 0.5, 0.5, 0.5, 0.7);
+            cube_box(&boxes[4], 0.2, 0.2, 0.8, 0.03);
+        }
+        size_t nv[2], nb;
+        pf_broadphase_stats st[2];
+        pf_pair *p[2];
+        for (int simd = 0; simd < 2; simd++) {
+            pf_grid_simd = simd;
+            pf_broadphase *bp = grid_new(1 + simd);
+            p[simd] = pairs_of(bp, boxes, N, &nv[simd], &st[simd]);
+            pf_broadphase_destroy(bp);
+        }
+        pf_grid_simd = 1;
+        ck_assert_msg(pf_grid_sweep_select() == pf_grid_sweep_scalar || pf_grid_sweep_select() == pf_grid_sweep_avx2,
+                      "an unknown sweep");
+        ck_assert_msg(nv[0] == nv[1] && !memcmp(p[0], p[1], nv[0] * sizeof *p[0]), "set %d: AVX2 and scalar differ",
+                      kind);
+        ck_assert_uint_eq(st[0].candidates, st[1].candidates);
+        ck_assert_uint_eq(st[0].records, N);
+        pf_pair *ref = brute_pairs(boxes, N, &nb);
+        qsort(p[0], nv[0], sizeof *p[0], pair_cmp);
+        ck_assert_msg(nb > 0 && nv[0] == nb && !memcmp(p[0], ref, nb * sizeof *ref), "set %d: scalar %zu, brute %zu",
+                      kind, nv[0], nb);
+        free(ref);
+        free(p[0]);
+        free(p[1]);
+    }
+    free(boxes);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("collision_grid");
+    TCase *tc = tcase_create("stencil");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_grid_coherent_steps, 0, 2);
+    tcase_add_test(tc, test_grid_large_boxes_apart);
+    tcase_add_test(tc, test_grid_simd_matches_scalar);
+    suite_add_tcase(s, tc);
+    return s;
+}
