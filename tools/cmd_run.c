@@ -3,6 +3,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "run.h"
+#include "run_mpi.h"
 #include "scene_cli.h"
 
 #include "physflow/collision.h"
@@ -164,7 +165,24 @@ int cmd_run(int argc, char **argv)
     }
     if (!o.steps) o.steps = o.scene ? 100 : 300; /* 300: long enough for the default scene to settle in one pile */
     if (!o.scene) o.scene = "heterogeneous";
+    if (run_mpi_launched()) { /* mpirun: one simulation over all ranks, rank 0 speaking for them */
+        if (o.executor != PF_EXEC_STATIC) {
+            fprintf(stderr, "physflow run: under mpirun the executor is static, got %s\n", pf_executor_name(o.executor));
+            free(resumed);
+            return 2;
+        }
+        if (run_mpi_start(&o.rank)) {
+            free(resumed);
+            return 1;
+        }
+        o.mpi = 1;
+        o.exit_step = run_mpi_fault_step(o.rank);
+        if (o.rank != 0) {
+            o.csv = o.vtk = o.html = o.trace = o.checkpoint = NULL;
+            if (!freopen("/dev/null", "w", stdout)) fprintf(stderr, "physflow run: rank %d prints too\n", o.rank);
+        }
+    }
     int rc = run_scene(&o);
     free(resumed);
-    return rc;
+    return o.mpi ? run_mpi_end(rc) : rc;
 }
