@@ -30,9 +30,16 @@ int pf_mpi_run_begin(pf_mpi *m, pf_graph *g);
  * the data made equal on every rank. Adds this run's messages and bytes to *messages and *bytes. */
 int pf_mpi_run_end(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes);
 
-/* For tools: what a runtime across ranks sent since its creation (messages, bytes) and the graph runs they
- * served; all 0 without MPI. */
-void pf_runtime_mpi_totals(const pf_runtime *rt, uint64_t *messages, uint64_t *bytes, uint64_t *runs);
+/* What this rank did across ranks since the runtime was created. */
+typedef struct pf_mpi_totals {
+    uint64_t runs;
+    uint64_t messages, bytes;  /* results sent to the ranks importing them during runs */
+    uint64_t shares, share_bytes; /* data sent at the end of runs (MPI_Allgatherv: counted once per other rank) */
+    uint64_t end_ns;           /* spent at the end of runs: draining, completing sends, sharing data */
+} pf_mpi_totals;
+void pf_mpi_get_totals(const pf_mpi *m, pf_mpi_totals *out);
+/* For tools: the totals of a runtime across ranks; all 0 without MPI. */
+void pf_runtime_mpi_totals(const pf_runtime *rt, pf_mpi_totals *out);
 
 /* Hooks of the static executor's replay (worker gw of this rank, local worker w). */
 /* A RUN op ran: its written data get a new version; its flag, when another rank imports it, is sent. */

@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/error.h"
 
 #include <mpi.h>
@@ -46,6 +47,7 @@ struct pf_mpi {
     int *scratch;              /* [ranks * workers * 2] */
     PF_VEC(unsigned char) pack, gather;
     PF_VEC(int) ints;
+    pf_mpi_totals totals;
 };
 
 enum { HEADER = 16 };
@@ -344,6 +346,8 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     if (counts[m->rank]) {
         *messages += (uint64_t)(R - 1);
         *bytes += (uint64_t)counts[m->rank] * (uint64_t)(R - 1);
+        m->totals.shares += (uint64_t)(R - 1);
+        m->totals.share_bytes += (uint64_t)counts[m->rank] * (uint64_t)(R - 1);
     }
     for (int r = 0; r < R; r++) counts[r] = 0; /* reused as each rank's read position */
     for (size_t d = 0; d < nd; d++) {
@@ -354,8 +358,14 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     }
 }
 
+void pf_mpi_get_totals(const pf_mpi *m, pf_mpi_totals *out)
+{
+    *out = m->totals;
+}
+
 int pf_mpi_run_end(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes)
 {
+    uint64_t t0 = pf_now_ns();
     int R = m->ranks, K = m->workers;
     int *sent = m->scratch, *expect = m->scratch + (size_t)R * K;
     for (int r = 0; r < R; r++)
@@ -375,8 +385,12 @@ int pf_mpi_run_end(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes)
         L->used = 0;
         *messages += L->msgs;
         *bytes += L->bytes;
+        m->totals.messages += L->msgs;
+        m->totals.bytes += L->bytes;
     }
     share_loop_counts(m, g);
     share_data(m, g, messages, bytes);
+    m->totals.runs++;
+    m->totals.end_ns += pf_now_ns() - t0;
     return PF_OK;
 }

@@ -82,3 +82,9 @@ void pf_mpi_tables_free(pf_graph *g)
 {
     (void)g;
 }
+
+void pf_mpi_get_totals(const pf_mpi *m, pf_mpi_totals *out)
+{
+    (void)m;
+    *out = (pf_mpi_totals){0};
+}

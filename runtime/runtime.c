@@ -19,7 +19,6 @@ struct pf_runtime {
     pf_trace *trace; /* NULL when tracing is off */
     pf_numa *numa;   /* NULL without a bound team; binds data to their owners' nodes when there are several */
     pf_mpi *mpi;     /* def.mpi: this rank's state across MPI ranks; NULL otherwise */
-    uint64_t mpi_messages, mpi_bytes, mpi_runs; /* since creation */
     uint32_t spin;
     _Atomic int busy; /* a graph run or parallel region is under way (claim, release) */
 };
@@ -249,9 +248,10 @@ int pf_runtime_get_rank(const pf_runtime *rt, int *rank, int *ranks)
     return PF_OK;
 }
 
-void pf_runtime_mpi_totals(const pf_runtime *rt, uint64_t *messages, uint64_t *bytes, uint64_t *runs)
+void pf_runtime_mpi_totals(const pf_runtime *rt, pf_mpi_totals *out)
 {
-    *messages = rt->mpi_messages, *bytes = rt->mpi_bytes, *runs = rt->mpi_runs;
+    *out = (pf_mpi_totals){0};
+    if (rt->mpi) pf_mpi_get_totals(rt->mpi, out);
 }
 
 /* The workers placements and programs are for: every rank's (R*K) across MPI ranks. */
@@ -485,10 +485,7 @@ static int run_graph(pf_graph *g, pf_runtime *rt)
     default: return pf_error(PF_EINVAL, "invalid executor");
     }
     uint64_t msgs = 0, bytes = 0;
-    if (rt->mpi) { /* the ranks' data equal again */
-        pf_mpi_run_end(rt->mpi, g, &msgs, &bytes);
-        rt->mpi_messages += msgs, rt->mpi_bytes += bytes, rt->mpi_runs++;
-    }
+    if (rt->mpi) pf_mpi_run_end(rt->mpi, g, &msgs, &bytes); /* the ranks' data equal again */
     uint64_t t1 = pf_now_ns();
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, t1);
     pf_counters_end(g->counters, t0, t1, static_exec || rt->def.executor == PF_EXEC_SEQ);

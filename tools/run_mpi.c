@@ -60,11 +60,13 @@ void run_mpi_summary(pf_runtime *rt, uint64_t steps)
 {
     int rank = 0, ranks = 1;
     if (pf_runtime_get_rank(rt, &rank, &ranks) || ranks < 2 || !steps) return;
-    uint64_t msgs, bytes, runs;
-    pf_runtime_mpi_totals(rt, &msgs, &bytes, &runs);
-    printf("  MPI: %d ranks x %d workers; rank 0 sent per step %.1f messages, %.1f KiB (%llu graph runs)\n", ranks,
-           pf_runtime_workers(rt), (double)msgs / (double)steps, (double)bytes / 1024.0 / (double)steps,
-           (unsigned long long)runs);
+    pf_mpi_totals t;
+    pf_runtime_mpi_totals(rt, &t);
+    double n = (double)steps;
+    printf("  MPI: %d ranks x %d workers; rank 0 sent per step %.1f messages, %.1f KiB during runs and %.1f KiB at "
+           "their ends (%.3f ms per step there; %llu graph runs)\n",
+           ranks, pf_runtime_workers(rt), (double)t.messages / n, (double)t.bytes / 1024.0 / n,
+           (double)t.share_bytes / 1024.0 / n, (double)t.end_ns * 1e-6 / n, (unsigned long long)t.runs);
 }
 
 long run_mpi_fault_step(int rank)
