@@ -49,6 +49,8 @@ static void usage(FILE *out)
             "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
             "  executor, worker count and partitioner. Exit 1 on a numerical fault (message on stderr), 2 on bad\n"
             "  input (a scene's errors as 'file:line: message').\n"
+            "  Under mpirun (when built with MPI): one simulation over the ranks, K workers each, static executor;\n"
+            "  rank 0 prints and writes the outputs; an error on any rank ends the whole job (docs/runtime.md).\n"
             "  --checkpoint FILE writes the state after the N steps (atomically; an existing file, an older\n"
             "  checkpoint too, is replaced only with --force); --resume FILE rebuilds that checkpoint's scene\n"
             "  (with its --dt and --broadphase), restores the state and runs N more steps: the same state as the\n"
