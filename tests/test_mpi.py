@@ -2,7 +2,8 @@
 """`mpirun -np R physflow run SCENE --threads K --hash` (one simulation over R ranks of K workers, docs/runtime.md
 "Across MPI ranks") prints the state hash of `physflow run SCENE --executor seq --hash` (the oracle) for bars64,
 springgrid128 and heterogeneous before its first contacts, R = 1..4 and K = 1, 2; rank 0 alone prints the summary,
-which counts the messages sent; a rank that exits mid-run (PHYSFLOW_FAULT_RANK_EXIT) ends the job with an error
+which counts the messages sent; a graph of the runtime alone (test_mpi_graph.c: loops, a taken break, reducers)
+equals seq on every rank for the same R and K, and def.mpi is refused under MPI_THREAD_SERIALIZED; a rank that exits mid-run (PHYSFLOW_FAULT_RANK_EXIT) ends the job with an error
 within a time bound instead of leaving the others waiting; another executor than static is refused under mpirun.
 Exits 77 (skipped) when PhysFlow was built without MPI or mpirun is missing."""
 import os
@@ -51,10 +52,11 @@ def main():
                       f"rc {rc}, got '{out.strip()}', want '{want}'; {err[-400:]}")
 
     # rank 0 alone prints the summary, with the messages it sent
-    rc, out, err, _ = mpirun(2, [PHYSFLOW, "run", "bars64", "--threads", "1", "--steps", "5"])
+    rc, out, err, _ = mpirun(2, [PHYSFLOW, "run", "springgrid128", "--threads", "1", "--steps", "3"])
     check("summary printed once", rc == 0 and out.count("state-hash") == 1, f"rc {rc}: {out}{err[-400:]}")
     line = [l for l in out.splitlines() if "MPI: 2 ranks x 1 workers" in l]
-    check("summary counts messages", len(line) == 1 and "0.0 messages" not in line[0], out)
+    check("summary counts messages", len(line) == 1 and " 0.0 messages" not in line[0] and
+          " 0.0 KiB at their ends" not in line[0], out)
 
     # a rank lost mid-run: the job ends with an error, not a hang
     env = dict(ENV, PHYSFLOW_FAULT_RANK_EXIT="1:3")
@@ -62,6 +64,16 @@ def main():
     check("a rank that exits early ends the job with an error", rc is not None and rc != 0 and secs < 90,
           f"rc {rc} after {secs:.0f} s: {err[-400:]}")
     check("the early exit is said", "exits after step 3" in err, err[-400:])
+
+    if len(sys.argv) > 2:  # the runtime alone: loops, a taken break, reducers, against seq on every rank
+        graph = sys.argv[2]
+        for ranks in (1, 2, 3, 4):
+            for workers in (1, 2):
+                rc, out, err, _ = mpirun(ranks, [graph, str(workers)], 60)
+                check(f"graph with loops over {ranks} ranks x {workers} workers equals seq", rc == 0 and "ok:" in out,
+                      f"rc {rc}: {out}{err[-400:]}")
+        rc, out, err, _ = run([graph, "--serialized"], 60)
+        check("def.mpi refused without MPI_THREAD_MULTIPLE", rc == 0, f"rc {rc}: {err[-400:]}")
 
     rc, out, err, _ = mpirun(2, [PHYSFLOW, "run", "bars64", "--executor", "seq", "--steps", "2"])
     check("seq refused under mpirun", rc not in (0, None) and "executor is static" in err, f"rc {rc}: {err[-300:]}")
