@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* One message's bytes, kept until the end of the run (its sends complete there). */
 typedef struct stage {
@@ -274,8 +275,10 @@ static void receive(pf_mpi *m, pf_graph *g, MPI_Message *msg, const MPI_Status *
 void pf_mpi_wait(pf_mpi *m, pf_graph *g, pf_flag *f, uint32_t want)
 {
     int src = f->worker / m->workers, tag = f->worker;
+    uint32_t polls = 0;
     /* Polls: a receiver blocked inside MPI while holding the lock could keep another local worker from the message
-     * that lets the sender go on. */
+     * that lets the sender go on. After a while it sleeps between polls, leaving the core to the ranks and workers
+     * that share it. */
     while (!pf_stamp_reached(atomic_load_explicit(&f->done, memory_order_acquire), want)) {
         if (pthread_mutex_trylock(&m->recv_lock) == 0) {
             for (;;) {
@@ -289,7 +292,11 @@ void pf_mpi_wait(pf_mpi *m, pf_graph *g, pf_flag *f, uint32_t want)
             }
             pthread_mutex_unlock(&m->recv_lock);
         }
-        if (!pf_stamp_reached(atomic_load_explicit(&f->done, memory_order_acquire), want)) sched_yield();
+        if (pf_stamp_reached(atomic_load_explicit(&f->done, memory_order_acquire), want)) break;
+        if (++polls < 64)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){0, 20000}, NULL);
     }
 }
 

@@ -17,8 +17,7 @@ from checks import check, finish
 PHYSFLOW = sys.argv[1]
 # heterogeneous: 9 steps, the last before its first contacts (contact data are buffer addresses: see the docs)
 CASES = [("bars64", 20), ("springgrid128", 10), ("heterogeneous", 9)]
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_btl="self,vader",
-           OMPI_MCA_btl_vader_single_copy_mechanism="none")
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
 def run(args, timeout=120, env=ENV):
