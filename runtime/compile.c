@@ -58,6 +58,7 @@ void pf_graph_free_programs(pf_graph *g)
     for (size_t c = 0; c < g->prog.flag_chunks.n; c++) pf_free(g->prog.flag_chunks.v[c]);
     pf_vec_free(&g->prog.flag_chunks);
     pf_vec_free(&g->prog.skips);
+    pf_vec_free(&g->prog.imports);
     free_compiler(g->prog.cc);
     g->prog.cc = NULL;
     g->prog.programs = NULL;
@@ -241,6 +242,11 @@ static int emit_waits(pf_graph *g, compiler *cc, size_t i, size_t w)
             const replica *rp = &cc->reps.v[r];
             if (rp->worker == w) continue; /* program order */
             g->prog.cross_edges++;
+            size_t rk = (size_t)g->prog.rank_workers;
+            if (rk && rp->worker / rk != w / rk) { /* another rank: its data come with this flag's messages */
+                await_flag(g, rp->flag);
+                if (pf_vec_push(&g->prog.imports, ((pf_flag_import){rp->flag, (uint32_t)(w / rk)}))) return PF_ENOMEM;
+            }
             pf_flag *target;
             int plain = !carried && pn->ctx == c && n->ctx == c;
             if (pn->ctx == c) {
@@ -370,7 +376,9 @@ done:
 
 int pf_graph_compile_programs(pf_graph *g, int workers, pf_partitioner p)
 {
+    int rank_workers = g->prog.rank_workers;
     pf_graph_free_programs(g);
+    g->prog.rank_workers = rank_workers;
     size_t k = (size_t)workers;
     compiler *cc = pf_calloc(1, sizeof *cc);
     g->prog.cc = cc;

@@ -5,6 +5,13 @@
 
 #include "graph_types.h"
 
+/* A rank that needs a flag's messages although no wait of its own may target it (MPI: the data of a pred whose
+ * wait an earlier one covers, or that is awaited through a loop's exit). */
+typedef struct pf_flag_import {
+    pf_flag *flag;
+    uint32_t rank;
+} pf_flag_import;
+
 /* The graph's programs part; only compile.c writes it. Valid when workers > 0. */
 typedef struct pf_graph_programs {
     int workers;                 /* worker count compiled for (0: none) */
@@ -13,6 +20,8 @@ typedef struct pf_graph_programs {
     pf_program *programs;        /* [workers] */
     PF_VEC(pf_flag *) flag_chunks; /* one chunk per compilation increment; flags never move */
     PF_VEC(pf_flag *) skips;     /* backing of BREAK ops' skip lists */
+    PF_VEC(pf_flag_import) imports; /* MPI (rank_workers > 0): cross-rank pred edges, one per edge */
+    int rank_workers;            /* MPI: workers per rank (compiled with the edges above); 0 without MPI */
     uint32_t cross_edges, waits;
 } pf_graph_programs;
 

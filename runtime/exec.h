@@ -14,6 +14,8 @@ typedef struct pf_exec_ctx {
     int workers;
     uint32_t spin;
     pf_worker_tally *tally; /* per worker: what it counts during the run (static, seq) */
+    struct pf_mpi *mpi;     /* static across MPI ranks: this rank's state (mpi.h); NULL otherwise */
+    int prog_base;          /* static: the global index of this rank's worker 0 (rank * workers; 0 without MPI) */
 } pf_exec_ctx;
 
 void pf_exec_seq(const pf_exec_ctx *c);

@@ -1,6 +1,7 @@
 /* Recording: graph lifecycle, data registration and task insertion. Nothing runs while recording. */
 #include "counters.h"
 #include "graph.h"
+#include "mpi.h"
 
 #include "base/alloc.h"
 #include "base/check.h"
@@ -29,6 +30,7 @@ void pf_graph_destroy(pf_graph *g)
 {
     if (!g || pf_graph_check_idle(g, __func__)) return; /* from inside a run: refused, the graph stays valid */
     pf_graph_free_programs(g);
+    pf_mpi_tables_free(g);
     pf_graph_free_analysis(g);
     pf_barrier_levels_free(&g->lv);
     pf_placement_free(g->pl.state);

@@ -41,6 +41,7 @@ struct pf_graph {
     uint64_t compiles, runs;
     struct pf_counters *counters;
     int quiet; /* the running runtime's: no notes on stderr */
+    struct pf_mpi_graph *mpi; /* MPI message tables (mpi_tables.c), NULL without */
 };
 
 /* graph.c: PF_OK, or PF_ESTATE naming `fn` when the graph is running (a call from inside one of its tasks). */

@@ -1,6 +1,7 @@
 /* The runtime: worker team, settings, and pf_graph_run, which analyses/partitions/compiles a graph when needed
  * and then hands it to the chosen executor. */
 #include "exec.h"
+#include "mpi.h"
 #include "numa.h"
 
 #include "base/alloc.h"
@@ -17,6 +18,7 @@ struct pf_runtime {
     pf_team *team;
     pf_trace *trace; /* NULL when tracing is off */
     pf_numa *numa;   /* NULL without a bound team; binds data to their owners' nodes when there are several */
+    pf_mpi *mpi;     /* def.mpi: this rank's state across MPI ranks; NULL otherwise */
     uint32_t spin;
     _Atomic int busy; /* a graph run or parallel region is under way (claim, release) */
 };
@@ -127,11 +129,35 @@ int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out)
     PF_TRY(pf_check_int_range(def->spin_ns, 0, 1000000000, fn, "def.spin_ns"));
     if (!def->tasks.enqueue != !def->tasks.finish)
         return pf_error(PF_EINVAL, "%s: def.tasks needs both enqueue and finish, or neither", fn);
+    PF_TRY(pf_check_int_range(def->mpi, 0, 1, fn, "def.mpi"));
+    if (def->mpi) {
+        if (def->executor != PF_EXEC_STATIC)
+            return pf_error(PF_EINVAL, "%s: def.mpi = 1 runs the static executor only, got executor %s", fn,
+                            pf_executor_name(def->executor));
+        PF_TRY(pf_mpi_check(fn));
+    }
     pf_runtime *rt = pf_calloc(1, sizeof *rt);
     if (!rt) return pf_error(PF_ENOMEM, "out of memory creating a runtime");
     rt->def = *def;
+    if (def->mpi) {
+        rt->def.bind = 0; /* the ranks on one machine would pin their workers to the same cores */
+        rt->def.repartition = PF_REPART_NEVER; /* placements come from rank 0; none is measured yet */
+        if (!(rt->mpi = pf_mpi_create(def->workers))) {
+            pf_free(rt);
+            return pf_error(PF_ENOMEM, "out of memory creating a runtime across MPI ranks");
+        }
+        if (pf_mpi_ranks(rt->mpi) * def->workers > 4096 || pf_mpi_ranks(rt->mpi) > 64) {
+            int ranks = pf_mpi_ranks(rt->mpi);
+            pf_mpi_destroy(rt->mpi);
+            pf_free(rt);
+            return pf_error(PF_EINVAL, "%s: def.mpi = 1 takes at most 64 ranks and 4096 workers in all, got %d ranks "
+                            "of %d workers",
+                            fn, ranks, def->workers);
+        }
+    }
     int rc = start_team(rt);
     if (rc) {
+        pf_mpi_destroy(rt->mpi);
         pf_free(rt);
         return rc;
     }
@@ -189,6 +215,7 @@ int pf_runtime_set_workers(pf_runtime *rt, int workers)
     PF_TRY(pf_check_given(rt, __func__, "rt"));
     PF_TRY(pf_check_int_range(workers, 1, 4096, __func__, "workers"));
     if (workers == rt->def.workers) return PF_OK;
+    if (rt->mpi) return pf_error(PF_EINVAL, "%s: a runtime across MPI ranks keeps its worker count", __func__);
     PF_TRY(claim(rt, __func__));
     int rc = restart_team(rt, workers);
     release(rt);
@@ -202,6 +229,7 @@ void pf_runtime_destroy(pf_runtime *rt)
     pf_numa_destroy(rt->numa);
     pf_team_destroy(rt->team);
     pf_trace_destroy(rt->trace);
+    pf_mpi_destroy(rt->mpi);
     pf_free(rt);
 }
 
@@ -210,10 +238,35 @@ int pf_runtime_workers(const pf_runtime *rt)
     return rt ? rt->def.workers : 0;
 }
 
+int pf_runtime_get_rank(const pf_runtime *rt, int *rank, int *ranks)
+{
+    PF_TRY(pf_check_given(rt, __func__, "rt"));
+    PF_TRY(pf_check_given(rank, __func__, "rank"));
+    PF_TRY(pf_check_given(ranks, __func__, "ranks"));
+    *rank = rt->mpi ? pf_mpi_rank(rt->mpi) : 0;
+    *ranks = rt->mpi ? pf_mpi_ranks(rt->mpi) : 1;
+    return PF_OK;
+}
+
+void pf_runtime_mpi_totals(const pf_runtime *rt, pf_mpi_totals *out)
+{
+    *out = (pf_mpi_totals){0};
+    if (rt->mpi) pf_mpi_get_totals(rt->mpi, out);
+}
+
+/* The workers placements and programs are for: every rank's (R*K) across MPI ranks. */
+static int global_workers(const pf_runtime *rt)
+{
+    return rt->mpi ? pf_mpi_ranks(rt->mpi) * rt->def.workers : rt->def.workers;
+}
+
 int pf_runtime_set_executor(pf_runtime *rt, pf_executor e)
 {
     PF_TRY(pf_check_given(rt, __func__, "rt"));
     PF_TRY(pf_check_enum((int)e, PF_EXEC_COUNT, __func__, "executor"));
+    if (rt->mpi && e != PF_EXEC_STATIC)
+        return pf_error(PF_EINVAL, "%s: a runtime across MPI ranks runs the static executor only, got %s", __func__,
+                        pf_executor_name(e));
     rt->def.executor = e;
     return PF_OK;
 }
@@ -230,7 +283,7 @@ int pf_runtime_set_repartition(pf_runtime *rt, pf_repartition r)
 {
     PF_TRY(pf_check_given(rt, __func__, "rt"));
     PF_TRY(pf_check_enum((int)r, PF_REPART_COUNT, __func__, "policy"));
-    rt->def.repartition = r;
+    if (!rt->mpi) rt->def.repartition = r; /* across MPI ranks: never (rank 0's placement is everyone's) */
     return PF_OK;
 }
 
@@ -315,9 +368,11 @@ static int analyse(pf_graph *g, int *appended)
  * the workers and partitioner, else compiled whole. */
 static int compile(pf_graph *g, pf_runtime *rt, int appended)
 {
-    int stale = g->prog.workers != rt->def.workers || g->prog.partitioner != rt->def.partitioner;
+    int workers = global_workers(rt);
+    if (rt->mpi && pf_mpi_bcast_placement(rt->mpi, g)) return PF_ENOMEM; /* rank 0's placement, on every rank */
+    int stale = g->prog.workers != workers || g->prog.partitioner != rt->def.partitioner;
     int rc = appended && !stale ? pf_graph_compile_append(g)
-                                : pf_graph_compile_programs(g, rt->def.workers, rt->def.partitioner);
+                                : pf_graph_compile_programs(g, workers, rt->def.partitioner);
     if (rc) return rc;
     g->pl.last_update.moved += g->pl.pending_moved;
     g->pl.pending_moved = 0;
@@ -330,7 +385,8 @@ static int compile(pf_graph *g, pf_runtime *rt, int appended)
  * costs what it adds. */
 static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
 {
-    int workers = rt->def.workers;
+    int workers = global_workers(rt);
+    g->prog.rank_workers = rt->mpi ? rt->def.workers : 0;
     pf_partitioner part = rt->def.partitioner;
     int need_analysis = !g->an.analysed;
     int place = (need & NEED_PLACEMENT) && (need_analysis || placement_stale(g, workers, part));
@@ -376,11 +432,12 @@ int pf_graph_get_estimated_makespan(pf_graph *g, pf_runtime *rt, double *out)
     int rc = prepare(g, rt, NEED_PLACEMENT);
     release(rt);
     if (rc) return rc;
-    double *load = pf_calloc((size_t)rt->def.workers, sizeof *load);
+    int workers = global_workers(rt);
+    double *load = pf_calloc((size_t)workers, sizeof *load);
     if (!load) return pf_error(PF_ENOMEM, "out of memory");
-    pf_worker_loads(g, rt->def.workers, load);
+    pf_worker_loads(g, workers, load);
     double m = 0;
-    for (int w = 0; w < rt->def.workers; w++)
+    for (int w = 0; w < workers; w++)
         if (load[w] > m) m = load[w];
     pf_free(load);
     *out = m;
@@ -396,16 +453,20 @@ static int run_graph(pf_graph *g, pf_runtime *rt)
     int rc = prepare(g, rt, need);
     if (rc) return rc;
     if (g->rp.forced && static_exec) { /* pf_graph_repartition: partition afresh, then compile that */
-        if ((rc = pf_repartition_forced(g, workers, rt->def.partitioner)) || (rc = prepare(g, rt, need))) return rc;
+        if ((rc = pf_repartition_forced(g, global_workers(rt), rt->def.partitioner)) || (rc = prepare(g, rt, need)))
+            return rc;
     }
     g->runs++;
     pf_counters_begin(g->counters);
     pf_exec_ctx c = {.g = g,
                      .trace = rt->trace,
-                     .measure = g->pl.measure_next > 0,
+                     .measure = g->pl.measure_next > 0 && !rt->mpi, /* costs differ between ranks */
                      .workers = workers,
                      .spin = rt->spin,
-                     .tally = g->counters->tally};
+                     .tally = g->counters->tally,
+                     .mpi = rt->mpi,
+                     .prog_base = rt->mpi ? pf_mpi_rank(rt->mpi) * workers : 0};
+    if (rt->mpi && (rc = pf_mpi_run_begin(rt->mpi, g))) return rc;
     if (c.measure && pf_placement_measure_run(g)) return pf_error(PF_ENOMEM, "out of memory measuring task costs");
     uint64_t t0 = pf_now_ns();
     switch (rt->def.executor) {
@@ -423,12 +484,16 @@ static int run_graph(pf_graph *g, pf_runtime *rt)
         break;
     default: return pf_error(PF_EINVAL, "invalid executor");
     }
+    uint64_t msgs = 0, bytes = 0;
+    if (rt->mpi) pf_mpi_run_end(rt->mpi, g, &msgs, &bytes); /* the ranks' data equal again */
     uint64_t t1 = pf_now_ns();
     if (rt->trace) pf_trace_add(rt->trace, 0, PF_TRACE_RUN, "graph run", t0, t1);
     pf_counters_end(g->counters, t0, t1, static_exec || rt->def.executor == PF_EXEC_SEQ);
+    g->counters->last_run.mpi_messages = msgs, g->counters->last_run.mpi_bytes = bytes;
+    g->counters->total_run.mpi_messages += msgs, g->counters->total_run.mpi_bytes += bytes;
     int measured = c.measure && pf_placement_keep_costs(g);
     if (static_exec)
-        pf_repartition_after_run(g, workers, rt->def.partitioner, rt->def.repartition, c.measure, measured);
+        pf_repartition_after_run(g, global_workers(rt), rt->def.partitioner, rt->def.repartition, c.measure, measured);
     return PF_OK;
 }
 

@@ -297,6 +297,36 @@ START_TEST(trace_drain_and_object_workers)
 }
 END_TEST
 
+/* def.mpi: refused without an MPI initialised for threads (or without MPI in the build), with another executor,
+ * and out of range; a runtime of one process is rank 0 of 1. */
+START_TEST(mpi_settings_are_refused_without_mpi)
+{
+    pf_runtime_def def = pf_runtime_default_def();
+    def.bind = 0;
+    def.quiet = 1;
+    pf_runtime *rt;
+    ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+    int rank = -1, ranks = -1;
+    ck_assert_int_eq(pf_runtime_get_rank(rt, &rank, &ranks), PF_OK);
+    ck_assert_int_eq(rank, 0);
+    ck_assert_int_eq(ranks, 1);
+    assert_refused(pf_runtime_get_rank(NULL, &rank, &ranks), PF_EINVAL, "pf_runtime_get_rank");
+    assert_refused(pf_runtime_get_rank(rt, NULL, &ranks), PF_EINVAL, "pf_runtime_get_rank");
+    assert_refused(pf_runtime_get_rank(rt, &rank, NULL), PF_EINVAL, "pf_runtime_get_rank");
+    pf_runtime_destroy(rt);
+
+    pf_runtime_def bad = def;
+    bad.mpi = 2;
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    bad.mpi = 1; /* MPI_Init was never called here (or MPI is not built) */
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    ck_assert_msg(strstr(pf_last_error(), "MPI"), "message '%s' should say why", pf_last_error());
+    bad.executor = PF_EXEC_SEQ;
+    assert_refused(pf_runtime_create(&bad, &rt), PF_EINVAL, "pf_runtime_create");
+    ck_assert_msg(strstr(pf_last_error(), "seq"), "message '%s' should name the executor", pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("api_runtime");
@@ -304,6 +334,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, bad_arguments_are_refused_in_user_terms);
     tcase_add_test(tc, calls_from_inside_a_task_are_refused);
     tcase_add_test(tc, trace_drain_and_object_workers);
+    tcase_add_test(tc, mpi_settings_are_refused_without_mpi);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,6 +6,7 @@
 #include "physflow/collision.h"
 #include "physflow/runtime.h"
 #include "physflow/scene.h"
+#include "runtime/mpi.h"
 
 #include <hwloc.h>
 #include <metis.h>
@@ -134,6 +135,13 @@ static void print_build(void)
            omp_get_max_threads());
     printf("  METIS             %d.%d.%d, idx_t %d bits, real_t %d bits\n", METIS_VER_MAJOR, METIS_VER_MINOR,
            METIS_VER_SUBMINOR, (int)(8 * sizeof(idx_t)), (int)(8 * sizeof(real_t)));
+    char mpi[160];
+    pf_mpi_version(mpi, sizeof mpi);
+#ifdef PF_HAVE_MPI
+    printf("  MPI: built (%s); mpirun -np R physflow run SCENE --threads K spans R ranks\n", mpi);
+#else
+    printf("  MPI: not built (meson option mpi; Open MPI from tools/setup-deps)\n");
+#endif
     printf("  peers built      ");
     int any = 0;
     for (int m = PF_BP_BULLET_DBVT; m < PF_BP_METHOD_COUNT; m++)

@@ -3,6 +3,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "run.h"
+#include "run_mpi.h"
 #include "scene_cli.h"
 
 #include "physflow/collision.h"
@@ -48,6 +49,8 @@ static void usage(FILE *out)
             "  --hash prints only 'state-hash: <16 hex>' (FNV-1a over every object's state), the same for every\n"
             "  executor, worker count and partitioner. Exit 1 on a numerical fault (message on stderr), 2 on bad\n"
             "  input (a scene's errors as 'file:line: message').\n"
+            "  Under mpirun (when built with MPI): one simulation over the ranks, K workers each, static executor;\n"
+            "  rank 0 prints and writes the outputs; an error on any rank ends the whole job (docs/runtime.md).\n"
             "  --checkpoint FILE writes the state after the N steps (atomically; an existing file, an older\n"
             "  checkpoint too, is replaced only with --force); --resume FILE rebuilds that checkpoint's scene\n"
             "  (with its --dt and --broadphase), restores the state and runs N more steps: the same state as the\n"
@@ -164,7 +167,24 @@ int cmd_run(int argc, char **argv)
     }
     if (!o.steps) o.steps = o.scene ? 100 : 300; /* 300: long enough for the default scene to settle in one pile */
     if (!o.scene) o.scene = "heterogeneous";
+    if (run_mpi_launched()) { /* mpirun: one simulation over all ranks, rank 0 speaking for them */
+        if (o.executor != PF_EXEC_STATIC) {
+            fprintf(stderr, "physflow run: under mpirun the executor is static, got %s\n", pf_executor_name(o.executor));
+            free(resumed);
+            return 2;
+        }
+        if (run_mpi_start(&o.rank)) {
+            free(resumed);
+            return 1;
+        }
+        o.mpi = 1;
+        o.exit_step = run_mpi_fault_step(o.rank);
+        if (o.rank != 0) {
+            o.csv = o.vtk = o.html = o.trace = o.checkpoint = NULL;
+            if (!freopen("/dev/null", "w", stdout)) fprintf(stderr, "physflow run: rank %d prints too\n", o.rank);
+        }
+    }
     int rc = run_scene(&o);
     free(resumed);
-    return rc;
+    return o.mpi ? run_mpi_end(rc) : rc;
 }

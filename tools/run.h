@@ -30,6 +30,8 @@ typedef struct run_opts {
     const char *resume;       /* checkpoint whose scene and state the run continues, or NULL */
     const char *data_path;    /* folders where the scene's relative files are looked up, or NULL */
     int hash_only, bind, force, strict;
+    int mpi, rank;            /* launched by mpirun: the runtime spans the ranks; this process's rank */
+    long exit_step;           /* > 0: exit after that step without a word to MPI (PHYSFLOW_FAULT_RANK_EXIT) */
     int argc;                 /* the command line, for the CSV header */
     char **argv;
 } run_opts;

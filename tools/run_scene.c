@@ -3,6 +3,7 @@
  * optional per-step CSV, VTK frames and a Chrome trace, and a summary at the end (medians, updates, contacts). */
 #include "bench_util.h"
 #include "run.h"
+#include "run_mpi.h"
 #include "scene_cli.h"
 
 #include "physflow/scene.h"
@@ -245,6 +246,7 @@ int run_scene(const run_opts *o)
     ld.world.runtime.partitioner = o->partitioner;
     ld.world.runtime.repartition = o->repartition;
     ld.world.runtime.quiet = 1;
+    ld.world.runtime.mpi = o->mpi;
     ld.dt = o->dt;
     ld.strict = o->strict;
     ld.data_path = o->data_path;
@@ -300,6 +302,11 @@ int run_scene(const run_opts *o)
             status = 1;
             break;
         }
+        if (o->exit_step && (long)k + 1 == o->exit_step) { /* fault injection: a rank lost mid-run */
+            fprintf(stderr, "physflow run: rank %d exits after step %ld (PHYSFLOW_FAULT_RANK_EXIT)\n", o->rank,
+                    o->exit_step);
+            exit(3);
+        }
         measure(w, k + 1, ms, prev, &updates, &prev_stats, &r);
         totals_add(&t, &r);
         if (csv) run_csv_row(csv, &r);
@@ -320,6 +327,7 @@ int run_scene(const run_opts *o)
             printf("state-hash: %016llx\n", (unsigned long long)pf_world_state_hash(w));
         else
             summary(o, scene, &t, &r, ld.world.runtime.workers, ms_setup, &prev_stats);
+        if (!o->hash_only && o->mpi) run_mpi_summary(pf_world_runtime(w), (uint64_t)o->steps);
         if (!o->hash_only && o->csv) printf("  per-step table written to %s\n", o->csv);
         if (!o->hash_only && o->vtk) printf("  %u VTK frames and scene.pvd written to %s\n", frames, o->vtk);
         if (!o->hash_only && o->checkpoint) printf("  checkpoint written to %s\n", o->checkpoint);

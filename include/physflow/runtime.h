@@ -153,6 +153,10 @@ typedef struct pf_runtime_def {
                               ///< default 0
     pf_repartition repartition; ///< default PF_REPART_AUTO
     pf_task_system tasks;     ///< a host task system; default all NULL: PhysFlow's own worker threads
+    int mpi;                  ///< 1: the runtime spans MPI_COMM_WORLD, R ranks of `workers` workers each, every
+                              ///< rank recording the same graphs (docs/runtime.md, "Across MPI ranks"); the host
+                              ///< has called MPI_Init_thread with MPI_THREAD_MULTIPLE. Static executor only,
+                              ///< repartitioning never. Default 0
 } pf_runtime_def;
 
 typedef struct pf_runtime pf_runtime;
@@ -166,6 +170,8 @@ PF_API int pf_runtime_create(const pf_runtime_def *def, pf_runtime **out);
 /// (the runtime stays valid).
 PF_API void pf_runtime_destroy(pf_runtime *rt);
 PF_API int pf_runtime_workers(const pf_runtime *rt);
+/// This process's rank and the rank count of a runtime created with def.mpi = 1; 0 and 1 otherwise.
+PF_API int pf_runtime_get_rank(const pf_runtime *rt, int *rank, int *ranks);
 /// Runs fn(ctx, worker, workers) once on every worker of the runtime's team — worker 0 on the calling thread —
 /// and returns when all have returned: host-side parallel work between graph runs (the collision stage uses it)
 /// on the same pinned threads, so no second thread pool competes with the team. From inside a task, or while a
@@ -316,6 +322,8 @@ typedef struct pf_run_stats {
                              ///< recompilation a kept one causes
     uint32_t metis_small;    ///< placements where METIS was asked for but the graph was too small for it
                              ///< (owner-compute used instead, said once on stderr unless quiet)
+    uint64_t mpi_messages;   ///< def.mpi: messages this rank sent (cross-rank results and end-of-run exchanges)
+    uint64_t mpi_bytes;      ///< def.mpi: bytes this rank sent in them
 } pf_run_stats;
 
 typedef enum pf_stats_span {

@@ -1,0 +1,20 @@
+/* physflow run across MPI ranks (run_mpi.c). */
+#ifndef PF_TOOLS_RUN_MPI_H
+#define PF_TOOLS_RUN_MPI_H
+
+#include "physflow/runtime.h"
+
+#include <stdint.h>
+
+/* Whether mpirun (Open MPI, or a PMI launcher) started this process; always 0 without MPI in the build. */
+int run_mpi_launched(void);
+/* MPI_Init_thread with MPI_THREAD_MULTIPLE; *rank receives this process's rank. 0, or 1 after a message. */
+int run_mpi_start(int *rank);
+/* MPI_Finalize after a run that succeeded on this rank; MPI_Abort of the whole job otherwise. Returns status. */
+int run_mpi_end(int status);
+/* The summary's MPI line (rank 0's messages and bytes per step), when rt spans several ranks. */
+void run_mpi_summary(pf_runtime *rt, uint64_t steps);
+/* PHYSFLOW_FAULT_RANK_EXIT=RANK:STEP (fault injection for tests): the step after which this rank exits, 0: none. */
+long run_mpi_fault_step(int rank);
+
+#endif
