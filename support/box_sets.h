@@ -41,4 +41,15 @@ void box_set_fill(pf_aabb *out, const box_set_def *def);
 /* The boxes of def in a malloc'd array (free it), or NULL when out of memory. */
 pf_aabb *box_set_create(const box_set_def *def);
 
+/* b: the cube of half-edge `half` centred on (x, y, z). */
+static inline void cube_box(pf_aabb *b, double x, double y, double z, double half)
+{
+    b->min[0] = x - half;
+    b->min[1] = y - half;
+    b->min[2] = z - half;
+    b->max[0] = x + half;
+    b->max[1] = y + half;
+    b->max[2] = z + half;
+}
+
 #endif

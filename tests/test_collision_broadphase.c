@@ -14,16 +14,6 @@
 
 /* ---- deterministic box sets ---- */
 
-static void cube_box(pf_aabb *b, double x, double y, double z, double half)
-{
-    b->min[0] = x - half;
-    b->min[1] = y - half;
-    b->min[2] = z - half;
-    b->max[0] = x + half;
-    b->max[1] = y + half;
-    b->max[2] = z + half;
-}
-
 typedef enum { SET_UNIFORM, SET_CLUSTERED, SET_POLY, SET_FLAT, SET_DEGENERATE, SET_FAR, SET_COUNT } set_kind;
 static const char *set_names[SET_COUNT] = {"uniform", "clustered", "polydisperse", "flat", "degenerate", "far"};
 

@@ -3,6 +3,7 @@
  * against the scalar reference. Oracles: brute force, a fresh grid on the same boxes (the order of the pairs
  * is a function of the boxes, whatever the history), the same grid with one thread, the scalar sweep. */
 #include "check_main.h"
+#include "box_sets.h"
 #include "rng.h"
 
 #include "physflow/collision.h"
@@ -21,16 +22,6 @@ static int pair_cmp(const void *x, const void *y)
     const pf_pair *a = x, *b = y;
     if (a->i != b->i) return a->i < b->i ? -1 : 1;
     return a->j < b->j ? -1 : a->j > b->j;
-}
-
-static void cube_box(pf_aabb *b, double x, double y, double z, double half)
-{
-    b->min[0] = x - half;
-    b->min[1] = y - half;
-    b->min[2] = z - half;
-    b->max[0] = x + half;
-    b->max[1] = y + half;
-    b->max[2] = z + half;
 }
 
 /* n cubes of half extent 0.5 * cbrt(0.2 / n) .. 0.9 of that in the unit cube (about 1.5 overlaps a box). */

@@ -4,24 +4,13 @@
  * worker count gives seq's state hash; a group with a part that cannot be assembled is solved by CG, bitwise
  * as a CG world. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "tetra_grid.h"
 
 #include <math.h>
 #include <string.h>
-
-static pf_world *new_world(pf_executor e, int workers)
-{
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
-}
 
 static pf_solver_def solver(pf_solver_kind kind, pf_linear_solver ls)
 {

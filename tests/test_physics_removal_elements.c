@@ -6,6 +6,7 @@
  * sequential executor's hash against the static one with 2 workers. */
 #define _POSIX_C_SOURCE 200809L
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "tetra_grid.h"
 
@@ -15,18 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static pf_world *new_world(pf_executor e, int workers)
-{
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
-}
 
 static void expect_message(const char *a, const char *b)
 {
