@@ -8,9 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef PF_HAVE_MPI
 #include <mpi.h>
+
+/* The ranks agree on how the run ended on a communicator of their own, apart from the runtime's messages. */
+static MPI_Comm end_comm = MPI_COMM_NULL;
+enum { END_WAIT_MS = 10000 }; /* how long a failed rank waits for the others to reach the end as well */
 
 int run_mpi_launched(void)
 {
@@ -29,14 +34,37 @@ int run_mpi_start(int *rank)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_dup(MPI_COMM_WORLD, &end_comm);
     return 0;
 }
 
+/* Whether req completed within ms milliseconds. */
+static int wait_for(MPI_Request *req, int ms)
+{
+    struct timespec nap = {0, 1000000};
+    for (int waited = 0;; waited++) {
+        int done = 0;
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done) return 1;
+        if (waited >= ms) return 0;
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* The worst status of all ranks. When every rank ends, even with an error they all met (a contact, say), the job
+ * finalizes and exits with it; a rank that failed alone cannot wait for the others, which would wait for it in the
+ * run forever, so after END_WAIT_MS it aborts the job. MPI_Abort is kept for that case only: Open MPI 4.1's mpirun
+ * was seen to crash when every rank aborted at once. */
 int run_mpi_end(int status)
 {
-    if (status) MPI_Abort(MPI_COMM_WORLD, status); /* the other ranks would wait for this one forever */
+    int worst = status;
+    MPI_Request req;
+    MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, end_comm, &req);
+    if (status && !wait_for(&req, END_WAIT_MS)) MPI_Abort(MPI_COMM_WORLD, status);
+    if (!status) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&end_comm);
     MPI_Finalize();
-    return status;
+    return worst;
 }
 #else
 int run_mpi_launched(void)

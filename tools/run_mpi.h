@@ -10,7 +10,8 @@
 int run_mpi_launched(void);
 /* MPI_Init_thread with MPI_THREAD_MULTIPLE; *rank receives this process's rank. 0, or 1 after a message. */
 int run_mpi_start(int *rank);
-/* MPI_Finalize after a run that succeeded on this rank; MPI_Abort of the whole job otherwise. Returns status. */
+/* MPI_Finalize once every rank has ended, returning the worst status of all; MPI_Abort of the whole job when this
+ * rank failed and the others do not end with it (they wait in the run for it). */
 int run_mpi_end(int status);
 /* The summary's MPI line (rank 0's messages and bytes per step), when rt spans several ranks. */
 void run_mpi_summary(pf_runtime *rt, uint64_t steps);
