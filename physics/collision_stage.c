@@ -161,11 +161,6 @@ static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
  * a restarted run adds them up as the uninterrupted one. */
 static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
 {
-    /* a contact field's data are registered by address (contacts.c), and an address means nothing on another
-     * rank: stop with a clear error rather than send it */
-    if (w->def.runtime.mpi)
-        return pf_error(PF_ENOTSUP, "objects %u and %u touch: contacts across MPI ranks are not supported yet "
-                        "(docs/runtime.md, \"Across MPI ranks\")", oa, ob);
     if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     pf_springset *s = pf_contact_field_create(w->obj.v[oa], w->obj.v[ob]);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
@@ -251,7 +246,7 @@ int pf_collision_stage_run(pf_world *w)
             started++;
             w->dirty = 1;
         }
-        if (!rc) rc = pf_contact_field_fill(s, &c->def, w->def.dt, c->cand.v + k, end - k, w->surf.v, c->passes);
+        if (!rc) rc = pf_contact_field_fill(s, w->g, &c->def, w->def.dt, c->cand.v + k, end - k, w->surf.v, c->passes);
         fields++;
         k = end;
     }

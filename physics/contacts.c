@@ -19,6 +19,7 @@
 #include "physflow/narrowphase.h"
 
 #include "base/alloc.h"
+#include "base/check.h"
 #include "base/clock.h"
 #include "base/error.h"
 #include "base/vec.h"
@@ -35,18 +36,21 @@ typedef struct contact_pt {
     double mu;       /* Coulomb coefficient */
     double delta[3]; /* the tangential spring's stretch (m), capped: k |delta| <= mu fn */
     int sliding;     /* the cap held it: the tangential force is mu fn whatever the motion within the step */
-    /* the force law's linearisation at the latest force evaluation (implicit solve): normal stiffness and damping,
-     * tangential stiffness */
-    double kn, cn, kt;
 } contact_pt;
+
+/* The force law's linearisation at the latest force evaluation (implicit solve), per contact in
+ * pf_contactset.lin: normal stiffness and damping, tangential stiffness. */
+enum { LIN_KN, LIN_CN, LIN_KT, LIN_PER };
 
 typedef struct pf_contactset {
     const pf_object *a, *b;
     PF_VEC(contact_pt) pts;
-    /* per phase: 3n for the a points, then 3n for the b points. Not PF_VECs: the phases' buffers grow together
-     * and share one capacity, in doubles. */
+    /* The field's data in the graph, values rather than addresses so that they can travel between MPI ranks:
+     * per phase, 3n for the a points, then 3n for the b points; LIN_PER per contact of linearisation. Not
+     * PF_VECs: they grow together, with one capacity in contacts. Moved in the graph when they grow. */
     double *buf[PF_PHASES];
-    size_t cap_buf;
+    double *lin;
+    size_t cap;
     double stiffness, damping, distance;
     double h;       /* the step (s): contacts that will close within it act from its start */
     uint64_t stamp; /* the collision pass that last found contacts for it */
@@ -92,17 +96,17 @@ static double normal_force(const pf_contactset *cs, double sep, double vn, int a
 }
 
 /* The force on a of contact c at separation sep and relative velocity dv = v_a - v_b of its points into f, and
- * when lin is given its linearisation into lin. */
+ * when lin is given its linearisation into lin[LIN_PER]. */
 static void contact_law(const pf_contactset *cs, const contact_pt *c, double sep, const double dv[3], int ahead,
-                        double f[3], contact_pt *lin)
+                        double f[3], double *lin)
 {
     int active;
     double mag = normal_force(cs, sep, dot3(dv, c->n), ahead, &active);
     for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - cs->stiffness * c->delta[i];
     if (!lin) return;
-    lin->kn = active ? cs->stiffness : 0;
-    lin->cn = active ? cs->damping : 0;
-    lin->kt = c->mu > 0 && !c->sliding ? cs->stiffness : 0;
+    lin[LIN_KN] = active ? cs->stiffness : 0;
+    lin[LIN_CN] = active ? cs->damping : 0;
+    lin[LIN_KT] = c->mu > 0 && !c->sliding ? cs->stiffness : 0;
 }
 
 static void contactset_free(pf_contactset *cs)
@@ -110,22 +114,22 @@ static void contactset_free(pf_contactset *cs)
     if (!cs) return;
     pf_vec_free(&cs->pts);
     for (int ph = 0; ph < PF_PHASES; ph++) pf_free(cs->buf[ph]);
+    pf_free(cs->lin);
     pf_free(cs);
 }
 
 /* The contact field as an interaction kind (interaction.h): per-contact results into the field's buffer of the
- * phase (its output datum holds the buffer's address); df at the current positions (o->x). */
+ * phase (its output datum); df at the current positions (o->x). */
 static void contacts_force(const pf_springset *s, const double *xa, const double *xb, const double *va,
                            const double *vb, void *out, int want_jac)
 {
-    (void)out; /* the datum of cs->buf[PF_PHASE_FORCE] */
     pf_contactset *cs = s->contacts;
-    double *oa = cs->buf[PF_PHASE_FORCE], *ob = oa + 3 * cs->pts.n;
+    double *oa = out, *ob = oa + 3 * cs->pts.n; /* out: cs->buf[PF_PHASE_FORCE] */
     for (uint32_t k = 0; k < cs->pts.n; k++) {
-        contact_pt *c = &cs->pts.v[k];
+        const contact_pt *c = &cs->pts.v[k];
         double pa[3], pb[3], dv[3], f[3];
         double sep = contact_state(cs, c, xa, va, xb, vb, pa, pb, dv);
-        contact_law(cs, c, sep, dv, want_jac, f, want_jac ? c : NULL);
+        contact_law(cs, c, sep, dv, want_jac, f, want_jac ? cs->lin + LIN_PER * (size_t)k : NULL);
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = f[i];
             ob[3 * k + i] = -f[i];
@@ -136,19 +140,20 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
 static void contacts_dforce(const pf_springset *s, const double *dqa, const double *dqb, void *out, int phase,
                             double kfact)
 {
-    (void)out; /* the datum of cs->buf[phase] */
-    pf_contactset *cs = s->contacts;
-    double *oa = cs->buf[phase], *ob = oa + 3 * cs->pts.n;
+    const pf_contactset *cs = s->contacts;
+    double *oa = out, *ob = oa + 3 * cs->pts.n; /* out: cs->buf[phase] */
     for (uint32_t k = 0; k < cs->pts.n; k++) {
         const contact_pt *c = &cs->pts.v[k];
+        const double *lin = cs->lin + LIN_PER * (size_t)k;
         double da[3], db[3];
         pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, dqa, da);
         pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, dqb, db);
         double r[3] = {da[0] - db[0], da[1] - db[1], da[2] - db[2]}, rn = dot3(c->n, r), q[3];
         /* df_a = -K (dp_a - dp_b), K = kn n n^T + kt (I - n n^T), times kfact */
-        for (int i = 0; i < 3; i++) q[i] = -kfact * (c->kn * rn * c->n[i] + c->kt * (r[i] - rn * c->n[i]));
+        for (int i = 0; i < 3; i++)
+            q[i] = -kfact * (lin[LIN_KN] * rn * c->n[i] + lin[LIN_KT] * (r[i] - rn * c->n[i]));
         if (phase == PF_PHASE_DF) /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
-            for (int i = 0; i < 3; i++) q[i] += cs->h * c->cn * rn * c->n[i];
+            for (int i = 0; i < 3; i++) q[i] += cs->h * lin[LIN_CN] * rn * c->n[i];
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = q[i];
             ob[3 * k + i] = -q[i];
@@ -164,6 +169,7 @@ static void contacts_assemble(const pf_springset *s, uint32_t base_a, uint32_t b
     const pf_contactset *cs = s->contacts;
     for (uint32_t q = 0; q < cs->pts.n; q++) {
         const contact_pt *c = &cs->pts.v[q];
+        const double *lin = cs->lin + LIN_PER * (size_t)q;
         uint32_t idx[2][24];
         double w[2][24], C[9];
         uint32_t m[2] = {pf_surface_point_terms(c->sa, &c->pa, idx[0], w[0]),
@@ -171,7 +177,8 @@ static void contacts_assemble(const pf_springset *s, uint32_t base_a, uint32_t b
         for (int r = 0; r < 3; r++)
             for (int col = 0; col < 3; col++) {
                 double nn = c->n[r] * c->n[col];
-                C[3 * r + col] = -k->kfact * (c->kn * nn + c->kt * ((r == col) - nn)) + cs->h * c->cn * nn;
+                C[3 * r + col] =
+                    -k->kfact * (lin[LIN_KN] * nn + lin[LIN_KT] * ((r == col) - nn)) + cs->h * lin[LIN_CN] * nn;
             }
         for (int sa = 0; sa < 2; sa++)
             for (int sb = 0; sb < 2; sb++)
@@ -187,7 +194,7 @@ static void contacts_gather(const pf_springset *s, int side, const pf_object *o,
                             const pf_point_filter *keep)
 {
     const pf_contactset *cs = s->contacts;
-    const double *out = *(double *const *)out_datum; /* the datum is the buffer's address */
+    const double *out = out_datum;
     for (int sd = side == 2 ? 0 : side; sd <= (side == 2 ? 1 : side); sd++) { /* 2: both (contacts within o) */
         const double *part = out + (sd ? 3 * cs->pts.n : 0);
         for (uint32_t k = 0; k < cs->pts.n; k++) {
@@ -197,13 +204,25 @@ static void contacts_gather(const pf_springset *s, int side, const pf_object *o,
     }
 }
 
-/* its contact list (as djac) and its per-phase buffers (as dout) */
+/* its contacts' linearisation (as djac) and its per-phase buffers (as dout), as long as it has contacts */
 static int contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
 {
     pf_contactset *cs = s->contacts;
-    int rc = pf_graph_data(g, cs, sizeof *cs, owner, NULL, &s->djac);
+    size_t n = cs->pts.n;
+    int rc = pf_graph_data(g, cs->lin, LIN_PER * n * sizeof *cs->lin, owner, NULL, &s->djac);
     for (int ph = 0; ph < PF_PHASES && !rc; ph++)
-        rc = pf_graph_data(g, &cs->buf[ph], sizeof cs->buf[ph], owner, NULL, &s->dout[ph]);
+        rc = pf_graph_data(g, cs->buf[ph], 6 * n * sizeof *cs->buf[ph], owner, NULL, &s->dout[ph]);
+    return rc;
+}
+
+/* The field's data in g follow its contacts (their count changes at each fill; the buffers may move). */
+static int contacts_move_data(pf_graph *g, pf_springset *s)
+{
+    pf_contactset *cs = s->contacts;
+    size_t n = cs->pts.n;
+    int rc = pf_graph_data_move(g, s->djac, cs->lin, LIN_PER * n * sizeof *cs->lin);
+    for (int ph = 0; ph < PF_PHASES && !rc; ph++)
+        rc = pf_graph_data_move(g, s->dout[ph], cs->buf[ph], 6 * n * sizeof *cs->buf[ph]);
     return rc;
 }
 
@@ -291,20 +310,30 @@ static void candidate_points(const candidate *d, const pf_surface *ps, const pf_
     *tp = d->kind == CAND_SPHERE ? pf_surface_vertex(d->telem) : pf_surface_triangle_point(ts, d->telem, d->bary);
 }
 
-int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, candidate *cand, size_t n,
-                          pf_surface *const *surf, uint64_t stamp)
+/* Room for n contacts in the field's buffers. */
+static int reserve_buffers(pf_contactset *cs, size_t n)
+{
+    if (n <= cs->cap) return PF_OK;
+    size_t cap = n * 2;
+    for (int ph = 0; ph < PF_PHASES; ph++) {
+        double *b = pf_realloc(cs->buf[ph], 6 * cs->cap * sizeof *b, 6 * cap * sizeof *b);
+        if (!b) return pf_error(PF_ENOMEM, "out of memory");
+        cs->buf[ph] = b;
+    }
+    double *lin = pf_realloc(cs->lin, LIN_PER * cs->cap * sizeof *lin, LIN_PER * cap * sizeof *lin);
+    if (!lin) return pf_error(PF_ENOMEM, "out of memory");
+    cs->lin = lin;
+    cs->cap = cap;
+    return PF_OK;
+}
+
+int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *def, double dt, candidate *cand,
+                          size_t n, pf_surface *const *surf, uint64_t stamp)
 {
     pf_contactset *cs = s->contacts;
     if (pf_vec_reserve(&cs->pts, n)) return pf_error(PF_ENOMEM, "out of memory");
-    if (n * 6 > cs->cap_buf) {
-        size_t cap = n * 6 * 2;
-        for (int ph = 0; ph < PF_PHASES; ph++) {
-            double *b = pf_realloc(cs->buf[ph], cs->cap_buf * sizeof *b, cap * sizeof *b);
-            if (!b) return pf_error(PF_ENOMEM, "out of memory");
-            cs->buf[ph] = b;
-        }
-        cs->cap_buf = cap;
-    }
+    PF_TRY(reserve_buffers(cs, n));
+    memset(cs->lin, 0, LIN_PER * n * sizeof *cs->lin); /* no linearisation before the first force evaluation */
     cs->stiffness = def->stiffness;
     cs->damping = def->damping;
     cs->distance = def->contact_distance;
@@ -338,7 +367,7 @@ int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double d
         for (int i = 0; i < 3; i++) d->delta[i] = sg * c->delta[i];
     }
     cs->pts.n = n;
-    return PF_OK;
+    return s->registered ? contacts_move_data(g, s) : PF_OK;
 }
 
 uint64_t pf_contact_field_stamp(const pf_springset *s)

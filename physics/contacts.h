@@ -9,9 +9,10 @@ pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b);
 /* replaces the contacts of field s with the n proximities cand (all of its object pair) of collision pass
  * `stamp`, with the stage's stiffness, damping, friction and contact distance, for a step of dt; surf: the
  * world's surfaces. Each candidate's tangential spring (delta, kept from the previous pass when `remembered`)
- * is advanced over the last step and capped, and written back for the next pass's memory. */
-int pf_contact_field_fill(pf_springset *s, const pf_collision_def *def, double dt, candidate *cand, size_t n,
-                          pf_surface *const *surf, uint64_t stamp);
+ * is advanced over the last step and capped, and written back for the next pass's memory. When s is registered
+ * in g, its data there follow the new contacts (pf_graph_data_move). */
+int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *def, double dt, candidate *cand,
+                          size_t n, pf_surface *const *surf, uint64_t stamp);
 /* the collision pass that last filled s */
 uint64_t pf_contact_field_stamp(const pf_springset *s);
 /* the callback's view of s's contacts (at most cap) into out, at the objects' positions; returns how many */

@@ -667,3 +667,18 @@ double pf_node_cost(const pf_graph *g, const pf_node *n)
     const pf_task *t = &g->tasks.v[n->task];
     return t->cost_meas >= 0 ? t->cost_meas : t->cost_est;
 }
+
+void pf_graph_refresh_ptrs(pf_graph *g)
+{
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *n = &g->an.nodes.v[i];
+        if (n->kind != PF_NODE_TASK) continue;
+        const pf_task *t = &g->tasks.v[n->task];
+        void **ptrs = g->an.ptrs.v + n->ptr_off;
+        for (uint32_t k = 0; k < t->nacc; k++) {
+            const pf_task_access *acc = &g->accesses.v[t->acc_off + k];
+            if (acc->mode != PF_CUMUL) ptrs[k] = g->data.v[acc->data].ptr; /* private buffers never move */
+        }
+    }
+    g->an.ptrs_stale = 0;
+}

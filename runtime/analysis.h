@@ -22,6 +22,7 @@ typedef struct pf_graph_analysis {
     uint32_t nreducers;
     size_t first_new_node;         /* the first node of the latest analysis increment */
     size_t ndead;                  /* nodes of removed tasks kept as no-ops */
+    int ptrs_stale;                /* a datum moved (pf_graph_data_move): tasks' pointers to refresh */
 } pf_graph_analysis;
 
 /* Builds nodes, edges and private buffers from the recorded tasks; pf_graph_analyse_append continues a kept
@@ -29,6 +30,8 @@ typedef struct pf_graph_analysis {
 int pf_graph_analyse(pf_graph *g);
 int pf_graph_analyse_append(pf_graph *g);
 int pf_graph_can_append(const pf_graph *g);
+/* Points the analysed tasks' accesses at their data's memory again, after pf_graph_data_move. */
+void pf_graph_refresh_ptrs(pf_graph *g);
 void pf_graph_free_analysis(pf_graph *g);
 
 #endif

@@ -69,6 +69,24 @@ int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_
     return PF_OK;
 }
 
+int pf_graph_data_move(pf_graph *g, pf_data_id d, void *ptr, size_t size)
+{
+    const char *fn = __func__;
+    PF_TRY(pf_check_given(g, fn, "g"));
+    PF_TRY(pf_check_given(ptr, fn, "ptr"));
+    if (d.index >= g->data.n) return pf_error(PF_EINVAL, "%s: unknown datum %u (%zu registered)", fn, d.index, g->data.n);
+    if (size == 0) return pf_error(PF_EINVAL, "%s: size must be > 0 bytes", fn);
+    PF_TRY(pf_check_size(size, 1, fn, "size"));
+    PF_TRY(pf_graph_check_idle(g, fn));
+    pf_datum *dt = &g->data.v[d.index];
+    if (dt->has_reducer) /* its private buffers and merges are laid out for its memory at compilation */
+        return pf_error(PF_EINVAL, "%s: datum %u has a reducer: it cannot move", fn, d.index);
+    if (dt->ptr != ptr) g->an.ptrs_stale = 1;
+    dt->ptr = ptr;
+    dt->size = size;
+    return PF_OK;
+}
+
 static int check_accesses(const pf_graph *g, const pf_task_def *def)
 {
     for (uint32_t k = 0; k < def->naccesses; k++) {

@@ -456,6 +456,7 @@ static int run_graph(pf_graph *g, pf_runtime *rt)
         if ((rc = pf_repartition_forced(g, global_workers(rt), rt->def.partitioner)) || (rc = prepare(g, rt, need)))
             return rc;
     }
+    if (g->an.ptrs_stale) pf_graph_refresh_ptrs(g);
     g->runs++;
     pf_counters_begin(g->counters);
     pf_exec_ctx c = {.g = g,

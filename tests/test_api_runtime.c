@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void assert_refused(int rc, int want, const char *fn)
@@ -74,6 +75,17 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
                    "pf_graph_data");
     assert_refused(pf_graph_data(g, NULL, 8, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
     assert_refused(pf_graph_data(g, &cell, 0, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
+    assert_refused(pf_graph_data_move(NULL, d, &cell, 8), PF_EINVAL, "pf_graph_data_move");
+    assert_refused(pf_graph_data_move(g, (pf_data_id){d.index + 9}, &cell, 8), PF_EINVAL, "pf_graph_data_move");
+    assert_refused(pf_graph_data_move(g, d, NULL, 8), PF_EINVAL, "pf_graph_data_move");
+    assert_refused(pf_graph_data_move(g, d, &cell, 0), PF_EINVAL, "pf_graph_data_move");
+    assert_refused(pf_graph_data_move(g, d, &cell, (size_t)-8), PF_EINVAL, "pf_graph_data_move");
+    double reduced = 0;
+    pf_data_id summed;
+    pf_reducer plus = pf_reducer_sum_f64();
+    ck_assert_int_eq(pf_graph_data(g, &reduced, sizeof reduced, 0, &plus, &summed), PF_OK);
+    double other = 0;
+    assert_refused(pf_graph_data_move(g, summed, &other, sizeof other), PF_EINVAL, "pf_graph_data_move");
     pf_access acc = {d, PF_READWRITE};
     assert_refused(pf_graph_task(g, &(pf_task_def){.fn = NULL, .accesses = &acc, .naccesses = 1}, NULL), PF_EINVAL,
                    "pf_graph_task");
@@ -160,7 +172,8 @@ END_TEST
 typedef struct inside {
     pf_graph *g;
     pf_runtime *rt;
-    int run, parallel, record, invalidate, set_workers, trace;
+    int run, parallel, record, invalidate, set_workers, trace, move;
+    pf_data_id d;
 } inside;
 
 static inside in;
@@ -174,6 +187,7 @@ static void misbehave(const pf_task_ctx *c)
     in.invalidate = pf_graph_invalidate(in.g);
     in.set_workers = pf_runtime_set_workers(in.rt, 3);
     in.trace = pf_runtime_trace_start(in.rt);
+    in.move = pf_graph_data_move(in.g, in.d, c->data[0], sizeof(double));
     pf_graph_destroy(in.g);   /* refused: the graph stays valid */
     pf_runtime_destroy(in.rt); /* refused: the runtime stays valid */
 }
@@ -192,6 +206,7 @@ START_TEST(calls_from_inside_a_task_are_refused)
             double cell = 0;
             pf_data_id d;
             ck_assert_int_eq(pf_graph_data(in.g, &cell, sizeof cell, 0, NULL, &d), PF_OK);
+            in.d = d;
             pf_access acc = {d, PF_READWRITE};
             ck_assert_int_eq(pf_graph_task(in.g, &(pf_task_def){.fn = misbehave, .accesses = &acc, .naccesses = 1},
                                            NULL),
@@ -199,7 +214,7 @@ START_TEST(calls_from_inside_a_task_are_refused)
             for (int r = 0; r < 3; r++) ck_assert_int_eq(pf_graph_run(in.g, in.rt), PF_OK);
             const char *ex = pf_executor_name((pf_executor)e);
             ck_assert_msg(cell == 3.0, "%s/%d: the task ran %g times, not 3", ex, workers, cell);
-            int got[] = {in.run, in.parallel, in.record, in.invalidate, in.set_workers, in.trace};
+            int got[] = {in.run, in.parallel, in.record, in.invalidate, in.set_workers, in.trace, in.move};
             for (size_t k = 0; k < sizeof got / sizeof *got; k++)
                 ck_assert_msg(got[k] == PF_ESTATE, "%s/%d: call %zu from inside a task returned %d", ex, workers, k,
                               got[k]);
@@ -208,6 +223,76 @@ START_TEST(calls_from_inside_a_task_are_refused)
             ck_assert(cell == 4.0);
             pf_graph_destroy(in.g);
             pf_runtime_destroy(in.rt);
+        }
+}
+END_TEST
+
+/* A datum whose memory grows between runs (pf_graph_data_move): a writer fills n doubles on one worker, a reader
+ * on the other sums them; the host variable n is what both read for the size. */
+typedef struct moving {
+    size_t n;
+    double total;
+} moving;
+
+static moving mv;
+
+static void fill_values(const pf_task_ctx *c)
+{
+    double *v = c->data[0];
+    for (size_t i = 0; i < mv.n; i++) v[i] = (double)(i + 1);
+}
+
+static void sum_values(const pf_task_ctx *c)
+{
+    const double *v = c->data[0];
+    double t = 0;
+    for (size_t i = 0; i < mv.n; i++) t += v[i];
+    *(double *)c->data[1] = t;
+}
+
+/* Oracle: 1 + 2 + ... + n = n (n + 1) / 2 after each move, on every executor with 1 and 2 workers; the old memory
+ * is freed at once, so a task still given its address would be caught by the sanitizers. */
+START_TEST(a_moved_datum_reaches_its_tasks)
+{
+    for (int e = 0; e < PF_EXEC_COUNT; e++)
+        for (int workers = 1; workers <= 2; workers++) {
+            pf_runtime_def def = pf_runtime_default_def();
+            def.bind = 0;
+            def.quiet = 1;
+            def.workers = workers;
+            def.executor = (pf_executor)e;
+            pf_runtime *rt;
+            pf_graph *g;
+            ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
+            ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+            mv.n = 4;
+            double *buf = malloc(mv.n * sizeof *buf);
+            ck_assert_ptr_nonnull(buf);
+            pf_data_id values, total;
+            ck_assert_int_eq(pf_graph_data(g, buf, mv.n * sizeof *buf, 0, NULL, &values), PF_OK);
+            ck_assert_int_eq(pf_graph_data(g, &mv.total, sizeof mv.total, 1, NULL, &total), PF_OK);
+            pf_access w = {values, PF_WRITE}, r[2] = {{values, PF_READ}, {total, PF_WRITE}};
+            ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = fill_values, .accesses = &w, .naccesses = 1},
+                                           NULL),
+                             PF_OK);
+            ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = sum_values, .accesses = r, .naccesses = 2}, NULL),
+                             PF_OK);
+            for (size_t n = 4; n <= 4096; n *= 8) {
+                if (n != mv.n) {
+                    double *grown = malloc(n * sizeof *grown);
+                    ck_assert_ptr_nonnull(grown);
+                    free(buf);
+                    buf = grown;
+                    mv.n = n;
+                    ck_assert_int_eq(pf_graph_data_move(g, values, buf, n * sizeof *buf), PF_OK);
+                }
+                ck_assert_int_eq(pf_graph_run(g, rt), PF_OK);
+                ck_assert_msg(mv.total == (double)(n * (n + 1) / 2), "%s/%d, n %zu: sum %g",
+                              pf_executor_name((pf_executor)e), workers, n, mv.total);
+            }
+            pf_graph_destroy(g);
+            pf_runtime_destroy(rt);
+            free(buf);
         }
 }
 END_TEST
@@ -333,6 +418,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, bad_arguments_are_refused_in_user_terms);
     tcase_add_test(tc, calls_from_inside_a_task_are_refused);
+    tcase_add_test(tc, a_moved_datum_reaches_its_tasks);
     tcase_add_test(tc, trace_drain_and_object_workers);
     tcase_add_test(tc, mpi_settings_are_refused_without_mpi);
     suite_add_tcase(s, tc);

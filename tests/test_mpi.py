@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """`mpirun -np R physflow run SCENE --threads K --hash` (one simulation over R ranks of K workers, docs/runtime.md
 "Across MPI ranks") prints the state hash of `physflow run SCENE --executor seq --hash` (the oracle) for bars64,
-springgrid128 and heterogeneous before its first contacts, R = 1..4 and K = 1, 2; rank 0 alone prints the summary,
+springgrid128 and heterogeneous over its first 70 steps (contacts starting and stopping, groups merging and
+splitting), R = 1..4 and K = 1, 2; rank 0 alone prints the summary,
 which counts the messages sent; a graph of the runtime alone (test_mpi_graph.c: loops, a taken break, reducers)
 equals seq on every rank for the same R and K, and def.mpi is refused under MPI_THREAD_SERIALIZED; a rank that exits mid-run (PHYSFLOW_FAULT_RANK_EXIT) ends the job with an error
-within a time bound instead of leaving the others waiting; another executor than static is refused under mpirun.
+within a time bound instead of leaving the others waiting, and an error every rank meets (a bad scene file) ends
+it with that error, without an abort; another executor than static is refused under mpirun.
 Exits 77 (skipped) when PhysFlow was built without MPI or mpirun is missing."""
 import os
 import shutil
@@ -15,8 +17,8 @@ import time
 from checks import check, finish
 
 PHYSFLOW = sys.argv[1]
-# heterogeneous: 9 steps, the last before its first contacts (contact data are buffer addresses: see the docs)
-CASES = [("bars64", 20), ("springgrid128", 10), ("heterogeneous", 9)]
+# heterogeneous: contacts from step 10, merged groups from step 15, contact pairs stopping and groups splitting
+CASES = [("bars64", 20), ("springgrid128", 10), ("heterogeneous", 70)]
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
@@ -74,12 +76,14 @@ def main():
         rc, out, err, _ = run([graph, "--serialized"], 60)
         check("def.mpi refused without MPI_THREAD_MULTIPLE", rc == 0, f"rc {rc}: {err[-400:]}")
 
-    # contacts are not carried across ranks yet: the first one stops the job with a clear error, not a crash
-    rc, out, err, secs = mpirun(2, [PHYSFLOW, "run", "heterogeneous", "--threads", "1", "--steps", "30"], 90)
-    check("a contact under mpirun is a clear error", rc not in (0, None) and secs < 90 and
-          "contacts across MPI ranks are not supported yet" in err and "Segmentation" not in err and
-          "MPI_ABORT" not in err,  # every rank met it: they agree and finalize, no abort
-          f"rc {rc}: {err[-400:]}")
+    # an error every rank meets: they agree on it and finalize (no abort), and the job exits with it
+    bad = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"physflow-mpi-bad-{os.getpid()}.scn")
+    with open(bad, "w") as f:
+        f.write('<Node name="root">\n  <NoSuchComponent/>\n</Node>\n')
+    rc, out, err, secs = mpirun(2, [PHYSFLOW, "run", bad, "--threads", "1", "--steps", "3"], 90)
+    os.remove(bad)
+    check("an error on every rank ends the job with it", rc == 2 and secs < 90 and "NoSuchComponent" in err and
+          "MPI_ABORT" not in err and "Segmentation" not in err, f"rc {rc}: {err[-400:]}")
 
     rc, out, err, _ = mpirun(2, [PHYSFLOW, "run", "bars64", "--executor", "seq", "--steps", "2"])
     check("seq refused under mpirun", rc not in (0, None) and "executor is static" in err, f"rc {rc}: {err[-300:]}")

@@ -197,6 +197,11 @@ PF_API void pf_graph_destroy(pf_graph *g);
 /// PF_CUMUL accesses (it is copied), else may be NULL. The memory must stay valid while the graph runs.
 PF_API int pf_graph_data(pf_graph *g, void *ptr, size_t size, uint32_t owner, const pf_reducer *reducer,
                          pf_data_id *out);
+/// Moves datum `d` to `size` bytes at `ptr` from the next run on: data whose memory grows or is reallocated
+/// between runs (a contact field's per-contact buffers) keep their tasks and edges. Tasks receive the new address
+/// in pf_task_ctx; under MPI the new bytes travel. Between runs only (PF_ESTATE during one); PF_EINVAL for an
+/// unknown datum, a NULL ptr, a zero size, or a datum with a reducer (its private buffers are laid out for it).
+PF_API int pf_graph_data_move(pf_graph *g, pf_data_id d, void *ptr, size_t size);
 
 /// Records a task. Returns PF_ESTATE on a compiled graph: call pf_graph_invalidate first.
 PF_API int pf_graph_task(pf_graph *g, const pf_task_def *def, pf_task_id *out);
