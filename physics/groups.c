@@ -263,6 +263,9 @@ int pf_world_sync_graph(pf_world *w)
      * results; the cost is one full recording, spread over the changes that made the garbage. */
     if (w->g && w->graph_tasks > 3 * (uint64_t)w->tasks + 4096) drop_graph(w);
     int rc = w->g ? pf_graph_invalidate(w->g) : pf_graph_create(&w->g);
+    /* under MPI the host reads positions and velocities only (collision stage, outputs, state hash), data every
+     * step reads first: the solver's scratch vectors stay on the ranks that computed them */
+    if (!rc) rc = pf_graph_set_mpi_share(w->g, PF_MPI_SHARE_NEXT);
     if (!rc) rc = register_data(w);
     if (!rc) rc = build_groups(w, &gs, &ng);
     uint8_t *keep = rc ? NULL : pf_calloc(w->ngroups + 1, 1);

@@ -87,6 +87,17 @@ int pf_graph_data_move(pf_graph *g, pf_data_id d, void *ptr, size_t size)
     return PF_OK;
 }
 
+int pf_graph_set_mpi_share(pf_graph *g, pf_mpi_share share)
+{
+    PF_TRY(pf_check_given(g, __func__, "g"));
+    if ((unsigned)share >= PF_MPI_SHARE_COUNT)
+        return pf_error(PF_EINVAL, "%s: share must be PF_MPI_SHARE_ALL or PF_MPI_SHARE_NEXT, got %d", __func__,
+                        (int)share);
+    PF_TRY(pf_graph_check_idle(g, __func__));
+    g->mpi_share = share;
+    return PF_OK;
+}
+
 static int check_accesses(const pf_graph *g, const pf_task_def *def)
 {
     for (uint32_t k = 0; k < def->naccesses; k++) {

@@ -42,6 +42,7 @@ struct pf_graph {
     struct pf_counters *counters;
     int quiet; /* the running runtime's: no notes on stderr */
     struct pf_mpi_graph *mpi; /* MPI message tables (mpi_tables.c), NULL without */
+    pf_mpi_share mpi_share;   /* what a run's end makes equal on every rank (mpi_exec.c) */
 };
 
 /* graph.c: PF_OK, or PF_ESTATE naming `fn` when the graph is running (a call from inside one of its tasks). */

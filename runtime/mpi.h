@@ -72,6 +72,7 @@ typedef struct pf_mpi_graph {
     PF_VEC(pf_mpi_item) items;
     uint32_t *ver;           /* [data]: versions written this run as this rank knows them */
     uint8_t *part;           /* [loops]: a worker of this rank runs part of the loop */
+    uint8_t *dead_at_end;    /* [data]: the next run overwrites it before any task reads it: not shared at the end */
 } pf_mpi_graph;
 
 int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank);

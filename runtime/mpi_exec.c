@@ -316,7 +316,15 @@ static void share_loop_counts(pf_mpi *m, pf_graph *g)
         if (all[l] >= 0) atomic_store_explicit(&g->loops.v[l].last_iterations, (uint32_t)all[l], memory_order_relaxed);
 }
 
-/* Every datum some rank lacks the last version of, from a rank that has it to all. */
+/* Whether datum d goes to all ranks at the end of the run: some rank lacks its last version, and the graph's
+ * share setting wants it (PF_MPI_SHARE_NEXT: the next run reads it before overwriting it). */
+static int share_datum(const pf_graph *g, size_t d, const int *maxloc, const int *vmin)
+{
+    int wanted = g->mpi_share == PF_MPI_SHARE_ALL || !g->mpi->dead_at_end[d];
+    return maxloc[2 * d] > vmin[d] && g->data.v[d].ptr && wanted;
+}
+
+/* Every datum some rank lacks the last version of and the share setting wants, from a rank that has it to all. */
 static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes)
 {
     pf_mpi_graph *t = g->mpi;
@@ -334,7 +342,7 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     MPI_Allreduce(vmine, vmin, (int)nd, MPI_INT, MPI_MIN, m->comm);
     for (int r = 0; r < R; r++) counts[r] = 0;
     for (size_t d = 0; d < nd; d++)
-        if (maxloc[2 * d] > vmin[d] && g->data.v[d].ptr) counts[maxloc[2 * d + 1]] += (int)g->data.v[d].size;
+        if (share_datum(g, d, maxloc, vmin)) counts[maxloc[2 * d + 1]] += (int)g->data.v[d].size;
     size_t total = 0;
     for (int r = 0; r < R; r++) {
         displs[r] = (int)total;
@@ -345,7 +353,7 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
         die(m, "out of memory sharing data");
     unsigned char *p = m->pack.v;
     for (size_t d = 0; d < nd; d++)
-        if (maxloc[2 * d] > vmin[d] && g->data.v[d].ptr && maxloc[2 * d + 1] == m->rank) {
+        if (share_datum(g, d, maxloc, vmin) && maxloc[2 * d + 1] == m->rank) {
             memcpy(p, g->data.v[d].ptr, g->data.v[d].size);
             p += g->data.v[d].size;
         }
@@ -358,7 +366,7 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     }
     for (int r = 0; r < R; r++) counts[r] = 0; /* reused as each rank's read position */
     for (size_t d = 0; d < nd; d++) {
-        if (!(maxloc[2 * d] > vmin[d] && g->data.v[d].ptr)) continue;
+        if (!share_datum(g, d, maxloc, vmin)) continue;
         int r = maxloc[2 * d + 1];
         if (r != m->rank) memcpy(g->data.v[d].ptr, m->gather.v + displs[r] + counts[r], g->data.v[d].size);
         counts[r] += (int)g->data.v[d].size;

@@ -51,6 +51,7 @@ void pf_mpi_tables_free(pf_graph *g)
     pf_vec_free(&t->items);
     pf_free(t->ver);
     pf_free(t->part);
+    pf_free(t->dead_at_end);
     pf_free(t);
     g->mpi = NULL;
 }
@@ -139,6 +140,38 @@ static int mark_loops(pf_graph *g, pf_mpi_graph *t, int rank)
     return PF_OK;
 }
 
+/* The data whose first access in recording order is PF_WRITE outside every loop (a loop may run no iteration,
+ * and a read after it would see the previous run's value): the next run overwrites them before any task reads
+ * them, so a run's end need not make them equal (the CG's vectors, the forces of a step). The host never reads
+ * them between runs: what it reads (positions, velocities) is read by the tasks too. */
+static int mark_dead_at_end(pf_graph *g, pf_mpi_graph *t)
+{
+    uint8_t *seen = pf_calloc(g->data.n + 1, 1);
+    t->dead_at_end = pf_calloc(g->data.n + 1, 1);
+    if (!seen || !t->dead_at_end) {
+        pf_free(seen);
+        return PF_ENOMEM;
+    }
+    int depth = 0;
+    for (size_t i = 0; i < g->tasks.n; i++) {
+        const pf_task *task = &g->tasks.v[i];
+        if (task->removed) continue;
+        if (task->item != PF_ITEM_TASK) { /* markers: a condition reads its datum */
+            if (task->cond_fn && !seen[task->cond_data]) seen[task->cond_data] = 1;
+            depth += task->item == PF_ITEM_BEGIN ? 1 : task->item == PF_ITEM_END ? -1 : 0;
+            continue;
+        }
+        const pf_task_access *acc = &g->accesses.v[task->acc_off];
+        for (uint32_t a = 0; a < task->nacc; a++) {
+            if (seen[acc[a].data]) continue;
+            seen[acc[a].data] = 1;
+            t->dead_at_end[acc[a].data] = acc[a].mode == PF_WRITE && depth == 0;
+        }
+    }
+    pf_free(seen);
+    return PF_OK;
+}
+
 int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank)
 {
     pf_mpi_tables_free(g);
@@ -152,7 +185,7 @@ int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank)
     t->ndata = g->data.n;
     t->nnodes = g->an.nodes.n;
     t->ver = pf_calloc(g->data.n + 1, sizeof *t->ver);
-    if (!t->ver || name_flags(g, t) || list_items(g, t) || mark_loops(g, t, rank)) {
+    if (!t->ver || name_flags(g, t) || list_items(g, t) || mark_loops(g, t, rank) || mark_dead_at_end(g, t)) {
         pf_mpi_tables_free(g);
         return pf_error(PF_ENOMEM, "out of memory building a graph's MPI tables");
     }

@@ -76,6 +76,10 @@ START_TEST(bad_arguments_are_refused_in_user_terms)
     assert_refused(pf_graph_data(g, NULL, 8, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
     assert_refused(pf_graph_data(g, &cell, 0, 0, NULL, &big), PF_EINVAL, "pf_graph_data");
     assert_refused(pf_graph_data_move(NULL, d, &cell, 8), PF_EINVAL, "pf_graph_data_move");
+    assert_refused(pf_graph_set_mpi_share(NULL, PF_MPI_SHARE_NEXT), PF_EINVAL, "pf_graph_set_mpi_share");
+    assert_refused(pf_graph_set_mpi_share(g, PF_MPI_SHARE_COUNT), PF_EINVAL, "pf_graph_set_mpi_share");
+    assert_refused(pf_graph_set_mpi_share(g, (pf_mpi_share)-1), PF_EINVAL, "pf_graph_set_mpi_share");
+    ck_assert_int_eq(pf_graph_set_mpi_share(g, PF_MPI_SHARE_NEXT), PF_OK); /* without MPI: changes nothing */
     assert_refused(pf_graph_data_move(g, (pf_data_id){d.index + 9}, &cell, 8), PF_EINVAL, "pf_graph_data_move");
     assert_refused(pf_graph_data_move(g, d, NULL, 8), PF_EINVAL, "pf_graph_data_move");
     assert_refused(pf_graph_data_move(g, d, &cell, 0), PF_EINVAL, "pf_graph_data_move");
@@ -172,7 +176,7 @@ END_TEST
 typedef struct inside {
     pf_graph *g;
     pf_runtime *rt;
-    int run, parallel, record, invalidate, set_workers, trace, move;
+    int run, parallel, record, invalidate, set_workers, trace, move, share;
     pf_data_id d;
 } inside;
 
@@ -188,6 +192,7 @@ static void misbehave(const pf_task_ctx *c)
     in.set_workers = pf_runtime_set_workers(in.rt, 3);
     in.trace = pf_runtime_trace_start(in.rt);
     in.move = pf_graph_data_move(in.g, in.d, c->data[0], sizeof(double));
+    in.share = pf_graph_set_mpi_share(in.g, PF_MPI_SHARE_ALL);
     pf_graph_destroy(in.g);   /* refused: the graph stays valid */
     pf_runtime_destroy(in.rt); /* refused: the runtime stays valid */
 }
@@ -214,7 +219,7 @@ START_TEST(calls_from_inside_a_task_are_refused)
             for (int r = 0; r < 3; r++) ck_assert_int_eq(pf_graph_run(in.g, in.rt), PF_OK);
             const char *ex = pf_executor_name((pf_executor)e);
             ck_assert_msg(cell == 3.0, "%s/%d: the task ran %g times, not 3", ex, workers, cell);
-            int got[] = {in.run, in.parallel, in.record, in.invalidate, in.set_workers, in.trace, in.move};
+            int got[] = {in.run, in.parallel, in.record, in.invalidate, in.set_workers, in.trace, in.move, in.share};
             for (size_t k = 0; k < sizeof got / sizeof *got; k++)
                 ck_assert_msg(got[k] == PF_ESTATE, "%s/%d: call %zu from inside a task returned %d", ex, workers, k,
                               got[k]);

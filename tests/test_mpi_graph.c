@@ -1,7 +1,10 @@
 /* A graph run across MPI ranks against the seq executor (the oracle), run by test_mpi.py under mpirun: a while
  * loop with a conditional break (taken), a nested counted loop, neighbour edges between objects placed on every
  * worker of every rank, cumulative writes folded by a reducer, and a task after the loop reading every object.
- * Three runs; every rank's data and loop counts must equal the seq runtime's, bitwise. With --serialized, MPI
+ * Three runs; every rank's data and loop counts must equal the seq runtime's, bitwise. The same graph with
+ * PF_MPI_SHARE_NEXT: the data the next run reads first (cells, the reduced sum, the loop's condition) equal seq's
+ * on every rank, the scratch results (counter, total: written first) on some rank, and the run ends share fewer
+ * bytes. With --serialized, MPI
  * initialised without MPI_THREAD_MULTIPLE: def.mpi = 1 is refused with a message saying why. Exit 0 or 1. */
 #include "physflow/runtime.h"
 
@@ -189,8 +192,32 @@ int main(int argc, char **argv)
             bad = fprintf(stderr, "rank %d: run %d: iterations %u %u, seq %u %u (7 expected: the break)\n", rank, run, it[0],
                           it[1], want[0], want[1]);
     }
-    pf_run_stats st;
+    static state next;
+    handles hn;
+    pf_graph *gn;
+    TRY(pf_graph_create(&gn));
+    if (record(gn, &next, &hn)) return 1;
+    TRY(pf_graph_set_mpi_share(gn, PF_MPI_SHARE_NEXT));
+    memcpy(&ref, &next, sizeof ref); /* the seq graph starts again from the initial state */
+    for (int run = 0; run < 3; run++) {
+        TRY(pf_graph_run(gn, rt));
+        TRY(pf_graph_run(gs, seq));
+        if (memcmp(next.cell, ref.cell, sizeof ref.cell) || memcmp(next.sum, ref.sum, sizeof ref.sum) ||
+            next.res != ref.res)
+            bad = fprintf(stderr, "rank %d: run %d with PF_MPI_SHARE_NEXT: the shared data differ from seq's\n", rank,
+                          run);
+        int mine_ok = next.counter == ref.counter && next.total == ref.total, some_ok = 0;
+        MPI_Allreduce(&mine_ok, &some_ok, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!some_ok) bad = fprintf(stderr, "rank %d: run %d: no rank holds seq's scratch results\n", rank, run);
+    }
+    pf_run_stats st, stn;
+    TRY(pf_graph_get_run_stats(gn, PF_STATS_TOTAL, &stn, NULL, 0, NULL));
     TRY(pf_graph_get_run_stats(g, PF_STATS_TOTAL, &st, NULL, 0, NULL));
+    unsigned long long bytes[2] = {st.mpi_bytes, stn.mpi_bytes}, sums[2];
+    MPI_Allreduce(bytes, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (ranks > 1 && !(sums[1] < sums[0]))
+        bad = fprintf(stderr, "rank %d: PF_MPI_SHARE_NEXT sent %llu bytes, ALL %llu\n", rank, sums[1], sums[0]);
+    pf_graph_destroy(gn);
     unsigned long long sent = st.mpi_messages, all = 0; /* a rank may hold no node, but not every rank */
     MPI_Allreduce(&sent, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (ranks > 1 && all == 0) bad = fprintf(stderr, "rank %d: no message counted on any rank\n", rank);

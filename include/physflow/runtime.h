@@ -298,6 +298,18 @@ PF_API int pf_graph_get_estimated_makespan(pf_graph *g, pf_runtime *rt, double *
 /// reducers and the placement of their data). Results do not change.
 PF_API int pf_graph_repartition(pf_graph *g);
 
+/// What the end of a run makes equal on every MPI rank (a runtime created with def.mpi = 1; otherwise nothing).
+typedef enum pf_mpi_share {
+    PF_MPI_SHARE_ALL = 0, ///< every datum written in the run (the default): the host may read any datum on any rank
+    PF_MPI_SHARE_NEXT,    ///< only what the next run reads before overwriting it; a datum whose first access in
+                          ///< recording order is PF_WRITE outside every loop (scratch: a solver's vectors) stays
+                          ///< current only on the rank that wrote it. For hosts that read only the other data.
+    PF_MPI_SHARE_COUNT
+} pf_mpi_share;
+/// Sets what the end of each later run of g makes equal on every rank. PF_EINVAL for a value outside the
+/// enumeration; PF_ESTATE from inside a run.
+PF_API int pf_graph_set_mpi_share(pf_graph *g, pf_mpi_share share);
+
 /// One worker's share of graph runs (static executor; seq runs count as worker 0's). busy + wait + idle is the
 /// wall time of the runs.
 typedef struct pf_worker_stats {
