@@ -6,7 +6,8 @@ splitting), R = 1..4 and K = 1, 2; rank 0 alone prints the summary,
 which counts the messages sent; a graph of the runtime alone (test_mpi_graph.c: loops, a taken break, reducers)
 equals seq on every rank for the same R and K, and def.mpi is refused under MPI_THREAD_SERIALIZED; a rank that exits mid-run (PHYSFLOW_FAULT_RANK_EXIT) ends the job with an error
 within a time bound instead of leaving the others waiting, and an error every rank meets (a bad scene file) ends
-it with that error, without an abort; another executor than static is refused under mpirun.
+it with that error, without an abort; `bench scaling` under mpirun adds static over all ranks (R x K workers) to
+the configurations rank 0 times alone, and rank 0 alone prints; another executor than static is refused.
 Exits 77 (skipped) when PhysFlow was built without MPI or mpirun is missing."""
 import os
 import shutil
@@ -84,6 +85,18 @@ def main():
     os.remove(bad)
     check("an error on every rank ends the job with it", rc == 2 and secs < 90 and "NoSuchComponent" in err and
           "MPI_ABORT" not in err and "Segmentation" not in err, f"rc {rc}: {err[-400:]}")
+
+    # bench scaling under mpirun: static over both ranks beside rank 0 alone; rank 0 alone prints and writes the CSV
+    csv = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"physflow-mpi-scaling-{os.getpid()}.csv")
+    rc, out, err, _ = mpirun(2, [PHYSFLOW, "bench", "scaling", "bars64", "--threads", "1,2", "--executors",
+                                 "seq,static", "--steps", "3", "--warmup", "1", "--csv", csv, "--force"], 120)
+    rows = open(csv).read() if os.path.exists(csv) else ""
+    if os.path.exists(csv):
+        os.remove(csv)
+    ranks_rows = [l.split() for l in out.splitlines() if l.strip().startswith("static/2ranks")]
+    check("bench scaling spans the ranks", rc == 0 and out.count("bench scaling bars64") == 1 and
+          len(ranks_rows) == 4 and sorted(r[1] for r in ranks_rows) == ["2", "2", "4", "4"] and
+          "static/2ranks" in rows, f"rc {rc}: {out}{err[-400:]}")
 
     rc, out, err, _ = mpirun(2, [PHYSFLOW, "run", "bars64", "--executor", "seq", "--steps", "2"])
     check("seq refused under mpirun", rc not in (0, None) and "executor is static" in err, f"rc {rc}: {err[-300:]}")

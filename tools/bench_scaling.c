@@ -3,11 +3,15 @@
  * with the speedup of the whole step and of integration alone (the paper's measure: step - collision, graph
  * updates and repartitions included) against seq at 1 worker, and the runtime's counters (imbalance, waits,
  * repartitions) (Hermann et al. 2009, §4, figures 5-7). Setup and the untimed warm-up steps (the recording step among
- * them) are excluded; repeats interleave the configurations so that a noisy machine slows them alike. */
+ * them) are excluded; repeats interleave the configurations so that a noisy machine slows them alike.
+ * Under mpirun (docs/runtime.md, "Across MPI ranks") every static configuration also runs over all R ranks
+ * ("static/Rranks", R x K workers), beside the same configurations on rank 0 alone, which prints and writes the
+ * outputs; the other ranks sleep while rank 0 times alone. */
 #include "bench_csv.h"
 #include "bench_util.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "run_mpi.h"
 #include "scaling_plot.h"
 #include "scaling_reference.h"
 #include "scene_cli.h"
@@ -27,6 +31,7 @@ typedef struct scaling_opts {
     long warmup; /* untimed steps before the timed ones, >= 1: the first records and compiles */
     int bind, force; /* force: --force, outputs may replace files */
     long spin_ns;    /* how long a waiting worker spins before it sleeps (pf_runtime_def.spin_ns) */
+    int rank, ranks; /* under mpirun: this process's rank and the rank count; else 0 and 1 */
 } scaling_opts;
 
 /* The per-step series of one configuration, repeats one after another (steps x repeat values each). */
@@ -37,8 +42,9 @@ typedef struct config {
     pf_executor ex;
     pf_partitioner part;
     pf_repartition repart;
-    int workers;
-    char method[40]; /* "seq", "static", "static/metis", "static/metis/auto", ... as written in the CSV */
+    int workers;     /* per rank */
+    int ranks;       /* 1, or all the ranks of an mpirun job */
+    char method[40]; /* "seq", "static", "static/metis", "static/metis/auto", "static/2ranks", ... as in the CSV */
     /* per timed step: ms of the step, of its collision stage (0 without one), step - collision (the paper's
      * integration time: graph updates and repartitions included), and pf_world_get_stats' imbalance, waits
      * and blocked waits of that step */
@@ -64,12 +70,19 @@ static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
     return u.ms_record + u.ms_runtime;
 }
 
+/* The workers of a configuration, all ranks together: what its speedup is shared by. */
+static int cores(const config *c)
+{
+    return c->workers * c->ranks;
+}
+
 /* A fresh scene with the configuration's runtime settings; 0 or an exit code (message on stderr). */
 static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
 {
     pf_scene_load_def ld = pf_scene_default_load_def();
     ld.world.runtime.workers = c->workers;
     ld.world.runtime.bind = o->bind;
+    ld.world.runtime.mpi = c->ranks > 1;
     ld.world.runtime.spin_ns = (int)o->spin_ns;
     ld.world.runtime.executor = c->ex;
     ld.world.runtime.partitioner = c->part;
@@ -211,7 +224,7 @@ typedef struct config_axes {
 } config_axes;
 
 static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor e, pf_partitioner p,
-                       pf_repartition rp, int workers)
+                       pf_repartition rp, int workers, int ranks)
 {
     config *c = &cfg[(*n)++];
     memset(c, 0, sizeof *c);
@@ -219,43 +232,47 @@ static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor
     c->part = p;
     c->repart = rp;
     c->workers = workers;
+    c->ranks = ranks;
     /* only static partitions, so only static's label names a partitioner and a policy */
     int is_static = e == PF_EXEC_STATIC;
     size_t len = (size_t)snprintf(c->method, sizeof c->method, "%s", pf_executor_name(e));
     if (is_static && a->label_part && len < sizeof c->method)
         len += (size_t)snprintf(c->method + len, sizeof c->method - len, "/%s", pf_partitioner_name(p));
     if (is_static && a->label_rep && len < sizeof c->method)
-        snprintf(c->method + len, sizeof c->method - len, "/%s", pf_repartition_name(rp));
+        len += (size_t)snprintf(c->method + len, sizeof c->method - len, "/%s", pf_repartition_name(rp));
+    if (ranks > 1 && len < sizeof c->method) snprintf(c->method + len, sizeof c->method - len, "/%dranks", ranks);
 }
 
 /* How many configurations build_configs makes. */
-static size_t count_configs(const config_axes *a)
+static size_t count_configs(const config_axes *a, int ranks)
 {
     size_t n = 1;
     for (size_t e = 0; e < a->nex; e++)
         if (a->ex[e] == PF_EXEC_STATIC)
-            n += a->nparts * a->nreps * a->nthreads;
+            n += a->nparts * a->nreps * a->nthreads * (ranks > 1 ? 2 : 1);
         else if (a->ex[e] != PF_EXEC_SEQ)
             n += a->nthreads;
     return n;
 }
 
 /* seq at 1 worker first (the baseline), then every executor x partitioner x policy x worker count
- * (partitioners and policies for static only: the others neither partition nor repartition). */
-static size_t build_configs(config *cfg, const config_axes *a)
+ * (partitioners and policies for static only: the others neither partition nor repartition); under mpirun,
+ * static's again over all the ranks. */
+static size_t build_configs(config *cfg, const config_axes *a, int ranks)
 {
     size_t n = 0;
     pf_repartition dflt = pf_world_default_def().runtime.repartition;
-    add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1);
+    add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1, 1);
     for (size_t e = 0; e < a->nex; e++) {
         pf_executor ex = a->ex[e];
         if (ex == PF_EXEC_SEQ) continue;
         int is_static = ex == PF_EXEC_STATIC;
-        for (size_t p = 0; p < (is_static ? a->nparts : 1); p++)
-            for (size_t q = 0; q < (is_static ? a->nreps : 1); q++)
-                for (size_t t = 0; t < a->nthreads; t++)
-                    add_config(cfg, &n, a, ex, is_static ? a->parts[p] : PF_PART_OWNER,
-                               is_static ? a->reps[q] : dflt, (int)a->threads[t]);
+        for (int r = 1; r <= (is_static ? ranks : 1); r += ranks > 1 ? ranks - 1 : 1)
+            for (size_t p = 0; p < (is_static ? a->nparts : 1); p++)
+                for (size_t q = 0; q < (is_static ? a->nreps : 1); q++)
+                    for (size_t t = 0; t < a->nthreads; t++)
+                        add_config(cfg, &n, a, ex, is_static ? a->parts[p] : PF_PART_OWNER,
+                                   is_static ? a->reps[q] : dflt, (int)a->threads[t], r);
     }
     return n;
 }
@@ -320,7 +337,7 @@ static double ratio(double a, double b)
 static void csv_rows(bench_csv *csv, const char *name, const config *c, const summary *s, const summary *base)
 {
     const char *m = c->method;
-    int k = c->workers;
+    int k = cores(c);
     double sp = ratio(base->step, s->step), spi = ratio(base->integ, s->integ);
     bench_csv_row(csv, "scaling", name, m, k, "ms_per_step", s->step);
     bench_csv_row(csv, "scaling", name, m, k, "ms_per_step_lo", s->step_lo);
@@ -355,8 +372,8 @@ static void print_times(const config *cfg, const summary *sum, size_t ncfg)
         if (c->failed) continue;
         double sp = ratio(sum[0].step, s->step), spi = ratio(sum[0].integ, s->integ);
         printf("  %-19s %7d %10.3f %8.3f-%-8.3f %10.3f %9.3f %10.3f %8.2f %7.2f %10.2f %10.2f\n", c->method,
-               c->workers, s->step, s->step_lo, s->step_hi, s->col, s->upd, s->integ, sp, sp / c->workers,
-               spi, spi / c->workers);
+               cores(c), s->step, s->step_lo, s->step_hi, s->col, s->upd, s->integ, sp, sp / cores(c), spi,
+               spi / cores(c));
     }
 }
 
@@ -371,13 +388,13 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
     for (size_t i = 0; i < ncfg; i++) {
         const config *c = &cfg[i];
         if (c->failed) continue;
-        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld\n", c->method, c->workers, sum[i].imbal,
+        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld\n", c->method, cores(c), sum[i].imbal,
                sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved, c->reverts);
     }
     for (size_t i = 0; i < ncfg; i++)
         if (!cfg[i].failed && cfg[i].metis_small && cfg[i].part == PF_PART_METIS)
             printf("  note: %s at %d workers: the graph was too small for METIS, placed by owner-compute\n",
-                   cfg[i].method, cfg[i].workers);
+                   cfg[i].method, cores(&cfg[i]));
 }
 
 /* The paper's figures for the same scene, when it is one of the paper's built-in scenes. */
@@ -415,7 +432,7 @@ static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *cs
         const summary *s = &sum[i];
         csv_rows(csv, o->name, &cfg[i], s, base);
         /* the plot draws the paper's measure: integration speedup, error bars from the repeats' range */
-        pts[npts++] = (scaling_point){cfg[i].method, cfg[i].workers, ratio(base->integ, s->integ),
+        pts[npts++] = (scaling_point){cfg[i].method, cores(&cfg[i]), ratio(base->integ, s->integ),
                                       ratio(base->integ, s->integ_hi), ratio(base->integ, s->integ_lo)};
     }
     fflush(stdout);
@@ -525,9 +542,12 @@ static int check_scene(const scaling_opts *o, config *baseline)
     return rc;
 }
 
+static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_path, const char *plot_path,
+                       int argc, char **argv);
+
 int bench_scaling(int argc, char **argv)
 {
-    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1, .spin_ns = 20000}; /* warm-up: record, settle caches */
+    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1, .spin_ns = 20000, .ranks = 1}; /* warm-up: record, settle caches */
     config_axes a = {.ex = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS},
                      .nex = 4,
                      .parts = {PF_PART_OWNER},
@@ -537,25 +557,42 @@ int bench_scaling(int argc, char **argv)
     const char *csv_path = NULL, *plot_path = NULL;
     int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);
     if (rc) return rc < 0 ? 0 : rc;
-    if ((rc = check_outputs(&o, csv_path, plot_path))) return rc;
-    case_name(o.scene, o.name, sizeof o.name);
-    size_t ncfg = count_configs(&a);
+    if (run_mpi_launched()) {
+        if (run_mpi_start(&o.rank)) return 1;
+        o.ranks = run_mpi_ranks();
+        o.bind = 0; /* the ranks of one machine would pin their workers to the same cores */
+        return run_mpi_end(run_scaling(&o, &a, csv_path, plot_path, argc, argv));
+    }
+    return run_scaling(&o, &a, csv_path, plot_path, argc, argv);
+}
+
+/* The benchmark once the options are known: rank 0 (or the only process) checks the outputs and reports. */
+static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_path, const char *plot_path,
+                       int argc, char **argv)
+{
+    int rc, lead = o->rank == 0;
+    if (lead && (rc = check_outputs(o, csv_path, plot_path))) return rc;
+    case_name(o->scene, o->name, sizeof o->name);
+    size_t ncfg = count_configs(a, o->ranks);
     config *cfg = calloc(ncfg, sizeof *cfg);
     if (!cfg) return 1;
-    build_configs(cfg, &a);
-    if ((rc = check_scene(&o, &cfg[0]))) {
+    build_configs(cfg, a, o->ranks);
+    if ((rc = check_scene(o, &cfg[0]))) {
         free(cfg);
         return rc;
     }
     int status = 0;
     for (size_t i = 0; i < ncfg; i++)
-        if (alloc_samples(&cfg[i], o.steps, o.repeat)) status = 1;
+        if (alloc_samples(&cfg[i], o->steps, o->repeat)) status = 1;
     bench_csv *csv = NULL;
-    if (!status && (rc = bench_csv_open(csv_path, o.force, argc, argv, &csv))) status = rc;
-    /* repeats outermost: every configuration meets the same background load, in turn */
-    for (long r = 0; r < o.repeat && !status; r++)
-        for (size_t i = 0; i < ncfg; i++)
-            if (!cfg[i].failed && time_repeat(&o, &cfg[i], r)) cfg[i].failed = 1;
+    if (!status && lead && (rc = bench_csv_open(csv_path, o->force, argc, argv, &csv))) status = rc;
+    /* repeats outermost: every configuration meets the same background load, in turn. A configuration of one
+     * rank runs on rank 0 alone while the others sleep */
+    for (long r = 0; r < o->repeat && !status; r++)
+        for (size_t i = 0; i < ncfg; i++) {
+            if (!cfg[i].failed && (lead || cfg[i].ranks > 1) && time_repeat(o, &cfg[i], r)) cfg[i].failed = 1;
+            if (o->ranks > 1) run_mpi_wait_all();
+        }
     if (!status && cfg[0].failed) {
         fprintf(stderr, CMD ": the seq baseline failed; no speedups\n");
         status = 1;
@@ -563,7 +600,7 @@ int bench_scaling(int argc, char **argv)
     if (!status) {
         for (size_t i = 0; i < ncfg; i++)
             if (cfg[i].failed) status = 1;
-        if (report(&o, cfg, ncfg, csv, plot_path)) status = 1;
+        if (lead && report(o, cfg, ncfg, csv, plot_path)) status = 1;
     }
     if (csv && bench_csv_close(csv, !status)) status = 1;
     for (size_t i = 0; i < ncfg; i++)

@@ -10,6 +10,11 @@
 int run_mpi_launched(void);
 /* MPI_Init_thread with MPI_THREAD_MULTIPLE; *rank receives this process's rank. 0, or 1 after a message. */
 int run_mpi_start(int *rank);
+/* The rank count of a started job; 1 without MPI. */
+int run_mpi_ranks(void);
+/* Returns once every rank has called it, sleeping between polls (a blocking barrier spins on the cores the
+ * ranks still measuring need). */
+void run_mpi_wait_all(void);
 /* MPI_Finalize once every rank has ended, returning the worst status of all; MPI_Abort of the whole job when this
  * rank failed and the others do not end with it (they wait in the run for it). */
 int run_mpi_end(int status);
