@@ -197,15 +197,22 @@ static void misbehave(const pf_task_ctx *c)
     pf_runtime_destroy(in.rt); /* refused: the runtime stays valid */
 }
 
+/* A runtime def for tests: unbound, quiet, executor e with `workers` workers. */
+static pf_runtime_def quiet_def(pf_executor e, int workers)
+{
+    pf_runtime_def def = pf_runtime_default_def();
+    def.bind = 0;
+    def.quiet = 1;
+    def.workers = workers;
+    def.executor = e;
+    return def;
+}
+
 START_TEST(calls_from_inside_a_task_are_refused)
 {
     for (int e = 0; e < PF_EXEC_COUNT; e++)
         for (int workers = 1; workers <= 2; workers++) {
-            pf_runtime_def def = pf_runtime_default_def();
-            def.bind = 0;
-            def.quiet = 1;
-            def.workers = workers;
-            def.executor = (pf_executor)e;
+            pf_runtime_def def = quiet_def((pf_executor)e, workers);
             ck_assert_int_eq(pf_runtime_create(&def, &in.rt), PF_OK);
             ck_assert_int_eq(pf_graph_create(&in.g), PF_OK);
             double cell = 0;
@@ -261,11 +268,7 @@ START_TEST(a_moved_datum_reaches_its_tasks)
 {
     for (int e = 0; e < PF_EXEC_COUNT; e++)
         for (int workers = 1; workers <= 2; workers++) {
-            pf_runtime_def def = pf_runtime_default_def();
-            def.bind = 0;
-            def.quiet = 1;
-            def.workers = workers;
-            def.executor = (pf_executor)e;
+            pf_runtime_def def = quiet_def((pf_executor)e, workers);
             pf_runtime *rt;
             pf_graph *g;
             ck_assert_int_eq(pf_runtime_create(&def, &rt), PF_OK);
