@@ -73,6 +73,8 @@ typedef struct pf_mpi_graph {
     uint32_t *ver;           /* [data]: versions written this run as this rank knows them */
     uint8_t *part;           /* [loops]: a worker of this rank runs part of the loop */
     uint8_t *dead_at_end;    /* [data]: the next run overwrites it before any task reads it: not shared at the end */
+    int32_t *home;           /* [data]: the rank of its last writer in node order (0: none): it shares the datum
+                              * at a run's end when other ranks hold the same version (a message's copy) */
 } pf_mpi_graph;
 
 int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank);

@@ -324,6 +324,18 @@ static int share_datum(const pf_graph *g, size_t d, const int *maxloc, const int
     return maxloc[2 * d] > vmin[d] && g->data.v[d].ptr && wanted;
 }
 
+/* The rank that shares datum d: of the ranks holding its last version, its home (the writer's) first, then the
+ * next ones in turn. MAXLOC keeps the lowest of equal indices, so each rank enters its distance from the home. */
+static int index_of(const pf_mpi *m, const pf_mpi_graph *t, size_t d)
+{
+    return (m->rank - t->home[d] + m->ranks) % m->ranks;
+}
+
+static int sharer(const pf_mpi *m, const pf_mpi_graph *t, size_t d, const int *maxloc)
+{
+    return (maxloc[2 * d + 1] + t->home[d]) % m->ranks;
+}
+
 /* Every datum some rank lacks the last version of and the share setting wants, from a rank that has it to all. */
 static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes)
 {
@@ -336,13 +348,13 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     int *counts = vmine + nd, *displs = counts + R;
     for (size_t d = 0; d < nd; d++) {
         pair[2 * d] = vmine[d] = (int)t->ver[d];
-        pair[2 * d + 1] = m->rank;
+        pair[2 * d + 1] = index_of(m, t, d);
     }
     MPI_Allreduce(pair, maxloc, (int)nd, MPI_2INT, MPI_MAXLOC, m->comm);
     MPI_Allreduce(vmine, vmin, (int)nd, MPI_INT, MPI_MIN, m->comm);
     for (int r = 0; r < R; r++) counts[r] = 0;
     for (size_t d = 0; d < nd; d++)
-        if (share_datum(g, d, maxloc, vmin)) counts[maxloc[2 * d + 1]] += (int)g->data.v[d].size;
+        if (share_datum(g, d, maxloc, vmin)) counts[sharer(m, t, d, maxloc)] += (int)g->data.v[d].size;
     size_t total = 0;
     for (int r = 0; r < R; r++) {
         displs[r] = (int)total;
@@ -353,7 +365,7 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
         die(m, "out of memory sharing data");
     unsigned char *p = m->pack.v;
     for (size_t d = 0; d < nd; d++)
-        if (share_datum(g, d, maxloc, vmin) && maxloc[2 * d + 1] == m->rank) {
+        if (share_datum(g, d, maxloc, vmin) && sharer(m, t, d, maxloc) == m->rank) {
             memcpy(p, g->data.v[d].ptr, g->data.v[d].size);
             p += g->data.v[d].size;
         }
@@ -367,7 +379,7 @@ static void share_data(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *byt
     for (int r = 0; r < R; r++) counts[r] = 0; /* reused as each rank's read position */
     for (size_t d = 0; d < nd; d++) {
         if (!share_datum(g, d, maxloc, vmin)) continue;
-        int r = maxloc[2 * d + 1];
+        int r = sharer(m, t, d, maxloc);
         if (r != m->rank) memcpy(g->data.v[d].ptr, m->gather.v + displs[r] + counts[r], g->data.v[d].size);
         counts[r] += (int)g->data.v[d].size;
     }

@@ -52,6 +52,7 @@ void pf_mpi_tables_free(pf_graph *g)
     pf_free(t->ver);
     pf_free(t->part);
     pf_free(t->dead_at_end);
+    pf_free(t->home);
     pf_free(t);
     g->mpi = NULL;
 }
@@ -127,6 +128,20 @@ static int list_items(pf_graph *g, pf_mpi_graph *t)
     return PF_OK;
 }
 
+/* The rank of each datum's last writer in node order (0 when none writes it). */
+static int find_homes(pf_graph *g, pf_mpi_graph *t)
+{
+    t->home = pf_calloc(g->data.n + 1, sizeof *t->home);
+    if (!t->home) return PF_ENOMEM;
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        int32_t w = g->an.nodes.v[i].worker;
+        if (w < 0) continue;
+        for (uint32_t k = t->item_off[i]; k < t->item_off[i + 1]; k++)
+            if (t->items.v[k].ptr == PF_NONE) t->home[t->items.v[k].datum] = w / t->workers;
+    }
+    return PF_OK;
+}
+
 /* The loops a worker of `rank` takes part in: it runs their begin op. */
 static int mark_loops(pf_graph *g, pf_mpi_graph *t, int rank)
 {
@@ -185,7 +200,8 @@ int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank)
     t->ndata = g->data.n;
     t->nnodes = g->an.nodes.n;
     t->ver = pf_calloc(g->data.n + 1, sizeof *t->ver);
-    if (!t->ver || name_flags(g, t) || list_items(g, t) || mark_loops(g, t, rank) || mark_dead_at_end(g, t)) {
+    if (!t->ver || name_flags(g, t) || list_items(g, t) || find_homes(g, t) || mark_loops(g, t, rank) ||
+        mark_dead_at_end(g, t)) {
         pf_mpi_tables_free(g);
         return pf_error(PF_ENOMEM, "out of memory building a graph's MPI tables");
     }
