@@ -136,6 +136,7 @@ int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
 int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_pressure.c */
 int sc_triangle_pressure(pf_scene_component *c, void *ctx);
+int sc_quad_bending_springs(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_changes.c: SOFA's TopologicalChangeProcessor (removals at their times) */
 int sc_topological_change_processor(pf_scene_component *c, void *ctx);

@@ -155,6 +155,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
+    {"QuadBendingSprings", FORCES, sc_quad_bending_springs, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     /* models PhysFlow does not have: refused, saying what they are */
