@@ -62,6 +62,7 @@ int sc_narrow_phase(pf_scene_component *c, void *ctx);
 int sc_min_proximity(pf_scene_component *c, void *ctx);
 int sc_discrete_intersection(pf_scene_component *c, void *ctx);
 int sc_plane_force_field(pf_scene_component *c, void *ctx);
+int sc_sphere_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);

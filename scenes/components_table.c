@@ -50,7 +50,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
+    {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
+    {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
@@ -116,6 +118,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
+    {"SphereForceField", FORCES, sc_sphere_force_field, NULL},
     {"Gravity", FORCES, sc_gravity, NULL},
     {"BoxConstraint", FORCES, sc_box_constraint, NULL},
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},

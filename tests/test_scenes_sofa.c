@@ -171,6 +171,42 @@ START_TEST(test_plane_force_field)
 }
 END_TEST
 
+/* SphereForceField: a point of 1 kg on top of the sphere (centre 0 0 0, radius 1, stiffness 1000, damping 20) rests
+ * at the penalty equilibrium z = r - m g / k; one 3 m off its side falls freely for its first second (the
+ * implicit-Euler recurrence: the field leaves outside points alone); a radius <= 0 is refused. */
+START_TEST(test_sphere_force_field)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='p'><EulerImplicitSolver/>"
+                      "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+                      "<MechanicalObject position='0 0 1.02  3 0 10'/><UniformMass vertexMass='1'/>\n"
+                      "<SphereForceField center='0 0 0' radius='1' stiffness='1000' damping='20'/>"
+                      "</Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_world *w = pf_scene_world(s);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
+    const double *x = pf_world_positions(w, o, NULL);
+    double v = 0, z = 10;
+    for (int k = 0; k < 100; k++) v -= 0.01 * 9.81, z += 0.01 * v;
+    ck_assert_msg(fabs(x[5] - z) < 1e-9 * (10 - z), "free point at %g, free fall %g", x[5], z);
+    ck_assert_int_eq(pf_world_step(w, 400), PF_OK);
+    x = pf_world_positions(w, o, NULL);
+    ck_assert_msg(fabs(x[2] - (1 - 9.81 / 1000)) < 1e-6 && fabs(x[0]) < 1e-12 && fabs(x[1]) < 1e-12,
+                  "rest at %g %g %g", x[0], x[1], x[2]);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                      "<SphereForceField radius='0'/></Node></Node>";
+    ck_assert_int_eq(load(&d, bad, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "radius must be > 0"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 /* SOFA's dynamic topology containers read as the mesh they start from: a quad and a triangle set give the same
  * surface as MeshTopology does (two triangles per quad); their modifiers and geometry algorithms are accepted
  * without a word, drawing attributes and all. */
@@ -1576,6 +1612,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
+    tcase_add_test(tc, test_sphere_force_field);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
