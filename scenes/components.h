@@ -112,6 +112,7 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **idx, uint32_t *n,
                      uint32_t **owned);
 /* scenes/components_roi.c */
+int sc_pair_box_roi(pf_scene_component *c, void *ctx);
 int sc_sphere_roi(pf_scene_component *c, void *ctx);
 int sc_plane_roi(pf_scene_component *c, void *ctx);
 /* scenes/components_projective.c */

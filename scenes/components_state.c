@@ -506,6 +506,9 @@ int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind)
     return PF_OK;
 }
 
+/* EulerImplicitSolver, and SOFA's BDF1 (velocity-based backward Euler, BDF1.cpp): BDF1's first Newton iteration from
+ * (x_n, v_n) solves (M (1 + h rm) - h (h + rk) K) dv = h f + h (h + rk) K v_n - h rm M v_n, EulerImplicitSolver's
+ * system, and NewtonRaphsonSolver makes one by default (more: its warning) */
 int sc_euler_implicit(pf_scene_component *c, void *ctx)
 {
     (void)ctx;

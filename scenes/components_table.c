@@ -49,6 +49,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"NodalMassDensity", STATE, sc_nodal_mass_density, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
+    {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
@@ -139,6 +140,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},
     {"PlaneProjectiveConstraint", FORCES, sc_plane_constraint, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},
+    {"PairBoxROI", FORCES, sc_pair_box_roi, NULL},
     {"PlaneROI", FORCES, sc_plane_roi, NULL},
     {"SphereCollisionModel", FORCES, sc_sphere_model, NULL},
     {"SphereModel", FORCES, sc_sphere_model, NULL},

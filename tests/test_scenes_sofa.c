@@ -207,6 +207,42 @@ START_TEST(test_sphere_force_field)
 }
 END_TEST
 
+/* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
+ * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
+static uint64_t bar_hash(const char *integrator)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.002' gravity='0 0 -9.81'><Node name='bar'>%s"
+             "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>"
+             "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+             "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+             "<FixedConstraint indices='0 4 8 12'/></Node></Node>", integrator);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", integrator, pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s: %s", integrator, r.last);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_integration_scheme_names)
+{
+    uint64_t implicit = bar_hash("<EulerImplicitSolver rayleighMass='0.1' rayleighStiffness='0.05'/>");
+    ck_assert(implicit == bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit == bar_hash("<EulerImplicitIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"));
+    ck_assert(implicit != bar_hash("<EulerImplicitSolver/>"));
+    uint64_t explicit_ = bar_hash("<EulerExplicitSolver/>");
+    ck_assert(explicit_ == bar_hash("<EulerExplicitIntegrationScheme/>"));
+    ck_assert(explicit_ != implicit);
+    uint64_t rk4 = bar_hash("<RungeKutta4Solver/>");
+    ck_assert(rk4 == bar_hash("<RungeKutta4IntegrationScheme/>"));
+    ck_assert(rk4 != explicit_);
+}
+END_TEST
+
 /* SOFA's dynamic topology containers read as the mesh they start from: a quad and a triangle set give the same
  * surface as MeshTopology does (two triangles per quad); their modifiers and geometry algorithms are accepted
  * without a word, drawing attributes and all. */
@@ -820,6 +856,21 @@ START_TEST(test_rois_and_projective)
     ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='0.5 -1 1.5  2.5 0.5 3'/>"), 2);
     ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='2.5 0.5 3  0.5 -1 1.5'/>"), 2);
     ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='0.5 0.5 1.5  2.5 -1 3'/>"), 2);
+    /* PairBoxROI: inside the inclusive box and not inside the included one (bounds included, put in order), a
+     * brute force over the grid */
+    uint32_t shell = 0, rowless = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                shell += !(i == 1 && j == 1 && k == 1);
+                rowless += !(j == 0 && k == 0);
+            }
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='-0.5 -0.5 -0.5 2.5 2.5 2.5' "
+                               "includedBox='0.5 0.5 0.5 1.5 1.5 1.5'/>"), shell);
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='2.5 2.5 2.5 -0.5 -0.5 -0.5' "
+                               "includedBox='1.5 0.5 1.5 0.5 1.5 0.5'/>"), shell);
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='0 0 0 2 2 2' includedBox='0 0 0 2 0 0'/>"),
+                      rowless);
 
     reports r = {0};
     pf_scene_load_def d = quiet_def(&r);
@@ -1613,6 +1664,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_sphere_force_field);
+    tcase_add_test(tc, test_integration_scheme_names);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
