@@ -4,6 +4,7 @@
  * surface: FastTriangularBendingSprings (pf_world_add_bending_vectors) and the springs TriangularBendingSprings and
  * QuadularBendingSprings (pf_world_add_springs, rest length = initial distance). */
 #include "components.h"
+#include "topological_mappings.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -15,35 +16,6 @@
 #define TYPE(c) pf_scene_component_type(c)
 
 /* ---- the node's surface ---- */
-
-/* The quads of a regular grid with exactly one dimension of 1 (SOFA's GridTopology: a flat grid is a quad
- * mesh), corners in turn around each cell; *nq = 0 for a grid of another shape. */
-static int grid_quads(const int g[3], uint32_t **out, uint32_t *nq)
-{
-    *out = NULL;
-    *nq = 0;
-    int flat = -1, ones = 0;
-    for (int a = 0; a < 3; a++)
-        if (g[a] == 1) flat = a, ones++;
-    if (ones != 1) return PF_OK;
-    int u = flat == 0 ? 1 : 0, v = flat == 2 ? 1 : 2; /* the two axes of the sheet, in order */
-    const uint32_t stride[3] = {1, (uint32_t)g[0], (uint32_t)(g[0] * g[1])};
-    uint32_t n = (uint32_t)((g[u] - 1) * (g[v] - 1));
-    uint32_t *q = pf_malloc((size_t)n * 4 * sizeof *q);
-    if (!q) return pf_error(PF_ENOMEM, "out of memory for %u quads", n);
-    uint32_t k = 0;
-    for (int j = 0; j + 1 < g[v]; j++)
-        for (int i = 0; i + 1 < g[u]; i++, k++) {
-            uint32_t p = (uint32_t)i * stride[u] + (uint32_t)j * stride[v];
-            q[4 * k] = p;
-            q[4 * k + 1] = p + stride[u];
-            q[4 * k + 2] = p + stride[u] + stride[v];
-            q[4 * k + 3] = p + stride[v];
-        }
-    *out = q;
-    *nq = n;
-    return PF_OK;
-}
 
 /* The node's triangles (*out owned by the caller): its mesh's (quads already split by the readers), or a flat
  * grid's quads split in two as SOFA's TriangleFEMForceField splits them, (0 1 2) (0 2 3). */
@@ -61,7 +33,7 @@ static int node_triangles(pf_scene_component *c, uint32_t **out, uint32_t *nt)
     }
     if (n->topology == SC_TOPO_GRID) {
         uint32_t *q, nq;
-        int rc = grid_quads(n->def.grid, &q, &nq);
+        int rc = sc_grid_quads(n->def.grid, &q, &nq);
         if (rc) return rc;
         if (nq) {
             uint32_t *t = pf_malloc((size_t)nq * 6 * sizeof *t);
@@ -100,7 +72,7 @@ static int node_quads(pf_scene_component *c, uint32_t **out, uint32_t *nq)
         return PF_OK;
     }
     if (n->topology == SC_TOPO_GRID) {
-        int rc = grid_quads(n->def.grid, out, nq);
+        int rc = sc_grid_quads(n->def.grid, out, nq);
         if (rc || *nq) return rc;
     }
     return pf_scene_component_error(c, PF_EPARSE,
@@ -345,7 +317,7 @@ static int bending_springs(const uint32_t *faces, uint32_t nf, int k, int fan, d
     *n = 0;
     face_edge *e = face_edges(faces, nf, k);
     size_t ne = (size_t)nf * (size_t)k;
-    pf_spring *s = pf_malloc(ne * sizeof *s + 1);
+    pf_spring *s = pf_malloc(2 * ne * sizeof *s + 1); /* at most two springs per face edge */
     if (!e || !s) {
         pf_free(e);
         pf_free(s);
@@ -356,11 +328,24 @@ static int bending_springs(const uint32_t *faces, uint32_t nf, int k, int fan, d
         size_t j = i;
         while (j < ne && e[j].lo == e[i].lo && e[j].hi == e[i].hi)
             j++;
-        if (fan && j - i >= 2) {
+        if (fan && k == 3 && j - i >= 2) {
             const uint32_t *f0 = faces + (size_t)k * e[i].face;
             for (size_t l = i + 1; l < j; l++) {
                 const uint32_t *f1 = faces + (size_t)k * e[l].face;
                 s[m++] = (pf_spring){f1[(e[l].corner + 2) % 3], f0[(e[i].corner + 2) % 3], stiffness, damping, -1.0};
+            }
+        } else if (fan && j - i >= 2) { /* quads: each later face's two springs to the first's, as below */
+            const uint32_t *f0 = faces + (size_t)k * e[i].face;
+            uint32_t c0 = e[i].corner;
+            for (size_t l = i + 1; l < j; l++) {
+                const uint32_t *f1 = faces + (size_t)k * e[l].face;
+                uint32_t c1 = e[l].corner;
+                for (int end = 0; end < 2; end++) {
+                    uint32_t p = end ? e[i].hi : e[i].lo;
+                    uint32_t a = f0[c0] == p ? f0[(c0 + 3) % 4] : f0[(c0 + 2) % 4];
+                    uint32_t b = f1[c1] == p ? f1[(c1 + 3) % 4] : f1[(c1 + 2) % 4];
+                    s[m++] = (pf_spring){b, a, stiffness, damping, -1.0};
+                }
             }
         } else if (j - i == 2) {
             const uint32_t *f0 = faces + (size_t)k * e[i].face, *f1 = faces + (size_t)k * e[i + 1].face;
@@ -444,4 +429,71 @@ int sc_quadular_bending_springs(pf_scene_component *c, void *ctx)
     rc = add_bending(c, quads, nq, 4, 0, k, d);
     pf_free(quads);
     return rc;
+}
+
+typedef struct spring_pair {
+    uint32_t lo, hi, i;
+} spring_pair;
+
+static int cmp_spring_pair(const void *x, const void *y)
+{
+    const spring_pair *a = x, *b = y;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The springs s[0..*n) with each pair of points once (in either order), the first kept, in their order. */
+static int unique_pairs(pf_spring *s, uint32_t *n)
+{
+    spring_pair *p = pf_malloc(((size_t)*n + 1) * sizeof *p);
+    uint8_t *drop = pf_calloc((size_t)*n + 1, 1);
+    if (!p || !drop) {
+        pf_free(p);
+        pf_free(drop);
+        return pf_error(PF_ENOMEM, "out of memory for bending springs");
+    }
+    for (uint32_t i = 0; i < *n; i++)
+        p[i] = (spring_pair){s[i].a < s[i].b ? s[i].a : s[i].b, s[i].a < s[i].b ? s[i].b : s[i].a, i};
+    qsort(p, *n, sizeof *p, cmp_spring_pair);
+    for (uint32_t i = 1; i < *n; i++)
+        if (p[i].lo == p[i - 1].lo && p[i].hi == p[i - 1].hi) drop[p[i].i] = 1;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < *n; i++)
+        if (!drop[i]) s[m++] = s[i];
+    *n = m;
+    pf_free(p);
+    pf_free(drop);
+    return PF_OK;
+}
+
+/* QuadBendingSprings: SOFA's bending springs on quads, a StiffSpringForceField (defaults stiffness 100, damping 5):
+ * for an edge its quads share, a spring through each end of the edge between that end's neighbours off the edge in
+ * either quad (the corners of the two quads' edges opposite the shared one), an edge of more than two quads fanned
+ * from the first; a pair of points joined once (QuadBendingSprings::registerEdge and addSpring's set). */
+int sc_quad_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, 100, 5, &k, &d);
+    if (rc) return rc;
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *quads, nq;
+    if ((rc = node_quads(c, &quads, &nq))) return rc;
+    pf_spring *s;
+    uint32_t n;
+    rc = bending_springs(quads, nq, 4, 1, k, d, &s, &n);
+    pf_free(quads);
+    if (rc) return rc;
+    if ((rc = unique_pairs(s, &n))) {
+        pf_free(s);
+        return rc;
+    }
+    if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
+    pf_free(s);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields += n > 0;
+    c->L->scene->summary.springs += n;
+    return PF_OK;
 }

@@ -21,8 +21,8 @@ static int newton_iterations(pf_scene_component *c, const char *attr)
     if (it > 1)
         pf_scene_component_warning(
             c,
-            "%s: %s=\"%g\": PhysFlow's static solver makes one Newton iteration per step, "
-            "so equilibrium is reached over that many steps",
+            "%s: %s=\"%g\": PhysFlow makes one Newton iteration per step (StaticSolver's, BDF1's: the "
+            "linearized step), so a static equilibrium is reached over that many steps",
             TYPE(c), attr, it);
     return PF_OK;
 }

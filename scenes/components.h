@@ -62,6 +62,7 @@ int sc_narrow_phase(pf_scene_component *c, void *ctx);
 int sc_min_proximity(pf_scene_component *c, void *ctx);
 int sc_discrete_intersection(pf_scene_component *c, void *ctx);
 int sc_plane_force_field(pf_scene_component *c, void *ctx);
+int sc_sphere_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
@@ -111,6 +112,7 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **idx, uint32_t *n,
                      uint32_t **owned);
 /* scenes/components_roi.c */
+int sc_pair_box_roi(pf_scene_component *c, void *ctx);
 int sc_sphere_roi(pf_scene_component *c, void *ctx);
 int sc_plane_roi(pf_scene_component *c, void *ctx);
 /* scenes/components_projective.c */
@@ -136,6 +138,7 @@ int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
 int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_pressure.c */
 int sc_triangle_pressure(pf_scene_component *c, void *ctx);
+int sc_quad_bending_springs(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_changes.c: SOFA's TopologicalChangeProcessor (removals at their times) */
 int sc_topological_change_processor(pf_scene_component *c, void *ctx);

@@ -114,6 +114,32 @@ static int spring_constants(pf_scene_component *c, double *k, double *d)
     return PF_OK;
 }
 
+/* A mirrored grid's springs (its mesh numbered as a grid's, scenes/components_state.c): the pairs of points
+ * pf_world_add_grid_springs joins on a grid of g points per axis, in its order (lines along the 3 axes and both
+ * diagonals of every face), rest length the initial distance. */
+static int mirrored_grid_springs(pf_world *w, pf_object_id o, const int g[3], double k, double d, uint32_t *count)
+{
+    static const int off[9][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, -1, 0},
+                                  {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
+    size_t cap = (size_t)g[0] * (size_t)g[1] * (size_t)g[2] * 9;
+    pf_spring *s = pf_malloc(cap * sizeof *s);
+    if (!s) return pf_error(PF_ENOMEM, "out of memory for grid springs");
+    uint32_t m = 0;
+    for (int z = 0; z < g[2]; z++)
+        for (int y = 0; y < g[1]; y++)
+            for (int x = 0; x < g[0]; x++)
+                for (int t = 0; t < 9; t++) {
+                    int a = x + off[t][0], b = y + off[t][1], e = z + off[t][2];
+                    if (a < 0 || a >= g[0] || b < 0 || b >= g[1] || e < 0 || e >= g[2]) continue;
+                    s[m++] = (pf_spring){(uint32_t)(x + g[0] * (y + g[1] * z)), (uint32_t)(a + g[0] * (b + g[1] * e)),
+                                         k, d, -1.0};
+                }
+    int rc = pf_world_add_springs(w, o, s, m, NULL);
+    pf_free(s);
+    if (!rc) *count = m;
+    return rc;
+}
+
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -122,11 +148,16 @@ int sc_regular_grid_springs(pf_scene_component *c, void *ctx)
     if (rc) return rc;
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
-    if (c->node->topology != SC_TOPO_GRID)
+    const int *g = c->node->grid_points;
+    if (c->node->topology != SC_TOPO_GRID && !g[0])
         return pf_scene_component_error(c, PF_EPARSE, "RegularGridSpringForceField needs a RegularGridTopology in "
                                         "node '%s'", c->node->name);
     uint32_t count = 0;
-    if ((rc = pf_world_add_grid_springs(c->L->scene->world, o, k, d, &count, NULL))) return rc;
+    if (c->node->topology == SC_TOPO_GRID) {
+        if ((rc = pf_world_add_grid_springs(c->L->scene->world, o, k, d, &count, NULL))) return rc;
+    } else if ((rc = mirrored_grid_springs(c->L->scene->world, o, g, k, d, &count))) {
+        return rc;
+    }
     c->L->scene->summary.force_fields++;
     c->L->scene->summary.springs += count;
     return PF_OK;
@@ -488,13 +519,14 @@ int sc_box_roi(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "drawBoxes");
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "position");
+    /* SOFA's BoxROI::roiInit puts each box's bounds in order, axis by axis: a box written max first selects the
+     * same points (sc_parse_reals refused bounds that are not finite numbers) */
     for (size_t k = 0; k < m / 6; k++)
         for (int d = 0; d < 3; d++)
-            if (!(b[6 * k + d] <= b[6 * k + 3 + d])) {
-                rc = pf_scene_component_error(c, PF_EINVAL, "BoxROI: box %zu has min %g > max %g along %c", k,
-                                              b[6 * k + d], b[6 * k + 3 + d], "xyz"[d]);
-                pf_free(b);
-                return rc;
+            if (b[6 * k + d] > b[6 * k + 3 + d]) {
+                double t = b[6 * k + d];
+                b[6 * k + d] = b[6 * k + 3 + d];
+                b[6 * k + 3 + d] = t;
             }
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) {
@@ -554,10 +586,11 @@ int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32
         if ((rc = sc_resolve_link(c, "indices", s, &node, &comp, &field))) return rc;
         int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"SphereROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"PairBoxROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI"));
         if (!roi || !field || strcmp(field, "indices"))
-            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's "
-                                            "or PlaneROI's indices ('@box.indices')", TYPE(c), s);
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's, "
+                                            "PairBoxROI's or PlaneROI's indices ('@box.indices')", TYPE(c), s);
         if (node != c->node)
             return pf_scene_component_error(c, PF_EPARSE, "%s: the ROI '%s' selects points of another node's "
                                             "object", TYPE(c), s);

@@ -1,5 +1,6 @@
-/* SphereROI and PlaneROI: the points of the node's object inside spheres or flat boxes (their initial positions,
- * moved with a replicated copy), in increasing order, for `@name.indices` links as BoxROI's. */
+/* SphereROI, PlaneROI and PairBoxROI: the points of the node's object inside spheres, flat boxes or between two boxes
+ * (their initial positions, moved with a replicated copy), in increasing order, for `@name.indices` links as
+ * BoxROI's. */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -173,4 +174,46 @@ int sc_plane_roi(pf_scene_component *c, void *ctx)
     if (rc >= 0) rc = select_points(c, pl, n / 10, PLANE_SIZE, in_plane);
     pf_free(pl);
     return rc < 0 ? rc : PF_OK;
+}
+
+/* shape: the inclusive box then the included one (xmin ymin zmin xmax ymax zmax each, bounds in order) */
+static int in_pair(const double *p, const double *s)
+{
+    int in[2];
+    for (int b = 0; b < 2; b++) {
+        const double *box = s + 6 * b;
+        in[b] = p[0] >= box[0] && p[0] <= box[3] && p[1] >= box[1] && p[1] <= box[4] && p[2] >= box[2] &&
+                p[2] <= box[5];
+    }
+    return in[0] && !in[1];
+}
+
+/* PairBoxROI inclusiveBox="..." includedBox="...": the points inside the first box and not inside the second (the
+ * shell between them; bounds included, each box's bounds put in order), SOFA's PairBoxROI::doUpdate; either box
+ * left at zero selects nothing, as there. */
+int sc_pair_box_roi(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double s[12] = {0};
+    int rc;
+    if ((rc = pf_scene_component_reals(c, "inclusiveBox", 6, s)) < 0) return rc;
+    if ((rc = pf_scene_component_reals(c, "includedBox", 6, s + 6)) < 0) return rc;
+    ignore_roi_extras(c);
+    static const char *const drawn[] = {"drawInclusiveBox", "drawIncludedBox", "meshPosition", "rest_position"};
+    SC_IGNORE_ATTRS(c, drawn);
+    int zero = 0;
+    for (int b = 0; b < 2; b++) {
+        double *box = s + 6 * b;
+        int all = 1;
+        for (int k = 0; k < 6; k++) all &= box[k] == 0;
+        zero |= all;
+        for (int d = 0; d < 3; d++)
+            if (box[d] > box[3 + d]) {
+                double t = box[d];
+                box[d] = box[3 + d];
+                box[3 + d] = t;
+            }
+    }
+    if (zero) pf_scene_component_warning(c, "PairBoxROI: a box left at zero: no point selected, as in SOFA");
+    return select_points(c, s, zero ? 0 : 1, 12, in_pair);
 }

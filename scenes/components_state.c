@@ -147,6 +147,45 @@ static int grid_axis_attr(pf_scene_component *c, const char *const names[3], dou
     return PF_OK;
 }
 
+/* A RegularGridTopology with max below min along some axis: SOFA steps from min towards max all the same
+ * (RegularGridTopology::setPos: dx = (max - min) / (n - 1) < 0), so point (i, j, k) = first + (i, j, k) steps runs
+ * down that axis, numbered as any grid's, its cells mirrored. PhysFlow's grid objects run up every axis
+ * (pf_object_def.grid_max > grid_min): this grid becomes the node's mesh, SOFA's points in SOFA's order with its
+ * cells (hexahedra, or a flat grid's quads and their triangles); grid_points keeps its shape for
+ * RegularGridSpringForceField and grid_cells for Hexa2TetraTopologicalMapping's swapping. */
+static int mirrored_grid(pf_scene_component *c, const double n[3], const double first[3], const double last[3])
+{
+    const int g[3] = {(int)n[0], (int)n[1], (int)n[2]};
+    sc_mesh m;
+    PF_TRY(sc_grid_mesh(g, first, last, &m));
+    uint32_t *q = NULL, nq = 0;
+    int rc = sc_grid_quads(g, &q, &nq);
+    if (!rc && nq && !(m.tris = pf_malloc((size_t)nq * 6 * sizeof *m.tris)))
+        rc = pf_error(PF_ENOMEM, "out of memory for a grid's triangles");
+    if (rc) {
+        pf_free(q);
+        sc_mesh_free(&m);
+        return rc;
+    }
+    for (uint32_t k = 0; k < nq; k++) { /* each quad's triangles (0 1 2) (0 2 3), as sc_mesh keeps them */
+        const uint32_t *v = q + 4 * (size_t)k;
+        const uint32_t t[6] = {v[0], v[1], v[2], v[0], v[2], v[3]};
+        memcpy(m.tris + 6 * (size_t)k, t, sizeof t);
+    }
+    m.quads = q;
+    m.nquads = nq;
+    m.ntris = 2 * nq;
+    if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+        sc_mesh_free(&m);
+        return rc;
+    }
+    c->node->mesh = m;
+    for (int k = 0; k < 3; k++) c->node->grid_points[k] = g[k];
+    c->node->grid_cells[0] = g[0] - 1;
+    c->node->grid_cells[1] = g[1] - 1;
+    return PF_OK;
+}
+
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -174,28 +213,29 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx)
         if (n[d] > (1 << 20))
             return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points along axis %c is too many",
                                             n[d], "xyz"[d]);
-        /* SOFA steps from min towards max, backwards when max < min (its points then run down the axis, their
-         * cells mirrored); PhysFlow's grid objects run up every axis (pf_object_def.grid_max > grid_min) */
-        if (n[d] > 1 && hi[d] < lo[d])
-            return pf_scene_component_error(c, PF_ENOTSUP, "RegularGridTopology: max %g is below min %g along axis "
-                                            "%c: SOFA would number the points from min down to max, a grid PhysFlow "
-                                            "does not make (its grids run from min up to max: swap them, and the "
-                                            "indices that name points along that axis)", hi[d], lo[d], "xyz"[d]);
-        if (n[d] > 1 && !(hi[d] > lo[d]))
-            return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: max %g must exceed min %g along axis "
-                                            "%c", hi[d], lo[d], "xyz"[d]);
+        if (n[d] > 1 && hi[d] == lo[d])
+            return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: max %g equals min along axis %c: "
+                                            "%g points need two different ends", hi[d], "xyz"[d], n[d]);
         total *= n[d];
     }
     if (total > (double)(1u << 28))
         return pf_scene_component_error(c, PF_EINVAL, "RegularGridTopology: %g points is too many", total);
+    /* p0: SOFA's first point when given (RegularGridTopology::setPos keeps it), the steps still (max - min) / (n - 1):
+     * the grid moves by p0 - min */
+    double first[3], last[3];
+    int down = 0;
+    for (int k = 0; k < 3; k++) {
+        first[k] = has_p0 ? p0[k] : lo[k];
+        last[k] = has_p0 ? p0[k] + (hi[k] - lo[k]) : hi[k];
+        down |= n[k] > 1 && hi[k] < lo[k];
+    }
+    if (down) return mirrored_grid(c, n, first, last);
     if ((rc = claim_topology(c, SC_TOPO_GRID))) return rc;
     pf_object_def *d = pf_scene_component_object_def(c);
     for (int k = 0; k < 3; k++) {
         d->grid[k] = (int)n[k];
-        /* p0: SOFA's first point when given (RegularGridTopology::setPos keeps it), the steps still
-         * (max - min) / (n - 1): the grid moves by p0 - min */
-        d->grid_min[k] = has_p0 ? p0[k] : lo[k];
-        d->grid_max[k] = has_p0 ? p0[k] + (hi[k] - lo[k]) : hi[k];
+        d->grid_min[k] = first[k];
+        d->grid_max[k] = last[k];
     }
     return PF_OK;
 }
@@ -337,7 +377,10 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
     for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
         lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
     if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */
-    if (np == 0 && rc == 0 && !lists && c->node->topology == SC_TOPO_NONE && !c->node->pending_container) {
+    /* an empty container beside a RegularGridTopology waits too: a topological mapping of the node's own grid
+     * (Hexa2TetraTopologicalMapping input="@grid") fills it on the grid's points */
+    if (np == 0 && rc == 0 && !lists && !c->node->pending_container &&
+        (c->node->topology == SC_TOPO_NONE || (c->node->topology == SC_TOPO_GRID && !c->node->sparse))) {
         c->node->pending_container = c->el;
         return PF_OK;
     }
@@ -463,6 +506,9 @@ int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind)
     return PF_OK;
 }
 
+/* EulerImplicitSolver, and SOFA's BDF1 (velocity-based backward Euler, BDF1.cpp): BDF1's first Newton iteration from
+ * (x_n, v_n) solves (M (1 + h rm) - h (h + rk) K) dv = h f + h (h + rk) K v_n - h rm M v_n, EulerImplicitSolver's
+ * system, and NewtonRaphsonSolver makes one by default (more: its warning) */
 int sc_euler_implicit(pf_scene_component *c, void *ctx)
 {
     (void)ctx;

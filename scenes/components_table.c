@@ -49,8 +49,11 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"NodalMassDensity", STATE, sc_nodal_mass_density, NULL},
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
+    {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
+    {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
+    {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
@@ -116,6 +119,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
+    {"SphereForceField", FORCES, sc_sphere_force_field, NULL},
     {"Gravity", FORCES, sc_gravity, NULL},
     {"BoxConstraint", FORCES, sc_box_constraint, NULL},
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
@@ -136,6 +140,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},
     {"PlaneProjectiveConstraint", FORCES, sc_plane_constraint, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},
+    {"PairBoxROI", FORCES, sc_pair_box_roi, NULL},
     {"PlaneROI", FORCES, sc_plane_roi, NULL},
     {"SphereCollisionModel", FORCES, sc_sphere_model, NULL},
     {"SphereModel", FORCES, sc_sphere_model, NULL},
@@ -155,6 +160,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
+    {"QuadBendingSprings", FORCES, sc_quad_bending_springs, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     /* models PhysFlow does not have: refused, saying what they are */

@@ -24,9 +24,13 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
         int rc = sc_resolve_link(c, "input", in, &n, &comp, &field);
         if (rc) return rc;
     }
-    if (!n || n == c->node)
+    /* the node's own RegularGridTopology, its empty container written before the mapping (SOFA's scenes with a
+     * grid, a TetrahedronSetTopologyContainer and Hexa2TetraTopologicalMapping input="@grid" in one node) */
+    int own_grid = n == c->node && n->topology == SC_TOPO_GRID && !n->sparse && n->pending_container;
+    if (!n || (n == c->node && !own_grid))
         return pf_scene_component_error(c, PF_EPARSE, "%s: its input must be the topology of a node above node "
-                                        "'%s' (input=\"@../name\")", TYPE(c), c->node->name);
+                                        "'%s' (input=\"@../name\"), or its own RegularGridTopology with an empty "
+                                        "container before the mapping", TYPE(c), c->node->name);
     *from = n;
     cells[0] = cells[1] = 0;
     if (n->topology == SC_TOPO_GRID && n->sparse)
@@ -73,16 +77,18 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     /* SOFA's topological mappings clear their output container and fill it (Tetra2TriangleTopologicalMapping::init:
      * toModel->clear()): a mesh the node's container read or linked is replaced; a grid, which is no container, or
      * a second mapping's output is an error */
-    if (n->topology == SC_TOPO_GRID || n->topology_source)
-        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
-                                        n->name, n->topology_line,
-                                        n->topology_source ? ", filled by another topological mapping" :
-                                        ": a RegularGridTopology, which no mapping fills");
     sc_node *from = NULL;
     sc_mesh grid = {0}, res = {0};
     const sc_mesh *m = NULL;
     int cells[2];
     if ((rc = input_mesh(c, &from, &grid, &m, cells))) return rc;
+    if ((n->topology == SC_TOPO_GRID && from != n) || n->topology_source) {
+        sc_mesh_free(&grid);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
+                                        n->name, n->topology_line,
+                                        n->topology_source ? ", filled by another topological mapping" :
+                                        ": a RegularGridTopology, which no mapping fills");
+    }
     static const char *const needs[] = {"hexahedra", "tetrahedra", "hexahedra", "quads", "triangles"};
     uint32_t have = kind == HEXA2TETRA || kind == HEXA2QUAD ? m->nhexa
                     : kind == TETRA2TRIANGLE                ? m->ntetra
@@ -107,9 +113,18 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     sc_mesh_free(&n->mesh);
     n->topology_loader = NULL;
     n->mesh = res;
-    n->topology = SC_TOPO_MESH;
     n->topology_line = pf_scene_component_line(c);
-    n->topology_source = from;
+    if (from == n) { /* the node's grid becomes its mesh: the grid's points, the mapping's elements */
+        pf_object_def *d = &n->def;
+        memset(d->grid, 0, sizeof d->grid);
+        memset(d->grid_min, 0, sizeof d->grid_min);
+        memset(d->grid_max, 0, sizeof d->grid_max);
+        n->grid_cells[0] = cells[0];
+        n->grid_cells[1] = cells[1];
+    } else {
+        n->topology_source = from;
+    }
+    n->topology = SC_TOPO_MESH;
     n->pending_container = NULL;
     return PF_OK;
 }

@@ -312,7 +312,8 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
     L->kind = -1;
     if (stage == PF_SCENE_STAGE_STATE && (rc = sc_identity_inherit_mesh(n)))
         return sc_error(L, n->mapping_line, rc, "IdentityMapping in node '%s': out of memory", n->name);
-    if (stage == PF_SCENE_STAGE_STATE && n->pending_container && n->topology == SC_TOPO_NONE) {
+    if (stage == PF_SCENE_STAGE_STATE && n->pending_container &&
+        (n->topology == SC_TOPO_NONE || n->topology == SC_TOPO_GRID)) {
         const xmlNode *e = n->pending_container;
         at(L, e);
         return sc_error(L, sc_line(e), PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one point), "

@@ -103,9 +103,13 @@ struct sc_node {
     double half_extents[3], radius;
     /* SparseGridTopology: the grid above is sized to `mesh`, which it carries (TRILINEAR surface) */
     int sparse;
-    /* a mesh made by one of SOFA's other GridTopology kinds (CylinderGridTopology): its cells per row and per
-     * column, which SOFA's split of hexahedra into tetrahedra follows as a grid's; 0 0 for any other mesh */
+    /* a mesh made by one of SOFA's other GridTopology kinds (CylinderGridTopology, a mirrored RegularGridTopology):
+     * its cells per row and per column, which SOFA's split of hexahedra into tetrahedra follows as a grid's; 0 0 for
+     * any other mesh */
     int grid_cells[2];
+    /* a RegularGridTopology made a mesh (scenes/components_state.c, mirrored_grid: max below min along an axis): its
+     * points per axis, numbered as a grid's; 0 0 0 for any other topology */
+    int grid_points[3];
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
     sc_mapping mapping;
     int mapping_line;

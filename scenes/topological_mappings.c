@@ -61,6 +61,33 @@ int sc_grid_mesh(const int n[3], const double lo[3], const double hi[3], sc_mesh
     return PF_OK;
 }
 
+int sc_grid_quads(const int g[3], uint32_t **out, uint32_t *nq)
+{
+    *out = NULL;
+    *nq = 0;
+    int flat = -1, ones = 0;
+    for (int a = 0; a < 3; a++)
+        if (g[a] == 1) flat = a, ones++;
+    if (ones != 1) return PF_OK;
+    int u = flat == 0 ? 1 : 0, v = flat == 2 ? 1 : 2; /* the two axes of the sheet, in order */
+    const uint32_t stride[3] = {1, (uint32_t)g[0], (uint32_t)(g[0] * g[1])};
+    uint32_t n = (uint32_t)((g[u] - 1) * (g[v] - 1));
+    uint32_t *q = pf_malloc((size_t)n * 4 * sizeof *q);
+    if (!q) return pf_error(PF_ENOMEM, "out of memory for %u quads", n);
+    uint32_t k = 0;
+    for (int j = 0; j + 1 < g[v]; j++)
+        for (int i = 0; i + 1 < g[u]; i++, k++) {
+            uint32_t p = (uint32_t)i * stride[u] + (uint32_t)j * stride[v];
+            q[4 * k] = p;
+            q[4 * k + 1] = p + stride[u];
+            q[4 * k + 2] = p + stride[u] + stride[v];
+            q[4 * k + 3] = p + stride[v];
+        }
+    *out = q;
+    *nq = n;
+    return PF_OK;
+}
+
 /* Six tetrahedra per hexahedron; `oriented`: a mirrored cell takes the mirrored split (the mapping's), else the
  * plain one (the FEM's, some tetrahedra then inverted) */
 static int split_hexahedra(const sc_mesh *in, int nx, int ny, int swapping, int oriented, sc_mesh *out)

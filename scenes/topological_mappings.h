@@ -7,6 +7,9 @@
 
 /* A regular grid's points (i fastest) and hexahedra (bottom face 0-3, top 4-7): n points per axis over [lo, hi]. */
 int sc_grid_mesh(const int n[3], const double lo[3], const double hi[3], sc_mesh *out);
+/* The quads of a regular grid with exactly one dimension of 1 (SOFA's GridTopology: a flat grid is a quad mesh),
+ * corners in turn around each cell (*out owned by the caller); *nq = 0 for a grid of another shape. */
+int sc_grid_quads(const int g[3], uint32_t **out, uint32_t *nq);
 /* Hexa2TetraTopologicalMapping: six tetrahedra per hexahedron; swapping mirrors alternate cells (nx, ny: a grid's
  * cells per row and column; 2 and 1 for another mesh, as SOFA takes them). */
 int sc_hexa_to_tetra(const sc_mesh *in, int nx, int ny, int swapping, sc_mesh *out);

@@ -386,6 +386,30 @@ START_TEST(test_link_found_above)
 }
 END_TEST
 
+/* A grid, an empty TetrahedronSetTopologyContainer and Hexa2TetraTopologicalMapping input="@grid" in one node (as
+ * SOFA's FEM examples write them): the node's object on the grid's points, its FEM on the mapping's tetrahedra,
+ * the state the same, bit for bit, as with the container and mapping in a child node; an empty container beside a
+ * grid that no mapping fills is an error. */
+START_TEST(test_mapping_of_own_grid)
+{
+    static const char fmt[] = "%s<TetrahedronSetTopologyContainer name='tetra'/><Hexa2TetraTopologicalMapping "
+                              "input='@grid' output='@tetra'%s/><TetrahedronFEMForceField youngModulus='5e4' "
+                              "poissonRatio='0.3'/>%s";
+    for (int swapping = 0; swapping < 2; swapping++) {
+        const char *sw = swapping ? " swapping='true'" : "";
+        char own[1024], child[1024];
+        snprintf(own, sizeof own, fmt, "", sw, "");
+        snprintf(child, sizeof child, fmt, "<Node name='fem'>", sw, "</Node>");
+        uint64_t h = beam_hash(grid, own);
+        ck_assert(h == beam_hash(grid, child));
+        ck_assert(h != beam_hash(grid, ""));
+    }
+    char xml[2048];
+    snprintf(xml, sizeof xml, beam, grid, "<TetrahedronSetTopologyContainer name='tetra'/>");
+    expect_error(xml, PF_EPARSE, "t.xml:3:", "no topological mapping in node");
+}
+END_TEST
+
 /* A topological mapping clears the container it fills (SOFA's init): a container that linked the parent's mesh
  * (one triangle) gets the mapping's four boundary triangles. */
 START_TEST(test_mapping_fills_linked_container)
@@ -472,6 +496,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_mapping_refusals);
     tcase_add_test(tc, test_element_fem_aliases);
     tcase_add_test(tc, test_link_found_above);
+    tcase_add_test(tc, test_mapping_of_own_grid);
     tcase_add_test(tc, test_mapping_fills_linked_container);
     tcase_add_test(tc, test_point_set_container);
     suite_add_tcase(s, tc);

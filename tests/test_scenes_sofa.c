@@ -171,6 +171,78 @@ START_TEST(test_plane_force_field)
 }
 END_TEST
 
+/* SphereForceField: a point of 1 kg on top of the sphere (centre 0 0 0, radius 1, stiffness 1000, damping 20) rests
+ * at the penalty equilibrium z = r - m g / k; one 3 m off its side falls freely for its first second (the
+ * implicit-Euler recurrence: the field leaves outside points alone); a radius <= 0 is refused. */
+START_TEST(test_sphere_force_field)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='p'><EulerImplicitSolver/>"
+                      "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+                      "<MechanicalObject position='0 0 1.02  3 0 10'/><UniformMass vertexMass='1'/>\n"
+                      "<SphereForceField center='0 0 0' radius='1' stiffness='1000' damping='20'/>"
+                      "</Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_world *w = pf_scene_world(s);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 100), PF_OK);
+    const double *x = pf_world_positions(w, o, NULL);
+    double v = 0, z = 10;
+    for (int k = 0; k < 100; k++) v -= 0.01 * 9.81, z += 0.01 * v;
+    ck_assert_msg(fabs(x[5] - z) < 1e-9 * (10 - z), "free point at %g, free fall %g", x[5], z);
+    ck_assert_int_eq(pf_world_step(w, 400), PF_OK);
+    x = pf_world_positions(w, o, NULL);
+    ck_assert_msg(fabs(x[2] - (1 - 9.81 / 1000)) < 1e-6 && fabs(x[0]) < 1e-12 && fabs(x[1]) < 1e-12,
+                  "rest at %g %g %g", x[0], x[1], x[2]);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                      "<SphereForceField radius='0'/></Node></Node>";
+    ck_assert_int_eq(load(&d, bad, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "radius must be > 0"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
+/* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
+ * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
+static uint64_t bar_hash(const char *integrator)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.002' gravity='0 0 -9.81'><Node name='bar'>%s"
+             "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>"
+             "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+             "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+             "<FixedConstraint indices='0 4 8 12'/></Node></Node>", integrator);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", integrator, pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s: %s", integrator, r.last);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_integration_scheme_names)
+{
+    uint64_t implicit = bar_hash("<EulerImplicitSolver rayleighMass='0.1' rayleighStiffness='0.05'/>");
+    ck_assert(implicit == bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit == bar_hash("<EulerImplicitIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"));
+    ck_assert(implicit != bar_hash("<EulerImplicitSolver/>"));
+    uint64_t explicit_ = bar_hash("<EulerExplicitSolver/>");
+    ck_assert(explicit_ == bar_hash("<EulerExplicitIntegrationScheme/>"));
+    ck_assert(explicit_ != implicit);
+    uint64_t rk4 = bar_hash("<RungeKutta4Solver/>");
+    ck_assert(rk4 == bar_hash("<RungeKutta4IntegrationScheme/>"));
+    ck_assert(rk4 != explicit_);
+}
+END_TEST
+
 /* SOFA's dynamic topology containers read as the mesh they start from: a quad and a triangle set give the same
  * surface as MeshTopology does (two triangles per quad); their modifiers and geometry algorithms are accepted
  * without a word, drawing attributes and all. */
@@ -779,6 +851,26 @@ START_TEST(test_rois_and_projective)
     ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0.5'/>"), in_quarter);
     ck_assert_uint_eq(fixed_by("<PlaneROI name='roi' plane='0 0 1  1 0 1  1 1 1  0'/>"), in_plane); /* SOFA's depth 0 */
     ck_assert_uint_eq(fixed_by("<SphereROI name='roi' centers='0 0 0  2 2 2' radii='0.1 0.1'/>"), 2);
+    /* BoxROI: bounds written max first are put in order, axis by axis, as SOFA's BoxROI::roiInit does: the box
+     * x in [0.5, 2.5], y in [-1, 0.5], z in [1.5, 3] holds the points i in {1, 2}, j = 0, k = 2 */
+    ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='0.5 -1 1.5  2.5 0.5 3'/>"), 2);
+    ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='2.5 0.5 3  0.5 -1 1.5'/>"), 2);
+    ck_assert_uint_eq(fixed_by("<BoxROI name='roi' box='0.5 0.5 1.5  2.5 -1 3'/>"), 2);
+    /* PairBoxROI: inside the inclusive box and not inside the included one (bounds included, put in order), a
+     * brute force over the grid */
+    uint32_t shell = 0, rowless = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                shell += !(i == 1 && j == 1 && k == 1);
+                rowless += !(j == 0 && k == 0);
+            }
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='-0.5 -0.5 -0.5 2.5 2.5 2.5' "
+                               "includedBox='0.5 0.5 0.5 1.5 1.5 1.5'/>"), shell);
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='2.5 2.5 2.5 -0.5 -0.5 -0.5' "
+                               "includedBox='1.5 0.5 1.5 0.5 1.5 0.5'/>"), shell);
+    ck_assert_uint_eq(fixed_by("<PairBoxROI name='roi' inclusiveBox='0 0 0 2 2 2' includedBox='0 0 0 2 0 0'/>"),
+                      rowless);
 
     reports r = {0};
     pf_scene_load_def d = quiet_def(&r);
@@ -1359,6 +1451,97 @@ START_TEST(test_cylinder_grid_topology)
 }
 END_TEST
 
+/* RegularGridTopology with max below min along an axis: SOFA steps from min down to max (RegularGridTopology::setPos),
+ * points numbered as any grid's. Its points against the closed form min + i (max - min) / (n - 1); its
+ * RegularGridSpringForceField against the same grid written ascending, point (i, j, k) there being point
+ * (n - 1 - i, j, k) here: the same number of springs and, one corner fixed and the rest falling 20 steps, the same
+ * positions point for point. */
+static pf_scene *load_grid(const char *grid, const char *fixed, const char *forces)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 0 -9.81'><Node name='g'><EulerImplicitSolver/>"
+             "<CGLinearSolver iterations='500' tolerance='1e-20' threshold='1e-30'/><MechanicalObject/>%s"
+             "<UniformMass totalMass='1'/>%s<FixedConstraint indices='%s'/></Node></Node>", grid, forces, fixed);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", grid, pf_last_error());
+    return s;
+}
+
+START_TEST(test_grid_max_below_min)
+{
+    pf_scene *down = load_grid("<RegularGridTopology n='3 2 2' min='0 0 0' max='-2 1 1'/>", "0",
+                               "<RegularGridSpringForceField stiffness='500' damping='1'/>");
+    pf_scene *up = load_grid("<RegularGridTopology n='3 2 2' min='-2 0 0' max='0 1 1'/>", "2",
+                             "<RegularGridSpringForceField stiffness='500' damping='1'/>");
+    uint32_t n, m;
+    const double *x = pf_world_positions(pf_scene_world(down), (pf_object_id){0}, &n);
+    ck_assert_uint_eq(n, 12);
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t j = 0; j < 2; j++)
+            for (uint32_t i = 0; i < 3; i++) {
+                const double *p = x + 3 * (i + 3 * (j + 2 * k));
+                ck_assert(p[0] == -(double)i && p[1] == (double)j && p[2] == (double)k);
+            }
+    pf_scene_summary a, b;
+    pf_scene_get_summary(down, &a);
+    pf_scene_get_summary(up, &b);
+    ck_assert_uint_eq(a.springs, b.springs);
+    ck_assert_uint_gt(a.springs, 0);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(down), 20), PF_OK);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(up), 20), PF_OK);
+    x = pf_world_positions(pf_scene_world(down), (pf_object_id){0}, &n);
+    const double *y = pf_world_positions(pf_scene_world(up), (pf_object_id){0}, &m);
+    ck_assert_uint_eq(n, m);
+    double moved = 0;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t j = 0; j < 2; j++)
+            for (uint32_t i = 0; i < 3; i++) {
+                const double *p = x + 3 * (i + 3 * (j + 2 * k)), *q = y + 3 * ((2 - i) + 3 * (j + 2 * k));
+                for (int c = 0; c < 3; c++) ck_assert_msg(fabs(p[c] - q[c]) < 1e-9, "%g %g", p[c], q[c]);
+                moved = fmax(moved, fabs(p[2] - (double)k));
+            }
+    ck_assert(moved > 1e-3); /* the grid fell: the comparison compared motion */
+    pf_scene_destroy(down);
+    pf_scene_destroy(up);
+    /* the same length both ways is still an error */
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node name='g'><MechanicalObject/>\n<RegularGridTopology n='2 2 2' "
+                              "min='0 0 0' max='1 0 1'/></Node></Node>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: RegularGridTopology: max 0 equals min along axis y"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
+/* QuadBendingSprings: on a sheet of a x b points (flat grid, here one running down x) one spring between every two
+ * points two steps apart along a grid line, each pair once (SOFA's spring set): b (a - 2) + a (b - 2) springs, a
+ * brute-force count over the grid. */
+START_TEST(test_quad_bending_springs)
+{
+    static const int sizes[][2] = {{3, 3}, {4, 3}, {5, 2}};
+    for (int t = 0; t < 3; t++) {
+        int a = sizes[t][0], b = sizes[t][1];
+        uint32_t want = 0;
+        for (int i = 0; i < a; i++)
+            for (int j = 0; j < b; j++) want += (i + 2 < a) + (j + 2 < b);
+        for (int down = 0; down < 2; down++) {
+            char grid[256];
+            snprintf(grid, sizeof grid, "<RegularGridTopology n='%d 1 %d' min='%d 0 0' max='%d 0 %d'/>", a, b,
+                     down ? a - 1 : 0, down ? 0 : a - 1, b - 1);
+            pf_scene *s = load_grid(grid, "0", "<QuadBendingSprings/>");
+            pf_scene_summary sum;
+            pf_scene_get_summary(s, &sum);
+            ck_assert_msg(sum.springs == want, "%dx%d: %u springs, want %u", a, b, (unsigned)sum.springs, want);
+            ck_assert_int_eq(pf_world_step(pf_scene_world(s), 5), PF_OK);
+            pf_scene_destroy(s);
+        }
+    }
+}
+END_TEST
+
 /* TetrahedronCollisionModel under a proximity intersection finds no contacts (SOFA has no tetrahedron intersector
  * there): a cube of tetrahedra falling through a point model's points ends as it does without the model, with one
  * warning saying so; under DiscreteIntersection (points inside tetrahedra in SOFA) it is refused. */
@@ -1480,6 +1663,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
+    tcase_add_test(tc, test_sphere_force_field);
+    tcase_add_test(tc, test_integration_scheme_names);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
@@ -1506,6 +1691,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_p0);
     tcase_add_test(tc, test_tetrahedron_collision_model);
     tcase_add_test(tc, test_index_ranges);
+    tcase_add_test(tc, test_grid_max_below_min);
+    tcase_add_test(tc, test_quad_bending_springs);
     suite_add_tcase(s, tc);
     return s;
 }
