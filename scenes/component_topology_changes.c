@@ -1,9 +1,10 @@
 /* SOFA's TopologicalChangeProcessor: a file of timed commands (`T= 0.1`, `REMOVE= 3`, the indices on the next line)
  * that removes elements from a topology during the run. Parsed at load (file:line errors), checked against the
- * topology's element count, then applied by the world's step hook (pf_world_set_step_hook) at the start of the
+ * topology's element count, then applied by a step hook of the scene (step_hooks.c) at the start of the
  * steps whose time has come, on every force field made from the topology's elements (pf_world_remove_elements:
  * SOFA's renumbering). Adding and cutting (ADD=, INCISE=) are load errors. */
 #include "components.h"
+#include "step_hooks.h"
 #include "topology_changes.h"
 
 #include "base/alloc.h"
@@ -531,7 +532,7 @@ int sc_topological_change_processor(pf_scene_component *c, void *ctx)
             return rc ? rc : pf_error(PF_ENOMEM, "out of memory");
         }
         c->L->scene->topology_changes = s;
-        if ((rc = pf_world_set_step_hook(c->L->scene->world, step_hook, s))) {
+        if ((rc = sc_add_step_hook(c, step_hook, s))) {
             processor_free(p);
             return rc;
         }

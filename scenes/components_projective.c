@@ -1,8 +1,8 @@
 /* SOFA's projective constraints beyond FixedProjectiveConstraint: PartialFixedProjectiveConstraint,
  * FixedPlaneProjectiveConstraint, LineProjectiveConstraint, PlaneProjectiveConstraint and PointProjectiveConstraint
  * on PhysFlow's fixed points and held directions (pf_world_fix_points, pf_world_fix_directions);
- * AttachProjectiveConstraint, FixedRotationProjectiveConstraint and LinearMovementProjectiveConstraint refused with
- * what PhysFlow lacks, never approximated. */
+ * AttachProjectiveConstraint and FixedRotationProjectiveConstraint refused with what PhysFlow lacks, never
+ * approximated (LinearMovementProjectiveConstraint: component_linear_movement.c). */
 #include "components.h"
 
 #include "base/alloc.h"

@@ -135,7 +135,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     /* projective constraints PhysFlow cannot hold (it fixes whole points): refused with what is missing */
     {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
-    {"LinearMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"LinearMovementProjectiveConstraint", FORCES, sc_linear_movement_constraint, NULL},
     {"AffineMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},
     {"PlaneProjectiveConstraint", FORCES, sc_plane_constraint, NULL},

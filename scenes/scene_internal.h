@@ -175,7 +175,8 @@ struct pf_scene {
     PF_VEC(sc_destructor) destructors; /* components' state, freed after the world, last registered first */
     PF_VEC(pf_scene_kind) kinds;       /* per element name: what the loader did (type and mapped_to owned) */
     PF_VEC(unsigned) kind_effects;     /* in step with kinds: SC_EFFECT_* bits seen, named at the end */
-    void *topology_changes; /* the TopologicalChangeProcessors the world's step hook runs (freed as a destructor) */
+    void *topology_changes; /* the TopologicalChangeProcessors, one step hook (freed as a destructor) */
+    void *step_hooks;       /* the components acting at steps' starts (step_hooks.c; freed as a destructor) */
 };
 
 typedef struct sc_box_cache {

@@ -207,6 +207,66 @@ START_TEST(test_sphere_force_field)
 }
 END_TEST
 
+/* LinearMovementProjectiveConstraint (SOFA's findKeyTimes and interpolatePosition): at each step's start t the
+ * listed points sit at x0 + m(t), m linear between the key displacements, and are held through the step; outside
+ * [first key, last key) they are free. Oracle: the closed form of m at the last step's start; the free point falls
+ * under gravity once the movement ends, and another point never moves; absolute movements put the points at m. */
+static const double *moved_after(pf_scene **s, const char *attrs, int steps)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.1' gravity='0 0 -1'>\n<Node name='p'><EulerImplicitSolver/>"
+             "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+             "<MechanicalObject position='0 0 0  5 5 5  7 0 0'/><UniformMass vertexMass='1'/>\n"
+             "<FixedProjectiveConstraint indices='1'/>\n<LinearMovementProjectiveConstraint %s/></Node></Node>",
+             attrs);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    ck_assert_msg(load(&d, xml, s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(*s, "p", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(*s), (uint32_t)steps), PF_OK);
+    return pf_world_positions(pf_scene_world(*s), o, NULL);
+}
+
+START_TEST(test_linear_movement)
+{
+    const char *keys = "indices='0 2' keyTimes='0 1 2' movements='0 0 0  1 0 0  1 2 0'";
+    static const struct {
+        int steps;
+        double m[3]; /* m at the last step's start, (steps - 1) * dt */
+    } at[] = {{6, {0.5, 0, 0}}, {16, {1, 1, 0}}, {20, {1, 1.8, 0}}};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        pf_scene *s = NULL;
+        const double *x = moved_after(&s, keys, at[k].steps);
+        for (int a = 0; a < 3; a++) {
+            ck_assert_msg(fabs(x[a] - at[k].m[a]) < 1e-12, "%d steps: point 0 [%d] at %g, want %g", at[k].steps, a,
+                          x[a], at[k].m[a]);
+            ck_assert_msg(fabs(x[6 + a] - (a == 0 ? 7 : 0) - at[k].m[a]) < 1e-12, "%d steps: point 2 [%d] at %g",
+                          at[k].steps, a, x[6 + a]);
+            ck_assert_msg(x[3 + a] == 5, "the fixed point moved");
+        }
+        pf_scene_destroy(s);
+    }
+    pf_scene *s = NULL; /* past the last key: free, falling from where the movement left it */
+    const double *x = moved_after(&s, keys, 30);
+    ck_assert_msg(fabs(x[0] - 1) < 1e-12 && fabs(x[1] - 1.8) < 1e-9 && x[2] < -0.01, "released at %g %g %g", x[0],
+                  x[1], x[2]);
+    pf_scene_destroy(s);
+    x = moved_after(&s, "indices='2' keyTimes='0 1' movements='1 1 1  3 1 1' relativeMovements='false'", 6);
+    ck_assert_msg(fabs(x[6] - 2) < 1e-12 && fabs(x[7] - 1) < 1e-12 && fabs(x[8] - 1) < 1e-12, "absolute: %g %g %g",
+                  x[6], x[7], x[8]);
+    pf_scene_destroy(s);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    const char *bad = "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0'/>\n"
+                      "<LinearMovementProjectiveConstraint keyTimes='0 1' movements='0 0 0'/></Node></Node>";
+    ck_assert_int_eq(load(&d, bad, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "need 6 numbers"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 /* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
  * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
 static uint64_t bar_hash(const char *integrator)
@@ -1693,6 +1753,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_index_ranges);
     tcase_add_test(tc, test_grid_max_below_min);
     tcase_add_test(tc, test_quad_bending_springs);
+    tcase_add_test(tc, test_linear_movement);
     suite_add_tcase(s, tc);
     return s;
 }
