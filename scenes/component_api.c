@@ -107,6 +107,12 @@ void pf_scene_component_warning(pf_scene_component *c, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Between numbers: white space, commas, and the brackets of SOFA's matrices ("[1 0 0,0 1 0,0 0 1]"). */
+static int is_separator(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ',' || ch == '[' || ch == ']';
+}
+
 /* Parses the numbers of `s` into a growing array; `what` names the attribute in messages. */
 int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t *n)
 {
@@ -116,12 +122,12 @@ int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t
     if (!s) return 0;
     PF_VEC(double) v = {0};
     for (;;) {
-        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') s++;
+        while (is_separator(*s)) s++;
         if (!*s) break;
         char *end;
         errno = 0;
         double x = strtod(s, &end);
-        if (end == s || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r' && *end != ',')) {
+        if (end == s || (*end && !is_separator(*end))) {
             pf_vec_free(&v);
             int len = 0;
             while (s[len] && s[len] != ' ' && len < 40) len++;

@@ -2,7 +2,7 @@
  * FixedPlaneProjectiveConstraint, LineProjectiveConstraint, PlaneProjectiveConstraint and PointProjectiveConstraint
  * on PhysFlow's fixed points and held directions (pf_world_fix_points, pf_world_fix_directions);
  * AttachProjectiveConstraint and FixedRotationProjectiveConstraint refused with what PhysFlow lacks, never
- * approximated (LinearMovementProjectiveConstraint: component_linear_movement.c). */
+ * approximated (LinearMovementProjectiveConstraint, AffineMovementProjectiveConstraint: component_movements.c). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -227,15 +227,9 @@ int sc_refused_projective(pf_scene_component *c, void *ctx)
         why = "it ties points of one object to points of another (object1, object2), which needs a constraint "
               "between two objects' points; PhysFlow fixes points of one object only (StiffSpringForceField "
               "object1/object2 joins them by springs)";
-    else if (!strcmp(t, "FixedRotationProjectiveConstraint"))
+    else
         why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies cannot "
               "constrain";
-    else if (!strcmp(t, "AffineMovementProjectiveConstraint"))
-        why = "it moves points by an affine motion over time (rotation, translation, beginConstraintTime, "
-              "endConstraintTime), and PhysFlow's fixed points stay where they start";
-    else
-        why = "it moves points along prescribed paths over time (keyTimes, movements), and PhysFlow's fixed points "
-              "stay where they start";
     for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: the error says why they are not used */
         (void)pf_scene_component_string(c, (const char *)a->name);
     return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s", t, why);

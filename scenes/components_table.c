@@ -136,7 +136,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"LinearMovementProjectiveConstraint", FORCES, sc_linear_movement_constraint, NULL},
-    {"AffineMovementProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"AffineMovementProjectiveConstraint", FORCES, sc_affine_movement_constraint, NULL},
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},
     {"PlaneProjectiveConstraint", FORCES, sc_plane_constraint, NULL},
     {"SphereROI", FORCES, sc_sphere_roi, NULL},

@@ -267,6 +267,45 @@ START_TEST(test_linear_movement)
 }
 END_TEST
 
+/* AffineMovementProjectiveConstraint (SOFA's projectPosition): the points held, moving linearly in time from x0 to
+ * xf = R x0 + translation over (begin, end], then at xf. Oracle: the closed form at the last step's start; the
+ * rotation in SOFA's matrix syntax with brackets. */
+START_TEST(test_affine_movement)
+{
+    const char *affine = "AffineMovementProjectiveConstraint indices='0 2' rotation='[0 -1 0,1 0 0,0 0 1]' "
+                         "translation='1 0 0' beginConstraintTime='0' endConstraintTime='1'";
+    char xml[1024];
+    static const struct {
+        int steps;
+        double s; /* the share of the motion done at the last step's start */
+    } at[] = {{1, 0}, {6, 0.5}, {20, 1}};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        snprintf(xml, sizeof xml, "<Node dt='0.1' gravity='0 0 -1'>\n<Node name='p'><EulerImplicitSolver/>"
+                 "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
+                 "<MechanicalObject position='1 0 0  5 5 5  7 0 0'/><UniformMass vertexMass='1'/>\n<%s/></Node></Node>",
+                 affine);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), (uint32_t)at[k].steps), PF_OK);
+        const double *x = pf_world_positions(pf_scene_world(s), o, NULL);
+        const double x0[2][3] = {{1, 0, 0}, {7, 0, 0}}, xf[2][3] = {{1, 1, 0}, {1, 7, 0}};
+        for (int p = 0; p < 2; p++)
+            for (int a = 0; a < 3; a++) {
+                double want = x0[p][a] + (xf[p][a] - x0[p][a]) * at[k].s;
+                ck_assert_msg(fabs(x[6 * p + a] - want) < 1e-12, "%d steps: point %d [%d] at %g, want %g",
+                              at[k].steps, 2 * p, a, x[6 * p + a], want);
+            }
+        ck_assert_msg(x[5] < 5, "the free point does not fall");
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 /* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
  * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
 static uint64_t bar_hash(const char *integrator)
@@ -1754,6 +1793,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_max_below_min);
     tcase_add_test(tc, test_quad_bending_springs);
     tcase_add_test(tc, test_linear_movement);
+    tcase_add_test(tc, test_affine_movement);
     suite_add_tcase(s, tc);
     return s;
 }

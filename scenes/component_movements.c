@@ -1,10 +1,16 @@
-/* SOFA's LinearMovementProjectiveConstraint: the listed points follow a piecewise-linear path through key
+/* SOFA's moving projective constraints, on a step hook of the scene (step_hooks.c) each.
+ *
+ * LinearMovementProjectiveConstraint: the listed points follow a piecewise-linear path through key
  * displacements (`movements`, one per `keyTimes` entry, from the points' first positions, or absolute positions
  * with relativeMovements="false"). As in SOFA (findKeyTimes), the constraint acts while the time lies in
- * [first key, last key) and leaves the points free outside it. A step hook of the scene (step_hooks.c) sets them,
- * at each step's start t, to x0 + m(t) and holds them fixed through the step, so they end it where SOFA's
+ * [first key, last key) and leaves the points free outside it. At each step's start t the hook puts them at
+ * x0 + m(t) and holds them fixed through the step, so they end it where SOFA's
  * projection puts them; their velocity is a fixed point's, zero, where SOFA gives them the movement's rate (only
- * velocity-dependent forces, damping, see the difference while they move). */
+ * velocity-dependent forces, damping, see the difference while they move).
+ *
+ * AffineMovementProjectiveConstraint: the listed points are held (their velocity zero, as SOFA projects it) and
+ * move from x0 (their first positions) to xf = R x0 + translation, linearly in time over
+ * (beginConstraintTime, endConstraintTime], then stay at xf. */
 #include "components.h"
 #include "step_hooks.h"
 
@@ -132,4 +138,100 @@ int sc_linear_movement_constraint(pf_scene_component *c, void *ctx)
         pf_scene_component_warning(c, "%s: fewer than two keyTimes: it never moves the points (as in SOFA)", TYPE(c));
     c->L->scene->summary.constraints++;
     return sc_add_step_hook(c, apply_movement, m);
+}
+
+/* ---- AffineMovementProjectiveConstraint ---- */
+
+typedef struct affine {
+    pf_object_id o;
+    uint32_t *idx, n;
+    double rot[9], shift[3], begin, end;
+    double *x0, *xf; /* 3 n each, at the first step */
+    double *x;       /* the object's positions to set */
+} affine;
+
+static void affine_free(void *state)
+{
+    affine *m = state;
+    pf_free(m->idx);
+    pf_free(m->x0);
+    pf_free(m->xf);
+    pf_free(m->x);
+    pf_free(m);
+}
+
+/* SOFA's projectPosition at time t: (xf - x0) t + x0 end - xf begin, over end - begin, inside (begin, end]; xf
+ * after it; before it the points stay where they are. */
+static int apply_affine(pf_world *w, double t, void *ctx)
+{
+    affine *m = ctx;
+    uint32_t np = 0;
+    const double *x = pf_world_positions(w, m->o, &np);
+    if (!x) return PF_OK;
+    if (!m->x0) {
+        size_t n3 = 3 * (size_t)m->n;
+        if (!(m->x0 = pf_malloc(n3 * sizeof *m->x0)) || !(m->xf = pf_malloc(n3 * sizeof *m->xf)) ||
+            !(m->x = pf_malloc(3 * (size_t)np * sizeof *m->x)))
+            return pf_error(PF_ENOMEM, "out of memory");
+        for (uint32_t i = 0; i < m->n; i++) {
+            const double *p = x + 3 * (size_t)m->idx[i];
+            memcpy(m->x0 + 3 * (size_t)i, p, 3 * sizeof *p);
+            for (int r = 0; r < 3; r++)
+                m->xf[3 * (size_t)i + r] = m->rot[3 * r] * p[0] + m->rot[3 * r + 1] * p[1] + m->rot[3 * r + 2] * p[2] +
+                                           m->shift[r];
+        }
+    }
+    double span = m->end - m->begin;
+    int moving = t > m->begin && t <= m->end && span > 0, done = t > m->end;
+    if (!moving && !done) return PF_OK;
+    memcpy(m->x, x, 3 * (size_t)np * sizeof *x);
+    for (uint32_t i = 0; i < m->n; i++)
+        for (int a = 0; a < 3; a++) {
+            size_t k = 3 * (size_t)i + a;
+            m->x[3 * (size_t)m->idx[i] + a] =
+                moving ? ((m->xf[k] - m->x0[k]) * t + (m->x0[k] * m->end - m->xf[k] * m->begin)) / span : m->xf[k];
+        }
+    return pf_world_set_state(w, m->o, m->x, NULL);
+}
+
+int sc_affine_movement_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    static const char *const ignored[] = {"template", "drawConstrainedPoints", "topology", "meshIndices"};
+    SC_IGNORE_ATTRS(c, ignored);
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: on a Rigid3d body: not supported", TYPE(c));
+    affine *m = pf_calloc(1, sizeof *m);
+    if (!m) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = pf_scene_component_on_destroy(c, affine_free, m);
+    if (rc) {
+        affine_free(m);
+        return rc;
+    }
+    m->end = 20; /* SOFA's defaults: (0, 20] */
+    static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    memcpy(m->rot, identity, sizeof identity);
+    if ((rc = pf_scene_component_object(c, &m->o))) return rc;
+    if ((rc = pf_scene_component_reals(c, "rotation", 9, m->rot)) < 0 ||
+        (rc = pf_scene_component_reals(c, "translation", 3, m->shift)) < 0 ||
+        (rc = pf_scene_component_real(c, "beginConstraintTime", -1e300, 1e300, &m->begin)) < 0 ||
+        (rc = pf_scene_component_real(c, "endConstraintTime", -1e300, 1e300, &m->end)) < 0)
+        return rc;
+    if (pf_scene_component_string(c, "quaternion"))
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: 'quaternion' turns Rigid3d frames, which PhysFlow's "
+                                        "points are not: give 'rotation'", TYPE(c));
+    uint32_t np = 0;
+    pf_world_positions(c->L->scene->world, m->o, &np);
+    const uint32_t *idx;
+    uint32_t *own;
+    if ((rc = sc_point_indices(c, np, 0, &idx, &m->n, &own))) return rc;
+    if (!(m->idx = pf_malloc(((size_t)m->n + 1) * sizeof *m->idx))) {
+        pf_free(own);
+        return pf_error(PF_ENOMEM, "out of memory");
+    }
+    memcpy(m->idx, idx, (size_t)m->n * sizeof *idx);
+    pf_free(own);
+    if (m->n && (rc = pf_world_fix_points(c->L->scene->world, m->o, m->idx, m->n))) return rc;
+    c->L->scene->summary.constraints++;
+    return sc_add_step_hook(c, apply_affine, m);
 }
