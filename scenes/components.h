@@ -122,6 +122,7 @@ int sc_plane_roi(pf_scene_component *c, void *ctx);
 int sc_partial_fixed_constraint(pf_scene_component *c, void *ctx);
 int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_line_constraint(pf_scene_component *c, void *ctx);
+int sc_direction_constraint(pf_scene_component *c, void *ctx);
 int sc_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
 int sc_refused_projective(pf_scene_component *c, void *ctx);

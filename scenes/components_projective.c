@@ -115,12 +115,13 @@ int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx)
 
 /* LineProjectiveConstraint origin direction / PlaneProjectiveConstraint origin normal: SOFA projects the listed
  * points onto the line (the plane) and keeps them on it: moved there, then held across the line (along the
- * normal). */
-static int project_onto(pf_scene_component *c, int line)
+ * normal). DirectionProjectiveConstraint (`through`): the line through each point's own first position, along
+ * `direction`: nothing moves, the points are held across it. */
+static int project_onto(pf_scene_component *c, int line, int through)
 {
     double origin[3] = {0, 0, 0}, dir[3] = {line ? 1 : 0, 0, line ? 0 : 1};
     int rc;
-    if ((rc = pf_scene_component_reals(c, "origin", 3, origin)) < 0 ||
+    if ((!through && (rc = pf_scene_component_reals(c, "origin", 3, origin)) < 0) ||
         (rc = pf_scene_component_reals(c, line ? "direction" : "normal", 3, dir)) < 0)
         return rc;
     double len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
@@ -140,7 +141,7 @@ static int project_onto(pf_scene_component *c, int line)
         return pf_error(PF_ENOMEM, "out of memory");
     }
     memcpy(moved, x, (size_t)np * 3 * sizeof *moved);
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = 0; k < n && !through; k++) {
         double *p = moved + 3 * (size_t)idx[k], r[3], s = 0;
         for (int a = 0; a < 3; a++) r[a] = p[a] - origin[a], s += r[a] * dir[a];
         for (int a = 0; a < 3; a++) p[a] = line ? origin[a] + s * dir[a] : p[a] - s * dir[a];
@@ -167,13 +168,19 @@ static int project_onto(pf_scene_component *c, int line)
 int sc_line_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    return project_onto(c, 1);
+    return project_onto(c, 1, 0);
+}
+
+int sc_direction_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return project_onto(c, 1, 1);
 }
 
 int sc_plane_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    return project_onto(c, 0);
+    return project_onto(c, 0, 0);
 }
 
 /* PointProjectiveConstraint point="x y z" indices="...": SOFA projects the listed points onto `point` (moved with

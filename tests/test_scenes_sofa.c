@@ -1161,9 +1161,11 @@ START_TEST(test_solver_components)
                  {"<EulerImplicitSolver/><SparseLDLSolver template='CompressedRowSparseMatrixMat3x3d'/>"
                   "<NaturalOrderingMethod/>", PF_SOLVER_IMPLICIT_EULER, 0},
                  {"<StaticSolver/><EigenSimplicialLDLT template='CompressedRowSparseMatrixMat3x3d'/>",
-                  PF_SOLVER_STATIC, 0}};
-    static const pf_linear_solver linear[] = {PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG, PF_LINEAR_CG,
-                                              PF_LINEAR_DIRECT, PF_LINEAR_DIRECT};
+                  PF_SOLVER_STATIC, 0},
+                 {"<EulerImplicitSolver/><EigenCholmodSupernodalLLT template='CompressedRowSparseMatrixMat3x3'/>",
+                  PF_SOLVER_IMPLICIT_EULER, 0}};
+    static const pf_linear_solver linear[] = {PF_LINEAR_CG,     PF_LINEAR_CG,     PF_LINEAR_CG,    PF_LINEAR_CG,
+                                              PF_LINEAR_CG,     PF_LINEAR_DIRECT, PF_LINEAR_DIRECT, PF_LINEAR_DIRECT};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char xml[1024];
         snprintf(xml, sizeof xml, "<Node dt='0.001'><Node name='bar'>%s"
@@ -1367,7 +1369,8 @@ END_TEST
 /* Projective constraints on some directions (pf_world_fix_directions): under gravity along -y and -z, a point held
  * along x and y (PartialFixed "1 1 0") falls along z only; one held along z (FixedPlane, selected by dmin/dmax)
  * along y only; one projected onto the y axis (LineProjective) starts on it and stays on it; one projected onto
- * the plane z = 0 (PlaneProjective) starts on it and stays in it. The other point falls freely. */
+ * the plane z = 0 (PlaneProjective) starts on it and stays in it; one held on the line along y through where it
+ * starts (DirectionProjective) falls along y only. The other point falls freely. */
 START_TEST(test_directional_projective)
 {
     static const struct {
@@ -1377,7 +1380,8 @@ START_TEST(test_directional_projective)
     } cases[] = {{"<PartialFixedProjectiveConstraint indices='0' fixedDirections='1 1 0'/>", {1, 2, 3}, {1, 1, 0}},
                  {"<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='2.5' dmax='3.5'/>", {1, 2, 3}, {0, 0, 1}},
                  {"<LineProjectiveConstraint indices='0' origin='0 0 0' direction='0 2 0'/>", {0, 2, 0}, {1, 0, 1}},
-                 {"<PlaneProjectiveConstraint indices='0' origin='0 0 1' normal='0 0 3'/>", {1, 2, 1}, {0, 0, 1}}};
+                 {"<PlaneProjectiveConstraint indices='0' origin='0 0 1' normal='0 0 3'/>", {1, 2, 1}, {0, 0, 1}},
+                 {"<DirectionProjectiveConstraint indices='0' direction='0 3 0'/>", {1, 2, 3}, {1, 0, 1}}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char xml[1024];
         snprintf(xml, sizeof xml, "<Node dt='0.01' gravity='0 -9.81 -9.81'><Node name='g'><EulerImplicitSolver/>"
