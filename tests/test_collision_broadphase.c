@@ -242,17 +242,17 @@ static void nudge(pf_aabb *b, size_t n, rng *s)
 
 enum { RUN_STEPS = 3 };
 
-/* Under ThreadSanitizer (ten times slower) the runner test keeps the teams of 2 and 3 workers on the first set:
- * the runs on a team are what it is there to check. */
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
+/* Under a sanitizer (ThreadSanitizer, or AddressSanitizer in a debug build: five to ten times slower) the runner
+ * test keeps the teams of 2 and 3 workers on the first set: the runs on a team are what it is there to check. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define UNDER_SANITIZER 1
 #endif
 #endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
+#ifndef UNDER_SANITIZER
+#define UNDER_SANITIZER 0
 #endif
 
 /* The pairs of RUN_STEPS calls of one broad phase on the set moved by nudge after each, concatenated (malloc'd),
@@ -291,7 +291,7 @@ START_TEST(test_runner_independence)
                                             PF_BP_MLHASH};
     const set_kind kinds[] = {SET_UNIFORM, SET_CLUSTERED, SET_POLY};
     set_kind kind = kinds[_i];
-    if (UNDER_TSAN && _i > 0) return;
+    if (UNDER_SANITIZER && _i > 0) return;
     size_t mismatched = 0;
     for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
         /* kd and grid on the uniform set: large enough for every parallel path (> 65536 boxes); brute's
@@ -316,7 +316,7 @@ START_TEST(test_runner_independence)
             free(b);
         }
         for (int c = 1; c < 7; c++) { /* OpenMP 2, 3; teams of 1, 2, 3 (2 -> 3 before the last call); refusing */
-            if (UNDER_TSAN && c != 4 && c != 5) continue;
+            if (UNDER_SANITIZER && c != 4 && c != 5) continue;
             counting_runner r = {.refuse = c == 6};
             def.threads = c < 3 ? c + 1 : 1;
             def.parallel = c < 3 ? NULL : count_run;
