@@ -2,6 +2,7 @@
  * method names. */
 #include "arg_checks.h"
 #include "broadphase_backend.h"
+#include "parallel.h"
 
 #include "base/alloc.h"
 #include "base/check.h"
@@ -15,6 +16,7 @@ struct pf_broadphase {
     const pf_bp_backend *backend;
     void *state;
     pf_pair_vec out;
+    int workers; /* with a runner: its worker count, learnt by a first run and refreshed by each validation */
 };
 
 static const struct {
@@ -86,6 +88,8 @@ int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out)
     PF_TRY(pf_check_int_range(def->threads, 1, 1024, fn, "def.threads"));
     PF_TRY(pf_check_int_range(def->kd_split, 0, 1, fn, "def.kd_split"));
     PF_TRY(pf_check_finite(def->cell_size, fn, "def.cell_size"));
+    if (def->parallel_ctx && !def->parallel)
+        return pf_error(PF_EINVAL, "%s: def.parallel_ctx is given without def.parallel (the runner it is for)", fn);
     pf_broadphase *bp = pf_calloc(1, sizeof *bp);
     if (!bp) return pf_error(PF_ENOMEM, "%s: out of memory for a broad phase", fn);
     bp->def = *def;
@@ -114,19 +118,56 @@ void pf_broadphase_destroy(pf_broadphase *bp)
     pf_free(bp);
 }
 
-/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. A branch-free pass (parallel
- * over `threads`) finds whether any box is bad; only then does a second pass (arg_checks.c) look for the first. */
-static int validate_boxes(const pf_aabb *boxes, size_t n, int threads)
+typedef struct validate_run {
+    const pf_aabb *boxes;
+    size_t n;
+    int bad[64]; /* per part */
+} validate_run;
+
+static void validate_part(void *ctx, int k, int parts)
 {
+    validate_run *r = ctx;
+    size_t lo, hi;
     int bad = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536) reduction(| : bad)
-    for (size_t i = 0; i < n; i++) {
-        const pf_aabb *b = &boxes[i];
+    pf_par_range(r->n, k, parts, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const pf_aabb *b = &r->boxes[i];
         for (int a = 0; a < 3; a++) /* false for NaN; infinities fail the bounds */
             bad |= !((b->min[a] <= b->max[a]) & (b->min[a] >= -DBL_MAX) & (b->max[a] <= DBL_MAX));
     }
+    r->bad[k] = bad;
+}
+
+/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. A branch-free pass (parallel)
+ * finds whether any box is bad; only then does a second pass (arg_checks.c) look for the first. */
+static int validate_boxes(const pf_aabb *boxes, size_t n, const pf_par *par)
+{
+    validate_run r = {boxes, n, {0}};
+    int parts = n > 65536 ? par->workers : 1, bad = 0;
+    if (parts > 64) parts = 64;
+    pf_par_for(par, parts, validate_part, &r);
+    for (int k = 0; k < parts; k++) bad |= r.bad[k];
     if (!bad) return PF_OK;
     return pf_check_aabbs(boxes, n, "pf_broadphase_pairs", "boxes");
+}
+
+static void learn_workers(void *ctx, int worker, int workers)
+{
+    (void)ctx, (void)worker, (void)workers;
+}
+
+/* The def the backend sees: with a runner, def.threads is the runner's worker count. */
+static pf_broadphase_def run_def(pf_broadphase *bp, pf_par *par)
+{
+    pf_broadphase_def d = bp->def;
+    if (d.parallel) {
+        pf_par probe = {d.parallel, d.parallel_ctx, 2, &bp->workers};
+        if (bp->workers < 1) pf_par_run(&probe, 2, learn_workers, NULL);
+        d.threads = bp->workers > 0 ? bp->workers : 1; /* refused: the caller's thread alone this time */
+    }
+    *par = pf_par_of(&d);
+    par->seen = d.parallel ? &bp->workers : NULL;
+    return d;
 }
 
 int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs, size_t *npairs,
@@ -144,11 +185,13 @@ int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const
     PF_TRY(pf_check_size(n, sizeof *boxes, fn, "n"));
     PF_TRY(pf_check_int_range((long long)n, 0, UINT32_MAX, fn, "n"));
     if (n) PF_TRY(pf_check_given(boxes, fn, "boxes (n > 0)"));
-    int rc = validate_boxes(boxes, n, bp->def.threads);
+    pf_par par;
+    pf_broadphase_def d = run_def(bp, &par);
+    int rc = validate_boxes(boxes, n, &par);
     if (rc) return rc;
     bp->out.n = 0;
     if (n > 0) {
-        rc = bp->backend->pairs(bp->state, &bp->def, boxes, n, &bp->out, &local);
+        rc = bp->backend->pairs(bp->state, &d, boxes, n, &bp->out, &local);
         if (rc) return pf_error_in(rc, fn);
     }
     local.pairs = bp->out.n;

@@ -1,9 +1,12 @@
 /* The brute-force broad phase: every pair tested, the oracle every other method is checked against. */
 #include "broadphase_backend.h"
 #include "pair_chunks.h"
+#include "parallel.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
+
+#include <stdatomic.h>
 
 typedef struct brute_state {
     pf_pair_chunks chunks;
@@ -26,20 +29,25 @@ static void brute_destroy(void *state)
     pf_free(s);
 }
 
-static int brute_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n, pf_pair_vec *out,
-                       pf_broadphase_stats *stats)
+typedef struct brute_run {
+    brute_state *s;
+    const pf_aabb *boxes;
+    size_t n;
+    int count;
+    atomic_int next; /* the next chunk to take */
+} brute_run;
+
+/* The chunks' rows are uneven (the triangle): the workers take them one at a time as they finish. */
+static void brute_worker(void *ctx, int worker, int workers)
 {
-    brute_state *s = state;
-    /* Rows i of the triangle in chunks of rows; several chunks per thread balance the triangle's uneven rows.
-     * Each chunk writes its own buffer and the buffers are joined in row order: i-major, then j. */
-    int threads = n < 2048 ? 1 : def->threads;
-    int count = threads == 1 ? 1 : threads * 16;
-    int rc = pf_pair_chunks_reset(&s->chunks, count);
-    if (rc) return rc;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int c = 0; c < count; c++) {
+    (void)worker, (void)workers;
+    brute_run *r = ctx;
+    brute_state *s = r->s;
+    const pf_aabb *boxes = r->boxes;
+    size_t n = r->n;
+    for (int c; (c = atomic_fetch_add(&r->next, 1)) < r->count;) {
         size_t lo, hi;
-        pf_chunk_range(n, count, c, &lo, &hi);
+        pf_chunk_range(n, r->count, c, &lo, &hi);
         pf_pair_vec *v = &s->chunks.vec[c];
         uint64_t cand = 0;
         for (size_t i = lo; i < hi && !s->chunks.status[c]; i++) {
@@ -53,6 +61,22 @@ static int brute_pairs(void *state, const pf_broadphase_def *def, const pf_aabb 
         }
         s->chunks.candidates[c] = cand;
     }
+}
+
+static int brute_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n, pf_pair_vec *out,
+                       pf_broadphase_stats *stats)
+{
+    brute_state *s = state;
+    /* Rows i of the triangle in chunks of rows; several chunks per thread balance the triangle's uneven rows.
+     * Each chunk writes its own buffer and the buffers are joined in row order: i-major, then j. */
+    int threads = n < 2048 ? 1 : def->threads;
+    int count = threads == 1 ? 1 : threads * 16;
+    int rc = pf_pair_chunks_reset(&s->chunks, count);
+    if (rc) return rc;
+    pf_par par = pf_par_of(def);
+    brute_run r = {.s = s, .boxes = boxes, .n = n, .count = count};
+    atomic_init(&r.next, 0);
+    pf_par_run(&par, threads, brute_worker, &r);
     rc = pf_pair_chunks_gather(&s->chunks, out, &stats->candidates);
     stats->bytes = sizeof *s + pf_pair_chunks_bytes(&s->chunks);
     return rc;

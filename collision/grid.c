@@ -35,6 +35,7 @@ typedef struct grid_state {
     uint32_t *vals, *vals2;
     size_t cap;           /* room of keys, keys2, vals and vals2: four arrays grown in step, so no PF_VEC */
     PF_VEC(uint32_t) big; /* spread: the boxes meeting too many cells, increasing */
+    PF_VEC(double) block_sums; /* the survey's per-block sums */
     pf_radix_scratch radix;
     pf_grid_stencil stencil;
 } grid_state;
@@ -70,6 +71,7 @@ static void grid_destroy(void *state)
     pf_free(s->vals);
     pf_free(s->vals2);
     pf_vec_free(&s->big);
+    pf_vec_free(&s->block_sums);
     pf_grid_stencil_free(&s->stencil);
     pf_radix_scratch_free(&s->radix);
     pf_free(s);
@@ -92,27 +94,32 @@ static int grow(grid_state *s, size_t need)
 
 static size_t grid_bytes(const grid_state *s)
 {
-    return sizeof *s + s->cap * 24 + s->big.cap * sizeof *s->big.v + pf_grid_stencil_bytes(&s->stencil) +
+    return sizeof *s + s->cap * 24 + s->big.cap * sizeof *s->big.v + s->block_sums.cap * sizeof *s->block_sums.v + pf_grid_stencil_bytes(&s->stencil) +
            pf_radix_scratch_bytes(&s->radix);
 }
 
-/* The boxes' bounds (lo, hi), their largest extent and the mean of each box's largest extent, in one pass (the
- * mean summed in fixed blocks, so the same whatever the thread count; min and max are exact). */
-static void box_survey(const pf_aabb *boxes, size_t n, int threads, double lo[3], double hi[3], double *largest,
-                       double *mean)
+enum { SURVEY_BLOCK = 8192 };
+
+typedef struct survey_run {
+    const pf_aabb *boxes;
+    size_t n, nblocks;
+    double *part; /* per block: the sum of its boxes' largest extents */
+    double lo[64][3], hi[64][3], big[64]; /* per part */
+} survey_run;
+
+static void survey_part(void *ctx, int k, int parts)
 {
-    enum { BLOCK = 8192 };
-    size_t nblocks = (n + BLOCK - 1) / BLOCK;
-    double big = 0.0, sum = 0.0;
+    survey_run *r = ctx;
+    const pf_aabb *boxes = r->boxes;
+    size_t b0, b1;
+    pf_par_range(r->nblocks, k, parts, &b0, &b1);
+    double big = 0.0;
     double lo0 = boxes[0].min[0], lo1 = boxes[0].min[1], lo2 = boxes[0].min[2];
     double hi0 = boxes[0].max[0], hi1 = boxes[0].max[1], hi2 = boxes[0].max[2];
-    if (n < 4 * BLOCK) threads = 1;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) ordered reduction(max : big, hi0, hi1, hi2) \
-    reduction(min : lo0, lo1, lo2)
-    for (size_t k = 0; k < nblocks; k++) {
+    for (size_t blk = b0; blk < b1; blk++) {
         double part = 0.0;
-        size_t i1 = (k + 1) * BLOCK < n ? (k + 1) * BLOCK : n;
-        for (size_t i = k * BLOCK; i < i1; i++) {
+        size_t i1 = (blk + 1) * SURVEY_BLOCK < r->n ? (blk + 1) * SURVEY_BLOCK : r->n;
+        for (size_t i = blk * SURVEY_BLOCK; i < i1; i++) {
             const pf_aabb *b = &boxes[i];
             lo0 = b->min[0] < lo0 ? b->min[0] : lo0;
             lo1 = b->min[1] < lo1 ? b->min[1] : lo1;
@@ -126,40 +133,100 @@ static void box_survey(const pf_aabb *boxes, size_t n, int threads, double lo[3]
             part += e;
             big = e > big ? e : big;
         }
-#pragma omp ordered
-        sum += part;
+        r->part[blk] = part;
     }
-    lo[0] = lo0, lo[1] = lo1, lo[2] = lo2;
-    hi[0] = hi0, hi[1] = hi1, hi[2] = hi2;
-    *largest = big;
-    *mean = sum / (double)n;
+    r->lo[k][0] = lo0, r->lo[k][1] = lo1, r->lo[k][2] = lo2;
+    r->hi[k][0] = hi0, r->hi[k][1] = hi1, r->hi[k][2] = hi2;
+    r->big[k] = big;
 }
 
-/* How many of the boxes have an extent above `above`, and the largest extent of the others (exact reductions:
- * the same whatever the thread count). */
-static void boxes_above(const pf_aabb *boxes, size_t n, int threads, double above, size_t *count, double *rest)
+/* The boxes' bounds (lo, hi), their largest extent and the mean of each box's largest extent, in one pass (the
+ * mean summed in fixed blocks, added in block order, so the same whatever the parts; min and max are exact). */
+static int box_survey(grid_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, double lo[3], double hi[3],
+                      double *largest, double *mean)
 {
-    size_t cnt = 0;
+    survey_run r;
+    r.boxes = boxes;
+    r.n = n;
+    r.nblocks = (n + SURVEY_BLOCK - 1) / SURVEY_BLOCK;
+    if (pf_vec_reserve(&s->block_sums, r.nblocks)) return pf_error(PF_ENOMEM, "out of memory for grid sums");
+    r.part = s->block_sums.v;
+    int parts = n < 4 * SURVEY_BLOCK ? 1 : par->workers;
+    if (parts > 64) parts = 64;
+    if ((size_t)parts > r.nblocks) parts = (int)r.nblocks;
+    pf_par_for(par, parts, survey_part, &r);
+    double big = 0.0, sum = 0.0;
+    for (int a = 0; a < 3; a++) {
+        lo[a] = r.lo[0][a];
+        hi[a] = r.hi[0][a];
+    }
+    for (int k = 0; k < parts; k++) {
+        for (int a = 0; a < 3; a++) {
+            lo[a] = r.lo[k][a] < lo[a] ? r.lo[k][a] : lo[a];
+            hi[a] = r.hi[k][a] > hi[a] ? r.hi[k][a] : hi[a];
+        }
+        big = r.big[k] > big ? r.big[k] : big;
+    }
+    for (size_t blk = 0; blk < r.nblocks; blk++) sum += r.part[blk];
+    *largest = big;
+    *mean = sum / (double)n;
+    return PF_OK;
+}
+
+typedef struct above_run {
+    const pf_aabb *boxes;
+    size_t n;
+    double above;
+    size_t count[64];
+    double rest[64];
+} above_run;
+
+static void above_part(void *ctx, int k, int parts)
+{
+    above_run *r = ctx;
+    size_t i0, i1, cnt = 0;
     double big = 0.0;
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536) reduction(+ : cnt) reduction(max : big)
-    for (size_t i = 0; i < n; i++) {
-        const pf_aabb *b = &boxes[i];
+    pf_par_range(r->n, k, parts, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        const pf_aabb *b = &r->boxes[i];
         double e = b->max[0] - b->min[0], e1 = b->max[1] - b->min[1], e2 = b->max[2] - b->min[2];
         e = e1 > e ? e1 : e;
         e = e2 > e ? e2 : e;
-        cnt += e > above;
-        big = e <= above && e > big ? e : big;
+        cnt += e > r->above;
+        big = e <= r->above && e > big ? e : big;
     }
-    *count = cnt;
-    *rest = big;
+    r->count[k] = cnt;
+    r->rest[k] = big;
+}
+
+/* How many of the boxes have an extent above `above`, and the largest extent of the others (exact reductions:
+ * the same whatever the parts). */
+static void boxes_above(const pf_aabb *boxes, size_t n, const pf_par *par, double above, size_t *count,
+                        double *rest)
+{
+    above_run r;
+    r.boxes = boxes;
+    r.n = n;
+    r.above = above;
+    int parts = n > 65536 ? par->workers : 1;
+    if (parts > 64) parts = 64;
+    pf_par_for(par, parts, above_part, &r);
+    *count = 0;
+    *rest = 0.0;
+    for (int k = 0; k < parts; k++) {
+        *count += r.count[k];
+        *rest = r.rest[k] > *rest ? r.rest[k] : *rest;
+    }
 }
 
 static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n, pf_pair_vec *out,
                       pf_broadphase_stats *stats)
 {
     grid_state *s = state;
+    pf_par par = pf_par_of(def);
     double lo[3], hi[3], largest, mean;
-    box_survey(boxes, n, def->threads, lo, hi, &largest, &mean);
+    int rc0 = box_survey(s, boxes, n, &par, lo, hi, &largest, &mean);
+    if (rc0) return rc0;
     pf_quantiser q;
     pf_quantiser_from_bounds(&q, lo, hi);
     double root = q.scale > 0.0 ? (double)(1u << PF_MORTON_BITS) / q.scale : 0.0;
@@ -172,12 +239,12 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
             size_t apart;
             double small;
             big_above = GRID_STENCIL_RATIO * mean;
-            boxes_above(boxes, n, def->threads, big_above, &apart, &small);
+            boxes_above(boxes, n, &par, big_above, &apart, &small);
             stencil = apart <= GRID_MAX_APART + n / GRID_APART_SHARE;
             largest = small;
         }
         if (stencil) {
-            int rc = pf_grid_stencil_pairs(&s->stencil, boxes, n, def->threads, lo, hi, largest, floor_cell,
+            int rc = pf_grid_stencil_pairs(&s->stencil, boxes, n, &par, lo, hi, largest, floor_cell,
                                            big_above, out, stats);
             stats->bytes = grid_bytes(s);
             return rc;
@@ -218,7 +285,7 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
                     m++;
                 }
     }
-    int where = pf_radix_sort64(s->keys, s->vals, s->keys2, s->vals2, m, def->threads, &s->radix);
+    int where = pf_radix_sort64(s->keys, s->vals, s->keys2, s->vals2, m, &par, &s->radix);
     if (where < 0) return where;
     const uint64_t *K = where ? s->keys2 : s->keys;
     const uint32_t *V = where ? s->vals2 : s->vals;

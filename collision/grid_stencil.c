@@ -189,71 +189,124 @@ static size_t movers_from(const uint64_t *MK, const uint32_t *MV, size_t cnt, ui
  * those that changed (MK, MV: cnt of them) into K[!cur]. Chunk c merges the old records [p0, p1) with the
  * changed records that fall between old records p0 and p1 (each chunk first counts the boxes that kept their
  * key in its range, so that it knows where its output starts). */
-static void merge(pf_grid_stencil *s, size_t n, const uint64_t *MK, const uint32_t *MV, size_t cnt, int chunks)
+typedef struct merge_run {
+    pf_grid_stencil *s;
+    size_t n, cnt;
+    const uint64_t *MK;
+    const uint32_t *MV;
+    size_t kept[MAX_CHUNKS];
+} merge_run;
+
+static void kept_chunk(void *ctx, int c, int chunks)
 {
-    const uint64_t *PK = s->K[s->cur];
-    const uint32_t *PV = s->V[s->cur];
+    merge_run *m = ctx;
+    const uint32_t *PV = m->s->V[m->s->cur];
+    const uint8_t *moved = m->s->moved;
+    size_t p0, p1, k = 0;
+    pf_chunk_range(m->n, chunks, c, &p0, &p1);
+    for (size_t r = p0; r < p1; r++)
+        k += !moved[PV[r]];
+    m->kept[c] = k;
+}
+
+static void merge_chunk(void *ctx, int c, int chunks)
+{
+    merge_run *m = ctx;
+    const pf_grid_stencil *s = m->s;
+    const uint64_t *PK = s->K[s->cur], *MK = m->MK;
+    const uint32_t *PV = s->V[s->cur], *MV = m->MV;
     uint64_t *NK = s->K[!s->cur];
     uint32_t *NV = s->V[!s->cur];
     const uint8_t *moved = s->moved;
-    size_t kept[MAX_CHUNKS];
-#pragma omp parallel num_threads(chunks)
-    {
-#pragma omp for schedule(static, 1)
-        for (int c = 0; c < chunks; c++) {
-            size_t p0, p1, k = 0;
-            pf_chunk_range(n, chunks, c, &p0, &p1);
-            for (size_t r = p0; r < p1; r++)
-                k += !moved[PV[r]];
-            kept[c] = k;
+    size_t p0, p1, o = 0, cnt = m->cnt;
+    pf_chunk_range(m->n, chunks, c, &p0, &p1);
+    for (int d = 0; d < c; d++)
+        o += m->kept[d];
+    size_t j = c == 0 ? 0 : movers_from(MK, MV, cnt, PK[p0], PV[p0]);
+    size_t j1 = c == chunks - 1 ? cnt : movers_from(MK, MV, cnt, PK[p1], PV[p1]);
+    o += j;
+    for (size_t r = p0; r < p1; r++) {
+        uint32_t v = PV[r];
+        if (moved[v]) continue;
+        uint64_t k = PK[r];
+        while (j < j1 && rec_less(MK[j], MV[j], k, v)) {
+            NK[o] = MK[j];
+            NV[o++] = MV[j++];
         }
-#pragma omp for schedule(static, 1)
-        for (int c = 0; c < chunks; c++) {
-            size_t p0, p1, o = 0;
-            pf_chunk_range(n, chunks, c, &p0, &p1);
-            for (int d = 0; d < c; d++)
-                o += kept[d];
-            size_t j = c == 0 ? 0 : movers_from(MK, MV, cnt, PK[p0], PV[p0]);
-            size_t j1 = c == chunks - 1 ? cnt : movers_from(MK, MV, cnt, PK[p1], PV[p1]);
-            o += j;
-            for (size_t r = p0; r < p1; r++) {
-                uint32_t v = PV[r];
-                if (moved[v]) continue;
-                uint64_t k = PK[r];
-                while (j < j1 && rec_less(MK[j], MV[j], k, v)) {
-                    NK[o] = MK[j];
-                    NV[o++] = MV[j++];
-                }
-                NK[o] = k;
-                NV[o++] = v;
-            }
-            for (; j < j1; j++, o++) {
-                NK[o] = MK[j];
-                NV[o] = MV[j];
-            }
-        }
+        NK[o] = k;
+        NV[o++] = v;
     }
+    for (; j < j1; j++, o++) {
+        NK[o] = MK[j];
+        NV[o] = MV[j];
+    }
+}
+
+/* The records of the boxes that kept their key (still in order in K[cur]) merged with the sorted records of
+ * those that changed (MK, MV: cnt of them) into K[!cur]. Chunk c merges the old records [p0, p1) with the
+ * changed records that fall between old records p0 and p1 (each chunk first counts the boxes that kept their
+ * key in its range, so that it knows where its output starts). */
+static void merge(pf_grid_stencil *s, size_t n, const uint64_t *MK, const uint32_t *MV, size_t cnt, const pf_par *par,
+                  int chunks)
+{
+    merge_run m = {.s = s, .n = n, .cnt = cnt, .MK = MK, .MV = MV};
+    pf_par_for(par, chunks, kept_chunk, &m);
+    pf_par_for(par, chunks, merge_chunk, &m);
     s->cur = !s->cur;
 }
 
 /* Sorts the records of every box afresh: K[!cur] holds the keys in index order. */
-static int sort_all(pf_grid_stencil *s, size_t n, int threads)
+static int sort_all(pf_grid_stencil *s, size_t n, const pf_par *par)
 {
     int nb = !s->cur;
-    int where = pf_radix_sort64(s->K[nb], s->V[nb], s->K[s->cur], s->V[s->cur], n, threads, &s->radix);
+    int where = pf_radix_sort64(s->K[nb], s->V[nb], s->K[s->cur], s->V[s->cur], n, par, &s->radix);
     if (where < 0) return where;
     s->cur = where ? s->cur : nb;
     return PF_OK;
 }
 
 /* Orders the records of this call's keys (key_of), from the last call's order when few boxes changed key. */
-static int order_records(pf_grid_stencil *s, size_t n, int threads, int coherent, int chunks,
+typedef struct movers_run {
+    pf_grid_stencil *s;
+    size_t n;
+    const size_t *off;
+} movers_run;
+
+/* All keys in index order, for a fresh sort. */
+static void key_copy_part(void *ctx, int k, int parts)
+{
+    const movers_run *m = ctx;
+    uint64_t *NK = m->s->K[!m->s->cur];
+    uint32_t *NV = m->s->V[!m->s->cur];
+    size_t lo, hi;
+    pf_par_range(m->n, k, parts, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        NK[i] = m->s->key_of[i];
+        NV[i] = (uint32_t)i;
+    }
+}
+
+/* Chunk c's changed boxes, in index order, at their chunk's offset. */
+static void movers_chunk(void *ctx, int c, int chunks)
+{
+    const movers_run *m = ctx;
+    pf_grid_stencil *s = m->s;
+    size_t lo, hi, o = m->off[c];
+    pf_chunk_range(m->n, chunks, c, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        if (s->moved[i]) {
+            s->mk[0][o] = s->key_of[i];
+            s->mv[0][o++] = (uint32_t)i;
+        }
+}
+
+static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int coherent, int chunks,
                          const size_t *changed)
 {
     if (!coherent) {
         s->order = PF_GRID_SORTED;
         s->changed = n;
-        return sort_all(s, n, threads);
+        return sort_all(s, n, par);
     }
     size_t off[MAX_CHUNKS + 1], total = 0;
     for (int c = 0; c < chunks; c++) {
@@ -265,45 +318,40 @@ static int order_records(pf_grid_stencil *s, size_t n, int threads, int coherent
         s->order = PF_GRID_UNCHANGED;
         return PF_OK;
     }
-    uint64_t *NK = s->K[!s->cur];
-    uint32_t *NV = s->V[!s->cur];
+    movers_run mr = {s, n, off};
     if (total > n / MERGE_SHARE) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (size_t i = 0; i < n; i++) {
-            NK[i] = s->key_of[i];
-            NV[i] = (uint32_t)i;
-        }
+        pf_par_for(par, chunks, key_copy_part, &mr);
         s->order = PF_GRID_SORTED;
-        return sort_all(s, n, threads);
+        return sort_all(s, n, par);
     }
     int rc = reserve_movers(s, total);
     if (rc) return rc;
-#pragma omp parallel for num_threads(chunks) schedule(static, 1)
-    for (int c = 0; c < chunks; c++) {
-        size_t lo, hi, o = off[c];
-        pf_chunk_range(n, chunks, c, &lo, &hi);
-        for (size_t i = lo; i < hi; i++)
-            if (s->moved[i]) {
-                s->mk[0][o] = s->key_of[i];
-                s->mv[0][o++] = (uint32_t)i;
-            }
-    }
-    int where = pf_radix_sort64(s->mk[0], s->mv[0], s->mk[1], s->mv[1], total, threads, &s->radix);
+    pf_par_for(par, chunks, movers_chunk, &mr);
+    int where = pf_radix_sort64(s->mk[0], s->mv[0], s->mk[1], s->mv[1], total, par, &s->radix);
     if (where < 0) return where;
-    merge(s, n, s->mk[where], s->mv[where], total, chunks);
+    merge(s, n, s->mk[where], s->mv[where], total, par, chunks);
     s->order = PF_GRID_MERGED;
     return PF_OK;
 }
 
 /* The records: the boxes in record order with their keys (the tests then read memory in sequence), and
  * GRID_WINDOW + 1 records of key GRID_KEY_END past the last. */
-static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int threads)
+typedef struct copy_run {
+    pf_grid_stencil *s;
+    const pf_aabb *boxes;
+    size_t n;
+} copy_run;
+
+static void copy_part(void *ctx, int k, int parts)
 {
-    const uint64_t *K = s->K[s->cur];
-    const uint32_t *V = s->V[s->cur];
-    pf_grid_rec *R = s->rec;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t r = 0; r < n; r++) {
+    const copy_run *c = ctx;
+    const pf_aabb *boxes = c->boxes;
+    const uint64_t *K = c->s->K[c->s->cur];
+    const uint32_t *V = c->s->V[c->s->cur];
+    pf_grid_rec *R = c->s->rec;
+    size_t n = c->n, r0, r1;
+    pf_par_range(n, k, parts, &r0, &r1);
+    for (size_t r = r0; r < r1; r++) {
         if (r + PREFETCH < n) { /* both lines a box may span */
             const char *ahead = (const char *)&boxes[V[r + PREFETCH]];
             __builtin_prefetch(ahead);
@@ -321,6 +369,13 @@ static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int t
         o->box = V[r];
         o->pad = 0;
     }
+}
+
+static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par, int threads)
+{
+    copy_run c = {s, boxes, n};
+    pf_grid_rec *R = s->rec;
+    pf_par_for(par, threads, copy_part, &c);
     for (size_t r = n; r <= n + GRID_WINDOW; r++) {
         memset(&R[r], 0, sizeof R[r]);
         R[r].key = GRID_KEY_END;
@@ -363,12 +418,65 @@ static int big_pairs(const pf_grid_records *R, const frame *g, pf_grid_range_fn 
     return PF_OK;
 }
 
-int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int threads, const double lo[3],
-                          const double hi[3], double largest, double floor_cell, double big_above, pf_pair_vec *out,
-                          pf_broadphase_stats *stats)
+typedef struct keys_run {
+    pf_grid_stencil *s;
+    const pf_aabb *boxes;
+    size_t n;
+    const frame *g;
+    double big_above;
+    int coherent;
+    size_t changed[MAX_CHUNKS];
+} keys_run;
+
+/* Chunk c's keys in index order, and its count of changes against the last call's. */
+static void keys_chunk(void *ctx, int c, int chunks)
 {
+    keys_run *k = ctx;
+    pf_grid_stencil *s = k->s;
+    uint64_t *NK = s->K[!s->cur];
+    uint32_t *NV = s->V[!s->cur];
+    size_t i0, i1, cnt = 0;
+    pf_chunk_range(k->n, chunks, c, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        const pf_aabb *b = &k->boxes[i];
+        uint64_t key = box_extent(b) > k->big_above ? GRID_KEY_END : box_key(k->g, b);
+        if (k->coherent) {
+            uint8_t mv = key != s->key_of[i];
+            s->moved[i] = mv;
+            cnt += mv;
+        } else {
+            NK[i] = key;
+            NV[i] = (uint32_t)i;
+        }
+        s->key_of[i] = key;
+    }
+    k->changed[c] = cnt;
+}
+
+typedef struct sweep_run {
+    pf_grid_stencil *s;
+    const pf_grid_records *R;
+    pf_grid_sweep_fn sweep;
+} sweep_run;
+
+static void sweep_chunk(void *ctx, int c, int chunks)
+{
+    const sweep_run *w = ctx;
+    pf_pair_chunks *pc = &w->s->chunks;
+    size_t r0, r1;
+    pf_chunk_range(w->R->m, chunks, c, &r0, &r1);
+    if (r0 < r1 && w->sweep(w->R, r0, r1, &pc->vec[c], &pc->candidates[c])) pc->status[c] = PF_ENOMEM;
+}
+
+int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par_in,
+                          const double lo[3], const double hi[3], double largest, double floor_cell, double big_above,
+                          pf_pair_vec *out, pf_broadphase_stats *stats)
+{
+    int threads = par_in->workers;
     if (n < 16384) threads = 1;
     if (threads > MAX_CHUNKS) threads = MAX_CHUNKS;
+    pf_par par_local = *par_in, *par = &par_local;
+    par->workers = threads;
     int rc = reserve(s, n);
     if (rc) return rc;
     frame g;
@@ -378,34 +486,14 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, in
 
     /* Keys in index order; changes against the last call's counted per chunk. */
     int chunks = threads;
-    size_t changed[MAX_CHUNKS];
-    uint64_t *NK = s->K[!s->cur];
-    uint32_t *NV = s->V[!s->cur];
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < chunks; c++) {
-        size_t i0, i1, cnt = 0;
-        pf_chunk_range(n, chunks, c, &i0, &i1);
-        for (size_t i = i0; i < i1; i++) {
-            const pf_aabb *b = &boxes[i];
-            uint64_t k = box_extent(b) > big_above ? GRID_KEY_END : box_key(&g, b);
-            if (coherent) {
-                uint8_t mv = k != s->key_of[i];
-                s->moved[i] = mv;
-                cnt += mv;
-            } else {
-                NK[i] = k;
-                NV[i] = (uint32_t)i;
-            }
-            s->key_of[i] = k;
-        }
-        changed[c] = cnt;
-    }
-    rc = order_records(s, n, threads, coherent, chunks, changed);
+    keys_run kr = {s, boxes, n, &g, big_above, coherent, {0}};
+    pf_par_for(par, chunks, keys_chunk, &kr);
+    rc = order_records(s, n, par, coherent, chunks, kr.changed);
     if (rc) return rc;
     const uint64_t *K = s->K[s->cur];
     const uint32_t *V = s->V[s->cur];
     s->prev_n = n;
-    copy_boxes(s, boxes, n, threads);
+    copy_boxes(s, boxes, n, par, threads);
 
     pf_grid_records R = {s->rec, 0, {g.nx, g.nxy - g.nx, g.nxy, g.nxy + g.nx}};
     /* the boxes kept apart end the order (key GRID_KEY_END, by index) */
@@ -426,13 +514,8 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, in
         } else {
             rc = pf_pair_chunks_reset(&s->chunks, threads);
             if (rc) return rc;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-            for (int c = 0; c < threads; c++) {
-                size_t r0, r1;
-                pf_chunk_range(m, threads, c, &r0, &r1);
-                if (r0 < r1 && sweep(&R, r0, r1, &s->chunks.vec[c], &s->chunks.candidates[c]))
-                    s->chunks.status[c] = PF_ENOMEM;
-            }
+            sweep_run sr = {s, &R, sweep};
+            pf_par_for(par, threads, sweep_chunk, &sr);
             rc = pf_pair_chunks_gather(&s->chunks, out, &cand);
             if (rc) return rc;
         }

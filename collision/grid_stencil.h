@@ -38,9 +38,9 @@ typedef struct pf_grid_stencil {
 
 /* The pairs of n >= 1 boxes of bounds (lo, hi) whose extents are at most `largest` except those above
  * `big_above` (kept apart, tested row range by row range; +inf: none), appended to out. */
-int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, int threads, const double lo[3],
-                          const double hi[3], double largest, double floor_cell, double big_above, pf_pair_vec *out,
-                          pf_broadphase_stats *stats);
+int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par,
+                          const double lo[3], const double hi[3], double largest, double floor_cell, double big_above,
+                          pf_pair_vec *out, pf_broadphase_stats *stats);
 /* The stencil layout's state of a grid broad phase's state (pf_broadphase_state), for the tests. */
 const pf_grid_stencil *pf_grid_stencil_of(const void *grid);
 /* Forgets the order of the last call (the next one sorts afresh). */

@@ -32,7 +32,8 @@ static int hash_bp_pairs(hash_bp *h, int kind, const pf_broadphase_def *def, con
                          pf_pair_vec *out, pf_broadphase_stats *stats)
 {
     int rc = pf_shash_build(&h->hash, kind, boxes, n, 0.0);
-    if (!rc) rc = pf_shash_pairs(&h->ws, &h->hash, def->threads, out, &stats->candidates);
+    pf_par par = pf_par_of(def);
+    if (!rc) rc = pf_shash_pairs(&h->ws, &h->hash, &par, out, &stats->candidates);
     stats->bytes = pf_shash_bytes(&h->hash) + pf_shash_pairs_ws_bytes(&h->ws);
     h->hash.boxes = NULL; /* borrowed for this call only */
     return rc;

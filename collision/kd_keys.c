@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-void kd_frame_fit(kd_frame *f, const pf_aabb *boxes, size_t n, int threads)
+void kd_frame_fit(kd_frame *f, const pf_aabb *boxes, size_t n, const pf_par *par)
 {
     double lo[3], hi[3];
-    pf_boxes_bounds(boxes, n, threads, lo, hi);
+    pf_boxes_bounds(boxes, n, par, lo, hi);
     memset(f, 0, sizeof *f);
     double e = hi[0] - lo[0];
     if (hi[1] - lo[1] > e) e = hi[1] - lo[1];

@@ -32,7 +32,7 @@ typedef struct kd_frame {
 #define KD_DEPTH_BITS 6
 
 /* Fits the frame to n >= 1 boxes. */
-void kd_frame_fit(kd_frame *f, const pf_aabb *boxes, size_t n, int threads);
+void kd_frame_fit(kd_frame *f, const pf_aabb *boxes, size_t n, const pf_par *par);
 int kd_frame_equal(const kd_frame *a, const kd_frame *b);
 
 /* Writes the records (key << kshift, box bits left 0) of the box with packed quantised corners (ql, qh): up to 8

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #ifdef _OPENMP
-#include <omp.h>
 #endif
 
 /* The changed boxes' new records are written, sorted and merged in batches of at most KD_BATCH records per box
@@ -154,53 +153,97 @@ static void word_chunk(size_t n, int threads, int c, size_t *lo, size_t *hi)
 
 /* ---- update: only the boxes whose keys may have changed ---- */
 
+typedef struct find_run {
+    kd_state *s;
+    const pf_aabb *boxes;
+    size_t n;
+    size_t total[64]; /* per chunk */
+} find_run;
+
+static void find_chunk(void *ctx, int c, int threads)
+{
+    find_run *fx = ctx;
+    kd_state *s = fx->s;
+    const pf_aabb *boxes = fx->boxes;
+    const kd_frame *fr = &s->fr;
+    int split = s->split;
+    size_t lo, hi, total = 0;
+    word_chunk(fx->n, threads, c, &lo, &hi);
+    for (size_t w = lo / 64; w * 64 < hi; w++)
+        s->changed[w] = s->wrecs[w] = 0;
+    for (size_t r = lo; r < hi; r++) {
+        if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
+            const char *p = (const char *)&boxes[s->perm[r + 24]];
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + sizeof(pf_aabb) - 1);
+        }
+        uint64_t ql, qh, ol = s->q[2 * r], oh = s->q[2 * r + 1];
+        kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
+        uint64_t moved = ((ql ^ ol) | (qh ^ oh)) & fr->gmask[s->glev[r]];
+        s->q[2 * r] = ql;
+        s->q[2 * r + 1] = qh;
+        if (!moved) continue;
+        /* the bits that moved may still leave every key where it was: the old keys, recomputed from the
+         * old corners (the records were made from corners equal to them at and above the key level),
+         * decide */
+        unsigned g, g0;
+        uint64_t now[8], was[8];
+        int k = kd_box_keys(fr, ql, qh, split, now, &g);
+        int k0 = kd_box_keys(fr, ol, oh, split, was, &g0);
+        s->glev[r] = (uint8_t)g;
+        if (k == k0 && !memcmp(now, was, (size_t)k * sizeof *now)) continue;
+        s->changed[r / 64] |= 1ull << (r % 64);
+        s->wrecs[r / 64] += (uint32_t)k;
+        total++;
+    }
+    fx->total[c] = total;
+}
+
 /* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
  * key levels in glev, the count of their new records per word of `changed` in wrecs. Returns the count of such
  * boxes. */
-static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
+static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par)
 {
-    const kd_frame *fr = &s->fr;
-    int split = s->split;
+    find_run fx = {s, boxes, n, {0}};
     size_t total = 0;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : total)
-    for (int c = 0; c < threads; c++) {
-        size_t lo, hi;
-        word_chunk(n, threads, c, &lo, &hi);
-        for (size_t w = lo / 64; w * 64 < hi; w++)
-            s->changed[w] = s->wrecs[w] = 0;
-        for (size_t r = lo; r < hi; r++) {
-            if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
-                const char *p = (const char *)&boxes[s->perm[r + 24]];
-                __builtin_prefetch(p);
-                __builtin_prefetch(p + sizeof(pf_aabb) - 1);
-            }
-            uint64_t ql, qh, ol = s->q[2 * r], oh = s->q[2 * r + 1];
-            kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
-            uint64_t moved = ((ql ^ ol) | (qh ^ oh)) & fr->gmask[s->glev[r]];
-            s->q[2 * r] = ql;
-            s->q[2 * r + 1] = qh;
-            if (!moved) continue;
-            /* the bits that moved may still leave every key where it was: the old keys, recomputed from the
-             * old corners (the records were made from corners equal to them at and above the key level),
-             * decide */
-            unsigned g, g0;
-            uint64_t now[8], was[8];
-            int k = kd_box_keys(fr, ql, qh, split, now, &g);
-            int k0 = kd_box_keys(fr, ol, oh, split, was, &g0);
-            s->glev[r] = (uint8_t)g;
-            if (k == k0 && !memcmp(now, was, (size_t)k * sizeof *now)) continue;
-            s->changed[r / 64] |= 1ull << (r % 64);
-            s->wrecs[r / 64] += (uint32_t)k;
-            total++;
-        }
-    }
+    pf_par_for(par, par->workers, find_chunk, &fx);
+    for (int c = 0; c < par->workers; c++) total += fx.total[c];
     return total;
 }
 
 /* The new records (key | rank) of the changed boxes of words [w0, w1) of `changed`, chunk c's at the sum of the
  * counts before it: the fresh array is the same whatever the thread count. */
-static int refresh_write(kd_state *s, size_t w0, size_t w1, int threads)
+typedef struct write_run {
+    kd_state *s;
+    size_t w0, w1;
+    const size_t *at;
+} write_run;
+
+static void write_chunk(void *ctx, int c, int threads)
 {
+    const write_run *wr = ctx;
+    kd_state *s = wr->s;
+    const kd_frame *fr = &s->fr;
+    int split = s->split;
+    size_t a, b, w0 = wr->w0;
+    uint64_t *out = s->fresh.v + wr->at[c];
+    pf_chunk_range(wr->w1 - w0, threads, c, &a, &b);
+    for (size_t w = w0 + a; w < w0 + b; w++)
+        for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
+            size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
+            /* kd_box_keys may write past its count: into keys, not into the next chunk's records */
+            unsigned g;
+            uint64_t keys[8];
+            int k = kd_box_keys(fr, s->q[2 * r], s->q[2 * r + 1], split, keys, &g);
+            for (int j = 0; j < k; j++)
+                out[j] = keys[j] | r;
+            out += k;
+        }
+}
+
+static int refresh_write(kd_state *s, size_t w0, size_t w1, const pf_par *par)
+{
+    int threads = par->workers;
     size_t at[65] = {0};
     for (int c = 0; c < threads; c++) {
         size_t a, b;
@@ -211,25 +254,8 @@ static int refresh_write(kd_state *s, size_t w0, size_t w1, int threads)
     }
     int rc = fresh_reserve(s, at[threads]);
     if (rc) return rc;
-    const kd_frame *fr = &s->fr;
-    int split = s->split;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t a, b;
-        uint64_t *out = s->fresh.v + at[c];
-        pf_chunk_range(w1 - w0, threads, c, &a, &b);
-        for (size_t w = w0 + a; w < w0 + b; w++)
-            for (uint64_t bits = s->changed[w]; bits; bits &= bits - 1) {
-                size_t r = w * 64 + (size_t)__builtin_ctzll(bits);
-                /* kd_box_keys may write past its count: into keys, not into the next chunk's records */
-                unsigned g;
-                uint64_t keys[8];
-                int k = kd_box_keys(fr, s->q[2 * r], s->q[2 * r + 1], split, keys, &g);
-                for (int j = 0; j < k; j++)
-                    out[j] = keys[j] | r;
-                out += k;
-            }
-    }
+    write_run wr = {s, w0, w1, at};
+    pf_par_for(par, threads, write_chunk, &wr);
     s->fresh.n = at[threads];
     return PF_OK;
 }
@@ -258,26 +284,39 @@ static void order_ties(uint64_t *F, size_t n, uint64_t low, const uint32_t *perm
 
 /* Drops the records of the changed boxes of words [w0, w1) of `changed`, in place: each chunk closes up its
  * own, then the chunks close up. */
-static size_t drop_changed(kd_state *s, size_t w0, size_t w1, int threads)
+typedef struct drop_run {
+    kd_state *s;
+    size_t w0, w1;
+    size_t kept[64];
+} drop_run;
+
+static void drop_chunk(void *ctx, int c, int threads)
 {
-    uint64_t low = kd_low_mask(&s->fr);
+    drop_run *d = ctx;
+    uint64_t low = kd_low_mask(&d->s->fr);
+    uint64_t *R = d->s->rec.v;
+    const uint64_t *bits = d->s->changed;
+    size_t lo, hi, keep, w0 = d->w0, w1 = d->w1;
+    pf_chunk_range(d->s->rec.n, threads, c, &lo, &hi);
+    keep = lo;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t v = R[i], r = v & low;
+        R[keep] = v; /* writes never pass reads */
+        keep += !((bits[r / 64] >> (r % 64) & 1) & (r / 64 - w0 < w1 - w0));
+    }
+    d->kept[c] = keep - lo;
+}
+
+static size_t drop_changed(kd_state *s, size_t w0, size_t w1, const pf_par *par)
+{
     uint64_t *R = s->rec.v;
-    const uint64_t *bits = s->changed;
-    size_t m = s->rec.n, kept[64];
+    size_t m = s->rec.n;
+    int threads = par->workers;
     if (threads > 64) threads = 64;
     if (m < 65536) threads = 1;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t lo, hi, keep;
-        pf_chunk_range(m, threads, c, &lo, &hi);
-        keep = lo;
-        for (size_t i = lo; i < hi; i++) {
-            uint64_t v = R[i], r = v & low;
-            R[keep] = v; /* writes never pass reads */
-            keep += !((bits[r / 64] >> (r % 64) & 1) & (r / 64 - w0 < w1 - w0));
-        }
-        kept[c] = keep - lo;
-    }
+    drop_run d = {.s = s, .w0 = w0, .w1 = w1};
+    pf_par_for(par, threads, drop_chunk, &d);
+    const size_t *kept = d.kept;
     size_t at = kept[0];
     for (int c = 1; c < threads; c++) {
         size_t lo, hi;
@@ -337,16 +376,33 @@ static void merge_back(uint64_t *R, size_t nk, const uint64_t *F, size_t nf, uin
 /* Removes the records of the changed boxes of words [w0, w1) and merges in their new ones: the new records sorted
  * (the room the dropped ones left at the end of the array is the sort's scratch), then merged by segments of the kept
  * records, one a thread, each first moved up to where its output starts. */
-static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
+typedef struct merge_run {
+    uint64_t *R;
+    const uint64_t *F;
+    const size_t *kp, *fo;
+    uint64_t low;
+    const uint32_t *perm;
+} merge_run;
+
+static void merge_seg(void *ctx, int g, int segs)
 {
+    (void)segs;
+    const merge_run *m = ctx;
+    const size_t *kp = m->kp, *fo = m->fo;
+    merge_back(m->R + kp[g] + fo[g], kp[g + 1] - kp[g], m->F + fo[g], fo[g + 1] - fo[g], m->low, m->perm);
+}
+
+static int update(kd_state *s, size_t w0, size_t w1, const pf_par *par, int drop)
+{
+    int threads = par->workers;
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
     size_t nf = s->fresh.n;
-    size_t keep = drop ? drop_changed(s, w0, w1, threads) : s->rec.n;
+    size_t keep = drop ? drop_changed(s, w0, w1, par) : s->rec.n;
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
     uint64_t *R = s->rec.v, *F = s->fresh.v;
-    pf_radix_sort_u64_scratch(F, nf, R + keep, threads);
+    pf_radix_sort_u64_scratch(F, nf, R + keep, par);
     order_ties(F, nf, low, perm);
     int segs = keep >= 65536 && nf >= 1024 ? threads : 1;
     size_t kp[65], fo[65];
@@ -356,16 +412,15 @@ static int update(kd_state *s, size_t w0, size_t w1, int threads, int drop)
     }
     for (int g = segs - 1; g > 0; g--) /* from the top: each move lands on records already moved */
         memmove(R + kp[g] + fo[g], R + kp[g], (kp[g + 1] - kp[g]) * sizeof *R);
-#pragma omp parallel for num_threads(segs) schedule(static, 1)
-    for (int g = 0; g < segs; g++)
-        merge_back(R + kp[g] + fo[g], kp[g + 1] - kp[g], F + fo[g], fo[g + 1] - fo[g], low, perm);
+    merge_run mr = {R, F, kp, fo, low, perm};
+    pf_par_for(par, segs, merge_seg, &mr);
     s->rec.n = keep + nf;
     return PF_OK;
 }
 
 /* Writes, sorts and merges in the new records of the changed boxes (their old ones dropped first when `drop`),
  * in batches of words of `changed` holding at most KD_BATCH * n new records (or one word). */
-static int insert_changed(kd_state *s, size_t n, int threads, int drop)
+static int insert_changed(kd_state *s, size_t n, const pf_par *par, int drop)
 {
     size_t words = (n + 63) / 64, budget = (size_t)KD_BATCH * n;
     for (size_t w0 = 0, w1; w0 < words; w0 = w1) {
@@ -373,8 +428,8 @@ static int insert_changed(kd_state *s, size_t n, int threads, int drop)
         for (w1 = w0; w1 < words && (w1 == w0 || recs + s->wrecs[w1] <= budget); w1++)
             recs += s->wrecs[w1];
         if (!recs) continue;
-        int rc = refresh_write(s, w0, w1, threads);
-        if (!rc) rc = update(s, w0, w1, threads, drop);
+        int rc = refresh_write(s, w0, w1, par);
+        if (!rc) rc = update(s, w0, w1, par, drop);
         if (rc) return rc;
     }
     return PF_OK;
@@ -385,7 +440,47 @@ static int insert_changed(kd_state *s, size_t n, int threads, int drop)
 /* Ranks the boxes by their least key, then by box index: their order of first appearance in the sorted records
  * (kd_box_keys gives a box's keys in key order). Leaves their corners and key levels by rank, every box marked
  * changed, the records per word of ranks in wrecs, and their total in *total. */
-static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, size_t *total)
+typedef struct rank_run {
+    kd_state *s;
+    const pf_aabb *boxes;
+    size_t n;
+    size_t sum[64]; /* per part */
+} rank_run;
+
+/* Each box's least key | box, key level and record count. */
+static void least_key_part(void *ctx, int p, int parts)
+{
+    rank_run *rr = ctx;
+    kd_state *s = rr->s;
+    const kd_frame *fr = &s->fr;
+    uint8_t *gtmp = (uint8_t *)s->q, *ktmp = gtmp + rr->n;
+    size_t i0, i1, sum = 0;
+    pf_par_range(rr->n, p, parts, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        uint64_t ql, qh, keys[8];
+        unsigned g;
+        kd_quantise_box(fr, &rr->boxes[i], &ql, &qh);
+        int k = kd_box_keys(fr, ql, qh, s->split, keys, &g);
+        s->fresh.v[i] = keys[0] | i;
+        gtmp[i] = (uint8_t)g;
+        ktmp[i] = (uint8_t)k;
+        sum += (size_t)k;
+    }
+    rr->sum[p] = sum;
+}
+
+/* The corners by rank. */
+static void corners_part(void *ctx, int p, int parts)
+{
+    rank_run *rr = ctx;
+    kd_state *s = rr->s;
+    size_t r0, r1;
+    pf_par_range(rr->n, p, parts, &r0, &r1);
+    for (size_t r = r0; r < r1; r++)
+        kd_quantise_box(&s->fr, &rr->boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
+}
+
+static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, size_t *total)
 {
     /* least key | box in the fresh array (the record array is the sort's scratch); key levels and record
      * counts by box in the room of the corners until the corners are stored by rank */
@@ -394,20 +489,12 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, 
     if (rc) return rc;
     const kd_frame *fr = &s->fr;
     uint8_t *gtmp = (uint8_t *)s->q, *ktmp = gtmp + n;
-    int split = s->split;
+    rank_run rr = {.s = s, .boxes = boxes, .n = n};
+    int parts = par->workers;
     size_t sum = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : sum)
-    for (size_t i = 0; i < n; i++) {
-        uint64_t ql, qh, keys[8];
-        unsigned g;
-        kd_quantise_box(fr, &boxes[i], &ql, &qh);
-        int k = kd_box_keys(fr, ql, qh, split, keys, &g);
-        s->fresh.v[i] = keys[0] | i;
-        gtmp[i] = (uint8_t)g;
-        ktmp[i] = (uint8_t)k;
-        sum += (size_t)k;
-    }
-    pf_radix_sort_u64_scratch(s->fresh.v, n, s->rec.v, threads);
+    pf_par_for(par, parts, least_key_part, &rr);
+    for (int p = 0; p < parts; p++) sum += rr.sum[p];
+    pf_radix_sort_u64_scratch(s->fresh.v, n, s->rec.v, par);
     uint64_t low = kd_low_mask(fr);
     size_t words = (n + 63) / 64;
     for (size_t w = 0; w < words; w++) {
@@ -421,22 +508,20 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, int threads, 
         s->glev[r] = gtmp[b];
         s->wrecs[r / 64] += ktmp[b];
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t r = 0; r < n; r++)
-        kd_quantise_box(fr, &boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
+    pf_par_for(par, parts, corners_part, &rr);
     *total = sum;
     return PF_OK;
 }
 
-static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, int threads)
+static int rebuild(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par)
 {
     size_t total;
     int rc = grow_boxes(s, n);
-    if (!rc) rc = rank_boxes(s, boxes, n, threads, &total);
+    if (!rc) rc = rank_boxes(s, boxes, n, par, &total);
     if (!rc) rc = grow_records(s, total, 0);
     if (rc) return rc;
     s->rec.n = 0;
-    rc = insert_changed(s, n, threads, 0);
+    rc = insert_changed(s, n, par, 0);
     if (rc) return rc;
     /* the batches' room is given back: steps that change little need far less */
     pf_vec_free(&s->fresh);
@@ -655,8 +740,32 @@ static int close_up(kd_state *s, pf_pair_vec *out, const pf_pair_vec *view, int 
     return PF_OK;
 }
 
-static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *out, pf_broadphase_stats *stats)
+typedef struct sweep_run {
+    kd_state *s;
+    const sweep_ctx *x;
+    pf_pair_vec *out, *view;
+    uint64_t *vols;
+} sweep_run;
+
+static void sweep_chunk(void *ctx, int c, int threads)
 {
+    const sweep_run *w = ctx;
+    kd_state *s = w->s;
+    size_t lo, hi, blocks = (s->rec.n + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
+    pf_chunk_range(blocks, threads, c, &lo, &hi);
+    lo *= KD_BLOCK;
+    hi = hi * KD_BLOCK < s->rec.n ? hi * KD_BLOCK : s->rec.n;
+    pf_chunk_range(w->out->cap, threads, c, &r0, &r1);
+    w->view[c] = (pf_pair_vec){w->out->data + r0, 0, r1 - r0};
+    s->sbuf[c].out = &w->view[c];
+    s->sbuf[c].spill = &s->chunks.vec[c];
+    if (sweep_range(w->x, lo, hi, &s->sbuf[c], &s->chunks.candidates[c], w->vols + 2 * c))
+        s->chunks.status[c] = PF_ENOMEM;
+}
+
+static int sweep(kd_state *s, const pf_aabb *boxes, const pf_par *par, pf_pair_vec *out, pf_broadphase_stats *stats)
+{
+    int threads = par->workers;
     sweep_ctx x = {s, boxes, s->rec.v, s->rec.n, kd_low_mask(&s->fr), s->fr.kshift, KD_QBITS - s->fr.kbits};
     uint64_t vol[2] = {0, 0};
     int rc = pf_pair_vec_reserve(out, s->last_pairs + s->last_pairs / 16);
@@ -680,19 +789,8 @@ static int sweep(kd_state *s, const pf_aabb *boxes, int threads, pf_pair_vec *ou
         uint64_t vols[2 * 64];
         pf_pair_vec view[64];
         if (threads > 64) threads = 64;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-        for (int c = 0; c < threads; c++) {
-            size_t lo, hi, blocks = (s->rec.n + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
-            pf_chunk_range(blocks, threads, c, &lo, &hi);
-            lo *= KD_BLOCK;
-            hi = hi * KD_BLOCK < s->rec.n ? hi * KD_BLOCK : s->rec.n;
-            pf_chunk_range(out->cap, threads, c, &r0, &r1);
-            view[c] = (pf_pair_vec){out->data + r0, 0, r1 - r0};
-            s->sbuf[c].out = &view[c];
-            s->sbuf[c].spill = &s->chunks.vec[c];
-            if (sweep_range(&x, lo, hi, &s->sbuf[c], &s->chunks.candidates[c], vols + 2 * c))
-                s->chunks.status[c] = PF_ENOMEM;
-        }
+        sweep_run w = {s, &x, out, view, vols};
+        pf_par_for(par, threads, sweep_chunk, &w);
         for (int c = 0; c < threads; c++) {
             uint64_t lo0 = vol[0];
             vol[0] += vols[2 * c];
@@ -721,14 +819,16 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     kd_state *s = state;
     int threads = def->threads < 64 ? def->threads : 64; /* per-chunk counters are kept on the stack */
     if (n < 4096) threads = 1;
+    pf_par par = pf_par_of(def);
+    par.workers = threads;
     int split = def->kd_split != 0;
     kd_frame fr;
-    kd_frame_fit(&fr, boxes, n, threads);
+    kd_frame_fit(&fr, boxes, n, &par);
     int fresh_start = s->n != n || s->split != split || !kd_frame_equal(&fr, &s->fr);
     s->fr = fr;
     s->split = split;
-    if (!fresh_start && refresh_find(s, boxes, n, threads)) {
-        int rc = insert_changed(s, n, threads, 1);
+    if (!fresh_start && refresh_find(s, boxes, n, &par)) {
+        int rc = insert_changed(s, n, &par, 1);
         if (rc) {
             s->n = 0;
             return rc;
@@ -736,11 +836,11 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     }
     if (fresh_start) {
         s->n = 0;
-        int rc = rebuild(s, boxes, n, threads);
+        int rc = rebuild(s, boxes, n, &par);
         if (rc) return rc;
     }
     stats->records = s->rec.n;
-    int rc = sweep(s, boxes, threads, out, stats);
+    int rc = sweep(s, boxes, &par, out, stats);
     if (rc) return rc;
     s->last_pairs = out->n;
     pf_pair_vec_trim(out, out->n / 16);

@@ -3,14 +3,21 @@
 
 #include <math.h>
 
-void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], double hi[3])
+typedef struct bounds_run {
+    const pf_aabb *boxes;
+    size_t n;
+    double lo[64][3], hi[64][3]; /* per part */
+} bounds_run;
+
+static void bounds_part(void *ctx, int k, int parts)
 {
-    double lo0 = boxes[0].min[0], lo1 = boxes[0].min[1], lo2 = boxes[0].min[2];
-    double hi0 = boxes[0].max[0], hi1 = boxes[0].max[1], hi2 = boxes[0].max[2];
-    /* min / max reductions are exact: the result does not depend on the thread count */
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536) \
-    reduction(min : lo0, lo1, lo2) reduction(max : hi0, hi1, hi2)
-    for (size_t i = 0; i < n; i++) {
+    bounds_run *r = ctx;
+    const pf_aabb *boxes = r->boxes;
+    size_t i0, i1;
+    pf_par_range(r->n, k, parts, &i0, &i1);
+    double lo0 = boxes[i0].min[0], lo1 = boxes[i0].min[1], lo2 = boxes[i0].min[2];
+    double hi0 = boxes[i0].max[0], hi1 = boxes[i0].max[1], hi2 = boxes[i0].max[2];
+    for (size_t i = i0; i < i1; i++) {
         const pf_aabb *b = &boxes[i];
         lo0 = b->min[0] < lo0 ? b->min[0] : lo0;
         lo1 = b->min[1] < lo1 ? b->min[1] : lo1;
@@ -19,18 +26,33 @@ void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], 
         hi1 = b->max[1] > hi1 ? b->max[1] : hi1;
         hi2 = b->max[2] > hi2 ? b->max[2] : hi2;
     }
-    lo[0] = lo0;
-    lo[1] = lo1;
-    lo[2] = lo2;
-    hi[0] = hi0;
-    hi[1] = hi1;
-    hi[2] = hi2;
+    r->lo[k][0] = lo0, r->lo[k][1] = lo1, r->lo[k][2] = lo2;
+    r->hi[k][0] = hi0, r->hi[k][1] = hi1, r->hi[k][2] = hi2;
 }
 
-void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads)
+void pf_boxes_bounds(const pf_aabb *boxes, size_t n, const pf_par *par, double lo[3], double hi[3])
+{
+    /* min / max are exact: the result does not depend on the parts (each non-empty: n >= parts) */
+    bounds_run r;
+    r.boxes = boxes;
+    r.n = n;
+    int parts = n > 65536 && par ? par->workers : 1;
+    if (parts > 64) parts = 64;
+    pf_par_for(par, parts, bounds_part, &r);
+    for (int a = 0; a < 3; a++) {
+        lo[a] = r.lo[0][a];
+        hi[a] = r.hi[0][a];
+        for (int k = 1; k < parts; k++) {
+            lo[a] = r.lo[k][a] < lo[a] ? r.lo[k][a] : lo[a];
+            hi[a] = r.hi[k][a] > hi[a] ? r.hi[k][a] : hi[a];
+        }
+    }
+}
+
+void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, const pf_par *par)
 {
     double lo[3], hi[3];
-    pf_boxes_bounds(boxes, n, threads, lo, hi);
+    pf_boxes_bounds(boxes, n, par, lo, hi);
     pf_quantiser_from_bounds(q, lo, hi);
 }
 

@@ -3,6 +3,7 @@
 #define PF_COLLISION_MORTON_H
 
 #include "physflow/collision.h"
+#include "parallel.h"
 
 #include <stdint.h>
 
@@ -46,11 +47,11 @@ static inline uint64_t pf_morton3(uint32_t x, uint32_t y, uint32_t z)
 }
 
 /* The bounds of n >= 1 boxes: lo = the least min per axis, hi = the greatest max. */
-void pf_boxes_bounds(const pf_aabb *boxes, size_t n, int threads, double lo[3], double hi[3]);
+void pf_boxes_bounds(const pf_aabb *boxes, size_t n, const pf_par *par, double lo[3], double hi[3]);
 
 /* Computes the quantiser of a set of boxes (n >= 1): origin at the lower corner of their bounds, a cubic root cell
  * of edge the bounds' largest extent. */
-void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, int threads);
+void pf_quantiser_fit(pf_quantiser *q, const pf_aabb *boxes, size_t n, const pf_par *par);
 /* The same from the bounds of the boxes. */
 void pf_quantiser_from_bounds(pf_quantiser *q, const double lo[3], const double hi[3]);
 

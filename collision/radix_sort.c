@@ -1,10 +1,12 @@
 /* LSD radix sort of (64-bit key, 32-bit value) records: 11-bit digits, digits constant over the input
  * skipped, parallel counting and scatter over fixed chunks; MSD sort of 64-bit words (see radix_sort.h). */
 #include "radix_sort.h"
+#include "parallel.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +20,43 @@ static size_t chunk_lo(size_t n, int t, int threads)
 }
 
 static void recount_all(const uint64_t *keys, size_t n, uint32_t *hist, int *constant);
-static int lsd_passes(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
-                      uint32_t *hist, const int *constant, int first_digit, int *result_in_second);
+static int lsd_passes(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n,
+                      const pf_par *par, int threads, uint32_t *hist, const int *constant, int first_digit,
+                      int *result_in_second);
 
-int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
+typedef struct count_run {
+    const uint64_t *keys;
+    size_t n;
+    uint32_t *hist;
+    uint32_t *lowest;
+} count_run;
+
+/* One read pass of chunk c counts every digit; with one chunk these counts serve every pass. */
+static void count_chunk(void *ctx, int c, int threads)
+{
+    const count_run *r = ctx;
+    const uint64_t *keys = r->keys;
+    uint32_t *h = r->hist + (size_t)c * DIGITS * BUCKETS;
+    memset(h, 0, DIGITS * BUCKETS * sizeof *h);
+    size_t lo = chunk_lo(r->n, c, threads), hi = chunk_lo(r->n, c + 1, threads);
+    uint32_t low[DIGITS + 1] = {0};
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t k = keys[i];
+        low[k ? __builtin_ctzll(k) / DIGIT_BITS : DIGITS]++;
+        h[0 * BUCKETS + (k & (BUCKETS - 1))]++;
+        h[1 * BUCKETS + ((k >> 11) & (BUCKETS - 1))]++;
+        h[2 * BUCKETS + ((k >> 22) & (BUCKETS - 1))]++;
+        h[3 * BUCKETS + ((k >> 33) & (BUCKETS - 1))]++;
+        h[4 * BUCKETS + ((k >> 44) & (BUCKETS - 1))]++;
+        h[5 * BUCKETS + (k >> 55)]++;
+    }
+    memcpy(r->lowest + (size_t)c * (DIGITS + 1), low, sizeof low);
+}
+
+int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, const pf_par *par,
                     pf_radix_scratch *scratch)
 {
+    int threads = par ? par->workers : 1;
     if (threads < 1) threads = 1;
     if ((size_t)threads * 4096 > n) threads = 1; /* small inputs: parallel overhead dominates */
     if (threads > scratch->threads) {
@@ -38,27 +71,8 @@ int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *v
     uint32_t lowest[64 * (DIGITS + 1)]; /* per chunk: keys whose lowest non-zero digit is d (DIGITS: key 0) */
     if (threads > 64) threads = 64;
 
-        /* One read pass counts every digit; with one thread these counts serve every pass. */
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        {
-            uint32_t *h = hist + (size_t)c * DIGITS * BUCKETS;
-            memset(h, 0, DIGITS * BUCKETS * sizeof *h);
-            size_t lo = chunk_lo(n, c, threads), hi = chunk_lo(n, c + 1, threads);
-            uint32_t low[DIGITS + 1] = {0};
-            for (size_t i = lo; i < hi; i++) {
-                uint64_t k = keys[i];
-                low[k ? __builtin_ctzll(k) / DIGIT_BITS : DIGITS]++;
-                h[0 * BUCKETS + (k & (BUCKETS - 1))]++;
-                h[1 * BUCKETS + ((k >> 11) & (BUCKETS - 1))]++;
-                h[2 * BUCKETS + ((k >> 22) & (BUCKETS - 1))]++;
-                h[3 * BUCKETS + ((k >> 33) & (BUCKETS - 1))]++;
-                h[4 * BUCKETS + ((k >> 44) & (BUCKETS - 1))]++;
-                h[5 * BUCKETS + (k >> 55)]++;
-            }
-            memcpy(lowest + (size_t)c * (DIGITS + 1), low, sizeof low);
-        }
-    }
+    count_run cr = {keys, n, hist, lowest};
+    pf_par_for(par, threads, count_chunk, &cr);
     /* A digit with every key in one bucket moves nothing: skip it. */
     int constant[DIGITS];
     for (int d = 0; d < DIGITS; d++) {
@@ -87,7 +101,7 @@ int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *v
         if (first >= DIGITS) first = 0;
     }
     int in_second = 0;
-    lsd_passes(keys, vals, keys2, vals2, n, threads, hist, constant, first, &in_second);
+    lsd_passes(keys, vals, keys2, vals2, n, par, threads, hist, constant, first, &in_second);
     if (first) {
         uint64_t *k = in_second ? keys2 : keys;
         uint32_t *v = in_second ? vals2 : vals;
@@ -123,7 +137,7 @@ int pf_radix_sort64(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *v
         }
         recount_all(keys, n, hist, constant);
         int again_second = 0;
-        lsd_passes(keys, vals, keys2, vals2, n, 1, hist, constant, 0, &again_second);
+        lsd_passes(keys, vals, keys2, vals2, n, NULL, 1, hist, constant, 0, &again_second);
         /* result location relative to the caller's first buffer */
         return in_second ? !again_second : again_second;
     }
@@ -147,52 +161,61 @@ static void recount_all(const uint64_t *keys, size_t n, uint32_t *hist, int *con
     }
 }
 
-static int lsd_passes(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n, int threads,
-                      uint32_t *hist, const int *constant, int first_digit, int *result_in_second)
+typedef struct pass_run {
+    const uint64_t *sk;
+    const uint32_t *sv;
+    uint64_t *dk;
+    uint32_t *dv;
+    size_t n;
+    uint32_t *hist;
+    int d, shift;
+} pass_run;
+
+/* After the first pass the chunks hold other keys: chunk c recounts this digit. */
+static void recount_chunk(void *ctx, int c, int threads)
+{
+    const pass_run *r = ctx;
+    uint32_t *h = r->hist + ((size_t)c * DIGITS + (size_t)r->d) * BUCKETS;
+    memset(h, 0, BUCKETS * sizeof *h);
+    size_t lo = chunk_lo(r->n, c, threads), hi = chunk_lo(r->n, c + 1, threads);
+    for (size_t i = lo; i < hi; i++)
+        h[(r->sk[i] >> r->shift) & (BUCKETS - 1)]++;
+}
+
+static void scatter_chunk(void *ctx, int c, int threads)
+{
+    const pass_run *r = ctx;
+    uint32_t *off = r->hist + ((size_t)c * DIGITS + (size_t)r->d) * BUCKETS;
+    size_t lo = chunk_lo(r->n, c, threads), hi = chunk_lo(r->n, c + 1, threads);
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t k = r->sk[i];
+        uint32_t pos = off[(k >> r->shift) & (BUCKETS - 1)]++;
+        r->dk[pos] = k;
+        r->dv[pos] = r->sv[i];
+    }
+}
+
+static int lsd_passes(uint64_t *keys, uint32_t *vals, uint64_t *keys2, uint32_t *vals2, size_t n,
+                      const pf_par *par, int threads, uint32_t *hist, const int *constant, int first_digit,
+                      int *result_in_second)
 {
     uint64_t *sk = keys, *dk = keys2;
     uint32_t *sv = vals, *dv = vals2;
     int in_second = 0, first_pass = 1;
     for (int d = first_digit; d < DIGITS; d++) {
         if (constant[d]) continue;
-        int shift = d * DIGIT_BITS;
-#pragma omp parallel num_threads(threads)
-        {
-#pragma omp for schedule(static, 1)
+        pass_run r = {sk, sv, dk, dv, n, hist, d, d * DIGIT_BITS};
+        if (!first_pass && threads > 1) pf_par_for(par, threads, recount_chunk, &r);
+        /* Exclusive offsets, bucket-major then chunk order: stable whatever the chunking. */
+        size_t sum = 0;
+        for (unsigned b = 0; b < BUCKETS; b++)
             for (int c = 0; c < threads; c++) {
-                /* After the first pass the chunks hold other keys: recount this digit per chunk. */
-                if (!first_pass && threads > 1) {
-                    uint32_t *h = hist + ((size_t)c * DIGITS + (size_t)d) * BUCKETS;
-                    memset(h, 0, BUCKETS * sizeof *h);
-                    size_t lo = chunk_lo(n, c, threads), hi = chunk_lo(n, c + 1, threads);
-                    for (size_t i = lo; i < hi; i++)
-                        h[(sk[i] >> shift) & (BUCKETS - 1)]++;
-                }
+                uint32_t *h = hist + ((size_t)c * DIGITS + (size_t)d) * BUCKETS + b;
+                uint32_t cnt = *h;
+                *h = (uint32_t)sum;
+                sum += cnt;
             }
-#pragma omp single
-            {
-                /* Exclusive offsets, bucket-major then chunk order: stable whatever the chunking. */
-                size_t sum = 0;
-                for (unsigned b = 0; b < BUCKETS; b++)
-                    for (int c = 0; c < threads; c++) {
-                        uint32_t *h = hist + ((size_t)c * DIGITS + (size_t)d) * BUCKETS + b;
-                        uint32_t cnt = *h;
-                        *h = (uint32_t)sum;
-                        sum += cnt;
-                    }
-            }
-#pragma omp for schedule(static, 1)
-            for (int c = 0; c < threads; c++) {
-                uint32_t *off = hist + ((size_t)c * DIGITS + (size_t)d) * BUCKETS;
-                size_t lo = chunk_lo(n, c, threads), hi = chunk_lo(n, c + 1, threads);
-                for (size_t i = lo; i < hi; i++) {
-                    uint64_t k = sk[i];
-                    uint32_t pos = off[(k >> shift) & (BUCKETS - 1)]++;
-                    dk[pos] = k;
-                    dv[pos] = sv[i];
-                }
-            }
-        }
+        pf_par_for(par, threads, scatter_chunk, &r);
         first_pass = 0; /* with one chunk the first counts stay valid for every digit */
         uint64_t *tk = sk;
         sk = dk;
@@ -350,18 +373,79 @@ static void bucket_sort_into(const uint64_t *src, uint64_t *dst, size_t n)
  * cache), then each bucket back into a on the next digit; the in-place pass alone would move every word
  * through a cache miss and a mispredicted branch. Threads take chunks of a for the first pass, buckets for
  * the second. */
-void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, int threads)
+typedef struct msd_run {
+    uint64_t *a, *tmp;
+    size_t n, nb, mask;
+    size_t *at, *end;
+    int shift;
+    uint64_t diff[64]; /* per part: the bits where words differ from a[0] */
+    atomic_size_t next; /* the next group of buckets to take */
+} msd_run;
+
+static void diff_part(void *ctx, int k, int parts)
+{
+    msd_run *r = ctx;
+    size_t i0, i1;
+    uint64_t lo = r->a[0], diff = 0;
+    pf_par_range(r->n, k, parts, &i0, &i1);
+    for (size_t i = i0; i < i1; i++)
+        diff |= r->a[i] ^ lo;
+    r->diff[k] = diff;
+}
+
+static void msd_count_chunk(void *ctx, int c, int threads)
+{
+    const msd_run *r = ctx;
+    size_t i0 = r->n * (size_t)c / (size_t)threads, i1 = r->n * (size_t)(c + 1) / (size_t)threads;
+    size_t *h = r->at + (size_t)c * r->nb;
+    for (size_t i = i0; i < i1; i++)
+        h[(r->a[i] >> r->shift) & r->mask]++;
+}
+
+static void msd_scatter_chunk(void *ctx, int c, int threads)
+{
+    const msd_run *r = ctx;
+    size_t i0 = r->n * (size_t)c / (size_t)threads, i1 = r->n * (size_t)(c + 1) / (size_t)threads;
+    size_t *h = r->at + (size_t)c * r->nb;
+    for (size_t i = i0; i < i1; i++)
+        r->tmp[h[(r->a[i] >> r->shift) & r->mask]++] = r->a[i];
+}
+
+/* Buckets of uneven sizes: the workers take groups of 64 as they finish (any worker may sort any bucket). */
+static void msd_buckets(void *ctx, int worker, int workers)
+{
+    (void)worker, (void)workers;
+    msd_run *r = ctx;
+    for (;;) {
+        size_t b0 = atomic_fetch_add(&r->next, 64);
+        if (b0 >= r->nb) break;
+        size_t b1 = b0 + 64 < r->nb ? b0 + 64 : r->nb;
+        for (size_t b = b0; b < b1; b++) {
+            size_t start = b ? r->end[b - 1] : 0;
+            if (r->shift > 0)
+                bucket_sort_into(r->tmp + start, r->a + start, r->end[b] - start);
+            else
+                memcpy(r->a + start, r->tmp + start, (r->end[b] - start) * sizeof *r->a);
+        }
+    }
+}
+
+void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, const pf_par *par)
 {
     if (n < 4096) {
         flag_sort(a, n);
         return;
     }
+    int threads = par ? par->workers : 1;
     if (threads > 64) threads = 64;
     if (threads < 1 || n < 65536) threads = 1;
-    uint64_t lo = a[0], diff = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : diff)
-    for (size_t i = 1; i < n; i++)
-        diff |= a[i] ^ lo;
+    msd_run r;
+    r.a = a;
+    r.tmp = tmp;
+    r.n = n;
+    pf_par_for(par, threads, diff_part, &r);
+    uint64_t diff = 0;
+    for (int k = 0; k < threads; k++) diff |= r.diff[k];
     if (!diff) return;
     int hb = 63 - __builtin_clzll(diff), bits = 4;
     while (bits < 12 && ((size_t)1024 << bits) < n)
@@ -376,13 +460,8 @@ void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, int threads
         return;
     }
     size_t *end = at + (size_t)threads * nb;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t i0 = n * (size_t)c / (size_t)threads, i1 = n * (size_t)(c + 1) / (size_t)threads;
-        size_t *h = at + (size_t)c * nb;
-        for (size_t i = i0; i < i1; i++)
-            h[(a[i] >> shift) & mask]++;
-    }
+    r.nb = nb, r.mask = mask, r.at = at, r.end = end, r.shift = shift;
+    pf_par_for(par, threads, msd_count_chunk, &r);
     size_t sum = 0; /* bucket by bucket, chunk by chunk: each chunk's start in each bucket */
     for (size_t b = 0; b < nb; b++) {
         for (int c = 0; c < threads; c++) {
@@ -392,21 +471,9 @@ void pf_radix_sort_u64_scratch(uint64_t *a, size_t n, uint64_t *tmp, int threads
         }
         end[b] = sum;
     }
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int c = 0; c < threads; c++) {
-        size_t i0 = n * (size_t)c / (size_t)threads, i1 = n * (size_t)(c + 1) / (size_t)threads;
-        size_t *h = at + (size_t)c * nb;
-        for (size_t i = i0; i < i1; i++)
-            tmp[h[(a[i] >> shift) & mask]++] = a[i];
-    }
+    pf_par_for(par, threads, msd_scatter_chunk, &r);
     /* a is free: each bucket goes back into its place there */
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-    for (size_t b = 0; b < nb; b++) {
-        size_t start = b ? end[b - 1] : 0;
-        if (shift > 0)
-            bucket_sort_into(tmp + start, a + start, end[b] - start);
-        else
-            memcpy(a + start, tmp + start, (end[b] - start) * sizeof *a);
-    }
+    atomic_init(&r.next, 0);
+    pf_par_run(par, threads, msd_buckets, &r);
     free(at);
 }

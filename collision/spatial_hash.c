@@ -6,7 +6,7 @@
 
 #include <float.h>
 #include <math.h>
-#include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -599,12 +599,39 @@ static int pairs_chunk(const pf_shash *s, size_t begin, size_t end, pf_id_buffer
     return PF_OK;
 }
 
-int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pair_vec *out,
+typedef struct pairs_run {
+    pf_shash_pairs_ws *ws;
+    const pf_shash *s;
+    size_t nchunks;
+    int threads;          /* workers at or above it have no query buffer and take no chunk */
+    atomic_size_t next;   /* the next chunk to take */
+    uint64_t *cand;       /* per chunk */
+    atomic_int rc;
+} pairs_run;
+
+/* Chunks of uneven cost: the workers take them one at a time as they finish, each into its own vector. */
+static void pairs_worker(void *ctx, int worker, int workers)
+{
+    (void)workers;
+    pairs_run *r = ctx;
+    if (worker >= r->threads) return;
+    size_t n = r->s->n;
+    for (size_t c; (c = atomic_fetch_add(&r->next, 1)) < r->nchunks;) {
+        pf_pair_vec *v = &r->ws->chunks[c];
+        v->n = 0;
+        r->cand[c] = 0;
+        int rc = pairs_chunk(r->s, c * n / r->nchunks, (c + 1) * n / r->nchunks, &r->ws->bufs[worker], v, &r->cand[c]);
+        if (rc) atomic_store(&r->rc, rc); /* any failure code will do: they are all out-of-memory */
+    }
+}
+
+int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, const pf_par *par, pf_pair_vec *out,
                    uint64_t *candidates)
 {
     size_t n = s->n;
     *candidates = 0;
     if (n == 0) return PF_OK;
+    int threads = par ? par->workers : 1;
     if (threads < 1) threads = 1;
     /* a fixed number of chunks per thread count keeps each chunk's output a pure function of the boxes */
     size_t nchunks = threads == 1 ? 1 : (size_t)threads * 16;
@@ -632,21 +659,20 @@ int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pai
         int rc = pairs_chunk(s, 0, n, &ws->bufs[0], out, candidates);
         return rc;
     }
-    int rc = PF_OK;
-    uint64_t cand = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : cand)
-    for (size_t c = 0; c < nchunks; c++) {
-        pf_pair_vec *v = &ws->chunks[c];
-        v->n = 0;
-        uint64_t cc = 0;
-        int r = pairs_chunk(s, c * n / nchunks, (c + 1) * n / nchunks, &ws->bufs[omp_get_thread_num()], v, &cc);
-        cand += cc;
-        if (r) {
-#pragma omp atomic write
-            rc = r; /* any failure code will do: they are all out-of-memory */
-        }
+    if (ws->ncand < nchunks) {
+        uint64_t *p = pf_realloc(ws->cand, ws->ncand * sizeof *p, nchunks * sizeof *p);
+        if (!p) return pf_error(PF_ENOMEM, "out of memory for %zu chunk counters", nchunks);
+        ws->cand = p;
+        ws->ncand = nchunks;
     }
+    pairs_run r = {.ws = ws, .s = s, .nchunks = nchunks, .threads = threads, .cand = ws->cand};
+    atomic_init(&r.next, 0);
+    atomic_init(&r.rc, PF_OK);
+    pf_par_run(par, threads, pairs_worker, &r);
+    int rc = atomic_load(&r.rc);
     if (rc) return rc;
+    uint64_t cand = 0;
+    for (size_t c = 0; c < nchunks; c++) cand += ws->cand[c];
     *candidates = cand;
     size_t total = out->n;
     for (size_t c = 0; c < nchunks; c++) total += ws->chunks[c].n;
@@ -664,7 +690,7 @@ size_t pf_shash_pairs_ws_bytes(const pf_shash_pairs_ws *ws)
     size_t bytes = 0;
     for (int t = 0; t < ws->nbufs; t++) bytes += ws->bufs[t].cap * 4 + ws->bufs[t].mark_n * 4;
     for (size_t c = 0; c < ws->nchunks; c++) bytes += ws->chunks[c].cap * sizeof(pf_pair);
-    return bytes;
+    return bytes + ws->ncand * sizeof *ws->cand;
 }
 
 void pf_shash_pairs_ws_free(pf_shash_pairs_ws *ws)
@@ -673,5 +699,6 @@ void pf_shash_pairs_ws_free(pf_shash_pairs_ws *ws)
     for (size_t c = 0; c < ws->nchunks; c++) pf_pair_vec_free(&ws->chunks[c]);
     pf_free(ws->bufs);
     pf_free(ws->chunks);
+    pf_free(ws->cand);
     memset(ws, 0, sizeof *ws);
 }

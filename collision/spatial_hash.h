@@ -6,6 +6,7 @@
 #include "hash_table.h"
 #include "id_buffer.h"
 #include "pair_vec.h"
+#include "parallel.h"
 #include "physflow/collision.h"
 
 #include <stddef.h>
@@ -54,13 +55,15 @@ typedef struct pf_shash_pairs_ws {
     pf_id_buffer *bufs; /* one per thread */
     size_t nchunks;
     pf_pair_vec *chunks; /* pairs found by each chunk of boxes, merged in chunk order */
+    uint64_t *cand;      /* candidates examined by each chunk */
+    size_t ncand;
 } pf_shash_pairs_ws;
 
 /* All overlapping pairs among the structure's boxes, each found once: hier, a box descends from its own cells
  * into the near smaller classes (hasChildren pruning) and searches the far larger classes top-down; multi, a
  * box searches its own and the larger classes. Appends to `out` in an
  * order that depends on the boxes only. */
-int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, int threads, pf_pair_vec *out,
+int pf_shash_pairs(pf_shash_pairs_ws *ws, const pf_shash *s, const pf_par *par, pf_pair_vec *out,
                    uint64_t *candidates);
 size_t pf_shash_pairs_ws_bytes(const pf_shash_pairs_ws *ws);
 void pf_shash_pairs_ws_free(pf_shash_pairs_ws *ws);

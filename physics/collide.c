@@ -86,7 +86,23 @@ void pf_collide_free(pf_collision_stage *c)
     pf_broadphase_destroy(c->outer);
 }
 
-static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
+/* pf_runtime_parallel as a broad phase's runner. */
+static int team_runner(void *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx)
+{
+    return pf_runtime_parallel(rt, fn, ctx);
+}
+
+pf_broadphase_def pf_collide_broadphase_def(pf_world *w, pf_broadphase_method method)
+{
+    /* on OpenMP threads beside the pinned, spinning team the broad phase competed with it for the cores */
+    pf_broadphase_def d = pf_broadphase_default_def();
+    d.method = method;
+    d.parallel = team_runner;
+    d.parallel_ctx = w->rt;
+    return d;
+}
+
+static int reserve_surfaces(pf_world *w, pf_collision_stage *c, uint32_t n)
 {
     if (!c->lanes) {
         int lanes = c->threads > 0 ? c->threads : 1;
@@ -96,8 +112,7 @@ static int reserve_surfaces(pf_collision_stage *c, uint32_t n)
             if (pf_id_buffer_create(&c->lanes[k].ids)) return pf_error(PF_ENOMEM, "out of memory");
     }
     if (!c->outer) {
-        pf_broadphase_def d = pf_broadphase_default_def();
-        d.method = c->def.broadphase;
+        pf_broadphase_def d = pf_collide_broadphase_def(w, c->def.broadphase);
         int rc = pf_broadphase_create(&d, &c->outer);
         if (rc) return rc;
     }
@@ -851,7 +866,7 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     c->cand.n = 0;
     c->fast_pairs = 0;
     c->passes++;
-    int rc = reserve_surfaces(c, w->surf.n);
+    int rc = reserve_surfaces(w, c, w->surf.n);
     if (rc || w->surf.n == 0) return rc;
     surface_bounds(w, c);
     const pf_pair *pairs;

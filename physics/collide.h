@@ -17,6 +17,9 @@ void pf_collide_free(pf_collision_stage *c);
 /* The memory of this pass's contacts (their sides and tangential springs, after the contact fields were filled),
  * for the next pass. */
 int pf_collide_remember(pf_collision_stage *c);
+/* The world's broad-phase settings for `method`: their parallel parts on the world's worker team (the stage calls
+ * the broad phases between graph runs only; a refused run falls back to the calling thread). */
+pf_broadphase_def pf_collide_broadphase_def(pf_world *w, pf_broadphase_method method);
 /* The box, in the body frame of a rigid body at state x (com, orientation), holding world box b rotated into that
  * frame, grown by a margin far above rounding: a rigid surface's triangles are indexed in that frame once, and
  * queried with it. */

@@ -94,9 +94,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
     PF_TRY(pf_check_positive(def->stiffness, fn, "def.stiffness"));
     PF_TRY(pf_check_nonnegative(def->damping, fn, "def.damping"));
     PF_TRY(pf_check_nonnegative(def->friction, fn, "def.friction"));
-    pf_broadphase_def bd = pf_broadphase_default_def();
-    bd.method = def->broadphase;
-    bd.threads = w->def.runtime.workers;
+    pf_broadphase_def bd = pf_collide_broadphase_def(w, def->broadphase);
     pf_broadphase *bp;
     int rc = pf_broadphase_create(&bd, &bp);
     if (rc) return rc;

@@ -79,6 +79,9 @@ START_TEST(broadphase_refusals_then_brute_pairs)
     REFUSED(pf_broadphase_create(&bad, &bp), create);
     bad.cell_size = INFINITY;
     REFUSED(pf_broadphase_create(&bad, &bp), create);
+    bad = def; /* a runner's context without the runner */
+    bad.parallel_ctx = &bad;
+    REFUSED(pf_broadphase_create(&bad, &bp), create);
     ck_assert_str_eq(pf_broadphase_method_name(PF_BP_METHOD_COUNT), "?");
     ck_assert_str_eq(pf_broadphase_method_name((pf_broadphase_method)-3), "?");
     ck_assert_int_eq(pf_broadphase_method_available(PF_BP_METHOD_COUNT), 0);

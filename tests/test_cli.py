@@ -272,6 +272,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{what} is overwritten with --force", r.returncode == 0, r.stderr)
     r = run("run", "bars64", "--steps", "1", "--broadphase", "octree")
     check("unknown --broadphase exits 2", r.returncode == 2 and "--broadphase" in r.stderr, r.stderr)
+    # bench broadphase on a runtime's team: the same pairs for 1 and 2 workers as on OpenMP threads
+    pairs = {}
+    for runner in ("omp", "team"):
+        r = run("bench", "broadphase", "--methods", "grid", "--n", "20000", "--threads", "1,2", "--steps", "2",
+                "--warmup", "1", "--runner", runner)
+        rows = [l.split() for l in r.stdout.splitlines() if l.startswith("grid ")]
+        pairs[runner] = [row[6] for row in rows]
+        check(f"bench broadphase --runner {runner} runs", r.returncode == 0 and len(rows) == 2, r.stdout + r.stderr)
+    check("bench broadphase: the same pairs on the team as on OpenMP threads",
+          len(set(pairs["omp"] + pairs["team"])) == 1, pairs)
+    r = run("bench", "broadphase", "--runner", "tbb")
+    check("bench broadphase --runner tbb exits 2", r.returncode == 2 and "--runner" in r.stderr, r.stderr)
     r = run("run", "--demo", "--csv", csv)
     check("--demo refuses --csv", r.returncode == 2, r.stderr)
     # CG's outcomes in the summary: a 1 g point falls with clean solves; a threshold above p·Ap / p·M'p (1 in free

@@ -5,10 +5,13 @@
 #include "rng.h"
 
 #include "physflow/collision.h"
+#include "physflow/runtime.h"
 #include "collision/radix_sort.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +191,174 @@ START_TEST(test_thread_independence)
         }
         free(boxes);
     }
+}
+END_TEST
+
+/* ---- a runtime's team as the runner ---- */
+
+/* pf_runtime_parallel, counting the runs it was given and how many it refused (refuse: every one, PF_ESTATE, as
+ * pf_runtime_parallel does while a graph runs). */
+typedef struct counting_runner {
+    pf_runtime *rt;
+    int refuse;
+    atomic_int runs, refused;
+} counting_runner;
+
+static int count_run(void *ctx, void (*fn)(void *ctx, int worker, int workers), void *fn_ctx)
+{
+    counting_runner *r = ctx;
+    atomic_fetch_add(&r->runs, 1);
+    if (r->refuse) {
+        atomic_fetch_add(&r->refused, 1);
+        return PF_ESTATE;
+    }
+    return pf_runtime_parallel(r->rt, fn, fn_ctx);
+}
+
+static pf_runtime *team_of(int workers)
+{
+    pf_runtime_def rd = pf_runtime_default_def();
+    rd.workers = workers;
+    rd.bind = 0;
+    rd.quiet = 1;
+    pf_runtime *rt = NULL;
+    ck_assert_int_eq(pf_runtime_create(&rd, &rt), PF_OK);
+    return rt;
+}
+
+/* Boxes moved a little, a tenth of them by a cell or more: the grid's merge of changed keys and kd's update of
+ * changed boxes run, not only their first build. */
+static void nudge(pf_aabb *b, size_t n, rng *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        double d[3];
+        for (int a = 0; a < 3; a++) d[a] = 1e-4 * (urand(s) - 0.5) + (i % 10 == 0 ? 0.02 * urand(s) : 0.0);
+        for (int a = 0; a < 3; a++) {
+            b[i].min[a] += d[a];
+            b[i].max[a] += d[a];
+        }
+    }
+}
+
+enum { RUN_STEPS = 3 };
+
+/* Under a sanitizer (ThreadSanitizer, or AddressSanitizer in a debug build: five to ten times slower) the runner
+ * test keeps the teams of 2 and 3 workers on the first set: the runs on a team are what it is there to check. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef UNDER_SANITIZER
+#define UNDER_SANITIZER 0
+#endif
+
+/* The pairs of RUN_STEPS calls of one broad phase on the set moved by nudge after each, concatenated (malloc'd),
+ * *np their total; the team's worker count goes from 2 to 3 before the last call when `grow` is given. */
+static pf_pair *run_steps(const pf_broadphase_def *def, set_kind kind, size_t n, pf_runtime *grow, size_t *np)
+{
+    pf_aabb *b = make_set(kind, n, 77);
+    pf_broadphase *bp;
+    ck_assert_int_eq(pf_broadphase_create(def, &bp), PF_OK);
+    rng s = {4321};
+    pf_pair *all = NULL;
+    *np = 0;
+    for (int step = 0; step < RUN_STEPS; step++) {
+        if (grow && step == RUN_STEPS - 1) ck_assert_int_eq(pf_runtime_set_workers(grow, 3), PF_OK);
+        const pf_pair *p;
+        size_t k;
+        ck_assert_msg(pf_broadphase_pairs(bp, b, n, &p, &k, NULL) == PF_OK, "%s", pf_last_error());
+        all = realloc(all, (*np + k + 1) * sizeof *all);
+        if (k) memcpy(all + *np, p, k * sizeof *p);
+        *np += k;
+        nudge(b, n, &s);
+    }
+    pf_broadphase_destroy(bp);
+    free(b);
+    return all;
+}
+
+/* Same pairs, same order, with a runtime's team of 1, 2 and 3 workers as the runner as with OpenMP threads 1, 2
+ * and 3, over steps of moving boxes, for every method with parallel parts; with a runner that refuses every run
+ * (the calling thread does the work), and after the team's worker count changed between calls. The 1-thread
+ * OpenMP output is the reference; on the first set and step it is compared with brute's pairs too. One runtime
+ * at a time: idle teams spinning beside the one at work would only slow the test. */
+START_TEST(test_runner_independence)
+{
+    const pf_broadphase_method methods[] = {PF_BP_BRUTE, PF_BP_KD, PF_BP_KD_RAW, PF_BP_GRID, PF_BP_HHASH,
+                                            PF_BP_MLHASH};
+    const set_kind kinds[] = {SET_UNIFORM, SET_CLUSTERED, SET_POLY};
+    set_kind kind = kinds[_i];
+    if (UNDER_SANITIZER && _i > 0) return;
+    size_t mismatched = 0;
+    for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
+        /* kd and grid on the uniform set: large enough for every parallel path (> 65536 boxes); brute's
+         * triangle and kd on the polydisperse set (whose large boxes it splits into many records) smaller; the
+         * others in between (their parallel paths start lower) */
+        pf_broadphase_method m = methods[mi];
+        size_t n = m == PF_BP_BRUTE || (m == PF_BP_KD && kind == SET_POLY) ? 6000
+                   : (m == PF_BP_KD || m == PF_BP_GRID) && kind == SET_UNIFORM ? 70000
+                                                                               : 20000;
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = methods[mi];
+        size_t nref;
+        pf_pair *ref = run_steps(&def, kind, n, NULL, &nref);
+        if (methods[mi] == PF_BP_BRUTE && kind == SET_UNIFORM) { /* the reference's first step is brute's */
+            pf_aabb *b = make_set(kind, n, 77);
+            size_t nb, k = 0;
+            int rc;
+            pf_pair *oracle = run_method(PF_BP_BRUTE, 1, 1, b, n, &nb, 0, &rc);
+            while (k < nb && k < nref && ref[k].i == oracle[k].i && ref[k].j == oracle[k].j) k++;
+            ck_assert(nb > 0 && k == nb);
+            free(oracle);
+            free(b);
+        }
+        for (int c = 1; c < 7; c++) { /* OpenMP 2, 3; teams of 1, 2, 3 (2 -> 3 before the last call); refusing */
+            if (UNDER_SANITIZER && c != 4 && c != 5) continue;
+            counting_runner r = {.refuse = c == 6};
+            def.threads = c < 3 ? c + 1 : 1;
+            def.parallel = c < 3 ? NULL : count_run;
+            def.parallel_ctx = c < 3 ? NULL : &r;
+            if (c >= 3) r.rt = team_of(c == 6 ? 2 : c - 2);
+            size_t np;
+            pf_pair *got = run_steps(&def, kind, n, c == 4 ? r.rt : NULL, &np);
+            if (np != nref || (np && memcmp(got, ref, np * sizeof *got) != 0)) {
+                mismatched++;
+                fprintf(stderr, "%s on %s, config %d: %zu pairs over the steps, reference %zu\n",
+                        pf_broadphase_method_name(methods[mi]), set_names[kind], c, np, nref);
+            }
+            /* the runner was used (not a vacuous pass): asked for its worker count (a team of 1 then runs
+             * nothing more), at least once a call by the others, every run refused by the refusing one */
+            if (c >= 3) ck_assert_int_ge(atomic_load(&r.runs), c == 3 ? 1 : RUN_STEPS);
+            if (c == 6) ck_assert_int_eq(atomic_load(&r.refused), atomic_load(&r.runs));
+            if (c == 5 && methods[mi] != PF_BP_BRUTE) ck_assert_int_gt(atomic_load(&r.runs), RUN_STEPS);
+            if (r.rt) pf_runtime_destroy(r.rt);
+            free(got);
+        }
+        free(ref);
+    }
+    ck_assert_msg(mismatched == 0, "%zu outputs differ from the 1-thread OpenMP one", mismatched);
+}
+END_TEST
+
+/* A def with a runner: def.parallel_ctx without def.parallel is refused; def.threads is still checked. */
+START_TEST(test_runner_def)
+{
+    pf_broadphase_def def = pf_broadphase_default_def();
+    ck_assert(def.parallel == NULL);
+    ck_assert_ptr_null(def.parallel_ctx);
+    int token;
+    def.parallel_ctx = &token;
+    pf_broadphase *bp = NULL;
+    ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_EINVAL);
+    ck_assert_ptr_null(bp);
+    ck_assert_msg(strstr(pf_last_error(), "def.parallel_ctx") != NULL, "message '%s'", pf_last_error());
+    def.parallel = count_run;
+    def.threads = 0;
+    ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.threads") != NULL, "message '%s'", pf_last_error());
 }
 END_TEST
 
@@ -500,7 +671,8 @@ START_TEST(test_radix_sort_equals_qsort)
                 }
                 memcpy(b, a, n * sizeof *a);
                 qsort(a, n, sizeof *a, u64_cmp);
-                pf_radix_sort_u64_scratch(b, n, tmp, threads);
+                pf_par par = {NULL, NULL, threads, NULL};
+                pf_radix_sort_u64_scratch(b, n, tmp, &par);
                 ck_assert_msg(!n || !memcmp(a, b, n * sizeof *a), "scratch sort: n %zu kind %d threads %d", n, kind,
                               threads);
                 free(a);
@@ -523,12 +695,14 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_radix_sort_equals_qsort);
     suite_add_tcase(s, tc);
     TCase *th = tcase_create("threads");
-    tcase_set_timeout(th, 120);
+    tcase_set_timeout(th, 300);
     tcase_add_test(th, test_thread_independence);
+    tcase_add_loop_test(th, test_runner_independence, 0, 3);
     suite_add_tcase(s, th);
     TCase *api = tcase_create("api");
     tcase_add_test(api, test_bad_input);
     tcase_add_test(api, test_names);
+    tcase_add_test(api, test_runner_def);
     tcase_add_test(api, test_kd_counters);
     suite_add_tcase(s, api);
     return s;

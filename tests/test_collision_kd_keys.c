@@ -298,7 +298,7 @@ START_TEST(fitted_frame_equal_oracle)
             boxes[i].min[a] = c - 1.0, boxes[i].max[a] = c + 1.0;
         }
     kd_frame f;
-    kd_frame_fit(&f, boxes, N, 1);
+    kd_frame_fit(&f, boxes, N, NULL);
     ck_assert_int_eq(f.pbits, 3 * f.kbits);
     ck_assert_int_eq(f.kshift, 64 - KD_DEPTH_BITS - f.pbits);
     for (int i = 0; i < N; i++) {

@@ -6,6 +6,7 @@
 #include "commands.h"
 
 #include "physflow/collision.h"
+#include "physflow/runtime.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -125,13 +126,16 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: physflow bench broadphase [--methods LIST] [--n LIST] [--density D] [--steps S]\n"
-            "                                 [--threads LIST] [--warmup W] [--csv FILE [--force]]\n"
+            "                                 [--threads LIST] [--runner omp|team] [--warmup W]\n"
+            "                                 [--csv FILE [--force]]\n"
             "\n"
             "Poirrier 2009's benchmark: N unit spheres at volume fraction D (default 0.1) falling onto a floor, pairs\n"
             "pushed apart after each step (the pairs of the first exact method listed drive the motion; every\n"
             "method sees the same boxes). Only the broad-phase call is timed. Defaults: --methods\n"
             "kd,kd-raw,grid,sap,hhash,mlhash and the peers that are built, --n 10000,100000, --steps 10,\n"
-            "--threads 1, --warmup 50. --warmup W first runs W untimed steps (pairs from the first exact\n"
+            "--threads 1, --runner omp, --warmup 50. --runner team runs the parallel parts on a runtime's worker\n"
+            "team (pf_runtime_parallel, one runtime per worker count, workers pinned as a world's are) instead of\n"
+            "OpenMP threads: what the collision stage of a world does. --warmup W first runs W untimed steps (pairs from the first exact\n"
             "method), so that by default the timed steps are the paper's steps 50-60: the spheres fall fast and\n"
             "a quarter of them change cells each step (--warmup 0 times the first steps, when nearly nothing moves).\n"
             "Per method: ms_build (first timed step, from a fresh broad phase), ms_per_step (median of the later\n"
@@ -171,6 +175,12 @@ static void print_kd_ratios(bench_csv *csv, const char *case_name, const pf_broa
     }
 }
 
+/* pf_runtime_parallel as a broad phase's runner. */
+static int team_runner(void *rt, void (*fn)(void *ctx, int worker, int workers), void *ctx)
+{
+    return pf_runtime_parallel(rt, fn, ctx);
+}
+
 int bench_broadphase(int argc, char **argv)
 {
     char mbuf[1024];
@@ -182,7 +192,7 @@ int bench_broadphase(int argc, char **argv)
     long steps = 10, warmup = 50;
     const char *csv_path = NULL;
     const char *methods_arg = NULL;
-    int force = 0;
+    int force = 0, team = 0;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v;
         if (!strcmp(a, "--force")) {
@@ -190,13 +200,19 @@ int bench_broadphase(int argc, char **argv)
             continue;
         }
         int got = cli_option_value(argc, argv, &k, "bench broadphase",
-                                   "--methods --n --threads --density --steps --warmup --csv", usage, &v);
+                                   "--methods --n --threads --runner --density --steps --warmup --csv", usage, &v);
         if (got != CLI_VALUE) return got == CLI_HELP ? 0 : 2;
         if (!strcmp(a, "--methods")) methods_arg = v;
         else if (!strcmp(a, "--n")) {
             if (cli_int_list("--n", v, 2, 100000000, ns, MAX_LIST, &nn)) return 2;
         } else if (!strcmp(a, "--threads")) {
             if (cli_int_list("--threads", v, 1, 1024, ths, MAX_LIST, &nt)) return 2;
+        } else if (!strcmp(a, "--runner")) {
+            if (strcmp(v, "omp") && strcmp(v, "team")) {
+                fprintf(stderr, "physflow bench broadphase: --runner %s: expected omp or team\n", v);
+                return 2;
+            }
+            team = !strcmp(v, "team");
         } else if (!strcmp(a, "--density")) {
             if (cli_double("--density", v, 1e-6, 1.0, &density)) return 2;
         } else if (!strcmp(a, "--steps")) {
@@ -244,6 +260,17 @@ int bench_broadphase(int argc, char **argv)
            "stats.bytes: working memory beyond the input boxes, output pairs buffer included\n",
            steps - 1);
     int status = 0;
+    /* --runner team: one runtime per worker count, its team running the broad phases' parallel parts */
+    pf_runtime *rts[MAX_LIST] = {NULL};
+    for (size_t t = 0; t < nt && team && !status; t++) {
+        pf_runtime_def rd = pf_runtime_default_def();
+        rd.workers = (int)ths[t];
+        if (pf_runtime_create(&rd, &rts[t])) {
+            fprintf(stderr, "physflow bench broadphase: %s\n", pf_last_error());
+            status = 1;
+        }
+    }
+    printf("# workers: %s\n", team ? "a runtime's worker team (pf_runtime_parallel)" : "OpenMP threads");
     for (size_t in = 0; in < nn && !status; in++) {
         size_t n = (size_t)ns[in];
         spheres sp;
@@ -268,6 +295,10 @@ int bench_broadphase(int argc, char **argv)
                 pf_broadphase_def def = pf_broadphase_default_def();
                 def.method = methods[m];
                 def.threads = (int)ths[t];
+                if (rts[t]) {
+                    def.parallel = team_runner;
+                    def.parallel_ctx = rts[t];
+                }
                 if (pf_broadphase_create(&def, &bp[m * nt + t])) {
                     fprintf(stderr, "physflow bench broadphase: %s\n", pf_last_error());
                     status = 1;
@@ -279,6 +310,10 @@ int bench_broadphase(int argc, char **argv)
             pf_broadphase_def def = pf_broadphase_default_def();
             def.method = methods[driver];
             def.threads = (int)ths[nt - 1];
+            if (rts[nt - 1]) {
+                def.parallel = team_runner;
+                def.parallel_ctx = rts[nt - 1];
+            }
             pf_broadphase *wb = NULL;
             if (pf_broadphase_create(&def, &wb)) {
                 fprintf(stderr, "physflow bench broadphase: %s\n", pf_last_error());
@@ -330,7 +365,7 @@ int bench_broadphase(int argc, char **argv)
             printf("\nN = %zu\n%-12s %7s %10s %11s %11s %12s %12s %9s %9s\n", n, "method", "workers", "ms_build",
                    "ms_per_step", "cpu_ms", "candidates", "pairs", "MB", "B/object");
             char case_name[64];
-            snprintf(case_name, sizeof case_name, "spheres:%zu", n);
+            snprintf(case_name, sizeof case_name, team ? "spheres:%zu:team" : "spheres:%zu", n);
             double *meds = calloc(nbp + 1, sizeof *meds);
             for (size_t m = 0; m < nm; m++)
                 for (size_t t = 0; t < nt; t++) {
@@ -381,6 +416,7 @@ int bench_broadphase(int argc, char **argv)
         free(sp.x);
         free(sp.v);
     }
+    for (size_t t = 0; t < nt; t++) pf_runtime_destroy(rts[t]);
     if (bench_csv_close(csv, !status)) status = 1;
     return status;
 }

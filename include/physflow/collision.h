@@ -52,10 +52,19 @@ typedef struct pf_broadphase_stats {
                          ///< 000 Table 1's V_n); 0 for the other methods
 } pf_broadphase_stats;
 
+/// Runs fn(ctx, worker, workers) once on each of the runner's workers and returns when all have returned; a
+/// non-zero return means it ran nothing (e.g. pf_runtime_parallel's PF_ESTATE while a graph runs).
+typedef int (*pf_parallel_runner)(void *runner_ctx, void (*fn)(void *ctx, int worker, int workers), void *ctx);
+
 /// Settings of a broad phase. Get defaults from pf_broadphase_default_def() and change what you need.
 typedef struct pf_broadphase_def {
     pf_broadphase_method method; ///< default PF_BP_KD
     int threads;                 ///< OpenMP threads for the parallel parts; default 1; output does not depend on it
+    pf_parallel_runner parallel; ///< when set, the parallel parts run through it (e.g. a runtime's team:
+                                 ///< pf_runtime_parallel) on its workers and def.threads is ignored; a call it
+                                 ///< refuses runs on the calling thread instead. NULL (default): OpenMP threads.
+                                 ///< Output does not depend on the runner or its worker count either
+    void *parallel_ctx;          ///< the runner's first argument (e.g. the pf_runtime); default NULL
     int kd_split;                ///< kd: 1 splits each box at most once per axis (Poirrier 2009, §4), 0 does not;
                                  ///< default 1
     double cell_size;            ///< grid: cell edge; <= 0 (default) picks one from the boxes
@@ -68,8 +77,9 @@ PF_API pf_broadphase_def pf_broadphase_default_def(void);
 /// Creates a broad phase; it keeps its buffers (and, for sap, its order) from one call to the next. The def is
 /// copied; the caller owns *out and frees it with pf_broadphase_destroy.
 /// Returns PF_ENOTSUP for a peer method that was not built, PF_EINVAL for a NULL argument, a def.method outside
-/// the enumeration, def.threads outside [1, 1024], def.kd_split other than 0 or 1, or a def.cell_size that is
-/// not finite; the message (pf_last_error) names the function and the def field.
+/// the enumeration, def.threads outside [1, 1024], def.kd_split other than 0 or 1, a def.cell_size that is
+/// not finite, or a def.parallel_ctx without def.parallel; the message (pf_last_error) names the function and the
+/// def field.
 PF_API int pf_broadphase_create(const pf_broadphase_def *def, pf_broadphase **out);
 /// Destroys `bp`; NULL is ignored.
 PF_API void pf_broadphase_destroy(pf_broadphase *bp);

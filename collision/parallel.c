@@ -1,0 +1,58 @@
+/* The broad phases' parallel parts on a runner or on OpenMP threads (see parallel.h). */
+#include "parallel.h"
+
+#include <omp.h>
+
+typedef struct seen_run {
+    void (*fn)(void *ctx, int worker, int workers);
+    void *ctx;
+    int *seen;
+} seen_run;
+
+/* Records the runner's worker count (worker 0 runs on the caller's thread), so that the next parts are cut for
+ * it. */
+static void seen_worker(void *ctx, int worker, int workers)
+{
+    const seen_run *r = ctx;
+    if (worker == 0) *r->seen = workers;
+    r->fn(r->ctx, worker, workers);
+}
+
+void pf_par_run(const pf_par *par, int threads, void (*fn)(void *ctx, int worker, int workers), void *ctx)
+{
+    if (!par || threads <= 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    if (par->run) {
+        int rc;
+        if (par->seen) {
+            seen_run r = {fn, ctx, par->seen};
+            rc = par->run(par->run_ctx, seen_worker, &r);
+        } else {
+            rc = par->run(par->run_ctx, fn, ctx);
+        }
+        if (rc) fn(ctx, 0, 1); /* refused (a graph runs): the work is the caller's */
+        return;
+    }
+#pragma omp parallel num_threads(threads)
+    fn(ctx, omp_get_thread_num(), omp_get_num_threads());
+}
+
+typedef struct for_run {
+    void (*part)(void *ctx, int k, int parts);
+    void *ctx;
+    int parts;
+} for_run;
+
+static void for_worker(void *ctx, int worker, int workers)
+{
+    const for_run *r = ctx;
+    for (int k = worker; k < r->parts; k += workers) r->part(r->ctx, k, r->parts);
+}
+
+void pf_par_for(const pf_par *par, int parts, void (*part)(void *ctx, int k, int parts), void *ctx)
+{
+    for_run r = {part, ctx, parts};
+    pf_par_run(par, parts, for_worker, &r);
+}
