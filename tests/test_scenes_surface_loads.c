@@ -156,10 +156,6 @@ START_TEST(test_refused_projective)
          "AttachProjectiveConstraint: it ties points of one object to points of another"},
         {"<FixedRotationProjectiveConstraint FixedXRotation='1'/>", "FixedRotationProjectiveConstraint: it removes "
                                                                     "rotations"},
-        {"<LinearMovementProjectiveConstraint keyTimes='0 1' movements='0 0 0 1 0 0' indices='0'/>",
-         "LinearMovementProjectiveConstraint: it moves points along prescribed paths"},
-        {"<AffineMovementProjectiveConstraint indices='0' translation='1 0 0' endConstraintTime='1'/>",
-         "AffineMovementProjectiveConstraint: it moves points by an affine motion over time"},
         /* models PhysFlow does not have (scenes/component_refused.c) */
         {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
          "EdgePressureForceField is not supported: its p_intensity is a follower load"},
