@@ -45,6 +45,17 @@ static int load(const pf_scene_load_def *d, const char *xml, pf_scene **s)
     return pf_scene_load_memory(d, "t.xml", xml, strlen(xml), NULL, s);
 }
 
+/* Loads xml (quiet reports) and asserts it loads without a warning. */
+static pf_scene *load_clean(const char *xml)
+{
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    return s;
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -219,10 +230,7 @@ static const double *moved_after(pf_scene **s, const char *attrs, int steps)
              "<MechanicalObject position='0 0 0  5 5 5  7 0 0'/><UniformMass vertexMass='1'/>\n"
              "<FixedProjectiveConstraint indices='1'/>\n<LinearMovementProjectiveConstraint %s/></Node></Node>",
              attrs);
-    reports r = {0};
-    pf_scene_load_def d = quiet_def(&r);
-    ck_assert_msg(load(&d, xml, s) == PF_OK, "%s", pf_last_error());
-    ck_assert_msg(r.warnings == 0, "%s", r.last);
+    *s = load_clean(xml);
     pf_object_id o;
     ck_assert_int_eq(pf_scene_find_object(*s, "p", &o), PF_OK);
     ck_assert_int_eq(pf_world_step(pf_scene_world(*s), (uint32_t)steps), PF_OK);
@@ -284,11 +292,7 @@ START_TEST(test_affine_movement)
                  "<CGLinearSolver iterations='25' tolerance='1e-12' threshold='1e-12'/>\n"
                  "<MechanicalObject position='1 0 0  5 5 5  7 0 0'/><UniformMass vertexMass='1'/>\n<%s/></Node></Node>",
                  affine);
-        reports r = {0};
-        pf_scene_load_def d = quiet_def(&r);
-        pf_scene *s = NULL;
-        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
-        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        pf_scene *s = load_clean(xml);
         pf_object_id o;
         ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
         ck_assert_int_eq(pf_world_step(pf_scene_world(s), (uint32_t)at[k].steps), PF_OK);
