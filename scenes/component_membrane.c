@@ -371,66 +371,6 @@ static int bending_springs(const uint32_t *faces, uint32_t nf, int k, int fan, d
     return PF_OK;
 }
 
-static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf, int k, int fan, double stiffness,
-                       double damping)
-{
-    pf_object_id o;
-    int rc = pf_scene_component_object(c, &o);
-    if (rc) return rc;
-    pf_spring *s;
-    uint32_t n;
-    if ((rc = bending_springs(faces, nf, k, fan, stiffness, damping, &s, &n))) return rc;
-    /* a surface with no shared edge bends freely: no springs, no field */
-    if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
-    pf_free(s);
-    if (rc) return rc;
-    c->L->scene->summary.force_fields += n > 0;
-    c->L->scene->summary.springs += n;
-    return PF_OK;
-}
-
-int sc_triangular_bending_springs(pf_scene_component *c, void *ctx)
-{
-    (void)ctx;
-    double k, d;
-    int rc = bending_constants(c, 100000, 1, &k, &d);
-    if (rc) return rc;
-    uint32_t *tris, nt;
-    if ((rc = node_triangles(c, &tris, &nt))) return rc;
-    rc = add_bending(c, tris, nt, 3, 0, k, d);
-    pf_free(tris);
-    return rc;
-}
-
-/* TriangleBendingSprings: SOFA's older bending springs, a StiffSpringForceField (defaults stiffness 100, damping
- * 5) that joins the corners opposite each edge its triangles share (quads as two triangles (0 1 2) (0 2 3), so
- * also across each quad's diagonal), an edge of more than two triangles fanned from the first. */
-int sc_triangle_bending_springs(pf_scene_component *c, void *ctx)
-{
-    (void)ctx;
-    double k, d;
-    int rc = bending_constants(c, 100, 5, &k, &d);
-    if (rc) return rc;
-    uint32_t *tris, nt;
-    if ((rc = node_triangles(c, &tris, &nt))) return rc;
-    rc = add_bending(c, tris, nt, 3, 1, k, d);
-    pf_free(tris);
-    return rc;
-}
-
-int sc_quadular_bending_springs(pf_scene_component *c, void *ctx)
-{
-    (void)ctx;
-    double k, d;
-    int rc = bending_constants(c, 100000, 1, &k, &d);
-    if (rc) return rc;
-    uint32_t *quads, nq;
-    if ((rc = node_quads(c, &quads, &nq))) return rc;
-    rc = add_bending(c, quads, nq, 4, 0, k, d);
-    pf_free(quads);
-    return rc;
-}
-
 typedef struct spring_pair {
     uint32_t lo, hi, i;
 } spring_pair;
@@ -467,6 +407,72 @@ static int unique_pairs(pf_spring *s, uint32_t *n)
     return PF_OK;
 }
 
+/* The bending springs of nf faces of k corners on the node's object (bending_springs; `once`: each pair of points
+ * joined once), as one spring field. */
+static int add_bending(pf_scene_component *c, const uint32_t *faces, uint32_t nf, int k, int fan, int once,
+                       double stiffness, double damping)
+{
+    pf_object_id o;
+    int rc = pf_scene_component_object(c, &o);
+    if (rc) return rc;
+    pf_spring *s;
+    uint32_t n;
+    if ((rc = bending_springs(faces, nf, k, fan, stiffness, damping, &s, &n))) return rc;
+    if (once && (rc = unique_pairs(s, &n))) { /* a pair of points joined once */
+        pf_free(s);
+        return rc;
+    }
+    /* a surface with no shared edge bends freely: no springs, no field */
+    if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
+    pf_free(s);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields += n > 0;
+    c->L->scene->summary.springs += n;
+    return PF_OK;
+}
+
+int sc_triangular_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, 100000, 1, &k, &d);
+    if (rc) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    rc = add_bending(c, tris, nt, 3, 0, 0, k, d);
+    pf_free(tris);
+    return rc;
+}
+
+/* TriangleBendingSprings: SOFA's older bending springs, a StiffSpringForceField (defaults stiffness 100, damping
+ * 5) that joins the corners opposite each edge its triangles share (quads as two triangles (0 1 2) (0 2 3), so
+ * also across each quad's diagonal), an edge of more than two triangles fanned from the first. */
+int sc_triangle_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, 100, 5, &k, &d);
+    if (rc) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    rc = add_bending(c, tris, nt, 3, 1, 0, k, d);
+    pf_free(tris);
+    return rc;
+}
+
+int sc_quadular_bending_springs(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    double k, d;
+    int rc = bending_constants(c, 100000, 1, &k, &d);
+    if (rc) return rc;
+    uint32_t *quads, nq;
+    if ((rc = node_quads(c, &quads, &nq))) return rc;
+    rc = add_bending(c, quads, nq, 4, 0, 0, k, d);
+    pf_free(quads);
+    return rc;
+}
+
 /* QuadBendingSprings: SOFA's bending springs on quads, a StiffSpringForceField (defaults stiffness 100, damping 5):
  * for an edge its quads share, a spring through each end of the edge between that end's neighbours off the edge in
  * either quad (the corners of the two quads' edges opposite the shared one), an edge of more than two quads fanned
@@ -477,23 +483,9 @@ int sc_quad_bending_springs(pf_scene_component *c, void *ctx)
     double k, d;
     int rc = bending_constants(c, 100, 5, &k, &d);
     if (rc) return rc;
-    pf_object_id o;
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
     uint32_t *quads, nq;
     if ((rc = node_quads(c, &quads, &nq))) return rc;
-    pf_spring *s;
-    uint32_t n;
-    rc = bending_springs(quads, nq, 4, 1, k, d, &s, &n);
+    rc = add_bending(c, quads, nq, 4, 1, 1, k, d);
     pf_free(quads);
-    if (rc) return rc;
-    if ((rc = unique_pairs(s, &n))) {
-        pf_free(s);
-        return rc;
-    }
-    if (n) rc = pf_world_add_springs(c->L->scene->world, o, s, n, NULL);
-    pf_free(s);
-    if (rc) return rc;
-    c->L->scene->summary.force_fields += n > 0;
-    c->L->scene->summary.springs += n;
-    return PF_OK;
+    return rc;
 }
