@@ -70,6 +70,7 @@ typedef struct pf_mpi_graph {
     uint32_t *flag_node;     /* [nflags]: the work node the flag belongs to, PF_NONE for control and exits */
     uint32_t *item_off;      /* [nodes + 1]: the data each work node writes */
     PF_VEC(pf_mpi_item) items;
+    uint64_t *item_ranks;    /* [items]: bit r when a message to rank r carries the item (rank r touches it) */
     uint32_t *ver;           /* [data]: versions written this run as this rank knows them */
     uint8_t *part;           /* [loops]: a worker of this rank runs part of the loop */
     uint8_t *dead_at_end;    /* [data]: the next run overwrites it before any task reads it: not shared at the end */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* One message's bytes, kept until the end of the run (its sends complete there). */
 typedef struct stage {
@@ -40,6 +41,7 @@ typedef struct lworker {
 struct pf_mpi {
     MPI_Comm comm;
     int rank, ranks, workers;
+    uint64_t poll_ns;          /* how long a wait polls before it sleeps between polls (0: at once) */
     lworker *lw;               /* [workers] */
     pthread_mutex_t recv_lock; /* one receiver at a time: applying data and versions is not concurrent */
     unsigned char *rbuf;
@@ -109,6 +111,21 @@ void pf_mpi_destroy(pf_mpi *m)
     pf_free(m);
 }
 
+/* A wait polls for a result of another rank for up to 1 ms before it sleeps between polls: a sleeping rank wakes
+ * tens of microseconds late (more on a virtual machine), at every one of a CG iteration's exchanges. With more
+ * workers on this machine than CPUs, polling would hold a CPU another rank needs: sleep early, as before. */
+static uint64_t poll_budget(MPI_Comm comm, int workers)
+{
+    MPI_Comm node;
+    int local = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && (long)local * workers <= cpus ? 1000000u : 0;
+}
+
 pf_mpi *pf_mpi_create(int workers)
 {
     pf_mpi *m = pf_calloc(1, sizeof *m);
@@ -119,6 +136,7 @@ pf_mpi *pf_mpi_create(int workers)
     MPI_Comm_rank(m->comm, &m->rank);
     MPI_Comm_size(m->comm, &m->ranks);
     m->workers = workers;
+    m->poll_ns = poll_budget(m->comm, workers);
     size_t g = (size_t)m->ranks * (size_t)workers;
     m->lw = pf_calloc((size_t)workers, sizeof *m->lw);
     m->received = pf_calloc(g, sizeof *m->received);
@@ -182,15 +200,19 @@ static void *item_ptr(const pf_graph *g, const pf_mpi_item *it)
     return it->ptr == PF_NONE ? g->data.v[it->datum].ptr : g->an.ptrs.v[it->ptr];
 }
 
-/* Sends flag `id`'s publication (and, for a node, the data it wrote) to every rank importing it. */
-static void send_flag(pf_mpi *m, pf_graph *g, int w, uint32_t id, uint32_t stamp, uint32_t node)
+/* Stages one message of flag `id`: the header, then each of node's items whose ranks include one of `to`'s (the
+ * same set for every rank in `to`), and sends it to every rank in `to`. */
+static void send_to(pf_mpi *m, pf_graph *g, int w, uint32_t id, uint32_t stamp, uint32_t node, uint64_t to)
 {
     const pf_mpi_graph *t = g->mpi;
-    uint64_t to = t->importers[id];
-    if (!to) return;
     uint32_t i0 = node == PF_NONE ? 0 : t->item_off[node], i1 = node == PF_NONE ? 0 : t->item_off[node + 1];
     size_t size = HEADER;
-    for (uint32_t i = i0; i < i1; i++) size += 8 + round8(g->data.v[t->items.v[i].datum].size);
+    uint32_t carried = 0;
+    for (uint32_t i = i0; i < i1; i++)
+        if (t->item_ranks[i] & to) {
+            size += 8 + round8(g->data.v[t->items.v[i].datum].size);
+            carried++;
+        }
     lworker *L = &m->lw[w];
     if (L->used == L->slots.n && pf_vec_push(&L->slots, ((stage){NULL, 0}))) die(m, "out of memory for a message");
     stage *s = &L->slots.v[L->used++];
@@ -199,10 +221,11 @@ static void send_flag(pf_mpi *m, pf_graph *g, int w, uint32_t id, uint32_t stamp
         s->cap = size * 2;
         if (!(s->buf = pf_malloc(s->cap))) die(m, "out of memory for a message");
     }
-    uint32_t head[4] = {id, stamp, node, i1 - i0};
+    uint32_t head[4] = {id, stamp, node, carried};
     memcpy(s->buf, head, sizeof head);
     unsigned char *p = s->buf + HEADER;
     for (uint32_t i = i0; i < i1; i++) {
+        if (!(t->item_ranks[i] & to)) continue;
         const pf_mpi_item *it = &t->items.v[i];
         size_t bytes = g->data.v[it->datum].size;
         uint32_t ver[2] = {it->ptr == PF_NONE ? t->ver[it->datum] : 0, 0};
@@ -219,6 +242,25 @@ static void send_flag(pf_mpi *m, pf_graph *g, int w, uint32_t id, uint32_t stamp
         L->msgs++;
         L->bytes += size;
     }
+}
+
+/* Sends flag `id`'s publication (and, for a node, the data it wrote that each importer touches) to every rank
+ * importing it: one message for all when they take the same items, else one per rank. */
+static void send_flag(pf_mpi *m, pf_graph *g, int w, uint32_t id, uint32_t stamp, uint32_t node)
+{
+    const pf_mpi_graph *t = g->mpi;
+    uint64_t to = t->importers[id];
+    if (!to) return;
+    int alike = 1;
+    if (node != PF_NONE)
+        for (uint32_t i = t->item_off[node]; i < t->item_off[node + 1] && alike; i++)
+            alike = !(t->item_ranks[i] & to) || (t->item_ranks[i] & to) == to;
+    if (alike) {
+        send_to(m, g, w, id, stamp, node, to);
+        return;
+    }
+    for (int r = 0; r < m->ranks; r++)
+        if (to >> r & 1) send_to(m, g, w, id, stamp, node, 1ull << r);
 }
 
 void pf_mpi_ran(pf_mpi *m, pf_graph *g, int w, const pf_op *op, uint32_t stamp)
@@ -259,6 +301,7 @@ static void receive(pf_mpi *m, pf_graph *g, MPI_Message *msg, const MPI_Status *
     const unsigned char *p = m->rbuf + HEADER;
     if (head[2] != PF_NONE)
         for (uint32_t i = t->item_off[head[2]]; i < t->item_off[head[2] + 1]; i++) {
+            if (!(t->item_ranks[i] >> m->rank & 1)) continue; /* not carried to this rank */
             const pf_mpi_item *it = &t->items.v[i];
             size_t bytes = g->data.v[it->datum].size;
             uint32_t ver;
@@ -276,9 +319,10 @@ void pf_mpi_wait(pf_mpi *m, pf_graph *g, pf_flag *f, uint32_t want)
 {
     int src = f->worker / m->workers, tag = f->worker;
     uint32_t polls = 0;
+    uint64_t t0 = 0;
     /* Polls: a receiver blocked inside MPI while holding the lock could keep another local worker from the message
-     * that lets the sender go on. After a while it sleeps between polls, leaving the core to the ranks and workers
-     * that share it. */
+     * that lets the sender go on. After m->poll_ns it sleeps between polls, leaving the core to the ranks and
+     * workers that share it. */
     while (!pf_stamp_reached(atomic_load_explicit(&f->done, memory_order_acquire), want)) {
         if (pthread_mutex_trylock(&m->recv_lock) == 0) {
             for (;;) {
@@ -293,7 +337,8 @@ void pf_mpi_wait(pf_mpi *m, pf_graph *g, pf_flag *f, uint32_t want)
             pthread_mutex_unlock(&m->recv_lock);
         }
         if (pf_stamp_reached(atomic_load_explicit(&f->done, memory_order_acquire), want)) break;
-        if (++polls < 64)
+        if (++polls == 64) t0 = pf_now_ns();
+        if (polls < 64 || pf_now_ns() - t0 < m->poll_ns)
             sched_yield();
         else
             nanosleep(&(struct timespec){0, 20000}, NULL);

@@ -49,6 +49,7 @@ void pf_mpi_tables_free(pf_graph *g)
     pf_free(t->flag_node);
     pf_free(t->item_off);
     pf_vec_free(&t->items);
+    pf_free(t->item_ranks);
     pf_free(t->ver);
     pf_free(t->part);
     pf_free(t->dead_at_end);
@@ -128,6 +129,38 @@ static int list_items(pf_graph *g, pf_mpi_graph *t)
     return PF_OK;
 }
 
+/* Which ranks each item travels to. A node's written datum goes only to the ranks that run some node accessing it
+ * (a tile's CG vectors need not follow the 8 bytes of a dot product's partial sum that another rank reduces): a
+ * rank that never touches a datum neither reads nor writes its versions during the run, and the end of the run
+ * shares the last version with it if the next run needs it. Cumulative buffers go to every importer, and loop
+ * conditions' data to every rank. */
+static int find_item_ranks(pf_graph *g, pf_mpi_graph *t)
+{
+    uint64_t *touch = pf_calloc(g->data.n + 1, sizeof *touch);
+    t->item_ranks = pf_malloc((t->items.n + 1) * sizeof *t->item_ranks);
+    if (!touch || !t->item_ranks) {
+        pf_free(touch);
+        return PF_ENOMEM;
+    }
+    for (size_t i = 0; i < g->an.nodes.n; i++) {
+        const pf_node *nd = &g->an.nodes.v[i];
+        if (nd->kind == PF_NODE_REDUCER) {
+            if (nd->worker >= 0) touch[nd->datum] |= 1ull << (nd->worker / t->workers);
+        } else if (nd->kind == PF_NODE_TASK) {
+            if (nd->dead || nd->worker < 0) continue;
+            const pf_task *task = &g->tasks.v[nd->task];
+            const pf_task_access *acc = &g->accesses.v[task->acc_off];
+            for (uint32_t a = 0; a < task->nacc; a++) touch[acc[a].data] |= 1ull << (nd->worker / t->workers);
+        } else if (g->tasks.v[nd->task].cond_fn) {
+            touch[g->tasks.v[nd->task].cond_data] = ~0ull;
+        }
+    }
+    for (size_t k = 0; k < t->items.n; k++)
+        t->item_ranks[k] = t->items.v[k].ptr != PF_NONE ? ~0ull : touch[t->items.v[k].datum];
+    pf_free(touch);
+    return PF_OK;
+}
+
 /* The rank of each datum's last writer in node order (0 when none writes it). */
 static int find_homes(pf_graph *g, pf_mpi_graph *t)
 {
@@ -200,7 +233,7 @@ int pf_mpi_tables_build(pf_graph *g, int ranks, int workers, int rank)
     t->ndata = g->data.n;
     t->nnodes = g->an.nodes.n;
     t->ver = pf_calloc(g->data.n + 1, sizeof *t->ver);
-    if (!t->ver || name_flags(g, t) || list_items(g, t) || find_homes(g, t) || mark_loops(g, t, rank) ||
+    if (!t->ver || name_flags(g, t) || list_items(g, t) || find_item_ranks(g, t) || find_homes(g, t) || mark_loops(g, t, rank) ||
         mark_dead_at_end(g, t)) {
         pf_mpi_tables_free(g);
         return pf_error(PF_ENOMEM, "out of memory building a graph's MPI tables");

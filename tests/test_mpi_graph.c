@@ -4,7 +4,8 @@
  * Three runs; every rank's data and loop counts must equal the seq runtime's, bitwise. The same graph with
  * PF_MPI_SHARE_NEXT: the data the next run reads first (cells, the reduced sum, the loop's condition) equal seq's
  * on every rank, the scratch results (counter, total: written first) on some rank, and the run ends share fewer
- * bytes. With --serialized, MPI
+ * bytes. A graph whose tasks each write a large datum only they touch and add to a reduced sum: the messages carry
+ * the partial sums, not the large data. With --serialized, MPI
  * initialised without MPI_THREAD_MULTIPLE: def.mpi = 1 is refused with a message saying why. Exit 0 or 1. */
 #include "physflow/runtime.h"
 
@@ -16,6 +17,7 @@
 
 #define CELLS 12
 #define LEN 32
+#define BIG 8192 /* doubles: 64 KiB */
 
 typedef struct state {
     double cell[CELLS][LEN];
@@ -67,6 +69,22 @@ static void total(const pf_task_ctx *c)
     for (int i = 0; i < CELLS; i++)
         for (int k = 0; k < LEN; k++) t += ((const double *)c->data[i])[k];
     *(double *)c->data[CELLS] = t;
+}
+
+/* Writes a large datum only its own task touches, and adds its sum to a reducer's partial buffer. */
+static void spread(const pf_task_ctx *c)
+{
+    double *big = c->data[0], *acc = c->data[1], seed = *(const double *)c->args, s = 0;
+    for (int k = 0; k < BIG; k++) {
+        big[k] = sin(seed + k);
+        s += big[k];
+    }
+    acc[0] += s;
+}
+
+static void halve(const pf_task_ctx *c)
+{
+    *(double *)c->data[1] = 0.5 * *(const double *)c->data[0];
 }
 
 static int above(const void *d, const void *args)
@@ -139,6 +157,57 @@ static int record(pf_graph *g, state *s, handles *h)
     tacc[CELLS] = (pf_access){h->total, PF_WRITE};
     TRY(task(g, total, tacc, CELLS + 1, NULL, 0));
     return 0;
+}
+
+typedef struct spread_state {
+    double big[CELLS][BIG];
+    double sum, half;
+} spread_state;
+
+/* Tasks on every worker each write a 64 KiB datum no other task reads and add to one reduced sum. */
+static int record_spread(pf_graph *g, spread_state *s)
+{
+    pf_reducer sum = pf_reducer_sum_f64();
+    pf_data_id big[CELLS], dsum, dhalf;
+    for (int i = 0; i < CELLS; i++) TRY(pf_graph_data(g, s->big[i], sizeof s->big[i], (uint32_t)i, NULL, &big[i]));
+    TRY(pf_graph_data(g, &s->sum, sizeof s->sum, 0, &sum, &dsum));
+    TRY(pf_graph_data(g, &s->half, sizeof s->half, 0, NULL, &dhalf));
+    for (int i = 0; i < CELLS; i++) {
+        pf_access acc[2] = {{big[i], PF_WRITE}, {dsum, PF_CUMUL}};
+        double seed = 0.5 * i;
+        TRY(task(g, spread, acc, 2, &seed, sizeof seed));
+    }
+    pf_access hacc[2] = {{dsum, PF_READ}, {dhalf, PF_WRITE}};
+    return task(g, halve, hacc, 2, NULL, 0);
+}
+
+/* A message carries only the data its receiving rank touches: the partial sums travel, the 64 KiB data stay where
+ * they were written, and the reduced sum equals seq's. */
+static int only_touched_data_travel(pf_runtime *rt, pf_runtime *seq, int rank, int ranks)
+{
+    static spread_state mine, ref;
+    pf_graph *g, *gs;
+    TRY(pf_graph_create(&g));
+    TRY(pf_graph_create(&gs));
+    if (record_spread(g, &mine) || record_spread(gs, &ref)) return 1;
+    TRY(pf_graph_set_mpi_share(g, PF_MPI_SHARE_NEXT));
+    TRY(pf_graph_run(g, rt));
+    TRY(pf_graph_run(gs, seq));
+    int bad = 0;
+    if (mine.sum != ref.sum) bad = fprintf(stderr, "rank %d: reduced sum %.17g, seq %.17g\n", rank, mine.sum, ref.sum);
+    int half_ok = mine.half == ref.half, some_ok = 0; /* written first: it stays on its writer's rank */
+    MPI_Allreduce(&half_ok, &some_ok, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!some_ok) bad = fprintf(stderr, "rank %d: no rank holds seq's half sum\n", rank);
+    pf_run_stats st;
+    TRY(pf_graph_get_run_stats(g, PF_STATS_TOTAL, &st, NULL, 0, NULL));
+    unsigned long long bytes = st.mpi_bytes, msgs = st.mpi_messages, sums[2], mine2[2] = {bytes, msgs};
+    MPI_Allreduce(mine2, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (ranks > 1 && (sums[1] == 0 || sums[0] >= sizeof mine.big[0]))
+        bad = fprintf(stderr, "rank %d: %llu messages carried %llu bytes (a private datum is %zu)\n", rank, sums[1],
+                      sums[0], sizeof mine.big[0]);
+    pf_graph_destroy(g);
+    pf_graph_destroy(gs);
+    return bad;
 }
 
 static int refused_without_threads(void)
@@ -218,6 +287,7 @@ int main(int argc, char **argv)
     if (ranks > 1 && !(sums[1] < sums[0]))
         bad = fprintf(stderr, "rank %d: PF_MPI_SHARE_NEXT sent %llu bytes, ALL %llu\n", rank, sums[1], sums[0]);
     pf_graph_destroy(gn);
+    if (only_touched_data_travel(rt, seq, rank, ranks)) bad = 1;
     unsigned long long sent = st.mpi_messages, all = 0; /* a rank may hold no node, but not every rank */
     MPI_Allreduce(&sent, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (ranks > 1 && all == 0) bad = fprintf(stderr, "rank %d: no message counted on any rank\n", rank);
