@@ -11,6 +11,8 @@
  * the placing files above, repartition.c, and pf_placement_* (partition.c). */
 typedef struct pf_graph_placement {
     int workers;                   /* worker count of the kept placement (0: none) */
+    int groups;                    /* METIS: workers come in this many groups of consecutive ids (MPI ranks), which
+                                    * it splits first; 1 without MPI */
     pf_partitioner partitioner;
     struct pf_placement *state;    /* objects' workers and workers' loads, kept for appended updates */
     size_t nodes;                  /* nodes the placement covers (0 after a re-analysis renumbered them) */

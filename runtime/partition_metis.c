@@ -93,20 +93,19 @@ static void note_small(pf_graph *g, idx_t nv, int workers)
 
 /* An object heavier than an even share of what is left gets a worker of its own, heaviest first: METIS's recursive
  * bisection puts such a vertex alone on one side and then leaves most of that side's parts empty (it prints
- * "Cannot bisect a graph with 0 vertices"), which at 16 workers emptied 7 of them. Marks part[v] = 0, 1, ... for
- * the peeled vertices, -1 for the others; returns how many were peeled (at most workers - 1). */
+ * "Cannot bisect a graph with 0 vertices"), which at 16 workers emptied 7 of them. Of the vertices to place
+ * (part[v] == -1), marks part[v] = 0, 1, ... for the peeled ones; returns how many were peeled (at most
+ * workers - 1). */
 static idx_t peel_heavy(const idx_t *vwgt, idx_t nv, int workers, idx_t *part)
 {
     double rest = 0;
-    for (idx_t v = 0; v < nv; v++) {
-        part[v] = -1;
-        rest += (double)vwgt[v];
-    }
+    for (idx_t v = 0; v < nv; v++)
+        if (part[v] == -1) rest += (double)vwgt[v]; /* the vertices to place; others are -2 */
     idx_t peeled = 0;
     while (peeled < workers - 1) {
         idx_t best = -1;
         for (idx_t v = 0; v < nv; v++)
-            if (part[v] < 0 && (best < 0 || vwgt[v] > vwgt[best])) best = v;
+            if (part[v] == -1 && (best < 0 || vwgt[v] > vwgt[best])) best = v;
         if (best < 0 || (double)vwgt[best] <= rest / (double)(workers - peeled)) break;
         part[best] = peeled++;
         rest -= (double)vwgt[best];
@@ -114,7 +113,20 @@ static idx_t peel_heavy(const idx_t *vwgt, idx_t nv, int workers, idx_t *part)
     return peeled;
 }
 
-/* METIS k-way over the vertices not peeled (part[v] < 0), into parts heavy .. workers - 1, on the subgraph of
+/* Parts heavy .. heavy + nparts - 1 for the ns vertices orig[], cut in their order into runs of about equal
+ * weight (the order of the objects, as owner-compute cuts them). */
+static void split_in_order(const idx_t *orig, idx_t ns, const idx_t *w, idx_t nparts, idx_t heavy, idx_t *part)
+{
+    double total = 0, acc = 0;
+    for (idx_t s = 0; s < ns; s++) total += (double)w[s];
+    for (idx_t s = 0; s < ns; s++) {
+        idx_t k = total > 0 ? (idx_t)((acc + 0.5 * (double)w[s]) * (double)nparts / total) : s * nparts / ns;
+        part[orig[s]] = heavy + (k < nparts ? k : nparts - 1);
+        acc += (double)w[s];
+    }
+}
+
+/* METIS k-way over the vertices not peeled (part[v] == -1), into parts heavy .. workers - 1, on the subgraph of
  * the deduplicated symmetric edge list `edges` (sorted by u, then v). xadj/adjncy/adjwgt are scratch of nv + 1
  * and nedges entries. */
 static int partition_rest(idx_t nv, const wedge *edges, size_t nedges, const idx_t *vwgt, int workers,
@@ -129,15 +141,15 @@ static int partition_rest(idx_t nv, const wedge *edges, size_t nedges, const idx
     if (!sub || !orig || !swgt || !spart) goto done;
     idx_t ns = 0;
     for (idx_t v = 0; v < nv; v++) {
-        sub[v] = part[v] < 0 ? ns : -1;
-        if (part[v] < 0) {
+        sub[v] = part[v] == -1 ? ns : -1;
+        if (part[v] == -1) {
             orig[ns] = v;
             swgt[ns++] = vwgt[v];
         }
     }
     rc = PF_OK;
-    if (nparts == 1) {
-        for (idx_t s = 0; s < ns; s++) part[orig[s]] = heavy;
+    if (nparts == 1 || ns < 2 * nparts) { /* METIS cannot coarsen so few: cost-even runs in vertex order */
+        split_in_order(orig, ns, swgt, nparts, heavy, part);
         goto done;
     }
     memset(xadj, 0, ((size_t)ns + 1) * sizeof *xadj);
@@ -174,6 +186,38 @@ done:
     pf_free(orig);
     pf_free(swgt);
     pf_free(spart);
+    return rc;
+}
+
+/* Vertices with part[v] == -1 into `parts` parts: the heaviest alone, METIS for the rest. */
+static int split(idx_t nv, const wedge *edges, size_t nedges, const idx_t *vwgt, int parts, idx_t *part,
+                 idx_t *xadj, idx_t *adjncy, idx_t *adjwgt)
+{
+    idx_t heavy = peel_heavy(vwgt, nv, parts, part);
+    return partition_rest(nv, edges, nedges, vwgt, parts, heavy, part, xadj, adjncy, adjwgt);
+}
+
+/* Every vertex to one of `workers` parts. Workers in groups (MPI ranks: G consecutive ids each) are split by group
+ * first, then each group's vertices among its workers, so that most of the data crossing workers stays inside a
+ * group: a k-way partition's part numbers say nothing of which parts are neighbours. */
+static int split_groups(const pf_graph *g, idx_t nv, const wedge *edges, size_t nedges, const idx_t *vwgt,
+                        int workers, idx_t *part, idx_t *xadj, idx_t *adjncy, idx_t *adjwgt)
+{
+    int groups = g->pl.groups > 1 && workers % g->pl.groups == 0 ? g->pl.groups : 1, k = workers / groups;
+    for (idx_t v = 0; v < nv; v++) part[v] = -1;
+    if (groups == 1 || k == 1) return split(nv, edges, nedges, vwgt, workers, part, xadj, adjncy, adjwgt);
+    idx_t *group = pf_malloc(((size_t)nv + 1) * sizeof *group);
+    if (!group) return PF_ENOMEM;
+    int rc = split(nv, edges, nedges, vwgt, groups, part, xadj, adjncy, adjwgt);
+    if (!rc) memcpy(group, part, (size_t)nv * sizeof *group);
+    for (int r = 0; r < groups && !rc; r++) {
+        for (idx_t v = 0; v < nv; v++) part[v] = group[v] == r ? -1 : -2;
+        if (!(rc = split(nv, edges, nedges, vwgt, k, part, xadj, adjncy, adjwgt)))
+            for (idx_t v = 0; v < nv; v++)
+                if (group[v] == r) group[v] = groups + r * k + part[v]; /* above every group number: done */
+    }
+    for (idx_t v = 0; v < nv && !rc; v++) part[v] = group[v] - groups;
+    pf_free(group);
     return rc;
 }
 
@@ -241,8 +285,7 @@ int pf_partition_metis(pf_graph *g, int workers)
         else
             edges[out++] = edges[e];
     }
-    idx_t heavy = peel_heavy(vwgt, nv, workers, part);
-    rc = partition_rest(nv, edges, out, vwgt, workers, heavy, part, xadj, adjncy, adjwgt);
+    rc = split_groups(g, nv, edges, out, vwgt, workers, part, xadj, adjncy, adjwgt);
     if (rc) goto done;
     for (size_t i = 0; i < n; i++) g->an.nodes.v[i].worker = vid[i] >= 0 ? (int32_t)part[vid[i]] : -1;
     rc = PF_OK;

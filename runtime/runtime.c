@@ -403,6 +403,7 @@ static int prepare(pf_graph *g, pf_runtime *rt, unsigned need)
         if (!(need & NEED_PROGRAMS)) pf_graph_free_programs(g); /* stale now; the placement itself is kept */
     }
     if (place) {
+        g->pl.groups = rt->mpi ? pf_mpi_ranks(rt->mpi) : 1;
         if ((rc = pf_partition(g, workers, part))) return rc;
         if (need_analysis && !g->pl.last_update.full && pf_repartition_at_update(g, workers, part, rt->def.repartition))
             appended = 0; /* objects moved: compile whole */

@@ -576,6 +576,46 @@ START_TEST(repartition_spreads_only_as_far_as_it_pays)
 }
 END_TEST
 
+/* Workers in groups (MPI ranks) are split by group first: a ring of 30 equal objects on 3 groups of 2 workers
+ * crosses between groups on 3 of its links, the fewest possible (each group holds an arc), and every worker gets
+ * objects. Without groups METIS's 6 parts, taken in pairs of consecutive numbers, need not be neighbours. */
+static void ring_link(const pf_task_ctx *ctx)
+{
+    *(double *)ctx->data[0] += 0.5 * *(const double *)ctx->data[1];
+}
+
+START_TEST(metis_splits_groups_of_workers_first)
+{
+    enum { N = 30, GROUPS = 3, K = 2 };
+    static double cells[N];
+    pf_graph *g;
+    ck_assert_int_eq(pf_graph_create(&g), PF_OK);
+    pf_data_id d[N];
+    for (uint32_t o = 0; o < N; o++) ck_assert_int_eq(pf_graph_data(g, &cells[o], sizeof(double), o, NULL, &d[o]), PF_OK);
+    for (uint32_t o = 0; o < N; o++) {
+        pf_access a[2] = {{d[o], PF_READWRITE}, {d[(o + 1) % N], PF_READ}};
+        ck_assert_int_eq(pf_graph_task(g, &(pf_task_def){.fn = ring_link, .accesses = a, .naccesses = 2, .cost_ns = 1000},
+                                       NULL),
+                         PF_OK);
+    }
+    pf_runtime *rt = make_rt(PF_EXEC_STATIC, PF_PART_METIS, GROUPS * K);
+    ck_assert_int_eq(pf_graph_run(g, rt), PF_OK); /* analysed */
+    g->pl.groups = GROUPS;
+    ck_assert_int_eq(pf_partition_metis(g, GROUPS * K), PF_OK);
+    int used[GROUPS * K] = {0}, crossing = 0;
+    for (uint32_t o = 0; o < N; o++) {
+        int w = g->an.nodes.v[o].worker, next = g->an.nodes.v[(o + 1) % N].worker;
+        ck_assert(w >= 0 && w < GROUPS * K);
+        used[w]++;
+        crossing += w / K != next / K;
+    }
+    for (int w = 0; w < GROUPS * K; w++) ck_assert_msg(used[w] > 0, "worker %d got no object", w);
+    ck_assert_msg(crossing == GROUPS, "the ring crosses between groups %d times, not %d", crossing, GROUPS);
+    pf_runtime_destroy(rt);
+    pf_graph_destroy(g);
+}
+END_TEST
+
 /* A partition equal to the old one up to renaming is renamed back: nothing moves. */
 START_TEST(relabel_undoes_a_renaming)
 {
@@ -689,6 +729,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, repartition_lowers_measured_imbalance);
     tcase_add_test(tc, trial_keeps_the_faster_placement);
     tcase_add_test(tc, relabel_undoes_a_renaming);
+    tcase_add_test(tc, metis_splits_groups_of_workers_first);
     tcase_add_test(tc, repartition_spreads_only_as_far_as_it_pays);
     tcase_add_test(tc, numa_placement_follows_owners);
     suite_add_tcase(s, tc);
