@@ -51,6 +51,7 @@ typedef struct kd_state {
     int sbuf_count;
     pf_pair_chunks chunks;
     size_t last_pairs;
+    PF_VEC(uint32_t) work; /* per block of the last sweep (KD_BLOCK records): the candidates it gave */
 } kd_state;
 
 static int kd_create_common(int raw, void **state)
@@ -95,6 +96,7 @@ static void kd_destroy(void *state)
     pf_vec_free(&s->rec);
     free_boxes(s);
     pf_vec_free(&s->fresh);
+    pf_vec_free(&s->work);
     pf_free(s->sbuf);
     pf_pair_chunks_free(&s->chunks);
     pf_free(s);
@@ -662,9 +664,11 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
     uint64_t cand = 0, vlo = 0, vhi = 0;
     int ks = x->kshift, pshift = ks + KD_DEPTH_BITS;
     uint64_t full = 1ull << fr->pbits;
+    uint32_t *work = x->s->work.v; /* room for every block (sweep): each block is one chunk's */
     sb->nc = 0;
     for (size_t b0 = lo; b0 < hi; b0 += KD_BLOCK) {
         size_t b1 = b0 + KD_BLOCK < hi ? b0 + KD_BLOCK : hi;
+        uint64_t cand0 = cand;
         uint32_t n1 = 0, *cur = sb->list[0], *nxt = sb->list[1];
         for (size_t i = b0; i < b1; i++) {
             uint64_t k = R[i] >> ks, span = kd_key_span(fr, k), end = kd_key_path(k) + span;
@@ -697,6 +701,7 @@ static int sweep_range(const sweep_ctx *x, size_t lo, size_t hi, sweep_buf *sb, 
             n1 = n2;
         }
         if (sb->nc && flush_candidates(x, sb)) return PF_ENOMEM;
+        work[b0 / KD_BLOCK] = cand - cand0 > UINT32_MAX ? UINT32_MAX : (uint32_t)(cand - cand0);
     }
     *candidates += cand;
     vol[0] = vlo;
@@ -745,16 +750,35 @@ typedef struct sweep_run {
     const sweep_ctx *x;
     pf_pair_vec *out, *view;
     uint64_t *vols;
+    const size_t *cut; /* [threads + 1]: chunk c sweeps blocks cut[c] .. cut[c + 1] - 1 */
 } sweep_run;
+
+/* The chunks' first blocks: equal shares of the work the last sweep measured (its candidates per block, plus a
+ * block's own records). A record's window grows with its cell, and pre-order puts the coarse cells' records
+ * first: cut by records, the first chunk took most of the candidates (falling spheres: 26% of the stage's time
+ * on one worker against nothing on the other). Blocks the last sweep did not have weigh the mean. */
+static void cut_chunks(const kd_state *s, size_t blocks, int threads, size_t *cut)
+{
+    size_t known = s->work.n < blocks ? s->work.n : blocks;
+    double total = 0, w = 0;
+    for (size_t b = 0; b < known; b++) total += (double)s->work.v[b] + KD_BLOCK;
+    double mean = known ? total / (double)known : 1.0;
+    total += (double)(blocks - known) * mean;
+    cut[0] = 0;
+    int c = 1;
+    for (size_t b = 0; b < blocks && c < threads; b++) {
+        w += b < known ? (double)s->work.v[b] + KD_BLOCK : mean;
+        while (c < threads && w * threads >= total * c) cut[c++] = b + 1;
+    }
+    while (c <= threads) cut[c++] = blocks;
+}
 
 static void sweep_chunk(void *ctx, int c, int threads)
 {
     const sweep_run *w = ctx;
     kd_state *s = w->s;
-    size_t lo, hi, blocks = (s->rec.n + KD_BLOCK - 1) / KD_BLOCK, r0, r1;
-    pf_chunk_range(blocks, threads, c, &lo, &hi);
-    lo *= KD_BLOCK;
-    hi = hi * KD_BLOCK < s->rec.n ? hi * KD_BLOCK : s->rec.n;
+    size_t lo = w->cut[c] * KD_BLOCK, hi = w->cut[c + 1] * KD_BLOCK, r0, r1;
+    hi = hi < s->rec.n ? hi : s->rec.n;
     pf_chunk_range(w->out->cap, threads, c, &r0, &r1);
     w->view[c] = (pf_pair_vec){w->out->data + r0, 0, r1 - r0};
     s->sbuf[c].out = &w->view[c];
@@ -770,6 +794,11 @@ static int sweep(kd_state *s, const pf_aabb *boxes, const pf_par *par, pf_pair_v
     uint64_t vol[2] = {0, 0};
     int rc = pf_pair_vec_reserve(out, s->last_pairs + s->last_pairs / 16);
     if (rc) return rc;
+    size_t blocks = (s->rec.n + KD_BLOCK - 1) / KD_BLOCK, cut[64 + 1];
+    if (threads > 64) threads = 64;
+    if (threads > 1) cut_chunks(s, blocks, threads, cut);
+    if (pf_vec_reserve(&s->work, blocks + 1)) return pf_error(PF_ENOMEM, "out of memory for sweep statistics");
+    s->work.n = blocks;
     if (!s->sbuf || s->sbuf_count < threads) {
         sweep_buf *b = pf_realloc(s->sbuf, (size_t)s->sbuf_count * sizeof *b, (size_t)threads * sizeof *b);
         if (!b) return pf_error(PF_ENOMEM, "out of memory for sweep buffers");
@@ -788,8 +817,7 @@ static int sweep(kd_state *s, const pf_aabb *boxes, const pf_par *par, pf_pair_v
         if (rc) return rc;
         uint64_t vols[2 * 64];
         pf_pair_vec view[64];
-        if (threads > 64) threads = 64;
-        sweep_run w = {s, &x, out, view, vols};
+        sweep_run w = {s, &x, out, view, vols, cut};
         pf_par_for(par, threads, sweep_chunk, &w);
         for (int c = 0; c < threads; c++) {
             uint64_t lo0 = vol[0];
