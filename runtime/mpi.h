@@ -34,6 +34,7 @@ int pf_mpi_run_end(pf_mpi *m, pf_graph *g, uint64_t *messages, uint64_t *bytes);
 typedef struct pf_mpi_totals {
     uint64_t runs;
     uint64_t messages, bytes;  /* results sent to the ranks importing them during runs */
+    uint64_t received, received_bytes; /* results this rank received from the others during runs */
     uint64_t shares, share_bytes; /* data sent at the end of runs (MPI_Allgatherv: counted once per other rank) */
     uint64_t end_ns;           /* spent at the end of runs: draining, completing sends, sharing data */
 } pf_mpi_totals;

@@ -295,6 +295,8 @@ static void receive(pf_mpi *m, pf_graph *g, MPI_Message *msg, const MPI_Status *
     }
     MPI_Mrecv(m->rbuf, n, MPI_BYTE, msg, MPI_STATUS_IGNORE);
     m->received[st->MPI_TAG]++;
+    m->totals.received++;
+    m->totals.received_bytes += (uint64_t)n;
     uint32_t head[4];
     memcpy(head, m->rbuf, sizeof head);
     if (head[0] >= t->nflags) die(m, "a message names an unknown flag (the ranks compiled different graphs)");

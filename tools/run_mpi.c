@@ -117,10 +117,11 @@ void run_mpi_summary(pf_runtime *rt, uint64_t steps)
     pf_mpi_totals t;
     pf_runtime_mpi_totals(rt, &t);
     double n = (double)steps;
-    printf("  MPI: %d ranks x %d workers; rank 0 sent per step %.1f messages, %.1f KiB during runs and %.1f KiB at "
-           "their ends (%.3f ms per step there; %llu graph runs)\n",
+    printf("  MPI: %d ranks x %d workers; rank 0 per step: sent %.1f messages, %.1f KiB during runs and %.1f KiB at "
+           "their ends (%.3f ms per step there; %llu graph runs); received %.1f messages, %.1f KiB during runs\n",
            ranks, pf_runtime_workers(rt), (double)t.messages / n, (double)t.bytes / 1024.0 / n,
-           (double)t.share_bytes / 1024.0 / n, (double)t.end_ns * 1e-6 / n, (unsigned long long)t.runs);
+           (double)t.share_bytes / 1024.0 / n, (double)t.end_ns * 1e-6 / n, (unsigned long long)t.runs,
+           (double)t.received / n, (double)t.received_bytes / 1024.0 / n);
 }
 
 long run_mpi_fault_step(int rank)
