@@ -83,6 +83,7 @@ void pf_collide_free(pf_collision_stage *c)
     pf_vec_free(&c->kept);
     pf_free(c->lanes);
     pf_vec_free(&c->jobs);
+    pf_vec_free(&c->slices);
     pf_broadphase_destroy(c->outer);
 }
 
@@ -148,10 +149,10 @@ static inline int overlap(const pf_aabb *a, const pf_aabb *b)
     return 1;
 }
 
-/* The mean velocity of a surface's vertices, and the largest distance of one from it. */
-static void surface_motion(pf_surface *sf, const pf_object *o, surface_cache *sc)
+/* The mean velocity of a surface's vertices (sf->vel, mapped), and the largest distance of one from it. */
+static void surface_motion(const pf_surface *sf, surface_cache *sc)
 {
-    const double *v = pf_surface_velocities(sf, o, o->x, o->v);
+    const double *v = sf->vel;
     double m[3] = {0, 0, 0}, spread = 0;
     for (uint32_t i = 0; i < sf->nv; i++)
         for (int d = 0; d < 3; d++) m[d] += v[3 * (size_t)i + d];
@@ -182,41 +183,88 @@ static double pair_reach(pf_collision_stage *c, double close)
     return c->def.contact_distance + close;
 }
 
-/* Surface s's positions, motion and bounds (grown by its radius). */
-static void one_surface_bounds(pf_world *w, pf_collision_stage *c, uint32_t s)
+/* fn on the world's workers, or on the caller alone when the runtime refuses (another thread runs a graph on it
+ * meanwhile): the stage's work is done either way. Every fn here covers all its work for (0, 1). */
+static void on_workers(pf_world *w, const pf_collision_stage *c, void (*fn)(void *ctx, int worker, int workers),
+                       void *ctx)
 {
-    pf_surface *sf = w->surf.v[s];
-    if (!sf->nv) return;
+    if (c->nlanes < 2 || pf_runtime_parallel(w->rt, fn, ctx) != PF_OK) fn(ctx, 0, 1);
+}
+
+/* A slice's vertices: positions and velocities mapped, and their bounds grown by the surface's radius. */
+static void slice_bounds(pf_world *w, surface_slice *sl)
+{
+    pf_surface *sf = w->surf.v[sl->surf];
     const pf_object *o = w->obj.v[sf->object];
-    const double *p = pf_surface_positions(sf, o, o->x);
-    pf_aabb b = box_at(p, sf->radius);
-    for (uint32_t v = 1; v < sf->nv; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
-    c->sc[s].bounds = b;
-    surface_motion(sf, o, &c->sc[s]);
+    pf_surface_positions_range(sf, o, o->x, sl->lo, sl->hi);
+    pf_surface_velocities_range(sf, o, o->x, o->v, sl->lo, sl->hi);
+    const double *p = sf->pos;
+    pf_aabb b = box_at(p + 3 * (size_t)sl->lo, sf->radius);
+    for (uint32_t v = sl->lo + 1; v < sl->hi; v++) grow(&b, p + 3 * (size_t)v, sf->radius);
+    sl->bounds = b;
 }
 
 typedef struct bounds_run {
     pf_world *w;
     pf_collision_stage *c;
+    _Atomic size_t next;
 } bounds_run;
 
-/* The surfaces worker, worker + workers, ...: each writes its own surfaces' positions and cache only. */
-static void bounds_worker(void *ctx, int worker, int workers)
+static void slices_worker(void *ctx, int worker, int workers)
 {
-    const bounds_run *r = ctx;
-    for (uint32_t s = (uint32_t)worker; s < r->w->surf.n; s += (uint32_t)workers) one_surface_bounds(r->w, r->c, s);
+    (void)worker, (void)workers;
+    bounds_run *r = ctx;
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < r->c->slices.n;)
+        slice_bounds(r->w, &r->c->slices.v[k]);
 }
+
+/* The surfaces worker, worker + workers, ...: their slices' bounds merged (a min and a max: any order gives the
+ * same box) and their motion. */
+static void motion_worker(void *ctx, int worker, int workers)
+{
+    bounds_run *r = ctx;
+    const pf_collision_stage *c = r->c;
+    size_t k = 0;
+    for (uint32_t s = 0; s < r->w->surf.n; s++) {
+        if (!r->w->surf.v[s]->nv) continue;
+        size_t k0 = k;
+        while (k < c->slices.n && c->slices.v[k].surf == s) k++;
+        if (s % (uint32_t)workers != (uint32_t)worker) continue;
+        pf_aabb b = c->slices.v[k0].bounds;
+        for (size_t j = k0 + 1; j < k; j++)
+            for (int d = 0; d < 3; d++) {
+                if (c->slices.v[j].bounds.min[d] < b.min[d]) b.min[d] = c->slices.v[j].bounds.min[d];
+                if (c->slices.v[j].bounds.max[d] > b.max[d]) b.max[d] = c->slices.v[j].bounds.max[d];
+            }
+        r->c->sc[s].bounds = b;
+        surface_motion(r->w->surf.v[s], &r->c->sc[s]);
+    }
+}
+
+/* vertices of a slice: a large surface (100,000 particles) spreads over the workers; mapping a vertex costs tens
+ * of nanoseconds, so a slice costs far more than taking it */
+enum { BOUNDS_SLICE = 8192 };
 
 /* Every surface's positions, motion and bounds, on the world's workers; c->sboxes: the bounds grown by the alarm
  * distance and by how far the surface moves in the step, so that two surfaces that could meet within the step
  * are a broad-phase pair. A removed object's surfaces are empty: they get no bounds and meet nothing. */
-static void surface_bounds(pf_world *w, pf_collision_stage *c)
+static int surface_bounds(pf_world *w, pf_collision_stage *c)
 {
-    bounds_run run = {w, c};
-    if (c->nlanes > 1 && w->surf.n > 1)
-        pf_runtime_parallel(w->rt, bounds_worker, &run);
+    c->slices.n = 0;
+    for (uint32_t s = 0; s < w->surf.n; s++)
+        for (uint32_t lo = 0; lo < w->surf.v[s]->nv; lo += BOUNDS_SLICE) {
+            uint32_t hi = w->surf.v[s]->nv - lo > BOUNDS_SLICE ? lo + BOUNDS_SLICE : w->surf.v[s]->nv;
+            if (pf_vec_push(&c->slices, ((surface_slice){s, lo, hi, {{0}, {0}}}))) return pf_error(PF_ENOMEM, "out of memory");
+        }
+    bounds_run run = {w, c, 0};
+    if (c->slices.n > 1)
+        on_workers(w, c, slices_worker, &run);
     else
-        bounds_worker(&run, 0, 1);
+        slices_worker(&run, 0, 1);
+    if (w->surf.n > 1)
+        on_workers(w, c, motion_worker, &run);
+    else
+        motion_worker(&run, 0, 1);
     c->live.n = 0;
     for (uint32_t s = 0; s < w->surf.n; s++) {
         if (!w->surf.v[s]->nv) continue;
@@ -231,6 +279,7 @@ static void surface_bounds(pf_world *w, pf_collision_stage *c)
             (pf_aabb){{b.min[0] - a, b.min[1] - a, b.min[2] - a}, {b.max[0] + a, b.max[1] + a, b.max[2] + a}};
         c->live.v[c->live.n++] = s;
     }
+    return PF_OK;
 }
 
 /* The structure of the surfaces' indexes, after the world's broad-phase method: hhash and mlhash by the same
@@ -689,8 +738,8 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
     if (!rc) rc = plan_self_jobs(w, c);
     if (rc) return rc;
     narrow_run run = {w, c, 0, 0};
-    if (c->nlanes > 1 && c->jobs.n > 1)
-        pf_runtime_parallel(w->rt, index_worker, &run);
+    if (c->jobs.n > 1)
+        on_workers(w, c, index_worker, &run);
     else
         index_worker(&run, 0, 1);
     return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
@@ -747,8 +796,8 @@ static int keep_contacts(pf_world *w, pf_collision_stage *c)
     c->kept.n = 0;
     keep_run run = {w, c};
     int lanes = c->nlanes;
-    if (lanes > 1 && c->memory.n > 64)
-        pf_runtime_parallel(w->rt, keep_worker, &run);
+    if (c->memory.n > 64)
+        on_workers(w, c, keep_worker, &run);
     else
         keep_worker(&run, 0, 1);
     for (int l = 0; l < lanes; l++) {
@@ -868,15 +917,15 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     c->passes++;
     int rc = reserve_surfaces(w, c, w->surf.n);
     if (rc || w->surf.n == 0) return rc;
-    surface_bounds(w, c);
+    if ((rc = surface_bounds(w, c))) return rc;
     const pf_pair *pairs;
     size_t np;
     if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, c->live.n, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
     for (int l = 0; l < c->nlanes; l++) c->lanes[l].cand.n = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
     narrow_run run = {w, c, 0, 0};
-    if (c->nlanes > 1 && c->jobs.n > 1)
-        pf_runtime_parallel(w->rt, narrow_worker, &run);
+    if (c->jobs.n > 1)
+        on_workers(w, c, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* the broad phase itself runs in parallel */
@@ -892,8 +941,8 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     if (rc) return rc;
     if ((rc = keep_contacts(w, c))) return rc;
     if (c->kept.n > 1) qsort(c->kept.v, c->kept.n, sizeof *c->kept.v, cand_order);
-    if (c->nlanes > 1 && total > 1)
-        pf_runtime_parallel(w->rt, sort_worker, c);
+    if (total > 1)
+        on_workers(w, c, sort_worker, c);
     else
         sort_worker(c, 0, 1);
     if ((rc = merge_runs(c, total + c->kept.n))) return rc;

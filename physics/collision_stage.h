@@ -95,6 +95,12 @@ typedef struct collide_job {
                      that approaches faster than the rule allows (collide.c, plan_jobs) */
 } collide_job;
 
+/* Vertices lo .. hi - 1 of a surface: their positions and velocities mapped, and their bounds, by one worker. */
+typedef struct surface_slice {
+    uint32_t surf, lo, hi;
+    pf_aabb bounds;
+} surface_slice;
+
 typedef struct pf_collision_stage {
     pf_collision_def def;
     int threads;          /* of the narrow phase and the broad phases: the world's workers */
@@ -107,6 +113,7 @@ typedef struct pf_collision_stage {
     collide_lane *lanes;
     int nlanes;
     PF_VEC(collide_job) jobs;
+    PF_VEC(surface_slice) slices; /* collide.c, surface_bounds: the surfaces' vertices in slices, this pass */
     PF_VEC(candidate) cand;
     PF_VEC(candidate) kept; /* the previous pass's contacts kept (collide.c, keep_contacts), before the merge */
     PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */

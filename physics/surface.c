@@ -323,11 +323,12 @@ void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double
 }
 
 /* RIGID, all vertices: r = R local with R computed once; velocity = v + omega x r when v is given */
-static void rigid_vertices(const pf_surface *s, const double *x, const double *v, double *out)
+static void rigid_vertices(const pf_surface *s, const double *x, const double *v, uint32_t lo, uint32_t hi,
+                           double *out)
 {
     double R[9];
     pf_rigid_rotation(x, R);
-    for (size_t i = 0; i < s->nv; i++) {
+    for (size_t i = lo; i < hi; i++) {
         double r[3], wr[3];
         pf_mat3_vec(R, s->local + 3 * i, r);
         if (v) pf_cross(v + 3, r, wr);
@@ -335,29 +336,40 @@ static void rigid_vertices(const pf_surface *s, const double *x, const double *v
     }
 }
 
-const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x)
+void pf_surface_positions_range(pf_surface *s, const pf_object *o, const double *x, uint32_t lo, uint32_t hi)
 {
     if (s->mapping == PF_SURFACE_RIGID) {
-        rigid_vertices(s, x, NULL, s->pos);
-        return s->pos;
+        rigid_vertices(s, x, NULL, lo, hi, s->pos);
+        return;
     }
-    for (uint32_t i = 0; i < s->nv; i++) {
+    for (uint32_t i = lo; i < hi; i++) {
         pf_surface_point pt = pf_surface_vertex(i);
         pf_surface_point_position(s, o, x, &pt, s->pos + 3 * (size_t)i);
     }
+}
+
+void pf_surface_velocities_range(pf_surface *s, const pf_object *o, const double *x, const double *v, uint32_t lo,
+                                 uint32_t hi)
+{
+    if (s->mapping == PF_SURFACE_RIGID) {
+        rigid_vertices(s, x, v, lo, hi, s->vel);
+        return;
+    }
+    for (uint32_t i = lo; i < hi; i++) {
+        pf_surface_point pt = pf_surface_vertex(i);
+        pf_surface_point_apply(s, o, x, &pt, v, s->vel + 3 * (size_t)i);
+    }
+}
+
+const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x)
+{
+    pf_surface_positions_range(s, o, x, 0, s->nv);
     return s->pos;
 }
 
 const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v)
 {
-    if (s->mapping == PF_SURFACE_RIGID) {
-        rigid_vertices(s, x, v, s->vel);
-        return s->vel;
-    }
-    for (uint32_t i = 0; i < s->nv; i++) {
-        pf_surface_point pt = pf_surface_vertex(i);
-        pf_surface_point_apply(s, o, x, &pt, v, s->vel + 3 * (size_t)i);
-    }
+    pf_surface_velocities_range(s, o, x, v, 0, s->nv);
     return s->vel;
 }
 

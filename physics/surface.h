@@ -63,6 +63,11 @@ pf_surface_point pf_surface_triangle_point(const pf_surface *s, uint32_t t, cons
 const double *pf_surface_positions(pf_surface *s, const pf_object *o, const double *x);
 /* s->vel = every vertex's velocity from x and v (returned) */
 const double *pf_surface_velocities(pf_surface *s, const pf_object *o, const double *x, const double *v);
+/* The same for vertices lo .. hi - 1 only: each vertex is computed on its own, so slices of a surface give the
+ * values of the whole. */
+void pf_surface_positions_range(pf_surface *s, const pf_object *o, const double *x, uint32_t lo, uint32_t hi);
+void pf_surface_velocities_range(pf_surface *s, const pf_object *o, const double *x, const double *v, uint32_t lo,
+                                 uint32_t hi);
 
 /* the point as a weighted sum of object points, sum_k w[k] x[idx[k]] (k < the count returned, at most 24), for
  * the IDENTITY, TRILINEAR and BARYCENTRIC mappings; 0 for RIGID (J depends on the orientation) */
