@@ -482,7 +482,15 @@ int sc_uniform_mass(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "showAxisSizeFactor");
     if (rt && rv)
         return pf_scene_component_error(c, PF_EPARSE, "UniformMass: give totalMass or vertexMass, not both");
-    if (!rt && !rv) return pf_scene_component_error(c, PF_EPARSE, "UniformMass: totalMass or vertexMass is needed");
+    /* neither: SOFA before its change #3927 spread its default totalMass of 1 kg over the points, which the example
+     * scenes written then count on; SOFA now reports an error and leaves the mass invalid (the object massless) */
+    if (!rt && !rv) {
+        pf_scene_component_warning(c, "UniformMass: neither totalMass nor vertexMass: totalMass=\"1\" (1 kg over "
+                                   "the points), SOFA's default before its change #3927 (SOFA now leaves such a "
+                                   "mass invalid)");
+        total = 1;
+        rt = 1;
+    }
     if ((rt && !(total > 0)) || (rv && !(vertex > 0)))
         return pf_scene_component_error(c, PF_EINVAL, "UniformMass: %s must be > 0, got %g",
                                         rt ? "totalMass" : "vertexMass", rt ? total : vertex);
