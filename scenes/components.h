@@ -52,6 +52,8 @@ int sc_runge_kutta4(pf_scene_component *c, void *ctx);
 int sc_static_solver(pf_scene_component *c, void *ctx);
 int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
+/* scenes/component_cg_implicit.c: SOFA's CGImplicit (implicit Euler and its CG in one component) */
+int sc_cg_implicit(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);

@@ -52,6 +52,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
+    {"CGImplicit", STATE, sc_cg_implicit, NULL}, /* SOFA's old implicit Euler with its CG inside */
+    {"CGImplicitSolver", STATE, sc_cg_implicit, NULL},
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
     {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
