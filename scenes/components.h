@@ -18,6 +18,8 @@ int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_sphere_loader(pf_scene_component *c, void *ctx);
 /* scenes/component_grid_mesh_creator.c */
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
+/* scenes/component_string_mesh_creator.c */
+int sc_string_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_transform_engine.c */
 int sc_transform_engine(pf_scene_component *c, void *ctx);
 int sc_transform_position(pf_scene_component *c, void *ctx);
