@@ -45,6 +45,9 @@ typedef enum sc_mass_element {
  * element when ndensity > 1. Returns the mass added (the sum, element by element). */
 double sc_lump_masses(const double *points, sc_mass_element kind, const uint32_t *elem, uint32_t nelem,
                       const double *density, uint32_t ndensity, double *mass);
+/* Node c's masses from a density (kg/m^3) over its topology's elements of `kind` (or a regular grid's cells), lumped
+ * as DiagonalMass lumps them: as sc_lump_masses, given to the node's object. */
+int sc_density_masses(pf_scene_component *c, sc_mass_element kind, double density);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);
 /* node c's time integrator becomes `kind`; an error when the node already has its own */
@@ -105,6 +108,9 @@ int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
 int sc_corotational_fem(pf_scene_component *c, void *ctx);
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
+/* scenes/component_fem_and_mass.c: the two with their mass from a density (both walks: sc_both_stages) */
+int sc_hexa_fem_and_mass(pf_scene_component *c, void *ctx);
+int sc_hexahedral_fem_and_mass(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
 int sc_mesh_springs(pf_scene_component *c, void *ctx);
 int sc_stiff_springs(pf_scene_component *c, void *ctx);

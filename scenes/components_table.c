@@ -121,6 +121,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"CorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
 
     {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
+    /* with their mass: the mass in the STATE walk, the FEM in the FORCES walk */
+    {"HexahedronFEMForceFieldAndMass", FORCES, sc_hexa_fem_and_mass, &sc_both_stages},
+    {"HexahedralFEMForceFieldAndMass", FORCES, sc_hexahedral_fem_and_mass, &sc_both_stages},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
@@ -193,4 +196,5 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"LineAxis", STATE, NULL, NULL},
     {"BackgroundSetting", STATE, NULL, NULL},
 };
+char sc_both_stages;
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];
