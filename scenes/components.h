@@ -103,6 +103,8 @@ int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
 /* the same with the method given (not read from the element) */
 int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* scenes/component_fast_tetra.c: FastTetrahedralCorotationalForceField through sc_tetra_fem_method */
+int sc_fast_tetra_corotational(pf_scene_component *c, void *ctx);
 /* scenes/component_element_fem.c: SOFA's element FEM (LinearSmallStrainFEMForceField, CorotationalFEMForceField) */
 int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
 int sc_corotational_fem(pf_scene_component *c, void *ctx);
