@@ -59,6 +59,10 @@ int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_cg_implicit.c: SOFA's CGImplicit (implicit Euler and its CG in one component) */
 int sc_cg_implicit(pf_scene_component *c, void *ctx);
+/* scenes/component_bdf_scheme.c: BDFIntegrationScheme of order 1 (as BDF1) */
+int sc_bdf_scheme(pf_scene_component *c, void *ctx);
+/* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
+int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);

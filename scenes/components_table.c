@@ -51,6 +51,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
+    {"BDFIntegrationScheme", STATE, sc_bdf_scheme, NULL}, /* order 1 only: BDF1 */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"CGImplicit", STATE, sc_cg_implicit, NULL}, /* SOFA's old implicit Euler with its CG inside */
@@ -173,6 +174,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"QuadBendingSprings", FORCES, sc_quad_bending_springs, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
+    {"DampVelocitySolver", FORCES, sc_damp_velocity, NULL}, /* after the objects exist: a step hook on them */
     /* models PhysFlow does not have: refused, saying what they are */
     {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},

@@ -3,7 +3,8 @@
  * replacement EulerImplicitSolver + CGLinearSolver), UniformMass without a mass (SOFA's old default, 1 kg),
  * StringMeshCreator (points and edges, through the masses DiagonalMass lumps on them), the hexahedral FEM with its
  * mass (volume x density; the same state as the FEM beside a DiagonalMass) and FastTetrahedralCorotationalForceField
- * (one tetrahedron's static displacement in closed form; each method the same state as TetrahedronFEMForceField's). */
+ * (one tetrahedron's static displacement in closed form; each method the same state as TetrahedronFEMForceField's),
+ * BDFIntegrationScheme (order 1: BDF1's state) and DampVelocitySolver (free points' paths in closed form). */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -371,6 +372,67 @@ START_TEST(test_fast_tetra_methods)
 }
 END_TEST
 
+/* ---- BDFIntegrationScheme ---- */
+
+/* Order 1 is BDF1's step (the same state); SOFA's default order 2, and higher, are refused. */
+START_TEST(test_bdf_scheme)
+{
+    uint64_t bdf1 = bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"
+                             "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>", 0);
+    ck_assert(bar_hash("<BDFIntegrationScheme order='1' rayleighMass='0.1' rayleighStiffness='0.05'/>"
+                       "<NewtonRaphsonSolver/><CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>",
+                       0) == bdf1);
+    char xml[1024];
+    snprintf(xml, sizeof xml, bar, "<BDFIntegrationScheme rayleighMass='0.1'/>");
+    ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "BDFIntegrationScheme: order 2 (SOFA's default) is not supported"), "%s",
+                  pf_last_error());
+    snprintf(xml, sizeof xml, bar, "<BDFIntegrationScheme order='3'/>");
+    ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "order 3 is not supported"), "%s", pf_last_error());
+}
+END_TEST
+
+/* ---- DampVelocitySolver ---- */
+
+/* No force: each step moves a point by dt v, and v is then scaled by f = exp(-rate dt) = e^-1, or zeroed once
+ * under 0.1 m/s (from the fourth step on: 1, f, f^2 = 0.135, then f^3 = 0.050). After 6 steps a point has moved
+ * dt (1 + f + f^2) v0 / |v0|; SOFA's positions, step by step. */
+START_TEST(test_damp_velocity)
+{
+    pf_scene *s = load_test_scene("damp_velocity.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    const double f = exp(-1.0), dt = 0.1;
+    const double path[6] = {1, 1 + f, 1 + f + f * f, 1 + f + f * f, 1 + f + f * f, 1 + f + f * f};
+    for (int k = 0; k < 6; k++) {
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1), PF_OK);
+        uint32_t n;
+        const double *x = positions(s, "points", &n);
+        ck_assert_uint_eq(n, 2);
+        double d = dt * path[k];
+        ck_assert_msg(fabs(x[0] - d) <= 1e-13, "step %d: x %.17g, want %.17g", k + 1, x[0], d);
+        ck_assert_msg(fabs(x[3] - 1) <= 1e-15 && fabs(x[4] - 0.6 * d) <= 1e-13 && fabs(x[5] - 0.8 * d) <= 1e-13,
+                      "step %d: second point (%.17g %.17g %.17g)", k + 1, x[3], x[4], x[5]);
+    }
+    pf_scene_destroy(s);
+    /* SOFA's defaults: rate 0.99, threshold 0; an object below the solver's node is damped too */
+    reports r = {0};
+    s = load_xml("<Node dt='0.5' gravity='0 0 0'><EulerImplicitSolver/><DampVelocitySolver/><Node name='p'>"
+                 "<MechanicalObject position='0 0 0' velocity='2 0 0'/><UniformMass vertexMass='1'/></Node></Node>", &r);
+    ck_assert_int_eq(r.warnings, 0);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 2), PF_OK);
+    uint32_t n;
+    const double *x = positions(s, "p", &n);
+    ck_assert_msg(fabs(x[0] - 0.5 * 2 * (1 + exp(-0.99 * 0.5))) <= 1e-13, "x %.17g", x[0]);
+    pf_scene_destroy(s);
+    ck_assert_int_eq(load_error("<Node><EulerImplicitSolver/>\n<DampVelocitySolver/></Node>"), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "no MechanicalObject"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_error("<Node><Node name='p'><EulerImplicitSolver/>\n<DampVelocitySolver rate='-1'/>"
+                                "<MechanicalObject position='0 0 0'/><UniformMass vertexMass='1'/></Node></Node>"),
+                     PF_EINVAL);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_mapped");
@@ -384,6 +446,8 @@ Suite *make_suite(void)
     tcase_add_test(t, test_hexa_fem_and_mass_is_fem_and_mass);
     tcase_add_test(t, test_fast_tetra_static_closed_form);
     tcase_add_test(t, test_fast_tetra_methods);
+    tcase_add_test(t, test_bdf_scheme);
+    tcase_add_test(t, test_damp_velocity);
     suite_add_tcase(s, t);
     return s;
 }
