@@ -161,6 +161,8 @@ int sc_triangle_pressure(pf_scene_component *c, void *ctx);
 /* Adds the constant forces f (3 per point, N) on the np points of object o marked 1 in `done` (marked 2 once
  * added): one constant force field per distinct force, on its points in increasing order. PF_ENOMEM. */
 int sc_add_point_forces(pf_scene_component *c, pf_object_id o, const double *f, unsigned char *done, uint32_t np);
+/* scenes/component_edge_pressure.c: EdgePressureForceField's constant form */
+int sc_edge_pressure(pf_scene_component *c, void *ctx);
 int sc_quad_bending_springs(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_changes.c: SOFA's TopologicalChangeProcessor (removals at their times) */

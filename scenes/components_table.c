@@ -171,12 +171,12 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
+    {"EdgePressureForceField", FORCES, sc_edge_pressure, NULL}, /* the constant form; the follower one refused */
     {"QuadBendingSprings", FORCES, sc_quad_bending_springs, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     {"DampVelocitySolver", FORCES, sc_damp_velocity, NULL}, /* after the objects exist: a step hook on them */
     /* models PhysFlow does not have: refused, saying what they are */
-    {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},

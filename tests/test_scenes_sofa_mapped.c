@@ -4,7 +4,8 @@
  * StringMeshCreator (points and edges, through the masses DiagonalMass lumps on them), the hexahedral FEM with its
  * mass (volume x density; the same state as the FEM beside a DiagonalMass) and FastTetrahedralCorotationalForceField
  * (one tetrahedron's static displacement in closed form; each method the same state as TetrahedronFEMForceField's),
- * BDFIntegrationScheme (order 1: BDF1's state) and DampVelocitySolver (free points' paths in closed form). */
+ * BDFIntegrationScheme (order 1: BDF1's state), DampVelocitySolver (free points' paths in closed form) and
+ * EdgePressureForceField's constant form (each point's force, pressure x rest length over its edges / 2). */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -433,6 +434,80 @@ START_TEST(test_damp_velocity)
 }
 END_TEST
 
+/* ---- EdgePressureForceField, constant form ---- */
+
+/* The velocities after one symplectic Euler step from rest, v = dt f / m, give each point's force: pressure x rest
+ * length over the selected edges, half to each end. */
+static void edge_forces(pf_scene *s, double *fz)
+{
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1), PF_OK);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "line", &o), PF_OK);
+    uint32_t n;
+    const double *v = pf_world_velocities(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 4);
+    for (uint32_t p = 0; p < 4; p++) {
+        ck_assert_double_eq(v[3 * p], 0);
+        ck_assert_double_eq(v[3 * p + 1], 0);
+        fz[p] = v[3 * p + 2] * 0.25 / 0.01;
+    }
+}
+
+START_TEST(test_edge_pressure)
+{
+    double fz[4];
+    pf_scene *s = load_test_scene("edge_pressure.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    edge_forces(s, fz);
+    const double all[4] = {0.5, 1, 1, 0.5};
+    for (int p = 0; p < 4; p++) ck_assert_msg(fabs(fz[p] - all[p]) <= 1e-12, "point %d: %.17g N", p, fz[p]);
+    pf_scene_destroy(s);
+    static const char line[] = "<Node dt='0.01' gravity='0 0 0'><StringMeshCreator name='l' resolution='4' "
+                               "scale3d='1.5 1 1'/><Node name='line'><EulerExplicitSolver/><EdgeSetTopologyContainer "
+                               "name='t' position='@../l.position' edges='@../l.edges'/><MechanicalObject/>"
+                               "<UniformMass vertexMass='0.25'/>\n<EdgePressureForceField %s/></Node></Node>";
+    static const struct {
+        const char *attrs;
+        double f[4];
+    } cases[] = {
+        {"edgeIndices='0 2' pressure='0 0 2'", {0.5, 0.5, 0.5, 0.5}},
+        {"edges='1 2' pressure='0 0 4'", {0, 1, 1, 0}},
+        /* both ends strictly between dmin and dmax along normal, at rest (points at x = 0, 0.5, 1, 1.5) */
+        {"normal='1 0 0' dmin='-0.1' dmax='0.6' pressure='0 0 2'", {0.5, 0.5, 0, 0}},
+        {"normal='2 0 0' dmin='0.5' dmax='3.1' pressure='0 0 2'", {0, 0.5, 1, 0.5}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, line, cases[k].attrs);
+        reports r = {0};
+        s = load_xml(xml, &r);
+        ck_assert_msg(r.warnings == 0, "%s", r.last);
+        edge_forces(s, fz);
+        for (int p = 0; p < 4; p++)
+            ck_assert_msg(fabs(fz[p] - cases[k].f[p]) <= 1e-12, "case %zu, point %d: %.17g N", k, p, fz[p]);
+        pf_scene_destroy(s);
+    }
+    char xml[1024];
+    snprintf(xml, sizeof xml, line, "edges='2 1' pressure='0 0 1'");
+    ck_assert_int_eq(load_error(xml), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "edge 2 1 is not an edge"), "%s",
+                  pf_last_error());
+    snprintf(xml, sizeof xml, line, "edgeIndices='3' pressure='0 0 1'");
+    ck_assert_int_eq(load_error(xml), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "edge 3 is out of range (3 edges)"), "%s", pf_last_error());
+    snprintf(xml, sizeof xml, line, "edgeIndices='0' binormal='0 0 1' p_intensity='-10'");
+    ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "p_intensity is a follower load"), "%s", pf_last_error());
+    /* no pressure, no intensity: no force, and a warning */
+    snprintf(xml, sizeof xml, line, "edgeIndices='0'");
+    reports r = {0};
+    s = load_xml(xml, &r);
+    ck_assert_int_eq(r.warnings, 1);
+    edge_forces(s, fz);
+    for (int p = 0; p < 4; p++) ck_assert_double_eq(fz[p], 0);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_mapped");
@@ -448,6 +523,7 @@ Suite *make_suite(void)
     tcase_add_test(t, test_fast_tetra_methods);
     tcase_add_test(t, test_bdf_scheme);
     tcase_add_test(t, test_damp_velocity);
+    tcase_add_test(t, test_edge_pressure);
     suite_add_tcase(s, t);
     return s;
 }
