@@ -27,7 +27,8 @@ static int hexa_mass(pf_scene_component *c)
                                    "corner); PhysFlow's masses are diagonal", TYPE(c));
     if ((rc = sc_density_masses(c, SC_MASS_HEXAHEDRA, rho))) return rc;
     /* the FEM's attributes are read in the FORCES walk, which warns about unknown ones */
-    for (const xmlAttr *a = c->el->properties; a; a = a->next) (void)pf_scene_component_string(c, (const char *)a->name);
+    for (const xmlAttr *a = c->el->properties; a; a = a->next)
+        (void)pf_scene_component_string(c, (const char *)a->name);
     return PF_OK;
 }
 
