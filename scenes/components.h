@@ -10,6 +10,9 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_point_set_topology(pf_scene_component *c, void *ctx);
+/* scenes/component_topology_file.c: a topology container's own mesh file (`filename`, `fileTopology`), read into
+ * *m by its extension's reader. Returns 1 when read, 0 when none is named (absent or empty), or an error. */
+int sc_topology_file(pf_scene_component *c, sc_mesh *m);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
 /* scenes/components_mesh_loaders.c */
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);

@@ -5,7 +5,9 @@
  * mass (volume x density; the same state as the FEM beside a DiagonalMass) and FastTetrahedralCorotationalForceField
  * (one tetrahedron's static displacement in closed form; each method the same state as TetrahedronFEMForceField's),
  * BDFIntegrationScheme (order 1: BDF1's state), DampVelocitySolver (free points' paths in closed form) and
- * EdgePressureForceField's constant form (each point's force, pressure x rest length over its edges / 2). */
+ * EdgePressureForceField's constant form (each point's force, pressure x rest length over its edges / 2); a
+ * StiffSpringForceField without springs (SOFA's empty field); a MeshTopology's own mesh file (the loader's mesh) and
+ * its aliases hexas, tetras. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -508,6 +510,90 @@ START_TEST(test_edge_pressure)
 }
 END_TEST
 
+/* ---- StiffSpringForceField without springs ---- */
+
+/* SOFA's field is then empty: the same state as without it, and a warning. */
+START_TEST(test_empty_stiff_springs)
+{
+    uint64_t without = bar_hash("<EulerImplicitSolver/><CGLinearSolver/>", 0);
+    ck_assert(bar_hash("<EulerImplicitSolver/><CGLinearSolver/><StiffSpringForceField name='FF'/>", 1) == without);
+    ck_assert(bar_hash("<EulerImplicitSolver/><CGLinearSolver/><StiffSpringForceField stiffness='10'/>", 1) ==
+              without);
+    char xml[1024];
+    snprintf(xml, sizeof xml, bar, "<EulerImplicitSolver/><StiffSpringForceField indices1='0 1'/>");
+    ck_assert_int_eq(load_error(xml), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "of one length (got 2 and 0)"), "%s", pf_last_error());
+}
+END_TEST
+
+/* ---- a topology container's own mesh file, MeshTopology's aliases ---- */
+
+/* MeshTopology fileTopology (or filename) reads the file as the loader of its format and a MeshTopology linked to
+ * it do: the same points and elements, the same state; `hexas` and `tetras` are SOFA's aliases of hexahedra and
+ * tetrahedra. */
+START_TEST(test_topology_file)
+{
+    static const struct {
+        const char *file, *loader;
+    } files[] = {{"cube.msh", "MeshGmshLoader"}, {"cube.vtk", "MeshVTKLoader"}, {"cube.vtu", "MeshVTKLoader"},
+                 {"cube.stl", "MeshSTLLoader"},  {"cube.obj", "MeshObjLoader"}};
+    static const char node[] = "<Node dt='0.01'><Node name='c'><EulerImplicitSolver/><CGLinearSolver/>%s"
+                               "<MechanicalObject/><UniformMass totalMass='1'/><MeshSpringForceField stiffness='50'/>"
+                               "<FixedConstraint indices='0'/></Node></Node>";
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char topo[512], a[1024], b[1024], c[1024];
+        snprintf(topo, sizeof topo, "<MeshTopology fileTopology='%s/%s'/>", TEST_MESHES_DIR, files[k].file);
+        snprintf(a, sizeof a, node, topo);
+        snprintf(topo, sizeof topo, "<MeshTopology filename='%s/%s'/>", TEST_MESHES_DIR, files[k].file);
+        snprintf(c, sizeof c, node, topo);
+        snprintf(topo, sizeof topo, "<%s name='l' filename='%s/%s'/><MeshTopology src='@l'/>", files[k].loader,
+                 TEST_MESHES_DIR, files[k].file);
+        snprintf(b, sizeof b, node, topo);
+        uint64_t h = hash_after(b, 10, 0);
+        ck_assert_msg(hash_after(a, 10, 0) == h, "%s", files[k].file);
+        ck_assert_msg(hash_after(c, 10, 0) == h, "%s", files[k].file);
+    }
+    /* SOFA's included files name no file: fileTopology="" reads nothing */
+    ck_assert(hash_after("<Node><Node name='t'><EulerImplicitSolver/><TriangleSetTopologyContainer fileTopology='' "
+                         "position='0 0 0 1 0 0 0 1 0' triangles='0 1 2'/><MechanicalObject/>"
+                         "<UniformMass totalMass='1'/></Node></Node>", 5, 0) ==
+              hash_after("<Node><Node name='t'><EulerImplicitSolver/><TriangleSetTopologyContainer "
+                         "position='0 0 0 1 0 0 0 1 0' triangles='0 1 2'/><MechanicalObject/>"
+                         "<UniformMass totalMass='1'/></Node></Node>", 5, 0));
+    char xml[1024], topo[512];
+    snprintf(topo, sizeof topo, "\n<MeshTopology fileTopology='%s/cube.msh' position='0 0 0'/>", TEST_MESHES_DIR);
+    snprintf(xml, sizeof xml, node, topo);
+    ck_assert_int_eq(load_error(xml), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MeshTopology: give a mesh file or 'position', not both"), "%s",
+                  pf_last_error());
+    snprintf(xml, sizeof xml, node, "\n<MeshTopology fileTopology='mesh/a.off'/>");
+    ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MeshTopology: mesh file 'mesh/a.off'"), "%s", pf_last_error());
+    snprintf(xml, sizeof xml, node, "\n<MeshTopology fileTopology='no_such_file.msh'/>");
+    ck_assert_int_lt(load_error(xml), 0);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2: MeshTopology:") && strstr(pf_last_error(), "no_such_file.msh"),
+                  "%s", pf_last_error());
+
+    static const char cube[] = "<Node dt='0.01'><Node name='c'><EulerImplicitSolver/><CGLinearSolver/>"
+                               "<MechanicalObject position='0 0 0 1 0 0 1 1 0 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1'/>"
+                               "<MeshTopology %s='0 1 2 3 4 5 6 7'/><UniformMass totalMass='1'/>"
+                               "<HexahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>"
+                               "<FixedConstraint indices='0 1 2 3'/></Node></Node>";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, cube, "hexas");
+    snprintf(b, sizeof b, cube, "hexahedra");
+    ck_assert(hash_after(a, 10, 0) == hash_after(b, 10, 0));
+    static const char tet[] = "<Node dt='0.01'><Node name='c'><EulerImplicitSolver/><CGLinearSolver/>"
+                              "<MechanicalObject position='0 0 0 1 0 0 0 1 0 0 0 1'/>"
+                              "<MeshTopology %s='0 1 2 3'/><UniformMass totalMass='1'/>"
+                              "<TetrahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>"
+                              "<FixedConstraint indices='0 1 2'/></Node></Node>";
+    snprintf(a, sizeof a, tet, "tetras");
+    snprintf(b, sizeof b, tet, "tetrahedra");
+    ck_assert(hash_after(a, 10, 0) == hash_after(b, 10, 0));
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_mapped");
@@ -524,6 +610,8 @@ Suite *make_suite(void)
     tcase_add_test(t, test_bdf_scheme);
     tcase_add_test(t, test_damp_velocity);
     tcase_add_test(t, test_edge_pressure);
+    tcase_add_test(t, test_empty_stiff_springs);
+    tcase_add_test(t, test_topology_file);
     suite_add_tcase(s, t);
     return s;
 }
