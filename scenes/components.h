@@ -62,8 +62,9 @@ int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_cg_implicit.c: SOFA's CGImplicit (implicit Euler and its CG in one component) */
 int sc_cg_implicit(pf_scene_component *c, void *ctx);
-/* scenes/component_bdf_scheme.c: BDFIntegrationScheme of order 1 (as BDF1) */
+/* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1), Static (as StaticSolver) */
 int sc_bdf_scheme(pf_scene_component *c, void *ctx);
+int sc_static_scheme(pf_scene_component *c, void *ctx);
 /* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */

@@ -59,6 +59,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
     {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
+    {"Static", STATE, sc_static_scheme, NULL}, /* SOFA's static integration method beside a NewtonRaphsonSolver */
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
     {"AsyncSparseLDLSolver", STATE, sc_direct_linear_solver, NULL},

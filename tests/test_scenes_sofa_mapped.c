@@ -4,10 +4,10 @@
  * StringMeshCreator (points and edges, through the masses DiagonalMass lumps on them), the hexahedral FEM with its
  * mass (volume x density; the same state as the FEM beside a DiagonalMass) and FastTetrahedralCorotationalForceField
  * (one tetrahedron's static displacement in closed form; each method the same state as TetrahedronFEMForceField's),
- * BDFIntegrationScheme (order 1: BDF1's state), DampVelocitySolver (free points' paths in closed form) and
- * EdgePressureForceField's constant form (each point's force, pressure x rest length over its edges / 2); a
- * StiffSpringForceField without springs (SOFA's empty field); a MeshTopology's own mesh file (the loader's mesh) and
- * its aliases hexas, tetras. */
+ * BDFIntegrationScheme (order 1: BDF1's state), Static (StaticSolver's state), DampVelocitySolver (free points'
+ * paths in closed form) and EdgePressureForceField's constant form (each point's force, pressure x rest length over
+ * its edges / 2); a StiffSpringForceField without springs (SOFA's empty field); a MeshTopology's own mesh file (the
+ * loader's mesh) and its aliases hexas, tetras. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -375,9 +375,10 @@ START_TEST(test_fast_tetra_methods)
 }
 END_TEST
 
-/* ---- BDFIntegrationScheme ---- */
+/* ---- BDFIntegrationScheme, Static ---- */
 
-/* Order 1 is BDF1's step (the same state); SOFA's default order 2, and higher, are refused. */
+/* Order 1 is BDF1's step (the same state); SOFA's default order 2, and higher, are refused. Static is StaticSolver's
+ * step. */
 START_TEST(test_bdf_scheme)
 {
     uint64_t bdf1 = bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"
@@ -390,6 +391,9 @@ START_TEST(test_bdf_scheme)
     ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
     ck_assert_msg(strstr(pf_last_error(), "BDFIntegrationScheme: order 2 (SOFA's default) is not supported"), "%s",
                   pf_last_error());
+    /* Static (SOFA's static integration method) is StaticSolver's step */
+    ck_assert(bar_hash("<Static/><NewtonRaphsonSolver maxNbIterationsNewton='1'/><SparseLDLSolver/>", 0) ==
+              bar_hash("<StaticSolver/><SparseLDLSolver/>", 0));
     snprintf(xml, sizeof xml, bar, "<BDFIntegrationScheme order='3'/>");
     ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
     ck_assert_msg(strstr(pf_last_error(), "order 3 is not supported"), "%s", pf_last_error());

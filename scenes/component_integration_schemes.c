@@ -1,8 +1,12 @@
-/* BDFIntegrationScheme (SOFA's linear multistep integration scheme, solved by the NewtonRaphsonSolver beside it):
- * the backward differentiation formula of `order` (SOFA's default 2). Order 1 is backward Euler, SOFA's BDF1: its
- * first Newton iteration from the step's start is EulerImplicitSolver's linearized step, mapped as BDF1 is
- * (sc_euler_implicit). Higher orders use the states of earlier steps, which PhysFlow's integrators do not keep:
- * refused. */
+/* SOFA's integration methods solved by the NewtonRaphsonSolver beside them (as BDF1 is).
+ *
+ * Static: each Newton iteration solves K dx = -f at the current positions and moves them by dx, PhysFlow's static
+ * step (StaticSolver's; NewtonRaphsonSolver's iterations as StaticSolver's, one per step).
+ *
+ * BDFIntegrationScheme (SOFA's linear multistep integration scheme): the backward differentiation formula of
+ * `order` (SOFA's default 2). Order 1 is backward Euler, SOFA's BDF1: its first Newton iteration from the step's
+ * start is EulerImplicitSolver's linearized step, mapped as BDF1 is (sc_euler_implicit). Higher orders use the
+ * states of earlier steps, which PhysFlow's integrators do not keep: refused. */
 #include "components.h"
 
 #define TYPE(c) pf_scene_component_type(c)
@@ -21,4 +25,10 @@ int sc_bdf_scheme(pf_scene_component *c, void *ctx)
                                         order, rc ? "" : " (SOFA's default)");
     }
     return sc_euler_implicit(c, ctx);
+}
+
+int sc_static_scheme(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return sc_claim_integrator(c, PF_SOLVER_STATIC);
 }
