@@ -7,7 +7,8 @@
  * BDFIntegrationScheme (order 1: BDF1's state), Static (StaticSolver's state), DampVelocitySolver (free points'
  * paths in closed form) and EdgePressureForceField's constant form (each point's force, pressure x rest length over
  * its edges / 2); a StiffSpringForceField without springs (SOFA's empty field); a MeshTopology's own mesh file (the
- * loader's mesh) and its aliases hexas, tetras. */
+ * loader's mesh) and its aliases hexas, tetras; the collision models' older short names (Triangle, Line, Point,
+ * Sphere). */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -598,6 +599,37 @@ START_TEST(test_topology_file)
 }
 END_TEST
 
+/* ---- SOFA's older short names of the collision models ---- */
+
+START_TEST(test_collision_model_short_names)
+{
+    static const char scene[] = "<Node dt='0.01'><CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/>"
+                                "<MinProximityIntersection alarmDistance='0.2' contactDistance='0.1'/>"
+                                "<CollisionResponse stiffness='500'/><Node name='box'><EulerImplicitSolver/>"
+                                "<CGLinearSolver/><RegularGridTopology n='2 2 2' min='0 0 0.3' max='1 1 1.3'/>"
+                                "<MechanicalObject/><UniformMass totalMass='1'/>"
+                                "<RegularGridSpringForceField stiffness='100'/>%s</Node>"
+                                "<Node name='floor'><MechanicalObject position='-2 -2 0 2 -2 0 2 2 0 -2 2 0'/>"
+                                "<MeshTopology triangles='0 1 2 0 2 3'/><%s/></Node></Node>";
+    static const char *const names[][2] = {{"<Triangle/>", "<TriangleCollisionModel/>"},
+                                           {"<Triangle/><Line/>", "<TriangleCollisionModel/><LineCollisionModel/>"},
+                                           {"<Point/>", "<PointCollisionModel/>"},
+                                           {"<Sphere radius='0.1'/>", "<SphereCollisionModel radius='0.1'/>"}};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        char a[2048], b[2048];
+        snprintf(a, sizeof a, scene, names[k][0], "Triangle");
+        snprintf(b, sizeof b, scene, names[k][1], "TriangleCollisionModel");
+        reports r = {0};
+        pf_scene *s = load_xml(a, &r), *t = load_xml(b, &r);
+        ck_assert_uint_eq(pf_scene_collision_models(s, NULL), pf_scene_collision_models(t, NULL));
+        ck_assert_uint_ge(pf_scene_collision_models(s, NULL), 2);
+        pf_scene_destroy(s);
+        pf_scene_destroy(t);
+        ck_assert_msg(hash_after(a, 60, 1) == hash_after(b, 60, 1), "%s", names[k][0]); /* the floor has no solver */
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_mapped");
@@ -616,6 +648,7 @@ Suite *make_suite(void)
     tcase_add_test(t, test_edge_pressure);
     tcase_add_test(t, test_empty_stiff_springs);
     tcase_add_test(t, test_topology_file);
+    tcase_add_test(t, test_collision_model_short_names);
     suite_add_tcase(s, t);
     return s;
 }
