@@ -522,3 +522,9 @@ int sc_fem_mass(pf_scene_component *c, void *ctx)
     in.ndensity = 1;
     return set_point_masses(c, &in);
 }
+
+int sc_density_masses(pf_scene_component *c, sc_mass_element kind, double density)
+{
+    mass_input in = {.density = &density, .ndensity = 1, .kind = kind};
+    return set_point_masses(c, &in);
+}

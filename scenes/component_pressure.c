@@ -56,6 +56,34 @@ static int roi_triangles(pf_scene_component *c, const char *link, uint32_t **out
     return PF_OK;
 }
 
+int sc_add_point_forces(pf_scene_component *c, pf_object_id o, const double *f, unsigned char *done, uint32_t np)
+{
+    pf_world *w = c->L->scene->world;
+    uint32_t *pts = pf_malloc(((size_t)np + 1) * sizeof *pts);
+    if (!pts) return pf_error(PF_ENOMEM, "out of memory");
+    int rc = PF_OK;
+    /* one constant force field per distinct force, on its points in increasing order */
+    uint32_t fields = 0;
+    for (uint32_t i = 0; i < np && !rc; i++) {
+        if (done[i] != 1) continue;
+        uint32_t m = 0;
+        for (uint32_t j = i; j < np; j++)
+            if (done[j] == 1 && !memcmp(f + 3 * (size_t)j, f + 3 * (size_t)i, 3 * sizeof *f)) {
+                pts[m++] = j;
+                done[j] = 2;
+            }
+        pf_constant_force_def d = pf_constant_force_default_def();
+        memcpy(d.force, f + 3 * (size_t)i, sizeof d.force);
+        d.points = pts;
+        d.npoints = m;
+        rc = pf_world_add_constant_force(w, o, &d, NULL);
+        fields++;
+    }
+    pf_free(pts);
+    if (!rc) c->L->scene->summary.force_fields += fields > 0;
+    return rc;
+}
+
 int sc_triangle_pressure(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -99,14 +127,12 @@ int sc_triangle_pressure(pf_scene_component *c, void *ctx)
         pf_free(tl);
         return rc;
     }
-    pf_world *w = c->L->scene->world;
     uint32_t np;
-    const double *x = pf_world_positions(w, o, &np);
+    const double *x = pf_world_positions(c->L->scene->world, o, &np);
     double *f = pf_calloc((size_t)np * 3 + 1, sizeof *f);
-    uint32_t *pts = pf_malloc(((size_t)np + 1) * sizeof *pts);
     unsigned char *done = pf_calloc((size_t)np + 1, 1);
-    if (!f || !pts || !done) {
-        pf_free(f), pf_free(pts), pf_free(done), pf_free(tl);
+    if (!f || !done) {
+        pf_free(f), pf_free(done), pf_free(tl);
         return pf_error(PF_ENOMEM, "out of memory");
     }
     /* each corner's sum over the listed triangles, in list order: pressure x rest area / 3 */
@@ -122,24 +148,7 @@ int sc_triangle_pressure(pf_scene_component *c, void *ctx)
         for (int j = 0; j < 3; j++) done[t[j]] = 1;
     }
     pf_free(tl);
-    /* one constant force field per distinct force, on its points in increasing order */
-    uint32_t fields = 0;
-    for (uint32_t i = 0; i < np && !rc; i++) {
-        if (done[i] != 1) continue;
-        uint32_t m = 0;
-        for (uint32_t j = i; j < np; j++)
-            if (done[j] == 1 && !memcmp(f + 3 * (size_t)j, f + 3 * (size_t)i, 3 * sizeof *f)) {
-                pts[m++] = j;
-                done[j] = 2;
-            }
-        pf_constant_force_def d = pf_constant_force_default_def();
-        memcpy(d.force, f + 3 * (size_t)i, sizeof d.force);
-        d.points = pts;
-        d.npoints = m;
-        rc = pf_world_add_constant_force(w, o, &d, NULL);
-        fields++;
-    }
-    pf_free(f), pf_free(pts), pf_free(done);
-    if (!rc) c->L->scene->summary.force_fields += fields > 0;
+    rc = sc_add_point_forces(c, o, f, done, np);
+    pf_free(f), pf_free(done);
     return rc;
 }

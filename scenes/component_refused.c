@@ -26,10 +26,6 @@ static const struct {
      "input's points"},
     {"Mesh2PointMechanicalMapping",
      "it moves the points a Mesh2PointTopologicalMapping creates, which PhysFlow does not create"},
-    {"EdgePressureForceField",
-     "its p_intensity is a follower load (each edge's force turned with the edge at every step), which PhysFlow's "
-     "forces are not, and its constant form (pressure x rest length per edge) is not read yet (ConstantForceField "
-     "gives per-point forces)"},
 };
 
 int sc_refused_model(pf_scene_component *c, void *ctx)

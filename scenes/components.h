@@ -10,6 +10,9 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_point_set_topology(pf_scene_component *c, void *ctx);
+/* scenes/component_topology_file.c: a topology container's own mesh file (`filename`, `fileTopology`), read into
+ * *m by its extension's reader. Returns 1 when read, 0 when none is named (absent or empty), or an error. */
+int sc_topology_file(pf_scene_component *c, sc_mesh *m);
 int sc_mesh_obj_loader(pf_scene_component *c, void *ctx);
 /* scenes/components_mesh_loaders.c */
 int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
@@ -18,6 +21,8 @@ int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_sphere_loader(pf_scene_component *c, void *ctx);
 /* scenes/component_grid_mesh_creator.c */
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
+/* scenes/component_string_mesh_creator.c */
+int sc_string_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_transform_engine.c */
 int sc_transform_engine(pf_scene_component *c, void *ctx);
 int sc_transform_position(pf_scene_component *c, void *ctx);
@@ -43,6 +48,9 @@ typedef enum sc_mass_element {
  * element when ndensity > 1. Returns the mass added (the sum, element by element). */
 double sc_lump_masses(const double *points, sc_mass_element kind, const uint32_t *elem, uint32_t nelem,
                       const double *density, uint32_t ndensity, double *mass);
+/* Node c's masses from a density (kg/m^3) over its topology's elements of `kind` (or a regular grid's cells), lumped
+ * as DiagonalMass lumps them: as sc_lump_masses, given to the node's object. */
+int sc_density_masses(pf_scene_component *c, sc_mass_element kind, double density);
 int sc_euler_implicit(pf_scene_component *c, void *ctx);
 int sc_euler_explicit(pf_scene_component *c, void *ctx);
 /* node c's time integrator becomes `kind`; an error when the node already has its own */
@@ -52,6 +60,13 @@ int sc_runge_kutta4(pf_scene_component *c, void *ctx);
 int sc_static_solver(pf_scene_component *c, void *ctx);
 int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
+/* scenes/component_cg_implicit.c: SOFA's CGImplicit (implicit Euler and its CG in one component) */
+int sc_cg_implicit(pf_scene_component *c, void *ctx);
+/* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1), Static (as StaticSolver) */
+int sc_bdf_scheme(pf_scene_component *c, void *ctx);
+int sc_static_scheme(pf_scene_component *c, void *ctx);
+/* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
+int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
@@ -96,11 +111,16 @@ int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
 /* the same with the method given (not read from the element) */
 int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* scenes/component_fast_tetra.c: FastTetrahedralCorotationalForceField through sc_tetra_fem_method */
+int sc_fast_tetra_corotational(pf_scene_component *c, void *ctx);
 /* scenes/component_element_fem.c: SOFA's element FEM (LinearSmallStrainFEMForceField, CorotationalFEMForceField) */
 int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
 int sc_corotational_fem(pf_scene_component *c, void *ctx);
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx);
+/* scenes/component_fem_and_mass.c: the two with their mass from a density (both walks: sc_both_stages) */
+int sc_hexa_fem_and_mass(pf_scene_component *c, void *ctx);
+int sc_hexahedral_fem_and_mass(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
 int sc_mesh_springs(pf_scene_component *c, void *ctx);
 int sc_stiff_springs(pf_scene_component *c, void *ctx);
@@ -142,6 +162,11 @@ int sc_triangular_bending_springs(pf_scene_component *c, void *ctx);
 int sc_triangle_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_pressure.c */
 int sc_triangle_pressure(pf_scene_component *c, void *ctx);
+/* Adds the constant forces f (3 per point, N) on the np points of object o marked 1 in `done` (marked 2 once
+ * added): one constant force field per distinct force, on its points in increasing order. PF_ENOMEM. */
+int sc_add_point_forces(pf_scene_component *c, pf_object_id o, const double *f, unsigned char *done, uint32_t np);
+/* scenes/component_edge_pressure.c: EdgePressureForceField's constant form */
+int sc_edge_pressure(pf_scene_component *c, void *ctx);
 int sc_quad_bending_springs(pf_scene_component *c, void *ctx);
 int sc_quadular_bending_springs(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_changes.c: SOFA's TopologicalChangeProcessor (removals at their times) */

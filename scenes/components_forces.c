@@ -326,6 +326,16 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx)
                                         "MechanicalObject", TYPE(c));
     if (!ra) oa = own;
     if (!rb) ob = own;
+    /* no springs at all: SOFA's field is then empty and adds no force */
+    if (!pf_scene_component_string(c, "spring") && !pf_scene_component_string(c, "indices1") &&
+        !pf_scene_component_string(c, "indices2")) {
+        double k = 100, d = 5;
+        if ((rc = spring_constants(c, &k, &d))) return rc;
+        (void)pf_scene_component_string(c, "lengths");
+        pf_scene_component_warning(c, "%s: no springs ('spring', or 'indices1' and 'indices2'): no force, as in SOFA",
+                                   TYPE(c));
+        return PF_OK;
+    }
     pf_spring *s;
     size_t n;
     if ((rc = spring_list(c, &s, &n))) return rc;

@@ -54,7 +54,7 @@ int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m)
 }
 
 /* .vtu (XML) or legacy .vtk, told apart by content as SOFA's MeshVTKLoader does: XML starts with '<'. */
-static int parse_vtk_any(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size)
+int sc_parse_vtk_any(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size)
 {
     size_t k = 0;
     if (length >= 3 && !memcmp(data, "\xef\xbb\xbf", 3)) k = 3; /* UTF-8 byte-order mark */
@@ -95,7 +95,7 @@ int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx)
 int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    return load(c, parse_vtk_any);
+    return load(c, sc_parse_vtk_any);
 }
 
 /* SphereLoader: SOFA's .sph file; the centres are the points (moved like a mesh's: SOFA's transform applies to

@@ -337,6 +337,9 @@ static int index_list(pf_scene_component *c, const char *attr, size_t per, uint3
                       uint32_t *count)
 {
     size_t m;
+    /* SOFA's MeshTopology also reads its tetrahedra and hexahedra under their aliases `tetras` and `hexas` */
+    const char *alias = !strcmp(attr, "tetrahedra") ? "tetras" : !strcmp(attr, "hexahedra") ? "hexas" : NULL;
+    if (alias && !pf_scene_component_string(c, attr) && pf_scene_component_string(c, alias)) attr = alias;
     int rc = sc_parse_uints(c, attr, out, &m);
     *count = 0;
     if (rc <= 0) return rc;
@@ -365,7 +368,25 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
     (void)ctx;
     sc_mesh m = {0};
     size_t np = 0;
-    int rc = sc_parse_reals(c, "position", &m.points, &np);
+    int rc = sc_topology_file(c, &m); /* a mesh file of its own (SOFA's `filename`, `fileTopology`) */
+    if (rc < 0) return rc;
+    if (rc == 1) {
+        static const char *const given[] = {"position", "edges",     "triangles", "quads",
+                                            "tetrahedra", "hexahedra", "tetras",    "hexas"};
+        for (size_t k = 0; k < sizeof given / sizeof *given; k++)
+            if (pf_scene_component_string(c, given[k])) {
+                sc_mesh_free(&m);
+                return pf_scene_component_error(c, PF_EPARSE, "%s: give a mesh file or '%s', not both", TYPE(c),
+                                                given[k]);
+            }
+        if ((rc = claim_topology(c, SC_TOPO_MESH))) {
+            sc_mesh_free(&m);
+            return rc;
+        }
+        c->node->mesh = m;
+        return PF_OK;
+    }
+    rc = sc_parse_reals(c, "position", &m.points, &np);
     if (rc < 0) return rc;
     if (rc == 0 && c->node->positions) { /* SOFA's topology containers take the points of the state */
         np = 3 * (size_t)c->node->npositions;
@@ -373,7 +394,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         memcpy(m.points, c->node->positions, np * sizeof *m.points);
     }
     int lists = 0; /* a container without points nor elements waits for a topological mapping to fill it */
-    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra", "tetras",
+                                             "hexas"};
     for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
         lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
     if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */
@@ -482,7 +504,15 @@ int sc_uniform_mass(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "showAxisSizeFactor");
     if (rt && rv)
         return pf_scene_component_error(c, PF_EPARSE, "UniformMass: give totalMass or vertexMass, not both");
-    if (!rt && !rv) return pf_scene_component_error(c, PF_EPARSE, "UniformMass: totalMass or vertexMass is needed");
+    /* neither: SOFA before its change #3927 spread its default totalMass of 1 kg over the points, which the example
+     * scenes written then count on; SOFA now reports an error and leaves the mass invalid (the object massless) */
+    if (!rt && !rv) {
+        pf_scene_component_warning(c, "UniformMass: neither totalMass nor vertexMass: totalMass=\"1\" (1 kg over "
+                                   "the points), SOFA's default before its change #3927 (SOFA now leaves such a "
+                                   "mass invalid)");
+        total = 1;
+        rt = 1;
+    }
     if ((rt && !(total > 0)) || (rv && !(vertex > 0)))
         return pf_scene_component_error(c, PF_EINVAL, "UniformMass: %s must be > 0, got %g",
                                         rt ? "totalMass" : "vertexMass", rt ? total : vertex);

@@ -38,6 +38,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshSTLLoader", STATE, sc_mesh_stl_loader, NULL},
     {"SphereLoader", STATE, sc_sphere_loader, NULL},
     {"GridMeshCreator", STATE, sc_grid_mesh_creator, NULL},
+    {"StringMeshCreator", STATE, sc_string_mesh_creator, NULL},
     {"TransformEngine", STATE, sc_transform_engine, NULL},
     {"TransformPosition", STATE, sc_transform_position, NULL},
     {"PointsFromIndices", STATE, sc_points_from_indices, NULL},
@@ -50,11 +51,15 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
+    {"BDFIntegrationScheme", STATE, sc_bdf_scheme, NULL}, /* order 1 only: BDF1 */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
+    {"CGImplicit", STATE, sc_cg_implicit, NULL}, /* SOFA's old implicit Euler with its CG inside */
+    {"CGImplicitSolver", STATE, sc_cg_implicit, NULL},
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
     {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
+    {"Static", STATE, sc_static_scheme, NULL}, /* SOFA's static integration method beside a NewtonRaphsonSolver */
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
     {"AsyncSparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
@@ -113,11 +118,15 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
+    {"FastTetrahedralCorotationalForceField", FORCES, sc_fast_tetra_corotational, NULL},
     /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
     {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},
     {"CorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
 
     {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
+    /* with their mass: the mass in the STATE walk, the FEM in the FORCES walk */
+    {"HexahedronFEMForceFieldAndMass", FORCES, sc_hexa_fem_and_mass, &sc_both_stages},
+    {"HexahedralFEMForceFieldAndMass", FORCES, sc_hexahedral_fem_and_mass, &sc_both_stages},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
@@ -163,11 +172,12 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangularBendingSprings", FORCES, sc_triangular_bending_springs, NULL},
     {"TriangleBendingSprings", FORCES, sc_triangle_bending_springs, NULL},
     {"TrianglePressureForceField", FORCES, sc_triangle_pressure, NULL},
+    {"EdgePressureForceField", FORCES, sc_edge_pressure, NULL}, /* the constant form; the follower one refused */
     {"QuadBendingSprings", FORCES, sc_quad_bending_springs, NULL},
     {"QuadularBendingSprings", FORCES, sc_quadular_bending_springs, NULL},
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
+    {"DampVelocitySolver", FORCES, sc_damp_velocity, NULL}, /* after the objects exist: a step hook on them */
     /* models PhysFlow does not have: refused, saying what they are */
-    {"EdgePressureForceField", FORCES, sc_refused_model, NULL},
     {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
@@ -190,4 +200,5 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"LineAxis", STATE, NULL, NULL},
     {"BackgroundSetting", STATE, NULL, NULL},
 };
+char sc_both_stages;
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

@@ -283,7 +283,7 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         }
         if (stage == PF_SCENE_STAGE_STATE && first && (rc = sc_kind_count(L, type, 0))) return rc;
         L->kind = -1;
-        if (entry->stage != stage) continue;
+        if (entry->stage != stage && entry->ctx != &sc_both_stages) continue;
         L->kind = sc_kind_find(L, type);
         pf_scene_component c = {.L = L, .node = n, .el = e, .entry = entry, .stage = stage};
         sc_effect_snapshot before;

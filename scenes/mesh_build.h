@@ -82,6 +82,8 @@ int sc_parse_vtk(const char *name, const char *data, size_t length, sc_mesh *out
 int sc_parse_vtu(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 int sc_parse_stl(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 int sc_parse_obj(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
+/* .vtu (XML) or legacy .vtk, told apart by content as SOFA's MeshVTKLoader does (scenes/components_mesh_loaders.c) */
+int sc_parse_vtk_any(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 /* SOFA's sphere files (scenes/sph_reader.c): the centres as points, their radii in out->radii. */
 int sc_parse_sph(const char *name, const char *data, size_t length, sc_mesh *out, char *note, size_t note_size);
 

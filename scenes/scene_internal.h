@@ -332,6 +332,9 @@ const char *sc_nearest_component(const pf_scene_registry *r, const char *name);
 
 /* ---- built-in components (scenes/components_*.c) ---- */
 extern const pf_scene_component_def sc_builtin_components[];
+/* The ctx of a built-in entry called in both walks, c->stage saying which (a component that gives its node's object
+ * a mass in the STATE walk and adds a force field to it in the FORCES walk); its own stage counts for nothing. */
+extern char sc_both_stages;
 extern const size_t sc_builtin_component_count;
 
 /* ---- mesh files (scenes/obj_reader.c) ---- */

@@ -33,6 +33,12 @@ static int ends_with(const char *s, const char *tail)
 /* SOFA's other names of components the registry holds under one name (SOFA registers both spellings). */
 static const char *const aliases[][2] = {
     {"MeshOBJLoader", "MeshObjLoader"},
+    /* the short names SOFA's collision models were registered under before their *CollisionModel names, which
+     * older example scenes write */
+    {"Triangle", "TriangleCollisionModel"},
+    {"Line", "LineCollisionModel"},
+    {"Point", "PointCollisionModel"},
+    {"Sphere", "SphereCollisionModel"},
 };
 
 const char *sc_sofa_alias(const char *name)
