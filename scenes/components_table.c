@@ -189,5 +189,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"VisualGrid", STATE, NULL, NULL},
     {"LineAxis", STATE, NULL, NULL},
     {"BackgroundSetting", STATE, NULL, NULL},
+    /* closed-form paths of time (component_trajectories.c) */
+    {"OscillatorProjectiveConstraint", FORCES, sc_oscillator_constraint, NULL},
+    {"ParabolicProjectiveConstraint", FORCES, sc_parabolic_constraint, NULL},
+    {"ParabolicConstraint", FORCES, sc_parabolic_constraint, NULL}, /* SOFA's alias */
 };
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];
