@@ -1,6 +1,7 @@
 /* STATE-stage components: what a node's object is (MechanicalObject, topologies, mesh loader, mass), how it is
  * integrated (solvers, which child nodes inherit) and the scene's collision pipeline settings. */
 #include "components.h"
+#include "mesh_build.h"
 #include "topological_mappings.h"
 
 #include "base/alloc.h"
@@ -360,12 +361,42 @@ static int index_list(pf_scene_component *c, const char *attr, size_t per, uint3
 
 /* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave them
  * first), edges, triangles, quads (two triangles each), hexahedra. */
+/* SOFA's BaseMeshTopology `filename` (alias `fileTopology`): the topology reads its points and elements from a
+ * mesh file itself (MeshTopologyLoader): OBJ, or Gmsh .msh, found as a loader's file is. */
+static int topology_file(pf_scene_component *c, const char *file, sc_mesh *m)
+{
+    size_t n = strlen(file);
+    int msh = n > 4 && !strcmp(file + n - 4, ".msh"), rc;
+    char note[256] = "";
+    rc = msh ? sc_read_scene_mesh_as(c->L, file, sc_parse_msh, m, note, sizeof note) : sc_read_scene_mesh(c->L, file, m);
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+    }
+    if (note[0]) sc_report(c->L, PF_SCENE_NOTE, pf_scene_component_line(c), "%s: %s", TYPE(c), note);
+    return PF_OK;
+}
+
+/* SOFA's MeshTopology reads an element list under its name or its alias (points, lines, tetras, hexas). */
+static const char *named(pf_scene_component *c, const char *name, const char *alias)
+{
+    return pf_scene_component_string(c, name) || !pf_scene_component_string(c, alias) ? name : alias;
+}
+
 int sc_mesh_topology(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     sc_mesh m = {0};
     size_t np = 0;
-    int rc = sc_parse_reals(c, "position", &m.points, &np);
+    const char *file = pf_scene_component_string(c, "filename");
+    if (!file) file = pf_scene_component_string(c, "fileTopology");
+    if (file && file[0]) {
+        int rc = topology_file(c, file, &m);
+        if (rc) return rc;
+        goto quads;
+    }
+    int rc = sc_parse_reals(c, named(c, "position", "points"), &m.points, &np);
     if (rc < 0) return rc;
     if (rc == 0 && c->node->positions) { /* SOFA's topology containers take the points of the state */
         np = 3 * (size_t)c->node->npositions;
@@ -373,7 +404,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         memcpy(m.points, c->node->positions, np * sizeof *m.points);
     }
     int lists = 0; /* a container without points nor elements waits for a topological mapping to fill it */
-    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    const char *const list_attrs[] = {named(c, "edges", "lines"), "triangles", "quads", named(c, "tetrahedra", "tetras"),
+                                      named(c, "hexahedra", "hexas")};
     for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
         lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
     if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */
@@ -391,14 +423,15 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
                                         rc == 0 ? " (none, and no MechanicalObject before it gave positions)" : "");
     }
     m.npoints = (uint32_t)(np / 3);
-    if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
+    if ((rc = index_list(c, list_attrs[0], 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
         (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
         (rc = index_list(c, "quads", 4, m.npoints, &m.quads, &m.nquads)) < 0 ||
-        (rc = index_list(c, "tetrahedra", 4, m.npoints, &m.tetra, &m.ntetra)) < 0 ||
-        (rc = index_list(c, "hexahedra", 8, m.npoints, &m.hexa, &m.nhexa)) < 0) {
+        (rc = index_list(c, list_attrs[3], 4, m.npoints, &m.tetra, &m.ntetra)) < 0 ||
+        (rc = index_list(c, list_attrs[4], 8, m.npoints, &m.hexa, &m.nhexa)) < 0) {
         sc_mesh_free(&m);
         return rc;
     }
+quads:
     if (m.nquads) { /* quads become two triangles each, as SOFA's triangle collision does */
         uint32_t *t = pf_realloc(m.tris, (size_t)m.ntris * 3 * sizeof *t,
                                  ((size_t)m.ntris + 2 * (size_t)m.nquads) * 3 * sizeof *t);

@@ -1,0 +1,61 @@
+/* SOFA's MeshTopology reading its own mesh file (BaseMeshTopology `filename`, alias `fileTopology`) and its element
+ * lists under their aliases (points, lines, tetras, hexas), on tests/scenes/mesh_topology_file.xml: the unit cube
+ * of tests/meshes/ from OBJ, from Gmsh, and written out as one hexahedron. Oracles: the cube's eight corners in the
+ * files' order; the springs MeshSpringForceField puts on the edges, counted by hand (the OBJ's six quads split in
+ * two triangles: 12 cube edges and 6 diagonals; the hexahedron: its 12 edges); a missing file refused with
+ * file:line. */
+#include "check_main.h"
+
+#include "physflow/scene.h"
+#include "scene_files.h"
+
+#include <string.h>
+
+static const double corners[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                     {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+
+START_TEST(test_topology_files)
+{
+    pf_scene *s = load_test_scene("mesh_topology_file.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    static const char *const nodes[] = {"obj", "msh", "hexas"};
+    for (int k = 0; k < 3; k++) {
+        pf_object_id o;
+        uint32_t n = 0;
+        ck_assert_int_eq(pf_scene_find_object(s, nodes[k], &o), PF_OK);
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_msg(n == 8, "%s: %u points", nodes[k], n);
+        for (int p = 0; p < 8; p++)
+            for (int a = 0; a < 3; a++)
+                ck_assert_msg(x[3 * p + a] == corners[p][a], "%s: point %d [%d] = %g", nodes[k], p, a, x[3 * p + a]);
+    }
+    pf_scene_summary sum;
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_msg(sum.springs == 18 + 12, "%llu springs", (unsigned long long)sum.springs);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+START_TEST(test_topology_file_refused)
+{
+    const char *xml = "<Node><Node name='p'><EulerImplicitSolver/>\n<MeshTopology filename='no_such_mesh.obj'/>"
+                      "<MechanicalObject/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_int_ne(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_OK);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "MeshTopology") &&
+                      strstr(pf_last_error(), "no_such_mesh.obj"),
+                  "%s", pf_last_error());
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("scenes_mesh_topology");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_topology_files);
+    tcase_add_test(tc, test_topology_file_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
