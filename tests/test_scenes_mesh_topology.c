@@ -3,7 +3,9 @@
  * of tests/meshes/ from OBJ, from Gmsh, and written out as one hexahedron. Oracles: the cube's eight corners in the
  * files' order; the springs MeshSpringForceField puts on the edges, counted by hand (the OBJ's six quads split in
  * two triangles: 12 cube edges and 6 diagonals; the hexahedron: its 12 edges); a missing file refused with
- * file:line. */
+ * file:line. And Hexa2TetraTopologicalMapping in a node whose state links its points to a grid above
+ * (tests/scenes/grid_link_hexa2tetra.xml): the beam moves bit for bit as the same beam with the grid in its own
+ * node (the form read before). */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -49,6 +51,24 @@ START_TEST(test_topology_file_refused)
 }
 END_TEST
 
+START_TEST(test_hexa2tetra_on_linked_grid)
+{
+    pf_scene *s = load_test_scene("grid_link_hexa2tetra.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 25), PF_OK);
+    pf_object_id a, b;
+    uint32_t na = 0, nb = 0;
+    ck_assert_int_eq(pf_scene_find_object(s, "linked", &a), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "own", &b), PF_OK);
+    const double *xa = pf_world_positions(w, a, &na), *xb = pf_world_positions(w, b, &nb);
+    ck_assert_uint_eq(na, 16);
+    ck_assert_uint_eq(nb, 16);
+    ck_assert_msg(!memcmp(xa, xb, 3 * (size_t)na * sizeof *xa), "the linked beam differs from its own-grid twin");
+    ck_assert_msg(xa[3 * 3 + 1] < -1e-4, "the free end does not sag: y %g", xa[3 * 3 + 1]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_mesh_topology");
@@ -56,6 +76,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_topology_files);
     tcase_add_test(tc, test_topology_file_refused);
+    tcase_add_test(tc, test_hexa2tetra_on_linked_grid);
     suite_add_tcase(s, tc);
     return s;
 }
