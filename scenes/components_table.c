@@ -193,5 +193,11 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"OscillatorProjectiveConstraint", FORCES, sc_oscillator_constraint, NULL},
     {"ParabolicProjectiveConstraint", FORCES, sc_parabolic_constraint, NULL},
     {"ParabolicConstraint", FORCES, sc_parabolic_constraint, NULL}, /* SOFA's alias */
+    /* SOFA's DefaultCollisionGroupManager (and its aliases) puts colliding objects under one solver for consistent
+     * time integration: PhysFlow always does (touching objects join one solver group), so accepted as is */
+    {"DefaultCollisionGroupManager", STATE, sc_accept, NULL},
+    {"CollisionGroupManager", STATE, sc_accept, NULL},
+    {"CollisionGroup", STATE, sc_accept, NULL},
+    {"TreeCollisionGroupManager", STATE, sc_accept, NULL},
 };
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

@@ -1,16 +1,19 @@
-/* SOFA's MeshTopology reading its own mesh file (BaseMeshTopology `filename`, alias `fileTopology`) and its element
+/* SOFA's scene forms read as SOFA reads them. SOFA's MeshTopology reading its own mesh file (BaseMeshTopology `filename`, alias `fileTopology`) and its element
  * lists under their aliases (points, lines, tetras, hexas), on tests/scenes/mesh_topology_file.xml: the unit cube
  * of tests/meshes/ from OBJ, from Gmsh, and written out as one hexahedron. Oracles: the cube's eight corners in the
  * files' order; the springs MeshSpringForceField puts on the edges, counted by hand (the OBJ's six quads split in
  * two triangles: 12 cube edges and 6 diagonals; the hexahedron: its 12 edges); a missing file refused with
  * file:line. And Hexa2TetraTopologicalMapping in a node whose state links its points to a grid above
  * (tests/scenes/grid_link_hexa2tetra.xml): the beam moves bit for bit as the same beam with the grid in its own
- * node (the form read before). */
+ * node (the form read before). And SOFA's DefaultCollisionGroupManager (tests/scenes/collision_group_manager.xml):
+ * two spring cubes thrown at each other touch (contacts counted), and the run is bit for bit the one without the
+ * manager, PhysFlow's solver groups merging touching objects either way. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
 #include "scene_files.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const double corners[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
@@ -69,14 +72,73 @@ START_TEST(test_hexa2tetra_on_linked_grid)
 }
 END_TEST
 
+/* the scene file's text, with `cut` (a line of it) removed when not NULL */
+static char *scene_text(const char *file, const char *cut)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, file);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = cut ? strstr(buf, cut) : NULL;
+    if (cut) {
+        ck_assert_ptr_nonnull(at);
+        memmove(at, at + strlen(cut), strlen(at + strlen(cut)) + 1);
+    }
+    return buf;
+}
+
+static uint64_t group_run(const char *cut, uint32_t *touching)
+{
+    const char *xml = scene_text("collision_group_manager.xml", cut);
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "g.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    *touching = 0;
+    for (int k = 0; k < 60; k++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        pf_collision_stats st;
+        ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
+        if (st.pairs > *touching) *touching = st.pairs;
+    }
+    uint64_t h = pf_world_state_hash(w);
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_collision_group_manager)
+{
+    uint32_t with = 0, without = 0;
+    uint64_t a = group_run(NULL, &with), b = group_run("<DefaultCollisionGroupManager/>", &without);
+    ck_assert_msg(with == 1 && without == 1, "the cubes do not touch (%u, %u pairs)", with, without);
+    ck_assert_msg(a == b, "the group manager changed the run");
+    static const char *const aliases[] = {"CollisionGroupManager", "CollisionGroup", "TreeCollisionGroupManager"};
+    for (int k = 0; k < 3; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<Node><%s/><Node name='p'><EulerImplicitSolver/><MechanicalObject "
+                 "position='0 0 0'/><UniformMass vertexMass='1'/></Node></Node>", aliases[k]);
+        pf_scene_load_def d = quiet_load_def();
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s: %s", aliases[k],
+                      pf_last_error());
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
-    Suite *s = suite_create("scenes_mesh_topology");
+    Suite *s = suite_create("scenes_sofa_forms");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_topology_files);
     tcase_add_test(tc, test_topology_file_refused);
     tcase_add_test(tc, test_hexa2tetra_on_linked_grid);
+    tcase_add_test(tc, test_collision_group_manager);
     suite_add_tcase(s, tc);
     return s;
 }
