@@ -284,3 +284,202 @@ int sc_parabolic_constraint(pf_scene_component *c, void *ctx)
     c->L->scene->summary.constraints++;
     return sc_add_step_hook(c, apply_parabola, m);
 }
+
+/* ---- PatchTestMovementProjectiveConstraint ----
+ *
+ * SOFA's patch test: the listed points are held (their velocity zero) and move, as AffineMovementProjectiveConstraint
+ * moves them, linearly in time from x0 (their first positions) over (beginConstraintTime, endConstraintTime] to
+ * xf = x0 + d, then stay at xf. d is the bilinear interpolation of the four `cornerMovements` (trilinear of eight
+ * when the constrained points do not lie in one plane z = const) at the point's place between the corners
+ * SOFA's findCornerPoints picks among `constrainedPoints` (its comparisons reproduced as written): alpha =
+ * |x - c0.x| / |c1.x - c0.x|, beta = |y - c0.y| / |c3.y - c0.y|, gamma = |z - c0.z| / |c4.z - c0.z|.
+ * constrainedPoints is a list of positions, or an ROI's pointsInROI ("@box.pointsInROI": the positions of its
+ * indices' points). meshIndices only feeds SOFA's getFinalPositions, not the projection. */
+
+typedef struct patch_test {
+    pf_object_id o;
+    uint32_t *idx, n;
+    double corners[8][3], moves[8][3], begin, end;
+    int ncorners;
+    double *x0, *xf, *x; /* 3 n each for x0, xf; the object's positions to set */
+} patch_test;
+
+static void patch_test_free(void *state)
+{
+    patch_test *m = state;
+    pf_free(m->idx);
+    pf_free(m->x0);
+    pf_free(m->xf);
+    pf_free(m->x);
+    pf_free(m);
+}
+
+/* SOFA's findCornerPoints over the np constrained points p (3 each): four corners, eight in 3D. */
+static int find_corners(const double *p, size_t np, double c[8][3])
+{
+    int in3d = 0;
+    for (size_t i = 0; i < np; i++)
+        if (p[3 * i + 2] != p[2]) in3d = 1;
+    for (int k = 0; k < 8; k++) memcpy(c[k], p, 3 * sizeof *p);
+    for (size_t i = 0; i < np; i++) {
+        const double *q = p + 3 * i;
+        if (q[0] < c[0][0] || q[1] < c[0][1] || q[2] < c[0][2]) memcpy(c[0], q, 3 * sizeof *q);
+        if (q[0] > c[2][0] || q[1] > c[2][1] || q[2] < c[2][2]) memcpy(c[2], q, 3 * sizeof *q);
+        if (q[1] < c[1][1] || q[0] > c[1][0] || q[2] < c[1][2]) memcpy(c[1], q, 3 * sizeof *q);
+        if (q[0] < c[3][0] || q[1] > c[3][1] || q[2] < c[3][2]) memcpy(c[3], q, 3 * sizeof *q);
+        if (in3d && (q[0] < c[4][0] || q[1] < c[4][1] || q[2] > c[0][2])) memcpy(c[4], q, 3 * sizeof *q);
+        if (in3d && (q[0] > c[6][0] || q[1] > c[6][1] || q[2] > c[2][2])) memcpy(c[6], q, 3 * sizeof *q);
+        if (in3d && (q[1] < c[5][1] || q[0] > c[5][0] || q[2] > c[5][2]))
+            memcpy(c[5], q, 3 * sizeof *q);
+        else if (in3d && (q[0] < c[7][0] || q[1] > c[7][1] || q[2] > c[7][2]))
+            memcpy(c[7], q, 3 * sizeof *q);
+    }
+    return in3d ? 8 : 4;
+}
+
+/* SOFA's computeInterpolatedDisplacement at point p */
+static void patch_displacement(const patch_test *m, const double p[3], double d[3])
+{
+    const double(*c)[3] = m->corners;
+    const double(*u)[3] = m->moves;
+    double al = fabs(p[0] - c[0][0]) / fabs(c[1][0] - c[0][0]), be = fabs(p[1] - c[0][1]) / fabs(c[3][1] - c[0][1]);
+    double ga = m->ncorners == 8 ? fabs(p[2] - c[0][2]) / fabs(c[4][2] - c[0][2]) : 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = u[0][a] * (1 - al) * (1 - be) + u[1][a] * al * (1 - be) + u[2][a] * al * be + u[3][a] * (1 - al) * be;
+        double hi = m->ncorners == 8 ? u[4][a] * (1 - al) * (1 - be) + u[5][a] * al * (1 - be) + u[6][a] * al * be +
+                                           u[7][a] * (1 - al) * be
+                                     : 0;
+        d[a] = m->ncorners == 8 ? lo * (1 - ga) + hi * ga : lo;
+    }
+}
+
+static int apply_patch_test(pf_world *w, double t, void *ctx)
+{
+    patch_test *m = ctx;
+    uint32_t np = 0;
+    const double *x = pf_world_positions(w, m->o, &np);
+    if (!x) return PF_OK;
+    if (!m->x0) {
+        size_t n3 = 3 * (size_t)m->n;
+        if (!(m->x0 = pf_malloc(n3 * sizeof *m->x0 + 1)) || !(m->xf = pf_malloc(n3 * sizeof *m->xf + 1)) ||
+            !(m->x = pf_malloc(3 * (size_t)np * sizeof *m->x)))
+            return pf_error(PF_ENOMEM, "out of memory");
+        for (uint32_t i = 0; i < m->n; i++) {
+            const double *p = x + 3 * (size_t)m->idx[i];
+            double d[3];
+            patch_displacement(m, p, d);
+            for (int a = 0; a < 3; a++) m->x0[3 * (size_t)i + a] = p[a], m->xf[3 * (size_t)i + a] = p[a] + d[a];
+        }
+    }
+    double span = m->end - m->begin;
+    int moving = t > m->begin && t <= m->end && span > 0, done = t > m->end;
+    if (!moving && !done) return PF_OK;
+    memcpy(m->x, x, 3 * (size_t)np * sizeof *x);
+    for (uint32_t i = 0; i < m->n; i++)
+        for (int a = 0; a < 3; a++) {
+            size_t k = 3 * (size_t)i + a;
+            m->x[3 * (size_t)m->idx[i] + a] =
+                moving ? ((m->xf[k] - m->x0[k]) * t + (m->x0[k] * m->end - m->xf[k] * m->begin)) / span : m->xf[k];
+        }
+    return pf_world_set_state(w, m->o, m->x, NULL);
+}
+
+/* constrainedPoints: written out, or an ROI's pointsInROI in the node (its points' positions now) */
+static int constrained_points(pf_scene_component *c, patch_test *m, double **out, size_t *count)
+{
+    const char *s = pf_scene_component_string(c, "constrainedPoints");
+    *out = NULL;
+    *count = 0;
+    if (!s)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: 'constrainedPoints' is missing (the points whose corners "
+                                        "the corner movements move)", TYPE(c));
+    if (s[0] != '@') {
+        size_t n = 0;
+        int rc = sc_parse_reals(c, "constrainedPoints", out, &n);
+        if (rc < 0) return rc;
+        if (n == 0 || n % 3) {
+            pf_free(*out);
+            *out = NULL;
+            return pf_scene_component_error(c, PF_EPARSE, "%s: 'constrainedPoints' needs 3 numbers per point, got "
+                                            "%zu", TYPE(c), n);
+        }
+        *count = n / 3;
+        return PF_OK;
+    }
+    sc_node *node;
+    xmlNode *comp;
+    const char *field;
+    int rc = sc_resolve_link(c, "constrainedPoints", s, &node, &comp, &field);
+    if (rc) return rc;
+    int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
+                       !xmlStrcmp(comp->name, (const xmlChar *)"PairBoxROI"));
+    if (!roi || !field || strcmp(field, "pointsInROI") || node != c->node)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: 'constrainedPoints' link '%s': a BoxROI's or PairBoxROI's "
+                                        "pointsInROI in the node ('@box.pointsInROI') or a list of positions is "
+                                        "supported", TYPE(c), s);
+    const uint32_t *idx;
+    uint32_t n;
+    if ((rc = sc_box_indices(c, node, comp, &idx, &n))) return rc;
+    const double *x = pf_world_positions(c->L->scene->world, m->o, NULL);
+    if (n == 0 || !(*out = pf_malloc(3 * (size_t)n * sizeof **out)))
+        return n ? pf_error(PF_ENOMEM, "out of memory")
+                 : pf_scene_component_error(c, PF_EINVAL, "%s: the ROI '%s' holds no point", TYPE(c), s);
+    for (uint32_t i = 0; i < n; i++) memcpy(*out + 3 * (size_t)i, x + 3 * (size_t)idx[i], 3 * sizeof *x);
+    *count = n;
+    return PF_OK;
+}
+
+int sc_patch_test_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    static const char *const ignored[] = {"drawConstrainedPoints", "topology", "meshIndices", "cornerPoints"};
+    SC_IGNORE_ATTRS(c, ignored);
+    int rc = check_template(c);
+    if (rc) return rc;
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: on a Rigid3d body: not supported", TYPE(c));
+    patch_test *m = pf_calloc(1, sizeof *m);
+    if (!m) return pf_error(PF_ENOMEM, "out of memory");
+    if ((rc = pf_scene_component_on_destroy(c, patch_test_free, m))) {
+        patch_test_free(m);
+        return rc;
+    }
+    m->end = 20; /* SOFA's defaults: (0, 20] */
+    if ((rc = pf_scene_component_object(c, &m->o)) ||
+        (rc = pf_scene_component_real(c, "beginConstraintTime", -1e300, 1e300, &m->begin)) < 0 ||
+        (rc = pf_scene_component_real(c, "endConstraintTime", -1e300, 1e300, &m->end)) < 0)
+        return rc;
+    double *pts = NULL, *mv = NULL;
+    size_t npts = 0, nmv = 0;
+    if ((rc = constrained_points(c, m, &pts, &npts))) return rc;
+    m->ncorners = find_corners(pts, npts, m->corners);
+    pf_free(pts);
+    if ((rc = sc_parse_reals(c, "cornerMovements", &mv, &nmv)) < 0) return rc;
+    if (nmv != 3 * (size_t)m->ncorners) {
+        pf_free(mv);
+        return pf_scene_component_error(c, PF_EPARSE, "%s: 'cornerMovements' needs %d displacements (x y z) for the "
+                                        "%d corners of the %s constrained points, got %zu numbers", TYPE(c),
+                                        m->ncorners, m->ncorners, m->ncorners == 8 ? "3D" : "planar", nmv);
+    }
+    memcpy(m->moves, mv, nmv * sizeof *mv);
+    pf_free(mv);
+    double(*k)[3] = m->corners;
+    if (!(fabs(k[1][0] - k[0][0]) > 0) || !(fabs(k[3][1] - k[0][1]) > 0) ||
+        (m->ncorners == 8 && !(fabs(k[4][2] - k[0][2]) > 0)))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: the constrained points' corners span no area along x and "
+                                        "y%s: no interpolation between them", TYPE(c), m->ncorners == 8 ? " and z" : "");
+    uint32_t np = 0;
+    pf_world_positions(c->L->scene->world, m->o, &np);
+    const uint32_t *idx;
+    uint32_t *own;
+    if ((rc = sc_point_indices(c, np, 0, &idx, &m->n, &own))) return rc;
+    if (!(m->idx = pf_malloc(((size_t)m->n + 1) * sizeof *m->idx))) {
+        pf_free(own);
+        return pf_error(PF_ENOMEM, "out of memory");
+    }
+    memcpy(m->idx, idx, (size_t)m->n * sizeof *idx);
+    pf_free(own);
+    if (m->n && (rc = pf_world_fix_points(c->L->scene->world, m->o, m->idx, m->n))) return rc;
+    c->L->scene->summary.constraints++;
+    return sc_add_step_hook(c, apply_patch_test, m);
+}

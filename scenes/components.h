@@ -113,6 +113,7 @@ int sc_affine_movement_constraint(pf_scene_component *c, void *ctx);
 /* scenes/component_trajectories.c */
 int sc_oscillator_constraint(pf_scene_component *c, void *ctx);
 int sc_parabolic_constraint(pf_scene_component *c, void *ctx);
+int sc_patch_test_constraint(pf_scene_component *c, void *ctx);
 /* The point indices a constraint names (< npts): all of them, `indices` written out, or an ROI's
  * ("@box.indices"); *owned (freed by the caller) holds them unless they are an ROI's cache. */
 int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **idx, uint32_t *n,

@@ -193,6 +193,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"OscillatorProjectiveConstraint", FORCES, sc_oscillator_constraint, NULL},
     {"ParabolicProjectiveConstraint", FORCES, sc_parabolic_constraint, NULL},
     {"ParabolicConstraint", FORCES, sc_parabolic_constraint, NULL}, /* SOFA's alias */
+    {"PatchTestMovementProjectiveConstraint", FORCES, sc_patch_test_constraint, NULL},
     /* SOFA's DefaultCollisionGroupManager (and its aliases) puts colliding objects under one solver for consistent
      * time integration: PhysFlow always does (touching objects join one solver group), so accepted as is */
     {"DefaultCollisionGroupManager", STATE, sc_accept, NULL},

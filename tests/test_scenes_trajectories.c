@@ -1,10 +1,11 @@
 /* SOFA's projective constraints along closed-form paths of time (scenes/component_trajectories.c), on the scenes
- * tests/scenes/trajectory_oscillator.xml and trajectory_parabola.xml: after n steps a driven point sits where
+ * tests/scenes/trajectory_oscillator.xml, trajectory_parabola.xml and trajectory_patch_test.xml: after n steps a driven point sits where
  * SOFA's projectPosition puts it at the last step's start t (the sum of n - 1 steps' dt, added as the world adds
  * them), the points not listed (or outside the parabola's interval) move freely under gravity. Oracles: the
  * sinusoid's closed form; for the parabola, Lagrange interpolation of P1, P2, P3 over their abscissas along P1P3
- * (a form independent of the component's plane frame: a quadratic through the three points). Bad attributes are
- * refused with file:line. */
+ * (a form independent of the component's plane frame: a quadratic through the three points); for the patch test,
+ * the bilinear interpolation of the corner movements over the square the boundary ring spans, reached linearly in
+ * time. Bad attributes are refused with file:line. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -128,6 +129,32 @@ START_TEST(test_parabola)
 }
 END_TEST
 
+START_TEST(test_patch_test)
+{
+    static const double mv[4][3] = {{-0.3, -0.1, 0}, {0.1, -0.3, 0}, {0.4, 0.2, 0}, {-0.1, 0.5, 0}};
+    static const int counts[] = {4, 11, 15}; /* starts 0.3 s, 1 s, 1.4 s (after the end: the final place) */
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        int n = counts[k];
+        double t = step_start(0.1, n), share = t > 1 ? 1 : t;
+        pf_scene *s = stepped("trajectory_patch_test.xml", n);
+        const double *x = positions(s, "sheet");
+        for (int p = 0; p < 9; p++) {
+            if (p == 4) continue; /* the centre: free */
+            double px = p % 3, py = p / 3, a = px / 2, b = py / 2;
+            for (int c = 0; c < 3; c++) {
+                double d = mv[0][c] * (1 - a) * (1 - b) + mv[1][c] * a * (1 - b) + mv[2][c] * a * b +
+                           mv[3][c] * (1 - a) * b;
+                double want = (c == 0 ? px : c == 1 ? py : 0) + d * share;
+                ck_assert_msg(fabs(x[3 * p + c] - want) < 1e-12, "%d steps: point %d [%d] at %.17g, want %.17g", n, p,
+                              c, x[3 * p + c], want);
+            }
+        }
+        ck_assert_msg(x[12] != 1 || x[13] != 1, "the centre does not follow its springs");
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 static void refused(int rigid, const char *body, int rc, const char *what)
 {
     char xml[1024];
@@ -155,6 +182,12 @@ START_TEST(test_refusals)
             "EndTime='1'/>", PF_EINVAL, "EndTime");
     refused(0, "<ParabolicProjectiveConstraint template='Rigid3' indices='0' P1='0 0 0' P2='1 1 0' P3='2 0 0' "
             "EndTime='1'/>", PF_EINVAL, "template 'Rigid3' on a Vec3d");
+    refused(0, "<PatchTestMovementProjectiveConstraint indices='0' constrainedPoints='0 0 0  1 0 0  1 1 0  0 1 0' "
+            "cornerMovements='0 0 0'/>", PF_EPARSE, "needs 4 displacements");
+    refused(0, "<PatchTestMovementProjectiveConstraint indices='0' cornerMovements='0 0 0'/>", PF_EPARSE,
+            "'constrainedPoints' is missing");
+    refused(0, "<PatchTestMovementProjectiveConstraint indices='0' constrainedPoints='0 0 0  1 0 0' "
+            "cornerMovements='0 0 0  0 0 0  0 0 0  0 0 0'/>", PF_EINVAL, "span no area");
     refused(0, "<ParabolicProjectiveConstraint indices='5' P1='0 0 0' P2='1 1 0' P3='2 0 0' EndTime='1'/>", PF_EINVAL,
             "out of range");
 }
@@ -167,6 +200,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_oscillator);
     tcase_add_test(tc, test_parabola);
+    tcase_add_test(tc, test_patch_test);
     tcase_add_test(tc, test_refusals);
     suite_add_tcase(s, tc);
     return s;
