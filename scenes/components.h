@@ -50,6 +50,7 @@ int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind);
 /* scenes/component_solvers.c */
 int sc_runge_kutta4(pf_scene_component *c, void *ctx);
 int sc_static_solver(pf_scene_component *c, void *ctx);
+int sc_static_method(pf_scene_component *c, void *ctx);
 int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */

@@ -200,5 +200,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"CollisionGroupManager", STATE, sc_accept, NULL},
     {"CollisionGroup", STATE, sc_accept, NULL},
     {"TreeCollisionGroupManager", STATE, sc_accept, NULL},
+    {"Static", STATE, sc_static_method, NULL}, /* SOFA's Static integration method, under a NewtonRaphsonSolver */
 };
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

@@ -7,12 +7,15 @@
  * (tests/scenes/grid_link_hexa2tetra.xml): the beam moves bit for bit as the same beam with the grid in its own
  * node (the form read before). And SOFA's DefaultCollisionGroupManager (tests/scenes/collision_group_manager.xml):
  * two spring cubes thrown at each other touch (contacts counted), and the run is bit for bit the one without the
- * manager, PhysFlow's solver groups merging touching objects either way. */
+ * manager, PhysFlow's solver groups merging touching objects either way. And SOFA's Static integration method under
+ * a NewtonRaphsonSolver (tests/scenes/static_method.xml): static Euler as StaticSolver runs it, bit for bit, the
+ * hanging point at the spring's equilibrium -1 - m g / k. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
 #include "scene_files.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,6 +133,26 @@ START_TEST(test_collision_group_manager)
 }
 END_TEST
 
+START_TEST(test_static_method)
+{
+    pf_scene *s = load_test_scene("static_method.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    pf_object_id a, b;
+    ck_assert_int_eq(pf_scene_find_object(s, "method", &a), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "solver", &b), PF_OK);
+    pf_solver_def sa, sb;
+    ck_assert_int_eq(pf_world_get_solver(w, a, &sa), PF_OK);
+    ck_assert_int_eq(pf_world_get_solver(w, b, &sb), PF_OK);
+    ck_assert_int_eq(sa.kind, PF_SOLVER_STATIC);
+    ck_assert_int_eq(sb.kind, PF_SOLVER_STATIC);
+    const double *xa = pf_world_positions(w, a, NULL), *xb = pf_world_positions(w, b, NULL);
+    ck_assert_msg(!memcmp(xa, xb, 6 * sizeof *xa), "Static differs from StaticSolver");
+    ck_assert_msg(fabs(xa[4] - (-1 - 1 * 10.0 / 1000)) < 1e-9, "hanging at y %.17g", xa[4]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_forms");
@@ -139,6 +162,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_file_refused);
     tcase_add_test(tc, test_hexa2tetra_on_linked_grid);
     tcase_add_test(tc, test_collision_group_manager);
+    tcase_add_test(tc, test_static_method);
     suite_add_tcase(s, tc);
     return s;
 }
