@@ -9,7 +9,9 @@
  * two spring cubes thrown at each other touch (contacts counted), and the run is bit for bit the one without the
  * manager, PhysFlow's solver groups merging touching objects either way. And SOFA's Static integration method under
  * a NewtonRaphsonSolver (tests/scenes/static_method.xml): static Euler as StaticSolver runs it, bit for bit, the
- * hanging point at the spring's equilibrium -1 - m g / k. */
+ * hanging point at the spring's equilibrium -1 - m g / k. And SubsetTopology's element lists given apart
+ * (tests/scenes/subset_lists_apart.xml): the triangles in the box among those written out, or linked, counted by
+ * hand. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -153,6 +155,27 @@ START_TEST(test_static_method)
 }
 END_TEST
 
+START_TEST(test_subset_lists_apart)
+{
+    pf_scene *s = load_test_scene("subset_lists_apart.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    const pf_scene_collision_model *models;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &models), 2);
+    static const uint32_t apart[6] = {2, 3, 8, 2, 8, 7}, linked[12] = {2, 3, 8, 2, 8, 7, 3, 4, 9, 3, 9, 8};
+    ck_assert_uint_eq(models[0].ntriangles, 2);
+    ck_assert_mem_eq(models[0].triangles, apart, sizeof apart);
+    ck_assert_uint_eq(models[1].ntriangles, 4);
+    ck_assert_mem_eq(models[1].triangles, linked, sizeof linked);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='s'><MeshTopology position='0 0 0 1 0 0 0 1 0' triangles='0 1 2'/>\n"
+                      "<SubsetTopology box='0 0 0 1 1 1' triangles='0 1 7'/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    s = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", bad, strlen(bad), NULL, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "names point 7"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_forms");
@@ -163,6 +186,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_hexa2tetra_on_linked_grid);
     tcase_add_test(tc, test_collision_group_manager);
     tcase_add_test(tc, test_static_method);
+    tcase_add_test(tc, test_subset_lists_apart);
     suite_add_tcase(s, tc);
     return s;
 }
