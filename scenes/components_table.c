@@ -201,5 +201,26 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"CollisionGroup", STATE, sc_accept, NULL},
     {"TreeCollisionGroupManager", STATE, sc_accept, NULL},
     {"Static", STATE, sc_static_method, NULL}, /* SOFA's Static integration method, under a NewtonRaphsonSolver */
+    /* SOFA's aliases met in its older scenes (with the <Object type="..."> syntax the loader reads) */
+    {"Mesh", STATE, sc_mesh_topology, NULL},
+    {"EulerImplicit", STATE, sc_euler_implicit, NULL},
+    {"ImplicitEulerSolver", STATE, sc_euler_implicit, NULL},
+    {"ImplicitEuler", STATE, sc_euler_implicit, NULL},
+    {"Triangle", FORCES, sc_triangle_model, NULL},
+    {"TriangleMesh", FORCES, sc_triangle_model, NULL},
+    {"TriangleSet", FORCES, sc_triangle_model, NULL},
+    {"TriangleMeshModel", FORCES, sc_triangle_model, NULL},
+    {"TriangleSetModel", FORCES, sc_triangle_model, NULL},
+    {"TTriangleModel", FORCES, sc_triangle_model, NULL},
+    {"Line", FORCES, sc_line_model, NULL},
+    {"LineMesh", FORCES, sc_line_model, NULL},
+    {"LineSet", FORCES, sc_line_model, NULL},
+    {"LineMeshModel", FORCES, sc_line_model, NULL},
+    {"LineSetModel", FORCES, sc_line_model, NULL},
+    {"TLineModel", FORCES, sc_line_model, NULL},
+    {"Point", FORCES, sc_point_model, NULL},
+    {"PointMesh", FORCES, sc_point_model, NULL},
+    {"PointSet", FORCES, sc_point_model, NULL},
+    {"TPointModel", FORCES, sc_point_model, NULL},
 };
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

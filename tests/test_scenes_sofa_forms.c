@@ -11,7 +11,8 @@
  * a NewtonRaphsonSolver (tests/scenes/static_method.xml): static Euler as StaticSolver runs it, bit for bit, the
  * hanging point at the spring's equilibrium -1 - m g / k. And SubsetTopology's element lists given apart
  * (tests/scenes/subset_lists_apart.xml): the triangles in the box among those written out, or linked, counted by
- * hand. */
+ * hand. And SOFA's older syntax <Object type="..."/> with older names (tests/scenes/object_syntax.xml): the same
+ * run, bit for bit, as object_syntax_new.xml in today's names, with its three collision models. */
 #include "check_main.h"
 
 #include "physflow/scene.h"
@@ -176,6 +177,33 @@ START_TEST(test_subset_lists_apart)
 }
 END_TEST
 
+static uint64_t run_hash(const char *file, uint32_t *models)
+{
+    pf_scene *s = load_test_scene(file, PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    const pf_scene_collision_model *m;
+    *models = (uint32_t)pf_scene_collision_models(s, &m);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 50), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_object_syntax)
+{
+    uint32_t a = 0, b = 0;
+    ck_assert_msg(run_hash("object_syntax.xml", &a) == run_hash("object_syntax_new.xml", &b),
+                  "<Object type=...> differs from today's names");
+    ck_assert_uint_eq(a, 3);
+    ck_assert_uint_eq(b, 3);
+    const char *xml = "<Node><Node name='s'>\n<Object position='0 0 0'/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "unknown component 'Object'"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_forms");
@@ -187,6 +215,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_collision_group_manager);
     tcase_add_test(tc, test_static_method);
     tcase_add_test(tc, test_subset_lists_apart);
+    tcase_add_test(tc, test_object_syntax);
     suite_add_tcase(s, tc);
     return s;
 }
