@@ -1,7 +1,4 @@
-/* SOFA's integration methods solved by the NewtonRaphsonSolver beside them (as BDF1 is).
- *
- * Static: each Newton iteration solves K dx = -f at the current positions and moves them by dx, PhysFlow's static
- * step (StaticSolver's; NewtonRaphsonSolver's iterations as StaticSolver's, one per step).
+/* SOFA's integration methods solved by the NewtonRaphsonSolver beside them (as BDF1 is; Static: component_solvers.c).
  *
  * BDFIntegrationScheme (SOFA's linear multistep integration scheme): the backward differentiation formula of
  * `order` (SOFA's default 2). Order 1 is backward Euler, SOFA's BDF1: its first Newton iteration from the step's
@@ -25,10 +22,4 @@ int sc_bdf_scheme(pf_scene_component *c, void *ctx)
                                         order, rc ? "" : " (SOFA's default)");
     }
     return sc_euler_implicit(c, ctx);
-}
-
-int sc_static_scheme(pf_scene_component *c, void *ctx)
-{
-    (void)ctx;
-    return sc_claim_integrator(c, PF_SOLVER_STATIC);
 }

@@ -170,6 +170,65 @@ static int subset_input(pf_scene_component *c, sc_mesh *m, double **x, uint32_t 
     return PF_OK;
 }
 
+/* SubsetTopology's element lists given apart (tetrahedra="@Container.tetrahedra", or written out): SOFA's input
+ * Data, which src="@loader" would otherwise fill. Without src SOFA's lists not given stay empty; with it, those
+ * given replace src's. Each must name points below nx. */
+static int subset_lists_apart(pf_scene_component *c, sc_mesh *m, uint32_t nx)
+{
+    static const char *const names[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
+    static const uint32_t per[] = {2, 3, 4, 4, 8};
+    uint32_t **lists[] = {&m->edges, &m->tris, &m->quads, &m->tetra, &m->hexa};
+    uint32_t *counts[] = {&m->nedges, &m->ntris, &m->nquads, &m->ntetra, &m->nhexa};
+    int any = 0, rc;
+    for (int l = 0; l < 5; l++) any |= sc_raw_attr(c, names[l]) != NULL;
+    if (!any) return PF_OK;
+    int keep = sc_raw_attr(c, "src") != NULL;
+    for (int l = 0; l < 5; l++) {
+        const char *v = sc_raw_attr(c, names[l]);
+        if (!v && keep) continue;
+        uint32_t *list = NULL;
+        size_t n = 0;
+        if (v && v[0] == '@') {
+            sc_node *from;
+            xmlNode *comp;
+            const char *field;
+            if ((rc = sc_resolve_link(c, names[l], v, &from, &comp, &field))) return rc;
+            if (!field || strcmp(field, names[l]))
+                return pf_scene_component_error(c, PF_ENOTSUP, "%s: '%s' = '%s': a link to a topology's %s "
+                                                "('@Container.%s') is supported", TYPE(c), names[l], v, names[l],
+                                                names[l]);
+            const sc_mesh *src = sc_loaded_mesh(from, comp);
+            if (!src && from->topology == SC_TOPO_MESH) src = &from->mesh;
+            if (!src)
+                return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' = '%s': node '%s' has no mesh (yet: links are "
+                                                "followed in document order)", TYPE(c), names[l], v, from->name);
+            const uint32_t *sl[] = {src->edges, src->tris, src->quads, src->tetra, src->hexa};
+            const uint32_t sn[] = {src->nedges, src->ntris, src->nquads, src->ntetra, src->nhexa};
+            n = (size_t)sn[l] * per[l];
+            if (!(list = pf_malloc(n * sizeof *list + 1))) return pf_error(PF_ENOMEM, "out of memory");
+            if (n) memcpy(list, sl[l], n * sizeof *list);
+        } else if (v) {
+            if ((rc = sc_parse_uints(c, names[l], &list, &n)) < 0) return rc;
+            if (n % per[l]) {
+                pf_free(list);
+                return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' needs %u indices per element, got %zu",
+                                                TYPE(c), names[l], per[l], n);
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            if (list[i] >= nx) {
+                uint32_t bad = list[i];
+                pf_free(list);
+                return pf_scene_component_error(c, PF_EINVAL, "%s: '%s' names point %u but the positions have %u "
+                                                "points", TYPE(c), names[l], bad, nx);
+            }
+        pf_free(*lists[l]);
+        *lists[l] = list;
+        *counts[l] = (uint32_t)(n / per[l]);
+    }
+    return PF_OK;
+}
+
 /* SOFA's localIndices: the points of elements straddling the first box or sphere that lie in it (the border),
  * taken from the tetrahedra, else the triangles; flag[v] = 1 for them. Returns their count. */
 static uint32_t mark_border(const roi *r, const double *x, uint32_t nx, const sc_mesh *m, uint8_t *flag)
@@ -284,7 +343,8 @@ static int subset_split(pf_scene_component *c, const roi *r, const sc_mesh *m, c
 }
 
 /* SubsetTopology (SOFA's engine): the points in any box (or sphere: centers, radii) and the elements with all
- * their corners in one same box, apart from the rest; localIndices numbers each part's elements on its own points,
+ * their corners in one same box, apart from the rest (the elements of the topology, src's or the node's, or the
+ * lists given apart: subset_lists_apart); localIndices numbers each part's elements on its own points,
  * the border points (in the first box, on elements that straddle it) first in both. */
 int sc_subset_topology(pf_scene_component *c, void *ctx)
 {
@@ -296,19 +356,14 @@ int sc_subset_topology(pf_scene_component *c, void *ctx)
     if (sc_raw_attr(c, "tetrahedraInput"))
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: 'tetrahedraInput' (a list of tetrahedra to keep) is not "
                                         "supported: select by box or sphere", TYPE(c));
-    static const char *const inputs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra"};
-    for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++)
-        if (sc_raw_attr(c, inputs[k]))
-            return pf_scene_component_error(c, PF_ENOTSUP, "%s: '%s' given apart is not supported: the elements are "
-                                            "those of the topology (src=\"@loader\" or the node's)", TYPE(c),
-                                            inputs[k]);
     int local = 0, rc;
     if ((rc = sc_parse_bool(c, "localIndices", &local)) < 0) return rc;
     roi r;
     sc_mesh m = {0};
     double *x = NULL;
     uint32_t nx = 0;
-    if (!(rc = read_roi(c, &r)) && !(rc = subset_input(c, &m, &x, &nx))) rc = subset_split(c, &r, &m, x, nx, local);
+    if (!(rc = read_roi(c, &r)) && !(rc = subset_input(c, &m, &x, &nx)) && !(rc = subset_lists_apart(c, &m, nx)))
+        rc = subset_split(c, &r, &m, x, nx, local);
     roi_free(&r);
     sc_mesh_free(&m);
     pf_free(x);

@@ -57,6 +57,15 @@ int sc_static_solver(pf_scene_component *c, void *ctx)
     return sc_claim_integrator(c, PF_SOLVER_STATIC);
 }
 
+/* SOFA's Static integration method (Sofa.Component.ODESolver.Integration, beside BDF1, under a
+ * NewtonRaphsonSolver): each Newton iteration solves K dx = f (its matrix factors M 0, B 0, K 1) and adds dx to
+ * the positions; StaticSolver's static step, the iterations and tolerances the NewtonRaphsonSolver's. */
+int sc_static_method(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    return sc_claim_integrator(c, PF_SOLVER_STATIC);
+}
+
 int sc_newton_raphson(pf_scene_component *c, void *ctx)
 {
     (void)ctx;

@@ -273,6 +273,7 @@ static int run_processor(pf_world *w, processor *p, double time)
     const sc_change_block *b = &p->t.blocks[last];
     for (uint32_t k = 0; k < b->ncmds; k++) {
         const sc_remove_cmd *cmd = &p->t.cmds[b->first + k];
+        if (cmd->n == 0) continue; /* its indices were all out of range (check_block) */
         for (uint32_t f = 0; f < p->nfields; f++) {
             int rc = pf_world_remove_elements(w, p->fields[f], cmd->idx, cmd->n);
             if (rc) {
@@ -320,17 +321,25 @@ static const char *kind_name(sc_element_kind k)
     return names[k];
 }
 
-/* block b's commands against *count elements (lowered by each) */
-static int check_block(pf_scene_component *c, const processor *p, const sc_change_block *b, uint32_t *count,
+/* block b's commands against *count elements (lowered by each). An index out of range then is dropped from its
+ * command with a warning: SOFA's modifiers (removeTetrahedra, removeTriangles, ...) filter such indices out, warn
+ * and remove the others. */
+static int check_block(pf_scene_component *c, processor *p, const sc_change_block *b, uint32_t *count,
                        sc_element_kind kind)
 {
     for (uint32_t k = b->first; k < b->first + b->ncmds; k++) {
-        const sc_remove_cmd *cmd = &p->t.cmds[k];
-        for (uint32_t i = 0; i < cmd->n; i++)
-            if (cmd->idx[i] >= *count)
-                return pf_scene_component_error(c, PF_EINVAL,
-                                                "%s: %s:%d: element %u is out of range: the topology has %u %s then",
-                                                TYPE(c), p->file, cmd->line + 1, cmd->idx[i], *count, kind_name(kind));
+        sc_remove_cmd *cmd = &p->t.cmds[k];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < cmd->n; i++) {
+            if (cmd->idx[i] >= *count) {
+                pf_scene_component_warning(c, "%s: %s:%d: element %u is out of range: the topology has %u %s then; "
+                                           "not removed (SOFA's modifier skips it)", TYPE(c), p->file,
+                                           cmd->line + 1, cmd->idx[i], *count, kind_name(kind));
+                continue;
+            }
+            cmd->idx[kept++] = cmd->idx[i];
+        }
+        cmd->n = kept;
         *count -= cmd->n;
     }
     return PF_OK;
@@ -349,9 +358,9 @@ static void schedule(const processor *p, double dt, uint8_t *runs)
     for (; next < p->t.nblocks; next++) runs[next] = 1;
 }
 
-/* Every command that runs (at the world's dt) has its indices below the count left then; PF_EINVAL naming the
- * line. */
-static int check_counts(pf_scene_component *c, const processor *p, uint32_t count, sc_element_kind kind)
+/* Every command that runs (at the world's dt) keeps the indices below the count left then, the others dropped
+ * with a warning naming the line (check_block). */
+static int check_counts(pf_scene_component *c, processor *p, uint32_t count, sc_element_kind kind)
 {
     double dt = 0;
     PF_TRY(pf_world_get_dt(c->L->scene->world, &dt));

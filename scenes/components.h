@@ -58,13 +58,13 @@ int sc_claim_integrator(pf_scene_component *c, pf_solver_kind kind);
 /* scenes/component_solvers.c */
 int sc_runge_kutta4(pf_scene_component *c, void *ctx);
 int sc_static_solver(pf_scene_component *c, void *ctx);
+int sc_static_method(pf_scene_component *c, void *ctx);
 int sc_newton_raphson(pf_scene_component *c, void *ctx);
 int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_cg_implicit.c: SOFA's CGImplicit (implicit Euler and its CG in one component) */
 int sc_cg_implicit(pf_scene_component *c, void *ctx);
-/* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1), Static (as StaticSolver) */
+/* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1) */
 int sc_bdf_scheme(pf_scene_component *c, void *ctx);
-int sc_static_scheme(pf_scene_component *c, void *ctx);
 /* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
@@ -130,6 +130,10 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx);
 /* scenes/component_movements.c */
 int sc_linear_movement_constraint(pf_scene_component *c, void *ctx);
 int sc_affine_movement_constraint(pf_scene_component *c, void *ctx);
+/* scenes/component_trajectories.c */
+int sc_oscillator_constraint(pf_scene_component *c, void *ctx);
+int sc_parabolic_constraint(pf_scene_component *c, void *ctx);
+int sc_patch_test_constraint(pf_scene_component *c, void *ctx);
 /* The point indices a constraint names (< npts): all of them, `indices` written out, or an ROI's
  * ("@box.indices"); *owned (freed by the caller) holds them unless they are an ROI's cache. */
 int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32_t **idx, uint32_t *n,

@@ -337,8 +337,12 @@ static int index_list(pf_scene_component *c, const char *attr, size_t per, uint3
                       uint32_t *count)
 {
     size_t m;
-    /* SOFA's MeshTopology also reads its tetrahedra and hexahedra under their aliases `tetras` and `hexas` */
-    const char *alias = !strcmp(attr, "tetrahedra") ? "tetras" : !strcmp(attr, "hexahedra") ? "hexas" : NULL;
+    /* SOFA's MeshTopology also reads its edges, tetrahedra and hexahedra under their aliases `lines`, `tetras` and
+     * `hexas` */
+    const char *alias = !strcmp(attr, "tetrahedra") ? "tetras"
+                        : !strcmp(attr, "hexahedra") ? "hexas"
+                        : !strcmp(attr, "edges")     ? "lines"
+                                                     : NULL;
     if (alias && !pf_scene_component_string(c, attr) && pf_scene_component_string(c, alias)) attr = alias;
     int rc = sc_parse_uints(c, attr, out, &m);
     *count = 0;
@@ -371,8 +375,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
     int rc = sc_topology_file(c, &m); /* a mesh file of its own (SOFA's `filename`, `fileTopology`) */
     if (rc < 0) return rc;
     if (rc == 1) {
-        static const char *const given[] = {"position", "edges",     "triangles", "quads",
-                                            "tetrahedra", "hexahedra", "tetras",    "hexas"};
+        static const char *const given[] = {"position",  "points",    "edges",  "lines", "triangles",
+                                            "quads",     "tetrahedra", "tetras", "hexahedra", "hexas"};
         for (size_t k = 0; k < sizeof given / sizeof *given; k++)
             if (pf_scene_component_string(c, given[k])) {
                 sc_mesh_free(&m);
@@ -386,7 +390,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         c->node->mesh = m;
         return PF_OK;
     }
-    rc = sc_parse_reals(c, "position", &m.points, &np);
+    /* SOFA's alias of `position` here: `points` */
+    rc = sc_parse_reals(c, pf_scene_component_string(c, "position") ? "position" : "points", &m.points, &np);
     if (rc < 0) return rc;
     if (rc == 0 && c->node->positions) { /* SOFA's topology containers take the points of the state */
         np = 3 * (size_t)c->node->npositions;
@@ -394,8 +399,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         memcpy(m.points, c->node->positions, np * sizeof *m.points);
     }
     int lists = 0; /* a container without points nor elements waits for a topological mapping to fill it */
-    static const char *const list_attrs[] = {"edges", "triangles", "quads", "tetrahedra", "hexahedra", "tetras",
-                                             "hexas"};
+    static const char *const list_attrs[] = {"edges", "lines", "triangles", "quads", "tetrahedra", "tetras",
+                                             "hexahedra", "hexas"};
     for (size_t k = 0; k < sizeof list_attrs / sizeof *list_attrs; k++)
         lists |= pf_scene_component_string(c, list_attrs[k]) != NULL;
     if (np == 0 && rc == 0 && !lists && c->node->topology_source) return PF_OK; /* a mapping above filled it */

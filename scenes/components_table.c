@@ -59,7 +59,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
     {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
-    {"Static", STATE, sc_static_scheme, NULL}, /* SOFA's static integration method beside a NewtonRaphsonSolver */
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
     {"AsyncSparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
@@ -199,6 +198,39 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"VisualGrid", STATE, NULL, NULL},
     {"LineAxis", STATE, NULL, NULL},
     {"BackgroundSetting", STATE, NULL, NULL},
+    /* closed-form paths of time (component_trajectories.c) */
+    {"OscillatorProjectiveConstraint", FORCES, sc_oscillator_constraint, NULL},
+    {"ParabolicProjectiveConstraint", FORCES, sc_parabolic_constraint, NULL},
+    {"ParabolicConstraint", FORCES, sc_parabolic_constraint, NULL}, /* SOFA's alias */
+    {"PatchTestMovementProjectiveConstraint", FORCES, sc_patch_test_constraint, NULL},
+    /* SOFA's DefaultCollisionGroupManager (and its aliases) puts colliding objects under one solver for consistent
+     * time integration: PhysFlow always does (touching objects join one solver group), so accepted as is */
+    {"DefaultCollisionGroupManager", STATE, sc_accept, NULL},
+    {"CollisionGroupManager", STATE, sc_accept, NULL},
+    {"CollisionGroup", STATE, sc_accept, NULL},
+    {"TreeCollisionGroupManager", STATE, sc_accept, NULL},
+    {"Static", STATE, sc_static_method, NULL}, /* SOFA's Static integration method, under a NewtonRaphsonSolver */
+    /* SOFA's aliases met in its older scenes (with the <Object type="..."> syntax the loader reads) */
+    {"Mesh", STATE, sc_mesh_topology, NULL},
+    {"EulerImplicit", STATE, sc_euler_implicit, NULL},
+    {"ImplicitEulerSolver", STATE, sc_euler_implicit, NULL},
+    {"ImplicitEuler", STATE, sc_euler_implicit, NULL},
+    {"Triangle", FORCES, sc_triangle_model, NULL},
+    {"TriangleMesh", FORCES, sc_triangle_model, NULL},
+    {"TriangleSet", FORCES, sc_triangle_model, NULL},
+    {"TriangleMeshModel", FORCES, sc_triangle_model, NULL},
+    {"TriangleSetModel", FORCES, sc_triangle_model, NULL},
+    {"TTriangleModel", FORCES, sc_triangle_model, NULL},
+    {"Line", FORCES, sc_line_model, NULL},
+    {"LineMesh", FORCES, sc_line_model, NULL},
+    {"LineSet", FORCES, sc_line_model, NULL},
+    {"LineMeshModel", FORCES, sc_line_model, NULL},
+    {"LineSetModel", FORCES, sc_line_model, NULL},
+    {"TLineModel", FORCES, sc_line_model, NULL},
+    {"Point", FORCES, sc_point_model, NULL},
+    {"PointMesh", FORCES, sc_point_model, NULL},
+    {"PointSet", FORCES, sc_point_model, NULL},
+    {"TPointModel", FORCES, sc_point_model, NULL},
 };
 char sc_both_stages;
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

@@ -82,7 +82,13 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     const sc_mesh *m = NULL;
     int cells[2];
     if ((rc = input_mesh(c, &from, &grid, &m, cells))) return rc;
-    if ((n->topology == SC_TOPO_GRID && from != n) || n->topology_source) {
+    /* the node's grid came by a link to the input's grid (its MechanicalObject's position="@../grid.position"):
+     * the same grid, which the mapping's elements turn into the node's mesh as its own grid would be */
+    int linked_grid = n->topology == SC_TOPO_GRID && from != n && from->topology == SC_TOPO_GRID && !n->sparse &&
+                      !from->sparse && !memcmp(n->def.grid, from->def.grid, sizeof n->def.grid) &&
+                      !memcmp(n->def.grid_min, from->def.grid_min, sizeof n->def.grid_min) &&
+                      !memcmp(n->def.grid_max, from->def.grid_max, sizeof n->def.grid_max);
+    if ((n->topology == SC_TOPO_GRID && from != n && !linked_grid) || n->topology_source) {
         sc_mesh_free(&grid);
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
                                         n->name, n->topology_line,
@@ -114,7 +120,7 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     n->topology_loader = NULL;
     n->mesh = res;
     n->topology_line = pf_scene_component_line(c);
-    if (from == n) { /* the node's grid becomes its mesh: the grid's points, the mapping's elements */
+    if (from == n || linked_grid) { /* the node's grid becomes its mesh: the grid's points, the mapping's elements */
         pf_object_def *d = &n->def;
         memset(d->grid, 0, sizeof d->grid);
         memset(d->grid_min, 0, sizeof d->grid_min);

@@ -724,6 +724,25 @@ static int expand_includes(sc_loader *L, xmlNode *parent, const char *dir)
     return PF_OK;
 }
 
+/* SOFA's older element syntax, <Object type="EulerImplicitSolver" .../>: SOFA's XML reader (createNode) makes the
+ * component `type` names, `type` itself no Data; renamed here to the element it stands for. An <Object> without
+ * `type` stays, and is refused as an unknown component as SOFA fails to create it. */
+static void object_elements(xmlNode *parent)
+{
+    for (xmlNode *e = parent->children; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE) continue;
+        if (is_elem(e, "Object")) {
+            xmlChar *type = xmlGetProp(e, (const xmlChar *)"type");
+            if (type && type[0]) {
+                xmlNodeSetName(e, type);
+                xmlUnsetProp(e, (const xmlChar *)"type");
+            }
+            xmlFree(type);
+        }
+        object_elements(e);
+    }
+}
+
 static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
 {
     int rc = parse_document(L, text, length, &L->doc);
@@ -738,6 +757,7 @@ static int load(sc_loader *L, const char *text, size_t length, pf_scene **out)
     free(real);
     if (top && pf_vec_push(&L->including, top)) pf_free(top);
     if ((rc = expand_includes(L, root, L->dir))) return rc;
+    object_elements(root);
     L->file = L->scene_file;
     xmlChar *nm = xmlGetProp(root, (const xmlChar *)"name");
     const double zero[3] = {0, 0, 0};

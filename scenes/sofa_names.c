@@ -33,11 +33,8 @@ static int ends_with(const char *s, const char *tail)
 /* SOFA's other names of components the registry holds under one name (SOFA registers both spellings). */
 static const char *const aliases[][2] = {
     {"MeshOBJLoader", "MeshObjLoader"},
-    /* the short names SOFA's collision models were registered under before their *CollisionModel names, which
-     * older example scenes write */
-    {"Triangle", "TriangleCollisionModel"},
-    {"Line", "LineCollisionModel"},
-    {"Point", "PointCollisionModel"},
+    /* the short name SOFA's sphere model was registered under before SphereCollisionModel, which older example
+     * scenes write (Triangle, Line, Point and their older forms are in the component table) */
     {"Sphere", "SphereCollisionModel"},
 };
 

@@ -1,8 +1,8 @@
 /* SOFA's TopologicalChangeProcessor in the project's own scenes (tests/scenes/topo_remove_*.xml and their command
  * files): the elements leave the force field at the step whose start time reaches their T= (with the processor's
  * shift), renumbered as SOFA's rule says (written plainly here, applied to the field's list at load); the scenes
- * run on; bad command files are load errors naming the file and line; the masses and derived surfaces are warned
- * about. */
+ * run on; bad command files are load errors naming the file and line, an index out of range when its command
+ * runs is dropped with a warning (as SOFA's modifiers drop it); the masses and derived surfaces are warned about. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -185,9 +185,31 @@ START_TEST(bad_command_files)
     expect_refused("T= 0.1\nREMOVE= 3\n1\n", PF_EPARSE, "c.txt:2:", "gives 1 indices");
     expect_refused("T= 0.1\nREMOVE= 1\n", PF_EPARSE, "c.txt:2:", "the file ends");
     expect_refused("T= 0.1\nMOVE= 1\n0\n", PF_EPARSE, "c.txt:2:", "unknown command 'MOVE='");
-    /* in range at load: 2 tetrahedra, then 1 */
-    expect_refused("T= 0.1\nREMOVE= 1\n2\n", PF_EINVAL, "c.txt:3:", "element 2 is out of range");
-    expect_refused("T= 0.1\nREMOVE= 1\n0\nT= 0.2\nREMOVE= 1\n1\n", PF_EINVAL, "c.txt:6:", "has 1 tetrahedra");
+}
+END_TEST
+
+/* An index out of range when its command runs (2 tetrahedra, then 1) is dropped with a warning naming the line,
+ * the command's others removed: SOFA's modifiers filter such indices out ("is out of bound and won't be
+ * removed"). */
+START_TEST(out_of_range_skipped)
+{
+    static const struct {
+        const char *changes, *where, *what;
+        uint32_t left; /* tetrahedra after 30 steps */
+    } cases[] = {{"T= 0.1\nREMOVE= 1\n2\n", "c.txt:3:", "element 2 is out of range", 2},
+                 {"T= 0.1\nREMOVE= 1\n0\nT= 0.2\nREMOVE= 1\n1\n", "c.txt:6:", "has 1 tetrahedra", 1},
+                 {"T= 0.1\nREMOVE= 2\n0 5\n", "c.txt:3:", "element 5 is out of range", 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        reports r = {0};
+        pf_scene *s;
+        ck_assert_int_eq(load_with(cases[k].changes, &r, &s), PF_OK);
+        ck_assert_msg(strstr(r.all, cases[k].where) && strstr(r.all, cases[k].what) && strstr(r.all, "not removed"),
+                      "%s", r.all);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+        uint32_t c;
+        ck_assert_uint_eq(elements_of(s, "", NULL, &c), cases[k].left);
+        pf_scene_destroy(s);
+    }
 }
 END_TEST
 
@@ -228,6 +250,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, hexahedra_leave_with_the_shift);
     tcase_add_test(tc, executors_agree_across_removals);
     tcase_add_test(tc, bad_command_files);
+    tcase_add_test(tc, out_of_range_skipped);
     tcase_add_test(tc, read_as_sofa_reads);
     suite_add_tcase(s, tc);
     return s;

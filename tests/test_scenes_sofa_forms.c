@@ -1,0 +1,221 @@
+/* SOFA's scene forms read as SOFA reads them. SOFA's MeshTopology reading its own mesh file (BaseMeshTopology `filename`, alias `fileTopology`) and its element
+ * lists under their aliases (points, lines, tetras, hexas), on tests/scenes/mesh_topology_file.xml: the unit cube
+ * of tests/meshes/ from OBJ, from Gmsh, and written out as one hexahedron. Oracles: the cube's eight corners in the
+ * files' order; the springs MeshSpringForceField puts on the edges, counted by hand (the OBJ's six quads split in
+ * two triangles: 12 cube edges and 6 diagonals; the hexahedron: its 12 edges); a missing file refused with
+ * file:line. And Hexa2TetraTopologicalMapping in a node whose state links its points to a grid above
+ * (tests/scenes/grid_link_hexa2tetra.xml): the beam moves bit for bit as the same beam with the grid in its own
+ * node (the form read before). And SOFA's DefaultCollisionGroupManager (tests/scenes/collision_group_manager.xml):
+ * two spring cubes thrown at each other touch (contacts counted), and the run is bit for bit the one without the
+ * manager, PhysFlow's solver groups merging touching objects either way. And SOFA's Static integration method under
+ * a NewtonRaphsonSolver (tests/scenes/static_method.xml): static Euler as StaticSolver runs it, bit for bit, the
+ * hanging point at the spring's equilibrium -1 - m g / k. And SubsetTopology's element lists given apart
+ * (tests/scenes/subset_lists_apart.xml): the triangles in the box among those written out, or linked, counted by
+ * hand. And SOFA's older syntax <Object type="..."/> with older names (tests/scenes/object_syntax.xml): the same
+ * run, bit for bit, as object_syntax_new.xml in today's names, with its three collision models. */
+#include "check_main.h"
+
+#include "physflow/scene.h"
+#include "scene_files.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const double corners[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                     {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+
+START_TEST(test_topology_files)
+{
+    pf_scene *s = load_test_scene("mesh_topology_file.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    static const char *const nodes[] = {"obj", "msh", "hexas"};
+    for (int k = 0; k < 3; k++) {
+        pf_object_id o;
+        uint32_t n = 0;
+        ck_assert_int_eq(pf_scene_find_object(s, nodes[k], &o), PF_OK);
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_msg(n == 8, "%s: %u points", nodes[k], n);
+        for (int p = 0; p < 8; p++)
+            for (int a = 0; a < 3; a++)
+                ck_assert_msg(x[3 * p + a] == corners[p][a], "%s: point %d [%d] = %g", nodes[k], p, a, x[3 * p + a]);
+    }
+    pf_scene_summary sum;
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_msg(sum.springs == 18 + 12, "%llu springs", (unsigned long long)sum.springs);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+START_TEST(test_topology_file_refused)
+{
+    const char *xml = "<Node><Node name='p'><EulerImplicitSolver/>\n<MeshTopology filename='no_such_mesh.obj'/>"
+                      "<MechanicalObject/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_int_ne(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_OK);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "MeshTopology") &&
+                      strstr(pf_last_error(), "no_such_mesh.obj"),
+                  "%s", pf_last_error());
+}
+END_TEST
+
+START_TEST(test_hexa2tetra_on_linked_grid)
+{
+    pf_scene *s = load_test_scene("grid_link_hexa2tetra.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 25), PF_OK);
+    pf_object_id a, b;
+    uint32_t na = 0, nb = 0;
+    ck_assert_int_eq(pf_scene_find_object(s, "linked", &a), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "own", &b), PF_OK);
+    const double *xa = pf_world_positions(w, a, &na), *xb = pf_world_positions(w, b, &nb);
+    ck_assert_uint_eq(na, 16);
+    ck_assert_uint_eq(nb, 16);
+    ck_assert_msg(!memcmp(xa, xb, 3 * (size_t)na * sizeof *xa), "the linked beam differs from its own-grid twin");
+    ck_assert_msg(xa[3 * 3 + 1] < -1e-4, "the free end does not sag: y %g", xa[3 * 3 + 1]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+/* the scene file's text, with `cut` (a line of it) removed when not NULL */
+static char *scene_text(const char *file, const char *cut)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TEST_SCENES_DIR, file);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *at = cut ? strstr(buf, cut) : NULL;
+    if (cut) {
+        ck_assert_ptr_nonnull(at);
+        memmove(at, at + strlen(cut), strlen(at + strlen(cut)) + 1);
+    }
+    return buf;
+}
+
+static uint64_t group_run(const char *cut, uint32_t *touching)
+{
+    const char *xml = scene_text("collision_group_manager.xml", cut);
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "g.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    *touching = 0;
+    for (int k = 0; k < 60; k++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        pf_collision_stats st;
+        ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
+        if (st.pairs > *touching) *touching = st.pairs;
+    }
+    uint64_t h = pf_world_state_hash(w);
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_collision_group_manager)
+{
+    uint32_t with = 0, without = 0;
+    uint64_t a = group_run(NULL, &with), b = group_run("<DefaultCollisionGroupManager/>", &without);
+    ck_assert_msg(with == 1 && without == 1, "the cubes do not touch (%u, %u pairs)", with, without);
+    ck_assert_msg(a == b, "the group manager changed the run");
+    static const char *const aliases[] = {"CollisionGroupManager", "CollisionGroup", "TreeCollisionGroupManager"};
+    for (int k = 0; k < 3; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<Node><%s/><Node name='p'><EulerImplicitSolver/><MechanicalObject "
+                 "position='0 0 0'/><UniformMass vertexMass='1'/></Node></Node>", aliases[k]);
+        pf_scene_load_def d = quiet_load_def();
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s: %s", aliases[k],
+                      pf_last_error());
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+START_TEST(test_static_method)
+{
+    pf_scene *s = load_test_scene("static_method.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    pf_object_id a, b;
+    ck_assert_int_eq(pf_scene_find_object(s, "method", &a), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "solver", &b), PF_OK);
+    pf_solver_def sa, sb;
+    ck_assert_int_eq(pf_world_get_solver(w, a, &sa), PF_OK);
+    ck_assert_int_eq(pf_world_get_solver(w, b, &sb), PF_OK);
+    ck_assert_int_eq(sa.kind, PF_SOLVER_STATIC);
+    ck_assert_int_eq(sb.kind, PF_SOLVER_STATIC);
+    const double *xa = pf_world_positions(w, a, NULL), *xb = pf_world_positions(w, b, NULL);
+    ck_assert_msg(!memcmp(xa, xb, 6 * sizeof *xa), "Static differs from StaticSolver");
+    ck_assert_msg(fabs(xa[4] - (-1 - 1 * 10.0 / 1000)) < 1e-9, "hanging at y %.17g", xa[4]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+START_TEST(test_subset_lists_apart)
+{
+    pf_scene *s = load_test_scene("subset_lists_apart.xml", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    const pf_scene_collision_model *models;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &models), 2);
+    static const uint32_t apart[6] = {2, 3, 8, 2, 8, 7}, linked[12] = {2, 3, 8, 2, 8, 7, 3, 4, 9, 3, 9, 8};
+    ck_assert_uint_eq(models[0].ntriangles, 2);
+    ck_assert_mem_eq(models[0].triangles, apart, sizeof apart);
+    ck_assert_uint_eq(models[1].ntriangles, 4);
+    ck_assert_mem_eq(models[1].triangles, linked, sizeof linked);
+    pf_scene_destroy(s);
+    const char *bad = "<Node><Node name='s'><MeshTopology position='0 0 0 1 0 0 0 1 0' triangles='0 1 2'/>\n"
+                      "<SubsetTopology box='0 0 0 1 1 1' triangles='0 1 7'/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    s = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", bad, strlen(bad), NULL, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "names point 7"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
+static uint64_t run_hash(const char *file, uint32_t *models)
+{
+    pf_scene *s = load_test_scene(file, PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    const pf_scene_collision_model *m;
+    *models = (uint32_t)pf_scene_collision_models(s, &m);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 50), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_object_syntax)
+{
+    uint32_t a = 0, b = 0;
+    ck_assert_msg(run_hash("object_syntax.xml", &a) == run_hash("object_syntax_new.xml", &b),
+                  "<Object type=...> differs from today's names");
+    ck_assert_uint_eq(a, 3);
+    ck_assert_uint_eq(b, 3);
+    const char *xml = "<Node><Node name='s'>\n<Object position='0 0 0'/></Node></Node>";
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "unknown component 'Object'"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("scenes_sofa_forms");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_topology_files);
+    tcase_add_test(tc, test_topology_file_refused);
+    tcase_add_test(tc, test_hexa2tetra_on_linked_grid);
+    tcase_add_test(tc, test_collision_group_manager);
+    tcase_add_test(tc, test_static_method);
+    tcase_add_test(tc, test_subset_lists_apart);
+    tcase_add_test(tc, test_object_syntax);
+    suite_add_tcase(s, tc);
+    return s;
+}
