@@ -103,6 +103,20 @@ static int read_keys(pf_scene_component *c, movement *m)
     return PF_OK;
 }
 
+/* The points a moving constraint names among the np of its object (its `indices`, or an ROI's through a link),
+ * in a buffer of its own (*idx, *n), which the constraint frees. */
+int sc_moved_points(pf_scene_component *c, uint32_t np, uint32_t **idx, uint32_t *n)
+{
+    const uint32_t *got;
+    uint32_t *own;
+    int rc = sc_point_indices(c, np, 0, &got, n, &own);
+    if (rc) return rc;
+    *idx = pf_malloc(((size_t)*n + 1) * sizeof **idx);
+    if (*idx) memcpy(*idx, got, (size_t)*n * sizeof *got);
+    pf_free(own);
+    return *idx ? PF_OK : pf_error(PF_ENOMEM, "out of memory");
+}
+
 int sc_linear_movement_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -222,15 +236,7 @@ int sc_affine_movement_constraint(pf_scene_component *c, void *ctx)
                                         "points are not: give 'rotation'", TYPE(c));
     uint32_t np = 0;
     pf_world_positions(c->L->scene->world, m->o, &np);
-    const uint32_t *idx;
-    uint32_t *own;
-    if ((rc = sc_point_indices(c, np, 0, &idx, &m->n, &own))) return rc;
-    if (!(m->idx = pf_malloc(((size_t)m->n + 1) * sizeof *m->idx))) {
-        pf_free(own);
-        return pf_error(PF_ENOMEM, "out of memory");
-    }
-    memcpy(m->idx, idx, (size_t)m->n * sizeof *idx);
-    pf_free(own);
+    if ((rc = sc_moved_points(c, np, &m->idx, &m->n))) return rc;
     if (m->n && (rc = pf_world_fix_points(c->L->scene->world, m->o, m->idx, m->n))) return rc;
     c->L->scene->summary.constraints++;
     return sc_add_step_hook(c, apply_affine, m);

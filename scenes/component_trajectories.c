@@ -268,15 +268,7 @@ int sc_parabolic_constraint(pf_scene_component *c, void *ctx)
     uint32_t np = 0;
     pf_world_positions(c->L->scene->world, m->o, &np);
     if (m->rigid) np = 1; /* the body's one frame */
-    const uint32_t *idx;
-    uint32_t *own;
-    if ((rc = sc_point_indices(c, np, 0, &idx, &m->n, &own))) return rc;
-    if (!(m->idx = pf_malloc(((size_t)m->n + 1) * sizeof *m->idx))) {
-        pf_free(own);
-        return pf_error(PF_ENOMEM, "out of memory");
-    }
-    memcpy(m->idx, idx, (size_t)m->n * sizeof *idx);
-    pf_free(own);
+    if ((rc = sc_moved_points(c, np, &m->idx, &m->n))) return rc;
     if (m->n == 0) {
         pf_scene_component_warning(c, "%s: no point listed: it moves nothing (as in SOFA)", TYPE(c));
         return PF_OK;
@@ -470,15 +462,7 @@ int sc_patch_test_constraint(pf_scene_component *c, void *ctx)
                                         "y%s: no interpolation between them", TYPE(c), m->ncorners == 8 ? " and z" : "");
     uint32_t np = 0;
     pf_world_positions(c->L->scene->world, m->o, &np);
-    const uint32_t *idx;
-    uint32_t *own;
-    if ((rc = sc_point_indices(c, np, 0, &idx, &m->n, &own))) return rc;
-    if (!(m->idx = pf_malloc(((size_t)m->n + 1) * sizeof *m->idx))) {
-        pf_free(own);
-        return pf_error(PF_ENOMEM, "out of memory");
-    }
-    memcpy(m->idx, idx, (size_t)m->n * sizeof *idx);
-    pf_free(own);
+    if ((rc = sc_moved_points(c, np, &m->idx, &m->n))) return rc;
     if (m->n && (rc = pf_world_fix_points(c->L->scene->world, m->o, m->idx, m->n))) return rc;
     c->L->scene->summary.constraints++;
     return sc_add_step_hook(c, apply_patch_test, m);

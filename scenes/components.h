@@ -127,7 +127,8 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx);
 int sc_constant_force_field(pf_scene_component *c, void *ctx);
 int sc_box_roi(pf_scene_component *c, void *ctx);
 int sc_fixed_constraint(pf_scene_component *c, void *ctx);
-/* scenes/component_movements.c */
+/* scenes/component_movements.c (sc_moved_points: the points a moving constraint names, copied for it) */
+int sc_moved_points(pf_scene_component *c, uint32_t np, uint32_t **idx, uint32_t *n);
 int sc_linear_movement_constraint(pf_scene_component *c, void *ctx);
 int sc_affine_movement_constraint(pf_scene_component *c, void *ctx);
 /* scenes/component_trajectories.c */
