@@ -174,8 +174,27 @@ static void affine_free(void *state)
     pf_free(m);
 }
 
-/* SOFA's projectPosition at time t: (xf - x0) t + x0 end - xf begin, over end - begin, inside (begin, end]; xf
- * after it; before it the points stay where they are. */
+/* SOFA's projectPosition at time t for points moved from x0 to xf over (begin, end]: (xf - x0) t + x0 end - xf
+ * begin, over end - begin, inside it; xf after it; before it the points stay where they are. x: the object's np
+ * positions; scratch: room for a copy of them. */
+int sc_follow_linear_path(pf_world *w, pf_object_id o, const double *x, uint32_t np, double *scratch,
+                          const sc_linear_path *path, double t)
+{
+    double span = path->end - path->begin;
+    int moving = t > path->begin && t <= path->end && span > 0, done = t > path->end;
+    if (!moving && !done) return PF_OK;
+    memcpy(scratch, x, 3 * (size_t)np * sizeof *x);
+    const double *x0 = path->x0, *xf = path->xf;
+    for (uint32_t i = 0; i < path->n; i++)
+        for (int a = 0; a < 3; a++) {
+            size_t k = 3 * (size_t)i + a;
+            scratch[3 * (size_t)path->idx[i] + a] =
+                moving ? ((xf[k] - x0[k]) * t + (x0[k] * path->end - xf[k] * path->begin)) / span : xf[k];
+        }
+    return pf_world_set_state(w, o, scratch, NULL);
+}
+
+/* The affine movement's end positions xf = rotation x0 + translation, then its linear path. */
 static int apply_affine(pf_world *w, double t, void *ctx)
 {
     affine *m = ctx;
@@ -195,17 +214,8 @@ static int apply_affine(pf_world *w, double t, void *ctx)
                                            m->shift[r];
         }
     }
-    double span = m->end - m->begin;
-    int moving = t > m->begin && t <= m->end && span > 0, done = t > m->end;
-    if (!moving && !done) return PF_OK;
-    memcpy(m->x, x, 3 * (size_t)np * sizeof *x);
-    for (uint32_t i = 0; i < m->n; i++)
-        for (int a = 0; a < 3; a++) {
-            size_t k = 3 * (size_t)i + a;
-            m->x[3 * (size_t)m->idx[i] + a] =
-                moving ? ((m->xf[k] - m->x0[k]) * t + (m->x0[k] * m->end - m->xf[k] * m->begin)) / span : m->xf[k];
-        }
-    return pf_world_set_state(w, m->o, m->x, NULL);
+    return sc_follow_linear_path(w, m->o, x, np, m->x,
+                                 &(sc_linear_path){m->idx, m->n, m->x0, m->xf, m->begin, m->end}, t);
 }
 
 int sc_affine_movement_constraint(pf_scene_component *c, void *ctx)

@@ -363,17 +363,8 @@ static int apply_patch_test(pf_world *w, double t, void *ctx)
             for (int a = 0; a < 3; a++) m->x0[3 * (size_t)i + a] = p[a], m->xf[3 * (size_t)i + a] = p[a] + d[a];
         }
     }
-    double span = m->end - m->begin;
-    int moving = t > m->begin && t <= m->end && span > 0, done = t > m->end;
-    if (!moving && !done) return PF_OK;
-    memcpy(m->x, x, 3 * (size_t)np * sizeof *x);
-    for (uint32_t i = 0; i < m->n; i++)
-        for (int a = 0; a < 3; a++) {
-            size_t k = 3 * (size_t)i + a;
-            m->x[3 * (size_t)m->idx[i] + a] =
-                moving ? ((m->xf[k] - m->x0[k]) * t + (m->x0[k] * m->end - m->xf[k] * m->begin)) / span : m->xf[k];
-        }
-    return pf_world_set_state(w, m->o, m->x, NULL);
+    return sc_follow_linear_path(w, m->o, x, np, m->x,
+                                 &(sc_linear_path){m->idx, m->n, m->x0, m->xf, m->begin, m->end}, t);
 }
 
 /* constrainedPoints: written out, or an ROI's pointsInROI in the node (its points' positions now) */

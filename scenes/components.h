@@ -127,8 +127,18 @@ int sc_stiff_springs(pf_scene_component *c, void *ctx);
 int sc_constant_force_field(pf_scene_component *c, void *ctx);
 int sc_box_roi(pf_scene_component *c, void *ctx);
 int sc_fixed_constraint(pf_scene_component *c, void *ctx);
-/* scenes/component_movements.c (sc_moved_points: the points a moving constraint names, copied for it) */
+/* scenes/component_movements.c (sc_moved_points: the points a moving constraint names, copied for it;
+ * sc_follow_linear_path: held points moved in a straight line from x0 to xf over (begin, end], SOFA's
+ * projectPosition of its affine and patch-test movements) */
 int sc_moved_points(pf_scene_component *c, uint32_t np, uint32_t **idx, uint32_t *n);
+typedef struct sc_linear_path {
+    const uint32_t *idx; /* the n held points */
+    uint32_t n;
+    const double *x0, *xf; /* 3 per held point: where it starts and ends */
+    double begin, end;
+} sc_linear_path;
+int sc_follow_linear_path(pf_world *w, pf_object_id o, const double *x, uint32_t np, double *scratch,
+                          const sc_linear_path *path, double t);
 int sc_linear_movement_constraint(pf_scene_component *c, void *ctx);
 int sc_affine_movement_constraint(pf_scene_component *c, void *ctx);
 /* scenes/component_trajectories.c */
