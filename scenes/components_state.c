@@ -83,7 +83,8 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         return pf_scene_component_error(c, PF_EPARSE, "a second MechanicalObject in node '%s' (the first is at line "
                                         "%d)", n->name, n->mo_line);
     const char *tpl = pf_scene_component_string(c, "template");
-    if (tpl && (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3"))) return rigid_object(c, n);
+    /* "Rigid": SOFA's alias of Rigid3d, in its older scenes */
+    if (tpl && (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3") || !strcmp(tpl, "Rigid"))) return rigid_object(c, n);
     if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3"))
         return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: unknown template '%s' (Vec3d or Rigid3d)",
                                         tpl);

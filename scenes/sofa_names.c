@@ -36,6 +36,7 @@ static const char *const aliases[][2] = {
     /* the short name SOFA's sphere model was registered under before SphereCollisionModel, which older example
      * scenes write (Triangle, Line, Point and their older forms are in the component table) */
     {"Sphere", "SphereCollisionModel"},
+    {"RegularGrid", "RegularGridTopology"}, /* SOFA's RegularGridTopology registers this alias too */
 };
 
 const char *sc_sofa_alias(const char *name)
