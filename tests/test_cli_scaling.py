@@ -26,7 +26,7 @@ CAMPAIGN = os.path.join(HERE, "..", "tools", "scaling-campaign")
 METRICS = {"ms_per_step", "ms_per_step_lo", "ms_per_step_hi", "ms_collision", "ms_update", "ms_integration",
            "ms_integration_lo", "ms_integration_hi", "speedup", "efficiency", "speedup_integration",
            "efficiency_integration", "updates", "imbalance", "waits", "waits_blocked", "repartitions",
-           "objects_moved", "reverts", "metis_small"}
+           "objects_moved", "reverts", "metis_small", "host_efficiency", "host_reruns"}
 # A scene file small enough for milliseconds per step: two rigid boxes resting on a fixed floor (contacts, so a
 # collision stage) and two FEM bars falling freely.
 TINY_SCENE = """<Node name="tiny" dt="0.005" gravity="0 0 -9.81">
@@ -125,6 +125,10 @@ with tempfile.TemporaryDirectory() as tmp:
               m)
         check(f"{key} runtime counters", m["imbalance"] >= 0 and m["waits"] >= m["waits_blocked"] >= 0 and
               m["repartitions"] >= 0 and m["objects_moved"] >= 0 and 0 <= m["reverts"] <= m["repartitions"], m)
+        # one worker is its own reference; several ran the host check, which no --host-min asked to repeat
+        check(f"{key} host efficiency", (m["host_efficiency"] == 1.0) if workers == 1 else
+              (0 < m["host_efficiency"] < 10), m)
+        check(f"{key} no repeat run again without --host-min", m["host_reruns"] == 0, m)
     check("seq speedup is 1", table.get(("seq", 1), {}).get("speedup") == 1.0)
     for line in ("seq", "static"):
         check(f"table shows {line}", any(l.split()[:1] == [line] for l in r.stdout.splitlines()), r.stdout)
@@ -161,6 +165,24 @@ with tempfile.TemporaryDirectory() as tmp:
         _, _, t2 = read_csv(out2)
         check("partitioners label static only, seq stays at 1 worker",
               set(t2) == {("seq", 1), ("static/owner", 2), ("static/metis", 2), ("barrier", 2)}, sorted(t2))
+
+    # --host-min above any efficiency a host can show: each repeat of 2 workers runs --host-tries times, is kept
+    # below the bar, and the table says so; one worker is never rerun
+    out4 = os.path.join(tmp, "host.csv")
+    r = run("bench", "scaling", "bars64", "--threads", "1,2", "--executors", "seq,static", "--steps", "2",
+            "--repeat", "2", "--no-bind", "--host-min", "10", "--host-tries", "3", "--csv", out4)
+    check("--host-min: exit 0", r.returncode == 0, r.stderr)
+    check("--host-min: the note counts the runs", "static at 2 workers: 4 repeats run again for --host-min, 2 kept "
+          "below it" in r.stdout, r.stdout)
+    if os.path.isfile(out4):
+        _, _, t4 = read_csv(out4)
+        check("--host-min: 2 workers reran 2 x (3 - 1) times, 1 worker never",
+              t4.get(("static", 2), {}).get("host_reruns") == 4 and t4.get(("static", 1), {}).get("host_reruns") == 0
+              and t4.get(("seq", 1), {}).get("host_reruns") == 0, t4)
+    for bad in (["--threads", "1", "--host-min", "-0.5"], ["--threads", "1", "--host-tries", "0"],
+                ["--threads", "1", "--host-min", "x"]):
+        r = run("bench", "scaling", "bars64", *bad)
+        check(f"bench scaling {' '.join(bad)} exits 2", r.returncode == 2 and "--host-" in r.stderr, r.stderr)
 
     for bad in (["--threads", "0"], ["--threads", "1", "--partitioners", "scotch"], ["--threads", "1", "--repeat", "0"],
                 ["--threads", "1", "--plot"], []):

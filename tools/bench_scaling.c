@@ -6,11 +6,13 @@
  * them) are excluded; repeats interleave the configurations so that a noisy machine slows them alike.
  * Under mpirun (docs/runtime.md, "Across MPI ranks") every static configuration also runs over all R ranks
  * ("static/Rranks", R x K workers), beside the same configurations on rank 0 alone, which prints and writes the
- * outputs; the other ranks sleep while rank 0 times alone. */
+ * outputs; the other ranks sleep while rank 0 times alone. Every repeat of several workers also measures how
+ * much of the machine they got (host_check.h), and --host-min runs a repeat again when the host fell short. */
 #include "bench_csv.h"
 #include "bench_util.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "host_check.h"
 #include "run_mpi.h"
 #include "scaling_plot.h"
 #include "scaling_reference.h"
@@ -32,7 +34,13 @@ typedef struct scaling_opts {
     int bind, force; /* force: --force, outputs may replace files */
     long spin_ns;    /* how long a waiting worker spins before it sleeps (pf_runtime_def.spin_ns) */
     int rank, ranks; /* under mpirun: this process's rank and the rank count; else 0 and 1 */
+    double host_min; /* a repeat whose host efficiency is below runs again (0: never) */
+    long host_tries; /* runs of a repeat at most */
 } scaling_opts;
+
+/* The host is checked every HOST_EVERY timed steps (outside the timed steps), with a kernel of about HOST_MS. */
+#define HOST_EVERY 10
+#define HOST_MS 1.0
 
 /* The per-step series of one configuration, repeats one after another (steps x repeat values each). */
 enum { S_STEP, S_COL, S_INTEG, S_IMBAL, S_WAITS, S_BLOCKED, S_COUNT };
@@ -55,6 +63,9 @@ typedef struct config {
     long objects_moved;   /* objects moved by those repartitions */
     long reverts;         /* of those repartitions, the ones undone after their measured trial */
     uint32_t metis_small; /* the largest count of placements where METIS fell back to owner-compute */
+    double *host;         /* per repeat: the median host efficiency of its checks (1 for one worker) */
+    long host_iterations; /* the check's kernel length on this configuration's workers (0: not calibrated) */
+    long reruns, below;   /* repeats run again for --host-min, and repeats kept below it after every try */
     int failed;
 } config;
 
@@ -101,6 +112,22 @@ static void record_step(config *c, size_t i, double ms, double col, const pf_wor
     c->s[S_BLOCKED][i] = (double)ws->waits_blocked;
 }
 
+/* The host checks of one repeat. */
+#define HOST_SAMPLES_MAX 64
+typedef struct host_samples {
+    double v[HOST_SAMPLES_MAX];
+    int n;
+} host_samples;
+
+/* One host check on the configuration's workers (calibrated at its first); not for one worker or several ranks,
+ * whose checks would say nothing (one) or only of rank 0's machine. */
+static void host_sample(host_samples *hs, pf_runtime *rt, config *c)
+{
+    if (c->workers < 2 || c->ranks > 1 || hs->n == HOST_SAMPLES_MAX) return;
+    if (!c->host_iterations) c->host_iterations = host_check_calibrate(rt, HOST_MS);
+    hs->v[hs->n++] = host_check(rt, c->host_iterations);
+}
+
 /* Runs repeat `r` of configuration c: a fresh world, o->warmup untimed steps (the first records and
  * compiles), then o->steps timed ones. Returns 0 or -1 (message on stderr). */
 static int time_repeat(const scaling_opts *o, config *c, long r)
@@ -120,7 +147,10 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     double upd_total = 0;
     if (rc == PF_OK) update_ms_since(w, &count, &updates); /* the count so far: the warm-up is not timed */
     updates = 0;
+    host_samples hs = {0};
+    host_sample(&hs, pf_world_runtime(w), c);
     for (long k = 0; k < o->steps && rc == PF_OK; k++) {
+        if (k > 0 && k % HOST_EVERY == 0) host_sample(&hs, pf_world_runtime(w), c);
         double t0 = bench_now_s();
         rc = pf_world_step(w, 1);
         double ms = (bench_now_s() - t0) * 1e3;
@@ -130,6 +160,8 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
         record_step(c, (size_t)(r * o->steps + k), ms, col, &ws);
     }
     if (rc != PF_OK) fprintf(stderr, CMD ": %s, %d workers: %s\n", c->method, c->workers, pf_last_error());
+    host_sample(&hs, pf_world_runtime(w), c);
+    c->host[r] = c->workers > 1 && c->ranks == 1 ? bench_median(hs.v, (size_t)hs.n) : 1;
     c->upd[r] = upd_total / (double)o->steps;
     c->updates += updates;
     c->repartitions += (long)ws.repartitions - (long)before.repartitions;
@@ -140,6 +172,23 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     return rc == PF_OK ? 0 : -1;
 }
 
+/* Repeat r of c, run again (up to o->host_tries runs) while the host's efficiency during it stays below
+ * o->host_min; the counters of a run that is discarded are taken back. 0 or -1. */
+static int time_host_repeat(const scaling_opts *o, config *c, long r)
+{
+    for (long run = 1;; run++) {
+        long u = c->updates, rp = c->repartitions, mv = c->objects_moved, rv = c->reverts;
+        if (time_repeat(o, c, r)) return -1;
+        if (c->workers < 2 || c->ranks > 1 || c->host[r] >= o->host_min) return 0; /* unchecked, or good */
+        if (run >= o->host_tries) {
+            c->below++;
+            return 0;
+        }
+        c->updates = u, c->repartitions = rp, c->objects_moved = mv, c->reverts = rv;
+        c->reruns++;
+    }
+}
+
 static void usage(FILE *out)
 {
     fprintf(
@@ -147,7 +196,8 @@ static void usage(FILE *out)
         "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
         "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
         "[--no-bind]\n"
-        "                              [--spin-ns NS] [--csv FILE] [--plot FILE] [--force]\n"
+        "                              [--spin-ns NS] [--host-min E] [--host-tries N] [--csv FILE] [--plot FILE]\n"
+        "                              [--force]\n"
         "  SCENE: a built-in scene (%s) or a scene file.\n"
         "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
         "10\n"
@@ -169,6 +219,9 @@ static void usage(FILE *out)
         "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
         "  --spin-ns NS   how long a waiting worker spins before it sleeps (default 20000; 0 sleeps at once):\n"
         "                 on virtual machines, whose sleeping vCPUs wake slowly, longer spins may help\n"
+        "  --host-min E   runs a repeat of several workers again (up to --host-tries runs, default 5) when\n"
+        "                 the host's efficiency during it (the 'host' column) is below E, e.g. 0.9 on a\n"
+        "                 shared virtual machine; default 0: never\n"
         "  --plot FILE    integration speedup against workers per method with gnuplot, as FILE.svg and\n"
         "                 FILE.png (a FILE ending in .svg or .png names one of the two), error bars from "
         "the\n"
@@ -282,15 +335,17 @@ static int alloc_samples(config *c, long steps, long repeat)
     size_t n = (size_t)(steps * repeat);
     double *block = malloc(S_COUNT * n * sizeof *block);
     c->upd = malloc((size_t)repeat * sizeof *c->upd);
+    c->host = malloc((size_t)repeat * sizeof *c->host);
     for (int k = 0; k < S_COUNT; k++)
         c->s[k] = block ? block + k * n : NULL;
-    return block && c->upd ? 0 : -1;
+    return block && c->upd && c->host ? 0 : -1;
 }
 
 static void free_samples(config *c)
 {
     free(c->s[0]); /* the block holding every series */
     free(c->upd);
+    free(c->host);
 }
 
 /* The medians of one configuration (they sort its samples), and the range of its per-repeat medians of the
@@ -300,6 +355,7 @@ typedef struct summary {
     double integ, integ_lo, integ_hi;
     double col, upd;
     double imbal, waits, blocked;
+    double host; /* median host efficiency over the repeats */
 } summary;
 
 /* The smallest and largest per-repeat median of series v (sorts each repeat's part). */
@@ -325,6 +381,7 @@ static summary summarise(config *c, long steps, long repeat)
     s.imbal = bench_median(c->s[S_IMBAL], n);
     s.waits = bench_median(c->s[S_WAITS], n);
     s.blocked = bench_median(c->s[S_BLOCKED], n);
+    s.host = bench_median(c->host, (size_t)repeat);
     return s;
 }
 
@@ -359,6 +416,10 @@ static void csv_rows(bench_csv *csv, const char *name, const config *c, const su
     bench_csv_row(csv, "scaling", name, m, k, "objects_moved", (double)c->objects_moved);
     bench_csv_row(csv, "scaling", name, m, k, "reverts", (double)c->reverts);
     bench_csv_row(csv, "scaling", name, m, k, "metis_small", (double)c->metis_small);
+    if (c->ranks == 1) { /* the check sees rank 0's machine only: none over several ranks */
+        bench_csv_row(csv, "scaling", name, m, k, "host_efficiency", s->host);
+        bench_csv_row(csv, "scaling", name, m, k, "host_reruns", (double)c->reruns);
+    }
 }
 
 static void print_times(const config *cfg, const summary *sum, size_t ncfg)
@@ -382,15 +443,23 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
     printf("  runtime counters over the timed steps: median imbalance (max / mean busy time of the workers) "
            "and\n"
            "  waits per step; graph updates, repartitions, objects moved and repartitions undone after timing,\n"
-           "  all repeats together\n");
-    printf("  %-19s %7s %9s %9s %9s %8s %8s %8s %8s\n", "method", "workers", "imbalance", "waits", "blocked",
-           "updates", "repart.", "moved", "undone");
+           "  all repeats together; host: how fast a compute kernel ran on every worker at once against one\n"
+           "  worker alone, checked every %d timed steps (median; 1 = each worker had its core, 0.5 = half the\n"
+           "  machine: a speedup then measures the host)\n", HOST_EVERY);
+    printf("  %-19s %7s %9s %9s %9s %8s %8s %8s %8s %6s\n", "method", "workers", "imbalance", "waits", "blocked",
+           "updates", "repart.", "moved", "undone", "host");
     for (size_t i = 0; i < ncfg; i++) {
         const config *c = &cfg[i];
         if (c->failed) continue;
-        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld\n", c->method, cores(c), sum[i].imbal,
-               sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved, c->reverts);
+        char host[16] = "     -"; /* over several ranks: not checked */
+        if (c->ranks == 1) snprintf(host, sizeof host, "%6.2f", sum[i].host);
+        printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld %s\n", c->method, cores(c), sum[i].imbal,
+               sum[i].waits, sum[i].blocked, c->updates, c->repartitions, c->objects_moved, c->reverts, host);
     }
+    for (size_t i = 0; i < ncfg; i++)
+        if (!cfg[i].failed && (cfg[i].reruns || cfg[i].below))
+            printf("  note: %s at %d workers: %ld repeats run again for --host-min, %ld kept below it\n",
+                   cfg[i].method, cores(&cfg[i]), cfg[i].reruns, cfg[i].below);
     for (size_t i = 0; i < ncfg; i++)
         if (!cfg[i].failed && cfg[i].metis_small && cfg[i].part == PF_PART_METIS)
             printf("  note: %s at %d workers: the graph was too small for METIS, placed by owner-compute\n",
@@ -480,7 +549,7 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
             continue;
         }
         int got = cli_option_value(argc, argv, &i, "bench scaling", "--threads --executors --partitioners "
-                                   "--repartition --steps --warmup --repeat --spin-ns --csv --plot", usage, &val);
+                                   "--repartition --steps --warmup --repeat --spin-ns --host-min --host-tries --csv --plot", usage, &val);
         if (got != CLI_VALUE) return got == CLI_HELP ? -1 : 2;
         if (!strcmp(arg, "--threads")) {
             bad = cli_int_list("--threads", val, 1, 4096, a->threads, MAX_LIST, &a->nthreads) != 0;
@@ -500,6 +569,10 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
             bad = cli_long("--repeat", val, 1, 1000, &o->repeat) != 0;
         } else if (!strcmp(arg, "--spin-ns")) {
             bad = cli_long("--spin-ns", val, 0, 1000000000, &o->spin_ns) != 0;
+        } else if (!strcmp(arg, "--host-min")) {
+            bad = cli_double("--host-min", val, 0, 10, &o->host_min) != 0;
+        } else if (!strcmp(arg, "--host-tries")) {
+            bad = cli_long("--host-tries", val, 1, 100, &o->host_tries) != 0;
         } else if (!strcmp(arg, "--csv")) {
             *csv_path = val;
         } else if (!strcmp(arg, "--plot")) {
@@ -547,7 +620,8 @@ static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_pa
 
 int bench_scaling(int argc, char **argv)
 {
-    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1, .spin_ns = 20000, .ranks = 1}; /* warm-up: record, settle caches */
+    scaling_opts o = {.steps = 10, .repeat = 1, .warmup = 2, .bind = 1, .spin_ns = 20000, .ranks = 1,
+                      .host_tries = 5}; /* warm-up: record, settle caches */
     config_axes a = {.ex = {PF_EXEC_SEQ, PF_EXEC_STATIC, PF_EXEC_BARRIER, PF_EXEC_OMPTASKS},
                      .nex = 4,
                      .parts = {PF_PART_OWNER},
@@ -590,7 +664,7 @@ static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_pa
      * rank runs on rank 0 alone while the others sleep */
     for (long r = 0; r < o->repeat && !status; r++)
         for (size_t i = 0; i < ncfg; i++) {
-            if (!cfg[i].failed && (lead || cfg[i].ranks > 1) && time_repeat(o, &cfg[i], r)) cfg[i].failed = 1;
+            if (!cfg[i].failed && (lead || cfg[i].ranks > 1) && time_host_repeat(o, &cfg[i], r)) cfg[i].failed = 1;
             if (o->ranks > 1) run_mpi_wait_all();
         }
     if (!status && cfg[0].failed) {
