@@ -1,8 +1,9 @@
 /* How much of the machine a benchmark's workers get: the parallel efficiency of a pure compute kernel on a
- * runtime's team. On a shared virtual machine the second vCPU can deliver a fraction of the first (measured on the
- * development VM: 0.2-1.6 of one worker's rate within one minute), and a scaling figure taken then measures the
- * host, not PhysFlow; `physflow bench scaling` reports this efficiency beside its speedups and can run a repeat
- * again when the host fell short during it. */
+ * runtime's team. Another job on the machine takes cores from the workers, and a scaling figure taken then
+ * measures the host, not PhysFlow (on the development VM, with two builds running at nice 19 beside the
+ * benchmark, the check read 0.81; alone, 0.93-1.0); `physflow bench scaling` reports this efficiency beside its
+ * speedups and can run a repeat again when the host fell short during it. It sees cores taken away, not every
+ * disturbance: shared caches and memory bandwidth, or a vCPU descheduled between two checks, escape it. */
 #ifndef PF_TOOLS_HOST_CHECK_H
 #define PF_TOOLS_HOST_CHECK_H
 
