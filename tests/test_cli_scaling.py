@@ -179,6 +179,26 @@ with tempfile.TemporaryDirectory() as tmp:
         check("--host-min: 2 workers reran 2 x (3 - 1) times, 1 worker never",
               t4.get(("static", 2), {}).get("host_reruns") == 4 and t4.get(("static", 1), {}).get("host_reruns") == 0
               and t4.get(("seq", 1), {}).get("host_reruns") == 0, t4)
+    # --ceiling: 2 independent seq copies at once; their speedup is their throughput, 2 x T1 / their ms per step
+    out5 = os.path.join(tmp, "ceiling.csv")
+    r = run("bench", "scaling", "bars64", "--threads", "1,2", "--executors", "seq,static", "--steps", "2",
+            "--no-bind", "--ceiling", "--csv", out5)
+    check("--ceiling: exit 0", r.returncode == 0, r.stderr)
+    check("--ceiling: the share of the ceiling is printed",
+          "ceiling at 2 workers (2 independent seq copies at once)" in r.stdout and
+          any(l.split()[:1] == ["static"] and len(l.split()) == 4 for l in r.stdout.splitlines()), r.stdout)
+    if os.path.isfile(out5):
+        _, _, t5 = read_csv(out5)
+        check("--ceiling: one ceiling row, at 2 workers", sorted(t5) == [("ceiling", 2), ("seq", 1), ("static", 1),
+                                                                        ("static", 2)], sorted(t5))
+        c, base = t5.get(("ceiling", 2), {}), t5.get(("seq", 1), {}).get("ms_per_step", 0)
+        if check("--ceiling: every metric", set(c) == METRICS, sorted(c)):
+            check("--ceiling: speedup = 2 x T1 / per-copy ms", close(c["speedup"], 2 * base / c["ms_per_step"]), c)
+            check("--ceiling: efficiency = speedup / 2", close(c["efficiency"], c["speedup"] / 2), c)
+    r = run("bench", "scaling", "bars64", "--threads", "1", "--executors", "seq", "--steps", "1", "--ceiling")
+    check("--ceiling at 1 worker only: no ceiling row", r.returncode == 0 and "ceiling at" not in r.stdout and
+          not any(l.split()[:1] == ["ceiling"] for l in r.stdout.splitlines()), r.stdout)
+
     for bad in (["--threads", "1", "--host-min", "-0.5"], ["--threads", "1", "--host-tries", "0"],
                 ["--threads", "1", "--host-min", "x"]):
         r = run("bench", "scaling", "bars64", *bad)
@@ -262,8 +282,8 @@ with tempfile.TemporaryDirectory() as tmp:
             continue
         case = n.split("-", 1)[1] if n.startswith("fig") else n
         _, _, t = read_csv(path, scene=case)
-        check(f"campaign {n}: seq, static/owner and static/metis at 1 and 2 workers",
-              set(t) == {("seq", 1), ("static/owner", 1), ("static/owner", 2), ("static/metis", 1),
+        check(f"campaign {n}: seq, the ceiling at 2, static/owner and static/metis at 1 and 2 workers",
+              set(t) == {("seq", 1), ("ceiling", 2), ("static/owner", 1), ("static/owner", 2), ("static/metis", 1),
                          ("static/metis", 2)}, sorted(t))
         check(f"campaign {n}: integration speedups", all("speedup_integration" in m for m in t.values()), n)
     readme = os.path.join(camp, "README.txt")

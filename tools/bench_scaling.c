@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "host_check.h"
 #include "run_mpi.h"
+#include "scaling_ceiling.h"
 #include "scaling_plot.h"
 #include "scaling_reference.h"
 #include "scene_cli.h"
@@ -35,6 +36,7 @@ typedef struct scaling_opts {
     long spin_ns;    /* how long a waiting worker spins before it sleeps (pf_runtime_def.spin_ns) */
     int rank, ranks; /* under mpirun: this process's rank and the rank count; else 0 and 1 */
     double host_min; /* a repeat whose host efficiency is below runs again (0: never) */
+    int ceiling;     /* --ceiling: the machine's ceiling at each worker count above 1 (scaling_ceiling.h) */
     long host_tries; /* runs of a repeat at most */
 } scaling_opts;
 
@@ -52,6 +54,7 @@ typedef struct config {
     pf_repartition repart;
     int workers;     /* per rank */
     int ranks;       /* 1, or all the ranks of an mpirun job */
+    int copies;      /* 1, or K for the ceiling: K independent seq copies at once (method "ceiling") */
     char method[40]; /* "seq", "static", "static/metis", "static/metis/auto", "static/2ranks", ... as in the CSV */
     /* per timed step: ms of the step, of its collision stage (0 without one), step - collision (the paper's
      * integration time: graph updates and repartitions included), and pf_world_get_stats' imbalance, waits
@@ -84,7 +87,13 @@ static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
 /* The workers of a configuration, all ranks together: what its speedup is shared by. */
 static int cores(const config *c)
 {
-    return c->workers * c->ranks;
+    return c->workers * c->ranks * c->copies;
+}
+
+/* The speedup of time t against the baseline time base: for the ceiling, its K copies' throughput. */
+static double speedup(const config *c, double base, double t)
+{
+    return t > 0 ? c->copies * base / t : 0;
 }
 
 /* A fresh scene with the configuration's runtime settings; 0 or an exit code (message on stderr). */
@@ -130,8 +139,11 @@ static void host_sample(host_samples *hs, pf_runtime *rt, config *c)
 
 /* Runs repeat `r` of configuration c: a fresh world, o->warmup untimed steps (the first records and
  * compiles), then o->steps timed ones. Returns 0 or -1 (message on stderr). */
+static int time_ceiling(const scaling_opts *o, config *c, long r);
+
 static int time_repeat(const scaling_opts *o, config *c, long r)
 {
+    if (c->copies > 1) return time_ceiling(o, c, r);
     pf_scene *scene = NULL;
     if (load_scene(o, c, &scene)) return -1;
     pf_world *w = pf_scene_world(scene);
@@ -189,6 +201,24 @@ static int time_host_repeat(const scaling_opts *o, config *c, long r)
     }
 }
 
+/* Repeat r of the ceiling: c->copies seq copies stepping at once; a step's sample is the copies' mean. */
+static int time_ceiling(const scaling_opts *o, config *c, long r)
+{
+    pf_scene_load_def ld = pf_scene_default_load_def();
+    ld.world.runtime.spin_ns = (int)o->spin_ns;
+    ld.world.runtime.quiet = 1;
+    size_t at = (size_t)(r * o->steps);
+    double *ms = c->s[S_STEP] + at, *col = c->s[S_COL] + at;
+    if (scaling_ceiling_repeat(CMD, o->scene, &ld, c->copies, o->warmup, o->steps, ms, col, &c->upd[r])) return -1;
+    for (long k = 0; k < o->steps; k++) {
+        c->s[S_INTEG][at + (size_t)k] = ms[k] - col[k];
+        c->s[S_IMBAL][at + (size_t)k] = 1;
+        c->s[S_WAITS][at + (size_t)k] = c->s[S_BLOCKED][at + (size_t)k] = 0;
+    }
+    c->host[r] = 1; /* the ceiling is itself the measure of the machine */
+    return 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(
@@ -197,7 +227,7 @@ static void usage(FILE *out)
         "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
         "[--no-bind]\n"
         "                              [--spin-ns NS] [--host-min E] [--host-tries N] [--csv FILE] [--plot FILE]\n"
-        "                              [--force]\n"
+        "                              [--ceiling] [--force]\n"
         "  SCENE: a built-in scene (%s) or a scene file.\n"
         "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
         "10\n"
@@ -219,6 +249,10 @@ static void usage(FILE *out)
         "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
         "  --spin-ns NS   how long a waiting worker spins before it sleeps (default 20000; 0 sleeps at once):\n"
         "                 on virtual machines, whose sleeping vCPUs wake slowly, longer spins may help\n"
+        "  --ceiling      also the machine's ceiling at each worker count K above 1: K independent copies of\n"
+        "                 the scene on one worker each (seq), stepping at once; its speedup is their\n"
+        "                 throughput, K x T1 / their ms per step, and each static configuration's share of it\n"
+        "                 is printed: what the runtime keeps of what the machine gives (not under mpirun)\n"
         "  --host-min E   runs a repeat of several workers again (up to --host-tries runs, default 5) when\n"
         "                 the host's efficiency during it (the 'host' column) is below E, e.g. 0.9 on a\n"
         "                 shared virtual machine; default 0: never\n"
@@ -274,6 +308,7 @@ typedef struct config_axes {
     int label_rep; /* more than one policy: static's method names its policy */
     long threads[MAX_LIST];
     size_t nthreads;
+    int ceiling; /* --ceiling (not under mpirun) */
 } config_axes;
 
 static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor e, pf_partitioner p,
@@ -286,6 +321,7 @@ static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor
     c->repart = rp;
     c->workers = workers;
     c->ranks = ranks;
+    c->copies = 1;
     /* only static partitions, so only static's label names a partitioner and a policy */
     int is_static = e == PF_EXEC_STATIC;
     size_t len = (size_t)snprintf(c->method, sizeof c->method, "%s", pf_executor_name(e));
@@ -300,6 +336,7 @@ static void add_config(config *cfg, size_t *n, const config_axes *a, pf_executor
 static size_t count_configs(const config_axes *a, int ranks)
 {
     size_t n = 1;
+    for (size_t t = 0; a->ceiling && t < a->nthreads; t++) n += a->threads[t] > 1;
     for (size_t e = 0; e < a->nex; e++)
         if (a->ex[e] == PF_EXEC_STATIC)
             n += a->nparts * a->nreps * a->nthreads * (ranks > 1 ? 2 : 1);
@@ -316,6 +353,12 @@ static size_t build_configs(config *cfg, const config_axes *a, int ranks)
     size_t n = 0;
     pf_repartition dflt = pf_world_default_def().runtime.repartition;
     add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1, 1);
+    for (size_t t = 0; a->ceiling && t < a->nthreads; t++)
+        if (a->threads[t] > 1) {
+            add_config(cfg, &n, a, PF_EXEC_SEQ, PF_PART_OWNER, dflt, 1, 1);
+            cfg[n - 1].copies = (int)a->threads[t];
+            snprintf(cfg[n - 1].method, sizeof cfg[n - 1].method, "ceiling");
+        }
     for (size_t e = 0; e < a->nex; e++) {
         pf_executor ex = a->ex[e];
         if (ex == PF_EXEC_SEQ) continue;
@@ -385,17 +428,11 @@ static summary summarise(config *c, long steps, long repeat)
     return s;
 }
 
-/* a / b, 0 when b is not positive (a stage that took no measurable time has no speedup) */
-static double ratio(double a, double b)
-{
-    return b > 0 ? a / b : 0;
-}
-
 static void csv_rows(bench_csv *csv, const char *name, const config *c, const summary *s, const summary *base)
 {
     const char *m = c->method;
     int k = cores(c);
-    double sp = ratio(base->step, s->step), spi = ratio(base->integ, s->integ);
+    double sp = speedup(c, base->step, s->step), spi = speedup(c, base->integ, s->integ);
     bench_csv_row(csv, "scaling", name, m, k, "ms_per_step", s->step);
     bench_csv_row(csv, "scaling", name, m, k, "ms_per_step_lo", s->step_lo);
     bench_csv_row(csv, "scaling", name, m, k, "ms_per_step_hi", s->step_hi);
@@ -431,7 +468,7 @@ static void print_times(const config *cfg, const summary *sum, size_t ncfg)
         const config *c = &cfg[i];
         const summary *s = &sum[i];
         if (c->failed) continue;
-        double sp = ratio(sum[0].step, s->step), spi = ratio(sum[0].integ, s->integ);
+        double sp = speedup(c, sum[0].step, s->step), spi = speedup(c, sum[0].integ, s->integ);
         printf("  %-19s %7d %10.3f %8.3f-%-8.3f %10.3f %9.3f %10.3f %8.2f %7.2f %10.2f %10.2f\n", c->method,
                cores(c), s->step, s->step_lo, s->step_hi, s->col, s->upd, s->integ, sp, sp / cores(c), spi,
                spi / cores(c));
@@ -450,7 +487,7 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
            "updates", "repart.", "moved", "undone", "host");
     for (size_t i = 0; i < ncfg; i++) {
         const config *c = &cfg[i];
-        if (c->failed) continue;
+        if (c->failed || c->copies > 1) continue; /* the ceiling's copies keep no runtime counters of note */
         char host[16] = "     -"; /* over several ranks: not checked */
         if (c->ranks == 1) snprintf(host, sizeof host, "%6.2f", sum[i].host);
         printf("  %-19s %7d %9.3f %9.0f %9.0f %8ld %8ld %8ld %8ld %s\n", c->method, cores(c), sum[i].imbal,
@@ -464,6 +501,24 @@ static void print_counters(const config *cfg, const summary *sum, size_t ncfg)
         if (!cfg[i].failed && cfg[i].metis_small && cfg[i].part == PF_PART_METIS)
             printf("  note: %s at %d workers: the graph was too small for METIS, placed by owner-compute\n",
                    cfg[i].method, cores(&cfg[i]));
+}
+
+/* Each parallel configuration's speedups as a share of the ceiling's at the same worker count (--ceiling). */
+static void print_ceiling_share(const config *cfg, const summary *sum, size_t ncfg)
+{
+    for (size_t i = 0; i < ncfg; i++) {
+        const config *c = &cfg[i];
+        if (c->failed || c->copies < 2) continue;
+        double top = speedup(c, sum[0].step, sum[i].step), topi = speedup(c, sum[0].integ, sum[i].integ);
+        printf("  ceiling at %d workers (%d independent seq copies at once): speedup %.2f, integration %.2f; "
+               "share of it:\n", c->copies, c->copies, top, topi);
+        for (size_t j = 0; j < ncfg; j++) {
+            const config *d = &cfg[j];
+            if (d->failed || d->copies > 1 || cores(d) != c->copies || top <= 0 || topi <= 0) continue;
+            printf("    %-19s %5.2f, integration %5.2f\n", d->method, speedup(d, sum[0].step, sum[j].step) / top,
+                   speedup(d, sum[0].integ, sum[j].integ) / topi);
+        }
+    }
 }
 
 /* The paper's figures for the same scene, when it is one of the paper's built-in scenes. */
@@ -494,6 +549,7 @@ static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *cs
            o->name, o->repeat, o->steps, o->warmup, base->step, base->integ);
     print_times(cfg, sum, ncfg);
     print_counters(cfg, sum, ncfg);
+    print_ceiling_share(cfg, sum, ncfg);
     print_reference(o->name);
     size_t npts = 0;
     for (size_t i = 0; i < ncfg; i++) {
@@ -501,8 +557,9 @@ static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *cs
         const summary *s = &sum[i];
         csv_rows(csv, o->name, &cfg[i], s, base);
         /* the plot draws the paper's measure: integration speedup, error bars from the repeats' range */
-        pts[npts++] = (scaling_point){cfg[i].method, cores(&cfg[i]), ratio(base->integ, s->integ),
-                                      ratio(base->integ, s->integ_hi), ratio(base->integ, s->integ_lo)};
+        pts[npts++] = (scaling_point){cfg[i].method, cores(&cfg[i]), speedup(&cfg[i], base->integ, s->integ),
+                                      speedup(&cfg[i], base->integ, s->integ_hi),
+                                      speedup(&cfg[i], base->integ, s->integ_lo)};
     }
     fflush(stdout);
     int status = 0;
@@ -539,6 +596,9 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
             continue;
         } else if (!strcmp(arg, "--force")) {
             o->force = 1;
+            continue;
+        } else if (!strcmp(arg, "--ceiling")) {
+            a->ceiling = 1;
             continue;
         } else if (arg[0] != '-') {
             if (o->scene) {
@@ -632,6 +692,7 @@ int bench_scaling(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, &a, &csv_path, &plot_path);
     if (rc) return rc < 0 ? 0 : rc;
     if (run_mpi_launched()) {
+        a.ceiling = 0; /* copies on rank 0 alone would say nothing of the ranks' machines */
         if (run_mpi_start(&o.rank)) return 1;
         o.ranks = run_mpi_ranks();
         o.bind = 0; /* the ranks of one machine would pin their workers to the same cores */
