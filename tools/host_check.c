@@ -1,12 +1,22 @@
-/* The host check (host_check.h): a dependent chain of floating-point operations per worker, no memory traffic, so
- * the only thing that can slow a worker down is not getting its core. */
+/* The host check (host_check.h): a dependent chain of floating-point operations per worker, no memory traffic,
+ * cut into rounds that all the workers finish before any starts the next (a spinning barrier), as the workers
+ * of a graph meet at its synchronisations. Only not getting a core, or getting it late, slows a round down. */
 #include "host_check.h"
 
 #include "bench_util.h"
 
+#include <stdatomic.h>
+
+#define ROUNDS 100 /* per check: on the order of a solver's synchronisations in a few steps */
+
+typedef struct spin_barrier {
+    _Atomic int count, generation;
+} spin_barrier;
+
 typedef struct kernel_run {
-    long iterations;
-    int alone; /* worker 0 alone */
+    long iterations; /* per round */
+    int alone;       /* worker 0 alone, no barrier */
+    spin_barrier barrier;
     struct {
         double v;
         char pad[56]; /* a cache line each: the workers' results share none */
@@ -19,15 +29,31 @@ static double chain(long n, double x)
     return x;
 }
 
-static void kernel(void *ctx, int worker, int workers)
+static void barrier_wait(spin_barrier *b, int workers)
 {
-    (void)workers;
-    kernel_run *k = ctx;
-    if (k->alone && worker != 0) return;
-    k->out[worker & 63].v = chain(k->iterations, 1.0 + worker);
+    int g = atomic_load_explicit(&b->generation, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == workers - 1) {
+        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&b->generation, 1, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(&b->generation, memory_order_acquire) == g) {
+    }
 }
 
-/* Seconds for one run of the kernel on worker 0 alone or on every worker; < 0 when rt refused. */
+static void kernel(void *ctx, int worker, int workers)
+{
+    kernel_run *k = ctx;
+    if (k->alone && worker != 0) return;
+    double x = 1.0 + worker;
+    for (int r = 0; r < ROUNDS; r++) {
+        x = chain(k->iterations, x);
+        if (!k->alone) barrier_wait(&k->barrier, workers);
+    }
+    k->out[worker & 63].v = x;
+}
+
+/* Seconds for the rounds on worker 0 alone or on every worker; < 0 when rt refused. */
 static double timed(pf_runtime *rt, long iterations, int alone)
 {
     kernel_run k = {.iterations = iterations, .alone = alone};
@@ -38,12 +64,12 @@ static double timed(pf_runtime *rt, long iterations, int alone)
 
 long host_check_calibrate(pf_runtime *rt, double ms)
 {
-    long n = 100000;
+    long n = 1000;
     double t = timed(rt, n, 1);
     for (int k = 0; k < 3 && t >= 0 && t < 2e-4; k++) t = timed(rt, n *= 10, 1); /* long enough to time */
-    if (t <= 0) return 1000;
+    if (t <= 0) return 10;
     double want = (double)n * ms * 1e-3 / t;
-    return want < 1000 ? 1000 : (long)want;
+    return want < 10 ? 10 : (long)want;
 }
 
 double host_check(pf_runtime *rt, long iterations)
