@@ -1,6 +1,7 @@
 /* FORCES-stage components: force fields (hexahedral FEM, spring fields, constant forces), constraints (FixedConstraint, BoxROI) and
  * collision models, added to the objects the STATE stage created. */
 #include "components.h"
+#include "topology_derived.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -751,7 +752,8 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
 }
 
 /* Triangles for collision: a mesh's (MeshTopology, MeshObjLoader, the mesh of a SparseGridTopology or of a mapped
- * node), a regular grid's boundary, or a RigidShape's. */
+ * node; a volume mesh without triangles: every face of its elements, as SOFA's container lists them), a regular
+ * grid's boundary, or a RigidShape's. */
 int sc_triangle_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -761,6 +763,7 @@ int sc_triangle_model(pf_scene_component *c, void *ctx)
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
+    if (n->topology == SC_TOPO_MESH && (rc = sc_derive_volume_faces(&n->mesh)) < 0) return rc;
     int has_mesh = m->ntris > 0 && (n->topology == SC_TOPO_MESH || n->sparse);
     int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
     int shape = n->rigid && n->shape_line;
@@ -782,8 +785,8 @@ int sc_point_model(pf_scene_component *c, void *ctx)
 }
 
 /* LineCollisionModel: the edges of the node's topology (EdgeSetTopologyContainer or MeshTopology edges, the edges
- * of its triangles, of a mesh loader's, of a grid's boundary or of a rigid shape) as the surface's lines, which
- * meet the lines of other surfaces edge to edge. */
+ * of a volume mesh's elements when it lists none, the edges of its triangles, of a mesh loader's, of a grid's
+ * boundary or of a rigid shape) as the surface's lines, which meet the lines of other surfaces edge to edge. */
 int sc_line_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -793,6 +796,7 @@ int sc_line_model(pf_scene_component *c, void *ctx)
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
+    if (n->topology == SC_TOPO_MESH && (rc = sc_derive_volume_edges(&n->mesh)) < 0) return rc;
     int has_mesh = (m->nedges > 0 || m->ntris > 0) && (n->topology == SC_TOPO_MESH || n->sparse);
     int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
     int shape = n->rigid && n->shape_line;
