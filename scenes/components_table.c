@@ -9,6 +9,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MechanicalObject", STATE, sc_mechanical_object, NULL},
     {"RegularGridTopology", STATE, sc_regular_grid_topology, NULL},
     {"CylinderGridTopology", STATE, sc_cylinder_grid_topology, NULL},
+    {"CubeTopology", STATE, sc_cube_topology, NULL},
     {"MeshTopology", STATE, sc_mesh_topology, NULL},
     {"EdgeSetTopologyContainer", STATE, sc_mesh_topology, NULL},
     /* SOFA's dynamic topology containers, read as the static mesh they start from (PhysFlow's topologies do not
