@@ -399,8 +399,9 @@ static int cmp_force_ref_first(const void *a, const void *b)
 
 /* ConstantForceField as SOFA reads it: `forces` (one per listed point), else `force` (on every listed point), else
  * `totalForce` (spread evenly over them); the first of these given wins, as in SOFA's init, the others are warned
- * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indexFromEnd`
- * counts them from the last point. Points of equal force share one field (pf_world_add_constant_force), in the
+ * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indices` may link
+ * an ROI's output ("@box.indices", one selecting none: every point, as SOFA's init); `indexFromEnd` counts them from
+ * the last point. Points of equal force share one field (pf_world_add_constant_force), in the
  * order their force first appears. */
 int sc_constant_force_field(pf_scene_component *c, void *ctx)
 {
@@ -446,7 +447,26 @@ int sc_constant_force_field(pf_scene_component *c, void *ctx)
     }
     uint32_t *idx = NULL, npts = object_points(c, o);
     size_t m = 0;
-    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) {
+    const char *link = pf_scene_component_string(c, "indices");
+    if (link && link[0] == '@') { /* an ROI's output ("@box.indices"), a copy of it */
+        const uint32_t *roi;
+        uint32_t nroi, *owned;
+        if (!(rc = sc_point_indices(c, npts, 0, &roi, &nroi, &owned)) &&
+            !(idx = pf_malloc(((size_t)nroi + 1) * sizeof *idx)))
+            rc = pf_error(PF_ENOMEM, "out of memory");
+        if (!rc) memcpy(idx, roi, (size_t)nroi * sizeof *idx);
+        m = nroi;
+        pf_free(owned);
+        if (!rc && m == 0) { /* SOFA: an empty list of indices is every point (ConstantForceField::init) */
+            pf_scene_component_warning(c, "%s: the ROI '%s' selects no point: SOFA then pushes every point", TYPE(c),
+                                       link);
+            pf_free(idx);
+            idx = NULL;
+        }
+    } else {
+        rc = sc_parse_uints(c, "indices", &idx, &m);
+    }
+    if (rc < 0) {
         pf_free(forces);
         return rc;
     }

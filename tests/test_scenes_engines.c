@@ -1,7 +1,7 @@
 /* SOFA's engines evaluated at load (scenes/component_select_engines.c, component_transform_engine.c):
  * PointsFromIndices, SubsetTopology and TransformPosition, their outputs against lists computed by hand from the
  * scene's own points and elements, taken by a MechanicalObject and a topology container through their links;
- * their refusals. */
+ * their refusals. And a ConstantForceField's indices linked to a BoxROI's. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -263,6 +263,37 @@ START_TEST(test_transform_position_refusals)
 }
 END_TEST
 
+/* ConstantForceField indices="@box.indices" (SOFA's BoxConstantForceField): the points a BoxROI selects pushed, bit
+ * for bit as the same indices written out; an ROI selecting none pushes every point, as SOFA's init does with an
+ * empty list (bit for bit as no indices); a link to what is not an ROI's indices: file:line. */
+static uint64_t pushed_hash(const char *indices)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<Node dt='0.01' gravity='0 0 0'><Node name='s'><EulerImplicitSolver/><CGLinearSolver/>"
+             "<MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0'/><UniformMass vertexMass='0.1'/>"
+             "<MeshTopology triangles='0 1 2  0 2 3'/><MeshSpringForceField stiffness='10'/>"
+             "<BoxROI name='low' box='-0.1 -0.1 -0.1  1.1 0.5 0.1'/><BoxROI name='none' box='5 5 5  6 6 6'/>"
+             "<ConstantForceField %s force='0 -1 0.5'/></Node></Node>", indices);
+    pf_scene *s = load_ok(xml);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_constant_force_roi_link)
+{
+    uint64_t linked = pushed_hash("indices='@low.indices'"), written = pushed_hash("indices='0 1'");
+    ck_assert_msg(linked == written, "the ROI's points pushed differ from the same points written out");
+    ck_assert_msg(linked != pushed_hash("indices='0 1 2'"), "the hash does not see which points are pushed");
+    ck_assert_msg(pushed_hash("indices='@none.indices'") == pushed_hash(""), "an empty ROI is not every point");
+    expect_error("<Node><Node name='s'><MechanicalObject position='0 0 0'/>\n"
+                 "<ConstantForceField indices='@s.position' force='1 0 0'/></Node></Node>",
+                 PF_EPARSE, "t.xml:2:", "must name a BoxROI's");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_engines");
@@ -274,6 +305,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_subset_topology_refusals);
     tcase_add_test(tc, test_transform_position);
     tcase_add_test(tc, test_transform_position_refusals);
+    tcase_add_test(tc, test_constant_force_roi_link);
     suite_add_tcase(s, tc);
     return s;
 }
