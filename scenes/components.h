@@ -24,6 +24,7 @@ int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_sphere_loader(pf_scene_component *c, void *ctx);
+int sc_generic_mesh_loader(pf_scene_component *c, void *ctx);
 /* scenes/component_grid_mesh_creator.c */
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_string_mesh_creator.c */

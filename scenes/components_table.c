@@ -38,6 +38,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"MeshVTKLoader", STATE, sc_mesh_vtk_loader, NULL},
     {"MeshSTLLoader", STATE, sc_mesh_stl_loader, NULL},
     {"SphereLoader", STATE, sc_sphere_loader, NULL},
+    {"MeshLoader", STATE, sc_generic_mesh_loader, NULL},
     {"GridMeshCreator", STATE, sc_grid_mesh_creator, NULL},
     {"StringMeshCreator", STATE, sc_string_mesh_creator, NULL},
     {"TransformEngine", STATE, sc_transform_engine, NULL},

@@ -375,6 +375,57 @@ START_TEST(test_cube_topology)
 }
 END_TEST
 
+/* SOFA 1.0's generic MeshLoader (sofa/component/container/MeshLoader.cpp, read by SOFA's older scenes as
+ * collisionMultipleMask): the reader chosen by the file's extension, and the node's MeshTopology without data taking
+ * its mesh. The unit cube of tests/meshes/ in OBJ and Gmsh, springs on its edges, runs bit for bit as today's
+ * MeshObjLoader / MeshGmshLoader linked by src. Today's loaders keep today's rule (a MeshTopology without data or
+ * link is refused, as it stays empty in SOFA); an extension PhysFlow does not read, or no filename: file:line. */
+static uint64_t cube_springs_hash(const char *loader, const char *topology, const char *file)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<Node dt='0.01' gravity='0 0 -9.81'><Node name='c'><EulerImplicitSolver/><CGLinearSolver/>"
+             "<%s name='l' filename='%s'/><%s/><MechanicalObject/><UniformMass totalMass='1'/>"
+             "<FixedConstraint indices='0'/><MeshSpringForceField stiffness='100'/></Node></Node>",
+             loader, file, topology);
+    pf_scene_load_def d = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), TEST_MESHES_DIR, &s) == PF_OK, "%s",
+                  pf_last_error());
+    pf_scene_summary sum;
+    ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+    ck_assert_uint_gt(sum.springs, 0);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_generic_mesh_loader)
+{
+    ck_assert(cube_springs_hash("MeshLoader", "Mesh", "cube.obj") ==
+              cube_springs_hash("MeshObjLoader", "MeshTopology src='@l'", "cube.obj"));
+    ck_assert(cube_springs_hash("MeshLoader", "MeshTopology", "cube.msh") ==
+              cube_springs_hash("MeshGmshLoader", "MeshTopology src='@l'", "cube.msh"));
+    ck_assert(cube_springs_hash("MeshLoader", "Mesh", "cube.obj") !=
+              cube_springs_hash("MeshLoader", "Mesh", "cube.msh")); /* the OBJ's quads, the Gmsh file's hexahedron */
+    static const char *const bad[][2] = {
+        {"<MeshLoader filename='cube.ply'/>", "PhysFlow reads .obj"},
+        {"<MeshLoader/>", "'filename' is missing"},
+        {"<MeshObjLoader filename='cube.obj'/><MeshTopology/>", "'position' needs 3 numbers"},
+    };
+    for (int k = 0; k < 3; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><Node name='c'>\n%s<MechanicalObject/></Node></Node>", bad[k][0]);
+        pf_scene_load_def d = quiet_load_def();
+        pf_scene *s = NULL;
+        ck_assert_int_ne(pf_scene_load_memory(&d, "b.xml", xml, strlen(xml), TEST_MESHES_DIR, &s), PF_OK);
+        ck_assert_msg(strstr(pf_last_error(), "b.xml:2:") && strstr(pf_last_error(), bad[k][1]), "%s",
+                      pf_last_error());
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_forms");
@@ -389,6 +440,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_object_syntax);
     tcase_add_test(tc, test_volume_collision_faces);
     tcase_add_test(tc, test_cube_topology);
+    tcase_add_test(tc, test_generic_mesh_loader);
     suite_add_tcase(s, tc);
     return s;
 }
