@@ -184,6 +184,10 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
     {"Mesh2PointTopologicalMapping", STATE, sc_refused_model, NULL},
     {"Mesh2PointMechanicalMapping", STATE, sc_refused_model, NULL},
+    {"IdentityMultiMapping", STATE, sc_refused_model, NULL},
+    {"SubsetMultiMapping", STATE, sc_refused_model, NULL},
+    {"SubsetTopologicalMultiMapping", STATE, sc_refused_model, NULL},
+    {"SparseGridMultipleTopology", STATE, sc_refused_model, NULL},
     /* visual only: skipped with a note */
     {"OglModel", STATE, NULL, NULL},
     {"VisualModel", STATE, NULL, NULL},
