@@ -13,6 +13,9 @@ int sc_point_set_topology(pf_scene_component *c, void *ctx);
 /* The node's topology becomes `kind` from component c (a loader's mesh taken for want of a container is dropped);
  * a node that already has one: error naming its line. */
 int sc_claim_topology(pf_scene_component *c, sc_topology kind);
+/* scenes/component_mesh_engines.c: MergeMeshes (STATE) and MeshBoundaryROI (FORCES, "@roi.indices") */
+int sc_merge_meshes(pf_scene_component *c, void *ctx);
+int sc_mesh_boundary_roi(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_cube.c: SOFA's CubeTopology, a box's surface of quads */
 int sc_cube_topology(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_file.c: a topology container's own mesh file (`filename`, `fileTopology`), read into

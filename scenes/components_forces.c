@@ -618,10 +618,12 @@ int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32
         int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"SphereROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"PairBoxROI") ||
-                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI"));
+                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"MeshBoundaryROI"));
         if (!roi || !field || strcmp(field, "indices"))
             return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's, "
-                                            "PairBoxROI's or PlaneROI's indices ('@box.indices')", TYPE(c), s);
+                                            "PairBoxROI's, PlaneROI's or MeshBoundaryROI's indices ('@box.indices')",
+                                            TYPE(c), s);
         if (node != c->node)
             return pf_scene_component_error(c, PF_EPARSE, "%s: the ROI '%s' selects points of another node's "
                                             "object", TYPE(c), s);
