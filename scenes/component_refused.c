@@ -26,6 +26,19 @@ static const struct {
      "input's points"},
     {"Mesh2PointMechanicalMapping",
      "it moves the points a Mesh2PointTopologicalMapping creates, which PhysFlow does not create"},
+    {"IdentityMultiMapping",
+     "its output's points are those of several input objects, one after the other; a mapped node of PhysFlow follows "
+     "one object (IdentityMapping, SubsetMapping)"},
+    {"SubsetMultiMapping",
+     "its output's points are picked from several input objects (indexPairs: object, point); a mapped node of "
+     "PhysFlow follows one object (SubsetMapping picks from one)"},
+    {"SubsetTopologicalMultiMapping",
+     "it joins the elements of several input topologies, on points of several objects (a SubsetMultiMapping's); "
+     "PhysFlow's topological mappings have one input"},
+    {"SparseGridMultipleTopology",
+     "its cells take a stiffness and a mass coefficient from the region meshes holding them (fileTopologies, "
+     "stiffnessCoefs, massCoefs), which HexahedronFEMForceField and the masses of SOFA's sparse grid read; PhysFlow's "
+     "grid FEM and masses are uniform over a grid (SparseGridTopology)"},
 };
 
 int sc_refused_model(pf_scene_component *c, void *ctx)

@@ -526,6 +526,11 @@ int sc_topological_change_processor(pf_scene_component *c, void *ctx)
         pf_scene_component_warning(c, "%s: the masses of node '%s' stay as loaded: SOFA's masses measured on the "
                                    "mesh (DiagonalMass, MeshMatrixMass) lose the removed elements' share",
                                    TYPE(c), n->name);
+    if ((kind == SC_ELEMENT_TETRAHEDRA || kind == SC_ELEMENT_HEXAHEDRA) && p->t.ncmds &&
+        (n->collide & (SC_COLLIDE_TRIANGLES | SC_COLLIDE_LINES)))
+        pf_scene_component_warning(c, "%s: the collision triangles and lines of node '%s' keep the faces and edges "
+                                   "of the removed %s (in SOFA the container drops those no element has left)",
+                                   TYPE(c), n->name, kind_name(kind));
     const sc_node *d = derived_below(n, n);
     if (d)
         pf_scene_component_warning(c, "%s: the topology of node '%s', derived from node '%s' by a topological "

@@ -10,6 +10,14 @@ int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);
 int sc_point_set_topology(pf_scene_component *c, void *ctx);
+/* The node's topology becomes `kind` from component c (a loader's mesh taken for want of a container is dropped);
+ * a node that already has one: error naming its line. */
+int sc_claim_topology(pf_scene_component *c, sc_topology kind);
+/* scenes/component_mesh_engines.c: MergeMeshes (STATE) and MeshBoundaryROI (FORCES, "@roi.indices") */
+int sc_merge_meshes(pf_scene_component *c, void *ctx);
+int sc_mesh_boundary_roi(pf_scene_component *c, void *ctx);
+/* scenes/component_topology_cube.c: SOFA's CubeTopology, a box's surface of quads */
+int sc_cube_topology(pf_scene_component *c, void *ctx);
 /* scenes/component_topology_file.c: a topology container's own mesh file (`filename`, `fileTopology`), read into
  * *m by its extension's reader. Returns 1 when read, 0 when none is named (absent or empty), or an error. */
 int sc_topology_file(pf_scene_component *c, sc_mesh *m);
@@ -19,6 +27,7 @@ int sc_mesh_gmsh_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_vtk_loader(pf_scene_component *c, void *ctx);
 int sc_mesh_stl_loader(pf_scene_component *c, void *ctx);
 int sc_sphere_loader(pf_scene_component *c, void *ctx);
+int sc_generic_mesh_loader(pf_scene_component *c, void *ctx);
 /* scenes/component_grid_mesh_creator.c */
 int sc_grid_mesh_creator(pf_scene_component *c, void *ctx);
 /* scenes/component_string_mesh_creator.c */

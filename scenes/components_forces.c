@@ -1,6 +1,7 @@
 /* FORCES-stage components: force fields (hexahedral FEM, spring fields, constant forces), constraints (FixedConstraint, BoxROI) and
  * collision models, added to the objects the STATE stage created. */
 #include "components.h"
+#include "topology_derived.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -398,8 +399,9 @@ static int cmp_force_ref_first(const void *a, const void *b)
 
 /* ConstantForceField as SOFA reads it: `forces` (one per listed point), else `force` (on every listed point), else
  * `totalForce` (spread evenly over them); the first of these given wins, as in SOFA's init, the others are warned
- * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indexFromEnd`
- * counts them from the last point. Points of equal force share one field (pf_world_add_constant_force), in the
+ * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indices` may link
+ * an ROI's output ("@box.indices", one selecting none: every point, as SOFA's init); `indexFromEnd` counts them from
+ * the last point. Points of equal force share one field (pf_world_add_constant_force), in the
  * order their force first appears. */
 int sc_constant_force_field(pf_scene_component *c, void *ctx)
 {
@@ -445,7 +447,26 @@ int sc_constant_force_field(pf_scene_component *c, void *ctx)
     }
     uint32_t *idx = NULL, npts = object_points(c, o);
     size_t m = 0;
-    if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) {
+    const char *link = pf_scene_component_string(c, "indices");
+    if (link && link[0] == '@') { /* an ROI's output ("@box.indices"), a copy of it */
+        const uint32_t *roi;
+        uint32_t nroi, *owned;
+        if (!(rc = sc_point_indices(c, npts, 0, &roi, &nroi, &owned)) &&
+            !(idx = pf_malloc(((size_t)nroi + 1) * sizeof *idx)))
+            rc = pf_error(PF_ENOMEM, "out of memory");
+        if (!rc) memcpy(idx, roi, (size_t)nroi * sizeof *idx);
+        m = nroi;
+        pf_free(owned);
+        if (!rc && m == 0) { /* SOFA: an empty list of indices is every point (ConstantForceField::init) */
+            pf_scene_component_warning(c, "%s: the ROI '%s' selects no point: SOFA then pushes every point", TYPE(c),
+                                       link);
+            pf_free(idx);
+            idx = NULL;
+        }
+    } else {
+        rc = sc_parse_uints(c, "indices", &idx, &m);
+    }
+    if (rc < 0) {
         pf_free(forces);
         return rc;
     }
@@ -597,10 +618,12 @@ int sc_point_indices(pf_scene_component *c, uint32_t npts, int all, const uint32
         int roi = comp && (!xmlStrcmp(comp->name, (const xmlChar *)"BoxROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"SphereROI") ||
                            !xmlStrcmp(comp->name, (const xmlChar *)"PairBoxROI") ||
-                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI"));
+                           !xmlStrcmp(comp->name, (const xmlChar *)"PlaneROI") ||
+                           !xmlStrcmp(comp->name, (const xmlChar *)"MeshBoundaryROI"));
         if (!roi || !field || strcmp(field, "indices"))
             return pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' link '%s' must name a BoxROI's, SphereROI's, "
-                                            "PairBoxROI's or PlaneROI's indices ('@box.indices')", TYPE(c), s);
+                                            "PairBoxROI's, PlaneROI's or MeshBoundaryROI's indices ('@box.indices')",
+                                            TYPE(c), s);
         if (node != c->node)
             return pf_scene_component_error(c, PF_EPARSE, "%s: the ROI '%s' selects points of another node's "
                                             "object", TYPE(c), s);
@@ -751,7 +774,8 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
 }
 
 /* Triangles for collision: a mesh's (MeshTopology, MeshObjLoader, the mesh of a SparseGridTopology or of a mapped
- * node), a regular grid's boundary, or a RigidShape's. */
+ * node; a volume mesh without triangles: every face of its elements, as SOFA's container lists them), a regular
+ * grid's boundary, or a RigidShape's. */
 int sc_triangle_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -761,6 +785,7 @@ int sc_triangle_model(pf_scene_component *c, void *ctx)
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
+    if (n->topology == SC_TOPO_MESH && (rc = sc_derive_volume_faces(&n->mesh)) < 0) return rc;
     int has_mesh = m->ntris > 0 && (n->topology == SC_TOPO_MESH || n->sparse);
     int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
     int shape = n->rigid && n->shape_line;
@@ -782,8 +807,8 @@ int sc_point_model(pf_scene_component *c, void *ctx)
 }
 
 /* LineCollisionModel: the edges of the node's topology (EdgeSetTopologyContainer or MeshTopology edges, the edges
- * of its triangles, of a mesh loader's, of a grid's boundary or of a rigid shape) as the surface's lines, which
- * meet the lines of other surfaces edge to edge. */
+ * of a volume mesh's elements when it lists none, the edges of its triangles, of a mesh loader's, of a grid's
+ * boundary or of a rigid shape) as the surface's lines, which meet the lines of other surfaces edge to edge. */
 int sc_line_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -793,6 +818,7 @@ int sc_line_model(pf_scene_component *c, void *ctx)
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
     const sc_mesh *m = &n->mesh;
+    if (n->topology == SC_TOPO_MESH && (rc = sc_derive_volume_edges(&n->mesh)) < 0) return rc;
     int has_mesh = (m->nedges > 0 || m->ntris > 0) && (n->topology == SC_TOPO_MESH || n->sparse);
     int grid = n->topology == SC_TOPO_GRID && !n->sparse && n->mapping == SC_MAP_NONE;
     int shape = n->rigid && n->shape_line;

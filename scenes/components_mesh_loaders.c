@@ -1,6 +1,7 @@
 /* MeshGmshLoader, MeshVTKLoader, MeshSTLLoader, SphereLoader: a file read into the node's mesh, with MeshObjLoader's
  * attributes and meaning (filename resolved as its files are; scale, rotation and translation as SOFA's
- * MeshLoader applies them, sc_mesh_loader_transform). */
+ * MeshLoader applies them, sc_mesh_loader_transform). And the older SOFA's generic MeshLoader, which reads a file by
+ * its extension. */
 #include "components.h"
 #include "mesh_build.h"
 
@@ -9,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* SOFA's MeshLoader transform (MeshLoader::reinit): p' = translation + R (scale3d ⊙ scale p), R from `rotation`
  * (degrees) as createQuaterFromEuler's default order builds it: R = Rz Ry Rx, the x angle applied first. */
@@ -110,4 +112,42 @@ int sc_mesh_stl_loader(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     return load(c, sc_parse_stl);
+}
+
+/* SOFA 1.0's MeshLoader ("Generic Mesh Loader", sofa/component/container/MeshLoader.cpp): `filename` read by
+ * MeshTopologyLoader, which picks the reader by the file's extension; no transform (that loader had none: its
+ * `translation`, `rotation`, `scale` would be unknown attributes); `triangulate` splits quads into two triangles,
+ * which PhysFlow's meshes already hold beside them; `fillMState` (fill the node's state) is what a loader's mesh
+ * does here. The node's MeshTopology then takes this mesh without a link, as that SOFA's did
+ * (scenes/links_sofa.c). */
+int sc_generic_mesh_loader(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    const char *type = pf_scene_component_type(c), *file = pf_scene_component_string(c, "filename");
+    if (!file || !file[0]) return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'filename' is missing", type);
+    pf_scene_component_ignore(c, "triangulate");
+    pf_scene_component_ignore(c, "fillMState");
+    static const struct {
+        const char *ext;
+        sc_mesh_parse_fn parse; /* NULL: MeshObjLoader's own reading */
+    } formats[] = {{".obj", NULL}, {".msh", sc_parse_msh}, {".vtk", sc_parse_vtk_any}, {".vtu", sc_parse_vtk_any},
+                   {".stl", sc_parse_stl}};
+    size_t k = 0, n = strlen(file);
+    while (k < sizeof formats / sizeof *formats &&
+           (n < strlen(formats[k].ext) || strcasecmp(file + n - strlen(formats[k].ext), formats[k].ext)))
+        k++;
+    if (k == sizeof formats / sizeof *formats)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: mesh file '%s': PhysFlow reads .obj, .msh, .vtk, .vtu "
+                                        "and .stl files", type, file);
+    sc_mesh m = {0};
+    char note[256] = "";
+    int rc = formats[k].parse ? sc_read_scene_mesh_as(c->L, file, formats[k].parse, &m, note, sizeof note)
+                              : sc_read_scene_mesh(c->L, file, &m);
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return pf_scene_component_error(c, rc, "%s: %s", type, copy);
+    }
+    if (note[0]) sc_report(c->L, PF_SCENE_NOTE, pf_scene_component_line(c), "%s: %s", type, note);
+    return sc_loader_provide(c, &m);
 }

@@ -138,6 +138,11 @@ static int claim_topology(pf_scene_component *c, sc_topology kind)
     return PF_OK;
 }
 
+int sc_claim_topology(pf_scene_component *c, sc_topology kind)
+{
+    return claim_topology(c, kind);
+}
+
 /* One axis value given either in a vector attribute (n, min, max) or alone (nx, xmin, ...). */
 static int grid_axis_attr(pf_scene_component *c, const char *const names[3], double v[3])
 {

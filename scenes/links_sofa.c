@@ -259,6 +259,22 @@ static int follow(pf_scene_component *c, const xmlAttr *a, const char *value)
                                     pf_scene_component_type(c), attr, value, from->name);
 }
 
+/* SOFA 1.0's MeshTopology without data of its own took the mesh of its node's generic MeshLoader (which offered
+ * its lists for that: getPoints, getTriangles, ...): a MeshTopology giving no file, points nor elements, in a node
+ * whose mesh is a MeshLoader's, is that mesh. Only for that older loader: today's SOFA links a loader (src). */
+static int takes_generic_loader(const pf_scene_component *c)
+{
+    static const char *const data[] = {"filename", "fileTopology", "position", "points", "edges", "lines",
+                                       "triangles", "quads", "tetrahedra", "tetras", "hexahedra", "hexas"};
+    const sc_node *n = c->node;
+    if (!c->entry || c->entry->fn != sc_mesh_topology || n->topology != SC_TOPO_MESH || !n->topology_loader ||
+        xmlStrcmp(n->topology_loader->name, (const xmlChar *)"MeshLoader"))
+        return 0;
+    for (size_t k = 0; k < sizeof data / sizeof *data; k++)
+        if (xmlHasProp(c->el, (const xmlChar *)data[k])) return 0;
+    return 1;
+}
+
 int sc_follow_links(pf_scene_component *c, int *skip)
 {
     static const char *const attrs[] = {"src",       "position", "rest_position", "edges",
@@ -276,5 +292,6 @@ int sc_follow_links(pf_scene_component *c, int *skip)
     }
     /* a topology container linked to a loader or a grid is that loader's mesh or grid, which the node already has */
     *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology != SC_TOPO_NONE;
+    if (!linked && takes_generic_loader(c)) *skip = 1, c->node->topology_linked = 1;
     return PF_OK;
 }

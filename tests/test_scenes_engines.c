@@ -1,7 +1,7 @@
 /* SOFA's engines evaluated at load (scenes/component_select_engines.c, component_transform_engine.c):
  * PointsFromIndices, SubsetTopology and TransformPosition, their outputs against lists computed by hand from the
  * scene's own points and elements, taken by a MechanicalObject and a topology container through their links;
- * their refusals. */
+ * their refusals. And a ConstantForceField's indices linked to a BoxROI's; MergeMeshes and MeshBoundaryROI. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -263,6 +263,94 @@ START_TEST(test_transform_position_refusals)
 }
 END_TEST
 
+/* ConstantForceField indices="@box.indices" (SOFA's BoxConstantForceField): the points a BoxROI selects pushed, bit
+ * for bit as the same indices written out; an ROI selecting none pushes every point, as SOFA's init does with an
+ * empty list (bit for bit as no indices); a link to what is not an ROI's indices: file:line. */
+static uint64_t pushed_hash(const char *indices)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<Node dt='0.01' gravity='0 0 0'><Node name='s'><EulerImplicitSolver/><CGLinearSolver/>"
+             "<MechanicalObject position='0 0 0  1 0 0  1 1 0  0 1 0'/><UniformMass vertexMass='0.1'/>"
+             "<MeshTopology triangles='0 1 2  0 2 3'/><MeshSpringForceField stiffness='10'/>"
+             "<BoxROI name='low' box='-0.1 -0.1 -0.1  1.1 0.5 0.1'/><BoxROI name='none' box='5 5 5  6 6 6'/>"
+             "<ConstantForceField %s force='0 -1 0.5'/></Node></Node>", indices);
+    pf_scene *s = load_ok(xml);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 20), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_constant_force_roi_link)
+{
+    uint64_t linked = pushed_hash("indices='@low.indices'"), written = pushed_hash("indices='0 1'");
+    ck_assert_msg(linked == written, "the ROI's points pushed differ from the same points written out");
+    ck_assert_msg(linked != pushed_hash("indices='0 1 2'"), "the hash does not see which points are pushed");
+    ck_assert_msg(pushed_hash("indices='@none.indices'") == pushed_hash(""), "an empty ROI is not every point");
+    expect_error("<Node><Node name='s'><MechanicalObject position='0 0 0'/>\n"
+                 "<ConstantForceField indices='@s.position' force='1 0 0'/></Node></Node>",
+                 PF_EPARSE, "t.xml:2:", "must name a BoxROI's");
+}
+END_TEST
+
+/* MergeMeshes and MeshBoundaryROI (scenes/component_mesh_engines.c). A square (one quad) merged with a 3 x 3-point
+ * sheet of four quads: 4 + 9 points, the sheet's renumbered from 4; its centre (merged point 8) is the only point on
+ * no boundary edge, so a FixedConstraint on "@roi.indices" holds every point but it, which gravity alone moves.
+ * A linked `triangles` is SOFA's list: a MeshTopology's triangle 0 1 2 without the two triangles PhysFlow keeps
+ * beside its quad 2 1 3 4, so the boundary of those triangles is 0 1 2 and points 3 and 4 fall. Bad lists: file:line. */
+static void moved(pf_scene *s, const char *node, const int *want, uint32_t n)
+{
+    pf_object_id o;
+    uint32_t np;
+    ck_assert_int_eq(pf_scene_find_object(s, node, &o), PF_OK);
+    pf_world *w = pf_scene_world(s);
+    const double *x = pf_world_positions(w, o, &np);
+    ck_assert_uint_eq(np, n);
+    double *x0 = malloc(3 * n * sizeof *x0);
+    memcpy(x0, x, 3 * n * sizeof *x0);
+    ck_assert_int_eq(pf_world_step(w, 10), PF_OK);
+    x = pf_world_positions(w, o, &np);
+    for (uint32_t p = 0; p < n; p++)
+        ck_assert_msg((x[3 * p + 2] != x0[3 * p + 2]) == want[p], "%s: point %u moved %g", node, p,
+                      x[3 * p + 2] - x0[3 * p + 2]);
+    free(x0);
+}
+
+START_TEST(test_merge_meshes_boundary)
+{
+    const char *xml =
+        "<Node dt='0.01' gravity='0 0 -9.81'><EulerImplicitSolver/><CGLinearSolver/>"
+        "<Node name='merged'><MergeMeshes name='m' nbMeshes='2' position1='0 0 0  1 0 0  1 1 0  0 1 0' quads1='0 1 2 3'"
+        " position2='2 0 0  3 0 0  4 0 0  2 1 0  3 1 0  4 1 0  2 2 0  3 2 0  4 2 0'"
+        " quads2='0 1 4 3  1 2 5 4  3 4 7 6  4 5 8 7'/>"
+        "<MechanicalObject position='@m.position'/><UniformMass vertexMass='1'/>"
+        "<MeshBoundaryROI name='roi' quads='@m.quads'/><FixedConstraint indices='@roi.indices'/></Node>"
+        "<Node name='split'><MeshTopology name='t' position='0 0 0  1 0 0  0 1 0  1 1 0  1 2 0' triangles='0 1 2'"
+        " quads='2 1 3 4'/><MechanicalObject/><UniformMass vertexMass='1'/>"
+        "<MeshBoundaryROI name='roi' triangles='@t.triangles'/><FixedConstraint indices='@roi.indices'/></Node></Node>";
+    pf_scene *s = load_ok(xml);
+    uint32_t n;
+    const double *x = object_points(s, "merged", &n);
+    ck_assert_uint_eq(n, 13);
+    ck_assert_double_eq(x[3 * 4], 2);     /* the sheet's first point after the square's four */
+    ck_assert_double_eq(x[3 * 12 + 1], 2); /* its last */
+    static const int merged[13] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, split[5] = {0, 0, 0, 1, 1};
+    moved(s, "merged", merged, 13);
+    moved(s, "split", split, 5);
+    pf_scene_destroy(s);
+    expect_error("<Node><Node name='s'>\n<MergeMeshes nbMeshes='0'/></Node></Node>", PF_EINVAL, "t.xml:2:",
+                 "nbMeshes must be");
+    expect_error("<Node><Node name='s'>\n<MergeMeshes position1='0 0 0  1 0 0' edges1='0 1 1'/></Node></Node>",
+                 PF_EPARSE, "t.xml:2:", "'edges1' needs 2 indices per element");
+    expect_error("<Node><Node name='s'>\n<MergeMeshes position1='0 0 0  1 0 0' edges1='0 2'/></Node></Node>",
+                 PF_EINVAL, "t.xml:2:", "names point 2 but position1 has 2 points");
+    expect_error("<Node><Node name='s'><MechanicalObject position='0 0 0  1 0 0  0 1 0'/>\n"
+                 "<MeshBoundaryROI triangles='0 1'/></Node></Node>", PF_EPARSE, "t.xml:2:",
+                 "'triangles' needs 3 indices per element");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_engines");
@@ -274,6 +362,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_subset_topology_refusals);
     tcase_add_test(tc, test_transform_position);
     tcase_add_test(tc, test_transform_position_refusals);
+    tcase_add_test(tc, test_constant_force_roi_link);
+    tcase_add_test(tc, test_merge_meshes_boundary);
     suite_add_tcase(s, tc);
     return s;
 }

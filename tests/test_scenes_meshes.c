@@ -1,13 +1,16 @@
 /* Mesh files (MeshGmshLoader, MeshVTKLoader, MeshSTLLoader): the hand-written unit cube of tests/meshes/ in every
  * format and its binary twins gives the exact points and elements written in it, and the same node mesh through
  * every loader; bad files of each format fail with name:line (or byte offset) and a reason, and no prefix or
- * corrupted copy of a good file crashes a reader. */
+ * corrupted copy of a good file crashes a reader. And the faces and edges SOFA's topology containers derive from a
+ * volume mesh listing none (scenes/topology_derived.c), against hand-worked lists and the cube's geometry. */
 #include "check_main.h"
 #include "scene_files.h"
 
 #include "physflow/scene.h"
+#include "base/alloc.h"
 #include "scenes/mesh_build.h"
 #include "scenes/topological_mappings.h"
+#include "scenes/topology_derived.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -765,6 +768,101 @@ START_TEST(test_triangles_to_edges)
 }
 END_TEST
 
+/* SOFA's containers derive the faces of a volume mesh that lists none (MeshTopology's TriangleUpdate and QuadUpdate,
+ * TetrahedronSetTopologyContainer::createTriangleSetArray): the faces of trianglesOrientationInTetrahedronArray
+ * {1 2 3} {0 3 2} {1 3 0} {0 2 1} and quadsOrientationInHexahedronArray, each started at its smallest index, each
+ * face once (inner ones too), in the order met. Two tetrahedra sharing the face 1 2 3, by hand: the second one's
+ * (1 3 2) is that face from its other side, dropped; its (4 2 3) (1 2 4) (4 3 1) kept, started at the smallest. The
+ * faces of a positive tetrahedron face out. */
+START_TEST(test_volume_faces_tetra)
+{
+    static const double y[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+    uint32_t two[8] = {0, 1, 2, 3, 4, 1, 3, 2};
+    sc_mesh m = {.points = (double *)y, .npoints = 5, .tetra = two, .ntetra = 2};
+    ck_assert_int_eq(sc_derive_volume_faces(&m), 7);
+    static const uint32_t want[21] = {1, 2, 3, 0, 3, 2, 0, 1, 3, 0, 2, 1, 2, 3, 4, 1, 2, 4, 1, 4, 3};
+    ck_assert_uint_eq(m.ntris, 7);
+    ck_assert_uint_eq(m.nquads, 0);
+    ck_assert_mem_eq(m.tris, want, sizeof want);
+    const double centre[3] = {0.25, 0.25, 0.25};
+    for (uint32_t k = 0; k < 4; k++) ck_assert(faces_away(m.points, m.tris + 3 * k, centre) > 0);
+    /* a mesh that has triangles keeps them */
+    ck_assert_int_eq(sc_derive_volume_faces(&m), 0);
+    ck_assert_uint_eq(m.ntris, 7);
+    pf_free(m.tris);
+    pf_free(m.quads);
+}
+END_TEST
+
+/* The hexahedra's faces as quads (and two triangles each, 0 1 2 and 0 2 3): one cube, its 6 faces all facing out
+ * (SOFA's table turns them outward for a hexahedron with its top above its bottom); two cubes side by side, 11
+ * quads (the shared one once). The first quad, by hand: corners 0 3 2 1 of the grid's first hexahedron
+ * 0 1 4 3 6 7 10 9 -> 0 3 4 1. */
+START_TEST(test_volume_faces_hexa)
+{
+    const int n[3] = {2, 2, 2}, n2[3] = {3, 2, 2};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, hi2[3] = {2, 1, 1};
+    sc_mesh g;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_derive_volume_faces(&g), 6);
+    ck_assert_uint_eq(g.nquads, 6);
+    ck_assert_uint_eq(g.ntris, 12);
+    const double centre[3] = {0.5, 0.5, 0.5};
+    for (uint32_t k = 0; k < 12; k++) ck_assert(faces_away(g.points, g.tris + 3 * k, centre) > 0);
+    for (uint32_t k = 0; k < 6; k++) {
+        const uint32_t *q = g.quads + 4 * k, *t = g.tris + 6 * k;
+        for (int a = 1; a < 4; a++) ck_assert_uint_lt(q[0], q[a]); /* started at the smallest */
+        const uint32_t halves[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
+        ck_assert_mem_eq(t, halves, sizeof halves);
+    }
+    sc_mesh_free(&g);
+    ck_assert_int_eq(sc_grid_mesh(n2, lo, hi2, &g), PF_OK);
+    ck_assert_int_eq(sc_derive_volume_faces(&g), 11);
+    ck_assert_uint_eq(g.nquads, 11);
+    ck_assert_uint_eq(g.ntris, 22);
+    static const uint32_t first[4] = {0, 3, 4, 1};
+    ck_assert_mem_eq(g.quads, first, sizeof first);
+    sc_mesh_free(&g);
+}
+END_TEST
+
+/* The edges of a volume (SOFA's EdgeUpdate::updateFromVolume): a tetrahedron's 6 in edgesInTetrahedronArray's order;
+ * one grid cube's 12, each an axis-aligned segment of length 1, smaller index first, all different; two cubes, 20
+ * (4 shared). A mesh that lists edges keeps them. */
+START_TEST(test_volume_edges)
+{
+    static const double x[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    uint32_t tet[4] = {3, 1, 0, 2};
+    sc_mesh t = {.points = (double *)x, .npoints = 4, .tetra = tet, .ntetra = 1};
+    ck_assert_int_eq(sc_derive_volume_edges(&t), 6);
+    static const uint32_t want[12] = {1, 3, 0, 3, 2, 3, 0, 1, 1, 2, 0, 2};
+    ck_assert_mem_eq(t.edges, want, sizeof want);
+    ck_assert_int_eq(sc_derive_volume_edges(&t), 0);
+    pf_free(t.edges);
+    const int n[3] = {2, 2, 2}, n2[3] = {3, 2, 2};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, hi2[3] = {2, 1, 1};
+    sc_mesh g;
+    ck_assert_int_eq(sc_grid_mesh(n, lo, hi, &g), PF_OK);
+    ck_assert_int_eq(sc_derive_volume_edges(&g), 12);
+    for (uint32_t e = 0; e < 12; e++) {
+        const uint32_t *v = g.edges + 2 * e;
+        ck_assert_uint_lt(v[0], v[1]);
+        int axes = 0;
+        for (int a = 0; a < 3; a++) {
+            double d = g.points[3 * v[1] + a] - g.points[3 * v[0] + a];
+            ck_assert(d == 0 || d == 1);
+            axes += d != 0;
+        }
+        ck_assert_int_eq(axes, 1);
+        for (uint32_t f = 0; f < e; f++) ck_assert(memcmp(v, g.edges + 2 * f, 2 * sizeof *v));
+    }
+    sc_mesh_free(&g);
+    ck_assert_int_eq(sc_grid_mesh(n2, lo, hi2, &g), PF_OK);
+    ck_assert_int_eq(sc_derive_volume_edges(&g), 20);
+    sc_mesh_free(&g);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_meshes");
@@ -788,6 +886,9 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_hexa_to_quads);
     tcase_add_test(tc, test_quads_to_triangles);
     tcase_add_test(tc, test_triangles_to_edges);
+    tcase_add_test(tc, test_volume_faces_tetra);
+    tcase_add_test(tc, test_volume_faces_hexa);
+    tcase_add_test(tc, test_volume_edges);
     suite_add_tcase(s, tc);
     TCase *tb = tcase_create("bad");
     tcase_set_timeout(tb, 120);

@@ -163,7 +163,15 @@ START_TEST(test_refused_projective)
         {"<SimpleTesselatedTetraTopologicalMapping input='@a' output='@b'/>",
          "SimpleTesselatedTetraTopologicalMapping is not supported: it cuts each tetrahedron into 8 on new points"},
         {"<Mesh2PointTopologicalMapping input='@a' output='@b' edgeBaryCoords='0.5 0.5 0'/>",
-         "Mesh2PointTopologicalMapping is not supported: it makes a point set of new points"}};
+         "Mesh2PointTopologicalMapping is not supported: it makes a point set of new points"},
+        {"<IdentityMultiMapping input='@a @b' output='@c'/>",
+         "IdentityMultiMapping is not supported: its output's points are those of several input objects"},
+        {"<SubsetMultiMapping input='@a @b' output='@c' indexPairs='0 0 1 0'/>",
+         "SubsetMultiMapping is not supported: its output's points are picked from several input objects"},
+        {"<SubsetTopologicalMultiMapping input='@a @b' output='@c'/>",
+         "SubsetTopologicalMultiMapping is not supported: it joins the elements of several input topologies"},
+        {"<SparseGridMultipleTopology n='4 4 4' fileTopologies='a.obj b.obj' stiffnessCoefs='10 0.2'/>",
+         "SparseGridMultipleTopology is not supported: its cells take a stiffness and a mass coefficient"}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char xml[2048];
         snprintf(xml, sizeof xml, square, "\n");

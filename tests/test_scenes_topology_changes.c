@@ -137,8 +137,9 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-/* A scene of two tetrahedra with a processor reading `changes` (written beside it): its load's return code. */
-static int load_with(const char *changes, reports *r, pf_scene **s)
+/* A scene of two tetrahedra with a processor reading `changes` (written beside it), `extra` components before it
+ * (on the FEM's line): its load's return code. */
+static int load_with_extra(const char *changes, const char *extra, reports *r, pf_scene **s)
 {
     char dir[] = "/tmp/pf_topo_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -148,11 +149,12 @@ static int load_with(const char *changes, reports *r, pf_scene **s)
     const char *xml = "<Node dt='0.01'>\n<EulerImplicitSolver/><CGLinearSolver/>\n"
                       "<TetrahedronSetTopologyContainer position='0 0 0 1 0 0 0 1 0 0 0 1 1 1 1' "
                       "tetrahedra='0 1 2 3 1 2 3 4'/>\n<MechanicalObject/>\n<DiagonalMass massDensity='1'/>\n"
-                      "<TetrahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>\n"
+                      "<TetrahedronFEMForceField youngModulus='100' poissonRatio='0.3'/>%s\n"
                       "<TopologicalChangeProcessor filename='c.txt'/>\n</Node>\n";
-    char scene[256];
+    char scene[256], text[1024];
     snprintf(scene, sizeof scene, "%s/s.xml", dir);
-    write_file(scene, xml);
+    snprintf(text, sizeof text, xml, extra);
+    write_file(scene, text);
     pf_scene_load_def d = quiet_load_def();
     d.report = collect;
     d.report_ctx = r;
@@ -162,6 +164,11 @@ static int load_with(const char *changes, reports *r, pf_scene **s)
     unlink(scene);
     rmdir(dir);
     return rc;
+}
+
+static int load_with(const char *changes, reports *r, pf_scene **s)
+{
+    return load_with_extra(changes, "", r, s);
 }
 
 static void expect_refused(const char *changes, int code, const char *where, const char *what)
@@ -241,6 +248,23 @@ START_TEST(read_as_sofa_reads)
 }
 END_TEST
 
+/* Collision triangles and lines on the tetrahedra (the faces and edges their container derives) stay as loaded when
+ * tetrahedra leave: warned, as SOFA's container would drop those of the removed ones. */
+START_TEST(collision_faces_warned)
+{
+    reports r = {0};
+    pf_scene *s;
+    ck_assert_int_eq(load_with_extra("T= 0.1\nREMOVE= 1\n0\n", "<TriangleCollisionModel/>", &r, &s), PF_OK);
+    ck_assert_msg(strstr(r.all, "collision triangles and lines of node") && strstr(r.all, "removed tetrahedra"), "%s",
+                  r.all);
+    pf_scene_destroy(s);
+    reports q = {0};
+    ck_assert_int_eq(load_with("T= 0.1\nREMOVE= 1\n0\n", &q, &s), PF_OK);
+    ck_assert_ptr_null(strstr(q.all, "collision triangles"));
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_topology_changes");
@@ -252,6 +276,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, bad_command_files);
     tcase_add_test(tc, out_of_range_skipped);
     tcase_add_test(tc, read_as_sofa_reads);
+    tcase_add_test(tc, collision_faces_warned);
     suite_add_tcase(s, tc);
     return s;
 }
