@@ -170,6 +170,7 @@ int sc_point_model(pf_scene_component *c, void *ctx);
 int sc_line_model(pf_scene_component *c, void *ctx);
 /* scenes/component_membrane.c */
 int sc_triangle_fem(pf_scene_component *c, void *ctx);
+int sc_triangle_fem_optim(pf_scene_component *c, void *ctx);
 int sc_biquadratic_springs(pf_scene_component *c, void *ctx);
 int sc_tensor_mass(pf_scene_component *c, void *ctx);
 int sc_fast_bending_springs(pf_scene_component *c, void *ctx);

@@ -164,6 +164,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TetrahedronCollisionModel", FORCES, sc_tetrahedron_model, NULL}, /* no contacts, as in SOFA's proximity */
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangularFEMForceFieldOptim", FORCES, sc_triangle_fem_optim, NULL},
     {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularQuadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_tensor_mass, NULL},
