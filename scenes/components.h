@@ -69,6 +69,7 @@ int sc_bdf_scheme(pf_scene_component *c, void *ctx);
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
+int sc_polynomial_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_collision_pipeline(pf_scene_component *c, void *ctx);
 int sc_brute_force_broad_phase(pf_scene_component *c, void *ctx);

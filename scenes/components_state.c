@@ -75,6 +75,34 @@ static int decomposition(pf_scene_component *c, sc_node *n)
     return PF_OK;
 }
 
+/* rest_position, when written out (a link, "@...", stays ignored): kept on the node for the one component that
+ * rests there (PolynomialRestShapeSpringsForceField); the others rest at the initial positions, so a rest_position
+ * other than `position` is a warning */
+static int rest_positions(pf_scene_component *c, sc_node *n)
+{
+    const char *raw = sc_raw_attr(c, "rest_position");
+    if (!raw || strchr(raw, '@')) {
+        pf_scene_component_ignore(c, "rest_position");
+        return PF_OK;
+    }
+    double *r;
+    size_t m;
+    int rc = sc_parse_reals(c, "rest_position", &r, &m);
+    if (rc < 0) return rc;
+    if (m % 3 || m / 3 > (1u << 28)) {
+        pf_free(r);
+        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: 'rest_position' needs 3 numbers per point, "
+                                        "got %zu numbers", m);
+    }
+    n->rest_positions = r;
+    n->nrest_positions = (uint32_t)(m / 3);
+    if (!n->positions || n->npositions != n->nrest_positions || memcmp(r, n->positions, m * sizeof *r))
+        pf_scene_component_warning(c, "MechanicalObject: rest_position differs from position: only "
+                                   "PolynomialRestShapeSpringsForceField rests there, PhysFlow's other components "
+                                   "rest at the initial positions");
+    return PF_OK;
+}
+
 int sc_mechanical_object(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -115,7 +143,7 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
     double t[3] = {0, 0, 0};
     if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
     for (int k = 0; k < 3; k++) n->offset[k] += t[k];
-    pf_scene_component_ignore(c, "rest_position");
+    if ((rc = rest_positions(c, n)) < 0) return rc;
     pf_scene_component_ignore(c, "showObjectScale");
     if ((rc = decomposition(c, n))) return rc;
     n->mo_line = pf_scene_component_line(c);

@@ -136,6 +136,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},
     {"RestShapeSpringsForceField", FORCES, sc_rest_shape_springs, NULL},
+    {"PolynomialRestShapeSpringsForceField", FORCES, sc_polynomial_springs, NULL},
     {"BoxROI", FORCES, sc_box_roi, NULL},
     {"FixedConstraint", FORCES, sc_fixed_constraint, NULL},
     {"FixedProjectiveConstraint", FORCES, sc_fixed_constraint, NULL},

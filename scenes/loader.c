@@ -53,6 +53,7 @@ static void node_free(sc_node *n)
     pf_vec_free(&n->children);
     pf_free(n->name);
     pf_free(n->positions);
+    pf_free(n->rest_positions);
     pf_free(n->velocities);
     pf_free(n->point_masses);
     pf_free(n->subset);

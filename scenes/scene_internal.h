@@ -80,6 +80,8 @@ struct sc_node {
     pf_object_def def;
     double *positions, *velocities; /* owned, 3 per point */
     uint32_t npositions, nvelocities;
+    double *rest_positions; /* owned, 3 per point: the MechanicalObject's rest_position as written (not a link) */
+    uint32_t nrest_positions;
     sc_topology topology;
     int topology_line;
     sc_mesh mesh;
