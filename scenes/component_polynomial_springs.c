@@ -11,27 +11,6 @@
 
 #define TYPE(c) pf_scene_component_type(c)
 
-/* the node's rest_position for the listed points (*out owned by the caller; NULL: none written out, rest at the
- * initial positions) */
-static int rest_of(pf_scene_component *c, pf_object_id o, const uint32_t *idx, size_t m, double **out)
-{
-    const sc_node *n = c->node;
-    *out = NULL;
-    if (!n->rest_positions) return PF_OK;
-    uint32_t np = 0;
-    pf_world_positions(pf_scene_component_world(c), o, &np);
-    if (n->nrest_positions != np || n->offset[0] != 0 || n->offset[1] != 0 || n->offset[2] != 0)
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: the MechanicalObject's rest_position (%u points) is "
-                                        "taken for a node of %u points with no translation only", TYPE(c),
-                                        n->nrest_positions, np);
-    size_t listed = m ? m : np;
-    double *r = pf_malloc(3 * listed * sizeof *r);
-    if (!r) return pf_scene_component_error(c, PF_ENOMEM, "%s: out of memory", TYPE(c));
-    for (size_t k = 0; k < listed; k++) memcpy(r + 3 * k, n->rest_positions + 3 * (size_t)(m ? idx[k] : k), 24);
-    *out = r;
-    return PF_OK;
-}
-
 /* polynomialDegree (default 1) and polynomialStiffness (default 100): SOFA gives point i polynomial i when there is
  * one per point, else the first to every point (with a warning); their coefficients must all be there */
 static int polynomials(pf_scene_component *c, size_t listed, pf_polynomial_springs_def *d, uint32_t **deg,
@@ -99,7 +78,7 @@ int sc_polynomial_springs(pf_scene_component *c, void *ctx)
     else if (nl > 1)
         rc = pf_scene_component_error(c, PF_EINVAL, "%s: 'initialLength' has %zu values: give one, or one per "
                                       "point (%zu)", TYPE(c), nl, listed);
-    if (!rc && (rc = rest_of(c, o, idx, m, &rest)) == PF_OK) {
+    if (!rc && (rc = sc_rest_positions(c, o, idx, m, &rest)) == PF_OK) {
         d.rest_positions = rest;
         if ((rc = pf_world_add_polynomial_springs(pf_scene_component_world(c), o, &d, NULL))) {
             char copy[400];

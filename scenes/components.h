@@ -69,6 +69,9 @@ int sc_bdf_scheme(pf_scene_component *c, void *ctx);
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
+/* The node's MechanicalObject's rest_position for the listed points idx[0 .. m) (m 0: every point) of object o, for
+ * the springs that rest there (*out owned by the caller; NULL: none written out, rest at the initial positions). */
+int sc_rest_positions(pf_scene_component *c, pf_object_id o, const uint32_t *idx, size_t m, double **out);
 int sc_polynomial_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_collision_pipeline(pf_scene_component *c, void *ctx);

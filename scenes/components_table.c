@@ -51,6 +51,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
+    {"BDF1OdeSolver", STATE, sc_euler_implicit, NULL}, /* SOFA's linear multistep method of order 1: BDF1 */
     {"BDFIntegrationScheme", STATE, sc_bdf_scheme, NULL}, /* order 1 only: BDF1 */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
