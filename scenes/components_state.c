@@ -100,9 +100,9 @@ int sc_parse_coords(pf_scene_component *c, const char *attr, double **out, size_
     return 1;
 }
 
-/* rest_position, when written out (a link, "@...", stays ignored): kept on the node for the one component that
- * rests there (PolynomialRestShapeSpringsForceField); the others rest at the initial positions, so a rest_position
- * other than `position` is a warning */
+/* rest_position, when written out (a link, "@...", stays ignored): kept on the node for the components that rest
+ * there (RestShapeSpringsForceField, PolynomialRestShapeSpringsForceField); the others rest at the initial
+ * positions, so a rest_position other than `position` is a warning */
 static int rest_positions(pf_scene_component *c, sc_node *n)
 {
     const char *raw = sc_raw_attr(c, "rest_position");
