@@ -84,6 +84,7 @@ int sc_plane_force_field(pf_scene_component *c, void *ctx);
 int sc_sphere_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
+int sc_minres_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_gravity(pf_scene_component *c, void *ctx);
 /* SOFA's rotation from Euler angles in degrees about x, y, z (R = Rz Ry Rx, x applied first), row-major */

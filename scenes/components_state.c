@@ -660,6 +660,23 @@ int sc_pcg_linear_solver(pf_scene_component *c, void *ctx)
     return sc_cg_linear_solver(c, ctx);
 }
 
+/* MinResLinearSolver: SOFA's MINRES (from tminres) on the node's system, which is symmetric positive definite, so
+ * CG converges to the same solution; PhysFlow solves it with its CG under MINRES's iterations and tolerance (SOFA's
+ * defaults 25 and 1e-5), reading the tolerance as CG's relative residual where MINRES tests ||r|| / (||A|| ||x||),
+ * and says so. */
+int sc_minres_linear_solver(pf_scene_component *c, void *ctx)
+{
+    pf_solver_def *s = &c->node->solver;
+    s->cg_iterations = 25;
+    s->cg_tolerance = 1e-5;
+    pf_scene_component_warning(c, "%s: solved by PhysFlow's CG (the system is symmetric positive definite: the same "
+                               "solution); its tolerance is read as CG's ||r|| <= tolerance ||b||, where MINRES "
+                               "tests ||r|| / (||A|| ||x||)", TYPE(c));
+    pf_scene_component_ignore(c, "graph");
+    pf_scene_component_ignore(c, "verbose");
+    return sc_cg_linear_solver(c, ctx);
+}
+
 /* A preconditioner of PCGLinearSolver (JacobiPreconditioner, BlockJacobiPreconditioner, SSORPreconditioner): not
  * applied (sc_pcg_linear_solver). */
 int sc_preconditioner(pf_scene_component *c, void *ctx)

@@ -85,6 +85,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RotationMatrixSystem", STATE, sc_accept_companion, NULL},
     {"CGLinearSolver", STATE, sc_cg_linear_solver, NULL},
     {"PCGLinearSolver", STATE, sc_pcg_linear_solver, NULL},
+    {"MinResLinearSolver", STATE, sc_minres_linear_solver, NULL},
     {"JacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"BlockJacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"SSORPreconditioner", STATE, sc_preconditioner, NULL},

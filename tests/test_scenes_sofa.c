@@ -1844,6 +1844,46 @@ START_TEST(test_vec2_is_held_vec3)
 }
 END_TEST
 
+/* MinResLinearSolver is PhysFlow's CG under its iterations and tolerance (SOFA's defaults 25 and 1e-5), with a
+ * warning that says so: bit for bit the CGLinearSolver given them; a fractional iteration count names the line */
+static uint64_t linear_solver_hash(const char *solver, int *warnings)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.002' gravity='0 0 -9.81'><Node name='bar'><EulerImplicitSolver/>%s"
+             "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+             "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+             "<FixedConstraint indices='0 4 8 12'/></Node></Node>", solver);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", solver, pf_last_error());
+    *warnings = r.warnings;
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_minres_is_cg)
+{
+    int wm, wc;
+    uint64_t minres = linear_solver_hash("<MinResLinearSolver iterations='40' tolerance='1e-10'/>", &wm);
+    ck_assert(minres == linear_solver_hash("<CGLinearSolver iterations='40' tolerance='1e-10'/>", &wc));
+    ck_assert_int_eq(wm, 1);
+    ck_assert_int_eq(wc, 0);
+    uint64_t defaults = linear_solver_hash("<MinResLinearSolver/>", &wm);
+    ck_assert(defaults == linear_solver_hash("<CGLinearSolver iterations='25' tolerance='1e-5'/>", &wc));
+    ck_assert(defaults != minres);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node name='n'>\n<MinResLinearSolver iterations='2.5'/></Node></Node>", &s),
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not an integer"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -1857,6 +1897,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_integration_scheme_names);
     tcase_add_test(tc, test_vec1_spring_backward_euler);
     tcase_add_test(tc, test_vec2_is_held_vec3);
+    tcase_add_test(tc, test_minres_is_cg);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);
