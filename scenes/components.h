@@ -65,6 +65,7 @@ int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 int sc_cg_implicit(pf_scene_component *c, void *ctx);
 /* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1) */
 int sc_bdf_scheme(pf_scene_component *c, void *ctx);
+int sc_bdf_ode_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */

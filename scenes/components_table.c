@@ -53,6 +53,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
     {"BDF1OdeSolver", STATE, sc_euler_implicit, NULL}, /* SOFA's linear multistep method of order 1: BDF1 */
     {"BDFIntegrationScheme", STATE, sc_bdf_scheme, NULL}, /* order 1 only: BDF1 */
+    {"BDFOdeSolver", STATE, sc_bdf_ode_solver, NULL},     /* order 1 only: BDF1 */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"CGImplicit", STATE, sc_cg_implicit, NULL}, /* SOFA's old implicit Euler with its CG inside */
@@ -181,7 +182,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     {"DampVelocitySolver", FORCES, sc_damp_velocity, NULL}, /* after the objects exist: a step hook on them */
     /* models PhysFlow does not have: refused, saying what they are */
-    {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
     {"Mesh2PointTopologicalMapping", STATE, sc_refused_model, NULL},

@@ -311,7 +311,8 @@ START_TEST(test_affine_movement)
 END_TEST
 
 /* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
- * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
+ * default), BDF1OdeSolver and BDFOdeSolver of order 1 (its default): the same state, bit for bit, after 30 steps of
+ * a spring bar as the solver they name. */
 static uint64_t bar_hash(const char *integrator)
 {
     char xml[1024];
@@ -337,6 +338,9 @@ START_TEST(test_integration_scheme_names)
     ck_assert(implicit == bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
     ck_assert(implicit ==
               bar_hash("<BDF1OdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit == bar_hash("<BDFOdeSolver order='1' rayleighMass='0.1' rayleighStiffness='0.05'/>"
+                                   "<NewtonRaphsonSolver/>"));
+    ck_assert(implicit == bar_hash("<BDFOdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
     ck_assert(implicit == bar_hash("<EulerImplicitIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"));
     ck_assert(implicit != bar_hash("<EulerImplicitSolver/>"));
     uint64_t explicit_ = bar_hash("<EulerExplicitSolver/>");
