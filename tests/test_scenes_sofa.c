@@ -340,7 +340,8 @@ START_TEST(test_integration_scheme_names)
               bar_hash("<BDF1OdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
     ck_assert(implicit == bar_hash("<BDFOdeSolver order='1' rayleighMass='0.1' rayleighStiffness='0.05'/>"
                                    "<NewtonRaphsonSolver/>"));
-    ck_assert(implicit == bar_hash("<BDFOdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit ==
+              bar_hash("<BDFOdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
     ck_assert(implicit == bar_hash("<EulerImplicitIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"));
     ck_assert(implicit != bar_hash("<EulerImplicitSolver/>"));
     uint64_t explicit_ = bar_hash("<EulerExplicitSolver/>");
@@ -1807,7 +1808,8 @@ START_TEST(test_vec1_spring_backward_euler)
 END_TEST
 
 /* template="Vec2" is the Vec3 object of the same points held along z (PartialFixedProjectiveConstraint
- * fixedDirections 0 0 1 on every point), bit for bit; coordinates that do not come in twos, and a mesh off the plane, are refused */
+ * fixedDirections 0 0 1 on every point), bit for bit; coordinates that do not come in twos, and a mesh off the
+ * plane, are refused */
 START_TEST(test_vec2_is_held_vec3)
 {
     const char *fmt = "<Node dt='0.01' gravity='1 -9.81 4'><Node name='n'><EulerImplicitSolver/>"

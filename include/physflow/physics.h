@@ -401,11 +401,12 @@ PF_API pf_rest_shape_springs_def pf_rest_shape_springs_default_def(void);
 PF_API int pf_world_add_rest_shape_springs(pf_world *w, pf_object_id o, const pf_rest_shape_springs_def *def,
                                            pf_force_field_id *out);
 
-/// Polynomial rest-shape springs (SOFA PolynomialRestShapeSpringsForceField): each listed point i is pulled back to its
-/// rest position r_i by a force of magnitude P(s) = c_1 s + c_2 s^2 + ... + c_d s^d of its strain s = |x_i - r_i| / L_i,
-/// along SOFA's smoothed direction (x_i - r_i) / sqrt(|x_i - r_i|^2 + exp(shift - scale |x_i - r_i|^2)). Its stiffness
-/// is SOFA's: a diagonal one, per axis d (P'(s) / L - P / l) (1 - scale e) w_d^2 + P / l, with l that smoothed length,
-/// e the exponential and w the direction. Get defaults (SOFA's) from pf_polynomial_springs_default_def().
+/// Polynomial rest-shape springs (SOFA PolynomialRestShapeSpringsForceField): each listed point i is pulled back
+/// to its rest position r_i by a force of magnitude P(s) = c_1 s + c_2 s^2 + ... + c_d s^d of its strain
+/// s = |x_i - r_i| / L_i, along SOFA's smoothed direction (x_i - r_i) / sqrt(|x_i - r_i|^2 + exp(shift - scale
+/// |x_i - r_i|^2)). Its stiffness is SOFA's: a diagonal one, per axis d (P'(s) / L - P / l) (1 - scale e) w_d^2 +
+/// P / l, with l that smoothed length, e the exponential and w the direction. Get defaults (SOFA's) from
+/// pf_polynomial_springs_default_def().
 typedef struct pf_polynomial_springs_def {
     const uint32_t *points;        ///< point indices (copied); NULL with npoints 0 (default): every point
     uint32_t npoints;              ///< how many in `points`
