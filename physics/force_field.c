@@ -16,6 +16,7 @@ const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS] = {
     [PF_FORCE_TENSOR_MASS] = &pf_tensor_mass_force_field,
     [PF_FORCE_BENDING_VECTORS] = &pf_bending_vector_force_field,
     [PF_FORCE_REST_SHAPE] = &pf_rest_shape_force_field,
+    [PF_FORCE_POLYNOMIAL_SPRINGS] = &pf_polynomial_springs_force_field,
     [PF_FORCE_CONSTANT] = &pf_constant_force_field,
     [PF_FORCE_CUSTOM] = &pf_custom_force_field,
 };

@@ -87,6 +87,7 @@ enum {
     PF_FORCE_TENSOR_MASS,
     PF_FORCE_BENDING_VECTORS,
     PF_FORCE_REST_SHAPE,
+    PF_FORCE_POLYNOMIAL_SPRINGS,
     PF_FORCE_CONSTANT,
     PF_FORCE_CUSTOM,
     PF_FORCE_KINDS
@@ -96,7 +97,7 @@ extern const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS];
 /* The kinds' operations, defined in their own files. */
 extern const pf_force_field_ops pf_springs_force_field, pf_hexa_fem_force_field, pf_tetra_fem_force_field,
     pf_triangle_fem_force_field, pf_biquadratic_springs_force_field, pf_tensor_mass_force_field,
-    pf_bending_vector_force_field, pf_rest_shape_force_field,
+    pf_bending_vector_force_field, pf_rest_shape_force_field, pf_polynomial_springs_force_field,
     pf_constant_force_field, pf_custom_force_field;
 
 /* f += every force field of o at (x, v), in kind order */

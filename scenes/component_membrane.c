@@ -121,6 +121,24 @@ static int field_added(pf_scene_component *c, int rc)
     return PF_OK;
 }
 
+/* pf_world_add_triangle_fem(d) over the node's triangles */
+static int add_triangle_fem(pf_scene_component *c, pf_triangle_fem_def *d)
+{
+    pf_object_id o;
+    int rc;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t *tris, nt;
+    if ((rc = node_triangles(c, &tris, &nt))) return rc;
+    d->triangles = tris;
+    d->ntriangles = nt;
+    pf_force_field_id id;
+    rc = pf_world_add_triangle_fem(c->L->scene->world, o, d, &id);
+    pf_free(tris);
+    if (rc || (rc = note_triangles(c, id, nt))) return rc;
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
 int sc_triangle_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -157,18 +175,38 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
                                           "initialPoints",
                                           "topology"};
     SC_IGNORE_ATTRS(c, ignored);
-    pf_object_id o;
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    uint32_t *tris, nt;
-    if ((rc = node_triangles(c, &tris, &nt))) return rc;
-    d.triangles = tris;
-    d.ntriangles = nt;
-    pf_force_field_id id;
-    rc = pf_world_add_triangle_fem(c->L->scene->world, o, &d, &id);
-    pf_free(tris);
-    if (rc || (rc = note_triangles(c, id, nt))) return rc;
-    c->L->scene->summary.force_fields++;
-    return PF_OK;
+    return add_triangle_fem(c, &d);
+}
+
+/* TriangularFEMForceFieldOptim: SOFA's TriangularFEMForceField "large" written out by hand (checked against
+ * SOFA's TriangularFEMForceFieldOptim.inl): the same frame (x along ab, y in the plane), the same local
+ * displacements of b and c, the plane-stress D as mu = E / (1 + nu) and gamma = E nu / (1 - nu^2) (D11 = mu +
+ * gamma = E / (1 - nu^2), D33 = mu / 2), area A, thickness 1, and df = -R^T Ke R dx with the current frame: so
+ * pf_world_add_triangle_fem, PF_FEM_LARGE. Its defaults are BaseLinearElasticityFEMForceField's (E 5000, nu
+ * 0.45); SOFA ignores a method other than "large" with a warning, and so does PhysFlow; its `damping` is read
+ * but used nowhere in SOFA. `restScale` (a pre-stretched rest shape) is refused unless 1. */
+int sc_triangle_fem_optim(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_triangle_fem_def d = pf_triangle_fem_default_def();
+    d.young_modulus = 5000;
+    d.poisson_ratio = 0.45;
+    int rc;
+    if ((rc = elastic_moduli(c, &d.young_modulus, &d.poisson_ratio, 1))) return rc;
+    const char *m = pf_scene_component_string(c, "method");
+    if (m && *m && strcmp(m, "large"))
+        pf_scene_component_warning(c, "%s: method '%s' ignored: it implements \"large\" only (as in SOFA)",
+                                   TYPE(c), m);
+    double rest_scale = 1;
+    if ((rc = pf_scene_component_real(c, "restScale", -1e300, 1e300, &rest_scale)) < 0) return rc;
+    if (rest_scale != 1)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: restScale %g is not supported (1 only): PhysFlow's "
+                                        "rest shape is the initial positions, not scaled", TYPE(c), rest_scale);
+    static const char *const ignored[] = {"template",          "topology",          "damping",
+                                          "computePrincipalStress", "stressMaxValue", "showStressVector",
+                                          "showStressThreshold"};
+    SC_IGNORE_ATTRS(c, ignored);
+    return add_triangle_fem(c, &d);
 }
 
 /* TriangularBiquadraticSpringsForceField and TriangularQuadraticSpringsForceField (pf_world_add_biquadratic_springs,

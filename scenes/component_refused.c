@@ -10,9 +10,6 @@
 static const struct {
     const char *type, *why;
 } refused[] = {
-    {"BDFOdeSolver",
-     "its backward differentiation formulas (order 1 to 6, each step solved by Newton-Raphson iterations) are not "
-     "PhysFlow's integrators: EulerImplicitSolver solves one linearized backward Euler step"},
     {"SimpleTesselatedTetraTopologicalMapping",
      "it cuts each tetrahedron into 8 on new points (its edges' midpoints), which SimpleTesselatedTetraMechanicalMapping "
      "moves; PhysFlow's topological mappings keep the input's points (Hexa2TetraTopologicalMapping, "

@@ -1,11 +1,35 @@
-/* RestShapeSpringsForceField: springs pulling the node's points (all, or `points`) back to where they start, with
- * one `stiffness` or one per point. SOFA can also take the rest shape from another state (`external_rest_shape`):
+/* RestShapeSpringsForceField: springs pulling the node's points (all, or `points`) back to their rest positions (the
+ * MechanicalObject's rest_position when written out, as SOFA's restPosition, else where they start), with one
+ * `stiffness` or one per point. SOFA can also take the rest shape from another state (`external_rest_shape`):
  * PhysFlow does not, and says so. */
 #include "components.h"
 
 #include "base/alloc.h"
 
+#include <string.h>
+
 #define TYPE(c) pf_scene_component_type(c)
+
+int sc_rest_positions(pf_scene_component *c, pf_object_id o, const uint32_t *idx, size_t m, double **out)
+{
+    const sc_node *n = c->node;
+    *out = NULL;
+    if (!n->rest_positions) return PF_OK;
+    uint32_t np = 0;
+    pf_world_positions(pf_scene_component_world(c), o, &np);
+    if (n->nrest_positions != np || n->offset[0] != 0 || n->offset[1] != 0 || n->offset[2] != 0)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: the MechanicalObject's rest_position (%u points) is "
+                                        "taken for a node of %u points with no translation only", TYPE(c),
+                                        n->nrest_positions, np);
+    size_t listed = m ? m : np;
+    for (size_t k = 0; k < m; k++)
+        if (idx[k] >= np) return PF_OK; /* the springs' call names the point out of range */
+    double *r = pf_malloc(3 * listed * sizeof *r);
+    if (!r) return pf_scene_component_error(c, PF_ENOMEM, "%s: out of memory", TYPE(c));
+    for (size_t k = 0; k < listed; k++) memcpy(r + 3 * k, n->rest_positions + 3 * (size_t)(m ? idx[k] : k), 24);
+    *out = r;
+    return PF_OK;
+}
 
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx)
 {
@@ -41,8 +65,12 @@ int sc_rest_shape_springs(pf_scene_component *c, void *ctx)
     else if (nk > 1)
         rc = pf_scene_component_error(c, PF_EINVAL, "%s: 'stiffness' has %zu values: give one, or one per point "
                                       "(%zu)", TYPE(c), nk, listed);
-    if (!rc) rc = pf_world_add_rest_shape_springs(pf_scene_component_world(c), o, &d, NULL);
+    double *rest = NULL;
+    if (!rc && !(rc = sc_rest_positions(c, o, idx, m, &rest))) {
+        d.rest_positions = rest;
+        rc = pf_world_add_rest_shape_springs(pf_scene_component_world(c), o, &d, NULL);
+    }
     if (!rc) c->L->scene->summary.force_fields++;
-    pf_free(idx), pf_free(k);
+    pf_free(idx), pf_free(k), pf_free(rest);
     return rc;
 }

@@ -74,10 +74,15 @@ int sc_direct_linear_solver(pf_scene_component *c, void *ctx);
 int sc_cg_implicit(pf_scene_component *c, void *ctx);
 /* scenes/component_integration_schemes.c: BDFIntegrationScheme of order 1 (as BDF1) */
 int sc_bdf_scheme(pf_scene_component *c, void *ctx);
+int sc_bdf_ode_solver(pf_scene_component *c, void *ctx);
 /* scenes/component_damp_velocity.c: DampVelocitySolver (FORCES stage: a step hook on the node's objects) */
 int sc_damp_velocity(pf_scene_component *c, void *ctx);
 /* scenes/component_rest_shape.c (FORCES stage) */
 int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
+/* The node's MechanicalObject's rest_position for the listed points idx[0 .. m) (m 0: every point) of object o, for
+ * the springs that rest there (*out owned by the caller; NULL: none written out, rest at the initial positions). */
+int sc_rest_positions(pf_scene_component *c, pf_object_id o, const uint32_t *idx, size_t m, double **out);
+int sc_polynomial_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_collision_pipeline(pf_scene_component *c, void *ctx);
 int sc_brute_force_broad_phase(pf_scene_component *c, void *ctx);
@@ -89,6 +94,7 @@ int sc_plane_force_field(pf_scene_component *c, void *ctx);
 int sc_sphere_force_field(pf_scene_component *c, void *ctx);
 int sc_accept_companion(pf_scene_component *c, void *ctx);
 int sc_pcg_linear_solver(pf_scene_component *c, void *ctx);
+int sc_minres_linear_solver(pf_scene_component *c, void *ctx);
 int sc_preconditioner(pf_scene_component *c, void *ctx);
 int sc_gravity(pf_scene_component *c, void *ctx);
 /* SOFA's rotation from Euler angles in degrees about x, y, z (R = Rz Ry Rx, x applied first), row-major */
@@ -179,6 +185,7 @@ int sc_point_model(pf_scene_component *c, void *ctx);
 int sc_line_model(pf_scene_component *c, void *ctx);
 /* scenes/component_membrane.c */
 int sc_triangle_fem(pf_scene_component *c, void *ctx);
+int sc_triangle_fem_optim(pf_scene_component *c, void *ctx);
 int sc_biquadratic_springs(pf_scene_component *c, void *ctx);
 int sc_tensor_mass(pf_scene_component *c, void *ctx);
 int sc_fast_bending_springs(pf_scene_component *c, void *ctx);

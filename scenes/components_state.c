@@ -75,6 +75,59 @@ static int decomposition(pf_scene_component *c, sc_node *n)
     return PF_OK;
 }
 
+int sc_parse_coords(pf_scene_component *c, const char *attr, double **out, size_t *n)
+{
+    int dim = c->node->coords;
+    int rc = sc_parse_reals(c, attr, out, n);
+    if (rc != 1 || !dim) return rc;
+    if (*n % (size_t)dim) {
+        pf_free(*out);
+        *out = NULL;
+        return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' needs %d number%s per point (template Vec%dd), got "
+                                        "%zu numbers", TYPE(c), attr, dim, dim > 1 ? "s" : "", dim, *n);
+    }
+    size_t np = *n / (size_t)dim;
+    double *x = pf_calloc(np ? 3 * np : 1, sizeof *x);
+    if (!x) {
+        pf_free(*out);
+        *out = NULL;
+        return pf_scene_component_error(c, PF_ENOMEM, "%s: out of memory", TYPE(c));
+    }
+    for (size_t p = 0; p < np; p++) memcpy(x + 3 * p, *out + (size_t)dim * p, (size_t)dim * sizeof *x);
+    pf_free(*out);
+    *out = x;
+    *n = 3 * np;
+    return 1;
+}
+
+/* rest_position, when written out (a link, "@...", stays ignored): kept on the node for the components that rest
+ * there (RestShapeSpringsForceField, PolynomialRestShapeSpringsForceField); the others rest at the initial
+ * positions, so a rest_position other than `position` is a warning */
+static int rest_positions(pf_scene_component *c, sc_node *n)
+{
+    const char *raw = sc_raw_attr(c, "rest_position");
+    if (!raw || strchr(raw, '@')) {
+        pf_scene_component_ignore(c, "rest_position");
+        return PF_OK;
+    }
+    double *r;
+    size_t m;
+    int rc = sc_parse_coords(c, "rest_position", &r, &m);
+    if (rc < 0) return rc;
+    if (m % 3 || m / 3 > (1u << 28)) {
+        pf_free(r);
+        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: 'rest_position' needs 3 numbers per point, "
+                                        "got %zu numbers", m);
+    }
+    n->rest_positions = r;
+    n->nrest_positions = (uint32_t)(m / 3);
+    if (!n->positions || n->npositions != n->nrest_positions || memcmp(r, n->positions, m * sizeof *r))
+        pf_scene_component_warning(c, "MechanicalObject: rest_position differs from position: only "
+                                   "RestShapeSpringsForceField and PolynomialRestShapeSpringsForceField rest there, "
+                                   "PhysFlow's other components rest at the initial positions");
+    return PF_OK;
+}
+
 int sc_mechanical_object(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -85,12 +138,14 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
     const char *tpl = pf_scene_component_string(c, "template");
     /* "Rigid": SOFA's alias of Rigid3d, in its older scenes */
     if (tpl && (!strcmp(tpl, "Rigid3d") || !strcmp(tpl, "Rigid3") || !strcmp(tpl, "Rigid"))) return rigid_object(c, n);
-    if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3"))
-        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: unknown template '%s' (Vec3d or Rigid3d)",
-                                        tpl);
+    if (tpl && (!strcmp(tpl, "Vec1d") || !strcmp(tpl, "Vec1"))) n->coords = 1;
+    else if (tpl && (!strcmp(tpl, "Vec2d") || !strcmp(tpl, "Vec2"))) n->coords = 2;
+    else if (tpl && strcmp(tpl, "Vec3d") && strcmp(tpl, "Vec3"))
+        return pf_scene_component_error(c, PF_EPARSE, "MechanicalObject: unknown template '%s' (Vec3d, Vec2d, Vec1d "
+                                        "or Rigid3d)", tpl);
     double *v;
     size_t m;
-    int rc = sc_parse_reals(c, "position", &v, &m);
+    int rc = sc_parse_coords(c, "position", &v, &m);
     if (rc < 0) return rc;
     if (rc == 1) {
         if (m == 0 || m % 3 || m / 3 > (1u << 28)) {
@@ -101,7 +156,7 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         n->positions = v;
         n->npositions = (uint32_t)(m / 3);
     }
-    if ((rc = sc_parse_reals(c, "velocity", &v, &m)) < 0) return rc;
+    if ((rc = sc_parse_coords(c, "velocity", &v, &m)) < 0) return rc;
     if (rc == 1) {
         if (m % 3) {
             pf_free(v);
@@ -115,7 +170,7 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
     double t[3] = {0, 0, 0};
     if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
     for (int k = 0; k < 3; k++) n->offset[k] += t[k];
-    pf_scene_component_ignore(c, "rest_position");
+    if ((rc = rest_positions(c, n)) < 0) return rc;
     pf_scene_component_ignore(c, "showObjectScale");
     if ((rc = decomposition(c, n))) return rc;
     n->mo_line = pf_scene_component_line(c);
@@ -397,7 +452,7 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         return PF_OK;
     }
     /* SOFA's alias of `position` here: `points` */
-    rc = sc_parse_reals(c, pf_scene_component_string(c, "position") ? "position" : "points", &m.points, &np);
+    rc = sc_parse_coords(c, pf_scene_component_string(c, "position") ? "position" : "points", &m.points, &np);
     if (rc < 0) return rc;
     if (rc == 0 && c->node->positions) { /* SOFA's topology containers take the points of the state */
         np = 3 * (size_t)c->node->npositions;
@@ -607,6 +662,23 @@ int sc_pcg_linear_solver(pf_scene_component *c, void *ctx)
     for (size_t k = 0; k < sizeof precond / sizeof *precond; k++) /* read: the warning below covers them */
         (void)pf_scene_component_string(c, precond[k]);
     pf_scene_component_warning(c, "%s: solved by PhysFlow's CG without a preconditioner", TYPE(c));
+    return sc_cg_linear_solver(c, ctx);
+}
+
+/* MinResLinearSolver: SOFA's MINRES (from tminres) on the node's system, which is symmetric positive definite, so
+ * CG converges to the same solution; PhysFlow solves it with its CG under MINRES's iterations and tolerance (SOFA's
+ * defaults 25 and 1e-5), reading the tolerance as CG's relative residual where MINRES tests ||r|| / (||A|| ||x||),
+ * and says so. */
+int sc_minres_linear_solver(pf_scene_component *c, void *ctx)
+{
+    pf_solver_def *s = &c->node->solver;
+    s->cg_iterations = 25;
+    s->cg_tolerance = 1e-5;
+    pf_scene_component_warning(c, "%s: solved by PhysFlow's CG (the system is symmetric positive definite: the same "
+                               "solution); its tolerance is read as CG's ||r|| <= tolerance ||b||, where MINRES "
+                               "tests ||r|| / (||A|| ||x||)", TYPE(c));
+    pf_scene_component_ignore(c, "graph");
+    pf_scene_component_ignore(c, "verbose");
     return sc_cg_linear_solver(c, ctx);
 }
 

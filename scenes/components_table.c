@@ -54,7 +54,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"EulerImplicitSolver", STATE, sc_euler_implicit, NULL},
     {"EulerImplicitIntegrationScheme", STATE, sc_euler_implicit, NULL},
     {"BDF1", STATE, sc_euler_implicit, NULL}, /* with NewtonRaphsonSolver's one iteration: the same step */
+    {"BDF1OdeSolver", STATE, sc_euler_implicit, NULL}, /* SOFA's linear multistep method of order 1: BDF1 */
     {"BDFIntegrationScheme", STATE, sc_bdf_scheme, NULL}, /* order 1 only: BDF1 */
+    {"BDFOdeSolver", STATE, sc_bdf_ode_solver, NULL},     /* order 1 only: BDF1 */
     {"EulerExplicitSolver", STATE, sc_euler_explicit, NULL},
     {"EulerExplicitIntegrationScheme", STATE, sc_euler_explicit, NULL}, /* SOFA v26.06's names */
     {"CGImplicit", STATE, sc_cg_implicit, NULL}, /* SOFA's old implicit Euler with its CG inside */
@@ -87,6 +89,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RotationMatrixSystem", STATE, sc_accept_companion, NULL},
     {"CGLinearSolver", STATE, sc_cg_linear_solver, NULL},
     {"PCGLinearSolver", STATE, sc_pcg_linear_solver, NULL},
+    {"MinResLinearSolver", STATE, sc_minres_linear_solver, NULL},
     {"JacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"BlockJacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"SSORPreconditioner", STATE, sc_preconditioner, NULL},
@@ -139,6 +142,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},
     {"RestShapeSpringsForceField", FORCES, sc_rest_shape_springs, NULL},
+    {"PolynomialRestShapeSpringsForceField", FORCES, sc_polynomial_springs, NULL},
     {"BoxROI", FORCES, sc_box_roi, NULL},
     {"FixedConstraint", FORCES, sc_fixed_constraint, NULL},
     {"FixedProjectiveConstraint", FORCES, sc_fixed_constraint, NULL},
@@ -168,6 +172,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TetrahedronCollisionModel", FORCES, sc_tetrahedron_model, NULL}, /* no contacts, as in SOFA's proximity */
     {"TriangularFEMForceField", FORCES, sc_triangle_fem, NULL},
     {"TriangleFEMForceField", FORCES, sc_triangle_fem, NULL},
+    {"TriangularFEMForceFieldOptim", FORCES, sc_triangle_fem_optim, NULL},
     {"TriangularBiquadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularQuadraticSpringsForceField", FORCES, sc_biquadratic_springs, NULL},
     {"TriangularTensorMassForceField", FORCES, sc_tensor_mass, NULL},
@@ -181,7 +186,6 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TopologicalChangeProcessor", FORCES, sc_topological_change_processor, NULL},
     {"DampVelocitySolver", FORCES, sc_damp_velocity, NULL}, /* after the objects exist: a step hook on them */
     /* models PhysFlow does not have: refused, saying what they are */
-    {"BDFOdeSolver", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraTopologicalMapping", STATE, sc_refused_model, NULL},
     {"SimpleTesselatedTetraMechanicalMapping", STATE, sc_refused_model, NULL},
     {"Mesh2PointTopologicalMapping", STATE, sc_refused_model, NULL},

@@ -53,6 +53,7 @@ static void node_free(sc_node *n)
     pf_vec_free(&n->children);
     pf_free(n->name);
     pf_free(n->positions);
+    pf_free(n->rest_positions);
     pf_free(n->velocities);
     pf_free(n->point_masses);
     pf_free(n->subset);
@@ -353,6 +354,39 @@ static int record_object(sc_loader *L, sc_node *n, uint32_t npts)
     return PF_OK;
 }
 
+/* A Vec1 or Vec2 object (SOFA's templates of 1 or 2 coordinates per point) is a Vec3 object held along the axes it
+ * lacks (z; y too for Vec1), its points on them at 0: the same dynamics on the coordinates it has, since nothing
+ * couples them to the held ones. */
+static int hold_reduced_coords(sc_loader *L, sc_node *n, uint32_t npts)
+{
+    if (!n->coords) return PF_OK;
+    pf_world *w = L->scene->world;
+    uint32_t np = 0;
+    const double *x = pf_world_positions(w, n->object, &np);
+    for (uint32_t p = 0; p < np; p++)
+        for (int a = n->coords; a < 3; a++)
+            if (x[3 * (size_t)p + (size_t)a] != 0)
+                return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject template Vec%dd in node '%s': point %u "
+                                "has coordinate %c = %g, which the template does not have", n->coords, n->name, p,
+                                "xyz"[a], x[3 * (size_t)p + (size_t)a]);
+    uint32_t *all = pf_malloc((size_t)npts * sizeof *all);
+    if (!all) return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+    for (uint32_t p = 0; p < npts; p++) all[p] = p;
+    int rc = PF_OK;
+    for (int a = n->coords; a < 3 && !rc; a++) {
+        double dir[3] = {0, 0, 0};
+        dir[a] = 1;
+        rc = pf_world_fix_directions(w, n->object, all, npts, dir);
+    }
+    pf_free(all);
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
+    }
+    return PF_OK;
+}
+
 /* Creates the object of every node with a MechanicalObject, in document order. */
 static int create_objects(sc_loader *L, sc_node *n)
 {
@@ -437,6 +471,7 @@ static int create_objects(sc_loader *L, sc_node *n)
             snprintf(copy, sizeof copy, "%s", pf_last_error());
             return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
         }
+        if ((rc = hold_reduced_coords(L, n, npts))) return rc;
         if ((rc = record_object(L, n, npts))) return rc;
     }
     for (uint32_t k = 0; k < n->children.n; k++)

@@ -80,6 +80,8 @@ struct sc_node {
     pf_object_def def;
     double *positions, *velocities; /* owned, 3 per point */
     uint32_t npositions, nvelocities;
+    double *rest_positions; /* owned, 3 per point: the MechanicalObject's rest_position as written (not a link) */
+    uint32_t nrest_positions;
     sc_topology topology;
     int topology_line;
     sc_mesh mesh;
@@ -97,6 +99,8 @@ struct sc_node {
     double *point_masses; /* owned: def.point_masses, set by a mass measured on the mesh (scenes/component_mass.c) */
     /* Rigid3d MechanicalObject: pose (x y z, quaternion w x y z) and velocity (linear, angular) of the frame */
     int rigid;
+    int coords; /* a Vec1 or Vec2 MechanicalObject's coordinates per point (1, 2): a Vec3 object held along the
+                 * others; 0: Vec3 */
     double pose[7], twist[6];
     int shape_line;          /* RigidShape element: box or sphere (0: the shape comes from a mesh) */
     pf_rigid_shape shape;
@@ -216,6 +220,9 @@ const char *sc_file_of(const sc_loader *L, const xmlNode *el);
 int sc_parse_reals(pf_scene_component *c, const char *attr, double **out, size_t *n);
 /* Same for non-negative integers < 2^32. */
 int sc_parse_uints(pf_scene_component *c, const char *attr, uint32_t **out, size_t *n);
+/* Points of the node's MechanicalObject written in `attr`: 3 numbers per point, or its template's 1 or 2 (Vec1,
+ * Vec2), the others 0. As sc_parse_reals: 1 given (*out owned by the caller, *n numbers, 3 per point), 0 absent. */
+int sc_parse_coords(pf_scene_component *c, const char *attr, double **out, size_t *n);
 /* Boolean attribute: "true/false/1/0"; returns 1 present, 0 absent, or an error. */
 int sc_parse_bool(pf_scene_component *c, const char *attr, int *value);
 /* pf_scene_component_ignore for each of the n attribute names */

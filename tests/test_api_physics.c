@@ -591,6 +591,20 @@ START_TEST(force_fields_and_springs)
     REFUSED(pf_world_add_rest_shape_springs(w, id, &rs, NULL), "pf_world_add_rest_shape_springs", "def.points[0]");
     REFUSED(pf_world_add_rest_shape_springs(w, id, NULL, NULL), "pf_world_add_rest_shape_springs", "def");
 
+    pf_polynomial_springs_def ps = pf_polynomial_springs_default_def();
+    ps.smooth_shift = NAN;
+    REFUSED(pf_world_add_polynomial_springs(w, id, &ps, NULL), "pf_world_add_polynomial_springs", "def.smooth_shift");
+    ps.smooth_shift = 0;
+    ps.points = (const uint32_t[1]){99}, ps.npoints = 1;
+    REFUSED(pf_world_add_polynomial_springs(w, id, &ps, NULL), "pf_world_add_polynomial_springs", "def.points[0]");
+    ps.points = NULL, ps.npoints = 0, ps.degrees = (const uint32_t[1]){65};
+    REFUSED(pf_world_add_polynomial_springs(w, id, &ps, NULL), "pf_world_add_polynomial_springs", "def.degrees[0]");
+    REFUSED(pf_world_add_polynomial_springs(w, id, NULL, NULL), "pf_world_add_polynomial_springs", "def");
+    ps = pf_polynomial_springs_default_def();
+    pf_force_field_id psid = {UINT32_MAX};
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &ps, &psid), PF_OK);
+    ck_assert_uint_ne(psid.index, UINT32_MAX);
+
     pf_constant_force_def cf = pf_constant_force_default_def();
     cf.force[2] = NAN;
     REFUSED(pf_world_add_constant_force(w, id, &cf, NULL), "pf_world_add_constant_force", "def.force");

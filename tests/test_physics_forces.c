@@ -1,11 +1,16 @@
 /* Per-object force fields as kinds: the constant force (SOFA ConstantForceField) against the closed-form
  * recurrences of symplectic and implicit Euler, its argument checks, and the scene component against the API;
  * rest-shape springs (SOFA RestShapeSpringsForceField) against the static equilibrium m g / k, with CG and the
- * direct solver, and their component against the API. */
+ * direct solver, and their component against the API; polynomial rest-shape springs (SOFA
+ * PolynomialRestShapeSpringsForceField): force and stiffness against SOFA's formulas worked by hand, a linear one
+ * against the static equilibrium m g L / c_1, the scene component against the API and the MechanicalObject's
+ * rest_position. */
 #include "check_main.h"
+#include "point_object.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
+#include "physics/world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -379,6 +384,166 @@ START_TEST(test_rest_shape_scene_matches_api)
 }
 END_TEST
 
+/* ---------- polynomial rest-shape springs ---------- */
+
+/* one point at rest + (0.3, -0.4, 1.2) (|d| = 1.3), L = 2 (s = 0.65), P(s) = 10 s + 4 s^2 - 2 s^3, shift 0.5, scale
+ * 0.8: f = -P d / l, l = sqrt(|d|^2 + exp(shift - scale |d|^2)); df = -J dx, SOFA's diagonal
+ * J_a = (P'(s) / L - P / l) (1 - scale e) (d_a / l)^2 + P / l */
+START_TEST(test_polynomial_springs_by_hand)
+{
+    pf_world *w = make_world(0.01, 0);
+    const double r[3] = {0.5, 1, -2}, d[3] = {0.3, -0.4, 1.2};
+    double x[6] = {r[0] + d[0], r[1] + d[1], r[2] + d[2], 7, 7, 7};
+    pf_object_def od = pf_object_default_def();
+    od.points = 2, od.positions = x;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    pf_polynomial_springs_def pd = pf_polynomial_springs_default_def();
+    pd.points = (const uint32_t[1]){0}, pd.npoints = 1, pd.rest_positions = r;
+    pd.degrees = (const uint32_t[1]){3}, pd.coefficients = (const double[3]){10, 4, -2};
+    pd.initial_length = 2, pd.smooth_shift = 0.5, pd.smooth_scale = 0.8;
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_OK);
+    double f[6], df[6];
+    force_at(w, id, x, f);
+    const double s = 0.65, P = 10 * s + 4 * s * s - 2 * s * s * s, dP = 10 + 8 * s - 6 * s * s;
+    const double e = exp(0.5 - 0.8 * 1.69), l = sqrt(1.69 + e);
+    for (int a = 0; a < 3; a++) assert_close(f[a], -P * d[a] / l, "f", a);
+    for (int a = 3; a < 6; a++) ck_assert_double_eq(f[a], 0);
+    const double dx[6] = {1, 1, 1, 1, 1, 1};
+    dforce_of(w, id, dx, df);
+    for (int a = 0; a < 3; a++) {
+        double J = (dP / 2 - P / l) * (1 - 0.8 * e) * (d[a] / l) * (d[a] / l) + P / l;
+        assert_close(df[a], -J, "df", a);
+    }
+    for (int a = 3; a < 6; a++) ck_assert_double_eq(df[a], 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* P(s) = c s with the smoothing gone (shift -40: exp below 1e-17) is a linear spring of stiffness c / L: one static
+ * step under gravity from 0.1 m below rest (at rest SOFA's stiffness is 0) puts each point at rest - m g L / c, by
+ * CG and by the direct solver */
+START_TEST(test_polynomial_springs_linear_equilibrium)
+{
+    for (int direct = 0; direct < 2; direct++) {
+        pf_world *w = make_world(0.01, -9.81);
+        pf_object_def od = pf_object_default_def();
+        od.points = 2;
+        od.positions = (const double[6]){0, 0, -0.1, 1, 0, -0.1};
+        od.vertex_mass = 0.5;
+        od.solver.kind = PF_SOLVER_STATIC;
+        od.solver.linear_solver = direct ? PF_LINEAR_DIRECT : PF_LINEAR_CG;
+        od.solver.cg_tolerance = 1e-14;
+        pf_object_id id;
+        ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+        pf_polynomial_springs_def pd = pf_polynomial_springs_default_def();
+        pd.degrees = (const uint32_t[2]){1, 1}, pd.npolynomials = 2, pd.coefficients = (const double[2]){30, 80};
+        pd.initial_lengths = (const double[2]){0.5, 2};
+        pd.rest_positions = (const double[6]){0, 0, 0, 1, 0, 0};
+        pd.smooth_shift = -40;
+        ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_OK);
+        ck_assert_msg(pf_world_step(w, 1) == PF_OK, "%s", pf_last_error());
+        uint32_t n;
+        const double *x = pf_world_positions(w, id, &n);
+        const double k[2] = {30 / 0.5, 80 / 2.0};
+        for (int i = 0; i < 2; i++)
+            ck_assert_msg(fabs(x[3 * i + 2] + 0.5 * 9.81 / k[i]) < 1e-12, "direct %d point %d at %.15g", direct, i,
+                          x[3 * i + 2]);
+        pf_world_destroy(w);
+    }
+}
+END_TEST
+
+START_TEST(test_polynomial_springs_bad_arguments)
+{
+    pf_world *w = make_world(0.01, 0);
+    pf_object_id id = add_point(w, pf_solver_default_def(), 1, (const double[3]){0, 0, 0}, (const double[3]){0, 0, 0});
+    pf_polynomial_springs_def pd = pf_polynomial_springs_default_def();
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, NULL, NULL), PF_EINVAL);
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, (pf_object_id){7}, &pd, NULL), PF_EINVAL);
+    pd.npolynomials = 2;
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.npolynomials"), "%s", pf_last_error());
+    pd = pf_polynomial_springs_default_def();
+    pd.degrees = (const uint32_t[1]){0};
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.degrees[0]"), "%s", pf_last_error());
+    pd = pf_polynomial_springs_default_def();
+    pd.coefficients = (const double[1]){NAN};
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    pd = pf_polynomial_springs_default_def();
+    pd.initial_length = 0;
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.initial_length"), "%s", pf_last_error());
+    pd = pf_polynomial_springs_default_def();
+    pd.smooth_scale = INFINITY;
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    pd = pf_polynomial_springs_default_def();
+    pd.points = (const uint32_t[1]){1}, pd.npoints = 1;
+    ck_assert_int_eq(pf_world_add_polynomial_springs(w, id, &pd, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "out of range"), "%s", pf_last_error());
+    pf_world_destroy(w);
+}
+END_TEST
+
+/* the scene component is the API call with SOFA's meaning of its attributes: per-point polynomials, one length,
+ * the smoothing; SOFA's defaults (100 s, L 1, shift 0, scale 1); one polynomial for all when their count is not
+ * the points' */
+START_TEST(test_polynomial_springs_scene_matches_api)
+{
+    const uint32_t pts[2] = {1, 3}, deg[2] = {2, 1};
+    const double c[3] = {10, 5, 20};
+    pf_polynomial_springs_def pd = pf_polynomial_springs_default_def();
+    pd.points = pts, pd.npoints = 2, pd.degrees = deg, pd.npolynomials = 2, pd.coefficients = c;
+    pd.initial_length = 0.5, pd.smooth_shift = -1, pd.smooth_scale = 3;
+    pf_polynomial_springs_def defaults = pf_polynomial_springs_default_def();
+    pf_polynomial_springs_def first = pd;
+    first.npolynomials = 1;
+    const char *xml[3] = {"<PolynomialRestShapeSpringsForceField points='1 3' polynomialStiffness='10 5 20' "
+                          "polynomialDegree='2 1' initialLength='0.5' smoothShift='-1' smoothScale='3'/>",
+                          "<PolynomialRestShapeSpringsForceField/>",
+                          "<PolynomialRestShapeSpringsForceField points='1 3' polynomialStiffness='10 5 20' "
+                          "polynomialDegree='2 1 1' initialLength='0.5' smoothShift='-1' smoothScale='3'/>"};
+    const pf_polynomial_springs_def *api[3] = {&pd, &defaults, &first};
+    for (int k = 0; k < 3; k++) {
+        pf_scene *s = NULL;
+        ck_assert_msg(load("", &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_int_eq(pf_world_add_polynomial_springs(pf_scene_world(s), (pf_object_id){0}, api[k], NULL), PF_OK);
+        uint64_t want = stepped_hash(s);
+        ck_assert_msg(scene_hash(xml[k]) == want, "case %d: scene and API differ", k);
+    }
+    scene_error("<PolynomialRestShapeSpringsForceField polynomialDegree='3' polynomialStiffness='1 2'/>", PF_EINVAL,
+                "its polynomials' degrees need 3");
+    scene_error("<PolynomialRestShapeSpringsForceField points='1 3' initialLength='1 2 3'/>", PF_EINVAL,
+                "give one, or one per");
+    scene_error("<PolynomialRestShapeSpringsForceField initialLength='0'/>", PF_EINVAL, "def.initial_length");
+    scene_error("<PolynomialRestShapeSpringsForceField external_rest_shape='@../x'/>", PF_ENOTSUP, "another state");
+}
+END_TEST
+
+/* the springs rest at the MechanicalObject's rest_position (SOFA's restPosition): a particle at 1.1 from it feels
+ * P(1.1) = 10 s + 10 s^2 = 23.1 N back (smoothScale 1e7: the direction is the unit vector) */
+START_TEST(test_polynomial_springs_rest_position)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 0'><Node name='p'><EulerImplicitSolver/>"
+                      "<MechanicalObject rest_position='0 0 0' position='1.1 0 0'/><UniformMass totalMass='1'/>"
+                      "<PolynomialRestShapeSpringsForceField polynomialStiffness='10 10' polynomialDegree='2' "
+                      "points='0' smoothShift='0.0001' smoothScale='10000000'/></Node></Node>";
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.workers = 1;
+    d.world.runtime.executor = PF_EXEC_SEQ;
+    d.world.runtime.bind = 0;
+    d.world.runtime.quiet = 1;
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&d, "p.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    double x[3] = {1.1, 0, 0}, f[3];
+    force_at(pf_scene_world(s), (pf_object_id){0}, x, f);
+    assert_close(f[0], -(10 * 1.1 + 10 * 1.1 * 1.1), "f", 0);
+    ck_assert(f[1] == 0 && f[2] == 0);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_forces");
@@ -394,6 +559,11 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_rest_shape_static_equilibrium);
     tcase_add_test(tc, test_rest_shape_bad_arguments);
     tcase_add_test(tc, test_rest_shape_scene_matches_api);
+    tcase_add_test(tc, test_polynomial_springs_by_hand);
+    tcase_add_test(tc, test_polynomial_springs_linear_equilibrium);
+    tcase_add_test(tc, test_polynomial_springs_bad_arguments);
+    tcase_add_test(tc, test_polynomial_springs_scene_matches_api);
+    tcase_add_test(tc, test_polynomial_springs_rest_position);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,10 +2,13 @@
  * (scenes/component_membrane.c): one element's stiffness against the analytic plane-stress t A B^T D B, rigid
  * motions, a strip in uniaxial stretch against E t w eps and its Poisson contraction, df against central
  * differences of f, the bending springs of a square and of a closed mesh against brute force, and a hanging
- * sheet's hash over executors. */
+ * sheet's hash over executors. TriangularFEMForceFieldOptim: its force and df on a deformed triangle against
+ * SOFA's formulas for it (mu, gamma, the frame of ab and ac), and its scenes bit for bit against
+ * TriangularFEMForceField's "large". */
 #include "check_main.h"
 #include "point_object.h"
 #include "rodrigues.h"
+#include "triangle_sheet.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -586,6 +589,140 @@ START_TEST(test_scene_components)
 }
 END_TEST
 
+/* ---------- TriangularFEMForceFieldOptim ---------- */
+
+static void cross3(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* SOFA's frame of TriangularFEMForceFieldOptim: rows ab / |ab| and ((ab x ac) x ab) / |..| */
+static void optim_frame(const double *ab, const double *ac, double fx[3], double fy[3])
+{
+    double n[3];
+    cross3(ab, ac, n);
+    cross3(n, ab, fy);
+    double lx = sqrt(dot3(ab, ab)), ly = sqrt(dot3(fy, fy));
+    for (int d = 0; d < 3; d++) {
+        fx[d] = ab[d] / lx;
+        fy[d] /= ly;
+    }
+}
+
+/* SOFA's TriangularFEMForceFieldOptim on one triangle, written from its addForce (dx NULL) and addDForce (the
+ * frame of x, kFactor 1): the force at x of a triangle at rest at x0, or df for dx */
+static void optim_oracle(const double x0[9], const double x[9], const double *dx, double E, double nu, double f[9])
+{
+    double mu = E / (1 + nu), gamma = E * nu / (1 - nu * nu);
+    double ab0[3], ac0[3], ab[3], ac[3], fx[3], fy[3];
+    for (int d = 0; d < 3; d++) {
+        ab0[d] = x0[3 + d] - x0[d], ac0[d] = x0[6 + d] - x0[d];
+        ab[d] = x[3 + d] - x[d], ac[d] = x[6 + d] - x[d];
+    }
+    optim_frame(ab0, ac0, fx, fy);
+    double bx = dot3(fx, ab0), cx = dot3(fx, ac0), cy = dot3(fy, ac0), ss = 0.5 / (bx * cy);
+    optim_frame(ab, ac, fx, fy);
+    double strain[3];
+    if (!dx) { /* displacement rest - current in the current frame, dby = 0 */
+        double dbx = bx - dot3(fx, ab), dcx = cx - dot3(fx, ac), dcy = cy - dot3(fy, ac);
+        strain[0] = cy * dbx, strain[1] = bx * dcy, strain[2] = bx * dcx - cx * dbx;
+    } else {
+        double dab[3], dac[3];
+        for (int d = 0; d < 3; d++) dab[d] = dx[3 + d] - dx[d], dac[d] = dx[6 + d] - dx[d];
+        double dbx = dot3(fx, dab), dby = dot3(fy, dab), dcx = dot3(fx, dac), dcy = dot3(fy, dac);
+        strain[0] = cy * dbx, strain[1] = bx * dcy - cx * dby, strain[2] = bx * dcx - cx * dbx + cy * dby;
+    }
+    double g = gamma * (strain[0] + strain[1]);
+    double st[3] = {(mu * strain[0] + g) * ss, (mu * strain[1] + g) * ss, 0.5 * mu * strain[2] * ss};
+    double sign = dx ? -1 : 1; /* addDForce subtracts what addForce adds */
+    for (int d = 0; d < 3; d++) {
+        double fb = fx[d] * (cy * st[0] - cx * st[2]) + fy[d] * (cy * st[2] - cx * st[1]);
+        double fc = fx[d] * (bx * st[2]) + fy[d] * (bx * st[1]);
+        f[d] = sign * (-fb - fc), f[3 + d] = sign * fb, f[6 + d] = sign * fc;
+    }
+}
+
+/* one triangle tilted out of the coordinate planes, turned and stretched: the force and df (for an arbitrary dx)
+ * of the scene's TriangularFEMForceFieldOptim equal SOFA's formulas for them */
+START_TEST(test_optim_against_sofa_formulas)
+{
+    const double x0[9] = {0.1, 0.2, 0.05, 1.3, 0.4, -0.2, 0.5, 1.1, 0.3};
+    const double E = 2100, nu = 0.3;
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<Node name='r' gravity='0 0 0'><Node name='m'><EulerImplicitSolver/><MechanicalObject "
+             "position='%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g'/><MeshTopology triangles='0 1 2'/>"
+             "<UniformMass vertexMass='1'/><TriangularFEMForceFieldOptim youngModulus='%g' poissonRatio='%g'/>"
+             "</Node></Node>",
+             x0[0], x0[1], x0[2], x0[3], x0[4], x0[5], x0[6], x0[7], x0[8], E, nu);
+    pf_scene *s = load_text(xml);
+    pf_object_id id;
+    ck_assert_int_eq(pf_scene_find_object(s, "m", &id), PF_OK);
+    pf_world *w = pf_scene_world(s);
+    /* turned by 0.7 rad about (1, 2, 2) / 3, then each point moved on its own */
+    double R[9], x[9], f[9], want[9], df[9];
+    const double axis[3] = {1.0 / 3, 2.0 / 3, 2.0 / 3}, moved[9] = {0.02, -0.01, 0.03, 0.15, 0.04, -0.02,
+                                                                     -0.03, 0.08, 0.05};
+    rodrigues(axis, 0.7, R);
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; i < 3; i++)
+            x[3 * p + i] = R[3 * i] * x0[3 * p] + R[3 * i + 1] * x0[3 * p + 1] + R[3 * i + 2] * x0[3 * p + 2] +
+                           moved[3 * p + i];
+    force_at(w, id, x, f);
+    optim_oracle(x0, x, NULL, E, nu, want);
+    double scale = 0;
+    for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(want[i]));
+    ck_assert_msg(scale > 1, "the deformation gives a force (%g)", scale);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(fabs(f[i] - want[i]) <= 1e-12 * scale, "f[%d] = %.15g, SOFA's %.15g", i, f[i], want[i]);
+    const double dx[9] = {0.3, -0.1, 0.2, -0.4, 0.5, 0.1, 0.2, 0.3, -0.6};
+    dforce_of(w, id, dx, df);
+    optim_oracle(x0, x, dx, E, nu, want);
+    scale = 0;
+    for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(want[i]));
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(fabs(df[i] - want[i]) <= 1e-12 * scale, "df[%d] = %.15g, SOFA's %.15g", i, df[i], want[i]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+/* TriangularFEMForceFieldOptim is TriangularFEMForceField's "large", bit for bit: with given moduli, with its
+ * defaults (E 5000, nu 0.45), with a method SOFA ignores; restScale other than 1 and a bad poissonRatio are refused
+ * naming the line */
+START_TEST(test_optim_scene_equals_triangular_fem)
+{
+    pf_scene *s;
+    const char *optim[] = {"<TriangularFEMForceFieldOptim youngModulus='300' poissonRatio='0.35' restScale='1' "
+                           "damping='0.2'/>",
+                           "<TriangularFEMForceFieldOptim/>",
+                           "<TriangularFEMForceFieldOptim youngModulus='300' poissonRatio='0.35' method='small'/>"};
+    const char *fem[] = {"<TriangularFEMForceField youngModulus='300' poissonRatio='0.35' method='large'/>",
+                         "<TriangularFEMForceField youngModulus='5000' poissonRatio='0.45'/>",
+                         "<TriangularFEMForceField youngModulus='300' poissonRatio='0.35'/>"};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_msg(load_triangle_sheet("", optim[k], &s) == PF_OK, "%s", pf_last_error());
+        uint64_t a = stepped_hash(s);
+        ck_assert_msg(load_triangle_sheet("", fem[k], &s) == PF_OK, "%s", pf_last_error());
+        uint64_t b = stepped_hash(s);
+        ck_assert_msg(a == b, "case %d: Optim %016llx, TriangularFEMForceField %016llx", k, (unsigned long long)a,
+                      (unsigned long long)b);
+    }
+    ck_assert_int_eq(load_triangle_sheet("", "<TriangularFEMForceFieldOptim restScale='0.97'/>", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "restScale"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_triangle_sheet("", "<TriangularFEMForceFieldOptim poissonRatio='0.5'/>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "poissonRatio"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_triangle_fem");
@@ -603,6 +740,8 @@ Suite *make_suite(void)
     tcase_add_test(ts, test_bending_springs_closed_mesh);
     tcase_add_test(ts, test_quadular_bending_springs);
     tcase_add_test(ts, test_scene_components);
+    tcase_add_test(ts, test_optim_against_sofa_formulas);
+    tcase_add_test(ts, test_optim_scene_equals_triangular_fem);
     suite_add_tcase(s, ts);
     TCase *tm = tcase_create("executors");
     tcase_set_timeout(tm, 120);

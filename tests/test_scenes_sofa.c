@@ -311,7 +311,8 @@ START_TEST(test_affine_movement)
 END_TEST
 
 /* SOFA's integration schemes under their v26.06 names and BDF1 (one Newton iteration, NewtonRaphsonSolver's
- * default): the same state, bit for bit, after 30 steps of a spring bar as the solver they name. */
+ * default), BDF1OdeSolver and BDFOdeSolver of order 1 (its default): the same state, bit for bit, after 30 steps of
+ * a spring bar as the solver they name. */
 static uint64_t bar_hash(const char *integrator)
 {
     char xml[1024];
@@ -335,6 +336,12 @@ START_TEST(test_integration_scheme_names)
 {
     uint64_t implicit = bar_hash("<EulerImplicitSolver rayleighMass='0.1' rayleighStiffness='0.05'/>");
     ck_assert(implicit == bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit ==
+              bar_hash("<BDF1OdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
+    ck_assert(implicit == bar_hash("<BDFOdeSolver order='1' rayleighMass='0.1' rayleighStiffness='0.05'/>"
+                                   "<NewtonRaphsonSolver/>"));
+    ck_assert(implicit ==
+              bar_hash("<BDFOdeSolver rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"));
     ck_assert(implicit == bar_hash("<EulerImplicitIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"));
     ck_assert(implicit != bar_hash("<EulerImplicitSolver/>"));
     uint64_t explicit_ = bar_hash("<EulerExplicitSolver/>");
@@ -1761,6 +1768,128 @@ START_TEST(test_mesh_springs_on_tetrahedra)
 }
 END_TEST
 
+/* MechanicalObject template="Vec1": one coordinate per point (position, velocity, rest_position, and a topology
+ * container's position in its node). A Vec1 spring of stiffness k at rest_position 0 under gravity's x (its y and
+ * z, which Vec1 does not have, held) follows backward Euler's recurrence v' = (m v + h (m g - k x)) / (m + h^2 k),
+ * x' = x + h v', with the direct solver and with BDF1OdeSolver under a NewtonRaphsonSolver (one iteration), the two
+ * bit for bit */
+START_TEST(test_vec1_spring_backward_euler)
+{
+    const char *fmt = "<Node dt='0.01' gravity='-1 5 7'><Node name='n'>%s<SparseLDLSolver/>"
+                      "<MechanicalObject template='Vec1' position='1' velocity='0.5' rest_position='0'/>"
+                      "<PointSetTopologyContainer position='1'/><UniformMass totalMass='2'/>"
+                      "<RestShapeSpringsForceField points='0' stiffness='3'/></Node></Node>";
+    const char *solvers[2] = {"<EulerImplicitSolver/>", "<BDF1OdeSolver/><NewtonRaphsonSolver/>"};
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, fmt, solvers[k]);
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+        const double h = 0.01, m = 2, kk = 3, g = -1;
+        double x = 1, v = 0.5;
+        for (int n = 1; n <= 50; n++) {
+            ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1), PF_OK);
+            v = (m * v + h * (m * g - kk * x)) / (m + h * h * kk);
+            x += h * v;
+            uint32_t np;
+            const double *p = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &np);
+            ck_assert_uint_eq(np, 1);
+            ck_assert_msg(fabs(p[0] - x) <= 1e-12, "step %d: x %.17g, backward Euler %.17g", n, p[0], x);
+            ck_assert_msg(p[1] == 0 && p[2] == 0, "step %d: y %g z %g", n, p[1], p[2]);
+        }
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+}
+END_TEST
+
+/* template="Vec2" is the Vec3 object of the same points held along z (PartialFixedProjectiveConstraint
+ * fixedDirections 0 0 1 on every point), bit for bit; coordinates that do not come in twos, and a mesh off the
+ * plane, are refused */
+START_TEST(test_vec2_is_held_vec3)
+{
+    const char *fmt = "<Node dt='0.01' gravity='1 -9.81 4'><Node name='n'><EulerImplicitSolver/>"
+                      "<CGLinearSolver iterations='50' tolerance='1e-12' threshold='1e-14'/>"
+                      "<MechanicalObject %s/><MeshTopology %s edges='0 1  1 2  2 0'/><UniformMass totalMass='1'/>"
+                      "<MeshSpringForceField stiffness='200'/><FixedConstraint indices='0'/>%s</Node></Node>";
+    char xml[1024];
+    uint64_t hash[2];
+    for (int k = 0; k < 2; k++) {
+        if (k == 0)
+            snprintf(xml, sizeof xml, fmt, "template='Vec2' position='0 0  1 0  1 1'", "position='0 0  1 0  1 1'", "");
+        else
+            snprintf(xml, sizeof xml, fmt, "position='0 0 0  1 0 0  1 1 0'", "position='0 0 0  1 0 0  1 1 0'",
+                     "<PartialFixedProjectiveConstraint fixAll='true' fixedDirections='0 0 1'/>");
+        reports r = {0};
+        pf_scene_load_def d = quiet_def(&r);
+        pf_scene *s = NULL;
+        ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 40), PF_OK);
+        uint32_t np;
+        const double *p = pf_world_positions(pf_scene_world(s), (pf_object_id){0}, &np);
+        ck_assert_msg(p[4] < -0.01 && p[8] == 0, "the points fall in the plane: y %g, z %g", p[4], p[8]);
+        hash[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(hash[0] == hash[1]);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    snprintf(xml, sizeof xml, fmt, "template='Vec2' position='0 0  1 0  1'", "", "");
+    ck_assert_int_eq(load(&d, xml, &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:1:") && strstr(pf_last_error(), "2 numbers per point"), "%s",
+                  pf_last_error());
+    const char *grid = "<Node><Node name='g'><EulerImplicitSolver/><MechanicalObject template='Vec2d'/>"
+                       "<RegularGridTopology n='2 2 2' min='0 0 0' max='1 1 0.5'/></Node></Node>";
+    ck_assert_int_eq(load(&d, grid, &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "point 4 has coordinate z = 0.5"), "%s", pf_last_error());
+}
+END_TEST
+
+/* MinResLinearSolver is PhysFlow's CG under its iterations and tolerance (SOFA's defaults 25 and 1e-5), with a
+ * warning that says so: bit for bit the CGLinearSolver given them; a fractional iteration count names the line */
+static uint64_t linear_solver_hash(const char *solver, int *warnings)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, "<Node dt='0.002' gravity='0 0 -9.81'><Node name='bar'><EulerImplicitSolver/>%s"
+             "<RegularGridTopology n='4 2 2' min='0 0 0' max='0.3 0.1 0.1'/><MechanicalObject/>"
+             "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='500'/>"
+             "<FixedConstraint indices='0 4 8 12'/></Node></Node>", solver);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s: %s", solver, pf_last_error());
+    *warnings = r.warnings;
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(test_minres_is_cg)
+{
+    int wm, wc;
+    uint64_t minres = linear_solver_hash("<MinResLinearSolver iterations='40' tolerance='1e-10'/>", &wm);
+    ck_assert(minres == linear_solver_hash("<CGLinearSolver iterations='40' tolerance='1e-10'/>", &wc));
+    ck_assert_int_eq(wm, 1);
+    ck_assert_int_eq(wc, 0);
+    uint64_t defaults = linear_solver_hash("<MinResLinearSolver/>", &wm);
+    ck_assert(defaults == linear_solver_hash("<CGLinearSolver iterations='25' tolerance='1e-5'/>", &wc));
+    ck_assert(defaults != minres);
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(&d, "<Node><Node name='n'>\n<MinResLinearSolver iterations='2.5'/></Node></Node>", &s),
+                     PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "not an integer"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa");
@@ -1772,6 +1901,9 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_plane_force_field);
     tcase_add_test(tc, test_sphere_force_field);
     tcase_add_test(tc, test_integration_scheme_names);
+    tcase_add_test(tc, test_vec1_spring_backward_euler);
+    tcase_add_test(tc, test_vec2_is_held_vec3);
+    tcase_add_test(tc, test_minres_is_cg);
     tcase_add_test(tc, test_topology_containers);
     tcase_add_test(tc, test_pcg_is_cg);
     tcase_add_test(tc, test_solver_components);

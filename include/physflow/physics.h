@@ -401,6 +401,32 @@ PF_API pf_rest_shape_springs_def pf_rest_shape_springs_default_def(void);
 PF_API int pf_world_add_rest_shape_springs(pf_world *w, pf_object_id o, const pf_rest_shape_springs_def *def,
                                            pf_force_field_id *out);
 
+/// Polynomial rest-shape springs (SOFA PolynomialRestShapeSpringsForceField): each listed point i is pulled back
+/// to its rest position r_i by a force of magnitude P(s) = c_1 s + c_2 s^2 + ... + c_d s^d of its strain
+/// s = |x_i - r_i| / L_i, along SOFA's smoothed direction (x_i - r_i) / sqrt(|x_i - r_i|^2 + exp(shift - scale
+/// |x_i - r_i|^2)). Its stiffness is SOFA's: a diagonal one, per axis d (P'(s) / L - P / l) (1 - scale e) w_d^2 +
+/// P / l, with l that smoothed length, e the exponential and w the direction. Get defaults (SOFA's) from
+/// pf_polynomial_springs_default_def().
+typedef struct pf_polynomial_springs_def {
+    const uint32_t *points;        ///< point indices (copied); NULL with npoints 0 (default): every point
+    uint32_t npoints;              ///< how many in `points`
+    const double *rest_positions;  ///< 3 per listed point, m (copied); NULL (default): the points' positions now
+    const uint32_t *degrees;       ///< each polynomial's degree d (1 to 64); default: one polynomial of degree 1
+    uint32_t npolynomials;         ///< 1 (every point's) or one per listed point; default 1
+    const double *coefficients;    ///< c_1 .. c_d of each polynomial in turn, N (copied); default {100}
+    const double *initial_lengths; ///< L per listed point, m (> 0) (copied); NULL (default): initial_length for all
+    double initial_length;         ///< L, m (> 0); default 1
+    double smooth_shift;           ///< shift in the smoothed direction, dimensionless (finite); default 0
+    double smooth_scale;           ///< scale in the smoothed direction, 1/m^2 (finite); default 1
+} pf_polynomial_springs_def;
+
+PF_API pf_polynomial_springs_def pf_polynomial_springs_default_def(void);
+/// Adds polynomial rest-shape springs to object o (an object of points); *out (may be NULL) receives the handle.
+/// PF_EINVAL for a point out of range, a count of polynomials other than 1 or one per point, a degree out of range,
+/// a non-finite coefficient, shift, scale or rest position, or a length that is not > 0.
+PF_API int pf_world_add_polynomial_springs(pf_world *w, pf_object_id o, const pf_polynomial_springs_def *def,
+                                           pf_force_field_id *out);
+
 /// Removes a force field from its object: from the next step it no longer acts (the object's solver group is
 /// re-recorded then; the other fields of the object keep their order, so their sums are unchanged). Its memory
 /// is freed once the graph no longer names it. PF_EINVAL for a handle of no force field of this world, or of
