@@ -94,6 +94,7 @@ int sc_fixed_plane_constraint(pf_scene_component *c, void *ctx)
     uint32_t *idx = NULL;
     size_t m = 0;
     if ((rc = sc_parse_uints(c, "indices", &idx, &m)) < 0) return rc;
+    rc = PF_OK; /* sc_parse_uints said whether the list was there: idx says it too */
     if (!idx) { /* the points between the two planes */
         if (!(idx = pf_malloc(((size_t)np + 1) * sizeof *idx))) return pf_error(PF_ENOMEM, "out of memory");
         for (uint32_t p = 0; p < np; p++) {

@@ -1378,8 +1378,8 @@ START_TEST(test_barycentric_mapping_on_tetrahedra)
 END_TEST
 
 /* Projective constraints on some directions (pf_world_fix_directions): under gravity along -y and -z, a point held
- * along x and y (PartialFixed "1 1 0") falls along z only; one held along z (FixedPlane, selected by dmin/dmax)
- * along y only; one projected onto the y axis (LineProjective) starts on it and stays on it; one projected onto
+ * along x and y (PartialFixed "1 1 0") falls along z only; one held along z (FixedPlane, selected by dmin/dmax
+ * or by indices) along y only; one projected onto the y axis (LineProjective) starts on it and stays on it; one projected onto
  * the plane z = 0 (PlaneProjective) starts on it and stays in it; one held on the line along y through where it
  * starts (DirectionProjective) falls along y only. The other point falls freely. */
 START_TEST(test_directional_projective)
@@ -1390,6 +1390,7 @@ START_TEST(test_directional_projective)
         int held[3]; /* axes along which point 0 must not move */
     } cases[] = {{"<PartialFixedProjectiveConstraint indices='0' fixedDirections='1 1 0'/>", {1, 2, 3}, {1, 1, 0}},
                  {"<FixedPlaneProjectiveConstraint direction='0 0 1' dmin='2.5' dmax='3.5'/>", {1, 2, 3}, {0, 0, 1}},
+                 {"<FixedPlaneProjectiveConstraint direction='0 0 1' indices='0'/>", {1, 2, 3}, {0, 0, 1}},
                  {"<LineProjectiveConstraint indices='0' origin='0 0 0' direction='0 2 0'/>", {0, 2, 0}, {1, 0, 1}},
                  {"<PlaneProjectiveConstraint indices='0' origin='0 0 1' normal='0 0 3'/>", {1, 2, 1}, {0, 0, 1}},
                  {"<DirectionProjectiveConstraint indices='0' direction='0 3 0'/>", {1, 2, 3}, {1, 0, 1}}};
