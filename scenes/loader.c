@@ -387,6 +387,23 @@ static int hold_reduced_coords(sc_loader *L, sc_node *n, uint32_t npts)
     return PF_OK;
 }
 
+/* An object no solver reaches stays where it is, as SOFA leaves a state no ODE solver integrates (an obstacle, a
+ * floor, the other end of interaction springs): every point held, so that it also links no solver groups. */
+static int hold_unsolved(sc_loader *L, sc_node *n, uint32_t npts)
+{
+    uint32_t *all = pf_malloc(((size_t)npts + 1) * sizeof *all);
+    if (!all) return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+    for (uint32_t p = 0; p < npts; p++) all[p] = p;
+    int rc = pf_world_fix_points(L->scene->world, n->object, all, npts);
+    pf_free(all);
+    if (rc) {
+        char copy[400];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
+    }
+    return PF_OK; /* not counted in the summary's fixed points: no constraint holds them */
+}
+
 /* Creates the object of every node with a MechanicalObject, in document order. */
 static int create_objects(sc_loader *L, sc_node *n)
 {
@@ -407,8 +424,8 @@ static int create_objects(sc_loader *L, sc_node *n)
         double *pos = NULL;
         if (!n->solver_line && first_time(n->el, SEEN_CREATE)) {
             L->kind = sc_kind_find(L, "MechanicalObject");
-            sc_report(L, PF_SCENE_WARNING, n->mo_line, "no solver in node '%s' or above: EulerImplicitSolver with "
-                      "default settings", n->name);
+            sc_report(L, PF_SCENE_WARNING, n->mo_line, "no solver in node '%s' or above: its points stay where they "
+                      "are, as in SOFA (a solver in the node or above it simulates it)", n->name);
             L->kind = -1;
         }
         /* SOFA's MechanicalObject::init: at most one position and one velocity given and a topology with points:
@@ -472,6 +489,7 @@ static int create_objects(sc_loader *L, sc_node *n)
             return sc_error(L, n->mo_line, rc, "MechanicalObject: %s", copy);
         }
         if ((rc = hold_reduced_coords(L, n, npts))) return rc;
+        if (!n->solver_line && (rc = hold_unsolved(L, n, npts))) return rc;
         if ((rc = record_object(L, n, npts))) return rc;
     }
     for (uint32_t k = 0; k < n->children.n; k++)

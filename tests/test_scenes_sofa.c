@@ -66,6 +66,61 @@ static void write_file(const char *path, const char *text)
 
 static const char tetra_obj[] = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
 
+/* A node no solver reaches stays where it is, as SOFA integrates only the states below an ODE solver: a grid
+ * without one keeps every point's position bit for bit over 30 steps under gravity while the same grid under an
+ * EulerImplicitSolver falls, and the loader warns once, naming the node. The still grid also anchors springs to
+ * a simulated point as a fixed one would: the point's end state equals that of a fixed anchor object. */
+START_TEST(test_node_without_solver_stays)
+{
+    const char *xml = "<Node dt='0.01' gravity='0 0 -9.81'>\n<Node name='floor'><RegularGridTopology n='2 2 2' "
+                      "min='0 0 0' max='1 1 1'/><MechanicalObject/><UniformMass totalMass='1'/></Node>\n"
+                      "<Node name='box'><EulerImplicitSolver/><CGLinearSolver/><RegularGridTopology n='2 2 2' "
+                      "min='0 0 2' max='1 1 3'/><MechanicalObject/><UniformMass totalMass='1'/></Node></Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "t.xml:2") && strstr(r.last, "no solver in node 'floor'") &&
+                      strstr(r.last, "stay where they are"), "%s", r.last);
+    pf_object_id floor, box;
+    ck_assert_int_eq(pf_scene_find_object(s, "floor", &floor), PF_OK);
+    ck_assert_int_eq(pf_scene_find_object(s, "box", &box), PF_OK);
+    uint32_t n;
+    double x0[24];
+    memcpy(x0, pf_world_positions(pf_scene_world(s), floor, &n), sizeof x0);
+    ck_assert_uint_eq(n, 8);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 30), PF_OK);
+    const double *x = pf_world_positions(pf_scene_world(s), floor, &n);
+    for (int k = 0; k < 24; k++) ck_assert_double_eq(x[k], x0[k]);
+    ck_assert_double_lt(pf_world_positions(pf_scene_world(s), box, &n)[2], 2 - 0.01);
+    pf_scene_destroy(s);
+
+    /* a spring from the still node's point to a simulated point, against the same spring to a fixed point */
+    static const char *anchor[] = {"", "<FixedConstraint indices='0'/><EulerImplicitSolver/><CGLinearSolver/>"};
+    double zb[2];
+    for (int k = 0; k < 2; k++) {
+        char spring[1024];
+        snprintf(spring, sizeof spring, "<Node dt='0.01' gravity='0 0 -9.81'><Node name='a'>%s<MechanicalObject "
+                 "position='0 0 1'/><UniformMass totalMass='1'/></Node><Node name='b'><EulerImplicitSolver/>"
+                 "<CGLinearSolver iterations='50' tolerance='1e-12' threshold='1e-14'/><MechanicalObject "
+                 "position='0 0 0'/><UniformMass totalMass='1'/></Node><StiffSpringForceField object1='@a' "
+                 "object2='@b' spring='0 0 100 1 1'/></Node>", anchor[k]);
+        r = (reports){0};
+        ck_assert_msg(load(&d, spring, &s) == PF_OK, "%s", pf_last_error());
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 40), PF_OK);
+        pf_object_id b;
+        ck_assert_int_eq(pf_scene_find_object(s, "b", &b), PF_OK);
+        const double *xb = pf_world_positions(pf_scene_world(s), b, &n);
+        ck_assert_double_lt(xb[2], -0.01); /* it hangs below the anchor */
+        zb[k] = xb[2];
+        pf_scene_destroy(s);
+    }
+    ck_assert_msg(zb[0] == zb[1], "the still anchor and the fixed one give different motions: %.17g, %.17g", zb[0],
+                  zb[1]);
+}
+END_TEST
+
 START_TEST(test_unknown_attribute_warns)
 {
     const char *xml = "<Node dt='0.01' showBoundingTree='0'>\n<DefaultAnimationLoop computeBoundingBox='0'/>\n"
@@ -1897,6 +1952,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unknown_attribute_warns);
+    tcase_add_test(tc, test_node_without_solver_stays);
     tcase_add_test(tc, test_response_spellings);
     tcase_add_test(tc, test_intersection_methods);
     tcase_add_test(tc, test_plane_force_field);
