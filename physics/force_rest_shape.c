@@ -126,17 +126,9 @@ static int check_rest_shape(const pf_world *w, uint32_t object, const pf_rest_sh
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, object, fn));
     PF_TRY(pf_check_given(def, fn, "def"));
+    PF_TRY(pf_world_check_point_list(w, object, def->points, def->npoints, fn, "rest-shape springs"));
     const pf_object *o = w->obj.v[object];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; rest-shape springs act on points", fn, object);
-    if (def->npoints && !def->points)
-        return pf_error(PF_EINVAL, "%s: def.points is NULL: def.npoints = %u points announced but no point list", fn,
-                        def->npoints);
     uint32_t n = def->npoints ? def->npoints : o->n;
-    for (uint32_t k = 0; k < def->npoints; k++)
-        if (def->points[k] >= o->n)
-            return pf_error(PF_EINVAL, "%s: def.points[%u] = %u: point %u out of range (object %u has %u points)", fn,
-                            k, def->points[k], def->points[k], object, o->n);
     if (def->stiffnesses) {
         for (uint32_t k = 0; k < n; k++)
             if (!(def->stiffnesses[k] >= 0) || !isfinite(def->stiffnesses[k]))

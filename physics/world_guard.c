@@ -27,3 +27,19 @@ int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn)
     if (!w->obj.v[id]) return pf_error(PF_EINVAL, "%s: object %u was removed", fn, id);
     return PF_OK;
 }
+
+int pf_world_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t npoints,
+                              const char *fn, const char *what)
+{
+    const pf_object *o = w->obj.v[id];
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; %s act on points", fn, id, what);
+    if (npoints && !points)
+        return pf_error(PF_EINVAL, "%s: def.points is NULL: def.npoints = %u points announced but no point list", fn,
+                        npoints);
+    for (uint32_t k = 0; k < npoints; k++)
+        if (points[k] >= o->n)
+            return pf_error(PF_EINVAL, "%s: def.points[%u] = %u: point out of range (object %u has %u points)", fn, k,
+                            points[k], id, o->n);
+    return PF_OK;
+}

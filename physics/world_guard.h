@@ -12,5 +12,9 @@ int pf_world_check_given(const pf_world *w, const char *fn);
 int pf_world_check_mutable(const pf_world *w, const char *fn);
 /* object id of w (w already checked): one handed out, and not removed (PF_EINVAL "fn: object 3 was removed") */
 int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn);
+/* def.points of a force on points of object `id` (checked): a points-object (not a rigid body; `what` names the
+ * force, "rest-shape springs act on points"), and npoints indices below its point count, given when npoints > 0 */
+int pf_world_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t npoints,
+                              const char *fn, const char *what);
 
 #endif
