@@ -354,6 +354,18 @@ static int record_object(sc_loader *L, sc_node *n, uint32_t npts)
     return PF_OK;
 }
 
+/* 0, 1, ..., npts - 1 (the caller frees it), or NULL after the load error saying memory ran out. */
+static uint32_t *every_point(sc_loader *L, sc_node *n, uint32_t npts)
+{
+    uint32_t *all = pf_malloc(((size_t)npts + 1) * sizeof *all);
+    if (!all) {
+        sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (uint32_t p = 0; p < npts; p++) all[p] = p;
+    return all;
+}
+
 /* A Vec1 or Vec2 object (SOFA's templates of 1 or 2 coordinates per point) is a Vec3 object held along the axes it
  * lacks (z; y too for Vec1), its points on them at 0: the same dynamics on the coordinates it has, since nothing
  * couples them to the held ones. */
@@ -369,9 +381,8 @@ static int hold_reduced_coords(sc_loader *L, sc_node *n, uint32_t npts)
                 return sc_error(L, n->mo_line, PF_EINVAL, "MechanicalObject template Vec%dd in node '%s': point %u "
                                 "has coordinate %c = %g, which the template does not have", n->coords, n->name, p,
                                 "xyz"[a], x[3 * (size_t)p + (size_t)a]);
-    uint32_t *all = pf_malloc((size_t)npts * sizeof *all);
-    if (!all) return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
-    for (uint32_t p = 0; p < npts; p++) all[p] = p;
+    uint32_t *all = every_point(L, n, npts);
+    if (!all) return PF_ENOMEM;
     int rc = PF_OK;
     for (int a = n->coords; a < 3 && !rc; a++) {
         double dir[3] = {0, 0, 0};
@@ -391,9 +402,8 @@ static int hold_reduced_coords(sc_loader *L, sc_node *n, uint32_t npts)
  * floor, the other end of interaction springs): every point held, so that it also links no solver groups. */
 static int hold_unsolved(sc_loader *L, sc_node *n, uint32_t npts)
 {
-    uint32_t *all = pf_malloc(((size_t)npts + 1) * sizeof *all);
-    if (!all) return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
-    for (uint32_t p = 0; p < npts; p++) all[p] = p;
+    uint32_t *all = every_point(L, n, npts);
+    if (!all) return PF_ENOMEM;
     int rc = pf_world_fix_points(L->scene->world, n->object, all, npts);
     pf_free(all);
     if (rc) {

@@ -72,18 +72,6 @@ typedef struct config {
     int failed;
 } config;
 
-/* The ms that graph updates took during the latest step: nonzero when pf_world_get_last_update's count moved.
- */
-static double update_ms_since(const pf_world *w, uint32_t *count, long *updates)
-{
-    pf_world_update u;
-    uint32_t now = 0;
-    if (pf_world_get_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
-    *updates += now - *count;
-    *count = now;
-    return u.ms_record + u.ms_runtime;
-}
-
 /* The workers of a configuration, all ranks together: what its speedup is shared by. */
 static int cores(const config *c)
 {
@@ -157,7 +145,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
     uint32_t count = 0;
     long updates = 0;
     double upd_total = 0;
-    if (rc == PF_OK) update_ms_since(w, &count, &updates); /* the count so far: the warm-up is not timed */
+    if (rc == PF_OK) bench_world_update_ms(w, &count, &updates); /* the count so far: the warm-up is not timed */
     updates = 0;
     host_samples hs = {0};
     host_sample(&hs, pf_world_runtime(w), c);
@@ -167,7 +155,7 @@ static int time_repeat(const scaling_opts *o, config *c, long r)
         rc = pf_world_step(w, 1);
         double ms = (bench_now_s() - t0) * 1e3;
         double col = has_collision && pf_world_get_collision_stats(w, &cs) == PF_OK ? cs.ms : 0;
-        upd_total += update_ms_since(w, &count, &updates);
+        upd_total += bench_world_update_ms(w, &count, &updates);
         if (rc == PF_OK) rc = pf_world_get_stats(w, &ws);
         record_step(c, (size_t)(r * o->steps + k), ms, col, &ws);
     }

@@ -38,3 +38,13 @@ int bench_parse_executors(const char *opt, const char *text, pf_executor *out, s
         }
     return 0;
 }
+
+double bench_world_update_ms(const pf_world *w, uint32_t *count, long *updates)
+{
+    pf_world_update u;
+    uint32_t now = 0;
+    if (pf_world_get_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
+    if (updates) *updates += now - *count;
+    *count = now;
+    return u.ms_record + u.ms_runtime;
+}

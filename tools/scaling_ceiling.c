@@ -25,16 +25,6 @@ typedef struct copy_run {
     char msg[256]; /* the copy's error (pf_last_error is per thread) */
 } copy_run;
 
-/* The ms of graph updates since *count was taken (pf_world_get_last_update's count). */
-static double update_ms(const pf_world *w, uint32_t *count)
-{
-    pf_world_update u;
-    uint32_t now = 0;
-    if (pf_world_get_last_update(w, &u, &now) != PF_OK || now == *count) return 0;
-    *count = now;
-    return u.ms_record + u.ms_runtime;
-}
-
 static void *copy_thread(void *p)
 {
     copy_run *c = p;
@@ -42,7 +32,7 @@ static void *copy_thread(void *p)
     pf_collision_stats cs;
     int has_collision = c->rc == PF_OK && pf_world_get_collision_stats(c->w, &cs) == PF_OK;
     uint32_t count = 0;
-    update_ms(c->w, &count);
+    bench_world_update_ms(c->w, &count, NULL);
     pthread_mutex_lock(&c->start->m); /* every copy warmed up, then all go: the timed steps overlap */
     c->start->ready++;
     pthread_cond_broadcast(&c->start->cv);
@@ -53,7 +43,7 @@ static void *copy_thread(void *p)
         c->rc = pf_world_step(c->w, 1);
         c->ms[k] = (bench_now_s() - t0) * 1e3;
         c->col[k] = has_collision && pf_world_get_collision_stats(c->w, &cs) == PF_OK ? cs.ms : 0;
-        c->upd_ms += update_ms(c->w, &count);
+        c->upd_ms += bench_world_update_ms(c->w, &count, NULL);
     }
     if (c->rc != PF_OK) snprintf(c->msg, sizeof c->msg, "%s", pf_last_error());
     return NULL;
