@@ -92,7 +92,10 @@ static int read_keys(pf_scene_component *c, movement *m)
     int rc = sc_parse_reals(c, "keyTimes", &m->times, &nt);
     if (rc >= 0) rc = sc_parse_reals(c, "movements", &m->moves, &nm);
     if (rc < 0) return rc;
-    if (nm != 3 * nt)
+    if (nm > 3 * nt && nm % 3 == 0) /* SOFA reads displacement k for key k (findKeyTimes) and never the rest */
+        pf_scene_component_warning(c, "%s: %zu keyTimes use the first %zu of the %zu numbers in 'movements' (one "
+                                   "displacement each); the rest are ignored, as in SOFA", TYPE(c), nt, 3 * nt, nm);
+    else if (nm != 3 * nt)
         return pf_scene_component_error(c, PF_EINVAL, "%s: %zu keyTimes need %zu numbers in 'movements' (one "
                                         "displacement each), got %zu", TYPE(c), nt, 3 * nt, nm);
     for (size_t k = 1; k < nt; k++)

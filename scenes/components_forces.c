@@ -233,10 +233,11 @@ int sc_mesh_springs(pf_scene_component *c, void *ctx)
     } else {
         return pf_scene_component_error(c, PF_EPARSE, "MeshSpringForceField needs a topology in node '%s'", n->name);
     }
-    if (!rc && e.s.n == 0)
-        rc = pf_scene_component_error(c, PF_EINVAL, "MeshSpringForceField: the topology has no edges");
-    if (!rc) rc = pf_world_add_springs(c->L->scene->world, o, e.s.v, (uint32_t)e.s.n, NULL);
-    if (!rc) {
+    /* SOFA makes no spring then (MeshSpringForceField::init walks an empty list): a node whose MeshTopology
+     * holds no element (SOFA's TopologyLinearMesh tutorial) runs without the force field */
+    if (!rc && e.s.n == 0) pf_scene_component_warning(c, "MeshSpringForceField: the topology has no edges: no springs");
+    if (!rc && e.s.n) rc = pf_world_add_springs(c->L->scene->world, o, e.s.v, (uint32_t)e.s.n, NULL);
+    if (!rc && e.s.n) {
         c->L->scene->summary.force_fields++;
         c->L->scene->summary.springs += e.s.n;
     }

@@ -37,6 +37,20 @@ static const char *const aliases[][2] = {
      * scenes write (Triangle, Line, Point and their older forms are in the component table) */
     {"Sphere", "SphereCollisionModel"},
     {"RegularGrid", "RegularGridTopology"}, /* SOFA's RegularGridTopology registers this alias too */
+    /* the projective constraints' names before SOFA v23.06 added "Projective" (FixedConstraint and
+     * ParabolicConstraint are in the component table), which scenes written for older SOFA use */
+    {"FixedPlaneConstraint", "FixedPlaneProjectiveConstraint"},
+    {"PartialFixedConstraint", "PartialFixedProjectiveConstraint"},
+    {"LinearMovementConstraint", "LinearMovementProjectiveConstraint"},
+    {"AffineMovementConstraint", "AffineMovementProjectiveConstraint"},
+    {"AttachConstraint", "AttachProjectiveConstraint"},
+    {"FixedRotationConstraint", "FixedRotationProjectiveConstraint"},
+    {"OscillatorConstraint", "OscillatorProjectiveConstraint"},
+    {"PatchTestMovementConstraint", "PatchTestMovementProjectiveConstraint"},
+    {"ProjectToLineConstraint", "LineProjectiveConstraint"},
+    {"ProjectToPlaneConstraint", "PlaneProjectiveConstraint"},
+    {"ProjectToPointConstraint", "PointProjectiveConstraint"},
+    {"ProjectDirectionConstraint", "DirectionProjectiveConstraint"},
 };
 
 const char *sc_sofa_alias(const char *name)
