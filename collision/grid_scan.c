@@ -1,8 +1,9 @@
 /* The stencil sweep of the grid (see grid_scan.h). Each row range is read in windows of GRID_WINDOW records
  * whose tests and pair stores run without a branch per record: the ranges hold 0 to 3 records in the usual
- * sparse case, and a loop whose trip count is data would mispredict once or twice per range. The AVX2 version
- * tests a record with two vector comparisons instead of six; the scalar one is the reference, and both store
- * the same pairs in the same order. */
+ * sparse case, and a loop whose trip count is data would mispredict once or twice per range; the row pointers
+ * move GRID_ADVANCE records at a time the same way. The AVX2 version tests a record with two vector
+ * comparisons instead of six; the scalar one is the reference, and both store the same pairs in the same
+ * order. */
 #include "grid_scan.h"
 
 #include "base/error.h"
