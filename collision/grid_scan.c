@@ -1,8 +1,9 @@
 /* The stencil sweep of the grid (see grid_scan.h). Each row range is read in windows of GRID_WINDOW records
  * whose tests and pair stores run without a branch per record: the ranges hold 0 to 3 records in the usual
- * sparse case, and a loop whose trip count is data would mispredict once or twice per range. The AVX2 version
- * tests a record with two vector comparisons instead of six; the scalar one is the reference, and both store
- * the same pairs in the same order. */
+ * sparse case, and a loop whose trip count is data would mispredict once or twice per range; the row pointers
+ * move GRID_ADVANCE records at a time the same way. The AVX2 version tests a record with two vector
+ * comparisons instead of six; the scalar one is the reference, and both store the same pairs in the same
+ * order. */
 #include "grid_scan.h"
 
 #include "base/error.h"
@@ -16,24 +17,39 @@
 
 int pf_grid_simd = 1;
 
-/* Room for one window's stores past out->n (the stores of lanes without a pair are overwritten later). */
-static inline int window_room(pf_pair_vec *out)
+/* Where the pairs go: the next free slot and the end of the room, held in registers for the whole sweep (kept in
+ * out->n, each window's pair count would pass through memory, a store and a load on every window's path). */
+typedef struct sink {
+    pf_pair *o, *end;
+} sink;
+
+static inline sink sink_of(const pf_pair_vec *out)
 {
-    if (out->cap - out->n >= GRID_WINDOW) return PF_OK;
-    return pf_pair_vec_reserve(out, out->n + GRID_WINDOW);
+    sink k = {out->data + out->n, out->data + out->cap};
+    return k;
+}
+
+/* Room for one window's stores at k->o (the stores of lanes without a pair are overwritten later). */
+static inline int window_room(pf_pair_vec *out, sink *k)
+{
+    if (k->end - k->o >= GRID_WINDOW) return PF_OK;
+    out->n = (size_t)(k->o - out->data);
+    if (pf_pair_vec_reserve(out, out->n + GRID_WINDOW)) return PF_ENOMEM;
+    *k = sink_of(out);
+    return PF_OK;
 }
 
 /* Stores the pairs (a, box of record b + j) of the lanes j set in `mask`, smaller index first, in lane order. */
-static inline void window_emit(pf_pair_vec *out, const pf_grid_rec *R, size_t b, uint32_t a, unsigned mask)
+static inline void window_emit(sink *k, const pf_grid_rec *R, size_t b, uint32_t a, unsigned mask)
 {
-    pf_pair *o = out->data + out->n;
+    pf_pair *o = k->o;
     for (int j = 0; j < GRID_WINDOW; j++) {
         uint32_t c = R[b + (size_t)j].box;
         o->i = a < c ? a : c;
         o->j = a < c ? c : a;
         o += (mask >> j) & 1u;
     }
-    out->n = (size_t)(o - out->data);
+    k->o = o;
 }
 
 /* The lanes of the window at b whose keys are at most `last` (a prefix: keys ascend). */
@@ -45,15 +61,24 @@ static inline unsigned keys_le(const pf_grid_rec *R, size_t b, uint64_t last)
     return mask;
 }
 
+/* The lanes set in a window's mask (__builtin_popcount is a library call without -mpopcnt). */
+static inline unsigned lanes_set(unsigned mask)
+{
+    unsigned c = 0;
+    for (int j = 0; j < GRID_WINDOW; j++)
+        c += (mask >> j) & 1u;
+    return c;
+}
+
 /* The first record from b on whose key is at least `first`. */
 static inline size_t advance(const pf_grid_rec *R, size_t b, uint64_t first)
 {
     for (;;) {
         unsigned n = 0;
-        for (int j = 0; j < GRID_WINDOW; j++)
+        for (int j = 0; j < GRID_ADVANCE; j++)
             n += R[b + (size_t)j].key < first;
         b += n;
-        if (n < GRID_WINDOW) return b;
+        if (n < GRID_ADVANCE) return b;
     }
 }
 
@@ -89,13 +114,13 @@ static inline unsigned scalar_overlap(const pf_grid_rec *R, const pf_grid_rec *A
 
 /* Record A against the records from b on while their keys are at most `last`. */
 static inline int scalar_scan(const pf_grid_rec *R, const pf_grid_rec *A, size_t b, uint64_t last,
-                              pf_pair_vec *out, uint64_t *cand)
+                              pf_pair_vec *out, sink *k, uint64_t *cand)
 {
     for (;;) {
-        if (window_room(out)) return PF_ENOMEM;
+        if (window_room(out, k)) return PF_ENOMEM;
         unsigned in = keys_le(R, b, last);
-        window_emit(out, R, b, A->box, scalar_overlap(R, A, b) & in);
-        *cand += (unsigned)__builtin_popcount(in);
+        window_emit(k, R, b, A->box, scalar_overlap(R, A, b) & in);
+        *cand += lanes_set(in);
         if (in != FULL) return PF_OK;
         b += GRID_WINDOW;
     }
@@ -108,18 +133,23 @@ int pf_grid_sweep_scalar(const pf_grid_records *g, size_t r0, size_t r1, pf_pair
     for (int w = 0; w < 4; w++) /* the first record of each row's range for record r0 */
         at[w] = first_at_least(R, r0, g->m, R[r0].key + g->row[w] - 1);
     uint64_t cand = 0;
+    sink sk = sink_of(out);
     for (size_t r = r0; r < r1; r++) {
         const pf_grid_rec *A = &R[r];
         uint64_t k = A->key;
-        if (scalar_scan(R, A, r + 1, k + 1, out, &cand)) return PF_ENOMEM;
+        if (scalar_scan(R, A, r + 1, k + 1, out, &sk, &cand)) goto nomem;
         for (int w = 0; w < 4; w++) {
             uint64_t first = k + g->row[w] - 1;
             at[w] = advance(R, at[w], first);
-            if (scalar_scan(R, A, at[w], first + 2, out, &cand)) return PF_ENOMEM;
+            if (scalar_scan(R, A, at[w], first + 2, out, &sk, &cand)) goto nomem;
         }
     }
+    out->n = (size_t)(sk.o - out->data);
     *candidates += cand;
     return PF_OK;
+nomem:
+    out->n = (size_t)(sk.o - out->data);
+    return PF_ENOMEM;
 }
 
 /* The lanes of the window at b below r1. */
@@ -131,10 +161,12 @@ static inline unsigned lanes_below(size_t b, size_t r1)
 int pf_grid_range_scalar(const pf_grid_records *g, const pf_grid_rec *a, size_t r0, size_t r1, pf_pair_vec *out,
                          uint64_t *candidates)
 {
+    sink k = sink_of(out);
     for (size_t b = r0; b < r1; b += GRID_WINDOW) {
-        if (window_room(out)) return PF_ENOMEM;
-        window_emit(out, g->rec, b, a->box, scalar_overlap(g->rec, a, b) & lanes_below(b, r1));
+        if (window_room(out, &k)) return PF_ENOMEM;
+        window_emit(&k, g->rec, b, a->box, scalar_overlap(g->rec, a, b) & lanes_below(b, r1));
     }
+    out->n = (size_t)(k.o - out->data);
     *candidates += r1 > r0 ? r1 - r0 : 0;
     return PF_OK;
 }
@@ -171,13 +203,13 @@ AVX2 static inline unsigned avx2_overlap(const pf_grid_rec *R, const avx2_box *A
 }
 
 AVX2 static inline int avx2_scan(const pf_grid_rec *R, const avx2_box *A, size_t b, uint64_t last,
-                                 pf_pair_vec *out, uint64_t *cand)
+                                 pf_pair_vec *out, sink *k, uint64_t *cand)
 {
     for (;;) {
-        if (window_room(out)) return PF_ENOMEM;
+        if (window_room(out, k)) return PF_ENOMEM;
         unsigned in = keys_le(R, b, last);
-        window_emit(out, R, b, A->box, avx2_overlap(R, A, b) & in);
-        *cand += (unsigned)__builtin_popcount(in);
+        window_emit(k, R, b, A->box, avx2_overlap(R, A, b) & in);
+        *cand += lanes_set(in);
         if (in != FULL) return PF_OK;
         b += GRID_WINDOW;
     }
@@ -190,28 +222,35 @@ AVX2 static int sweep_avx2(const pf_grid_records *g, size_t r0, size_t r1, pf_pa
     for (int w = 0; w < 4; w++)
         at[w] = first_at_least(R, r0, g->m, R[r0].key + g->row[w] - 1);
     uint64_t cand = 0;
+    sink sk = sink_of(out);
     for (size_t r = r0; r < r1; r++) {
         avx2_box A = avx2_box_of(&R[r]);
         uint64_t k = R[r].key;
-        if (avx2_scan(R, &A, r + 1, k + 1, out, &cand)) return PF_ENOMEM;
+        if (avx2_scan(R, &A, r + 1, k + 1, out, &sk, &cand)) goto nomem;
         for (int w = 0; w < 4; w++) {
             uint64_t first = k + g->row[w] - 1;
             at[w] = advance(R, at[w], first);
-            if (avx2_scan(R, &A, at[w], first + 2, out, &cand)) return PF_ENOMEM;
+            if (avx2_scan(R, &A, at[w], first + 2, out, &sk, &cand)) goto nomem;
         }
     }
+    out->n = (size_t)(sk.o - out->data);
     *candidates += cand;
     return PF_OK;
+nomem:
+    out->n = (size_t)(sk.o - out->data);
+    return PF_ENOMEM;
 }
 
 AVX2 static int range_avx2(const pf_grid_records *g, const pf_grid_rec *a, size_t r0, size_t r1, pf_pair_vec *out,
                            uint64_t *candidates)
 {
     avx2_box A = avx2_box_of(a);
+    sink k = sink_of(out);
     for (size_t b = r0; b < r1; b += GRID_WINDOW) {
-        if (window_room(out)) return PF_ENOMEM;
-        window_emit(out, g->rec, b, A.box, avx2_overlap(g->rec, &A, b) & lanes_below(b, r1));
+        if (window_room(out, &k)) return PF_ENOMEM;
+        window_emit(&k, g->rec, b, A.box, avx2_overlap(g->rec, &A, b) & lanes_below(b, r1));
     }
+    out->n = (size_t)(k.o - out->data);
     *candidates += r1 > r0 ? r1 - r0 : 0;
     return PF_OK;
 }

@@ -130,7 +130,7 @@ size_t pf_grid_stencil_bytes(const pf_grid_stencil *s)
 /* Room for n boxes; a new block forgets the last order. */
 static int reserve(pf_grid_stencil *s, size_t n)
 {
-    size_t need = n + GRID_WINDOW + 1;
+    size_t need = n + GRID_PAD;
     if (need <= s->cap) return PF_OK;
     release(s);
     size_t c = need + need / 8;
@@ -335,7 +335,7 @@ static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int co
 }
 
 /* The records: the boxes in record order with their keys (the tests then read memory in sequence), and
- * GRID_WINDOW + 1 records of key GRID_KEY_END past the last. */
+ * GRID_PAD records of key GRID_KEY_END past the last. */
 typedef struct copy_run {
     pf_grid_stencil *s;
     const pf_aabb *boxes;
@@ -376,7 +376,7 @@ static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const
     copy_run c = {s, boxes, n};
     pf_grid_rec *R = s->rec;
     pf_par_for(par, threads, copy_part, &c);
-    for (size_t r = n; r <= n + GRID_WINDOW; r++) {
+    for (size_t r = n; r < n + GRID_PAD; r++) {
         memset(&R[r], 0, sizeof R[r]);
         R[r].key = GRID_KEY_END;
     }

@@ -19,7 +19,7 @@ typedef enum {
 } pf_grid_order;
 
 typedef struct pf_grid_stencil {
-    uint64_t *K[2]; /* cell keys of the records, sorted in K[cur] (GRID_WINDOW + 1 entries of room past n) */
+    uint64_t *K[2]; /* cell keys of the records, sorted in K[cur] (GRID_PAD entries of room past n) */
     uint32_t *V[2]; /* their box indices */
     int cur;
     size_t cap;

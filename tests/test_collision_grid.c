@@ -210,6 +210,182 @@ START_TEST(test_grid_simd_matches_scalar)
 }
 END_TEST
 
+/* ---- the sweeps alone, on records made here ---- */
+
+enum { LATTICE = 6, MAX_RECS = 700 };
+
+/* Records of boxes with lower corners in [0, LATTICE)^3 and extents at most 1, in cells of edge 1 (cell of a
+ * corner x: floor(x) + 1, so that the lower corners of two overlapping boxes are at most one cell apart, as the
+ * stencil needs), sorted by key then box, GRID_PAD records of key GRID_KEY_END after them. */
+typedef struct sweep_set {
+    pf_grid_rec rec[MAX_RECS + GRID_PAD];
+    pf_grid_records g;
+} sweep_set;
+
+static int rec_cmp(const void *x, const void *y)
+{
+    const pf_grid_rec *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->box < b->box ? -1 : a->box > b->box;
+}
+
+static void sweep_set_of(sweep_set *s, const pf_aabb *boxes, size_t n)
+{
+    const uint64_t nx = 16, nxy = nx * nx; /* LATTICE + 2 cells padded to 16, as the stencil frame pads them */
+    ck_assert(n <= MAX_RECS);
+    for (size_t i = 0; i < n; i++) {
+        pf_grid_rec *r = &s->rec[i];
+        memcpy(r->lo, boxes[i].min, sizeof r->lo);
+        memcpy(r->hi, boxes[i].max, sizeof r->hi);
+        r->key = (uint64_t)floor(boxes[i].min[0]) + 1 + ((uint64_t)floor(boxes[i].min[1]) + 1) * nx +
+                 ((uint64_t)floor(boxes[i].min[2]) + 1) * nxy;
+        r->box = (uint32_t)i;
+        r->pad = 0;
+    }
+    qsort(s->rec, n, sizeof *s->rec, rec_cmp);
+    for (size_t i = n; i < n + GRID_PAD; i++) {
+        memset(&s->rec[i], 0, sizeof s->rec[i]);
+        s->rec[i].key = GRID_KEY_END;
+    }
+    s->g = (pf_grid_records){s->rec, n, {nx, nxy - nx, nxy, nxy + nx}};
+}
+
+/* The six comparisons written out: the oracle of the sweeps' tests. */
+static int boxes_meet(const pf_aabb *a, const pf_aabb *b)
+{
+    for (int d = 0; d < 3; d++)
+        if (!(a->min[d] <= b->max[d] && b->min[d] <= a->max[d])) return 0;
+    return 1;
+}
+
+/* n boxes of one of four kinds: on a lattice of quarter units (equal coordinates everywhere: touching faces,
+ * edges and corners), with a third of them degenerate (zero extent on some axes); all in one cell; extents
+ * exactly 1 (the cell edge); random reals. */
+static void sweep_boxes(pf_aabb *b, size_t n, int kind, rng *s)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 3; d++) {
+            double lo, ext;
+            if (kind == 0) {
+                lo = 0.25 * (double)rng_below(s, 4 * LATTICE);
+                ext = i % 3 == 0 && rng_below(s, 2) ? 0.0 : 0.25 * (double)rng_below(s, 5);
+            } else if (kind == 1) {
+                lo = 2.0 + 0.125 * (double)rng_below(s, 8);
+                ext = 0.125 * (double)rng_below(s, 9);
+            } else if (kind == 2) {
+                lo = 0.5 * (double)rng_below(s, 2 * LATTICE);
+                ext = 1.0;
+            } else {
+                lo = rng_range(s, 0.0, (double)LATTICE);
+                ext = rng_range(s, 0.0, 1.0);
+            }
+            b[i].min[d] = lo;
+            b[i].max[d] = lo + ext;
+        }
+}
+
+/* n equal pairs at a and b (either NULL when n is 0). */
+static int same_pairs(const pf_pair *a, const pf_pair *b, size_t n)
+{
+    return n == 0 || !memcmp(a, b, n * sizeof *a);
+}
+
+/* The pairs of one sweep of the records [r0, r1), its candidates added to *cand. */
+static pf_pair *sweep_run(pf_grid_sweep_fn sweep, const sweep_set *s, size_t r0, size_t r1, size_t *np,
+                          uint64_t *cand)
+{
+    pf_pair_vec out = {0};
+    ck_assert_int_eq(sweep(&s->g, r0, r1, &out, cand), PF_OK);
+    *np = out.n;
+    return out.data;
+}
+
+/* The scalar sweep gives brute force's pairs (as a set); the AVX2 one, where the processor has it, gives the
+ * scalar one's pairs in the same order with the same candidates; sweeping the records in two parts (as threads
+ * do) gives the whole sweep's pairs in order. Counts 1 to 40, then larger, so that ranges end at every lane of
+ * a window and of a pointer's step. */
+START_TEST(test_grid_sweeps_against_brute_force)
+{
+    static sweep_set set;
+    static pf_aabb boxes[MAX_RECS];
+    rng s = {77 + (uint64_t)_i};
+    int kind = _i;
+    int avx2 = pf_grid_sweep_avx2 != NULL && pf_grid_sweep_select() == pf_grid_sweep_avx2;
+    for (size_t n = 1; n <= MAX_RECS; n += n < 40 ? 1 : 97) {
+        sweep_boxes(boxes, n, kind, &s);
+        sweep_set_of(&set, boxes, n);
+        size_t nb = 0, ns, nv, na, nc;
+        pf_pair *ref = malloc((n * (n - 1) / 2 + 1) * sizeof *ref);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                if (boxes_meet(&boxes[i], &boxes[j])) ref[nb++] = (pf_pair){(uint32_t)i, (uint32_t)j};
+        uint64_t cs = 0, cv = 0, ca = 0;
+        pf_pair *ps = sweep_run(pf_grid_sweep_scalar, &set, 0, n, &ns, &cs);
+        ck_assert_uint_ge(cs, ns);
+        size_t mid = n / 3;
+        pf_pair *pa = sweep_run(pf_grid_sweep_scalar, &set, 0, mid, &na, &ca);
+        pf_pair *pc = sweep_run(pf_grid_sweep_scalar, &set, mid, n, &nc, &ca);
+        ck_assert_msg(na + nc == ns && same_pairs(pa, ps, na) && same_pairs(pc, ps + na, nc),
+                      "kind %d, %zu boxes: the sweep in two parts differs", kind, n);
+        ck_assert_uint_eq(ca, cs);
+        if (avx2) {
+            pf_pair *pv = sweep_run(pf_grid_sweep_avx2, &set, 0, n, &nv, &cv);
+            ck_assert_msg(nv == ns && same_pairs(pv, ps, ns), "kind %d, %zu boxes: AVX2 and scalar differ",
+                          kind, n);
+            ck_assert_uint_eq(cv, cs);
+            free(pv);
+        }
+        qsort(ps, ns, sizeof *ps, pair_cmp);
+        ck_assert_msg(ns == nb && same_pairs(ps, ref, nb), "kind %d, %zu boxes: %zu pairs, brute %zu",
+                      kind, n, ns, nb);
+        free(ps);
+        free(pa);
+        free(pc);
+        free(ref);
+    }
+}
+END_TEST
+
+/* A box against a range of records (the test of the boxes kept apart): brute force's pairs among the range, in
+ * record order, and the AVX2 version's the same, for ranges of every length and start. */
+START_TEST(test_grid_ranges_against_brute_force)
+{
+    static sweep_set set;
+    static pf_aabb boxes[60];
+    rng s = {91};
+    int avx2 = pf_grid_range_avx2 != NULL && pf_grid_range_select() == pf_grid_range_avx2;
+    for (int kind = 0; kind < 4; kind++) {
+        sweep_boxes(boxes, 60, kind, &s);
+        sweep_set_of(&set, boxes, 59); /* box 59 is the one against the ranges */
+        pf_grid_rec a;
+        memset(&a, 0, sizeof a);
+        memcpy(a.lo, boxes[59].min, sizeof a.lo);
+        memcpy(a.hi, boxes[59].max, sizeof a.hi);
+        a.box = 59;
+        for (size_t r0 = 0; r0 < 59; r0 += 3)
+            for (size_t r1 = r0; r1 <= 59; r1++) {
+                pf_pair want[60];
+                size_t nw = 0;
+                for (size_t r = r0; r < r1; r++) {
+                    uint32_t b = set.rec[r].box;
+                    if (boxes_meet(&boxes[b], &boxes[59])) want[nw++] = (pf_pair){b, 59};
+                }
+                for (int v = 0; v < 1 + avx2; v++) {
+                    pf_pair_vec out = {0};
+                    uint64_t cand = 0;
+                    pf_grid_range_fn f = v ? pf_grid_range_avx2 : pf_grid_range_scalar;
+                    ck_assert_int_eq(f(&set.g, &a, r0, r1, &out, &cand), PF_OK);
+                    ck_assert_uint_eq(cand, r1 - r0);
+                    ck_assert_msg(out.n == nw && same_pairs(out.data, want, nw),
+                                  "kind %d, [%zu, %zu), %s: %zu pairs, brute %zu", kind, r0, r1, v ? "AVX2" : "scalar",
+                                  out.n, nw);
+                    pf_pair_vec_free(&out);
+                }
+            }
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_grid");
@@ -218,6 +394,8 @@ Suite *make_suite(void)
     tcase_add_loop_test(tc, test_grid_coherent_steps, 0, 2);
     tcase_add_test(tc, test_grid_large_boxes_apart);
     tcase_add_test(tc, test_grid_simd_matches_scalar);
+    tcase_add_loop_test(tc, test_grid_sweeps_against_brute_force, 0, 4);
+    tcase_add_test(tc, test_grid_ranges_against_brute_force);
     suite_add_tcase(s, tc);
     return s;
 }
