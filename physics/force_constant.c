@@ -1,5 +1,6 @@
 /* A constant force on chosen points (SOFA ConstantForceField): f_i += F, the same vector on every listed point,
- * with no stiffness (df = 0). Gravity is the world's; this is for loads, pulls and pushes. */
+ * with no stiffness (df = 0). Gravity is the world's; this is for loads, pulls and pushes. On a rigid body its
+ * point 0 takes a force at the com and its point 1 a torque (rigid.h: f holds both). */
 #include "world_guard.h"
 #include "force_field.h"
 #include "objects.h"
@@ -91,8 +92,11 @@ static int check_constant_force(const pf_world *w, uint32_t object, const pf_con
     PF_TRY(pf_world_check_object(w, object, fn));
     PF_TRY(pf_check_given(def, fn, "def"));
     const pf_object *o = w->obj.v[object];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; a constant force acts on points", fn, object);
+    /* "every point" of a rigid body would add one vector both as a force and as a torque, in two units */
+    if (o->kind == PF_OBJECT_RIGID && !def->npoints)
+        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: def.points must name its point 0 (a force at the "
+                        "com) or 1 (a torque); an empty list means every point only for objects of points", fn,
+                        object);
     if (!isfinite(def->force[0]) || !isfinite(def->force[1]) || !isfinite(def->force[2]))
         return pf_error(PF_EINVAL, "%s: def.force (%g, %g, %g) N on object %u is not finite", fn, def->force[0],
                         def->force[1], def->force[2], object);

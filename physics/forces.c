@@ -28,6 +28,7 @@ static void t_object_force(const pf_task_ctx *c)
     double *f = c->data[2];
     if (o->kind == PF_OBJECT_RIGID) {
         pf_rigid_force(o, a->g, f);
+        pf_force_fields_force(o, x, v, f, a->jac); /* constant forces and torques only (force_constant.c) */
         return;
     }
     if (o->pmass) {

@@ -181,6 +181,22 @@ static int node_mesh(pf_scene_component *c, const sc_node *t, mass_mesh *m)
         m->points = t->positions;
         m->npoints = t->npositions;
     }
+    /* a mass measured before the node's MechanicalObject transform reached its points (it does at the end of the
+     * node's STATE components) measures them transformed, as SOFA's mass measures the state's rest positions */
+    if (sc_mo_transform_pending(t) && m->npoints) {
+        if (m->points != m->owned_points) {
+            double *x = pf_malloc((size_t)m->npoints * 3 * sizeof *x);
+            if (!x) {
+                mass_mesh_free(m);
+                return pf_error(PF_ENOMEM, "out of memory for a mass");
+            }
+            memcpy(x, m->points, (size_t)m->npoints * 3 * sizeof *x);
+            pf_free(m->owned_points);
+            m->owned_points = x;
+            m->points = x;
+        }
+        sc_mo_transform_points(t, m->owned_points, m->npoints);
+    }
     return PF_OK;
 }
 

@@ -6,6 +6,13 @@
 
 /* STATE stage */
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
+/* scenes/state_transform.c: a MechanicalObject's transform attributes, in SOFA's precedence */
+int sc_mo_transform_read(pf_scene_component *c, sc_mo_transform *t);
+/* a Rigid3d frame (x y z, quaternion w x y z) under t: centre scaled, turned and moved, orientation turned */
+void sc_mo_transform_frame(const sc_mo_transform *t, double pose[7]);
+/* a RegularGridTopology's grid (n->def.grid over grid_min..grid_max) made the node's mesh, its points numbered as
+ * the grid's (scenes/components_state.c) */
+int sc_grid_topology_to_mesh(sc_node *n);
 int sc_regular_grid_topology(pf_scene_component *c, void *ctx);
 int sc_cylinder_grid_topology(pf_scene_component *c, void *ctx);
 int sc_mesh_topology(pf_scene_component *c, void *ctx);

@@ -398,6 +398,85 @@ static int cmp_force_ref_first(const void *a, const void *b)
     return (x->f > y->f) - (x->f < y->f);
 }
 
+/* A Rigid3d attribute of 6 numbers per entry (SOFA's Rigid3 Deriv: force x y z, then torque x y z); returns 1 when
+ * given (*out pf_malloc'ed, *count entries), 0 when not, < 0 on error. */
+static int wrenches(pf_scene_component *c, const char *attr, int one, double **out, size_t *count)
+{
+    size_t m = 0;
+    int rc = sc_parse_reals(c, attr, out, &m);
+    if (rc <= 0) return rc;
+    if (m == 0 || m % 6 || (one && m != 6)) {
+        pf_free(*out);
+        *out = NULL;
+        return pf_scene_component_error(c, PF_EPARSE, "%s: '%s' on a Rigid3d body needs 6 numbers (force x y z in N, "
+                                        "then torque x y z in N m)%s, got %zu", TYPE(c), attr, one ? "" : " per index",
+                                        m);
+    }
+    *count = m / 6;
+    return 1;
+}
+
+/* ConstantForceField on a Rigid3d node: its one frame (index 0) takes a force at the com and a torque (world frame,
+ * as SOFA's Rigid3 force), `forces` (one per index), else `force` (on every index), else `totalForce` (spread over
+ * them), the wrenches summed in list order: one constant force on point 0 and one on point 1
+ * (pf_world_add_constant_force). */
+static int rigid_constant_force(pf_scene_component *c)
+{
+    double *forces = NULL, *force = NULL, *total = NULL;
+    size_t nforces = 0, one = 0;
+    uint32_t *idx = NULL;
+    size_t m = 0;
+    int from_end = 0, rc, has_forces, has_force = 0, has_total = 0;
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "showArrowSize");
+    pf_scene_component_ignore(c, "showColor");
+    if ((has_forces = rc = wrenches(c, "forces", 0, &forces, &nforces)) >= 0 &&
+        (has_force = rc = wrenches(c, "force", 1, &force, &one)) >= 0 &&
+        (has_total = rc = wrenches(c, "totalForce", 1, &total, &one)) >= 0 &&
+        (rc = sc_parse_bool(c, "indexFromEnd", &from_end)) >= 0) {
+        const char *link = pf_scene_component_string(c, "indices");
+        if (link && link[0] == '@')
+            rc = pf_scene_component_error(c, PF_ENOTSUP, "%s on a Rigid3d body: 'indices' links '%s'; give the index "
+                                          "(0, the body's one frame)", TYPE(c), link);
+        else
+            rc = sc_parse_uints(c, "indices", &idx, &m);
+    }
+    const char *used = has_forces ? "forces" : has_force ? "force" : has_total ? "totalForce" : NULL;
+    size_t count = m ? m : 1; /* no indices: every frame, the one */
+    for (size_t k = 0; rc >= 0 && k < m; k++)
+        if (idx[k] != 0)
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (a Rigid3d body is one frame, "
+                                          "index 0)", TYPE(c), idx[k]);
+    if (rc >= 0 && m == 0 && idx) rc = pf_scene_component_error(c, PF_EPARSE, "%s: 'indices' is empty", TYPE(c));
+    if (rc >= 0 && has_forces && nforces != count)
+        rc = pf_scene_component_error(c, PF_EINVAL, "%s: 'forces' gives %zu wrenches for %zu indices: one per index is "
+                                      "needed", TYPE(c), nforces, count);
+    if (rc >= 0 && !used)
+        pf_scene_component_warning(c, "%s: none of 'forces', 'force', 'totalForce' is given: no force (as SOFA)",
+                                   TYPE(c));
+    else if (rc >= 0 && has_forces + has_force + has_total > 1)
+        pf_scene_component_warning(c, "%s: '%s' is used, the others ignored (SOFA takes forces, then force, then "
+                                   "totalForce)", TYPE(c), used);
+    pf_object_id o;
+    if (rc >= 0 && used) rc = pf_scene_component_object(c, &o);
+    double wrench[6] = {0, 0, 0, 0, 0, 0};
+    for (size_t k = 0; rc >= 0 && used && k < count; k++)
+        for (int a = 0; a < 6; a++)
+            wrench[a] += has_forces ? forces[6 * k + a] : has_force ? force[a] : total[a] / (double)count;
+    for (uint32_t p = 0; rc >= 0 && used && p < 2; p++) { /* point 0: the force at the com; point 1: the torque */
+        pf_constant_force_def d = pf_constant_force_default_def();
+        memcpy(d.force, wrench + 3 * p, sizeof d.force);
+        d.points = &p;
+        d.npoints = 1;
+        if (!(rc = pf_world_add_constant_force(c->L->scene->world, o, &d, NULL))) c->L->scene->summary.force_fields++;
+    }
+    pf_free(forces);
+    pf_free(force);
+    pf_free(total);
+    pf_free(idx);
+    return rc < 0 ? rc : PF_OK;
+}
+
 /* ConstantForceField as SOFA reads it: `forces` (one per listed point), else `force` (on every listed point), else
  * `totalForce` (spread evenly over them); the first of these given wins, as in SOFA's init, the others are warned
  * about; none: SOFA warns and pushes nothing. No `indices`: every point of the node's object; `indices` may link
@@ -407,6 +486,7 @@ static int cmp_force_ref_first(const void *a, const void *b)
 int sc_constant_force_field(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    if (c->node->rigid) return rigid_constant_force(c);
     double force[3] = {0, 0, 0}, total[3], *forces = NULL;
     size_t nforces = 0;
     int has_force, has_total, has_forces, from_end = 0, rc;
@@ -440,11 +520,6 @@ int sc_constant_force_field(pf_scene_component *c, void *ctx)
     if ((rc = pf_scene_component_object(c, &o))) {
         pf_free(forces);
         return rc;
-    }
-    if (c->node->rigid) {
-        pf_free(forces);
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a Rigid3d body (a force and a torque) is not supported: "
-                                        "PhysFlow's rigid bodies take gravity and contacts, no applied load", TYPE(c));
     }
     uint32_t *idx = NULL, npts = object_points(c, o);
     size_t m = 0;

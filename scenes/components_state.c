@@ -35,6 +35,8 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
                                         m / 7);
     if ((rc = pf_scene_component_reals(c, "position", 7, pose)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "velocity", 6, twist)) < 0) return rc;
+    sc_mo_transform t;
+    if ((rc = sc_mo_transform_read(c, &t)) < 0) return rc;
     double q2 = pose[3] * pose[3] + pose[4] * pose[4] + pose[5] * pose[5] + pose[6] * pose[6];
     if (!(q2 > 1e-20))
         return pf_scene_component_error(c, PF_EINVAL, "MechanicalObject: the Rigid3d orientation quaternion is zero");
@@ -47,6 +49,8 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
     n->pose[4] = pose[3] / qn;
     n->pose[5] = pose[4] / qn;
     n->pose[6] = pose[5] / qn;
+    sc_mo_transform_frame(&t, n->pose); /* the old dx dy dz rx ry rz scale of SOFA's Rigid3 objects among them */
+    n->mo_transform = t;
     memcpy(n->twist, twist, sizeof twist);
     n->mo_line = pf_scene_component_line(c);
     return PF_OK;
@@ -166,10 +170,14 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         n->velocities = v;
         n->nvelocities = (uint32_t)(m / 3);
     }
-    /* translation: moves the node's own points (grid, positions, mesh), as a replicated copy's offset does */
-    double t[3] = {0, 0, 0};
-    if ((rc = pf_scene_component_reals(c, "translation", 3, t)) < 0) return rc;
-    for (int k = 0; k < 3; k++) n->offset[k] += t[k];
+    /* scale3d, rotation, translation: applied to the node's points once its topology is known
+     * (sc_mo_transform_apply); components reading positions see them moved, their own boxes and points are not */
+    if ((rc = sc_mo_transform_read(c, &n->mo_transform)) < 0) return rc;
+    if (n->mo_transform.second)
+        return pf_scene_component_error(c, PF_ENOTSUP, "MechanicalObject: rotation2 / translation2 (rx2.. dx2..) move "
+                                        "the points away from their rest positions (SOFA applies them after storing "
+                                        "these): PhysFlow's objects rest where they start; use rotation / "
+                                        "translation");
     if ((rc = rest_positions(c, n)) < 0) return rc;
     pf_scene_component_ignore(c, "showObjectScale");
     if ((rc = decomposition(c, n))) return rc;
@@ -214,9 +222,8 @@ static int grid_axis_attr(pf_scene_component *c, const char *const names[3], dou
  * (pf_object_def.grid_max > grid_min): this grid becomes the node's mesh, SOFA's points in SOFA's order with its
  * cells (hexahedra, or a flat grid's quads and their triangles); grid_points keeps its shape for
  * RegularGridSpringForceField and grid_cells for Hexa2TetraTopologicalMapping's swapping. */
-static int mirrored_grid(pf_scene_component *c, const double n[3], const double first[3], const double last[3])
+static int grid_as_mesh(const int g[3], const double first[3], const double last[3], sc_mesh *out)
 {
-    const int g[3] = {(int)n[0], (int)n[1], (int)n[2]};
     sc_mesh m;
     PF_TRY(sc_grid_mesh(g, first, last, &m));
     uint32_t *q = NULL, nq = 0;
@@ -236,14 +243,45 @@ static int mirrored_grid(pf_scene_component *c, const double n[3], const double 
     m.quads = q;
     m.nquads = nq;
     m.ntris = 2 * nq;
+    *out = m;
+    return PF_OK;
+}
+
+/* the grid's shape kept for the components that follow a grid's numbering */
+static void keep_grid_shape(sc_node *n, const int g[3])
+{
+    for (int k = 0; k < 3; k++) n->grid_points[k] = g[k];
+    n->grid_cells[0] = g[0] - 1;
+    n->grid_cells[1] = g[1] - 1;
+}
+
+static int mirrored_grid(pf_scene_component *c, const double n[3], const double first[3], const double last[3])
+{
+    const int g[3] = {(int)n[0], (int)n[1], (int)n[2]};
+    sc_mesh m;
+    int rc;
+    PF_TRY(grid_as_mesh(g, first, last, &m));
     if ((rc = claim_topology(c, SC_TOPO_MESH))) {
         sc_mesh_free(&m);
         return rc;
     }
     c->node->mesh = m;
-    for (int k = 0; k < 3; k++) c->node->grid_points[k] = g[k];
-    c->node->grid_cells[0] = g[0] - 1;
-    c->node->grid_cells[1] = g[1] - 1;
+    keep_grid_shape(c->node, g);
+    return PF_OK;
+}
+
+int sc_grid_topology_to_mesh(sc_node *n)
+{
+    pf_object_def *d = &n->def;
+    sc_mesh m;
+    PF_TRY(grid_as_mesh(d->grid, d->grid_min, d->grid_max, &m));
+    sc_mesh_free(&n->mesh);
+    n->mesh = m;
+    n->topology = SC_TOPO_MESH;
+    keep_grid_shape(n, d->grid);
+    memset(d->grid, 0, sizeof d->grid);
+    memset(d->grid_min, 0, sizeof d->grid_min);
+    memset(d->grid_max, 0, sizeof d->grid_max);
     return PF_OK;
 }
 

@@ -311,6 +311,9 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
         L->kind = -1;
     }
     L->kind = -1;
+    /* after the node's topology and loaders, before its children: SOFA inits a node's MechanicalObject (which
+     * transforms its positions) before the nodes below read them */
+    if (stage == PF_SCENE_STAGE_STATE && (rc = sc_mo_transform_apply(L, n))) return rc;
     if (stage == PF_SCENE_STAGE_STATE && (rc = sc_identity_inherit_mesh(n)))
         return sc_error(L, n->mapping_line, rc, "IdentityMapping in node '%s': out of memory", n->name);
     if (stage == PF_SCENE_STAGE_STATE && n->pending_container &&

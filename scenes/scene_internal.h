@@ -66,18 +66,31 @@ typedef struct sc_element_field {
     int line;
 } sc_element_field;
 
+/* A MechanicalObject's transform as SOFA reads it (scale3d/scale/sx.., rotation/rx.. in degrees, translation/dx..;
+ * rotation2/translation2 after the rest positions), with which parts differ from the identity
+ * (scenes/state_transform.c). */
+typedef struct sc_mo_transform {
+    double scale[3], rotation[3], translation[3], rotation2[3], translation2[3];
+    int scaled, turned, moved, second;
+} sc_mo_transform;
+
 typedef struct sc_node sc_node;
 struct sc_node {
     xmlNode *el;        /* the <Node> element (shared by replicated copies) */
     sc_node *parent;
     char *name;         /* owned: the name attribute, or name_i_j_k for a replicated copy */
-    double offset[3];   /* m: translation of a replicated copy (sum over nested Replicates) */
+    double offset[3];   /* m: translation of a replicated copy (sum over nested Replicates); a MechanicalObject's
+                         * own transform is mo_transform, applied to the node's points, not here */
     PF_VEC(sc_node *) children;
     /* STATE stage draft */
     pf_solver_def solver; /* inherited from the parent, then set by the node's own solver components */
     int solver_line;      /* 0: no solver on the path from the root */
     int mo_line;          /* 0: no MechanicalObject */
     pf_object_def def;
+    /* applied to positions, mesh and grid at the end of the node's STATE components (sc_mo_transform_apply); a
+     * Rigid3d frame's is applied to pose at once */
+    sc_mo_transform mo_transform;
+    int mo_transform_done; /* sc_mo_transform_apply has run on the node */
     double *positions, *velocities; /* owned, 3 per point */
     uint32_t npositions, nvelocities;
     double *rest_positions; /* owned, 3 per point: the MechanicalObject's rest_position as written (not a link) */
@@ -211,6 +224,13 @@ struct sc_loader {
 
 /* ---- loader services for constructors (scenes/component_api.c) ---- */
 int sc_error(const sc_loader *L, int line, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* scenes/state_transform.c: a node's MechanicalObject transform applied to its points (positions, mesh, grid) as
+ * SOFA's MechanicalObject::init does; a turned or mirrored RegularGridTopology becomes a mesh first */
+int sc_mo_transform_apply(sc_loader *L, sc_node *n);
+/* whether node n's points are still to be transformed (its MechanicalObject read, the node's STATE components not
+ * all run), and the transform on a copy of them (np points) for a component that reads them before */
+int sc_mo_transform_pending(const sc_node *n);
+void sc_mo_transform_points(const sc_node *n, double *p, size_t np);
 void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int sc_line(const xmlNode *el);

@@ -368,18 +368,24 @@ PF_API int pf_world_add_force_field(pf_world *w, pf_object_id o, const pf_force_
                                     pf_force_field_id *out);
 
 /// A constant force on points of one object (SOFA ConstantForceField): every listed point receives `force`, e.g.
-/// a load hung on a beam's end. It has no stiffness. Get defaults from pf_constant_force_default_def().
+/// a load hung on a beam's end. It has no stiffness. On a rigid body (pf_world_add_rigid) the points are the
+/// body's two: point 0 takes `force` at the centre of mass (N; no torque), point 1 takes it as a torque about the
+/// centre of mass (N·m, world frame); SOFA's Rigid3 force (linear force, then torque) is one constant force on
+/// each. Get defaults from pf_constant_force_default_def().
 typedef struct pf_constant_force_def {
     const uint32_t *points; ///< point indices (a point listed twice gets the force twice); default NULL
-    uint32_t npoints;       ///< how many in `points`; 0 (with points NULL): every point of the object; default 0
-    double force[3];        ///< N per listed point, finite; default {0, 0, 0}
+    uint32_t npoints;       ///< how many in `points`; 0 (with points NULL): every point of an object of points
+                            ///< (not allowed on a rigid body, whose points must be named); default 0
+    double force[3];        ///< N per listed point (N·m on a rigid body's point 1), finite; default {0, 0, 0}
 } pf_constant_force_def;
 
 PF_API pf_constant_force_def pf_constant_force_default_def(void);
-/// Adds a constant force to object `object` (an object of points, not a rigid body); the points are copied. It
-/// is added into f after the springs and FEM of the object and before its custom force fields. Returns PF_EINVAL
-/// (message in pf_last_error()) for an unknown object, a non-finite force or a point out of range. *out (may be
-/// NULL) receives its handle.
+/// Adds a constant force to object `object` (an object of points, or a rigid body: see pf_constant_force_def); the
+/// points are copied. On an object of points it is added into f after the springs and FEM of the object and before
+/// its custom force fields; on a rigid body after gravity. Every solver that moves rigid bodies (implicit Euler,
+/// symplectic Euler) applies it within the step it acts in. Returns PF_EINVAL (message in pf_last_error()) for an
+/// unknown object, a non-finite force, a point out of range (a rigid body's points are 0 and 1) or an empty point
+/// list on a rigid body. *out (may be NULL) receives its handle.
 PF_API int pf_world_add_constant_force(pf_world *w, pf_object_id object, const pf_constant_force_def *def,
                                        pf_force_field_id *out);
 
@@ -717,7 +723,7 @@ typedef enum pf_rigid_shape {
 /// mass (velocity: linear velocity), point 1 = the angular part (position 0, velocity: angular velocity in
 /// the world frame); read it with pf_world_get_rigid_state. pf_world_fix_points(.., {0, 1}, 2) makes it a
 /// static body (0 alone holds its translation, 1 alone its rotation); box selection tests the com only.
-/// Gravity acts on the com.
+/// Gravity acts on the com; pf_world_add_constant_force on point 0 adds a force at the com, on point 1 a torque.
 typedef struct pf_rigid_def {
     double position[3];         ///< centre of mass in the world, m; default 0
     double orientation[4];      ///< unit quaternion (x, y, z, w) from body to world (normalised on input);
