@@ -478,12 +478,14 @@ static int create_objects(sc_loader *L, sc_node *n)
         }
         uint32_t npts = d.grid[0] ? (uint32_t)d.grid[0] * (uint32_t)d.grid[1] * (uint32_t)d.grid[2] : d.points;
         double *spread = NULL;
-        if (from_topology && n->velocities && n->nvelocities == 1 && npts > 1) {
+        /* fewer velocities than points: SOFA's MechanicalObject::init copies the last one given to the rest */
+        if (n->velocities && n->nvelocities >= 1 && n->nvelocities < npts) {
             if (!(spread = pf_malloc((size_t)npts * 3 * sizeof *spread))) {
                 pf_free(moved);
                 return sc_error(L, n->mo_line, PF_ENOMEM, "out of memory");
             }
-            for (size_t k = 0; k < (size_t)npts * 3; k++) spread[k] = n->velocities[k % 3];
+            size_t given = (size_t)n->nvelocities * 3, last = given - 3;
+            for (size_t k = 0; k < (size_t)npts * 3; k++) spread[k] = n->velocities[k < given ? k : last + k % 3];
             d.velocities = spread;
         } else if (n->velocities) {
             if (n->nvelocities != npts) {

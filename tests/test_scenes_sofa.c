@@ -344,6 +344,32 @@ START_TEST(test_older_names_and_empty_spring_mesh)
 }
 END_TEST
 
+/* Fewer velocities than points: SOFA's MechanicalObject::init gives the rest the last one (its Pendulum tutorial
+ * writes velocity="0 0 0" for three points). Oracle: the velocities as loaded, before any step. */
+START_TEST(test_velocities_padded_with_the_last)
+{
+    static const struct {
+        const char *velocity;
+        double want[9];
+    } cases[] = {{"1 0 0", {1, 0, 0, 1, 0, 0, 1, 0, 0}}, {"1 0 0  0 2 0", {1, 0, 0, 0, 2, 0, 0, 2, 0}}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, "<Node><Node name='p'><EulerImplicitSolver/><MechanicalObject position='0 0 0  1 0 "
+                 "0  2 0 0' velocity='%s'/><UniformMass vertexMass='1'/></Node></Node>", cases[k].velocity);
+        pf_scene *s = load_clean(xml);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+        uint32_t n = 0;
+        const double *v = pf_world_velocities(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 3);
+        for (int i = 0; i < 9; i++)
+            ck_assert_msg(v[i] == cases[k].want[i], "velocity='%s': v[%d] = %g, want %g", cases[k].velocity, i, v[i],
+                          cases[k].want[i]);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 START_TEST(test_linear_movement)
 {
     const char *keys = "indices='0 2' keyTimes='0 1 2' movements='0 0 0  1 0 0  1 2 0'";
@@ -2055,6 +2081,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_grid_max_below_min);
     tcase_add_test(tc, test_quad_bending_springs);
     tcase_add_test(tc, test_linear_movement);
+    tcase_add_test(tc, test_velocities_padded_with_the_last);
     tcase_add_test(tc, test_older_names_and_empty_spring_mesh);
     tcase_add_test(tc, test_affine_movement);
     suite_add_tcase(s, tc);
