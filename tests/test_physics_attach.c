@@ -1,6 +1,7 @@
 /* Attachments (pf_world_add_attachment: SOFA AttachProjectiveConstraint, one way) and the scene component. Oracles:
  * the source points' own state (bitwise, factor 1); a run with the target points fixed instead (a static
- * source); the blend's recursion in closed form; the sequential executor's state hash; the argument checks. */
+ * source); the blend's recursion in closed form; the sequential executor's state hash (also when the world
+ * changes between steps); the argument checks. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
@@ -114,6 +115,54 @@ START_TEST(executors_agree)
                     pf_world_destroy(w);
                 }
     }
+}
+END_TEST
+
+/* The world changes between steps: the attachment comes after 5 steps, then the source's group is recorded anew
+ * (a force added to it), so its tasks come after the target's and the attachments' in the graph. The attachment's
+ * tasks are recorded after them again: the targets still hold the state the sources' solves of each step leave. */
+static uint64_t changing(pf_executor e, int workers, pf_partitioner part)
+{
+    static const double g[3] = {-9.81, 0, 0};
+    pf_world *w = new_world(e, workers, part, g);
+    pf_object_id a = beam(w, 0, 0), b = beam(w, 0.5, 0);
+    double clamp[6] = {-1, -1, -0.01, 1, 1, 0.01};
+    ck_assert_int_eq(pf_world_fix_box(w, a, clamp, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_fix_points(w, b, bottom, 9), PF_OK); /* held until attached */
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    pf_attachment_def d = pf_attachment_default_def();
+    d.source_points = top, d.target_points = bottom, d.npoints = 9;
+    ck_assert_int_eq(pf_world_add_attachment(w, a, b, &d), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    pf_constant_force_def f = pf_constant_force_default_def();
+    f.points = top, f.npoints = 9, f.force[1] = 2;
+    ck_assert_int_eq(pf_world_add_constant_force(w, a, &f, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 10), PF_OK);
+    pf_world_update up;
+    ck_assert_int_eq(pf_world_get_last_update(w, &up, NULL), PF_OK);
+    ck_assert_msg(up.groups_kept == 1 && up.groups_recorded == 1, "kept %u, recorded %u", up.groups_kept,
+                  up.groups_recorded);
+    uint32_t n;
+    const double *x1 = pf_world_positions(w, a, &n), *x2 = pf_world_positions(w, b, &n);
+    const double *v1 = pf_world_velocities(w, a, &n), *v2 = pf_world_velocities(w, b, &n);
+    for (int p = 0; p < 9; p++) {
+        ck_assert_msg(!memcmp(x1 + 3 * top[p], x2 + 3 * bottom[p], 3 * sizeof(double)), "pair %d: x", p);
+        ck_assert_msg(!memcmp(v1 + 3 * top[p], v2 + 3 * bottom[p], 3 * sizeof(double)), "pair %d: v", p);
+    }
+    ck_assert_msg(x1[3 * top[4] + 1] > 0.05 + 1e-5, "the force should push the top along y: %g",
+                  x1[3 * top[4] + 1]);
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+START_TEST(changes_between_steps)
+{
+    uint64_t ref = changing(PF_EXEC_SEQ, 1, PF_PART_OWNER);
+    for (int e = PF_EXEC_STATIC; e < PF_EXEC_COUNT; e++)
+        for (int workers = 2; workers <= 3; workers++)
+            ck_assert_msg(changing((pf_executor)e, workers, workers == 3 ? PF_PART_METIS : PF_PART_OWNER) == ref,
+                          "executor %d, %d workers", e, workers);
 }
 END_TEST
 
@@ -436,6 +485,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, targets_take_their_sources_state);
     tcase_add_test(tc, executors_agree);
+    tcase_add_test(tc, changes_between_steps);
     tcase_add_test(tc, static_source_equals_fixed_points);
     tcase_add_test(tc, blend_in_closed_form);
     tcase_add_test(tc, argument_errors);
