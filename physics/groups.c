@@ -5,6 +5,7 @@
  * tasks and every kept task stays on its worker (§3.2, "limit partitioning changes"). */
 #include "groups.h"
 
+#include "attach.h"
 #include "decompose.h"
 #include "force_field.h"
 #include "interaction.h"
@@ -248,6 +249,7 @@ static void drop_graph(pf_world *w)
         pf_decomp_forget(w->obj.v[i]->decomp);
     }
     for (uint32_t k = 0; k < w->inter.n; k++) w->inter.v[k]->registered = 0;
+    pf_world_forget_attachments(w);
 }
 
 /* Regroups and re-records what changed; on failure the graph is dropped, to be recorded afresh next time. */
@@ -298,6 +300,13 @@ int pf_world_sync_graph(pf_world *w)
         pf_task_recorder rec = {group_record, &gc};
         if (!rc) rc = record_solver(w, gr, &rec);
         tasks_added += gr->tasks.n;
+    }
+    /* after every group's tasks: the attachments read the state their sources' solves leave */
+    if (!rc && (recorded || w->attach_changed)) {
+        uint32_t before = (uint32_t)w->attach_tasks.n;
+        rc = pf_world_record_attachments(w);
+        tasks_removed += before;
+        tasks_added += (uint32_t)w->attach_tasks.n;
     }
     pf_free(keep);
     pf_world_free_groups(w);

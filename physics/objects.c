@@ -1,6 +1,7 @@
 /* Objects of a world: creation (points, or a regular grid), state access, fixed points and box regions, and the
  * list of force fields each carries (Hermann et al. 2009, §3.1: the objects own the data of the task graph). */
 #include "objects.h"
+#include "attach.h"
 #include "world_guard.h"
 
 #include "base/alloc.h"
@@ -229,6 +230,11 @@ int pf_world_unfix_points(pf_world *w, pf_object_id id, const uint32_t *points, 
 {
     static const char fn[] = "pf_world_unfix_points";
     PF_TRY(pf_check_point_list(w, id.index, points, n, fn));
+    for (uint32_t k = 0; k < n; k++) /* its solve must hold it: the attachment moves it */
+        if (pf_world_point_attached(w, id.index, points[k]))
+            return pf_error(PF_EINVAL, "%s: points[%u] = %u of object %u follows an attachment "
+                            "(pf_world_add_attachment); it stays fixed for its object's solve", fn, k, points[k],
+                            id.index);
     pf_object *o = w->obj.v[id.index];
     for (uint32_t k = 0; k < n; k++) o->fixed[points[k]] = 0;
     int freed = pf_free_directions(o, points, n);

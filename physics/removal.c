@@ -2,6 +2,7 @@
  * an interaction's removal (world.c), each takes effect at the next step, which re-records the solver groups
  * that changed; what the recorded graph still names is kept on the world's dropped lists until that step has
  * run. */
+#include "attach.h"
 #include "collision_stage.h"
 #include "decompose.h"
 #include "force_field.h"
@@ -150,6 +151,7 @@ int pf_world_remove_object(pf_world *w, pf_object_id oid)
         w->surf.v[s] = empty[k++];
     }
     pf_free(empty);
+    pf_world_drop_attachments(w, id);
     /* the object itself, with its force fields and fixed points: its group's tasks name its vectors */
     w->dropped_obj.v[w->dropped_obj.n++] = w->obj.v[id];
     w->obj.v[id] = NULL;

@@ -1,6 +1,7 @@
 /* The physics world: its lifecycle and runtime settings, and the step loop that runs the collision stage, brings
  * the recorded graph up to date, replays it and checks for faults (Hermann et al. 2009, §3.1-3.2; the phases are
  * listed in docs/physics.md). */
+#include "attach.h"
 #include "collision_stage.h"
 #include "decompose.h"
 #include "faults.h"
@@ -101,6 +102,7 @@ void pf_world_destroy(pf_world *w)
     pf_vec_free(&w->dropped_ff);
     pf_vec_free(&w->dropped_obj);
     pf_vec_free(&w->old_decomps);
+    pf_world_free_attachments(w);
     pf_collision_stage_free(w->col);
     for (uint32_t i = 0; i < w->obj.n; i++) free_object(w->obj.v[i]);
     pf_vec_free(&w->obj);

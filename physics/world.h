@@ -169,6 +169,9 @@ struct pf_world {
     uint32_t updates;            /* structural updates so far (the first recording included) */
     int direct_noted;            /* said once that a group asking for the direct solver is solved by CG */
     PF_VEC(struct pf_decomp *) old_decomps; /* objects' blocks replaced, freed once the graph no longer names them */
+    PF_VEC(struct pf_attachment *) attach; /* points following other objects' points (attach.h), in the order added */
+    PF_VEC(pf_task_id) attach_tasks;        /* their tasks in the graph, recorded after every group's */
+    int attach_changed;                     /* an attachment was added or dropped since they were recorded */
 };
 
 #endif

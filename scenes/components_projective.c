@@ -1,8 +1,9 @@
 /* SOFA's projective constraints beyond FixedProjectiveConstraint: PartialFixedProjectiveConstraint,
  * FixedPlaneProjectiveConstraint, LineProjectiveConstraint, PlaneProjectiveConstraint and PointProjectiveConstraint
  * on PhysFlow's fixed points and held directions (pf_world_fix_points, pf_world_fix_directions);
- * AttachProjectiveConstraint and FixedRotationProjectiveConstraint refused with what PhysFlow lacks, never
- * approximated (LinearMovementProjectiveConstraint, AffineMovementProjectiveConstraint: component_movements.c). */
+ * AttachProjectiveConstraint on its attachments (pf_world_add_attachment); FixedRotationProjectiveConstraint
+ * refused with what PhysFlow lacks, never approximated (LinearMovementProjectiveConstraint,
+ * AffineMovementProjectiveConstraint: component_movements.c). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -10,6 +11,7 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define TYPE(c) pf_scene_component_type(c)
@@ -225,19 +227,105 @@ int sc_point_constraint(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
+/* AttachProjectiveConstraint's attributes that PhysFlow reads but does not act on: a warning each when set to
+ * something that would matter. */
+static int attach_unsupported(pf_scene_component *c, int two_way)
+{
+    int rc, clamp = 0;
+    double min_distance = -1, last_dir[3] = {0, 0, 0};
+    if (two_way)
+        pf_scene_component_warning(c, "%s: twoWay=\"true\": PhysFlow attaches one way (object2's points follow "
+                                   "object1's, object1 does not feel them)", TYPE(c));
+    pf_scene_component_ignore(c, "responseFactor"); /* SOFA uses it for twoWay only */
+    /* rotations of Rigid3d points: the objects are of points (a rigid body is refused) */
+    const char *rigid_only[] = {"freeRotations", "lastFreeRotation", "restRotations"};
+    sc_ignore_attrs(c, rigid_only, sizeof rigid_only / sizeof rigid_only[0]);
+    if ((rc = pf_scene_component_real(c, "minDistance", -INFINITY, INFINITY, &min_distance)) < 0) return rc;
+    if (min_distance != -1)
+        pf_scene_component_warning(c, "%s: minDistance=%g: PhysFlow never releases an attached pair (SOFA frees it "
+                                   "beyond that distance)", TYPE(c), min_distance);
+    if ((rc = pf_scene_component_reals(c, "lastDir", 3, last_dir)) < 0) return rc;
+    (void)pf_scene_component_string(c, "lastPos");
+    if ((rc = sc_parse_bool(c, "clamp", &clamp)) < 0) return rc;
+    if (last_dir[0] != 0 || last_dir[1] != 0 || last_dir[2] != 0)
+        pf_scene_component_warning(c, "%s: lastPos/lastDir: PhysFlow never releases an attached pair (SOFA frees "
+                                   "or clamps the points past that plane)", TYPE(c));
+    return PF_OK;
+}
+
+/* AttachProjectiveConstraint: points indices2 of object2 follow points indices1 of object1 (SOFA's one-way
+ * meaning: object2's points take object1's positions and velocities, blended by constraintFactor, and do not
+ * move on their own). Lists of different lengths: the pairs of the shorter, with a warning, as SOFA. */
+int sc_attach_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_object_id o1, o2;
+    int rc, two_way = 0;
+    pf_scene_component_ignore(c, "template");
+    int r1 = pf_scene_component_link_object(c, "object1", &o1);
+    if (r1 < 0) return r1;
+    int r2 = pf_scene_component_link_object(c, "object2", &o2);
+    if (r2 < 0) return r2;
+    if (!r1 || !r2)
+        return pf_scene_component_error(c, PF_EPARSE, "%s: give object1 and object2 (links to the two objects' "
+                                        "nodes or MechanicalObjects)", TYPE(c));
+    if ((rc = sc_parse_bool(c, "twoWay", &two_way)) < 0) return rc;
+    if ((rc = attach_unsupported(c, two_way))) return rc;
+    pf_attachment_def def = pf_attachment_default_def();
+    if ((rc = pf_scene_component_real(c, "positionFactor", 0, 1, &def.position_factor)) < 0 ||
+        (rc = pf_scene_component_real(c, "velocityFactor", 0, 1, &def.velocity_factor)) < 0)
+        return rc;
+    uint32_t *i1 = NULL, *i2 = NULL;
+    double *cf = NULL;
+    size_t n1 = 0, n2 = 0, ncf = 0;
+    if ((rc = sc_parse_uints(c, "indices1", &i1, &n1)) < 0 || (rc = sc_parse_uints(c, "indices2", &i2, &n2)) < 0 ||
+        (rc = sc_parse_reals(c, "constraintFactor", &cf, &ncf)) < 0)
+        goto done;
+    rc = PF_OK;
+    size_t n = n1 < n2 ? n1 : n2;
+    if (n1 != n2)
+        pf_scene_component_warning(c, "%s: indices1 has %zu points and indices2 %zu: the first %zu pairs are attached, "
+                                   "as in SOFA", TYPE(c), n1, n2, n);
+    if (n == 0) pf_scene_component_warning(c, "%s attaches no point", TYPE(c));
+    if (ncf && ncf != n2) {
+        rc = pf_scene_component_error(c, PF_EINVAL, "%s: constraintFactor needs one value per point of indices2 "
+                                      "(%zu), got %zu", TYPE(c), n2, ncf);
+        goto done;
+    }
+    uint32_t np1 = 0, np2 = 0;
+    pf_world *w = c->L->scene->world;
+    pf_world_positions(w, o1, &np1);
+    pf_world_positions(w, o2, &np2);
+    for (size_t k = 0; k < n && !rc; k++)
+        if (i1[k] >= np1 || i2[k] >= np2)
+            rc = pf_scene_component_error(c, PF_EINVAL, "%s: pair %zu: %s %u is out of range (object%d has %u "
+                                          "points)", TYPE(c), k, i1[k] >= np1 ? "indices1" : "indices2",
+                                          i1[k] >= np1 ? i1[k] : i2[k], i1[k] >= np1 ? 1 : 2,
+                                          i1[k] >= np1 ? np1 : np2);
+    if (rc) goto done;
+    def.source_points = i1, def.target_points = i2, def.npoints = (uint32_t)n, def.factors = ncf ? cf : NULL;
+    if ((rc = pf_world_add_attachment(w, o1, o2, &def))) {
+        char copy[300];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        rc = pf_scene_component_error(c, rc, "%s: %s", TYPE(c), copy);
+        goto done;
+    }
+    c->L->scene->summary.constraints++;
+done:
+    pf_free(i1);
+    pf_free(i2);
+    pf_free(cf);
+    return rc;
+}
+
 /* Projective constraints that hold something other than whole points still: each refused with what PhysFlow lacks
  * (its constraints fix points, pf_world_fix_points), never approximated. */
 int sc_refused_projective(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    const char *t = TYPE(c), *why;
-    if (!strcmp(t, "AttachProjectiveConstraint"))
-        why = "it ties points of one object to points of another (object1, object2), which needs a constraint "
-              "between two objects' points; PhysFlow fixes points of one object only (StiffSpringForceField "
-              "object1/object2 joins them by springs)";
-    else
-        why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies cannot "
-              "constrain";
+    const char *t = TYPE(c);
+    const char *why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies "
+                      "cannot constrain";
     for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: the error says why they are not used */
         (void)pf_scene_component_string(c, (const char *)a->name);
     return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s", t, why);

@@ -149,8 +149,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PartialFixedProjectiveConstraint", FORCES, sc_partial_fixed_constraint, NULL},
     {"FixedPlaneProjectiveConstraint", FORCES, sc_fixed_plane_constraint, NULL},
     {"PointProjectiveConstraint", FORCES, sc_point_constraint, NULL},
+    {"AttachProjectiveConstraint", FORCES, sc_attach_constraint, NULL},
     /* projective constraints PhysFlow cannot hold (it fixes whole points): refused with what is missing */
-    {"AttachProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
     {"LinearMovementProjectiveConstraint", FORCES, sc_linear_movement_constraint, NULL},
     {"AffineMovementProjectiveConstraint", FORCES, sc_affine_movement_constraint, NULL},

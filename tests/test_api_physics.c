@@ -889,6 +889,7 @@ static void try_all(inside *in)
     double box[6] = {-9, -9, -9, 9, 9, 9};
     pf_rigid_def rd = pf_rigid_default_def();
     pf_surface_def sd = pf_surface_default_def();
+    pf_attachment_def ad = pf_attachment_default_def();
     ok &= pf_world_step(w, 1) == PF_ESTATE;
     snprintf(in->msg, sizeof in->msg, "%s", pf_last_error());
     ok &= pf_world_add_object(w, &od, NULL) == PF_ESTATE;
@@ -901,6 +902,7 @@ static void try_all(inside *in)
     ok &= pf_world_set_collision(w, &cd) == PF_ESTATE;
     ok &= pf_world_fix_points(w, in->obj, &p0, 1) == PF_ESTATE;
     ok &= pf_world_fix_box(w, in->obj, box, NULL) == PF_ESTATE;
+    ok &= pf_world_add_attachment(w, in->obj, in->obj, &ad) == PF_ESTATE;
     ok &= pf_world_add_rigid(w, &rd, NULL) == PF_ESTATE;
     ok &= pf_world_add_grid_surface(w, in->obj, NULL) == PF_ESTATE;
     ok &= pf_world_set_surface_collision(w, (pf_surface_id){0}, &sd) == PF_ESTATE;

@@ -152,8 +152,6 @@ START_TEST(test_refused_projective)
     static const struct {
         const char *el, *msg;
     } cases[] = {
-        {"<AttachProjectiveConstraint object1='@.' object2='@.' indices1='0' indices2='1'/>",
-         "AttachProjectiveConstraint: it ties points of one object to points of another"},
         {"<FixedRotationProjectiveConstraint FixedXRotation='1'/>", "FixedRotationProjectiveConstraint: it removes "
                                                                     "rotations"},
         /* models PhysFlow does not have (scenes/component_refused.c) */

@@ -167,7 +167,8 @@ PF_API pf_object_def pf_object_default_def(void);
 /// Adds an object; *out receives its id.
 PF_API int pf_world_add_object(pf_world *w, const pf_object_def *def, pf_object_id *out);
 /// Removes object o with everything attached to it: its force fields, the interactions naming it (interaction
-/// springs to other objects, contact fields), its fixed points and its surfaces. It leaves the simulation at the
+/// springs to other objects, contact fields), the attachments naming it (pf_world_add_attachment; a target's
+/// points they held stay fixed), its fixed points and its surfaces. It leaves the simulation at the
 /// next step, which re-records the solver groups that changed; its memory is freed once the graph no longer
 /// names it (at the latest by pf_world_destroy). Its id is not reused: later calls naming it, or one of its
 /// surfaces, fail with PF_EINVAL ("object 3 was removed", "surface 5 was removed with object 3"), and the
@@ -465,6 +466,37 @@ PF_API int pf_world_fix_directions(pf_world *w, pf_object_id o, const uint32_t *
 /// is; PF_EINVAL for a point out of range, and nothing changes. An object that was static (every point fixed)
 /// links solver groups again; the next step re-records the groups that changed.
 PF_API int pf_world_unfix_points(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n);
+/// Points of one object that follow points of another (SOFA AttachProjectiveConstraint, one way): pair k ties
+/// target point target_points[k] to source point source_points[k]. Get defaults from pf_attachment_default_def().
+typedef struct pf_attachment_def {
+    const uint32_t *source_points; ///< points of the source object (SOFA indices1), copied; a point may be listed
+                                   ///< several times
+    const uint32_t *target_points; ///< points of the target object (SOFA indices2), copied; each at most once, and
+                                   ///< in no other attachment
+    uint32_t npoints;              ///< pairs in the two lists; default 0 (nothing attached)
+    const double *factors;         ///< one per pair in [0, 1] (SOFA constraintFactor), copied: how far the target
+                                   ///< moves to its source at each step's end (0: it stays put, still held); NULL
+                                   ///< (default): 1 for every pair
+    double position_factor;        ///< in [0, 1], multiplies the factors for positions (SOFA positionFactor);
+                                   ///< default 1
+    double velocity_factor;        ///< in [0, 1], multiplies them for velocities (SOFA velocityFactor); default 1
+} pf_attachment_def;
+
+PF_API pf_attachment_def pf_attachment_default_def(void);
+/// Attaches points of object `target` to points of object `source`, one way (the source does not feel the
+/// target). The target points become fixed points of the target's solve (its response there is zero, as SOFA's
+/// projectResponse makes it); at the end of every step, after every solver group's solve, each takes its source
+/// point's position and velocity: y += c (y_source - y), with c = factors[k] × position_factor (positions) or ×
+/// velocity_factor (velocities), so with c = 1 it is the source's exactly (bitwise). The two objects keep their
+/// own solver groups; a task per attachment, recorded after the groups' tasks, reads the source's state and
+/// writes the target's, so the data flow orders it and every executor, worker count and partitioner gives the
+/// same state. Attachments apply in the order added (a chain A→B→C added in that order moves C with B's new
+/// state). An attached point cannot be freed (pf_world_unfix_points refuses it); removing either object removes
+/// the attachment and leaves the target points fixed where they are. PF_EINVAL for an unknown or removed object,
+/// source == target, a rigid body, lists NULL with npoints > 0, a point out of range, a target point listed twice
+/// or already attached, a factor outside [0, 1] or not a number; PF_ESTATE from inside a step.
+PF_API int pf_world_add_attachment(pf_world *w, pf_object_id source, pf_object_id target,
+                                   const pf_attachment_def *def);
 /// Box region (SOFA BoxROI): the points of object o inside box = {xmin, ymin, zmin, xmax, ymax, zmax} (m,
 /// bounds included), in increasing order. Writes at most `cap` indices to `out` (may be NULL when cap is 0) and
 /// the total count to *count.
