@@ -182,7 +182,7 @@ int sc_line_constraint(pf_scene_component *c, void *ctx);
 int sc_direction_constraint(pf_scene_component *c, void *ctx);
 int sc_plane_constraint(pf_scene_component *c, void *ctx);
 int sc_point_constraint(pf_scene_component *c, void *ctx);
-int sc_refused_projective(pf_scene_component *c, void *ctx);
+int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx);
 int sc_attach_constraint(pf_scene_component *c, void *ctx);
 /* scenes/component_refused.c: components whose model PhysFlow lacks, refused saying which */
 int sc_refused_model(pf_scene_component *c, void *ctx);

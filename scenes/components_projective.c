@@ -318,15 +318,35 @@ done:
     return rc;
 }
 
-/* Projective constraints that hold something other than whole points still: each refused with what PhysFlow lacks
- * (its constraints fix points, pf_world_fix_points), never approximated. */
-int sc_refused_projective(pf_scene_component *c, void *ctx)
+/* FixedRotationProjectiveConstraint (SOFA, Rigid3d): FixedXRotation, FixedYRotation, FixedZRotation keep the
+ * body from turning about those world axes. All three hold its rotation (its point 1 fixed, pf_world_fix_points),
+ * none leaves it free; one or two are refused: PhysFlow's rigid bodies hold their rotation whole or not at all. */
+int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
-    const char *t = TYPE(c);
-    const char *why = "it removes rotations about chosen axes of a Rigid3d body, which PhysFlow's rigid bodies "
-                      "cannot constrain";
-    for (const xmlAttr *a = c->el->properties; a; a = a->next) /* read: the error says why they are not used */
-        (void)pf_scene_component_string(c, (const char *)a->name);
-    return pf_scene_component_error(c, PF_ENOTSUP, "%s: %s", t, why);
+    static const char *const axes[3] = {"FixedXRotation", "FixedYRotation", "FixedZRotation"};
+    int fixed = 0, rc;
+    for (int k = 0; k < 3; k++) {
+        int on = 0;
+        if ((rc = sc_parse_bool(c, axes[k], &on)) < 0) return rc;
+        fixed += on != 0;
+    }
+    pf_scene_component_ignore(c, "template");
+    if (!c->node->rigid)
+        return pf_scene_component_error(c, PF_EINVAL, "%s: node '%s' is not a Rigid3d object (it removes rotations)",
+                                        TYPE(c), c->node->name);
+    if (fixed == 0) {
+        pf_scene_component_warning(c, "%s: no axis fixed (FixedXRotation, FixedYRotation, FixedZRotation): no effect",
+                                   TYPE(c));
+        return PF_OK;
+    }
+    if (fixed < 3)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: rotation fixed about %d of the 3 axes: PhysFlow's rigid "
+                                        "bodies hold their rotation about all three axes or none", TYPE(c), fixed);
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    static const uint32_t rotation[1] = {1}; /* a rigid body's point 1 is its angular part */
+    if ((rc = pf_world_fix_points(c->L->scene->world, o, rotation, 1))) return rc;
+    c->L->scene->summary.constraints++;
+    return PF_OK;
 }

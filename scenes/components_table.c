@@ -151,7 +151,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PointProjectiveConstraint", FORCES, sc_point_constraint, NULL},
     {"AttachProjectiveConstraint", FORCES, sc_attach_constraint, NULL},
     /* projective constraints PhysFlow cannot hold (it fixes whole points): refused with what is missing */
-    {"FixedRotationProjectiveConstraint", FORCES, sc_refused_projective, NULL},
+    {"FixedRotationProjectiveConstraint", FORCES, sc_fixed_rotation_constraint, NULL},
     {"LinearMovementProjectiveConstraint", FORCES, sc_linear_movement_constraint, NULL},
     {"AffineMovementProjectiveConstraint", FORCES, sc_affine_movement_constraint, NULL},
     {"LineProjectiveConstraint", FORCES, sc_line_constraint, NULL},

@@ -146,14 +146,12 @@ START_TEST(test_triangle_pressure)
 }
 END_TEST
 
-/* Projective constraints PhysFlow cannot hold and models it does not have: one error each, saying why. */
+/* Models PhysFlow does not have: one error each, saying why. */
 START_TEST(test_refused_projective)
 {
     static const struct {
         const char *el, *msg;
     } cases[] = {
-        {"<FixedRotationProjectiveConstraint FixedXRotation='1'/>", "FixedRotationProjectiveConstraint: it removes "
-                                                                    "rotations"},
         /* models PhysFlow does not have (scenes/component_refused.c) */
         {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
          "EdgePressureForceField is not supported: its p_intensity is a follower load"},
