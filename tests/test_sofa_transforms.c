@@ -49,6 +49,17 @@ static void expect_mo(const char *attrs, const double want[9])
     pf_scene_destroy(s);
 }
 
+/* The scene's only collision surface has 3 vertices, at want (9 numbers). */
+static void expect_surface(pf_scene *s, const double want[9])
+{
+    const pf_scene_collision_model *m;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+    uint32_t nv = 0;
+    const double *x = pf_world_surface_positions(pf_scene_world(s), m[0].surface, &nv);
+    ck_assert_uint_eq(nv, 3);
+    for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(x[i], want[i], 1e-12);
+}
+
 /* the three points (1,0,0) (0,2,0) (0,0,3), each transform alone and all three together */
 START_TEST(test_positions_given)
 {
@@ -111,12 +122,7 @@ START_TEST(test_from_loader)
     /* loader: (1,0,0) (2,0,0) (1,1,0); x10: (10,0,0) (20,0,0) (10,10,0); about z: (0,10,0) (0,20,0) (-10,10,0) */
     static const double want[9] = {0, 10, 5, 0, 20, 5, -10, 10, 5};
     expect_points(s, "a", want, 3);
-    const pf_scene_collision_model *m;
-    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
-    uint32_t nv = 0;
-    const double *x = pf_world_surface_positions(pf_scene_world(s), m[0].surface, &nv);
-    ck_assert_uint_eq(nv, 3);
-    for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(x[i], want[i], 1e-12);
+    expect_surface(s, want);
     pf_scene_destroy(s);
     unlink(path);
     rmdir(dir);
@@ -227,12 +233,7 @@ START_TEST(test_mapped_children)
                            "<Node name='c'><MechanicalObject/><IdentityMapping/><TriangleCollisionModel/></Node>"
                            "</Node></Node>", NULL);
     static const double want[9] = {0, 0, 1, 2, 0, 1, 0, 2, 1};
-    const pf_scene_collision_model *m;
-    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
-    uint32_t nv = 0;
-    const double *x = pf_world_surface_positions(pf_scene_world(s), m[0].surface, &nv);
-    ck_assert_uint_eq(nv, 3);
-    for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(x[i], want[i], 1e-12);
+    expect_surface(s, want);
     pf_scene_destroy(s);
     s = load_xml("<Node><EulerImplicitSolver/><Node name='a'>"
                  "<RegularGridTopology n='3 3 3' min='0 0 0' max='1 1 1'/><MechanicalObject scale='2'/>"
@@ -240,10 +241,7 @@ START_TEST(test_mapped_children)
                  "<MechanicalObject scale='2'/><BarycentricMapping/><TriangleCollisionModel/></Node>"
                  "</Node></Node>", NULL);
     static const double inside[9] = {1, 1, 1, 2, 1, 1, 1, 2, 1};
-    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
-    x = pf_world_surface_positions(pf_scene_world(s), m[0].surface, &nv);
-    ck_assert_uint_eq(nv, 3);
-    for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(x[i], inside[i], 1e-12);
+    expect_surface(s, inside);
     pf_scene_destroy(s);
 }
 END_TEST
