@@ -1,6 +1,7 @@
 /* The scene loader: XML (libxml2, no network, no DTD, no entity expansion) -> node tree with Replicate expanded ->
  * STATE walk (node drafts) -> world and objects -> FORCES walk (force fields, constraints, collision models). */
 #include "scene_internal.h"
+#include "xml_lenient.h"
 
 #include "base/alloc.h"
 #include "base/check.h"
@@ -567,8 +568,19 @@ static int parse_document(sc_loader *L, const char *text, size_t length, xmlDoc 
     first_error fe = {0};
     ctxt->_private = &fe;
     ctxt->sax->serror = keep_first_error;
-    *doc = xmlCtxtReadMemory(ctxt, text, (int)length, L->file, NULL,
+    char *escaped = NULL; /* SOFA's raw '<' and '&' in attribute values, escaped (xml_lenient.c) */
+    size_t escaped_n = 0;
+    int first = 0, count = sc_xml_escape_attributes(text, length, &escaped, &escaped_n, &first);
+    if (count < 0) {
+        xmlFreeParserCtxt(ctxt);
+        return sc_error(L, 0, PF_ENOMEM, "out of memory");
+    }
+    if (count)
+        sc_report(L, PF_SCENE_WARNING, first, "attribute values hold %d raw '<' or '&' (XML forbids them): read as "
+                  "the characters, as SOFA's reader does", count);
+    *doc = xmlCtxtReadMemory(ctxt, escaped ? escaped : text, (int)(escaped ? escaped_n : length), L->file, NULL,
                              XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+    pf_free(escaped);
     int rc = PF_OK;
     if (!*doc || !ctxt->wellFormed || fe.set) {
         const xmlError *err = xmlCtxtGetLastError(ctxt);

@@ -370,6 +370,39 @@ START_TEST(test_velocities_padded_with_the_last)
 }
 END_TEST
 
+/* SOFA's reader takes a raw '<' or '&' in an attribute value (its examples write template="Data<int>" and
+ * responseParams="mu=0.5&epsilon=10"); PhysFlow reads them as the characters, with one warning at the first, and
+ * leaves references (&amp; &#65;), comments and valid files alone; lines keep their numbers. */
+START_TEST(test_raw_lt_and_amp_in_attributes)
+{
+    const char *xml = "<Node dt='0.01'>\n<!-- a comment with 'quotes\" and < & -->\n"
+                      "<CollisionPipeline/><BruteForceBroadPhase/><BVHNarrowPhase/><CollisionResponse "
+                      "response='PenalityContactForceField' responseParams='mu=0.25&mu=0.25'/>\n"
+                      "<MinProximityIntersection alarmDistance='0.1' contactDistance='0.05'/>\n"
+                      "<Node name='p'><EulerImplicitSolver/><MechanicalObject name='dofs<1>&amp;&#65;' "
+                      "position='0 0 0'/><UniformMass vertexMass='1'/></Node>\n</Node>";
+    reports r = {0};
+    pf_scene_load_def d = quiet_def(&r);
+    pf_scene *s = NULL;
+    ck_assert_msg(load(&d, xml, &s) == PF_OK, "%s", pf_last_error());
+    ck_assert_int_eq(r.warnings, 1);
+    ck_assert_msg(strstr(r.last, "t.xml:3:") && strstr(r.last, "2 raw '<' or '&'"), "%s", r.last);
+    ck_assert(pf_scene_collision_settings(s)->friction == 0.25);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+    pf_scene_destroy(s);
+    r = (reports){0};
+    ck_assert_msg(load(&d, "<Node>\n<Node name='a&amp;b' tag='&#x41;'/>\n</Node>", &s) == PF_OK, "%s",
+                  pf_last_error());
+    ck_assert_int_eq(r.warnings, 1); /* Node's unknown attribute 'tag' only */
+    ck_assert_msg(!strstr(r.last, "raw"), "%s", r.last);
+    pf_scene_destroy(s);
+    ck_assert_int_eq(load(&d, "<Node>\n<Node name='a<b'/>\n\n<NoSuchThing/>\n</Node>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:4:") && strstr(pf_last_error(), "NoSuchThing"), "%s",
+                  pf_last_error());
+}
+END_TEST
+
 START_TEST(test_linear_movement)
 {
     const char *keys = "indices='0 2' keyTimes='0 1 2' movements='0 0 0  1 0 0  1 2 0'";
@@ -2082,6 +2115,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_quad_bending_springs);
     tcase_add_test(tc, test_linear_movement);
     tcase_add_test(tc, test_velocities_padded_with_the_last);
+    tcase_add_test(tc, test_raw_lt_and_amp_in_attributes);
     tcase_add_test(tc, test_older_names_and_empty_spring_mesh);
     tcase_add_test(tc, test_affine_movement);
     suite_add_tcase(s, tc);
