@@ -2,6 +2,7 @@
  * for — one per node, carried by the node's object or, through RigidMapping / BarycentricMapping, by its parent's
  * (Hermann et al. 2009, §4.2: every object seen by collision through a surface mesh) — and the collision stage. */
 #include "scene_internal.h"
+#include "topological_mappings.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -108,9 +109,11 @@ static int mapping_checks(sc_loader *L, const sc_node *n, const sc_node *on)
     if (n->mapping == SC_MAP_RIGID && !on->rigid)
         return sc_error(L, n->mapping_line, PF_EPARSE, "RigidMapping in node '%s': the parent node '%s' is not a "
                         "Rigid3d MechanicalObject", n->name, on->name);
-    if (n->mapping == SC_MAP_BARYCENTRIC && (on->rigid || (on->topology != SC_TOPO_GRID && !on->mesh.ntetra)))
+    if (n->mapping == SC_MAP_BARYCENTRIC &&
+        (on->rigid || (on->topology != SC_TOPO_GRID && !on->mesh.ntetra && !on->mesh.nhexa)))
         return sc_error(L, n->mapping_line, PF_EPARSE, "BarycentricMapping in node '%s': the parent node '%s' has no "
-                        "grid (SparseGridTopology or RegularGridTopology) and no tetrahedra", n->name, on->name);
+                        "grid (SparseGridTopology or RegularGridTopology), no tetrahedra and no hexahedra", n->name,
+                        on->name);
     if ((n->mapping == SC_MAP_RIGID || n->mapping == SC_MAP_BARYCENTRIC) && !n->mesh.npoints)
         return sc_error(L, n->collide_line, PF_EPARSE, "collision model in mapped node '%s': the node has no mesh "
                         "(MeshObjLoader or MeshTopology)", n->name);
@@ -152,6 +155,7 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     sd.radius = radius;
     double *pos = NULL;
     uint32_t *idx = NULL, *lines = NULL;
+    sc_mesh split = {0}; /* a hexahedral parent's tetrahedra */
     int rc = PF_OK;
     const sc_mesh *m = &n->mesh;
     if (radius == 0) {
@@ -181,6 +185,17 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
             sd.mapping = PF_SURFACE_BARYCENTRIC;
             sd.tetrahedra = on->mesh.tetra;
             sd.ntetrahedra = on->mesh.ntetra;
+            /* a hexahedral one (a mesh file's, or a grid its MechanicalObject turned): through six tetrahedra per
+             * hexahedron, exact at rest; SOFA's hexahedral mapper is trilinear within each cell */
+            if (!on->mesh.ntetra && (rc = sc_hexa_to_tetra(&on->mesh, 2, 1, 0, &split))) {
+                pf_free(pos);
+                pf_free(lines);
+                return sc_error(L, n->collide_line, rc, "out of memory");
+            }
+            if (!on->mesh.ntetra) {
+                sd.tetrahedra = split.tetra;
+                sd.ntetrahedra = split.ntetra;
+            }
         }
         sd.vertices = m->npoints;
         sd.positions = pos;
@@ -212,6 +227,7 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     pf_free(pos);
     pf_free(idx);
     pf_free(lines);
+    sc_mesh_free(&split);
     if (rc) {
         char copy[300];
         snprintf(copy, sizeof copy, "%s", pf_last_error());
