@@ -3,11 +3,13 @@
  * local coordinates of distorted cells (reproduced at rest, and followed under a non-affine deformation); an affine
  * motion, which the trilinear map of any cell carries exactly; the analytic local coordinates of a parallelepiped
  * (read back as the weight of one corner, by moving that corner alone); a hand-computed trilinear value where the
- * six-tetrahedra split gives another; the same state hash for every executor, worker count and partitioner; the
- * argument checks. */
+ * six-tetrahedra split gives another; a scene whose hexahedral parent is deformed by hand; the same state hash for
+ * every executor, worker count and partitioner; the argument checks. */
 #include "check_main.h"
 
 #include "physflow/physics.h"
+#include "physflow/scene.h"
+#include "scene_files.h"
 #include "tetra_grid.h"
 #include "world_fixture.h"
 
@@ -234,6 +236,50 @@ START_TEST(test_trilinear_not_tetrahedra)
 }
 END_TEST
 
+/* (d) a scene: a MeshTopology of one distorted hexahedron, a child point mapped with BarycentricMapping. At rest
+ * the point is where the child gives it; with corner 6 of the parent moved by hand it moves by its trilinear weight
+ * there (0.144 at (0.3, 0.6, 0.8) of the rest cell, found here from the scene's own positions) */
+START_TEST(test_scene_hexahedral_parent)
+{
+    /* a unit cube with corner 2 pulled out: the point at local (0.3, 0.6, 0.8) of that cell, by the trilinear map */
+    static const double c[24] = {0, 0, 0, 1, 0, 0, 1.3, 1.2, -0.1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+    static const uint32_t hex[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const double u[3] = {0.3, 0.6, 0.8};
+    double p[3];
+    trilinear(c, hex, u, p);
+    char xml[2048];
+    snprintf(xml, sizeof xml,
+             "<Node dt='0.01' gravity='0 0 0'><Node name='a'><EulerImplicitSolver/><CGLinearSolver/>"
+             "<MeshTopology position='0 0 0 1 0 0 1.3 1.2 -0.1 0 1 0 0 0 1 1 0 1 1 1 1 0 1 1' "
+             "hexahedra='0 1 2 3 4 5 6 7'/><MechanicalObject/><UniformMass totalMass='1'/>"
+             "<Node name='c'><MeshTopology position='%.17g %.17g %.17g'/><MechanicalObject/><BarycentricMapping/>"
+             "<PointCollisionModel/></Node></Node></Node>",
+             p[0], p[1], p[2]);
+    pf_scene_load_def ld = quiet_load_def();
+    pf_scene *s = NULL;
+    ck_assert_msg(pf_scene_load_memory(&ld, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+    const pf_scene_collision_model *m;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+    pf_world *w = pf_scene_world(s);
+    uint32_t nv;
+    const double *q = pf_world_surface_positions(w, m[0].surface, &nv);
+    ck_assert_uint_eq(nv, 1);
+    for (int a = 0; a < 3; a++) ck_assert_double_eq_tol(q[a], p[a], 1e-12);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "a", &o), PF_OK);
+    double y[24];
+    memcpy(y, c, sizeof y);
+    static const double d[3] = {0.4, 0.1, -0.3};
+    for (int a = 0; a < 3; a++) y[18 + a] += d[a];
+    ck_assert_int_eq(pf_world_set_state(w, o, y, NULL), PF_OK);
+    q = pf_world_surface_positions(w, m[0].surface, NULL);
+    for (int a = 0; a < 3; a++)
+        ck_assert_msg(fabs(q[a] - (p[a] + 0.144 * d[a])) < 1e-10, "axis %d: %.15g, trilinear %.15g", a, q[a],
+                      p[a] + 0.144 * d[a]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 /* a hexahedral FEM block of distorted cells carrying an icosphere through the mapping falls onto a fixed floor: it
  * comes to rest on it (the contact forces reach the block through J^T), with the same state hash for every
  * executor, worker count and partitioner */
@@ -359,6 +405,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_affine_motion);
     tcase_add_test(tc, test_parallelepiped_local_coordinates);
     tcase_add_test(tc, test_trilinear_not_tetrahedra);
+    tcase_add_test(tc, test_scene_hexahedral_parent);
     tcase_add_test(tc, test_block_on_floor_deterministic);
     tcase_add_test(tc, test_refusals);
     suite_add_tcase(s, tc);
