@@ -1,5 +1,5 @@
-/* Surfaces carried by objects through the IDENTITY, TRILINEAR and RIGID mappings (surface.h), and the public
- * functions that attach and read them. */
+/* Surfaces carried by objects through the IDENTITY, TRILINEAR (a grid's cells here, hexahedra in surface_hexa.c),
+ * BARYCENTRIC and RIGID mappings (surface.h), and the public functions that attach and read them. */
 #include "world_guard.h"
 #include "surface.h"
 
@@ -66,8 +66,13 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
                                 d->points[i], o->n);
         return PF_OK;
     case PF_SURFACE_TRILINEAR:
+        if (d->hexahedra || d->nhexahedra) {
+            PF_TRY(pf_surface_check_hexa(o, d, fn));
+            break;
+        }
         if (o->kind != PF_OBJECT_POINTS || o->grid[0] < 2 || o->grid[1] < 2 || o->grid[2] < 2)
-            return pf_error(PF_EINVAL, "%s: a trilinear surface needs a grid object with >= 2 points per axis", fn);
+            return pf_error(PF_EINVAL, "%s: a trilinear surface needs def.hexahedra or a grid object with >= 2 points "
+                            "per axis", fn);
         break;
     case PF_SURFACE_BARYCENTRIC:
         if (o->kind != PF_OBJECT_POINTS)
@@ -186,7 +191,12 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
         return pf_error(PF_ENOMEM, "out of memory for a surface of %zu triangles", nt);
     }
     if (d->mapping == PF_SURFACE_IDENTITY) memcpy(s->idx, d->points, nv * sizeof *s->idx);
-    for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_TRILINEAR; i++)
+    int hexa = d->mapping == PF_SURFACE_TRILINEAR && d->hexahedra;
+    if (hexa && (rc = pf_surface_hexa_weights(o, d, s->idx, s->wt))) {
+        pf_surface_free(s);
+        return rc;
+    }
+    for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_TRILINEAR && !hexa; i++)
         locate(o, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);
     for (size_t i = 0; i < nv && d->mapping == PF_SURFACE_BARYCENTRIC; i++)
         locate_tetra(o, d, d->positions + 3 * i, s->idx + 8 * i, s->wt + 8 * i);

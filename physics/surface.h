@@ -6,7 +6,8 @@
  * orientation), so a task may call it on the data the runtime hands it. A point on the surface is a vertex or a
  * barycentric point of a triangle (pf_surface_point). The mappings:
  *   IDENTITY   vertex i = x[idx[i]]                          J constant (a selection)
- *   TRILINEAR  vertex i = sum_k wt[8i+k] x[idx[8i+k]]        J constant (weights fixed at rest)
+ *   TRILINEAR  vertex i = sum_k wt[8i+k] x[idx[8i+k]]        J constant (weights fixed at rest; the 8 corners
+ *                                                            of a grid cell or of a hexahedron, surface_hexa.c)
  *   RIGID      vertex i = com + R local[i]                   J dq = dq_lin + dq_ang x (R local): J depends on R */
 #ifndef PF_PHYSICS_SURFACE_H
 #define PF_PHYSICS_SURFACE_H
@@ -18,8 +19,9 @@ typedef struct pf_surface {
     pf_surface_mapping mapping;
     uint32_t nv, nt;
     uint32_t *tri;     /* 3 per triangle */
-    uint32_t *idx;     /* IDENTITY: 1 object point per vertex; TRILINEAR: 8 lattice points per vertex */
-    double *wt;        /* TRILINEAR: 8 weights per vertex (sum 1) */
+    uint32_t *idx;     /* IDENTITY: 1 object point per vertex; TRILINEAR: 8 corners per vertex; BARYCENTRIC: 4
+                          corners then 4 unused */
+    double *wt;        /* TRILINEAR, BARYCENTRIC: 8 weights per vertex (sum 1) */
     double *local;     /* RIGID: 3 per vertex, body frame, relative to the com */
     double *pos, *vel; /* 3 per vertex: written by pf_surface_positions / pf_surface_velocities */
     double radius;     /* > 0: its vertices are spheres */
@@ -43,6 +45,12 @@ typedef struct pf_surface_point {
 /* Builds a surface (allocating it) after checking the definition against the object; the caller frees it. */
 int pf_surface_create(const pf_object *o, const pf_surface_def *def, pf_surface **out);
 void pf_surface_free(pf_surface *s);
+/* A TRILINEAR definition's hexahedra checked against object o (indices in range, no flat cell), in the terms of
+ * the public call fn (surface_hexa.c). */
+int pf_surface_check_hexa(const pf_object *o, const pf_surface_def *d, const char *fn);
+/* The corners (idx) and trilinear weights (wt), 8 per vertex, of d's vertices in d's hexahedra at the object's
+ * positions o->x (surface_hexa.c); PF_ENOMEM when out of memory. */
+int pf_surface_hexa_weights(const pf_object *o, const pf_surface_def *d, uint32_t *idx, double *wt);
 /* *closed = 1 when the nt triangles tri form a closed, consistently wound mesh (PF_ENOMEM when out of memory) */
 int pf_surface_orientation_closed(const uint32_t *tri, uint32_t nt, int *closed);
 

@@ -2,7 +2,6 @@
  * for — one per node, carried by the node's object or, through RigidMapping / BarycentricMapping, by its parent's
  * (Hermann et al. 2009, §4.2: every object seen by collision through a surface mesh) — and the collision stage. */
 #include "scene_internal.h"
-#include "topological_mappings.h"
 
 #include "base/alloc.h"
 #include "base/error.h"
@@ -144,8 +143,8 @@ static int mesh_lines(const sc_mesh *m, int tri, uint32_t **out, const uint32_t 
 
 /* One surface of node n: its triangles when `tri`, its vertices as spheres of `radius` when > 0, its lines and
  * self-collision as its models ask (not for spheres). The vertices are the node's mesh carried by a rigid body, a
- * grid or a tetrahedral mesh (RIGID, TRILINEAR, BARYCENTRIC), a rigid shape's surface, a rigid body's centre (spheres without a mesh), a grid's
- * boundary, or the object's own points (IDENTITY). */
+ * grid or a hexahedral mesh, or a tetrahedral one (RIGID, TRILINEAR, BARYCENTRIC), a rigid shape's surface, a rigid
+ * body's centre (spheres without a mesh), a grid's boundary, or the object's own points (IDENTITY). */
 static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_surface_id *out)
 {
     pf_world *w = L->scene->world;
@@ -155,7 +154,6 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     sd.radius = radius;
     double *pos = NULL;
     uint32_t *idx = NULL, *lines = NULL;
-    sc_mesh split = {0}; /* a hexahedral parent's tetrahedra */
     int rc = PF_OK;
     const sc_mesh *m = &n->mesh;
     if (radius == 0) {
@@ -181,21 +179,15 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
         pos = on->rigid ? rigid_world(on, m) : offset_mesh(n, m);
         if (!pos) return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
         sd.mapping = on->rigid ? PF_SURFACE_RIGID : PF_SURFACE_TRILINEAR;
-        if (!on->rigid && on->topology != SC_TOPO_GRID) { /* onto the parent's tetrahedral mesh */
+        if (!on->rigid && on->topology != SC_TOPO_GRID && on->mesh.ntetra) { /* onto the parent's tetrahedra */
             sd.mapping = PF_SURFACE_BARYCENTRIC;
             sd.tetrahedra = on->mesh.tetra;
             sd.ntetrahedra = on->mesh.ntetra;
-            /* a hexahedral one (a mesh file's, or a grid its MechanicalObject turned): through six tetrahedra per
-             * hexahedron, exact at rest; SOFA's hexahedral mapper is trilinear within each cell */
-            if (!on->mesh.ntetra && (rc = sc_hexa_to_tetra(&on->mesh, 2, 1, 0, &split))) {
-                pf_free(pos);
-                pf_free(lines);
-                return sc_error(L, n->collide_line, rc, "out of memory");
-            }
-            if (!on->mesh.ntetra) {
-                sd.tetrahedra = split.tetra;
-                sd.ntetrahedra = split.ntetra;
-            }
+        } else if (!on->rigid && on->topology != SC_TOPO_GRID) {
+            /* onto its hexahedra (a mesh file's, or a grid its MechanicalObject turned), trilinear within each as
+             * SOFA's BarycentricMapperHexahedronSetTopology */
+            sd.hexahedra = on->mesh.hexa;
+            sd.nhexahedra = on->mesh.nhexa;
         }
         sd.vertices = m->npoints;
         sd.positions = pos;
@@ -227,7 +219,6 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     pf_free(pos);
     pf_free(idx);
     pf_free(lines);
-    sc_mesh_free(&split);
     if (rc) {
         char copy[300];
         snprintf(copy, sizeof copy, "%s", pf_last_error());

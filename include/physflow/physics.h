@@ -803,8 +803,11 @@ PF_API int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id o, double 
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
     PF_SURFACE_IDENTITY = 0,  ///< vertex i is object point points[i] (mass-spring and FEM objects)
-    PF_SURFACE_TRILINEAR = 1, ///< vertex = trilinear interpolation of the 8 points of the grid cell holding it
-                              ///< at rest (deformable grid, SOFA BarycentricMapping on a sparse grid)
+    PF_SURFACE_TRILINEAR = 1, ///< vertex = trilinear interpolation of the 8 corners of the hexahedron holding it
+                              ///< when the surface is added: one of def.hexahedra (any shape; SOFA
+                              ///< BarycentricMapping onto a hexahedral mesh), or without them a cell of the grid
+                              ///< object (deformable grid, SOFA BarycentricMapping on a sparse grid); a vertex
+                              ///< outside takes the nearest one, whose weights extrapolate
     PF_SURFACE_RIGID = 2,     ///< vertex = com + R local (rigid body, SOFA RigidMapping)
     PF_SURFACE_BARYCENTRIC = 3 ///< vertex = barycentric interpolation of the 4 points of the tetrahedron (of
                                ///< def.tetrahedra) holding it when the surface is added, or of the nearest one
@@ -813,8 +816,8 @@ typedef enum pf_surface_mapping {
 
 /// A triangle surface carried by an object. Get defaults from pf_surface_default_def().
 typedef struct pf_surface_def {
-    pf_surface_mapping mapping; ///< default PF_SURFACE_IDENTITY; TRILINEAR needs a grid object, RIGID a rigid one,
-                                ///< BARYCENTRIC an object of points with def.tetrahedra
+    pf_surface_mapping mapping; ///< default PF_SURFACE_IDENTITY; TRILINEAR needs def.hexahedra or a grid object,
+                                ///< RIGID a rigid one, BARYCENTRIC an object of points with def.tetrahedra
     uint32_t vertices;          ///< vertex count (>= 1)
     const uint32_t *points;     ///< IDENTITY: the object point of each vertex; otherwise unused
     const double *positions;    ///< TRILINEAR, RIGID, BARYCENTRIC: 3*vertices world positions in m at the
@@ -822,6 +825,17 @@ typedef struct pf_surface_def {
     const uint32_t *tetrahedra; ///< BARYCENTRIC: 4 object point indices per tetrahedron (the object's volume
                                 ///< mesh, e.g. its FEM's), read when the surface is added; default NULL
     uint32_t ntetrahedra;       ///< BARYCENTRIC: how many; default 0
+    const uint32_t *hexahedra;  ///< TRILINEAR on an object of points: 8 object point indices per hexahedron in
+                                ///< pf_hexa_fem_def's corner order (SOFA's), read when the surface is added. A
+                                ///< vertex gets the local coordinates (u, v, w) in [0,1]^3 that the trilinear map
+                                ///< of its hexahedron takes to its position (Newton's method: exact at rest in any
+                                ///< non-flat cell; corner k weighs the product of u or 1-u, v or 1-v, w or 1-w as
+                                ///< its corner of the unit cube); a vertex outside every cell takes the one whose
+                                ///< point at the clamped coordinates is nearest, extrapolated (where that cell's
+                                ///< map folds before reaching it, by the map's first-order expansion at that
+                                ///< point): exact at rest and under any affine motion. A flat hexahedron is
+                                ///< refused. Default NULL: a grid object's cells
+    uint32_t nhexahedra;        ///< TRILINEAR: how many; default 0
     const uint32_t *indices;    ///< 3*triangles vertex indices, counter-clockwise seen from outside
     uint32_t triangles;         ///< triangle count (0: a point set)
     double radius;              ///< m (>= 0): each vertex is a sphere of this radius (SOFA SphereCollisionModel:
