@@ -80,6 +80,8 @@ typedef struct pf_object {
     double *pmass; /* n masses, kg, when they differ (pf_object_def.point_masses); NULL: every point weighs `mass`.
                     * The uniform case keeps its own arithmetic (the golden hashes depend on it) */
     double inertia[9], inertia_inv[9]; /* a rigid: body-frame inertia tensor about the com (kg·m²), inverse */
+    double rot_ref[4]; /* a rigid: its orientation (w, x, y, z) when point 1 got its first held direction (the
+                        * rotation about those axes stays as it was then: rigid.c, hold_orientation) */
     pf_solver_def solver;
     /* state and solver work vectors, 3n each (Hermann et al. 2009, §3.1: the data of the task graph) */
     double *x, *v, *f, *dv, *b, *r, *p, *q;

@@ -458,7 +458,12 @@ PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *poin
 /// LineProjectiveConstraint): their velocity along it is zero from now on and every solver keeps it so. A point's
 /// held directions are made orthonormal; holding one along a direction it is already held along changes
 /// nothing, and a third independent one fixes it (pf_world_fix_points). pf_world_unfix_points frees them too.
-/// PF_EINVAL for a zero or non-finite direction, a point out of range or a rigid body.
+/// On a rigid body (pf_world_add_rigid), point 0 held along a direction keeps its com from moving along it, and
+/// point 1 held along a world axis keeps the body from turning about it (SOFA FixedRotationProjectiveConstraint):
+/// the angular velocity and torque about it are projected out, and after each step the orientation's rotation
+/// about the held axes (its twist, in the swing-twist split, taken axis by axis in the order held) is set back to
+/// that of the orientation the body had when point 1 got its first held direction.
+/// PF_EINVAL for a zero or non-finite direction or a point out of range.
 PF_API int pf_world_fix_directions(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n,
                                    const double direction[3]);
 /// Frees fixed points of object o (the inverse of pf_world_fix_points): from the next step they move, starting
