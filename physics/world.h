@@ -91,6 +91,8 @@ typedef struct pf_object {
                                        point; a point's are orthonormal, at most 2 (3 make it a fixed point) */
     PF_VEC(pf_force_field) ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
+    double *xb, *vb; /* BDF2 (solver_bdf2.h): x and v one step back, 3n each (allocated when first recorded) */
+    int bdf_history; /* BDF2: xb and vb hold the previous step's state (0 before the first step: backward Euler) */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
     /* set while recording */
     uint32_t group;
