@@ -1,12 +1,14 @@
 /* Checkpoints: the dynamic state of a world (every object's positions — with a rigid body's orientation — and
- * velocities, the step count, and the collision stage's contact memory: which triangle each vertex touched and
- * on which side, collision_stage.h) in a file written atomically: a temporary file in the same folder, synced,
- * then renamed over the target, so a failure never leaves a truncated checkpoint. The structure (objects, force
- * fields, surfaces) is not saved: a checkpoint goes back into a world built the same way, which a fingerprint of
- * the structure checks. Everything else a step reads (contact fields, groups, solver caches) follows from these,
- * so a resumed run repeats the uninterrupted one bit for bit. */
+ * velocities, a BDF2 object's previous step (solver_bdf2.h: a flag, then x and v one step back), the step count,
+ * and the collision stage's contact memory: which triangle each vertex touched and on which side,
+ * collision_stage.h) in a file written atomically: a temporary file in the same folder, synced, then renamed over
+ * the target, so a failure never leaves a truncated checkpoint. The structure (objects, force fields, surfaces) is
+ * not saved: a checkpoint goes back into a world built the same way, which a fingerprint of the structure checks.
+ * Everything else a step reads (contact fields, groups, solver caches) follows from these, so a resumed run
+ * repeats the uninterrupted one bit for bit. */
 #define _POSIX_C_SOURCE 200809L
 #include "collision_stage.h"
+#include "solver_bdf2.h"
 #include "world.h"
 #include "world_guard.h"
 
@@ -29,6 +31,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     const unsigned char *c = p;
     for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
     return h;
+}
+
+/* doubles of an object's state in the file: x (with the extra values), v, and for a BDF2 object its history flag,
+ * xb and vb */
+static size_t state_doubles(const pf_object *o)
+{
+    size_t n3 = 3 * (size_t)o->n;
+    return 2 * n3 + o->xextra + (o->solver.kind == PF_SOLVER_BDF2 ? 1 + 2 * n3 : 0);
 }
 
 /* The structure a checkpoint fits: each object's kind, point count, extra x values and fixed points, or that it
@@ -95,6 +105,16 @@ int pf_world_save_state(const pf_world *w, const char *path, const char *note)
         if (!o) continue; /* removed */
         put(&wr, o->x, (3 * (size_t)o->n + o->xextra) * sizeof *o->x);
         put(&wr, o->v, 3 * (size_t)o->n * sizeof *o->v);
+        if (o->solver.kind != PF_SOLVER_BDF2) continue;
+        double history = o->bdf_history;
+        put(&wr, &history, sizeof history);
+        for (int k = 0; k < 2; k++) {
+            const double *hv = k ? o->vb : o->xb; /* NULL before its first step: zeros */
+            for (size_t j = 0; j < 3 * (size_t)o->n; j++) {
+                double d = hv ? hv[j] : 0;
+                put(&wr, &d, sizeof d);
+            }
+        }
     }
     uint32_t nmem = w->col ? (uint32_t)w->col->memory.n : 0;
     put(&wr, &nmem, sizeof nmem);
@@ -218,7 +238,7 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
     /* the state goes to scratch first: a bad file leaves the world as it was */
     size_t total = 0;
     for (uint32_t i = 0; i < w->obj.n; i++)
-        if (w->obj.v[i]) total += 6 * (size_t)w->obj.v[i]->n + w->obj.v[i]->xextra;
+        if (w->obj.v[i]) total += state_doubles(w->obj.v[i]);
     uint32_t nmem = 0;
     size_t head = total * sizeof(double) + sizeof nmem;
     if (rd.left >= head) memcpy(&nmem, rd.p + total * sizeof(double), sizeof nmem);
@@ -245,6 +265,9 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         rc = pf_error(PF_ENOMEM, "%s: out of memory", path);
         goto done;
     }
+    for (uint32_t i = 0; i < w->obj.n; i++) /* the BDF2 histories' room, before anything changes */
+        if (w->obj.v[i] && w->obj.v[i]->solver.kind == PF_SOLVER_BDF2 && (rc = pf_bdf2_prepare(w->obj.v[i])))
+            goto done;
     for (uint32_t i = 0; i < w->obj.n; i++) {
         pf_object *o = w->obj.v[i];
         if (!o) continue;
@@ -252,6 +275,13 @@ int pf_world_load_state(pf_world *w, const char *path, char *note, size_t note_c
         memcpy(o->x, state, nx * sizeof *o->x);
         memcpy(o->v, state + nx * sizeof(double), nv * sizeof *o->v);
         state += (nx + nv) * sizeof(double);
+        if (o->solver.kind != PF_SOLVER_BDF2) continue;
+        double history;
+        memcpy(&history, state, sizeof history);
+        o->bdf_history = history != 0;
+        memcpy(o->xb, state + sizeof history, nv * sizeof *o->xb);
+        memcpy(o->vb, state + sizeof history + nv * sizeof(double), nv * sizeof *o->vb);
+        state += (1 + 2 * nv) * sizeof(double);
     }
     if (w->col) {
         for (uint32_t k = 0; k < nmem; k++, mem += MEMORY_BYTES) {

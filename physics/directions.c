@@ -1,9 +1,12 @@
 /* Points held along some directions only (SOFA FixedPlaneProjectiveConstraint, PartialFixedProjectiveConstraint,
  * LineProjectiveConstraint): a point may not move along its held directions, and moves freely across them. Like
  * fixed points, they are projective: every solver removes those components from its velocities, right-hand sides
- * and matrix products (pf_project_directions), so the point's motion stays in the free subspace. */
+ * and matrix products (pf_project_directions), so the point's motion stays in the free subspace. On a rigid body
+ * point 0 is its com and point 1 its rotation: a direction held there holds the rotation about that axis (SOFA
+ * FixedRotationProjectiveConstraint, rigid.c). */
 #include "world_guard.h"
 #include "objects.h"
+#include "rigid.h"
 
 #include "base/check.h"
 #include "base/error.h"
@@ -66,6 +69,8 @@ static int hold(pf_world *w, pf_object *o, uint32_t p, const double d[3])
         pf_free_directions(o, &p, 1);
         return pf_world_fix_points(w, (pf_object_id){o->id}, &p, 1);
     }
+    if (count == 0 && o->kind == PF_OBJECT_RIGID && p == 1) /* the orientation its held rotations keep */
+        memcpy(o->rot_ref, o->x + PF_RIGID_QUAT, sizeof o->rot_ref);
     pf_held_direction h = {p, {u[0] / len, u[1] / len, u[2] / len}};
     if (pf_vec_reserve(&o->held, o->held.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     memmove(o->held.v + first + count + 1, o->held.v + first + count,
@@ -87,8 +92,6 @@ int pf_world_fix_directions(pf_world *w, pf_object_id id, const uint32_t *points
     if (!(len > 0))
         return pf_error(PF_EINVAL, "%s: direction (0, 0, 0) has no direction", fn);
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; directions are held on points", fn, id.index);
     const double d[3] = {direction[0] / len, direction[1] / len, direction[2] / len};
     for (uint32_t k = 0; k < n; k++) PF_TRY(hold(w, o, points[k], d));
     o->changed = 1;

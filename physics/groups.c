@@ -172,7 +172,8 @@ static int build_groups(pf_world *w, pf_group **out, uint32_t *nout)
     }
     for (uint32_t gi = 0; gi < ng && !rc; gi++) { /* implicit: solved by a CG loop */
         pf_solver_kind kind = w->obj.v[gs[gi].first]->solver.kind;
-        gs[gi].implicit = kind == PF_SOLVER_IMPLICIT_EULER || kind == PF_SOLVER_STATIC;
+        gs[gi].implicit =
+            kind == PF_SOLVER_IMPLICIT_EULER || kind == PF_SOLVER_STATIC || kind == PF_SOLVER_BDF2;
     }
     pf_free(parent);
     if (rc) {

@@ -49,7 +49,7 @@ int pf_check_solver_def(const pf_solver_def *s, const char *fn, const char *what
 {
     char f[64];
     snprintf(f, sizeof f, "%s.kind", what);
-    PF_TRY(pf_check_enum((int)s->kind, 5, fn, f));
+    PF_TRY(pf_check_enum((int)s->kind, 6, fn, f));
     snprintf(f, sizeof f, "%s.rayleigh_mass", what);
     PF_TRY(pf_check_nonnegative(s->rayleigh_mass, fn, f));
     snprintf(f, sizeof f, "%s.rayleigh_stiffness", what);

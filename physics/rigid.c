@@ -236,6 +236,7 @@ int pf_world_set_rigid_state(pf_world *w, pf_object_id id, const double position
     if (position) memcpy(o->x, position, 3 * sizeof(double));
     if (velocity && !o->fixed[0]) memcpy(o->v, velocity, 3 * sizeof(double));
     if (angular_velocity && !o->fixed[1]) memcpy(o->v + 3, angular_velocity, 3 * sizeof(double));
+    pf_project_directions(o, o->v); /* held directions stay at rest */
     return PF_OK;
 }
 
@@ -326,12 +327,79 @@ static void rotate(const pf_object *o, double h, const double *torque, double *o
     pf_mat3_vec(Iw_inv, L, omega);
 }
 
-/* the com's move; a fixed point 0 holds the translation, a fixed point 1 the rotation */
+/* c = a b, the Hamilton product (w, x, y, z): the rotation b, then a */
+static void quat_mul(const double a[4], const double b[4], double c[4])
+{
+    c[0] = a[0] * b[0] - (a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+    c[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    c[2] = a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3];
+    c[3] = a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1];
+}
+
+/* q = swing twist, the twist a rotation about unit axis d (SOFA's decompose_ts in
+ * FixedRotationProjectiveConstraint.inl): twist = (w, (v.d) d) normalised, the identity when that is 0 (a half
+ * turn about an axis normal to d); swing = q twist^-1, normalised */
+static void swing_twist(const double q[4], const double d[3], double swing[4], double twist[4])
+{
+    double s = q[1] * d[0] + q[2] * d[1] + q[3] * d[2];
+    twist[0] = q[0], twist[1] = s * d[0], twist[2] = s * d[1], twist[3] = s * d[2];
+    if (!pf_quat_normalize(twist)) twist[0] = 1, twist[1] = twist[2] = twist[3] = 0;
+    const double inv[4] = {twist[0], -twist[1], -twist[2], -twist[3]};
+    quat_mul(q, inv, swing);
+    pf_quat_normalize(swing);
+}
+
+/* SOFA FixedRotationProjectiveConstraint::projectPosition: for each held axis of point 1 in the order held, the
+ * twist about it is taken out of the orientation q and out of the reference rot_ref; q becomes what is left of q
+ * times those twists of the reference (the last held outermost): its rotation about a held axis is the
+ * reference's. */
+static void hold_orientation(const pf_object *o, double q[4])
+{
+    double rest[4], ref[4], keep[4] = {1, 0, 0, 0}, swing[4], twist[4], t[4];
+    memcpy(rest, q, sizeof rest);
+    memcpy(ref, o->rot_ref, sizeof ref);
+    for (size_t k = 0; k < o->held.n; k++) {
+        if (o->held.v[k].point != 1) continue;
+        swing_twist(rest, o->held.v[k].d, swing, twist);
+        memcpy(rest, swing, sizeof rest);
+        swing_twist(ref, o->held.v[k].d, swing, twist);
+        memcpy(ref, swing, sizeof ref);
+        quat_mul(twist, keep, t);
+        memcpy(keep, t, sizeof keep);
+    }
+    quat_mul(rest, keep, q);
+    pf_quat_normalize(q);
+}
+
+/* rotate() of a body with held directions (pf_world_fix_directions): the held parts of its velocities and of the
+ * torque's impulse are projected out (SOFA's projectVelocity and projectResponse), the body turns, omega's held
+ * part that a turned inertia gives back is projected out, and the orientation keeps its rotation about the held
+ * axes (hold_orientation) */
+static void rotate_held(const pf_object *o, double h, const double *torque, double *v, double *x)
+{
+    double tq[6] = {0};
+    if (torque) memcpy(tq + 3, torque, 3 * sizeof *tq);
+    pf_project_directions(o, v);
+    pf_project_point_directions(o, 1, tq);
+    rotate(o, h, torque ? tq + 3 : NULL, v + 3, x);
+    pf_project_point_directions(o, 1, v);
+    for (size_t k = 0; k < o->held.n; k++)
+        if (o->held.v[k].point == 1) {
+            hold_orientation(o, x + PF_RIGID_QUAT);
+            break;
+        }
+}
+
+/* the com's move; a fixed point 0 holds the translation, a fixed point 1 the rotation, held directions hold
+ * their parts (rotate_held; a body without them keeps the arithmetic it always had) */
 static void advance(const pf_object *o, double h, const double *torque, double *v, double *x)
 {
     if (o->fixed[0]) v[0] = v[1] = v[2] = 0;
-    if (o->fixed[1])
+    if (o->fixed[1]) {
         v[3] = v[4] = v[5] = 0;
+        if (o->held.n) pf_project_directions(o, v);
+    } else if (o->held.n)
+        rotate_held(o, h, torque, v, x);
     else
         rotate(o, h, torque, v + 3, x);
     for (int a = 0; a < 3; a++) x[a] += h * v[a];

@@ -4,7 +4,8 @@
  *
  * With h = dt, K = df/dx (each force field's df = K dx) and M the lumped (diagonal) mass, uniform or per point:
  *   (M (1 + h rM) - h (h + rK) K) dv = h (f(x, v) - rM M v + (h + rK) K v),   v += dv,   x += h v.
- * Fixed points are projected out of b and of every product A p.
+ * Fixed points are projected out of b and of every product A p. BDF2 (solver_bdf2.c) is the same system with h
+ * replaced by 2/3 h and two terms of the previous step added to b.
  *
  * Both stopping tests are dimensionless, so that a 1 g particle and a 100 kg body converge alike: the residual
  * test r.r <= tol^2 b.b (SOFA's relative tolerance), and the denominator test |p.Ap| < threshold p.M'p with
@@ -19,6 +20,7 @@
 #include "interaction.h"
 #include "objects.h"
 #include "cg_scalars.h"
+#include "solver_bdf2.h"
 #include "solver_blocks.h"
 #include "solver_direct.h"
 
@@ -40,7 +42,24 @@ typedef struct obj_args {
     double max_speed;
     int linked;
     int statik; /* SOFA StaticSolver: A = -K, b = f, x += dv, v = 0 */
+    int bdf2;   /* BDF2 (solver_bdf2.h): h above is dt, the step's factors follow from the object's history */
+    double rk;
 } obj_args;
+
+/* The factors of the step about to run: as recorded, or BDF2's with h -> beta (pf_bdf2_beta: 2/3 h once the
+ * object has a history, h at its first step). Read when the tasks run, so the first step and the later ones
+ * replay one recording. */
+static obj_args factors(const obj_args *a)
+{
+    obj_args c = *a;
+    if (!a->bdf2) return c;
+    double beta = pf_bdf2_beta(a->o, a->h);
+    c.h = beta;
+    c.mfact = 1.0 + beta * a->rm;
+    c.kfact = -beta * (beta + a->rk);
+    c.bfact = beta * (beta + a->rk);
+    return c;
+}
 
 static void project(const pf_object *o, double *vec)
 {
@@ -89,7 +108,7 @@ static void cg_start(const pf_object *o, double *b, double *dv, double *r, doubl
 /* data: f, v, b, then when not linked dv, r, p, rr; when linked the interactions' force outputs */
 static void t_rhs(const pf_task_ctx *c)
 {
-    const obj_args *a = c->args;
+    const obj_args fa = factors(c->args), *a = &fa;
     const pf_object *o = a->o;
     const double *f = c->data[0], *v = c->data[1];
     double *b = c->data[2];
@@ -103,6 +122,7 @@ static void t_rhs(const pf_task_ctx *c)
         else
             for (size_t i = 0; i < 3 * (size_t)o->n; i++) b[i] = a->h * f[i] - hm * v[i];
         pf_force_fields_dforce(o, v, b, a->bfact);
+        if (a->bdf2) pf_bdf2_rhs_history(o, a->h, o->x, v, c->data[4], b); /* r: scratch until cg_start */
     }
     if (!a->linked) cg_start(o, b, c->data[3], c->data[4], c->data[5], c->data[6]);
 }
@@ -143,7 +163,7 @@ static void t_cg_reset(const pf_task_ctx *c)
  * and pq += {p.q, p.M'p}. data: r, rr, p, q, then pq when not linked */
 static void t_cg_matvec(const pf_task_ctx *c)
 {
-    const obj_args *a = c->args;
+    const obj_args fa = factors(c->args), *a = &fa;
     const pf_object *o = a->o;
     const double *r = c->data[0], *rr = c->data[1];
     double *p = c->data[2], *q = c->data[3];
@@ -222,6 +242,15 @@ static void integrate(const pf_object *o, double h, const double *dv, double *v,
     for (size_t i = 0; i < 3 * (size_t)o->n; i++) x[i] += h * v[i];
 }
 
+/* BDF2: v_n kept in vb, v += dv, then the positions (pf_bdf2_positions) */
+static void integrate_bdf2(pf_object *o, double h, const double *dv, double *v, double *x)
+{
+    memcpy(o->vb, v, 3 * (size_t)o->n * sizeof *v);
+    for (size_t i = 0; i < 3 * (size_t)o->n; i++) v[i] += dv[i];
+    project(o, v);
+    pf_bdf2_positions(o, h, v, x);
+}
+
 /* data: dv, v, x */
 static void t_integrate(const pf_task_ctx *c)
 {
@@ -231,6 +260,8 @@ static void t_integrate(const pf_task_ctx *c)
     pf_state_save(o, x, v);
     if (a->statik)
         integrate_static(o, c->data[0], v, x);
+    else if (a->bdf2)
+        integrate_bdf2(o, a->h, c->data[0], v, x);
     else
         integrate(o, a->h, c->data[0], v, x);
     pf_state_check(o, x, v, a->max_speed);
@@ -366,7 +397,10 @@ static int direct_solver(pf_world *w, const pf_group *gr, const pf_solver_def *s
 {
     if (sv->linear_solver != PF_LINEAR_DIRECT) return 0;
     char why[192];
-    if (pf_direct_supported(w, gr, why, sizeof why)) return 1;
+    if (sv->kind == PF_SOLVER_BDF2) /* its factors change after the first step; the factorisation's would not */
+        snprintf(why, sizeof why, "it is integrated by BDF2");
+    else if (pf_direct_supported(w, gr, why, sizeof why))
+        return 1;
     if (!w->def.runtime.quiet && !w->direct_noted)
         fprintf(stderr, "physflow: the group of object %u asks for the direct solver, but %s: CG solves it\n",
                 gr->first, why);
@@ -383,7 +417,7 @@ static int choose_blocks(pf_world *w, pf_group *gr, const pf_solver_def *sv)
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         pf_object *o = w->obj.v[gr->objs[k]];
         o->in_blocks = 0;
-        if (direct || o->kind == PF_OBJECT_RIGID) continue;
+        if (direct || o->kind == PF_OBJECT_RIGID || sv->kind == PF_SOLVER_BDF2) continue;
         pf_decomp *d = NULL;
         TRY(pf_decomp_update(w, o, &d));
         o->in_blocks = d && pf_record_blocks_fit(o);
@@ -408,10 +442,20 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     const pf_solver_def *sv = &w->obj.v[gr->first]->solver;
     double h = w->def.dt;
     obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
-                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0, 0};
+                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0, 0, 0, 0};
     if (sv->kind == PF_SOLVER_STATIC) { /* -K dx = f: no inertia, no damping, b = 1 x f */
-        base = (obj_args){NULL, 1.0, 0.0, -1.0, 0.0, 0.0, w->def.max_speed, 0, 1};
+        base = (obj_args){NULL, 1.0, 0.0, -1.0, 0.0, 0.0, w->def.max_speed, 0, 1, 0, 0};
         TRY(pf_group_refuse_rigid(w, gr, "the static solver"));
+    }
+    if (sv->kind == PF_SOLVER_BDF2) {
+        TRY(pf_group_refuse_rigid(w, gr, "BDF2"));
+        if (gr->ninter) /* the interactions' terms would need the history too (solver_bdf2.c) */
+            return pf_error(PF_ENOTSUP, "object %u is integrated by BDF2 (PF_SOLVER_BDF2) but its solver group has "
+                            "%u interaction force fields or contacts: BDF2 steps objects alone", gr->first,
+                            gr->ninter);
+        for (uint32_t k = 0; k < gr->nobjs; k++) TRY(pf_bdf2_prepare(w->obj.v[gr->objs[k]]));
+        base.bdf2 = 1;
+        base.rk = sv->rayleigh_stiffness;
     }
     pf_reducer sum = pf_reducer_sum_f64();
     pf_data_id drr, dpq, drn;
@@ -443,6 +487,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
         } else {
             TRY(pf_link_reads(o, PF_PHASE_FORCE, acc, &na));
         }
+        if (base.bdf2 && !pf_force_fields_df_reads_x(o)) acc[na++] = (pf_access){o->dx, PF_READ}; /* d = x - xb */
         na = cache_reads(o, acc, na);
         obj_args args = base;
         args.o = o;

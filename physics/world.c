@@ -61,7 +61,8 @@ int pf_world_create(const pf_world_def *def, pf_world **out)
 static void free_object(pf_object *o)
 {
     if (!o) return;
-    double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q, o->x_prev, o->v_prev, o->pmass};
+    double *vecs[] = {o->x, o->v, o->f, o->dv, o->b, o->r, o->p, o->q, o->x_prev, o->v_prev, o->pmass,
+                      o->xb, o->vb};
     for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) pf_free(vecs[k]);
     pf_free(o->fixed);
     pf_vec_free(&o->fixed_list);

@@ -80,6 +80,8 @@ typedef struct pf_object {
     double *pmass; /* n masses, kg, when they differ (pf_object_def.point_masses); NULL: every point weighs `mass`.
                     * The uniform case keeps its own arithmetic (the golden hashes depend on it) */
     double inertia[9], inertia_inv[9]; /* a rigid: body-frame inertia tensor about the com (kg·m²), inverse */
+    double rot_ref[4]; /* a rigid: its orientation (w, x, y, z) when point 1 got its first held direction (the
+                        * rotation about those axes stays as it was then: rigid.c, hold_orientation) */
     pf_solver_def solver;
     /* state and solver work vectors, 3n each (Hermann et al. 2009, §3.1: the data of the task graph) */
     double *x, *v, *f, *dv, *b, *r, *p, *q;
@@ -89,6 +91,8 @@ typedef struct pf_object {
                                        point; a point's are orthonormal, at most 2 (3 make it a fixed point) */
     PF_VEC(pf_force_field) ff; /* its force fields, in kind order (force_field.h), each kind in the order added */
     double *x_prev, *v_prev; /* the state before the step's integration: restored after a numerical fault */
+    double *xb, *vb; /* BDF2 (solver_bdf2.h): x and v one step back, 3n each (allocated when first recorded) */
+    int bdf_history; /* BDF2: xb and vb hold the previous step's state (0 before the first step: backward Euler) */
     uint32_t fault;          /* 0, or 1 + the first point whose new state is not finite or too fast */
     /* set while recording */
     uint32_t group;

@@ -1,8 +1,8 @@
 /* SOFA's projective constraints beyond FixedProjectiveConstraint: PartialFixedProjectiveConstraint,
  * FixedPlaneProjectiveConstraint, LineProjectiveConstraint, PlaneProjectiveConstraint and PointProjectiveConstraint
  * on PhysFlow's fixed points and held directions (pf_world_fix_points, pf_world_fix_directions);
- * AttachProjectiveConstraint on its attachments (pf_world_add_attachment); FixedRotationProjectiveConstraint
- * refused with what PhysFlow lacks, never approximated (LinearMovementProjectiveConstraint,
+ * AttachProjectiveConstraint on its attachments (pf_world_add_attachment); FixedRotationProjectiveConstraint on a
+ * rigid body's point 1 (fixed, or held about some axes) (LinearMovementProjectiveConstraint,
  * AffineMovementProjectiveConstraint: component_movements.c). */
 #include "components.h"
 
@@ -319,17 +319,17 @@ done:
 }
 
 /* FixedRotationProjectiveConstraint (SOFA, Rigid3d): FixedXRotation, FixedYRotation, FixedZRotation keep the
- * body from turning about those world axes. All three hold its rotation (its point 1 fixed, pf_world_fix_points),
- * none leaves it free; one or two are refused: PhysFlow's rigid bodies hold their rotation whole or not at all. */
+ * body from turning about those world axes. All three hold its rotation (its point 1 fixed, pf_world_fix_points);
+ * one or two hold its point 1 along those axes (pf_world_fix_directions, x then y then z as SOFA takes them): its
+ * rotation about them stays the initial orientation's; none leaves it free. */
 int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     static const char *const axes[3] = {"FixedXRotation", "FixedYRotation", "FixedZRotation"};
-    int fixed = 0, rc;
+    int on[3] = {0, 0, 0}, fixed = 0, rc;
     for (int k = 0; k < 3; k++) {
-        int on = 0;
-        if ((rc = sc_parse_bool(c, axes[k], &on)) < 0) return rc;
-        fixed += on != 0;
+        if ((rc = sc_parse_bool(c, axes[k], &on[k])) < 0) return rc;
+        fixed += on[k] != 0;
     }
     pf_scene_component_ignore(c, "template");
     if (!c->node->rigid)
@@ -340,13 +340,17 @@ int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
                                    TYPE(c));
         return PF_OK;
     }
-    if (fixed < 3)
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: rotation fixed about %d of the 3 axes: PhysFlow's rigid "
-                                        "bodies hold their rotation about all three axes or none", TYPE(c), fixed);
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     static const uint32_t rotation[1] = {1}; /* a rigid body's point 1 is its angular part */
-    if ((rc = pf_world_fix_points(c->L->scene->world, o, rotation, 1))) return rc;
+    if (fixed == 3) {
+        if ((rc = pf_world_fix_points(c->L->scene->world, o, rotation, 1))) return rc;
+    } else {
+        for (int k = 0; k < 3; k++) {
+            const double axis[3] = {k == 0, k == 1, k == 2};
+            if (on[k] && (rc = pf_world_fix_directions(c->L->scene->world, o, rotation, 1, axis))) return rc;
+        }
+    }
     c->L->scene->summary.constraints++;
     return PF_OK;
 }

@@ -201,7 +201,7 @@ START_TEST(objects)
     o.vertex_mass = NAN;
     REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.vertex_mass");
     o.vertex_mass = 1;
-    o.solver.kind = (pf_solver_kind)5;
+    o.solver.kind = (pf_solver_kind)6;
     REFUSED(pf_world_add_object(w, &o, NULL), "pf_world_add_object", "def.solver.kind");
     o.solver = pf_solver_default_def();
     o.solver.cg_tolerance = NAN;

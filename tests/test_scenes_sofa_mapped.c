@@ -378,8 +378,8 @@ END_TEST
 
 /* ---- BDFIntegrationScheme, Static ---- */
 
-/* Order 1 is BDF1's step (the same state); SOFA's default order 2, and higher, are refused. Static is StaticSolver's
- * step. */
+/* Order 1 is BDF1's step (the same state); SOFA's default order 2 is PF_SOLVER_BDF2 (BDFOdeSolver order='2''s
+ * state, another than BDF1's), higher orders are refused. Static is StaticSolver's step. */
 START_TEST(test_bdf_scheme)
 {
     uint64_t bdf1 = bar_hash("<BDF1 rayleighMass='0.1' rayleighStiffness='0.05'/><NewtonRaphsonSolver/>"
@@ -388,10 +388,20 @@ START_TEST(test_bdf_scheme)
                        "<NewtonRaphsonSolver/><CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>",
                        0) == bdf1);
     char xml[1024];
-    snprintf(xml, sizeof xml, bar, "<BDFIntegrationScheme rayleighMass='0.1'/>");
-    ck_assert_int_eq(load_error(xml), PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "BDFIntegrationScheme: order 2 (SOFA's default) is not supported"), "%s",
-                  pf_last_error());
+    uint64_t bdf2 = bar_hash("<BDFIntegrationScheme rayleighMass='0.1' rayleighStiffness='0.05'/>"
+                             "<NewtonRaphsonSolver/>"
+                             "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>", 0);
+    ck_assert(bdf2 != bdf1);
+    ck_assert(bar_hash("<BDFOdeSolver order='2' rayleighMass='0.1' rayleighStiffness='0.05'/>"
+                       "<CGLinearSolver iterations='40' tolerance='1e-10' threshold='1e-12'/>", 0) == bdf2);
+    snprintf(xml, sizeof xml, bar, "<BDFIntegrationScheme/><NewtonRaphsonSolver/>");
+    pf_scene *s = load_xml(xml, NULL);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "bar", &o), PF_OK);
+    pf_solver_def d;
+    ck_assert_int_eq(pf_world_get_solver(pf_scene_world(s), o, &d), PF_OK);
+    ck_assert_int_eq(d.kind, PF_SOLVER_BDF2);
+    pf_scene_destroy(s);
     /* Static (SOFA's static integration method) is StaticSolver's step */
     ck_assert(bar_hash("<Static/><NewtonRaphsonSolver maxNbIterationsNewton='1'/><SparseLDLSolver/>", 0) ==
               bar_hash("<StaticSolver/><SparseLDLSolver/>", 0));

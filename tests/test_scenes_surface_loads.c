@@ -155,7 +155,7 @@ START_TEST(test_refused_projective)
         /* models PhysFlow does not have (scenes/component_refused.c) */
         {"<EdgePressureForceField edgeIndices='0' binormal='0 0 1' p_intensity='-10'/>",
          "EdgePressureForceField is not supported: its p_intensity is a follower load"},
-        {"<BDFOdeSolver order='2'/>", "BDFOdeSolver: order 2 is not supported: a backward differentiation formula"},
+        {"<BDFOdeSolver order='3'/>", "BDFOdeSolver: order 3 is not supported: PhysFlow integrates the backward"},
         {"<SimpleTesselatedTetraTopologicalMapping input='@a' output='@b'/>",
          "SimpleTesselatedTetraTopologicalMapping is not supported: it cuts each tetrahedron into 8 on new points"},
         {"<Mesh2PointTopologicalMapping input='@a' output='@b' edgeBaryCoords='0.5 0.5 0'/>",

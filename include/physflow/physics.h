@@ -42,10 +42,18 @@ typedef enum pf_solver_kind {
                                   ///< (SOFA EulerExplicitSolver symplectic="0"); gains energy: for comparisons
     PF_SOLVER_RUNGE_KUTTA4 = 3,   ///< classical 4th-order Runge-Kutta on (x, v): four force evaluations per step
                                   ///< (SOFA RungeKutta4Solver)
-    PF_SOLVER_STATIC = 4          ///< quasi-static (SOFA StaticSolver): each step one Newton iteration towards
+    PF_SOLVER_STATIC = 4,         ///< quasi-static (SOFA StaticSolver): each step one Newton iteration towards
                                   ///< equilibrium, -K dx = f(x) solved by CG (cg_* settings), x += dx, v = 0;
                                   ///< dt and Rayleigh damping unused. The object must be held (fixed points),
                                   ///< else -K is singular and gravity has no equilibrium
+    PF_SOLVER_BDF2 = 5            ///< backward differentiation formula of order 2 (SOFA BDFOdeSolver order="2"):
+                                  ///< x' = 4/3 x - 1/3 x_prev + 2/3 dt v', v' = 4/3 v - 1/3 v_prev
+                                  ///< + 2/3 dt M^-1 f(x', v'), linearised once per step at (x, v) and solved by
+                                  ///< CG (cg_* settings; the direct solver is not used); the first step is
+                                  ///< backward Euler (PF_SOLVER_IMPLICIT_EULER's). Objects of points only, each
+                                  ///< its own group: a group with interaction force fields or contacts is refused
+                                  ///< (PF_ENOTSUP at the step), and so is a rigid body. The previous step's state
+                                  ///< is kept per object and saved in checkpoints
 } pf_solver_kind;
 
 /// Linear solver of an implicit or static group's system A dv = b.
@@ -458,7 +466,12 @@ PF_API int pf_world_fix_points(pf_world *w, pf_object_id o, const uint32_t *poin
 /// LineProjectiveConstraint): their velocity along it is zero from now on and every solver keeps it so. A point's
 /// held directions are made orthonormal; holding one along a direction it is already held along changes
 /// nothing, and a third independent one fixes it (pf_world_fix_points). pf_world_unfix_points frees them too.
-/// PF_EINVAL for a zero or non-finite direction, a point out of range or a rigid body.
+/// On a rigid body (pf_world_add_rigid), point 0 held along a direction keeps its com from moving along it, and
+/// point 1 held along a world axis keeps the body from turning about it (SOFA FixedRotationProjectiveConstraint):
+/// the angular velocity and torque about it are projected out, and after each step the orientation's rotation
+/// about the held axes (its twist, in the swing-twist split, taken axis by axis in the order held) is set back to
+/// that of the orientation the body had when point 1 got its first held direction.
+/// PF_EINVAL for a zero or non-finite direction or a point out of range.
 PF_API int pf_world_fix_directions(pf_world *w, pf_object_id o, const uint32_t *points, uint32_t n,
                                    const double direction[3]);
 /// Frees fixed points of object o (the inverse of pf_world_fix_points): from the next step they move, starting
