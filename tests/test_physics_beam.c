@@ -5,7 +5,10 @@
  * checkpoint, and the refusals of bad definitions. */
 #include "check_main.h"
 
+#include "scene_files.h"
+
 #include "physflow/physics.h"
+#include "physflow/scene.h"
 #include "physics/world.h"
 
 #include <math.h>
@@ -354,6 +357,110 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+
+/* tests/scenes/beam_cantilever.scn (11 Rigid3d frames, BeamFEMForceField, UniformMass vertexMass with inertia,
+ * FixedProjectiveConstraint, a Rigid3 ConstantForceField on the tip, StaticSolver, a visual RigidMapping child) is
+ * the cantilever built by pf_world_add_beam, bit for bit, and its tip sinks P L^3 / (3 E I) */
+START_TEST(test_scene_cantilever)
+{
+    pf_scene *s = load_test_scene("beam_cantilever.scn", PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    pf_world *sw = pf_scene_world(s);
+    pf_object_id id;
+    ck_assert_int_eq(pf_scene_find_object(s, "beam", &id), PF_OK);
+    ck_assert_msg(pf_world_step(sw, 10) == PF_OK, "%s", pf_last_error());
+    double p[3], q[4];
+    tip_state(sw, id, 11, p, q);
+    const double P = 0.05, E = 2e9, r = 0.01, I = M_PI * r * r * r * r / 4, want = P / (3 * E * I);
+    ck_assert_msg(fabs(-p[2] - want) <= 1e-3 * want, "tip %.9g, P L^3 / (3 E I) %.9g", -p[2], want);
+
+    cantilever c;
+    cantilever_def(&c, 11, 1, r, E, 0.3);
+    for (int i = 0; i < 11; i++) c.masses[i] = 0.01;
+    c.def.inertia[0] = c.def.inertia[4] = c.def.inertia[8] = 0.01 * 1e-4;
+    c.def.solver.kind = PF_SOLVER_STATIC;
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0);
+    ck_assert_msg(pf_world_add_beam(w, &c.def, &id) == PF_OK, "%s", pf_last_error());
+    add_tip_load(w, id, 20, 0, 0, -P);
+    ck_assert_msg(pf_world_step(w, 10) == PF_OK, "%s", pf_last_error());
+    ck_assert_uint_eq(pf_world_state_hash(w), pf_world_state_hash(sw));
+    pf_world_destroy(w);
+    pf_scene_destroy(s);
+}
+END_TEST
+
+/* a three-frame beam node with `extra` written in it; the load's status and message */
+static int load_beam(const char *mass, const char *fem, const char *extra, pf_scene **out)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<Node name='root' dt='0.01'>\n"
+             "<Node name='beam'>\n"
+             "<EulerImplicitSolver/>\n"
+             "<MechanicalObject template='Rigid3d' position='0 0 0 0 0 0 1  1 0 0 0 0 0 1  2 0 0 0 0 0 1'/>\n"
+             "<EdgeSetTopologyContainer edges='0 1 1 2'/>\n"
+             "<FixedProjectiveConstraint indices='0'/>\n"
+             "%s\n%s\n%s\n"
+             "</Node>\n</Node>\n",
+             mass, fem, extra);
+    pf_scene_load_def d = quiet_load_def();
+    *out = NULL;
+    return pf_scene_load_memory(&d, "b.xml", text, strlen(text), NULL, out);
+}
+
+#define MASS "<UniformMass totalMass='3'/>"
+#define FEM "<BeamFEMForceField radius='0.1' youngModulus='1e6'/>"
+
+/* what the loader refuses, at the line of the fault: a Rigid3d object of several frames without BeamFEMForceField,
+ * BeamFEMForceField without one, bad section or material, a collision model on the beam, mechanics mapped onto its
+ * frames, forces out of range; what it takes: a visual child, a collision child (skipped), Rigid3 forces and torques */
+START_TEST(test_scene_refusals)
+{
+    pf_scene *s;
+    ck_assert_int_eq(load_beam(MASS, "", "", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "b.xml:4:") && strstr(pf_last_error(), "needs a BeamFEMForceField"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_beam("", FEM, "", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "needs a UniformMass"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, "<BeamFEMForceField radius='0' youngModulus='1e6'/>", "", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "b.xml:8:") && strstr(pf_last_error(), "radius > 0"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, FEM, "<PointCollisionModel/>", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "b.xml:9:") && strstr(pf_last_error(), "does not collide"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, FEM,
+                               "<Node name='m'><MechanicalObject/><IdentityMapping/>"
+                               "<ConstantForceField force='1 0 0'/></Node>", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "ConstantForceField in node 'm'"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, FEM, "<ConstantForceField indices='3' forces='0 0 1 0 0 0'/>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "index 3 is out of range"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, FEM, "<ConstantForceField indices='2' forces='0 0 1'/>", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "6 numbers"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam("<UniformMass vertexMass='1 2 3'/>", FEM, "", &s), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "vertexMass takes 1 number"), "%s", pf_last_error());
+    {
+        const char *text = "<Node name='root'><Node name='n'><MechanicalObject position='0 0 0'/>"
+                           "<BeamFEMForceField/></Node></Node>";
+        pf_scene_load_def d = quiet_load_def();
+        ck_assert_int_eq(pf_scene_load_memory(&d, "v.xml", text, strlen(text), NULL, &s), PF_ENOTSUP);
+        ck_assert_msg(strstr(pf_last_error(), "template=\"Rigid3d\" of several frames"), "%s", pf_last_error());
+    }
+    /* taken: a tip wrench (force, then torque), a collision child skipped; the force and the torque act */
+    ck_assert_msg(load_beam(MASS, FEM,
+                            "<ConstantForceField indices='2' forces='0 0 -5 1 0 0'/>"
+                            "<Node name='c'><MechanicalObject/><IdentityMapping/><PointCollisionModel/></Node>",
+                            &s) == PF_OK,
+                  "%s", pf_last_error());
+    pf_world *w = pf_scene_world(s);
+    pf_object_id id;
+    ck_assert_int_eq(pf_scene_find_object(s, "beam", &id), PF_OK);
+    ck_assert_uint_eq(pf_world_objects(w), 1);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    double v[9], av[9];
+    ck_assert_int_eq(pf_world_get_beam_state(w, id, NULL, NULL, v, av, NULL), PF_OK);
+    ck_assert_msg(v[8] < 0 && av[6] > 0 && v[0] == 0 && av[0] == 0, "tip velocity %g, spin %g", v[8], av[6]);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_beam");
@@ -365,6 +472,8 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_rigid_motion);
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_scene_cantilever);
+    tcase_add_test(tc, test_scene_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
