@@ -268,6 +268,7 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
     /* a rigid body's point 1 is its angular part, which has no position */
     uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
     for (uint32_t i = 0; i < npos; i++) {
+        if (o->kind == PF_OBJECT_BEAM && (i & 1)) continue; /* a beam's odd points are its frames' angular parts */
         const double *p = o->x + 3 * (size_t)i;
         if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
             continue;

@@ -110,6 +110,32 @@ START_TEST(test_cantilever_tip_load)
         ck_assert_msg(fabs(p[0] - L) < 1e-5 && fabs(p[1]) < 1e-12, "tip at (%g %g %g)", p[0], p[1], p[2]);
         pf_world_destroy(w);
     }
+    /* frames turned about an axis off the beam's (their x axes no longer along it): the same deflection, the
+     * elements' frames are kept in the nodes' */
+    cantilever c;
+    cantilever_def(&c, 11, L, r, E, 0.3);
+    double ori[4 * 11], u[3] = {0.48, 0.6, 0.64}, s = sin(0.45);
+    for (int k = 0; k < 11; k++)
+        ori[4 * k] = s * u[0], ori[4 * k + 1] = s * u[1], ori[4 * k + 2] = s * u[2], ori[4 * k + 3] = cos(0.45);
+    c.def.orientations = ori;
+    c.def.solver.kind = PF_SOLVER_STATIC;
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0);
+    pf_object_id id;
+    ck_assert_msg(pf_world_add_beam(w, &c.def, &id) == PF_OK, "%s", pf_last_error());
+    add_tip_load(w, id, 20, 0, 0, -P);
+    ck_assert_msg(pf_world_step(w, 10) == PF_OK, "%s", pf_last_error());
+    double p[3], q[4], want = P * L * L * L / (3 * E * I);
+    tip_state(w, id, 11, p, q);
+    ck_assert_msg(fabs(-p[2] - want) <= 1e-3 * want && fabs(p[1]) < 1e-9, "turned frames: tip (%g %g %g), want z %g",
+                  p[0], p[1], p[2], -want);
+    /* box selection sees the frames' centres only; removing the beam leaves an empty world that steps */
+    uint32_t sel[4], nsel = 0;
+    double box[6] = {-0.05, -1, -1, 0.15, 1, 1};
+    ck_assert_int_eq(pf_world_box_select(w, id, box, sel, 4, &nsel), PF_OK);
+    ck_assert_msg(nsel == 2 && sel[0] == 0 && sel[1] == 2, "box selected %u points", nsel);
+    ck_assert_int_eq(pf_world_remove_object(w, id), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 2), PF_OK);
+    pf_world_destroy(w);
 }
 END_TEST
 
