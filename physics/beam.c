@@ -11,6 +11,7 @@
 #include "base/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 pf_beam_def pf_beam_default_def(void)
@@ -236,12 +237,15 @@ int pf_world_add_beam(pf_world *w, const pf_beam_def *def, pf_object_id *out)
     o->kind = PF_OBJECT_BEAM;
     o->beam = bm;
     o->mass = od.vertex_mass;
-    for (uint32_t k = 0; k < def->nfixed && !rc; k++) {
+    for (uint32_t k = 0; k < def->nfixed && !rc; k++) { /* checked frames: fails only short of memory */
         uint32_t pts[2] = {2 * def->fixed[k], 2 * def->fixed[k] + 1};
         rc = pf_world_fix_points(w, id, pts, 2);
     }
-    if (rc) { /* cannot fail for checked frames short of memory: the object stays, said by the error */
-        return rc;
+    if (rc) {
+        char copy[300];
+        snprintf(copy, sizeof copy, "%s", pf_last_error());
+        pf_world_remove_object(w, id);
+        return pf_error(rc, "%s", copy);
     }
     if (out) *out = id;
     return PF_OK;

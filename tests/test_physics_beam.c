@@ -370,7 +370,7 @@ START_TEST(test_refusals)
     ck_assert_int_eq(pf_world_add_surface(w, id, &sd, NULL), PF_EINVAL);
     pf_constant_force_def cf = pf_constant_force_default_def();
     ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf, NULL), PF_EINVAL); /* no point list on a beam */
-    double pos[3];
+    double pos[3 * 4];
     ck_assert_int_eq(pf_world_get_beam_state(w, id, pos, NULL, NULL, NULL, NULL), PF_OK);
     pf_object_def od = pf_object_default_def();
     od.points = 1;
