@@ -93,7 +93,7 @@ static int check_constant_force(const pf_world *w, uint32_t object, const pf_con
     PF_TRY(pf_check_given(def, fn, "def"));
     const pf_object *o = w->obj.v[object];
     /* "every point" of a rigid body would add one vector both as a force and as a torque, in two units */
-    if (o->kind == PF_OBJECT_RIGID && !def->npoints)
+    if (o->kind != PF_OBJECT_POINTS && !def->npoints)
         return pf_error(PF_EINVAL, "%s: object %u is a rigid body: def.points must name its point 0 (a force at the "
                         "com) or 1 (a torque); an empty list means every point only for objects of points", fn,
                         object);

@@ -6,6 +6,7 @@
 #include "groups.h"
 
 #include "attach.h"
+#include "beam.h"
 #include "decompose.h"
 #include "force_field.h"
 #include "interaction.h"
@@ -224,6 +225,7 @@ void pf_world_count_cg(pf_world *w)
 /* Records a group's step with the solver of its lowest object. */
 static int record_solver(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
 {
+    if (w->obj.v[gr->first]->kind == PF_OBJECT_BEAM) return pf_record_beam(w, gr, rec); /* its own task */
     if (gr->implicit) return pf_record_implicit(w, gr, rec);
     if (w->obj.v[gr->first]->solver.kind == PF_SOLVER_RUNGE_KUTTA4) return pf_record_rk4(w, gr, rec);
     return pf_record_explicit(w, gr, rec);

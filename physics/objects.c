@@ -2,6 +2,7 @@
  * list of force fields each carries (Hermann et al. 2009, §3.1: the objects own the data of the task graph). */
 #include "objects.h"
 #include "attach.h"
+#include "force_field.h"
 #include "world_guard.h"
 
 #include "base/alloc.h"
@@ -19,6 +20,8 @@ int pf_object_is_static(const pf_object *o)
 
 int pf_object_add_force_field(pf_world *w, pf_object *o, uint8_t kind, void *state, pf_force_field_id *out)
 {
+    if (o->kind == PF_OBJECT_BEAM && kind != PF_FORCE_CONSTANT) /* its elements are its force field (beam.h) */
+        return pf_error(PF_EINVAL, "object %u is a beam: it takes constant forces only", o->id);
     if (w->next_ff_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "too many force fields in one world");
     if (pf_vec_reserve(&o->ff, o->ff.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
     uint32_t k = o->ff.n++;
@@ -265,6 +268,7 @@ int pf_world_box_select(const pf_world *w, pf_object_id id, const double box[6],
     /* a rigid body's point 1 is its angular part, which has no position */
     uint32_t npos = o->kind == PF_OBJECT_RIGID ? 1 : o->n;
     for (uint32_t i = 0; i < npos; i++) {
+        if (o->kind == PF_OBJECT_BEAM && (i & 1)) continue; /* a beam's odd points are its frames' angular parts */
         const double *p = o->x + 3 * (size_t)i;
         if (p[0] < box[0] || p[1] < box[1] || p[2] < box[2] || p[0] > box[3] || p[1] > box[4] || p[2] > box[5])
             continue;

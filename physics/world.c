@@ -2,6 +2,7 @@
  * the recorded graph up to date, replays it and checks for faults (Hermann et al. 2009, §3.1-3.2; the phases are
  * listed in docs/physics.md). */
 #include "attach.h"
+#include "beam.h"
 #include "collision_stage.h"
 #include "decompose.h"
 #include "faults.h"
@@ -69,6 +70,7 @@ static void free_object(pf_object *o)
     pf_vec_free(&o->held);
     pf_force_fields_destroy(o);
     pf_decomp_free(o->decomp);
+    pf_beam_free(o->beam);
     pf_vec_free(&o->links);
     pf_free(o);
 }

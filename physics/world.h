@@ -67,8 +67,9 @@ typedef struct pf_held_direction {
     double d[3]; /* unit */
 } pf_held_direction;
 
-/* What an object's points mean: deformable points, or a rigid body (rigid.h: 2 points, linear and angular). */
-typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1 } pf_object_kind;
+/* What an object's points mean: deformable points, a rigid body (rigid.h: 2 points, linear and angular), or a
+ * beam of rigid frames (beam.h: 2 points per frame, stepped by its own task). */
+typedef enum pf_object_kind { PF_OBJECT_POINTS = 0, PF_OBJECT_RIGID = 1, PF_OBJECT_BEAM = 2 } pf_object_kind;
 
 typedef struct pf_object {
     uint32_t id, n;
@@ -105,6 +106,7 @@ typedef struct pf_object {
     pf_decompose decompose;
     uint32_t block_elements;
     struct pf_decomp *decomp; /* its blocks, built once it ran as blocks; NULL: never cut */
+    struct pf_beam *beam;     /* a beam's elements, masses and solver scratch (beam.h); NULL otherwise */
     int decomp_refused;       /* its blocks had too many neighbours: it runs whole, said once */
     int in_blocks;            /* its group, as last recorded, runs it as the blocks of decomp */
 } pf_object;

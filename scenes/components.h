@@ -4,6 +4,14 @@
 
 #include "scene_internal.h"
 
+/* scenes/components_beam.c: a Rigid3d MechanicalObject of several frames (takes `frames`, 7 numbers each),
+ * BeamFEMForceField (STATE), and the Rigid3d UniformMass, FixedProjectiveConstraint and ConstantForceField on its
+ * frames */
+int sc_beam_frames(pf_scene_component *c, sc_node *n, double *frames, size_t nframes);
+int sc_beam_fem(pf_scene_component *c, void *ctx);
+int sc_beam_uniform_mass(pf_scene_component *c);
+int sc_beam_fixed_frames(pf_scene_component *c, pf_object_id o, int all);
+int sc_beam_constant_force(pf_scene_component *c);
 /* STATE stage */
 int sc_mechanical_object(pf_scene_component *c, void *ctx);
 /* scenes/state_transform.c: a MechanicalObject's transform attributes, in SOFA's precedence */

@@ -486,6 +486,7 @@ static int rigid_constant_force(pf_scene_component *c)
 int sc_constant_force_field(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
+    if (c->node->beam_frames) return sc_beam_constant_force(c);
     if (c->node->rigid) return rigid_constant_force(c);
     double force[3] = {0, 0, 0}, total[3], *forces = NULL;
     size_t nforces = 0;
@@ -735,6 +736,7 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "showObject");
     pf_scene_component_ignore(c, "drawSize");
     if ((rc = pf_scene_component_object(c, &o))) return rc;
+    if (c->node->beam_frames) return sc_beam_fixed_frames(c, o, all);
     /* a Rigid3d object has one frame (index 0), which fixes the whole body: both of its points */
     int rigid = c->node->rigid;
     uint32_t npts = rigid ? 1 : object_points(c, o);

@@ -26,13 +26,8 @@ static int rigid_object(pf_scene_component *c, sc_node *n)
     double *frames;
     size_t m;
     if ((rc = sc_parse_reals(c, "position", &frames, &m)) < 0) return rc;
+    if (rc == 1 && m > 7 && m % 7 == 0) return sc_beam_frames(c, n, frames, m / 7); /* a beam's nodes */
     if (rc == 1) pf_free(frames);
-    if (rc == 1 && m > 7 && m % 7 == 0)
-        return pf_scene_component_error(c, PF_ENOTSUP,
-                                        "MechanicalObject: 'position' gives %zu Rigid3d frames: PhysFlow's Rigid3d "
-                                        "object is one rigid body (one frame, 7 numbers); objects of several frames "
-                                        "(a beam's nodes, as BeamFEMForceField uses) are not supported",
-                                        m / 7);
     if ((rc = pf_scene_component_reals(c, "position", 7, pose)) < 0) return rc;
     if ((rc = pf_scene_component_reals(c, "velocity", 6, twist)) < 0) return rc;
     sc_mo_transform t;
@@ -600,6 +595,7 @@ int sc_uniform_mass(pf_scene_component *c, void *ctx)
     sc_node *n = c->node;
     if (n->mass_line)
         return pf_scene_component_error(c, PF_EPARSE, "a second mass in node '%s' (line %d)", n->name, n->mass_line);
+    if (n->beam_frames) return sc_beam_uniform_mass(c); /* Rigid3d masses of a beam's frames */
     double total = 0, vertex = 0;
     int rt, rv;
     if ((rt = pf_scene_component_reals(c, "totalMass", 1, &total)) < 0) return rt;

@@ -47,6 +47,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PointsFromIndices", STATE, sc_points_from_indices, NULL},
     {"SubsetTopology", STATE, sc_subset_topology, NULL},
     {"UniformMass", STATE, sc_uniform_mass, NULL},
+    {"BeamFEMForceField", STATE, sc_beam_fem, NULL}, /* read before the beam is made (scenes/components_beam.c) */
     {"DiagonalMass", STATE, sc_diagonal_mass, NULL},
     {"MeshMatrixMass", STATE, sc_mesh_matrix_mass, NULL},
     {"FEMMass", STATE, sc_fem_mass, NULL},

@@ -56,6 +56,8 @@ static void node_free(sc_node *n)
     pf_free(n->positions);
     pf_free(n->rest_positions);
     pf_free(n->velocities);
+    pf_free(n->beam_pose);
+    pf_free(n->beam_twist);
     pf_free(n->point_masses);
     pf_free(n->subset);
     sc_mesh_free(&n->mesh);
@@ -325,6 +327,13 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
                         "got 0 numbers (none, no MechanicalObject before it gave positions, and no topological mapping "
                         "in node '%s' filled it)", (const char *)e->name, n->name);
     }
+    for (uint32_t k = 0; stage == PF_SCENE_STAGE_STATE && n->beam_frames && k < n->children.n; k++) {
+        if ((rc = sc_beam_child_skipped(L, n, n->children.v[k])) < 0) return rc;
+        if (rc == 0) continue;
+        node_free(n->children.v[k]); /* nodes mapped onto a beam's frames (scenes/components_beam.c) */
+        memmove(n->children.v + k, n->children.v + k + 1, (n->children.n - k - 1) * sizeof *n->children.v);
+        n->children.n--, k--;
+    }
     for (uint32_t k = 0; k < n->children.n; k++)
         if ((rc = walk(L, n->children.v[k], stage, wd))) return rc;
     return PF_OK;
@@ -429,6 +438,9 @@ static int create_objects(sc_loader *L, sc_node *n)
         return rc;
     if (n->mo_line && n->mapping != SC_MAP_NONE) {
         /* a mapped node's points follow its parent's object: no object of its own */
+    } else if (n->mo_line && n->beam_frames) {
+        if ((rc = sc_create_beam(L, n))) return rc;
+        if ((rc = record_object(L, n, 2 * n->beam_frames))) return rc;
     } else if (n->mo_line && n->rigid) {
         if ((rc = sc_create_rigid(L, n))) return rc;
         if ((rc = record_object(L, n, 2))) return rc;

@@ -115,6 +115,13 @@ struct sc_node {
     int coords; /* a Vec1 or Vec2 MechanicalObject's coordinates per point (1, 2): a Vec3 object held along the
                  * others; 0: Vec3 */
     double pose[7], twist[6];
+    /* a Rigid3d MechanicalObject of several frames, a beam's nodes (scenes/components_beam.c; rigid is set too):
+     * 7 numbers per frame (x y z, quaternion w x y z), 6 per frame of velocity (owned); its BeamFEMForceField's
+     * line and the beam's section, material and masses, what pf_world_add_beam takes at creation */
+    uint32_t beam_frames;
+    double *beam_pose, *beam_twist;
+    int beam_line;
+    pf_beam_def beam;
     int shape_line;          /* RigidShape element: box or sphere (0: the shape comes from a mesh) */
     pf_rigid_shape shape;
     double half_extents[3], radius;
@@ -309,6 +316,12 @@ int sc_identity_inherit_mesh(sc_node *n);
 int sc_linear_mapping_finish(sc_loader *L, sc_node *n);
 
 /* ---- bodies (scenes/bodies.c) ---- */
+/* Creates the beam of a node with a Rigid3d MechanicalObject of several frames (scenes/components_beam.c). */
+int sc_create_beam(sc_loader *L, sc_node *n);
+/* 1 when child, a node below beam's (a node with a beam), maps its frames (a *Mapping of its own): skipped, said as
+ * a note (visual only) or a warning (collision models: beams do not collide); 0 when it maps nothing (read as any
+ * node); or the load error for mapped mechanics (force fields, masses, constraints, solvers) */
+int sc_beam_child_skipped(sc_loader *L, const sc_node *beam, const sc_node *child);
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */
 int sc_create_rigid(sc_loader *L, sc_node *n);
 /* Attaches the surfaces of the collision models and, when the scene has a pipeline, enables collision. */

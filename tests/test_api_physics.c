@@ -649,6 +649,37 @@ START_TEST(force_fields_and_springs)
 }
 END_TEST
 
+/* the beam calls: NULL and bad arguments refused with messages naming the call and the argument, the world
+ * unchanged; a beam read back as given */
+START_TEST(beam_calls)
+{
+    pf_world *w = new_world();
+    double pos[6] = {0, 0, 0, 1, 0, 0}, q[8], p[6];
+    uint32_t edge[2] = {0, 1}, frames = 0;
+    pf_beam_def d = pf_beam_default_def();
+    d.frames = 2;
+    d.positions = pos;
+    d.edges = edge;
+    d.nedges = 1;
+    pf_object_id id;
+    REFUSED(pf_world_add_beam(NULL, &d, &id), "pf_world_add_beam", NULL);
+    REFUSED(pf_world_add_beam(w, NULL, &id), "pf_world_add_beam", "def");
+    d.positions = NULL;
+    REFUSED(pf_world_add_beam(w, &d, &id), "pf_world_add_beam", "def.positions");
+    d.positions = pos;
+    d.young_modulus = NAN;
+    REFUSED(pf_world_add_beam(w, &d, &id), "pf_world_add_beam", "def.young_modulus");
+    d.young_modulus = 1e6;
+    ck_assert_int_eq(pf_world_add_beam(w, &d, &id), PF_OK);
+    REFUSED(pf_world_get_beam_state(NULL, id, p, q, NULL, NULL, NULL), "pf_world_get_beam_state", NULL);
+    REFUSED(pf_world_get_beam_state(w, (pf_object_id){7}, p, q, NULL, NULL, NULL), "pf_world_get_beam_state", NULL);
+    ck_assert_int_eq(pf_world_get_beam_state(w, id, p, q, NULL, NULL, &frames), PF_OK);
+    ck_assert_uint_eq(frames, 2);
+    ck_assert(p[3] == 1 && q[3] == 1 && q[7] == 1 && q[0] == 0);
+    pf_world_destroy(w);
+}
+END_TEST
+
 START_TEST(bodies_surfaces_meshes)
 {
     pf_world *w = new_world();
@@ -1066,6 +1097,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, nan_position_in_def);
     tcase_add_test(tc, force_fields_and_springs);
     tcase_add_test(tc, bodies_surfaces_meshes);
+    tcase_add_test(tc, beam_calls);
     tcase_add_test(tc, checkpoint_calls);
     tcase_add_test(tc, remove_elements_refused);
     tcase_add_test(tc, step_inside_contact_callback);

@@ -813,6 +813,56 @@ PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double po
 PF_API int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
                                       double world[9]);
 
+/// A beam of rigid frames joined by 3D beam elements (SOFA MechanicalObject template="Rigid3d" of several frames
+/// with BeamFEMForceField): each element joins two frames and is SOFA's Euler-Bernoulli beam of a circular
+/// (or tubular) section, corotational in the frame its first node carries (SOFA BeamFEMForceField, "large"
+/// method). Each frame has 6 degrees of freedom and a rigid mass (mass and rotational inertia). The beam
+/// object has 2 points per frame: point 2k = frame k's position (velocity: linear velocity), point 2k+1 = its
+/// angular part (position 0, velocity: angular velocity in the world frame); read it with
+/// pf_world_get_beam_state. pf_world_fix_points on 2k holds frame k's translation, on 2k+1 its rotation;
+/// pf_world_add_constant_force on 2k adds a force, on 2k+1 a torque (world frame); gravity acts on each frame's
+/// mass. A beam is stepped as one task per step by implicit Euler (SOFA EulerImplicitSolver: (M (1 + h rM) +
+/// h (h + rK) K) dv = h (f - rM M v - (h + rK) K v), K the elements' stiffness rotated to their current frames)
+/// or, with solver.kind = PF_SOLVER_STATIC, one Newton step K dx = f per step; the 6 x frames linear system is
+/// solved directly (banded Cholesky, bandwidth from the edges' frame numbers), never by CG. A beam takes no other
+/// force field, no surface (no collision) and no interaction. Get defaults from pf_beam_default_def().
+typedef struct pf_beam_def {
+    uint32_t frames;              ///< number of frames (>= 2)
+    const double *positions;      ///< 3*frames positions, m (the rest shape)
+    const double *orientations;   ///< 4*frames unit quaternions (x, y, z, w), body to world; NULL: identity.
+                                  ///< |q| must be 1 within 1e-6 (then normalised)
+    const double *velocities;     ///< 3*frames linear velocities, m/s; NULL: at rest
+    const double *angular_velocities; ///< 3*frames world-frame angular velocities, rad/s; NULL: at rest
+    const uint32_t *edges;        ///< 2*nedges frame indices: the elements (SOFA MeshTopology `lines`)
+    uint32_t nedges;              ///< element count (>= 1)
+    double radius;                ///< section's outer radius, m (> 0); default 0.1 (SOFA `radius`)
+    double radius_inner;          ///< inner radius, m (0 <= radius_inner < radius); default 0 (SOFA `radiusInner`)
+    double young_modulus;         ///< E, Pa (> 0); default 5000 (SOFA `youngModulus`)
+    double poisson_ratio;         ///< nu (-1 < nu < 0.5), G = E / (2 (1 + nu)); default 0.49 (SOFA `poissonRatio`)
+    double frame_mass;            ///< kg per frame (> 0); default 1; ignored when frame_masses is set
+    const double *frame_masses;   ///< frames masses, kg, each > 0; NULL (default): frame_mass
+    double inertia[9];            ///< body-frame rotational inertia of each frame, kg·m² (symmetric positive
+                                  ///< definite); all 0 (default): mass x identity (SOFA's Rigid3 mass default,
+                                  ///< an inertia matrix of identity per unit mass)
+    const uint32_t *fixed;        ///< frames held still (translation and rotation: SOFA FixedProjectiveConstraint)
+    uint32_t nfixed;              ///< how many; default 0
+    pf_solver_def solver;         ///< kind PF_SOLVER_IMPLICIT_EULER (default) or PF_SOLVER_STATIC; Rayleigh
+                                  ///< rM, rK as for other objects; the cg_* settings are unused
+} pf_beam_def;
+
+PF_API pf_beam_def pf_beam_default_def(void);
+/// Adds a beam; *out (may be NULL) receives its object id. PF_EINVAL (message in pf_last_error()) for fewer than 2
+/// frames, a non-finite value, a quaternion not of unit length, an edge out of range or joining a frame to
+/// itself, two frames of an edge at the same place, E <= 0, radius <= 0, an inner radius outside [0, radius), nu
+/// outside (-1, 0.5), a mass <= 0, an inertia not symmetric positive definite, a fixed frame out of range or a
+/// solver other than implicit Euler or static.
+PF_API int pf_world_add_beam(pf_world *w, const pf_beam_def *def, pf_object_id *out);
+/// State of a beam's frames (any array may be NULL): positions (3 per frame, m), orientations (4 per frame,
+/// (x, y, z, w)), velocities (m/s) and world-frame angular velocities (rad/s), for all its frames; *frames (may
+/// be NULL) receives the count. PF_EINVAL when o is not a beam.
+PF_API int pf_world_get_beam_state(const pf_world *w, pf_object_id o, double *positions, double *orientations,
+                                   double *velocities, double *angular_velocities, uint32_t *frames);
+
 /// How a surface's vertices follow their object's state.
 typedef enum pf_surface_mapping {
     PF_SURFACE_IDENTITY = 0,  ///< vertex i is object point points[i] (mass-spring and FEM objects)
