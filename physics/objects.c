@@ -1,7 +1,9 @@
 /* Objects of a world: creation (points, or a regular grid), state access, fixed points and box regions, and the
  * list of force fields each carries (Hermann et al. 2009, §3.1: the objects own the data of the task graph). */
 #include "objects.h"
+
 #include "attach.h"
+#include "beam.h"
 #include "force_field.h"
 #include "world_guard.h"
 
@@ -332,10 +334,16 @@ int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_m
     PF_TRY(pf_world_check_given(w, fn));
     PF_TRY(pf_world_check_object(w, id.index, fn));
     const pf_object *o = w->obj.v[id.index];
-    /* a rigid body's mass is its com's; its second point carries the inertia, no mass */
+    /* a rigid body's mass is its com's; its second point carries the inertia, no mass; a beam's frames carry
+     * theirs (beam.h), its points of rotation none */
     if (point_mass) *point_mass = o->mass;
-    if (total_mass)
-        *total_mass = o->kind == PF_OBJECT_RIGID ? o->mass : o->pmass ? point_mass_sum(o) : o->mass * (double)o->n;
+    if (!total_mass) return PF_OK;
+    if (o->kind == PF_OBJECT_RIGID)
+        *total_mass = o->mass;
+    else if (o->kind == PF_OBJECT_BEAM)
+        *total_mass = pf_beam_total_mass(o->beam);
+    else
+        *total_mass = o->pmass ? point_mass_sum(o) : o->mass * (double)o->n;
     return PF_OK;
 }
 

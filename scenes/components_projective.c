@@ -332,6 +332,10 @@ int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
         fixed += on[k] != 0;
     }
     pf_scene_component_ignore(c, "template");
+    if (c->node->beam_frames) /* a beam's frames are held whole only (FixedProjectiveConstraint) */
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s: node '%s' is a beam of %u frames, whose rotations PhysFlow "
+                                        "holds only with their positions (FixedProjectiveConstraint)", TYPE(c),
+                                        c->node->name, c->node->beam_frames);
     if (!c->node->rigid)
         return pf_scene_component_error(c, PF_EINVAL, "%s: node '%s' is not a Rigid3d object (it removes rotations)",
                                         TYPE(c), c->node->name);

@@ -155,6 +155,9 @@ START_TEST(test_cantilever_gravity)
         pf_world *w = make_world(PF_EXEC_SEQ, 1, -g);
         pf_object_id id;
         ck_assert_msg(pf_world_add_beam(w, &c.def, &id) == PF_OK, "%s", pf_last_error());
+        double total = 0; /* the frames' masses: 19 x 0.01 + 2 x 0.005 kg */
+        ck_assert_int_eq(pf_world_get_object_mass(w, id, NULL, &total), PF_OK);
+        ck_assert_double_eq_tol(total, (n - 2) * 0.01 + 2 * 0.005, 1e-15);
         ck_assert_msg(pf_world_step(w, statik ? 10 : 600) == PF_OK, "%s", pf_last_error());
         double p[3], q[4], wl = 0.01 * g / (L / (n - 1));
         tip_state(w, id, n, p, q);
@@ -460,6 +463,9 @@ START_TEST(test_scene_refusals)
     ck_assert_msg(strstr(pf_last_error(), "index 3 is out of range"), "%s", pf_last_error());
     ck_assert_int_eq(load_beam(MASS, FEM, "<ConstantForceField indices='2' forces='0 0 1'/>", &s), PF_EINVAL);
     ck_assert_msg(strstr(pf_last_error(), "6 numbers"), "%s", pf_last_error());
+    ck_assert_int_eq(load_beam(MASS, FEM, "<FixedRotationProjectiveConstraint FixedXRotation='1'/>", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "b.xml:9:") && strstr(pf_last_error(), "is a beam of 3 frames"), "%s",
+                  pf_last_error());
     ck_assert_int_eq(load_beam("<UniformMass vertexMass='1 2 3'/>", FEM, "", &s), PF_EINVAL);
     ck_assert_msg(strstr(pf_last_error(), "vertexMass takes 1 number"), "%s", pf_last_error());
     {
