@@ -8,8 +8,9 @@
  * mapped onto each object through its surface's mapping (J^T f). The normal part pushes only (unilateral); delta
  * is the tangential spring of Cundall & Strack (1979): the tangential displacement of the two points since the
  * contact began, capped at |k delta| <= mu fn (fn the normal force) - it holds without creeping while it sticks
- * and pulls with exactly mu fn while it slides (Coulomb). Its stiffness, k n n^T and k on the tangent plane while
- * sticking, enters the implicit solve like a spring's, and so does the normal damping. */
+ * and pulls with exactly mu fn while it slides (Coulomb). k is the stage's stiffness, or SOFA's from the two
+ * surfaces' contactStiffness when both have one (pair_stiffness). Its stiffness, k n n^T and k on the tangent
+ * plane while sticking, enters the implicit solve like a spring's, and so does the normal damping. */
 #include "contacts.h"
 
 #include "assembly.h"
@@ -34,6 +35,7 @@ typedef struct contact_pt {
     double n[3];
     double offset;   /* the spheres' radii between the two points: sep counts from their surfaces */
     double mu;       /* Coulomb coefficient */
+    double k;        /* penalty stiffness (N/m) of its normal and tangential springs */
     double delta[3]; /* the tangential spring's stretch (m), capped: k |delta| <= mu fn */
     int sliding;     /* the cap held it: the tangential force is mu fn whatever the motion within the step */
 } contact_pt;
@@ -51,7 +53,7 @@ typedef struct pf_contactset {
     double *buf[PF_PHASES];
     double *lin;
     size_t cap;
-    double stiffness, damping, distance;
+    double damping, distance; /* the stage's; each contact has its own stiffness (contact_pt.k) */
     double h;       /* the step (s): contacts that will close within it act from its start */
     uint64_t stamp; /* the collision pass that last found contacts for it */
 } pf_contactset;
@@ -85,13 +87,14 @@ static double contact_state(const pf_contactset *cs, const contact_pt *c, const 
  * the solve, which takes the force at the step's end through its stiffness (Baraff & Witkin 1998, §5), then
  * stops the point at the contact distance instead of finding it already through at the next step. There is no
  * force cap: a heavier load compresses the contact further, never through. *active: the law applies. */
-static double normal_force(const pf_contactset *cs, double sep, double vn, int ahead, int *active)
+static double normal_force(const pf_contactset *cs, const contact_pt *c, double sep, double vn, int ahead,
+                           int *active)
 {
     double d = cs->distance;
     int touching = sep < d, closing = ahead && sep + cs->h * vn < d;
     *active = touching || closing;
     if (!*active) return 0;
-    double mag = cs->stiffness * (d - sep) - cs->damping * vn;
+    double mag = c->k * (d - sep) - cs->damping * vn;
     return touching && mag < 0 ? 0 : mag; /* separating faster than the spring pushes: no pull */
 }
 
@@ -101,12 +104,12 @@ static void contact_law(const pf_contactset *cs, const contact_pt *c, double sep
                         double f[3], double *lin)
 {
     int active;
-    double mag = normal_force(cs, sep, dot3(dv, c->n), ahead, &active);
-    for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - cs->stiffness * c->delta[i];
+    double mag = normal_force(cs, c, sep, dot3(dv, c->n), ahead, &active);
+    for (int i = 0; i < 3; i++) f[i] = mag * c->n[i] - c->k * c->delta[i];
     if (!lin) return;
-    lin[LIN_KN] = active ? cs->stiffness : 0;
+    lin[LIN_KN] = active ? c->k : 0;
     lin[LIN_CN] = active ? cs->damping : 0;
-    lin[LIN_KT] = c->mu > 0 && !c->sliding ? cs->stiffness : 0;
+    lin[LIN_KT] = c->mu > 0 && !c->sliding ? c->k : 0;
 }
 
 static void contactset_free(pf_contactset *cs)
@@ -276,6 +279,17 @@ static double pair_friction(const pf_surface *sa, const pf_surface *sb, double d
     return sb->friction >= 0 ? sb->friction : def;
 }
 
+/* The stiffness of a contact between surfaces sa and sb whose rest distance is r (m): when both carry SOFA's
+ * contactStiffness, SOFA's k_a k_b / r (BarycentricPenalityContact::setDetectionOutputs divides the product by the
+ * intersection's contact distance plus the proximities and the spheres' radii, or keeps the product when that is
+ * 0); otherwise the collision stage's. */
+static double pair_stiffness(const pf_surface *sa, const pf_surface *sb, double r, double def)
+{
+    if (!(sa->contact_stiffness > 0 && sb->contact_stiffness > 0)) return def;
+    double k = sa->contact_stiffness * sb->contact_stiffness;
+    return r != 0 ? k / r : k;
+}
+
 /* The tangential spring of a contact at the state it is found in: the stretch it kept from the previous pass
  * (`kept`, NULL for a new contact) turned onto the new tangent plane, plus the tangential displacement of the last
  * step (h vt, the step's end velocities being the state's), then capped at mu fn / k: sliding when capped. */
@@ -289,7 +303,7 @@ static void tangential_spring(const pf_contactset *cs, contact_pt *c, const doub
     double vn = dot3(dv, c->n), kn = dot3(kept, c->n);
     for (int i = 0; i < 3; i++) c->delta[i] = kept[i] - kn * c->n[i] + cs->h * (dv[i] - vn * c->n[i]);
     int active;
-    double fn = normal_force(cs, sep, vn, 0, &active), cap = c->mu * fn / cs->stiffness;
+    double fn = normal_force(cs, c, sep, vn, 0, &active), cap = c->mu * fn / c->k;
     double len = sqrt(dot3(c->delta, c->delta));
     if (len > cap) {
         for (int i = 0; i < 3; i++) c->delta[i] = len > 0 ? c->delta[i] * cap / len : 0;
@@ -334,7 +348,6 @@ int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *
     if (pf_vec_reserve(&cs->pts, n)) return pf_error(PF_ENOMEM, "out of memory");
     PF_TRY(reserve_buffers(cs, n));
     memset(cs->lin, 0, LIN_PER * n * sizeof *cs->lin); /* no linearisation before the first force evaluation */
-    cs->stiffness = def->stiffness;
     cs->damping = def->damping;
     cs->distance = def->contact_distance;
     cs->h = dt;
@@ -360,7 +373,8 @@ int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *
                           .pb = point_is_a ? tp : pp,
                           .n = {sg * nv[0], sg * nv[1], sg * nv[2]},
                           .offset = d->offset,
-                          .mu = pair_friction(ps, ts, def->friction)};
+                          .mu = pair_friction(ps, ts, def->friction),
+                          .k = pair_stiffness(ps, ts, def->contact_distance + d->offset, def->stiffness)};
         /* the memory keeps the spring as seen from the vertex: on a, it is a's; else the opposite */
         double kept[3] = {sg * d->delta[0], sg * d->delta[1], sg * d->delta[2]};
         tangential_spring(cs, c, d->remembered ? kept : NULL);

@@ -186,6 +186,7 @@ int pf_surface_create(const pf_object *o, const pf_surface_def *d, pf_surface **
     }
     if (nt) memcpy(s->tri, d->indices, 3 * nt * sizeof *s->tri);
     s->friction = d->friction;
+    s->contact_stiffness = -1;
     if (pf_surface_orientation_closed(s->tri, s->nt, &s->closed)) {
         pf_surface_free(s);
         return pf_error(PF_ENOMEM, "out of memory for a surface of %zu triangles", nt);
@@ -484,5 +485,26 @@ int pf_world_get_surface_friction(const pf_world *w, pf_surface_id id, double *f
     if (!s) return PF_EINVAL;
     if (friction) *friction = s->friction;
     if (closed) *closed = s->closed;
+    return PF_OK;
+}
+
+int pf_world_set_surface_contact_stiffness(pf_world *w, pf_surface_id id, double stiffness)
+{
+    static const char fn[] = "pf_world_set_surface_contact_stiffness";
+    PF_TRY(pf_world_check_mutable(w, fn));
+    pf_surface *s = checked_surface(w, id, fn);
+    if (!s) return PF_EINVAL;
+    if (!(stiffness == -1 || (stiffness > 0 && isfinite(stiffness))))
+        return pf_error(PF_EINVAL, "%s: stiffness must be > 0 and finite, or -1, got %g", fn, stiffness);
+    s->contact_stiffness = stiffness;
+    return PF_OK;
+}
+
+int pf_world_get_surface_contact_stiffness(const pf_world *w, pf_surface_id id, double *stiffness)
+{
+    static const char fn[] = "pf_world_get_surface_contact_stiffness";
+    const pf_surface *s = checked_surface(w, id, fn);
+    if (!s) return PF_EINVAL;
+    if (stiffness) *stiffness = s->contact_stiffness;
     return PF_OK;
 }

@@ -28,6 +28,7 @@ typedef struct pf_surface {
     int closed;        /* its triangles bound a solid, wound counter-clockwise seen from outside
                           (surface_orientation.c): contacts against it are one-sided */
     double friction;   /* Coulomb coefficient of its contacts; < 0: the collision stage's */
+    double contact_stiffness; /* SOFA contactStiffness (> 0); < 0: the collision stage's stiffness (contacts.c) */
     /* lines and self-collision (surface_edges.c); the arrays are built only while lines are on */
     int lines, self_collision;
     uint32_t ne;

@@ -248,8 +248,14 @@ static int attach_one(sc_loader *L, sc_node *n)
     } else {
         n->surface = n->sphere_surface;
     }
-    if (!n->has_friction) return PF_OK;
     pf_world *w = L->scene->world;
+    /* SOFA's penalty stiffness from the models' contactStiffness (default 10), unless the response gives one */
+    double k = n->has_contact_stiffness ? n->contact_stiffness : 10;
+    if (!L->response_stiffness && (n->collide & SC_COLLIDE_SPHERES) &&
+        (rc = pf_world_set_surface_contact_stiffness(w, n->sphere_surface, k)))
+        return rc;
+    if (!L->response_stiffness && (rc = pf_world_set_surface_contact_stiffness(w, n->surface, k))) return rc;
+    if (!n->has_friction) return PF_OK;
     if ((n->collide & SC_COLLIDE_SPHERES) && (rc = pf_world_set_surface_friction(w, n->sphere_surface, n->friction)))
         return rc;
     return pf_world_set_surface_friction(w, n->surface, n->friction);

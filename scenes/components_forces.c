@@ -758,8 +758,7 @@ int sc_fixed_constraint(pf_scene_component *c, void *ctx)
 
 static void ignore_collision_flags(pf_scene_component *c)
 {
-    static const char *const flags[] = {"template", "moving", "simulated", "contactStiffness", "group", "proximity",
-                                        "color"};
+    static const char *const flags[] = {"template", "moving", "simulated", "group", "proximity", "color"};
     SC_IGNORE_ATTRS(c, flags);
 }
 
@@ -776,6 +775,25 @@ static int collision_friction(pf_scene_component *c)
                                         n->friction, n->name);
     n->has_friction = 1;
     n->friction = mu;
+    return PF_OK;
+}
+
+/* contactStiffness (SOFA CollisionModel, > 0, default 10): the node's surfaces' factor in SOFA's penalty stiffness
+ * k_a k_b / (contact distance + radii) of each contact (pf_world_set_surface_contact_stiffness), unless the
+ * response gives its own `stiffness` (scenes/bodies.c) */
+static int collision_stiffness(pf_scene_component *c)
+{
+    double k = 10;
+    int rc = pf_scene_component_real(c, "contactStiffness", -1e300, 1e300, &k);
+    if (rc <= 0) return rc;
+    sc_node *n = c->node;
+    if (!(k > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: contactStiffness must be > 0, got %g", TYPE(c), k);
+    if (n->has_contact_stiffness && n->contact_stiffness != k)
+        return pf_scene_component_error(c, PF_EINVAL, "%s: contactStiffness %g differs from %g given by another "
+                                        "collision model of node '%s' (they share its surface)", TYPE(c), k,
+                                        n->contact_stiffness, n->name);
+    n->has_contact_stiffness = 1;
+    n->contact_stiffness = k;
     return PF_OK;
 }
 
@@ -843,7 +861,7 @@ int sc_sphere_model(pf_scene_component *c, void *ctx)
     if (rc < 0) return rc;
     if (!(r > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: radius must be > 0, got %g", TYPE(c), r);
     if ((rc = list_radius(c, &r)) < 0) return rc;
-    if ((rc = collision_friction(c)) < 0) return rc;
+    if ((rc = collision_friction(c)) < 0 || (rc = collision_stiffness(c)) < 0) return rc;
     ignore_collision_flags(c);
     pf_scene_component_ignore(c, "selfCollision");
     if (c->node->collide & SC_COLLIDE_SPHERES)
@@ -858,7 +876,7 @@ int sc_triangle_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     int rc = collision_friction(c);
-    if (rc < 0) return rc;
+    if (rc < 0 || (rc = collision_stiffness(c)) < 0) return rc;
     ignore_collision_flags(c);
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;
@@ -878,7 +896,7 @@ int sc_point_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     int rc = collision_friction(c);
-    if (rc < 0) return rc;
+    if (rc < 0 || (rc = collision_stiffness(c)) < 0) return rc;
     ignore_collision_flags(c);
     if ((rc = self_collision_flag(c))) return rc;
     return sc_add_collision_model(c, PF_COLLIDE_POINT, 0, NULL, 0);
@@ -891,7 +909,7 @@ int sc_line_model(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     int rc = collision_friction(c);
-    if (rc < 0) return rc;
+    if (rc < 0 || (rc = collision_stiffness(c)) < 0) return rc;
     ignore_collision_flags(c);
     if ((rc = self_collision_flag(c))) return rc;
     sc_node *n = c->node;

@@ -847,6 +847,7 @@ int sc_collision_response(pf_scene_component *c, void *ctx)
                                         "(PenaltyContactForceField, also spelt PenalityContactForceField)", TYPE(c), r);
     int rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &s->stiffness);
     if (rc < 0) return rc;
+    c->L->response_stiffness = rc > 0;
     if ((rc = pf_scene_component_real(c, "damping", 0, 1e300, &s->damping)) < 0) return rc;
     if ((rc = response_params(c, &s->friction)) < 0) return rc;
     s->response = PF_RESPONSE_PENALTY;

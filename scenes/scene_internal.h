@@ -153,6 +153,8 @@ struct sc_node {
     int collide_line;
     int has_friction; /* a model gave contactFriction: its surfaces' Coulomb coefficient */
     double friction;
+    int has_contact_stiffness; /* a model gave contactStiffness (else SOFA's default, 10) */
+    double contact_stiffness;
     /* after creation */
     int has_object;
     pf_object_id object;
@@ -224,6 +226,8 @@ struct sc_loader {
     pf_scene *scene;
     uint32_t nodes;         /* nodes built, replicated copies included (bounded: nested Replicates multiply) */
     int collision_lines[4]; /* first line of pipeline, broadphase, intersection, response */
+    int response_stiffness; /* the response gave `stiffness`: every contact takes it, not SOFA's contactStiffness
+                               formula (scenes/bodies.c) */
     PF_VEC(sc_box_cache) boxes;     /* BoxROI indices, per (node, element): replicated copies share elements */
     PF_VEC(sc_node *) collide_nodes; /* nodes with collision models, in document order */
     int kind;                        /* index in scene->kinds of the component being read (its warnings), or -1 */

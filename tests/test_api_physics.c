@@ -173,6 +173,13 @@ START_TEST(getters_read_back_the_setters)
     int closed = -1;
     ck_assert_int_eq(pf_world_get_surface_friction(w, surf, &mu, &closed), PF_OK);
     ck_assert(mu == 0.7 && closed == 1); /* a grid's boundary is a closed surface */
+    double k;
+    REFUSED(pf_world_set_surface_contact_stiffness(w, bad_surf, 10), "pf_world_set_surface_contact_stiffness",
+            "surface");
+    REFUSED(pf_world_set_surface_contact_stiffness(w, surf, 0), "pf_world_set_surface_contact_stiffness",
+            "stiffness");
+    REFUSED(pf_world_get_surface_contact_stiffness(w, bad_surf, &k), "pf_world_get_surface_contact_stiffness",
+            "surface");
     pf_world_destroy(w);
 }
 END_TEST

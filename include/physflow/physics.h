@@ -951,6 +951,15 @@ PF_API int pf_world_set_surface_friction(pf_world *w, pf_surface_id s, double fr
 /// triangles bound a solid, wound counter-clockwise seen from outside, so its contacts are one-sided:
 /// docs/physics.md, "Contacts"). Either pointer may be NULL.
 PF_API int pf_world_get_surface_friction(const pf_world *w, pf_surface_id s, double *friction, int *closed);
+/// Sets the contact stiffness factor of surface s: SOFA's CollisionModel `contactStiffness` k_s (> 0, finite, in
+/// N^1/2; SOFA's default is 10), or -1 (the default) for none. A contact between two surfaces that both have one
+/// pushes with SOFA's stiffness (BarycentricPenalityContact::setDetectionOutputs) k = k_a k_b / r N/m, r = the
+/// contact's rest distance in m (pf_collision_def contact_distance plus the radii of its spheres; k_a k_b when r
+/// is 0), for its normal and tangential springs alike; any other contact takes pf_collision_def stiffness. Takes
+/// effect at the next step; PF_ESTATE from inside a step.
+PF_API int pf_world_set_surface_contact_stiffness(pf_world *w, pf_surface_id s, double stiffness);
+/// Reads surface s's contact stiffness factor (-1: none, the collision stage's stiffness applies).
+PF_API int pf_world_get_surface_contact_stiffness(const pf_world *w, pf_surface_id s, double *stiffness);
 /// Sets the collision options of surface s from def's `edges`, `nedges`, `lines` and `self_collision`, as
 /// pf_world_add_surface would have (its other fields are not read): for the surfaces of pf_world_add_grid_surface
 /// and pf_world_add_rigid_shape_surface, whose calls take no definition. Takes effect at the next step;

@@ -33,7 +33,10 @@ typedef struct pf_scene_collision {
     double alarm_distance;             ///< m, MinProximityIntersection alarmDistance (>= 0); default 1
     double contact_distance;           ///< m, contactDistance (>= 0, <= alarm_distance); default 0.5
     pf_scene_response response;        ///< contact response; default PF_RESPONSE_PENALTY
-    double stiffness;                  ///< N/m, penalty stiffness per contact (> 0 to simulate); default 100
+    double stiffness;                  ///< N/m, penalty stiffness per contact (> 0 to simulate); default 100.
+                                       ///< When the response gives none, the contacts between collision models
+                                       ///< take SOFA's k1 k2 / r from the models' contactStiffness instead
+                                       ///< (pf_world_set_surface_contact_stiffness; docs/scenes.md)
     double damping;                    ///< N·s/m, damping along the normal per contact (>= 0; PhysFlow's
                                        ///< CollisionResponse `damping`); default 0
     double friction;                   ///< Coulomb coefficient (>= 0), `mu` of the response's responseParams
