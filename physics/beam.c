@@ -24,13 +24,6 @@ pf_beam_def pf_beam_default_def(void)
                          .solver = pf_solver_default_def()};
 }
 
-double pf_beam_total_mass(const pf_beam *b)
-{
-    double m = 0; /* in frame order: one sum for every caller */
-    for (uint32_t k = 0; k < b->frames; k++) m += b->mass[k];
-    return m;
-}
-
 void pf_beam_free(pf_beam *b)
 {
     if (!b) return;

@@ -33,8 +33,6 @@ typedef struct pf_beam {
 } pf_beam;
 
 void pf_beam_free(pf_beam *b);
-/* the sum of the frames' masses, kg */
-double pf_beam_total_mass(const pf_beam *b);
 
 /* beam_element.c: the local stiffness of an element of length L (SOFA's k_loc, phi = 0) */
 void pf_beam_local_stiffness(double E, double nu, double r, double rin, double L, double k[144]);

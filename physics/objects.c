@@ -328,6 +328,14 @@ const double *pf_world_velocities(const pf_world *w, pf_object_id o, uint32_t *p
     return w->obj.v[o.index]->v;
 }
 
+/* the sum of a beam's frame masses, in frame order */
+static double beam_mass_sum(const pf_beam *b)
+{
+    double m = 0;
+    for (uint32_t k = 0; k < b->frames; k++) m += b->mass[k];
+    return m;
+}
+
 int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_mass, double *total_mass)
 {
     static const char fn[] = "pf_world_get_object_mass";
@@ -341,7 +349,7 @@ int pf_world_get_object_mass(const pf_world *w, pf_object_id id, double *point_m
     if (o->kind == PF_OBJECT_RIGID)
         *total_mass = o->mass;
     else if (o->kind == PF_OBJECT_BEAM)
-        *total_mass = pf_beam_total_mass(o->beam);
+        *total_mass = beam_mass_sum(o->beam);
     else
         *total_mass = o->pmass ? point_mass_sum(o) : o->mass * (double)o->n;
     return PF_OK;
