@@ -762,20 +762,25 @@ static void ignore_collision_flags(pf_scene_component *c)
     SC_IGNORE_ATTRS(c, flags);
 }
 
+/* A value the collision models of a node give its surfaces together (contactFriction, contactStiffness): x is
+ * kept in *v, or refused when another model of the node gave another. */
+static int node_surface_value(pf_scene_component *c, const char *name, double x, int *has, double *v)
+{
+    if (*has && *v != x)
+        return pf_scene_component_error(c, PF_EINVAL, "%s: %s %g differs from %g given by another collision model "
+                                        "of node '%s' (they share its surface)", TYPE(c), name, x, *v, c->node->name);
+    *has = 1;
+    *v = x;
+    return PF_OK;
+}
+
 /* contactFriction (SOFA CollisionModel): the Coulomb coefficient of the node's surfaces, over the response's */
 static int collision_friction(pf_scene_component *c)
 {
     double mu = 0;
     int rc = pf_scene_component_real(c, "contactFriction", 0, 1e300, &mu);
     if (rc <= 0) return rc;
-    sc_node *n = c->node;
-    if (n->has_friction && n->friction != mu)
-        return pf_scene_component_error(c, PF_EINVAL, "%s: contactFriction %g differs from %g given by another "
-                                        "collision model of node '%s' (they share its surface)", TYPE(c), mu,
-                                        n->friction, n->name);
-    n->has_friction = 1;
-    n->friction = mu;
-    return PF_OK;
+    return node_surface_value(c, "contactFriction", mu, &c->node->has_friction, &c->node->friction);
 }
 
 /* contactStiffness (SOFA CollisionModel, > 0, default 10): the node's surfaces' factor in SOFA's penalty stiffness
@@ -786,15 +791,8 @@ static int collision_stiffness(pf_scene_component *c)
     double k = 10;
     int rc = pf_scene_component_real(c, "contactStiffness", -1e300, 1e300, &k);
     if (rc <= 0) return rc;
-    sc_node *n = c->node;
     if (!(k > 0)) return pf_scene_component_error(c, PF_EINVAL, "%s: contactStiffness must be > 0, got %g", TYPE(c), k);
-    if (n->has_contact_stiffness && n->contact_stiffness != k)
-        return pf_scene_component_error(c, PF_EINVAL, "%s: contactStiffness %g differs from %g given by another "
-                                        "collision model of node '%s' (they share its surface)", TYPE(c), k,
-                                        n->contact_stiffness, n->name);
-    n->has_contact_stiffness = 1;
-    n->contact_stiffness = k;
-    return PF_OK;
+    return node_surface_value(c, "contactStiffness", k, &c->node->has_contact_stiffness, &c->node->contact_stiffness);
 }
 
 /* selfCollision="1" on a triangle, line or point model: the node's surface collides with itself (its spheres
