@@ -49,9 +49,10 @@ int pf_world_point_attached(const pf_world *w, uint32_t id, uint32_t p)
 static int check_object(const pf_world *w, pf_object_id id, const char *fn, const char *what)
 {
     PF_TRY(pf_world_check_object(w, id.index, fn));
-    if (w->obj.v[id.index]->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: %s %u is a rigid body; attachments join points of objects of points", fn,
-                        what, id.index);
+    const pf_object *o = w->obj.v[id.index];
+    if (o->kind != PF_OBJECT_POINTS)
+        return pf_error(PF_EINVAL, "%s: %s %u is %s; attachments join points of objects of points", fn, what,
+                        id.index, pf_object_kind_noun(o->kind));
     return PF_OK;
 }
 

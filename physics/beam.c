@@ -258,7 +258,8 @@ int pf_world_get_beam_state(const pf_world *w, pf_object_id id, double *position
     PF_TRY(pf_world_check_given(w, fn));
     PF_TRY(pf_world_check_object(w, id.index, fn));
     const pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_BEAM) return pf_error(PF_EINVAL, "%s: object %u is not a beam", fn, id.index);
+    if (o->kind != PF_OBJECT_BEAM)
+        return pf_error(PF_EINVAL, "%s: object %u is %s, not a beam", fn, id.index, pf_object_kind_noun(o->kind));
     uint32_t N = o->beam->frames;
     const double *q = o->x + PF_BEAM_QUAT(N);
     for (uint32_t k = 0; k < N; k++) {

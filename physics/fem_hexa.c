@@ -448,8 +448,7 @@ int pf_world_add_hexa_fem(pf_world *w, pf_object_id id, const pf_hexa_fem_def *d
         return pf_error(PF_EINVAL, "%s: def.poisson_ratio must be in [0, 0.5), got %g", fn, def->poisson_ratio);
     PF_TRY(pf_check_enum((int)def->method, 4, fn, "def.method"));
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: FEM needs points", fn, id.index);
+    PF_TRY(pf_object_check_points(o, fn, "hexahedral FEM acts on points"));
     PF_TRY(check_hexahedra(def, o->n, fn));
     pf_hexa_fem *fem = pf_calloc(1, sizeof *fem);
     if (!fem) return pf_error(PF_ENOMEM, "out of memory");

@@ -426,9 +426,7 @@ static int check_tetra_fem(const pf_world *w, uint32_t object, const pf_tetra_fe
                         def->poisson_ratio);
     PF_TRY(pf_check_enum((int)def->method, 4, fn, "def.method"));
     const pf_object *o = w->obj.v[object];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; tetrahedral FEM acts on points", fn,
-                        object);
+    PF_TRY(pf_object_check_points(o, fn, "tetrahedral FEM acts on points"));
     if (def->ntetrahedra == 0)
         return pf_error(PF_EINVAL, "%s: def.ntetrahedra is 0: no tetrahedra given", fn);
     if (!def->tetrahedra)

@@ -323,9 +323,7 @@ int pf_world_add_triangle_fem(pf_world *w, pf_object_id id, const pf_triangle_fe
     PF_TRY(pf_check_given(def->triangles, fn, "def.triangles"));
     PF_TRY(pf_check_size(def->ntriangles, 3 * 36 * sizeof(double), fn, "def.ntriangles"));
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; triangular FEM acts on points", fn,
-                        id.index);
+    PF_TRY(pf_object_check_points(o, fn, "triangular FEM acts on points"));
     for (uint32_t k = 0; k < 3 * def->ntriangles; k++)
         if (def->triangles[k] >= o->n)
             return pf_error(PF_EINVAL,

@@ -92,11 +92,11 @@ static int check_constant_force(const pf_world *w, uint32_t object, const pf_con
     PF_TRY(pf_world_check_object(w, object, fn));
     PF_TRY(pf_check_given(def, fn, "def"));
     const pf_object *o = w->obj.v[object];
-    /* "every point" of a rigid body would add one vector both as a force and as a torque, in two units */
+    /* "every point" of a rigid body or a beam would add one vector both as a force and as a torque, in two units */
     if (o->kind != PF_OBJECT_POINTS && !def->npoints)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: def.points must name its point 0 (a force at the "
-                        "com) or 1 (a torque); an empty list means every point only for objects of points", fn,
-                        object);
+        return pf_error(PF_EINVAL, "%s: object %u is %s: def.points must name the points the force acts on (a force on "
+                        "a position, a torque on a rotation); an empty list means every point only for objects of "
+                        "points", fn, object, pf_object_kind_noun(o->kind));
     if (!isfinite(def->force[0]) || !isfinite(def->force[1]) || !isfinite(def->force[2]))
         return pf_error(PF_EINVAL, "%s: def.force (%g, %g, %g) N on object %u is not finite", fn, def->force[0],
                         def->force[1], def->force[2], object);

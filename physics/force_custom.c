@@ -56,9 +56,7 @@ int pf_world_add_force_field(pf_world *w, pf_object_id id, const pf_force_field_
     if (!def->add_force) return pf_error(PF_EINVAL, "%s: def.add_force is required (NULL given)", fn);
     PF_TRY(pf_check_nonnegative(def->cost_ns, fn, "def.cost_ns"));
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; a custom force field acts on an object of points",
-                        fn, id.index);
+    PF_TRY(pf_object_check_points(o, fn, "a custom force field acts on an object of points"));
     pf_force_field_def *copy = pf_malloc(sizeof *copy);
     if (!copy) return pf_error(PF_ENOMEM, "out of memory");
     *copy = *def;

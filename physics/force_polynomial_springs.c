@@ -194,7 +194,7 @@ static int check_polynomial_springs(const pf_world *w, uint32_t object, const pf
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, object, fn));
     PF_TRY(pf_check_given(def, fn, "def"));
-    PF_TRY(pf_world_check_point_list(w, object, def->points, def->npoints, fn, "polynomial springs"));
+    PF_TRY(pf_world_check_point_list(w, object, def->points, def->npoints, fn, "polynomial springs act on points"));
     const pf_object *o = w->obj.v[object];
     uint32_t n = def->npoints ? def->npoints : o->n;
     if (def->npolynomials != 1 && def->npolynomials != n)

@@ -185,7 +185,8 @@ static const pf_object *rigid_object(const pf_world *w, pf_object_id id, const c
 {
     if (pf_world_check_given(w, fn) || pf_world_check_object(w, id.index, fn)) return NULL;
     if (w->obj.v[id.index]->kind != PF_OBJECT_RIGID) {
-        pf_error(PF_EINVAL, "%s: object %u is not a rigid body", fn, id.index);
+        pf_error(PF_EINVAL, "%s: object %u is %s, not a rigid body", fn, id.index,
+                 pf_object_kind_noun(w->obj.v[id.index]->kind));
         return NULL;
     }
     return w->obj.v[id.index];

@@ -368,8 +368,7 @@ int pf_world_add_springs(pf_world *w, pf_object_id id, const pf_spring *springs,
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, id.index, fn));
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body: springs need points", fn, id.index);
+    PF_TRY(pf_object_check_points(o, fn, "springs need points"));
     int rc = check_springs(springs, n, o->n, o->n, fn);
     if (rc) return rc;
     pf_springset *s = pf_calloc(1, sizeof *s);
@@ -424,8 +423,8 @@ int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id 
     if (a == b)
         return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: springs inside one object are added with "
                         "pf_world_add_springs", fn, a);
-    if (w->obj.v[a]->kind != PF_OBJECT_POINTS || w->obj.v[b]->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: interaction springs join points, not rigid bodies", fn);
+    PF_TRY(pf_object_check_points(w->obj.v[a], fn, "interaction springs join points of objects of points"));
+    PF_TRY(pf_object_check_points(w->obj.v[b], fn, "interaction springs join points of objects of points"));
     int rc = check_springs(springs, n, w->obj.v[a]->n, w->obj.v[b]->n, fn);
     if (rc) return rc;
     if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);

@@ -374,8 +374,7 @@ int pf_world_add_biquadratic_springs(pf_world *w, pf_object_id id, const pf_biqu
     PF_TRY(pf_check_given(def->triangles, fn, "def.triangles"));
     PF_TRY(pf_check_size(def->ntriangles, (3 + REST_STRIDE + STATE_STRIDE) * sizeof(double), fn, "def.ntriangles"));
     pf_object *o = w->obj.v[id.index];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; triangle springs act on points", fn, id.index);
+    PF_TRY(pf_object_check_points(o, fn, "triangle springs act on points"));
     for (uint32_t k = 0; k < 3 * def->ntriangles; k++)
         if (def->triangles[k] >= o->n)
             return pf_error(PF_EINVAL, "%s: def.triangles[%u] = %u: point out of range (object %u has %u points)",

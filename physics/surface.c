@@ -56,9 +56,7 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
                             fn, k, d->indices[k], k / 3, d->vertices);
     switch (d->mapping) {
     case PF_SURFACE_IDENTITY:
-        if (o->kind != PF_OBJECT_POINTS)
-            return pf_error(PF_EINVAL, "%s: an identity surface needs an object of points, object %u is a rigid body",
-                            fn, o->id);
+        PF_TRY(pf_object_check_points(o, fn, "an identity surface needs an object of points"));
         PF_TRY(pf_check_given(d->points, fn, "def.points"));
         for (uint32_t i = 0; i < d->vertices; i++)
             if (d->points[i] >= o->n)
@@ -75,9 +73,7 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
                             "per axis", fn);
         break;
     case PF_SURFACE_BARYCENTRIC:
-        if (o->kind != PF_OBJECT_POINTS)
-            return pf_error(PF_EINVAL, "%s: a barycentric surface needs an object of points, object %u is a rigid body",
-                            fn, o->id);
+        PF_TRY(pf_object_check_points(o, fn, "a barycentric surface needs an object of points"));
         PF_TRY(pf_check_int_range(d->ntetrahedra, 1, 1 << 28, fn, "def.ntetrahedra"));
         PF_TRY(pf_check_given(d->tetrahedra, fn, "def.tetrahedra"));
         for (size_t k = 0; k < 4 * (size_t)d->ntetrahedra; k++)
@@ -86,7 +82,9 @@ static int check_def(const pf_object *o, const pf_surface_def *d)
                                 "(%u points)", fn, k, d->tetrahedra[k], k / 4, o->n);
         break;
     default: /* PF_SURFACE_RIGID */
-        if (o->kind != PF_OBJECT_RIGID) return pf_error(PF_EINVAL, "%s: a rigid surface needs a rigid body", fn);
+        if (o->kind != PF_OBJECT_RIGID)
+            return pf_error(PF_EINVAL, "%s: object %u is %s; a rigid surface needs a rigid body", fn, o->id,
+                            pf_object_kind_noun(o->kind));
         break;
     }
     PF_TRY(pf_check_given(d->positions, fn, "def.positions"));

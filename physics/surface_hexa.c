@@ -9,6 +9,7 @@
 #include "surface.h"
 
 #include "rotation.h"
+#include "world_guard.h"
 
 #include "base/alloc.h"
 #include "base/check.h"
@@ -115,9 +116,7 @@ static double box_distance(const double *box, const double p[3])
 
 int pf_surface_check_hexa(const pf_object *o, const pf_surface_def *d, const char *fn)
 {
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: a trilinear surface on hexahedra needs an object of points, object %u is a "
-                        "rigid body", fn, o->id);
+    PF_TRY(pf_object_check_points(o, fn, "a trilinear surface on hexahedra needs an object of points"));
     PF_TRY(pf_check_int_range(d->nhexahedra, 1, 1 << 28, fn, "def.nhexahedra"));
     PF_TRY(pf_check_given(d->hexahedra, fn, "def.hexahedra"));
     for (size_t k = 0; k < 8 * (size_t)d->nhexahedra; k++)

@@ -28,12 +28,27 @@ int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn)
     return PF_OK;
 }
 
+const char *pf_object_kind_noun(pf_object_kind k)
+{
+    switch (k) {
+    case PF_OBJECT_POINTS: return "an object of points";
+    case PF_OBJECT_RIGID: return "a rigid body (its points 0 and 1 are its com and its rotation)";
+    case PF_OBJECT_BEAM: return "a beam (its points 2k and 2k + 1 are frame k's position and rotation)";
+    }
+    return "an object of unknown kind";
+}
+
+int pf_object_check_points(const pf_object *o, const char *fn, const char *why)
+{
+    if (o->kind == PF_OBJECT_POINTS) return PF_OK;
+    return pf_error(PF_EINVAL, "%s: object %u is %s; %s", fn, o->id, pf_object_kind_noun(o->kind), why);
+}
+
 int pf_world_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t npoints,
                               const char *fn, const char *what)
 {
     const pf_object *o = w->obj.v[id];
-    if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is a rigid body; %s act on points", fn, id, what);
+    PF_TRY(pf_object_check_points(o, fn, what));
     if (npoints && !points)
         return pf_error(PF_EINVAL, "%s: def.points is NULL: def.npoints = %u points announced but no point list", fn,
                         npoints);

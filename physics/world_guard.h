@@ -12,8 +12,12 @@ int pf_world_check_given(const pf_world *w, const char *fn);
 int pf_world_check_mutable(const pf_world *w, const char *fn);
 /* object id of w (w already checked): one handed out, and not removed (PF_EINVAL "fn: object 3 was removed") */
 int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn);
-/* def.points of a force on points of object `id` (checked): a points-object (not a rigid body; `what` names the
- * force, "rest-shape springs act on points"), and npoints indices below its point count, given when npoints > 0 */
+/* what an object of kind k is, for messages: "a rigid body (...)", "a beam (...)", with what its points are */
+const char *pf_object_kind_noun(pf_object_kind k);
+/* o an object of points: PF_OK, or PF_EINVAL "fn: object 3 is a beam (...); why" (why: "springs need points") */
+int pf_object_check_points(const pf_object *o, const char *fn, const char *why);
+/* def.points of a force on points of object `id` (checked): an object of points (else `what` says why, "rest-shape
+ * springs act on points"), and npoints indices below its point count, given when npoints > 0 */
 int pf_world_check_point_list(const pf_world *w, uint32_t id, const uint32_t *points, uint32_t npoints,
                               const char *fn, const char *what);
 

@@ -363,7 +363,10 @@ START_TEST(test_refusals)
     ck_assert_int_eq(pf_world_add_beam(w, &c.def, &id), PF_OK);
     pf_spring s = {0, 2, 1, 0, -1};
     ck_assert_int_eq(pf_world_add_springs(w, id, &s, 1, NULL), PF_EINVAL);
-    ck_assert_msg(strstr(pf_last_error(), "springs need points"), "%s", pf_last_error());
+    /* each refusal of an object of points' call says the object is a beam, and why the call needs another kind */
+#define SAYS_BEAM(why)                                                                                                 \
+    ck_assert_msg(strstr(pf_last_error(), "is a beam") && strstr(pf_last_error(), why), "%s", pf_last_error())
+    SAYS_BEAM("springs need points");
     uint32_t vtx = 0;
     double vp[3] = {0, 0, 0};
     pf_surface_def sd = pf_surface_default_def();
@@ -371,8 +374,13 @@ START_TEST(test_refusals)
     sd.points = &vtx;
     sd.positions = vp;
     ck_assert_int_eq(pf_world_add_surface(w, id, &sd, NULL), PF_EINVAL);
+    SAYS_BEAM("surface needs an object of points");
     pf_constant_force_def cf = pf_constant_force_default_def();
     ck_assert_int_eq(pf_world_add_constant_force(w, id, &cf, NULL), PF_EINVAL); /* no point list on a beam */
+    SAYS_BEAM("def.points must name the points");
+    double qr[4];
+    ck_assert_int_eq(pf_world_get_rigid_state(w, id, vp, qr, NULL, NULL), PF_EINVAL);
+    SAYS_BEAM("not a rigid body");
     double pos[3 * 4];
     ck_assert_int_eq(pf_world_get_beam_state(w, id, pos, NULL, NULL, NULL, NULL), PF_OK);
     pf_object_def od = pf_object_default_def();
@@ -380,6 +388,10 @@ START_TEST(test_refusals)
     pf_object_id pts;
     ck_assert_int_eq(pf_world_add_object(w, &od, &pts), PF_OK);
     ck_assert_int_eq(pf_world_get_beam_state(w, pts, pos, NULL, NULL, NULL, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "is an object of points, not a beam"), "%s", pf_last_error());
+    ck_assert_int_eq(pf_world_add_interaction_springs(w, pts, id, &s, 1, NULL), PF_EINVAL);
+    SAYS_BEAM("interaction springs join points of objects of points");
+#undef SAYS_BEAM
     ck_assert_int_eq(pf_world_step(w, 2), PF_OK);
     pf_world_destroy(w);
 #undef REFUSED
