@@ -52,6 +52,12 @@ int pf_surface_check_hexa(const pf_object *o, const pf_surface_def *d, const cha
 /* The corners (idx) and trilinear weights (wt), 8 per vertex, of d's vertices in d's hexahedra at the object's
  * positions o->x (surface_hexa.c); PF_ENOMEM when out of memory. */
 int pf_surface_hexa_weights(const pf_object *o, const pf_surface_def *d, uint32_t *idx, double *wt);
+/* The hexahedron of the list (nh of them, corners at x) that each of the n points p is located in, as
+ * pf_surface_hexa_weights chooses it: PF_OK or PF_ENOMEM (surface_hexa.c; its test's brute force compares). */
+int pf_hexa_locate(const double *x, const uint32_t *hexa, uint32_t nh, const double *p, size_t n, uint32_t *cell);
+/* The projected Newton that locate uses in one hexahedron h (8 corners at x), from its centre: the coordinates u in
+ * [0,1]^3 of its point nearest p that the method finds, and that point's distance to p. */
+double pf_hexa_project(const double *x, const uint32_t *h, const double p[3], double u[3]);
 /* *closed = 1 when the nt triangles tri form a closed, consistently wound mesh (PF_ENOMEM when out of memory) */
 int pf_surface_orientation_closed(const uint32_t *tri, uint32_t nt, int *closed);
 

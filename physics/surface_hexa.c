@@ -4,8 +4,9 @@
  * reproduces the vertex exactly at rest; a vertex outside the mesh takes the nearest cell, extrapolated. SOFA's init
  * takes the coordinates in the affine frame of corners 1, 3, 4 about corner 0 (computeBase), which is the same for
  * a parallelepiped and misplaces the vertex in a distorted cell; the interpolation afterwards (applyOnePoint) is the
- * same trilinear one. The search tries every cell whose box holds the vertex (all cells, nearest box first, for one
- * outside them); done once, when the surface is added. */
+ * same trilinear one. The search tries the cells whose boxes hold the vertex, or for one outside them all the cells
+ * whose boxes lie nearer than the nearest cell found, both found in a uniform hash of the cells' boxes; done once,
+ * when the surface is added. */
 #include "surface.h"
 
 #include "rotation.h"
@@ -15,7 +16,10 @@
 #include "base/check.h"
 #include "base/error.h"
 
+#include "physflow/query.h"
+
 #include <math.h>
+#include <stdlib.h>
 
 /* corner k at local (u, v, w) = kCorner[k]: SOFA's hexahedron order (pf_hexa_fem_def) */
 static const int kCorner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
@@ -167,72 +171,187 @@ static void cell_weights(const double c[24], const double p[3], const double u[3
     for (int k = 0; k < 8; k++) wt[k] += dN[3 * k] * du[0] + dN[3 * k + 1] * du[1] + dN[3 * k + 2] * du[2];
 }
 
-/* The cell of point p and its weights wt: among the cells holding p (projected Newton reaches it), the one it lies
- * deepest in; for a point outside them all, the nearest cell (by its point at the clamped coordinates, which the
- * projected Newton finds). Ties go to the lowest index. */
-static uint32_t locate(const double *x, const uint32_t *hexa, uint32_t nh, const double *box, const double p[3],
-                       double wt[8])
+/* (key, h) before (best_key, best) in lexicographic order: the smaller key, ties to the lower index (the order in
+ * which a scan over every cell by ascending index with a strict < keeps them) */
+static int before(double key, uint32_t h, double best_key, uint32_t best)
 {
-    uint32_t best = UINT32_MAX;
-    double best_m = INFINITY, u[3] = {0.5, 0.5, 0.5}, c[24];
-    for (uint32_t h = 0; h < nh; h++) {
-        const double *b = box + 6 * (size_t)h;
-        if (box_distance(b, p) > 1e-9 * box_size(b)) continue; /* a cell lies inside its corners' box */
-        double v[3] = {0.5, 0.5, 0.5};
-        corners(x, hexa + 8 * (size_t)h, c);
-        double res = newton(c, p, 1, v), m = outside(v);
-        if (res <= 1e-9 * box_size(b) && m < best_m) {
-            best = h, best_m = m;
-            for (int a = 0; a < 3; a++) u[a] = v[a];
-        }
-    }
-    double best_d = 0;
-    if (best == UINT32_MAX) {
-        /* the cell of the nearest box first, so that the others' boxes are mostly skipped */
-        uint32_t first = 0;
-        double near = INFINITY;
-        for (uint32_t h = 0; h < nh; h++) {
-            double e = box_distance(box + 6 * (size_t)h, p);
-            if (e < near) near = e, first = h;
-        }
-        best_d = INFINITY;
-        for (uint32_t q = 0; q <= nh; q++) {
-            uint32_t h = q == 0 ? first : q - 1;
-            if ((q > 0 && h == first) || box_distance(box + 6 * (size_t)h, p) > best_d) continue;
-            double v[3] = {0.5, 0.5, 0.5};
-            corners(x, hexa + 8 * (size_t)h, c);
-            double dd = newton(c, p, 1, v);
-            if (dd < best_d || (dd == best_d && h < best)) {
-                best = h, best_d = dd;
-                for (int a = 0; a < 3; a++) u[a] = v[a];
-            }
-        }
-    }
-    corners(x, hexa + 8 * (size_t)best, c);
-    cell_weights(c, p, u, best_d, box_size(box + 6 * (size_t)best), wt);
-    return best;
+    return key < best_key || (key == best_key && h < best);
 }
 
-int pf_surface_hexa_weights(const pf_object *o, const pf_surface_def *d, uint32_t *idx, double *wt)
+/* a cell h whose box lies at distance d from a point */
+typedef struct near_cell {
+    double d;
+    uint32_t h;
+} near_cell;
+
+static int by_distance(const void *pa, const void *pb)
 {
-    double *box = pf_malloc(6 * (size_t)d->nhexahedra * sizeof *box);
-    if (!box) return pf_error(PF_ENOMEM, "out of memory for %u hexahedra", d->nhexahedra);
-    for (uint32_t h = 0; h < d->nhexahedra; h++) {
-        double *b = box + 6 * (size_t)h;
+    const near_cell *a = pa, *b = pb;
+    return a->d < b->d ? -1 : a->d > b->d ? 1 : (a->h > b->h) - (a->h < b->h);
+}
+
+/* The hexahedra of a list with their boxes in a uniform hash (pf_query_index, PF_QUERY_UHASH), so that a point
+ * meets the few cells whose boxes are near it instead of all of them. Each stored box is grown by twice the
+ * tolerance of the test "p in the box" of locate(), so the hash's candidates hold every cell that test keeps. */
+typedef struct hexa_index {
+    const double *x;
+    const uint32_t *hexa;
+    uint32_t nh;
+    double *box;        /* each cell's corners' box: lo[3], hi[3] */
+    double bounds[6];   /* the box of all cells */
+    double mean_size;   /* mean of box_size over the cells: the first reach of a nearest-cell search */
+    pf_query_index *ix; /* over the grown boxes */
+    pf_id_buffer *ids;
+    near_cell *near;    /* room for every cell: the candidates of a nearest-cell search, nearest box first */
+} hexa_index;
+
+static void index_free(hexa_index *q)
+{
+    pf_query_index_destroy(q->ix);
+    pf_id_buffer_destroy(q->ids);
+    pf_free(q->near);
+    pf_free(q->box);
+}
+
+static int index_build(hexa_index *q, const double *x, const uint32_t *hexa, uint32_t nh)
+{
+    *q = (hexa_index){.x = x, .hexa = hexa, .nh = nh};
+    q->box = pf_malloc(6 * (size_t)nh * sizeof *q->box);
+    q->near = pf_malloc((size_t)nh * sizeof *q->near);
+    pf_aabb *grown = pf_malloc((size_t)nh * sizeof *grown);
+    if (!q->box || !q->near || !grown) {
+        pf_free(grown);
+        pf_free(q->near);
+        pf_free(q->box);
+        return pf_error(PF_ENOMEM, "out of memory for the boxes of %u hexahedra", nh);
+    }
+    for (int a = 0; a < 3; a++) q->bounds[a] = INFINITY, q->bounds[3 + a] = -INFINITY;
+    for (uint32_t h = 0; h < nh; h++) {
+        double *b = q->box + 6 * (size_t)h;
         b[0] = b[1] = b[2] = INFINITY;
         b[3] = b[4] = b[5] = -INFINITY;
         for (int k = 0; k < 8; k++)
             for (int a = 0; a < 3; a++) {
-                double v = o->x[3 * (size_t)d->hexahedra[8 * (size_t)h + k] + a];
+                double v = x[3 * (size_t)hexa[8 * (size_t)h + k] + a];
                 b[a] = fmin(b[a], v);
                 b[3 + a] = fmax(b[3 + a], v);
             }
+        double size = box_size(b), grow = 2e-9 * size;
+        q->mean_size += size / nh;
+        for (int a = 0; a < 3; a++) {
+            grown[h].min[a] = b[a] - grow, grown[h].max[a] = b[3 + a] + grow;
+            q->bounds[a] = fmin(q->bounds[a], b[a]);
+            q->bounds[3 + a] = fmax(q->bounds[3 + a], b[3 + a]);
+        }
     }
-    for (size_t i = 0; i < d->vertices; i++) {
-        uint32_t h = locate(o->x, d->hexahedra, d->nhexahedra, box, d->positions + 3 * i, wt + 8 * i);
-        PF_ASSERT(h < d->nhexahedra);
+    pf_query_def qd = pf_query_default_def();
+    qd.method = PF_QUERY_UHASH; /* cells of the largest box's edge: a mesh's cells are of like sizes */
+    int rc = pf_query_index_create(&qd, &q->ix);
+    if (!rc) rc = pf_id_buffer_create(&q->ids);
+    if (!rc) rc = pf_query_index_build(q->ix, grown, nh);
+    pf_free(grown);
+    if (rc) index_free(q);
+    return rc; /* PF_ENOMEM, with the query index's message */
+}
+
+/* The cells whose grown boxes meet the cube of half-edge r about p (r = 0: those holding p), into q->ids. */
+static int index_near(const hexa_index *q, const double p[3], double r, const uint32_t **ids, size_t *n)
+{
+    pf_aabb cube;
+    for (int a = 0; a < 3; a++) cube.min[a] = p[a] - r, cube.max[a] = p[a] + r;
+    int rc = pf_query_aabb(q->ix, &cube, q->ids);
+    *ids = pf_id_buffer_ids(q->ids, n);
+    return rc;
+}
+
+/* The cell of point p, its coordinates u there and its distance d (0 inside): among the cells holding p
+ * (projected Newton reaches it), the one it lies deepest in; for a point outside them all, the nearest cell (by
+ * its point at the clamped coordinates, which the projected Newton finds). Ties go to the lowest index. The
+ * choice is that of a scan over every cell: the cells a point can hold lie in the box of p's hash cell, and a
+ * cell farther from p than the nearest one found so far (its box farther than that point) can't be nearer. */
+static int locate(const hexa_index *q, const double p[3], uint32_t *cell, double u[3], double *d)
+{
+    uint32_t best = UINT32_MAX;
+    double best_m = INFINITY, c[24];
+    const uint32_t *ids;
+    size_t n;
+    PF_TRY(index_near(q, p, 0, &ids, &n));
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h = ids[i];
+        const double *b = q->box + 6 * (size_t)h;
+        if (box_distance(b, p) > 1e-9 * box_size(b)) continue; /* a cell lies inside its corners' box */
+        double v[3] = {0.5, 0.5, 0.5};
+        corners(q->x, q->hexa + 8 * (size_t)h, c);
+        double res = newton(c, p, 1, v), m = outside(v);
+        if (res <= 1e-9 * box_size(b) && before(m, h, best_m, best)) {
+            best = h, best_m = m;
+            for (int a = 0; a < 3; a++) u[a] = v[a];
+        }
+    }
+    double best_d = best == UINT32_MAX ? INFINITY : 0;
+    /* outside every cell: the cells within reach r of p, r doubled until some cell is found, then set to the
+     * distance of the nearest found, until that lies within the reach searched (every cell nearer than it seen) */
+    for (double r = box_distance(q->bounds, p) + q->mean_size; best == UINT32_MAX || best_d > r;) {
+        PF_TRY(index_near(q, p, r * (1 + 1e-9), &ids, &n));
+        /* the cells by their boxes' distance, nearest first: the nearest cell found soon stops the rest */
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            double e = box_distance(q->box + 6 * (size_t)ids[i], p);
+            if (e <= best_d) q->near[m++] = (near_cell){e, ids[i]};
+        }
+        qsort(q->near, m, sizeof *q->near, by_distance);
+        for (size_t i = 0; i < m && q->near[i].d <= best_d; i++) {
+            uint32_t h = q->near[i].h;
+            double v[3] = {0.5, 0.5, 0.5};
+            corners(q->x, q->hexa + 8 * (size_t)h, c);
+            double dd = newton(c, p, 1, v);
+            if (before(dd, h, best_d, best)) {
+                best = h, best_d = dd;
+                for (int a = 0; a < 3; a++) u[a] = v[a];
+            }
+        }
+        if (best_d > r) r = best == UINT32_MAX ? 2 * r : best_d;
+    }
+    *cell = best, *d = best_d;
+    return PF_OK;
+}
+
+int pf_surface_hexa_weights(const pf_object *o, const pf_surface_def *d, uint32_t *idx, double *wt)
+{
+    hexa_index q;
+    PF_TRY(index_build(&q, o->x, d->hexahedra, d->nhexahedra));
+    int rc = PF_OK;
+    for (size_t i = 0; i < d->vertices && !rc; i++) {
+        const double *p = d->positions + 3 * i;
+        uint32_t h;
+        double u[3], dist, c[24];
+        rc = locate(&q, p, &h, u, &dist);
+        if (rc) break;
+        corners(o->x, d->hexahedra + 8 * (size_t)h, c);
+        cell_weights(c, p, u, dist, box_size(q.box + 6 * (size_t)h), wt + 8 * i);
         for (int k = 0; k < 8; k++) idx[8 * i + k] = d->hexahedra[8 * (size_t)h + k];
     }
-    pf_free(box);
-    return PF_OK;
+    index_free(&q);
+    return rc;
+}
+
+int pf_hexa_locate(const double *x, const uint32_t *hexa, uint32_t nh, const double *p, size_t n, uint32_t *cell)
+{
+    hexa_index q;
+    PF_TRY(index_build(&q, x, hexa, nh));
+    int rc = PF_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        double u[3], dist;
+        rc = locate(&q, p + 3 * i, cell + i, u, &dist);
+    }
+    index_free(&q);
+    return rc;
+}
+
+double pf_hexa_project(const double *x, const uint32_t *h, const double p[3], double u[3])
+{
+    double c[24];
+    corners(x, h, c);
+    u[0] = u[1] = u[2] = 0.5;
+    return newton(c, p, 1, u);
 }

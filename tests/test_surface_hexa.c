@@ -4,8 +4,11 @@
  * motion, which the trilinear map of any cell carries exactly; the analytic local coordinates of a parallelepiped
  * (read back as the weight of one corner, by moving that corner alone); a hand-computed trilinear value where the
  * six-tetrahedra split gives another; a scene whose hexahedral parent is deformed by hand; the same state hash for
- * every executor, worker count and partitioner; the argument checks. */
+ * every executor, worker count and partitioner; a brute force over every cell for the cell each point is located
+ * in; the argument checks. */
 #include "check_main.h"
+
+#include "physics/surface.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -14,6 +17,7 @@
 #include "world_fixture.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { N = 3, NP = N * N * N, NH = (N - 1) * (N - 1) * (N - 1) };
@@ -21,27 +25,37 @@ enum { N = 3, NP = N * N * N, NH = (N - 1) * (N - 1) * (N - 1) };
 /* SOFA's corner k of a hexahedron at local (u, v, w) = unit[k] */
 static const int unit[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
 
-/* the (N-1)^3 cells of an N^3 lattice (point (i, j, k) = i + N (j + N k)) in SOFA's corner order */
+/* the (n-1)^3 cells of an n^3 lattice (point (i, j, k) = i + n (j + n k)) in SOFA's corner order */
+static void lattice_hexahedra_n(int n, uint32_t *h)
+{
+    for (int k = 0, c = 0; k < n - 1; k++)
+        for (int j = 0; j < n - 1; j++)
+            for (int i = 0; i < n - 1; i++, c++)
+                for (int q = 0; q < 8; q++)
+                    h[8 * c + q] = (uint32_t)(i + unit[q][0] + n * (j + unit[q][1] + n * (k + unit[q][2])));
+}
+
 static void lattice_hexahedra(uint32_t *h)
 {
-    for (int k = 0, c = 0; k < N - 1; k++)
-        for (int j = 0; j < N - 1; j++)
-            for (int i = 0; i < N - 1; i++, c++)
-                for (int q = 0; q < 8; q++)
-                    h[8 * c + q] = (uint32_t)(i + unit[q][0] + N * (j + unit[q][1] + N * (k + unit[q][2])));
+    lattice_hexahedra_n(N, h);
 }
 
 /* the lattice's points, 0.5 m apart, each moved by up to 0.09 m along a fixed irregular pattern: no cell is a
  * parallelepiped (its faces are not even planar) */
-static void distorted_points(double *x)
+static void distorted_points_n(int n, double *x)
 {
-    for (int k = 0, p = 0; k < N; k++)
-        for (int j = 0; j < N; j++)
-            for (int i = 0; i < N; i++, p++) {
+    for (int k = 0, p = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++, p++) {
                 x[3 * p] = 0.5 * i + 0.09 * sin(1.7 * i + 2.3 * j + 0.9 * k + 0.4);
                 x[3 * p + 1] = 0.5 * j + 0.08 * cos(0.8 * i + 1.9 * j + 2.9 * k);
                 x[3 * p + 2] = 0.5 * k + 0.07 * sin(2.6 * i + 0.7 * j + 1.3 * k + 1.1);
             }
+}
+
+static void distorted_points(double *x)
+{
+    distorted_points_n(N, x);
 }
 
 /* the test's own trilinear map: sum_k N_k(u) x[h[k]] */
@@ -359,6 +373,84 @@ START_TEST(test_block_on_floor_deterministic)
 }
 END_TEST
 
+/* ---- the choice of a vertex's cell against a brute force over every cell ---- */
+
+/* the box of cell h's corners: lo[3], hi[3] */
+static void cell_box(const double *x, const uint32_t *h, double b[6])
+{
+    for (int a = 0; a < 3; a++) b[a] = INFINITY, b[3 + a] = -INFINITY;
+    for (int k = 0; k < 8; k++)
+        for (int a = 0; a < 3; a++) {
+            b[a] = fmin(b[a], x[3 * (size_t)h[k] + a]);
+            b[3 + a] = fmax(b[3 + a], x[3 * (size_t)h[k] + a]);
+        }
+}
+
+/* The rule of the cell choice, over every cell: among the cells holding p (its box does, within 1e-9 of the box's
+ * size, and the cell's projected Newton reaches p as near), the one with the deepest coordinates (least max(-u,
+ * u - 1)); for a point in none, the cell whose projected Newton point is nearest. Ties: the lowest index. */
+static uint32_t brute_force_cell(const double *x, const uint32_t *hexa, uint32_t nh, const double p[3], int *inside)
+{
+    uint32_t best = UINT32_MAX;
+    double best_key = INFINITY;
+    for (uint32_t c = 0; c < nh; c++) {
+        double b[6], u[3], s = 0, m = -INFINITY;
+        cell_box(x, hexa + 8 * c, b);
+        double size = fmax(fmax(b[3] - b[0], b[4] - b[1]), b[5] - b[2]);
+        for (int a = 0; a < 3; a++) {
+            double e = fmax(fmax(b[a] - p[a], p[a] - b[3 + a]), 0);
+            s += e * e;
+        }
+        if (sqrt(s) > 1e-9 * size) continue;
+        double res = pf_hexa_project(x, hexa + 8 * c, p, u);
+        for (int a = 0; a < 3; a++) m = fmax(m, fmax(-u[a], u[a] - 1));
+        if (res <= 1e-9 * size && m < best_key) best = c, best_key = m;
+    }
+    *inside = best != UINT32_MAX;
+    if (*inside) return best;
+    for (uint32_t c = 0; c < nh; c++) {
+        double u[3], d = pf_hexa_project(x, hexa + 8 * c, p, u);
+        if (d < best_key) best = c, best_key = d;
+    }
+    return best;
+}
+
+/* (c) on a distorted 7^3 lattice (216 cells) the cells chosen for random points inside and around the mesh (up to
+ * 1.5 m out), for its nodes (shared by up to 8 cells: ties) and for the centres of its faces (shared by 2) are the
+ * brute force's */
+START_TEST(test_location_against_brute_force)
+{
+    enum { M = 7, MP = M * M * M, MH = (M - 1) * (M - 1) * (M - 1), NRAND = 1500, NPTS = NRAND + MP + MH };
+    double *x = malloc(3 * MP * sizeof *x), *p = malloc(3 * NPTS * sizeof *p);
+    uint32_t *h = malloc(8 * MH * sizeof *h), *cell = malloc(NPTS * sizeof *cell);
+    distorted_points_n(M, x);
+    lattice_hexahedra_n(M, h);
+    uint64_t seed = 12345;
+    for (int i = 0; i < 3 * NRAND; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        p[i] = -1.5 + (0.5 * (M - 1) + 3) * (double)(seed >> 11) / 9007199254740992.0;
+    }
+    memcpy(p + 3 * NRAND, x, 3 * MP * sizeof *x);
+    for (int c = 0; c < MH; c++) /* the centre of face (corners 1 2 6 5), shared with the next cell along x */
+        for (int a = 0; a < 3; a++)
+            p[3 * (NRAND + MP + c) + a] =
+                0.25 * (x[3 * h[8 * c + 1] + a] + x[3 * h[8 * c + 2] + a] + x[3 * h[8 * c + 6] + a] +
+                        x[3 * h[8 * c + 5] + a]);
+    ck_assert_int_eq(pf_hexa_locate(x, h, MH, p, NPTS, cell), PF_OK);
+    int ins = 0, outs = 0;
+    for (int i = 0; i < NPTS; i++) {
+        int inside;
+        uint32_t want = brute_force_cell(x, h, MH, p + 3 * i, &inside);
+        ins += inside, outs += !inside;
+        ck_assert_msg(cell[i] == want, "point %d (%g %g %g, %s): cell %u, brute force %u", i, p[3 * i], p[3 * i + 1],
+                      p[3 * i + 2], inside ? "inside" : "outside", cell[i], want);
+    }
+    ck_assert_int_gt(ins, 500); /* both rules are exercised */
+    ck_assert_int_gt(outs, 500);
+    free(x), free(p), free(h), free(cell);
+}
+END_TEST
+
 START_TEST(test_refusals)
 {
     pf_world *w = new_world(PF_EXEC_SEQ, 1);
@@ -407,6 +499,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_trilinear_not_tetrahedra);
     tcase_add_test(tc, test_scene_hexahedral_parent);
     tcase_add_test(tc, test_block_on_floor_deterministic);
+    tcase_add_test(tc, test_location_against_brute_force);
     tcase_add_test(tc, test_refusals);
     suite_add_tcase(s, tc);
     return s;
