@@ -4,6 +4,7 @@
  * and without the writer (oracle: the state hash of a world stepped alone). The page itself, in a browser:
  * tests/test_html_browser.py. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/html.h"
 
@@ -59,14 +60,9 @@ static void make_three_dir(const char *root, const char *orbit_text)
     write_file(p, orbit_text);
 }
 
-static pf_world *new_world(void)
+static pf_world *two_cubes_world(void)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.runtime.workers = 2;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world(PF_EXEC_STATIC, 2);
     pf_object_def o = pf_object_default_def();
     for (int a = 0; a < 3; a++) o.grid[a] = 3, o.grid_min[a] = 0, o.grid_max[a] = 1;
     pf_object_id id;
@@ -105,7 +101,7 @@ START_TEST(defaults_and_wrong_calls)
     snprintf(page, sizeof page, "%s/page.html", dir);
     make_three_dir(three, "/* orbit stand-in */\n");
     def.three_dir = three;
-    pf_world *w = new_world(), *other = new_world();
+    pf_world *w = two_cubes_world(), *other = two_cubes_world();
     pf_html_writer *h = (pf_html_writer *)&def; /* refusals set it to NULL */
     assert_refused(pf_html_begin(page, w, &def, NULL), PF_EINVAL, "pf_html_begin", "out");
     assert_refused(pf_html_begin(NULL, w, &def, &h), PF_EINVAL, "pf_html_begin", "path");
@@ -177,7 +173,7 @@ START_TEST(page_written_whole_and_never_over_a_file)
     def.three_dir = three;
     def.every = 2;
     def.title = "two <cubes>";
-    pf_world *w = new_world(), *alone = new_world();
+    pf_world *w = two_cubes_world(), *alone = two_cubes_world();
     pf_html_writer *h = NULL;
     ck_assert_int_eq(pf_html_begin(page, w, &def, &h), PF_OK);
     for (int s = 0; s < 7; s++) {
@@ -229,12 +225,7 @@ START_TEST(automatic_stride_thins_the_frames)
     snprintf(three, sizeof three, "%s/three", dir);
     snprintf(page, sizeof page, "%s/page.html", dir);
     make_three_dir(three, "/* orbit */\n");
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.runtime.workers = 1;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 40, o.grid[1] = 40, o.grid[2] = 25;
     o.grid_max[0] = o.grid_max[1] = o.grid_max[2] = 1;

@@ -3,6 +3,7 @@
  * host force field). Oracles: the call's contract — a negative code, a message naming the function in the
  * caller's terms (no C operator, no internal name), and the world's state hash unchanged. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -30,16 +31,6 @@ static void assert_message(const char *fn, const char *what)
         assert_message(fn, what);                                                                            \
         ck_assert_msg(pf_world_state_hash(w) == h_, "%s changed the world", #call);                          \
     } while (0)
-
-static pf_world *new_world(void)
-{
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
-}
 
 /* a 3x3x3 grid of 1 m, springs on it; object 0 */
 static pf_object_id add_cube(pf_world *w, double z)
@@ -87,7 +78,7 @@ START_TEST(world_lifecycle)
     ck_assert_int_lt(pf_world_create(&d, &w), 0);
     assert_message("pf_world_create", "def.max_speed");
 
-    w = new_world();
+    w = new_world(PF_EXEC_STATIC, 1);
     add_cube(w, 0);
     REFUSED(pf_world_set_executor(NULL, PF_EXEC_SEQ), "pf_world_set_executor", "world");
     REFUSED(pf_world_set_executor(w, (pf_executor)-1), "pf_world_set_executor", "executor");
@@ -122,7 +113,7 @@ END_TEST
  * (PF_ESTATE before there is one), a surface's friction. */
 START_TEST(getters_read_back_the_setters)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     ck_assert_int_eq(pf_world_set_executor(w, PF_EXEC_BARRIER), PF_OK);
     ck_assert_int_eq(pf_world_set_partitioner(w, PF_PART_METIS), PF_OK);
     ck_assert_int_eq(pf_world_set_repartition(w, PF_REPART_NEVER), PF_OK);
@@ -186,7 +177,7 @@ END_TEST
 
 START_TEST(objects)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_id id = add_cube(w, 0);
     pf_object_def o = pf_object_default_def();
     REFUSED(pf_world_add_object(NULL, &o, NULL), "pf_world_add_object", "world");
@@ -266,7 +257,7 @@ END_TEST
 /* Finding: a NaN bound selected every point. */
 START_TEST(nan_box_bound)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_id id = add_cube(w, 0);
     for (int k = 0; k < 6; k++) {
         double box[6] = {-1, -1, -1, 2, 2, 2};
@@ -291,7 +282,7 @@ END_TEST
 /* Finding: total_mass NaN or negative became 1 kg per point. */
 START_TEST(bad_total_mass)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     const double bad[] = {NAN, -1, -INFINITY, INFINITY};
     for (size_t k = 0; k < 4; k++) {
         pf_object_def o = pf_object_default_def();
@@ -307,7 +298,7 @@ END_TEST
 /* Per-point masses: each must be a finite mass > 0; pf_world_get_point_masses names its bad arguments. */
 START_TEST(point_masses_calls)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     const double bad[] = {0, -1, NAN, INFINITY};
     double m[4] = {1, 2, 3, 4};
     pf_object_def o = pf_object_default_def();
@@ -345,7 +336,7 @@ END_TEST
 /* Finding: a NaN position in pf_object_def was accepted and the step blamed "blowing up". */
 START_TEST(nan_position_in_def)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     double pos[6] = {0, 0, 0, 0, NAN, 0};
     pf_object_def o = pf_object_default_def();
     o.points = 2;
@@ -359,7 +350,7 @@ END_TEST
 
 START_TEST(force_fields_and_springs)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_id id = add_cube(w, 0);
     pf_spring s[2] = {{0, 1, 10, 0, -1}, {0, 2, 10, 0, -1}};
     s[1].rest_length = NAN;
@@ -660,7 +651,7 @@ END_TEST
  * unchanged; a beam read back as given */
 START_TEST(beam_calls)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     double pos[6] = {0, 0, 0, 1, 0, 0}, q[8], p[6];
     uint32_t edge[2] = {0, 1}, frames = 0;
     pf_beam_def d = pf_beam_default_def();
@@ -689,7 +680,7 @@ END_TEST
 
 START_TEST(bodies_surfaces_meshes)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_id cube = add_cube(w, 0);
     pf_rigid_def rd = pf_rigid_default_def();
     REFUSED(pf_world_add_rigid(w, NULL, NULL), "pf_world_add_rigid", "def");
@@ -840,7 +831,7 @@ END_TEST
 
 START_TEST(checkpoint_calls)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     add_cube(w, 0);
     char note[8];
     REFUSED(pf_world_save_state(NULL, "x", NULL), "pf_world_save_state", "world");
@@ -869,7 +860,7 @@ typedef struct inside {
  * announced but not given; each refused with the world unchanged. The step hook: a bad world. */
 START_TEST(remove_elements_refused)
 {
-    pf_world *w = new_world();
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_def od = pf_object_default_def();
     const double x[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1};
     od.points = 6;
@@ -992,7 +983,7 @@ START_TEST(step_inside_contact_callback)
     pf_world *ws[2];
     inside in = {0};
     for (int k = 0; k < 2; k++) {
-        pf_world *w = ws[k] = new_world();
+        pf_world *w = ws[k] = new_world(PF_EXEC_STATIC, 1);
         pf_object_id id = add_cube(w, 0);
         ck_assert_int_eq(pf_world_add_grid_surface(w, id, NULL), PF_OK);
         pf_collision_def cd = pf_collision_default_def();
@@ -1021,7 +1012,7 @@ START_TEST(calls_inside_host_force_field)
     pf_world *ws[2];
     inside in = {0}, dummy = {.calls = 1}; /* dummy: the clean world's field, which does nothing */
     for (int k = 0; k < 2; k++) {
-        pf_world *w = ws[k] = new_world();
+        pf_world *w = ws[k] = new_world(PF_EXEC_STATIC, 1);
         pf_object_id id = add_cube(w, 0);
         pf_force_field_def ff = pf_force_field_default_def();
         ff.add_force = host_force;
@@ -1049,13 +1040,7 @@ END_TEST
  * own some (owner-compute balances four equal cubes over two); a removed object has none. */
 START_TEST(placement_of_objects)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.runtime.workers = 2;
-    d.runtime.executor = PF_EXEC_STATIC;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world(PF_EXEC_STATIC, 2);
     pf_object_id o[4];
     for (int k = 0; k < 4; k++) o[k] = add_cube(w, 2.0 * k);
     pf_spring s = {0, 0, 10, 0, -1};

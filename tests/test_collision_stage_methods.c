@@ -5,6 +5,7 @@
  * against a brute-force list of the sphere pairs within the alarm distance at the step's start, and the
  * methods against each other. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -52,13 +53,9 @@ static pf_object_id add_points(pf_world *w, const double *p, uint32_t n, double 
 static scene make_scene(pf_broadphase_method m, uint64_t seed)
 {
     scene sc;
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 2;
-    d.runtime.executor = PF_EXEC_STATIC;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(PF_EXEC_STATIC, 2);
     d.dt = 1e-3;
-    ck_assert_int_eq(pf_world_create(&d, &sc.w), PF_OK);
+    sc.w = create_world(&d);
     /* the floor: a static sheet of triangles at z = 0 */
     pf_object_def o = pf_object_default_def();
     o.grid[0] = o.grid[1] = 6, o.grid[2] = 1;

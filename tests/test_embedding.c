@@ -3,6 +3,7 @@
  * team's state; two worlds stepped from two threads at once equal the same worlds stepped one after the other;
  * the worker count changes between steps without changing the trajectory. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -11,16 +12,6 @@
 #include <stdlib.h>
 
 enum { NX = 6, NY = 3, NZ = 2 };
-
-static pf_world_def world_def(int workers, pf_executor e)
-{
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    return d;
-}
 
 /* A cloth-like grid hanging from its x = 0 edge, and its springs along grid lines (not added). */
 static pf_object_id add_sheet(pf_world *w, pf_solver_kind kind, pf_spring *springs, uint32_t *nsprings)
@@ -78,7 +69,7 @@ static void host_springs(const double *x, const double *v, double *f, uint32_t p
 
 static uint64_t sheet_hash(int custom, int workers, pf_executor e)
 {
-    pf_world_def d = world_def(workers, e);
+    pf_world_def d = test_world_def(e, workers);
     pf_world *w;
     ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
     pf_spring s[3 * NX * NY * NZ];
@@ -126,7 +117,7 @@ static void anchor_dforce(const double *x, const double *dx, double *df, double 
 
 START_TEST(test_custom_stiffness_in_implicit_solve)
 {
-    pf_world_def d = world_def(1, PF_EXEC_SEQ);
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     d.gravity[2] = 0;
     d.dt = 0.01;
     pf_world *w;
@@ -231,10 +222,10 @@ static uint64_t joined_hash(const pf_world_def *d, uint32_t steps)
 
 START_TEST(test_host_task_system_same_hash)
 {
-    pf_world_def d = world_def(1, PF_EXEC_SEQ);
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     uint64_t ref = joined_hash(&d, 60);
     for (int k = 2; k <= 3; k++) {
-        d = world_def(k, PF_EXEC_STATIC);
+        d = test_world_def(PF_EXEC_STATIC, k);
         ck_assert(joined_hash(&d, 60) == ref);
         host_jobs_run = 0;
         d.runtime.tasks = (pf_task_system){host_enqueue, host_finish, NULL};
@@ -261,7 +252,7 @@ static void *world_thread(void *p)
 
 START_TEST(test_two_worlds_two_threads)
 {
-    thread_arg a[2] = {{world_def(2, PF_EXEC_STATIC), 0}, {world_def(1, PF_EXEC_SEQ), 0}};
+    thread_arg a[2] = {{test_world_def(PF_EXEC_STATIC, 2), 0}, {test_world_def(PF_EXEC_SEQ, 1), 0}};
     a[1].def.gravity[2] = -3.7; /* a different world */
     uint64_t ref0 = joined_hash(&a[0].def, 80), ref1 = joined_hash(&a[1].def, 80);
     ck_assert(ref0 != ref1);
@@ -275,9 +266,9 @@ END_TEST
 
 START_TEST(test_workers_change_between_steps)
 {
-    pf_world_def d = world_def(1, PF_EXEC_SEQ);
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     uint64_t ref = joined_hash(&d, 60);
-    d = world_def(1, PF_EXEC_STATIC);
+    d = test_world_def(PF_EXEC_STATIC, 1);
     pf_world *w = make_joined(&d);
     static const int counts[3] = {1, 3, 2};
     for (int k = 0; k < 3; k++) {

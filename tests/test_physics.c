@@ -3,6 +3,7 @@
  * energy drift of symplectic Euler, the task-graph CG against a dense direct solve of the Baraff-Witkin system,
  * fixed points, recording only after structural changes, and argument checks. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -12,15 +13,7 @@
 
 static pf_world *make_world(double dt, const double g[3])
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.dt = dt;
-    d.runtime.quiet = 1;
-    memcpy(d.gravity, g, sizeof d.gravity);
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(PF_EXEC_SEQ, 1, dt, g);
 }
 
 /* ---------- cantilever under its own weight ---------- */

@@ -3,6 +3,7 @@
  * source); the blend's recursion in closed form; the sequential executor's state hash (also when the world
  * changes between steps); the argument checks. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -11,16 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static pf_world *new_world(pf_executor e, int workers, pf_partitioner part, const double g[3])
+static pf_world *make_world(pf_executor e, int workers, pf_partitioner part, const double g[3])
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = workers, d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.runtime.partitioner = part;
     d.dt = 0.01;
     memcpy(d.gravity, g, sizeof d.gravity);
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* A 3 x 3 x 6 hexahedral beam from z0 to z0 + 0.5 (points k = 0 at the bottom, 45..53 at the top), implicit. */
@@ -50,7 +48,7 @@ static const uint32_t top[9] = {45, 46, 47, 48, 49, 50, 51, 52, 53};
 static pf_world *tower(pf_executor e, int workers, pf_partitioner part, int blocks, int linked, pf_object_id id[3])
 {
     static const double g[3] = {-9.81, 0, -2};
-    pf_world *w = new_world(e, workers, part, g);
+    pf_world *w = make_world(e, workers, part, g);
     for (int k = 0; k < 3; k++) id[k] = beam(w, 0.5 * k, blocks);
     double clamp[6] = {-1, -1, -0.01, 1, 1, 0.01};
     ck_assert_int_eq(pf_world_fix_box(w, id[0], clamp, NULL), PF_OK);
@@ -124,7 +122,7 @@ END_TEST
 static uint64_t changing(pf_executor e, int workers, pf_partitioner part)
 {
     static const double g[3] = {-9.81, 0, 0};
-    pf_world *w = new_world(e, workers, part, g);
+    pf_world *w = make_world(e, workers, part, g);
     pf_object_id a = beam(w, 0, 0), b = beam(w, 0.5, 0);
     double clamp[6] = {-1, -1, -0.01, 1, 1, 0.01};
     ck_assert_int_eq(pf_world_fix_box(w, a, clamp, NULL), PF_OK);
@@ -171,7 +169,7 @@ END_TEST
 static void chain(pf_solver_kind kind, int attached, double *x, double *v)
 {
     static const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
     double pos[30];
     for (int i = 0; i < 10; i++) pos[3 * i] = 0.1 * i, pos[3 * i + 1] = 0, pos[3 * i + 2] = 0.01 * i * i;
     const uint32_t held[2] = {0, 6};
@@ -224,7 +222,7 @@ END_TEST
 START_TEST(blend_in_closed_form)
 {
     static const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
     pf_object_def o = pf_object_default_def();
     o.points = 1, o.solver.kind = PF_SOLVER_EXPLICIT_EULER;
     o.velocities = (const double[3]){1, 0, 2};
@@ -258,7 +256,7 @@ END_TEST
 START_TEST(argument_errors)
 {
     static const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
     pf_object_def o = pf_object_default_def();
     o.points = 4;
     pf_object_id a, b, gone;
@@ -333,7 +331,7 @@ START_TEST(removing_an_object_drops_its_attachments)
 {
     static const double g[3] = {0, 0, -9.81};
     for (int which = 0; which < 2; which++) {
-        pf_world *w = new_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
+        pf_world *w = make_world(PF_EXEC_SEQ, 1, PF_PART_OWNER, g);
         pf_object_def o = pf_object_default_def();
         o.points = 2;
         pf_object_id a, b;

@@ -3,6 +3,7 @@
  * exactly; a sphere embedded in a tetrahedral FEM block falls onto a floor and rests there (its contact
  * forces reach the block through J^T); the argument checks. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "tetra_grid.h"
@@ -12,14 +13,11 @@
 
 enum { N = 3 }; /* a 3 x 3 x 3 grid of points, 8 cubes of 6 tetrahedra (Kuhn) */
 
-static pf_world *new_world(double gz)
+static pf_world *make_world(double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = 1, d.runtime.executor = PF_EXEC_SEQ;
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* a 0.3 m block of N^3 points from `lo` */
@@ -37,7 +35,7 @@ static pf_object_id block(pf_world *w, double z0)
 
 START_TEST(barycentric_follows_affine_motion)
 {
-    pf_world *w = new_world(0);
+    pf_world *w = make_world(0);
     pf_object_id id = block(w, 0);
     uint32_t tets[8 * 6 * 4], nt = kuhn_tetrahedra(N, N, N, tets);
     const double pts[4 * 3] = {0.01, -0.02, 0.13, 0.14, 0.14, 0.29, -0.149, 0.05, 0.001, 0.3, 0.2, 0.4};
@@ -74,7 +72,7 @@ END_TEST
  * on it: the floor pushes the sphere, the sphere the block */
 START_TEST(embedded_sphere_rests_on_floor)
 {
-    pf_world *w = new_world(-9.81);
+    pf_world *w = make_world(-9.81);
     pf_collision_def cd = pf_collision_default_def();
     ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
     pf_object_def fo = pf_object_default_def();
@@ -118,7 +116,7 @@ END_TEST
 
 START_TEST(barycentric_refusals)
 {
-    pf_world *w = new_world(0);
+    pf_world *w = make_world(0);
     pf_object_id id = block(w, 0);
     const double pts[3] = {0, 0, 0.1};
     uint32_t bad[4] = {0, 1, 3, 99};

@@ -4,6 +4,7 @@
  * closed form), second-order convergence against the exact solution, the state hash of every executor and worker
  * count, a checkpoint restored mid-run repeating the run bit for bit, and the refusals. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -13,19 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static pf_world *new_world(pf_executor e, int workers, double dt, double gz)
+static pf_world *make_world(pf_executor e, int workers, double dt, double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = dt;
-    d.gravity[0] = d.gravity[1] = 0;
-    d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, dt, (const double[3]){0, 0, gz});
 }
 
 /* A point of mass m on a spring (stiffness k, rest length 1) to a fixed point at the origin, along x, released at
@@ -33,7 +24,7 @@ static pf_world *new_world(pf_executor e, int workers, double dt, double gz)
  * linear, so the step's linearisation is exact and only the formula's error is left. */
 static pf_world *oscillator(double h, double k, double m, double a, double rm, double rk)
 {
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, h, 0);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, h, 0);
     pf_object_def o = pf_object_default_def();
     o.points = 2;
     o.positions = (const double[6]){0, 0, 0, 1 + a, 0, 0};
@@ -134,7 +125,7 @@ END_TEST
 /* a cloth of grid springs hanging from two corners, with per-point masses, under gravity */
 static pf_world *cloth(pf_executor e, int workers)
 {
-    pf_world *w = new_world(e, workers, 0.01, -9.81);
+    pf_world *w = make_world(e, workers, 0.01, -9.81);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 9, o.grid[1] = 9, o.grid[2] = 1;
     o.grid_max[0] = 1, o.grid_max[1] = 1;
@@ -203,7 +194,7 @@ END_TEST
 /* BDF2 steps objects alone: an interaction in its group and a rigid body refused with a message */
 START_TEST(test_refusals)
 {
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, 0.01, -9.81);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0.01, -9.81);
     pf_object_def o = pf_object_default_def();
     o.points = 1;
     o.solver.kind = PF_SOLVER_BDF2;
@@ -217,7 +208,7 @@ START_TEST(test_refusals)
     ck_assert_msg(strstr(pf_last_error(), "BDF2") && strstr(pf_last_error(), "interaction"), "%s", pf_last_error());
     pf_world_destroy(w);
 
-    w = new_world(PF_EXEC_SEQ, 1, 0.01, -9.81);
+    w = make_world(PF_EXEC_SEQ, 1, 0.01, -9.81);
     pf_rigid_def r = pf_rigid_default_def();
     r.solver.kind = PF_SOLVER_BDF2;
     ck_assert_int_eq(pf_world_add_rigid(w, &r, NULL), PF_EINVAL);

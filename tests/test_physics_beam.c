@@ -4,6 +4,7 @@
  * rotated without strain, the state bitwise the same for every executor and worker count and across a
  * checkpoint, and the refusals of bad definitions. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "scene_files.h"
 
@@ -21,16 +22,10 @@ enum { MAXF = 64 };
 
 static pf_world *make_world(pf_executor ex, int workers, double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = ex;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(ex, workers);
     d.gravity[0] = d.gravity[1] = 0;
     d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* a straight beam of n frames from the origin along x over length L, frame 0 fixed, identity orientations */

@@ -3,6 +3,7 @@
  * however it is stretched in its plane or moved; the hinges of a sheet counted (edges of two triangles);
  * dforce the force's map; the scene component against the API. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "triangle_sheet.h"
 
@@ -21,14 +22,7 @@
 
 static pf_world *make_world(void)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world(PF_EXEC_SEQ, 1);
 }
 
 /* The hinge C = (0 0 0), D = (1 0 0), A = (0.5 -1 0) (height 1), B = (0.3 2 0) (height 2), k = 10: twice the areas

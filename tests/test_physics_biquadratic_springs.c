@@ -7,6 +7,7 @@
  * stiffness at rest against the linear plane-stress triangle; the scene components against the API; a hanging
  * sheet's hash over executors. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "triangle_sheet.h"
 #include "rodrigues.h"
@@ -25,15 +26,9 @@
 
 static pf_world *make_world(pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(e, workers);
     d.gravity[0] = d.gravity[1] = d.gravity[2] = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 typedef struct model {
@@ -369,14 +364,9 @@ END_TEST
 /* a sheet of 6 x 5 points hanging from one edge: the same state hash on every executor and worker count */
 static uint64_t hanging_sheet_hash(pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(e, workers);
     d.gravity[2] = -9.81;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     double x[3 * 30];
     uint32_t t[3 * 40], nt = 0;
     for (int j = 0; j < 5; j++)

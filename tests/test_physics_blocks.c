@@ -6,6 +6,7 @@
  * undecomposed object to rounding; its blocks cover its elements and points once each, whatever the workers; and the
  * edge cases (one element, every point fixed, a disconnected mesh) run. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "tetra_grid.h"
 
 #include "physflow/physics.h"
@@ -233,16 +234,10 @@ static pf_object_id build(pf_world *w, int m, pf_decompose mode, uint32_t be)
 
 static pf_world *world(pf_executor e, pf_partitioner p, int workers)
 {
-    pf_world_def d = pf_world_default_def();
+    pf_world_def d = test_world_def(e, workers);
     d.dt = 0.01;
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
     d.runtime.partitioner = p;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson runs other suites beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 enum { STEPS = 8 };

@@ -4,6 +4,7 @@
  * against the discrete formula of the integrator, torque-free rotation against conservation of angular momentum,
  * embedded vertices against trilinear interpolation of the lattice, and the state hash of the seq executor. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "rng.h"
 
 #include "physflow/physics.h"
@@ -19,16 +20,10 @@
 
 static pf_world *make_world(double dt, double gz, pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.dt = dt;
     d.gravity[2] = gz;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* deterministic uniform numbers in [-1, 1] */

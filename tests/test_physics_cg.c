@@ -3,6 +3,7 @@
  * tests/scenes/, with the same hash for every executor, worker count and partitioner); the relative threshold
  * compared with p·Ap / p·M'p, which is exactly 1 in free fall; and the counters of stalled and unconverged solves. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "scene_files.h"
 
 #include "physflow/physics.h"
@@ -18,18 +19,12 @@ static const double G = -9.81;
 
 static pf_world *make_world(double dt, pf_executor e, pf_partitioner p, int workers)
 {
-    pf_world_def d = pf_world_default_def();
+    pf_world_def d = test_world_def(e, workers);
     d.dt = dt;
     d.gravity[0] = d.gravity[1] = 0;
     d.gravity[2] = G;
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
     d.runtime.partitioner = p;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* The oracle: implicit Euler of a free point from rest at z0, v += h g then z += h v, `steps` times. */

@@ -7,6 +7,7 @@
  * within 5%. The soft box, the stack and the inclines are also loaded from tests/scenes/. Every world gives the
  * same state hash for every executor and worker count. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "scene_files.h"
 
 #include "physflow/physics.h"
@@ -22,14 +23,9 @@ static const double THETA = 20 * 3.14159265358979323846 / 180;
 
 static pf_world *make_world(pf_executor e, int workers, const pf_collision_def *cd)
 {
-    pf_world_def d = pf_world_default_def();
+    pf_world_def d = test_world_def(e, workers);
     d.dt = DT;
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     pf_collision_def def = cd ? *cd : pf_collision_default_def();
     ck_assert_int_eq(pf_world_set_collision(w, &def), PF_OK);
     return w;

@@ -3,6 +3,7 @@
  * when two dynamic objects touch (a static floor links nothing); the state hash of seq for every executor and
  * worker count. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -13,17 +14,11 @@
 
 static const double FLOOR_HALF = 1.0;
 
-static pf_world *new_world(int workers, pf_executor e, double dt)
+static pf_world *make_world(int workers, pf_executor e, double dt)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.dt = dt;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* A static floor: a flat 5x5 grid at z = 0, every point fixed, its sheet as surface. */
@@ -96,7 +91,7 @@ static void enable_collision(pf_world *w, double k)
 /* A rigid box dropped on the floor settles where its 4 bottom corners carry its weight: k (d - sep) = m g / 4. */
 START_TEST(test_rigid_box_rests_at_penalty_equilibrium)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.005);
     add_floor(w);
     const double h = 0.1, m = 1.0, k = 20000;
     pf_object_id box = add_rigid_box(w, 0.25, 0.22, h + 0.05, h, m); /* no floor vertex under it */
@@ -139,7 +134,7 @@ static void on_contacts(const pf_world_contact *c, uint32_t n, void *ctx)
 /* The contact callback sees every step's contacts: as many as the stats count, with the box's corners on them. */
 START_TEST(test_contact_callback)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.005);
     add_floor(w);
     add_rigid_box(w, 0.25, 0.22, 0.12, 0.1, 1.0);
     seen s = {0, 0, INFINITY};
@@ -160,7 +155,7 @@ END_TEST
 /* A soft cube lands and stays above the floor: no vertex deeper than the contact distance. */
 START_TEST(test_soft_cube_does_not_sink)
 {
-    pf_world *w = new_world(2, PF_EXEC_STATIC, 0.005);
+    pf_world *w = make_world(2, PF_EXEC_STATIC, 0.005);
     add_floor(w);
     pf_object_id cube = add_soft_cube(w, 0, 0, 0.2, 0.2, 4);
     enable_collision(w, 2000);
@@ -187,7 +182,7 @@ END_TEST
 /* Two cubes stacked: they merge into one solver group when the upper one lands, and the update is counted. */
 static pf_world *make_stack(int workers, pf_executor e)
 {
-    pf_world *w = new_world(workers, e, 0.005);
+    pf_world *w = make_world(workers, e, 0.005);
     add_floor(w);
     add_soft_cube(w, 0, 0, 0.101, 0.2, 3);
     add_rigid_box(w, 0.02, 0.01, 0.35, 0.08, 0.3);
@@ -235,13 +230,7 @@ END_TEST
  * step up to rounding, and the spheres part with their speeds nearly exchanged (penalty contacts are elastic). */
 START_TEST(test_particles_collide_head_on)
 {
-    pf_world_def d = pf_world_default_def();
-    d.gravity[2] = 0;
-    d.dt = 0.0005;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    pf_world *w;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world_dg(PF_EXEC_STATIC, 1, 0.0005, (const double[3]){0, 0, 0});
     double x[6] = {-0.1, 0, 0, 0.1, 0.001, 0}, v[6] = {1, 0, 0, -1, 0, 0};
     pf_object_def o = pf_object_default_def();
     o.points = 2;
@@ -324,7 +313,7 @@ START_TEST(test_checkpoint_resume_equals_uninterrupted)
     ck_assert_uint_eq(rs.groups, st.groups);
     /* a save that cannot complete leaves the existing checkpoint whole */
     ck_assert_int_eq(pf_world_save_state(r, "/nonexistent-dir/x.ckpt", NULL), PF_EIO);
-    pf_world *other = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *other = make_world(1, PF_EXEC_SEQ, 0.005);
     add_floor(other);
     ck_assert_int_eq(pf_world_load_state(other, path, NULL, 0), PF_EPARSE); /* another scene */
     pf_world_destroy(other);
@@ -335,7 +324,7 @@ END_TEST
 
 START_TEST(test_collision_def_checks)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.01);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.01);
     pf_collision_stats st;
     ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_ESTATE);
     pf_collision_def c = pf_collision_default_def();

@@ -2,20 +2,16 @@
  * hash of the seq executor for every executor (static, barrier, omptasks), both partitioners and 1, 2, 3 workers;
  * and a replayed step equals a freshly recorded one. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "physics_scenes.h"
 
 #include "physflow/physics.h"
 
 static uint64_t run_hash(int scene, pf_executor e, pf_partitioner p, int workers, uint32_t steps)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.runtime.partitioner = p;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     if (scene == 0)
         ck_assert_int_eq(scene_bars(w, 5, 8, 3, 3, 10, PF_FEM_LARGE), PF_OK);
     else
@@ -62,13 +58,7 @@ END_TEST
 START_TEST(test_switch_executor_midway)
 {
     uint64_t ref = run_hash(1, PF_EXEC_SEQ, PF_PART_OWNER, 1, 50);
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 2;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world(PF_EXEC_SEQ, 2);
     ck_assert_int_eq(scene_springgrid(w, 24, 3, 10), PF_OK);
     ck_assert_int_eq(pf_world_step(w, 20), PF_OK);
     ck_assert_int_eq(pf_world_set_executor(w, PF_EXEC_STATIC), PF_OK);

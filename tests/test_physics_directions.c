@@ -3,21 +3,16 @@
  * as the projection of free motion onto it, in closed form, under every solver; three directions equal a
  * fixed point bit for bit; the direct solver equals CG on a propped beam; every executor gives seq's hash. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
 #include <math.h>
 #include <string.h>
 
-static pf_world *new_world(pf_executor e, int workers, const double g[3])
+static pf_world *make_world(pf_executor e, int workers, const double g[3])
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = workers, d.runtime.executor = e;
-    d.dt = 0.01;
-    memcpy(d.gravity, g, sizeof d.gravity);
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, 0.01, g);
 }
 
 /* one particle from the origin with velocity (1, 2, 3) under gravity (0, -5, -9.81), held along the given
@@ -25,7 +20,7 @@ static pf_world *new_world(pf_executor e, int workers, const double g[3])
 static void particle(pf_solver_kind kind, const double (*dirs)[3], int ndirs, double out[3])
 {
     static const double g[3] = {0, -5, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, g);
     pf_object_def o = pf_object_default_def();
     o.points = 1;
     o.velocities = (const double[3]){1, 2, 3};
@@ -64,7 +59,7 @@ END_TEST
 static uint64_t hanging_hash(int three_dirs, pf_executor e, int workers)
 {
     static const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(e, workers, g);
+    pf_world *w = make_world(e, workers, g);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = o.grid[1] = 4, o.grid[2] = 2;
     o.grid_max[0] = o.grid_max[1] = 0.3, o.grid_max[2] = 0.1;
@@ -104,7 +99,7 @@ END_TEST
 static double propped_beam(pf_linear_solver ls, double *tip_z)
 {
     static const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, g);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 9, o.grid[1] = o.grid[2] = 3;
     o.grid_max[0] = 0.4, o.grid_max[1] = o.grid_max[2] = 0.05;
@@ -144,7 +139,7 @@ END_TEST
 START_TEST(refusals)
 {
     static const double g[3] = {0, 0, 0};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, g);
     pf_object_def o = pf_object_default_def();
     o.points = 2;
     pf_object_id id;

@@ -6,6 +6,7 @@
  * placed by hand; the state hash of seq for every executor and worker count, and of the world built in code for
  * its scene file. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "scene_files.h"
 
 #include "physflow/narrowphase.h"
@@ -34,17 +35,11 @@ static pf_collision_def distances(void)
 #error "TEST_SCENES_DIR: the folder of tests/scenes (set by tests/meson.build)"
 #endif
 
-static pf_world *new_world(int workers, pf_executor e, double dt)
+static pf_world *make_world(int workers, pf_executor e, double dt)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.dt = dt;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 /* Records the latest contacts the stage reports. */
@@ -157,7 +152,7 @@ static double run_rods(pf_world *w, uint32_t steps)
  * k (d - sep) = m g: sep = d - m g / k. */
 START_TEST(test_rod_rests_on_rod)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.005);
     build_rods(w);
     rods_collision(w, ROD_K);
     static seen s;
@@ -192,7 +187,7 @@ END_TEST
 /* Without lines the rods do not see each other: the rigid one falls through. */
 START_TEST(test_rods_without_lines_pass)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.005);
     build_rods(w);
     pf_surface_def off = pf_surface_default_def();
     ck_assert_int_eq(pf_world_set_surface_collision(w, SURF(1), &off), PF_OK);
@@ -210,7 +205,7 @@ END_TEST
 
 static uint64_t rods_hash(int workers, pf_executor e, pf_partitioner p, uint32_t steps)
 {
-    pf_world *w = new_world(workers, e, 0.005);
+    pf_world *w = make_world(workers, e, 0.005);
     ck_assert_int_eq(pf_world_set_partitioner(w, p), PF_OK);
     build_rods(w);
     rods_collision(w, ROD_K);
@@ -319,7 +314,7 @@ static void build_rope(pf_world *w)
  * stays above the rod, and it never meets the rod. */
 START_TEST(test_rope_drapes_over_rod)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.005);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.005);
     build_rope(w);
     rods_collision(w, ROD_K);
     static seen s;
@@ -352,7 +347,7 @@ END_TEST
 /* A world without gravity, and the contacts of its first step. */
 static pf_world *still_world(void)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 1e-4);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 1e-4);
     const double g[3] = {0, 0, 0};
     ck_assert_int_eq(pf_world_set_gravity(w, g), PF_OK);
     return w;
@@ -651,7 +646,7 @@ static double run_cloth(pf_world *w, cloth_watch *cw, uint32_t steps)
  * comes within half the contact distance of one. */
 START_TEST(test_cloth_falls_onto_itself)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.002);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.002);
     build_cloth(w, 1);
     cloth_watch *cw = watch_cloth(w);
     double gap = run_cloth(w, cw, 400);
@@ -676,7 +671,7 @@ END_TEST
 /* The oracle sees a crossing: without self-collision the top layer falls through the bottom one. */
 START_TEST(test_cloth_without_self_collision_passes_through)
 {
-    pf_world *w = new_world(1, PF_EXEC_SEQ, 0.002);
+    pf_world *w = make_world(1, PF_EXEC_SEQ, 0.002);
     build_cloth(w, 0);
     cloth_watch *cw = watch_cloth(w);
     run_cloth(w, cw, 150);
@@ -689,7 +684,7 @@ END_TEST
 
 static uint64_t cloth_hash(int workers, pf_executor e, pf_partitioner p, uint32_t steps)
 {
-    pf_world *w = new_world(workers, e, 0.002);
+    pf_world *w = make_world(workers, e, 0.002);
     ck_assert_int_eq(pf_world_set_partitioner(w, p), PF_OK);
     build_cloth(w, 1);
     ck_assert_int_eq(pf_world_step(w, steps), PF_OK);

@@ -2,6 +2,7 @@
  * at the step where they appear, with PF_ENUMERIC naming the object (and the field), and leave the world
  * bitwise in its state before that step (the oracle: the hash taken before the step). */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -11,15 +12,10 @@
 
 static pf_world *chain(int workers, pf_executor e, double stiffness, pf_object_id *id)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(e, workers);
     d.dt = 0.01;
     d.max_speed = 100;
-    pf_world *w;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 8, o.grid[1] = o.grid[2] = 1;
     o.grid_max[0] = 0.7;
@@ -96,11 +92,7 @@ END_TEST
 /* A grid of 10^12 points is refused before anything is allocated, with the need in the message. */
 START_TEST(test_huge_grid_refused)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    pf_world *w;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = o.grid[1] = o.grid[2] = 10000;
     o.grid_max[0] = o.grid_max[1] = o.grid_max[2] = 1;

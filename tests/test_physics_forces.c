@@ -6,6 +6,7 @@
  * against the static equilibrium m g L / c_1, the scene component against the API and the MechanicalObject's
  * rest_position. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 
 #include "physflow/physics.h"
@@ -18,16 +19,7 @@
 
 static pf_world *make_world(double dt, double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.dt = dt;
-    d.runtime.quiet = 1;
-    d.gravity[0] = d.gravity[1] = 0;
-    d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(PF_EXEC_SEQ, 1, dt, (const double[3]){0, 0, gz});
 }
 
 /* one free point of mass m at x0 with velocity v0 */

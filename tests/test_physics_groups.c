@@ -2,6 +2,7 @@
  * the groups that changed are re-recorded, kept tasks stay on their worker, and the trajectory equals the one of
  * a world built directly in the new configuration from the same state (the oracle: a fresh recording). */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "physics/world.h"
@@ -14,16 +15,11 @@ enum { OBJS = 4, NX = 4, NY = 3, NZ = 3 };
  * join the facing end faces of bars i and i+1 with springs of rest length 0.1 m. */
 static pf_world *make_world(int workers, pf_executor e, const int *links, int nlinks, pf_interaction_id *ids)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
+    pf_world_def d = test_world_def(e, workers);
     /* the update path alone: kept groups keep their workers (a repartition may move them; runtime_update and the
      * golden matrix test that) */
     d.runtime.repartition = PF_REPART_NEVER;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     const double len = 0.3, gap = 0.1;
     for (int i = 0; i < OBJS; i++) {
         pf_object_def o = pf_object_default_def();

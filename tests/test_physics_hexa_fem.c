@@ -3,6 +3,7 @@
  * the patch test), the polar and svd methods (rigid rotations, first order, dforce against finite differences),
  * determinism over executors, and the scene components on tests/scenes/hexa_*.xml. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "rodrigues.h"
 
@@ -133,15 +134,9 @@ END_TEST
 
 static pf_world *make_world(pf_executor ex, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = ex;
-    d.runtime.bind = 0;
-    d.runtime.quiet = 1;
+    pf_world_def d = test_world_def(ex, workers);
     d.dt = 0.01;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)

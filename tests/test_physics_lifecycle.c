@@ -2,6 +2,7 @@
  * read back. Oracles: a world built from scratch with the final settings and given the same state (bitwise
  * state hash), and the implicit / explicit Euler recurrences of a free-falling point. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -11,17 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pf_world *new_world(double dt, const double g[3], int workers)
+static pf_world *make_world(double dt, const double g[3], int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.runtime.workers = workers;
-    d.dt = dt;
-    memcpy(d.gravity, g, sizeof d.gravity);
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(PF_EXEC_STATIC, workers, dt, g);
 }
 
 /* a 2x2x2 spring cube of 0.5 m at (2, 2, 2), integrated by explicit Euler */
@@ -74,8 +67,8 @@ START_TEST(dt_and_gravity_changed_between_steps)
     const double dt1 = 0.01, dt2 = 0.004;
     const uint32_t N = 30, M = 40;
     for (int workers = 1; workers <= 2; workers++) {
-        pf_world *a = new_world(dt1, g1, workers), *b = new_world(dt1, g1, workers),
-                 *c = new_world(dt2, g2, workers);
+        pf_world *a = make_world(dt1, g1, workers), *b = make_world(dt1, g1, workers),
+                 *c = make_world(dt2, g2, workers);
         build_scene(a);
         build_scene(b);
         build_scene(c);
@@ -108,7 +101,7 @@ START_TEST(free_fall_follows_the_recurrence)
 {
     const double g1[3] = {0, 0, -9.81}, g2[3] = {2, 0, 4};
     for (int kind = 0; kind < 2; kind++) {
-        pf_world *w = new_world(0.01, g1, 1);
+        pf_world *w = make_world(0.01, g1, 1);
         pf_object_def p = pf_object_default_def();
         p.points = 1;
         p.vertex_mass = 3;
@@ -144,7 +137,7 @@ END_TEST
 START_TEST(dt_and_gravity_checked)
 {
     const double g[3] = {0, 0, -1};
-    pf_world *w = new_world(0.01, g, 1);
+    pf_world *w = make_world(0.01, g, 1);
     build_scene(w);
     uint64_t h = pf_world_state_hash(w);
     ck_assert_int_eq(pf_world_set_dt(w, 0), PF_EINVAL);
@@ -210,7 +203,7 @@ START_TEST(unfixed_points_move_as_never_fixed_ones)
                    freed[] = {2, 8, 13 /* never fixed */};
     const uint32_t kept[] = {0, 6};
     for (int workers = 1; workers <= 2; workers++) {
-        pf_world *a = new_world(0.01, g, workers), *b = new_world(0.01, g, workers);
+        pf_world *a = make_world(0.01, g, workers), *b = make_world(0.01, g, workers);
         build_fixed(a, fixed, 4, 1);
         /* the oracle: built with only the points that stay fixed, given a's state when they are freed */
         build_fixed(b, kept, 2, 0);
@@ -247,7 +240,7 @@ START_TEST(unfix_checked)
 {
     const double g[3] = {0, 0, -9.81};
     const uint32_t fixed[] = {0, 2};
-    pf_world *w = new_world(0.01, g, 1);
+    pf_world *w = make_world(0.01, g, 1);
     build_fixed(w, fixed, 2, 0);
     uint64_t h = pf_world_state_hash(w);
     const uint32_t bad[] = {2, 27};
@@ -275,7 +268,7 @@ END_TEST
 START_TEST(mass_and_solver_read_back)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(0.01, g, 1);
+    pf_world *w = make_world(0.01, g, 1);
     pf_object_def a = pf_object_default_def();
     for (int k = 0; k < 3; k++)
         a.grid[k] = 3, a.grid_min[k] = 0, a.grid_max[k] = 1;
@@ -351,7 +344,7 @@ static void record_contact(const pf_world_contact *c, uint32_t n, void *ctx)
 static seen one_contact(double z, double vz, double k, double c)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(0.001, g, 1);
+    pf_world *w = make_world(0.001, g, 1);
     pf_object_def p = pf_object_default_def();
     p.points = 1;
     double x[3] = {0.1, 0.2, z}, v[3] = {0, 0, vz};
@@ -539,7 +532,7 @@ static void host_force(const double *x, const double *v, double *f, uint32_t poi
 START_TEST(refused_inside_a_step)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(0.01, g, 1), *clean = new_world(0.01, g, 1);
+    pf_world *w = make_world(0.01, g, 1), *clean = make_world(0.01, g, 1);
     build_scene(w);
     build_scene(clean);
     inside in = {w, 0, 0};

@@ -6,6 +6,7 @@
  * on a mesh (scenes/component_mass.c) against hand computations: a cube of tetrahedra, hexahedra, a closed
  * triangle surface, quads, edges. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "scenes/components.h"
@@ -16,16 +17,7 @@
 
 static pf_world *make_world(double dt, const double g[3], pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.dt = dt;
-    memcpy(d.gravity, g, sizeof d.gravity);
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, dt, g);
 }
 
 static const double no_gravity[3] = {0, 0, 0};

@@ -5,6 +5,7 @@
  * a world that adds and removes objects for a long time. */
 #define _POSIX_C_SOURCE 200809L
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -15,22 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static pf_world *new_world(pf_executor e, pf_partitioner p, int workers)
+static pf_world *make_world(pf_executor e, pf_partitioner p, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
+    pf_world_def d = test_world_def(e, workers);
     d.runtime.partitioner = p;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 static pf_world *plain_world(void)
 {
-    return new_world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
+    return make_world(PF_EXEC_SEQ, PF_PART_OWNER, 1);
 }
 
 /* a grid object of n^3 points over [lo, lo + size] on each axis, vertex mass 1 */
@@ -413,7 +408,7 @@ END_TEST
  * Returns the final state hash. */
 static uint64_t removals_hash(pf_executor e, pf_partitioner p, int workers)
 {
-    pf_world *w = new_world(e, p, workers);
+    pf_world *w = make_world(e, p, workers);
     collide(w);
     add_floor(w);
     pf_force_field_id f0;
@@ -570,11 +565,9 @@ END_TEST
  * seen before, and a fresh recording seen at least once (an update that kept no group and removed none). */
 START_TEST(counters_go_on_across_a_fresh_recording)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = 2;
-    d.runtime.executor = PF_EXEC_STATIC, d.runtime.repartition = PF_REPART_ALWAYS;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world_def d = test_world_def(PF_EXEC_STATIC, 2);
+    d.runtime.repartition = PF_REPART_ALWAYS;
+    pf_world *w = create_world(&d);
     pf_object_id keep[3];
     for (int k = 0; k < 3; k++) {
         keep[k] = add_grid(w, 3, (const double[3]){2.0 * k, 0, 0}, 0.3, 0);

@@ -5,25 +5,16 @@
  * spring chain in closed form, the vanishing residual force of a nonlinear (corotational FEM) beam, and the
  * sequential executor's state hash for every executor and worker count. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
 #include <math.h>
 #include <string.h>
 
-static pf_world *new_world(pf_executor e, int workers, double dt, const double g[3])
+static pf_world *make_world(pf_executor e, int workers, double dt, const double g[3])
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.dt = dt;
-    for (int a = 0; a < 3; a++)
-        d.gravity[a] = g[a];
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, dt, g);
 }
 
 static const double no_gravity[3] = {0, 0, 0};
@@ -32,7 +23,7 @@ static const double no_gravity[3] = {0, 0, 0};
  * released at x = 1 + a at rest: a harmonic oscillator of angular frequency sqrt(k / m) about x = 1. */
 static pf_world *oscillator(pf_solver_kind kind, double dt, double k, double m, double a)
 {
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, dt, no_gravity);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, dt, no_gravity);
     pf_object_def o = pf_object_default_def();
     o.points = 2;
     o.positions = (const double[6]){0, 0, 0, 1 + a, 0, 0};
@@ -107,7 +98,7 @@ END_TEST
 START_TEST(rk4_free_fall_exact)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, 0.01, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0.01, g);
     pf_object_def o = pf_object_default_def();
     o.points = 1;
     o.positions = (const double[3]){0, 0, 10};
@@ -132,7 +123,7 @@ START_TEST(static_chain_reaches_equilibrium_in_one_step)
 {
     const double g[3] = {0, 0, -9.81};
     double k = 100, m = 0.5;
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, 0.01, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0.01, g);
     pf_object_def o = pf_object_default_def();
     o.points = 4;
     o.positions = (const double[12]){0, 0, 0, 0, 0, -1, 0, 0, -2, 0, 0, -3};
@@ -165,7 +156,7 @@ static double residual(pf_world *w, pf_object_id id, const double g[3], double m
     /* rebuild the same beam in a second world at this state, one explicit step with dt -> 0 measures f / m */
     uint32_t n;
     const double *x = pf_world_positions(w, id, &n);
-    pf_world *probe = new_world(PF_EXEC_SEQ, 1, 1e-9, g);
+    pf_world *probe = make_world(PF_EXEC_SEQ, 1, 1e-9, g);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 6, o.grid[1] = 2, o.grid[2] = 2;
     o.grid_max[0] = 1, o.grid_max[1] = 0.2, o.grid_max[2] = 0.2;
@@ -195,7 +186,7 @@ START_TEST(static_beam_residual_vanishes)
 {
     const double g[3] = {0, 0, -9.81};
     double m = 0.05, young = 2e4;
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, 0.01, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0.01, g);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = 6, o.grid[1] = 2, o.grid[2] = 2;
     o.grid_max[0] = 1, o.grid_max[1] = 0.2, o.grid_max[2] = 0.2;
@@ -229,7 +220,7 @@ END_TEST
 static uint64_t coupled_hash(pf_solver_kind kind, pf_executor e, int workers)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(e, workers, 0.002, g);
+    pf_world *w = make_world(e, workers, 0.002, g);
     pf_object_id ids[2];
     for (int b = 0; b < 2; b++) {
         pf_object_def o = pf_object_default_def();
@@ -271,7 +262,7 @@ END_TEST
 START_TEST(rigid_body_in_rk4_group_refused)
 {
     const double g[3] = {0, 0, -9.81};
-    pf_world *w = new_world(PF_EXEC_SEQ, 1, 0.01, g);
+    pf_world *w = make_world(PF_EXEC_SEQ, 1, 0.01, g);
     pf_collision_def cd = pf_collision_default_def();
     ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
     pf_object_def o = pf_object_default_def();

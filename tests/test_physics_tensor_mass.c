@@ -3,6 +3,7 @@
  * cotangent Laplacian across it; the force linear in the displacement, zero under translation, dforce the
  * same map; the scene component against the API. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "triangle_sheet.h"
 
@@ -20,15 +21,9 @@
 
 static pf_world *make_world(void)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     d.gravity[2] = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 static pf_object_id add_membrane(pf_world *w, const double *x, uint32_t n, const uint32_t *tris, uint32_t nt,

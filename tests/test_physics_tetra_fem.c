@@ -4,6 +4,7 @@
  * a central difference of f; the patch test; inverted and flat elements under svd; a bar under gravity
  * bitwise the same on every executor and worker count; and a scene file of tetrahedra from a Gmsh mesh. */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "rodrigues.h"
 #include "scene_files.h"
@@ -19,16 +20,10 @@
 
 static pf_world *make_world(int workers, pf_executor e, double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
+    pf_world_def d = test_world_def(e, workers);
     d.gravity[0] = d.gravity[1] = 0;
     d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)
@@ -586,16 +581,7 @@ static int load_tetra_scene(const char *fem, reports *r, pf_scene **out)
 /* the same through the API: pf_tetra_fem_default_def() and Young's modulus E */
 static uint64_t api_tetra_hash(double E, uint32_t steps)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = 0.01;
-    d.gravity[0] = d.gravity[1] = 0;
-    d.gravity[2] = -9.81;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world_dg(PF_EXEC_SEQ, 1, 0.01, (const double[3]){0, 0, -9.81});
     static const double X[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.1, 1};
     static const uint32_t t[4] = {0, 1, 2, 3}, fixed[3] = {0, 1, 2};
     pf_object_def od = pf_object_default_def();

@@ -6,6 +6,7 @@
  * SOFA's formulas for it (mu, gamma, the frame of ab and ac), and its scenes bit for bit against
  * TriangularFEMForceField's "large". */
 #include "check_main.h"
+#include "world_fixture.h"
 #include "point_object.h"
 #include "rodrigues.h"
 #include "triangle_sheet.h"
@@ -22,15 +23,9 @@
 
 static pf_world *make_world(pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(e, workers);
     d.gravity[0] = d.gravity[1] = d.gravity[2] = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return create_world(&d);
 }
 
 static pf_object_id add_points(pf_world *w, const double *x, uint32_t n)
@@ -338,17 +333,7 @@ END_TEST
 /* an 8 x 8 point sheet (0.7 m square, 98 triangles, implicit Euler) hung by two corners under gravity */
 static uint64_t hanging_sheet_hash(pf_executor e, int workers, uint32_t steps)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = 0.01;
-    d.gravity[0] = 0;
-    d.gravity[1] = -9.81;
-    d.gravity[2] = -2;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world_dg(e, workers, 0.01, (const double[3]){0, -9.81, -2});
     enum { N = 8 };
     double x[3 * N * N];
     uint32_t tris[6 * (N - 1) * (N - 1)], *t = tris;
@@ -534,15 +519,7 @@ START_TEST(test_scene_components)
     uint64_t scene_hash = pf_world_state_hash(pf_scene_world(s));
     pf_scene_destroy(s);
 
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = 0.01;
-    d.gravity[0] = 0, d.gravity[1] = -9.81, d.gravity[2] = -3;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world_dg(PF_EXEC_SEQ, 1, 0.01, (const double[3]){0, -9.81, -3});
     pf_object_def od = pf_object_default_def();
     od.grid[0] = 4, od.grid[1] = 3, od.grid[2] = 1;
     od.grid_max[0] = 0.3, od.grid_max[1] = 0.2;

@@ -6,6 +6,7 @@
  * converge as h^2, so their Richardson extrapolation from 4 and 8 elements through the thickness. Then:
  * corotational equals linear at small loads, and the direct solver equals CG to 1e-8 relative. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "tetra_grid.h"
@@ -27,10 +28,9 @@ typedef struct beam {
 static beam make_beam(int m, int kind, double nu, pf_fem_method method, pf_linear_solver ls, double load)
 {
     beam b = {NULL, (int)lround(L / H * m) + 1, m + 1};
-    pf_world_def d = pf_world_default_def();
-    d.runtime.quiet = 1, d.runtime.bind = 0, d.runtime.workers = 1, d.runtime.executor = PF_EXEC_SEQ;
+    pf_world_def d = test_world_def(PF_EXEC_SEQ, 1);
     d.gravity[0] = 0, d.gravity[1] = -G * load, d.gravity[2] = 0;
-    ck_assert_int_eq(pf_world_create(&d, &b.w), PF_OK);
+    b.w = create_world(&d);
     int nx = b.nx, ny = b.ny, n = nx * ny * ny;
     double *pm = malloc((size_t)n * sizeof *pm), cell = (L / (nx - 1)) * (H / m) * (H / m) * RHO / 8;
     for (int k = 0; k < ny; k++)

@@ -5,6 +5,7 @@
  * rate of PhysFlow's Euler steps, all three axes equal a fixed point 1 bit for bit, a held com direction, and the
  * state hash of every executor and worker count. */
 #include "check_main.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 
@@ -14,16 +15,7 @@
 
 static pf_world *make_world(double dt, pf_executor e, int workers)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = dt;
-    d.gravity[0] = d.gravity[1] = d.gravity[2] = 0;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, dt, (const double[3]){0, 0, 0});
 }
 
 static pf_object_id add_body(pf_world *w, pf_rigid_shape shape, pf_solver_kind kind, const double q[4],

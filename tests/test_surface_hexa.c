@@ -299,12 +299,10 @@ END_TEST
  * executor, worker count and partitioner */
 static uint64_t run_block_on_floor(pf_executor e, int workers, pf_partitioner part, double *low)
 {
-    pf_world_def wd = pf_world_default_def();
-    wd.runtime.quiet = 1, wd.runtime.bind = 0, wd.runtime.workers = workers, wd.runtime.executor = e;
+    pf_world_def wd = test_world_def(e, workers);
     wd.runtime.partitioner = part;
     wd.gravity[2] = -9.81;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&wd, &w), PF_OK);
+    pf_world *w = create_world(&wd);
     pf_collision_def cd = pf_collision_default_def();
     ck_assert_int_eq(pf_world_set_collision(w, &cd), PF_OK);
     pf_object_def fo = pf_object_default_def();
