@@ -2,6 +2,7 @@
 #include "parallel.h"
 
 #include <omp.h>
+#include <stdatomic.h>
 
 typedef struct seen_run {
     void (*fn)(void *ctx, int worker, int workers);
@@ -43,16 +44,23 @@ typedef struct for_run {
     void (*part)(void *ctx, int k, int parts);
     void *ctx;
     int parts;
+    _Atomic int next;
 } for_run;
 
+/* The parts are taken in turn by whichever worker is free: on a machine with more runnable threads than cores a
+ * worker may start late (descheduled, or woken from its futex), and the others then do its parts rather than wait
+ * for it at the run's end (a fixed share per worker made the caller wait). Each part writes its own results, so
+ * which worker ran it never shows. */
 static void for_worker(void *ctx, int worker, int workers)
 {
-    const for_run *r = ctx;
-    for (int k = worker; k < r->parts; k += workers) r->part(r->ctx, k, r->parts);
+    (void)worker, (void)workers;
+    for_run *r = ctx;
+    for (int k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < r->parts;)
+        r->part(r->ctx, k, r->parts);
 }
 
 void pf_par_for(const pf_par *par, int parts, void (*part)(void *ctx, int k, int parts), void *ctx)
 {
-    for_run r = {part, ctx, parts};
+    for_run r = {part, ctx, parts, 0};
     pf_par_run(par, parts, for_worker, &r);
 }

@@ -26,8 +26,8 @@ static inline pf_par pf_par_of(const pf_broadphase_def *def)
  * refuses. fn must cover its work for any (worker, workers): the runner's count need not be `threads`. */
 void pf_par_run(const pf_par *par, int threads, void (*fn)(void *ctx, int worker, int workers), void *ctx);
 
-/* Runs part(ctx, k, parts) for every k in [0, parts), parts spread over the workers cyclically (what
- * schedule(static, 1) did); on the calling thread when parts <= 1. */
+/* Runs part(ctx, k, parts) for every k in [0, parts), each part taken by the next free worker (a late worker's
+ * parts go to the others); on the calling thread when parts <= 1. A part must not depend on which worker runs it. */
 void pf_par_for(const pf_par *par, int parts, void (*part)(void *ctx, int k, int parts), void *ctx);
 
 /* The worker's contiguous static range of [0, n): worker k of `workers` gets [*lo, *hi). */

@@ -80,9 +80,9 @@ void pf_collide_free(pf_collision_stage *c)
         pf_vec_free(&c->lanes[k].cand);
         pf_vec_free(&c->lanes[k].kept);
     }
-    pf_vec_free(&c->kept);
     pf_free(c->lanes);
     pf_vec_free(&c->jobs);
+    pf_vec_free(&c->indexed);
     pf_vec_free(&c->slices);
     pf_broadphase_destroy(c->outer);
 }
@@ -527,14 +527,14 @@ static int sphere_pair(const pf_world *w, const pf_collision_stage *c, collide_l
     return add_candidate(L, &cd);
 }
 
-/* The spheres of surface ps against those of surface qs (another object's). */
+/* The spheres lo .. hi - 1 of surface ps against those of surface qs (another object's). */
 static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                           uint32_t qs, double reach_gap)
+                           uint32_t qs, uint32_t lo, uint32_t hi, double reach_gap)
 {
     const pf_surface *S = w->surf.v[ps];
     const pf_query_index *ix = c->sc[qs].sph; /* built before the narrow phase */
     int rc;
-    for (uint32_t v = 0; v < S->nv; v++) {
+    for (uint32_t v = lo; v < S->nv && v < hi; v++) {
         pf_aabb box = box_at(S->pos + 3 * (size_t)v, S->radius + reach_gap);
         if (!overlap(&box, &c->sc[qs].bounds)) continue;
         size_t n;
@@ -545,19 +545,19 @@ static int spheres_spheres(const pf_world *w, const pf_collision_stage *c, colli
     return PF_OK;
 }
 
-/* The spheres of surface ps against those of qs, searched from qs's side: each sphere of qs queries the index of
- * ps's spheres. plan_jobs picks it when ps's spheres are the larger: a large query box covers many cells of an
- * index of small ones (fluid-over-spheres: an obstacle of radius 2^-3 m over the particles' cells of 2^-6 m,
+/* The spheres of surface ps against those lo .. hi - 1 of qs, searched from qs's side: each sphere of qs queries
+ * the index of ps's spheres. plan_jobs picks it when ps's spheres are the larger: a large query box covers many
+ * cells of an index of small ones (fluid-over-spheres: an obstacle of radius 2^-3 m over the particles' cells of 2^-6 m,
  * 4,096 of them), while a small box covers at most 8 cells of an index of large ones. The contacts are those of
  * spheres_spheres(ps, qs): the same pairs of boxes overlap either way, and each candidate is made with ps's
  * sphere first. */
 static int spheres_spheres_from(const pf_world *w, const pf_collision_stage *c, collide_lane *L, uint32_t ps,
-                                uint32_t qs, double reach_gap)
+                                uint32_t qs, uint32_t lo, uint32_t hi, double reach_gap)
 {
     const pf_surface *Q = w->surf.v[qs];
     const pf_query_index *ix = c->sc[ps].sph; /* built before the narrow phase */
     int rc;
-    for (uint32_t u = 0; u < Q->nv; u++) {
+    for (uint32_t u = lo; u < Q->nv && u < hi; u++) {
         pf_aabb box = box_at(Q->pos + 3 * (size_t)u, Q->radius + reach_gap);
         if (!overlap(&box, &c->sc[ps].bounds)) continue;
         size_t n;
@@ -568,8 +568,53 @@ static int spheres_spheres_from(const pf_world *w, const pf_collision_stage *c, 
     return PF_OK;
 }
 
+/* The spheres of one surface among themselves, on the world's workers: their boxes, then the broad phase's pairs
+ * tested, each in chunks taken one at a time (a late worker's share goes to the others); the finds go into the
+ * worker's lane (the lanes' finds are sorted and merged afterwards: their order is the data's, whatever worker
+ * found them). */
+typedef struct within_run {
+    const pf_world *w;
+    pf_collision_stage *c;
+    uint32_t s;
+    double r, reach_gap;
+    const pf_pair *pairs;
+    size_t np;
+    _Atomic size_t next;
+} within_run;
+
+/* boxes or pairs of a chunk: thousands of boxes or sphere tests (nanoseconds to tens of nanoseconds each) against
+ * one atomic increment */
+enum { WITHIN_CHUNK = 4096 };
+
+static void within_boxes_worker(void *ctx, int worker, int workers)
+{
+    (void)worker, (void)workers;
+    within_run *r = ctx;
+    const pf_surface *S = r->w->surf.v[r->s];
+    pf_aabb *boxes = r->c->sc[r->s].boxes.v;
+    for (size_t v0; (v0 = atomic_fetch_add_explicit(&r->next, WITHIN_CHUNK, memory_order_relaxed)) < S->nv;)
+        for (size_t v = v0; v < S->nv && v < v0 + WITHIN_CHUNK; v++) boxes[v] = box_at(S->pos + 3 * v, r->r);
+}
+
+static void within_pairs_worker(void *ctx, int worker, int workers)
+{
+    (void)workers;
+    within_run *r = ctx;
+    pf_collision_stage *c = r->c;
+    if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
+    collide_lane *L = &c->lanes[worker];
+    for (size_t k0; (k0 = atomic_fetch_add_explicit(&r->next, WITHIN_CHUNK, memory_order_relaxed)) < r->np;)
+        for (size_t k = k0; k < r->np && k < k0 + WITHIN_CHUNK; k++, L->examined++) {
+            int rc = sphere_pair(r->w, c, L, r->s, r->pairs[k].i, r->s, r->pairs[k].j, r->reach_gap);
+            if (rc) {
+                L->rc = rc;
+                return;
+            }
+        }
+}
+
 /* The spheres of one surface among themselves (particles of one object), through the broad phase. */
-static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, uint32_t s)
+static int spheres_within(pf_world *w, pf_collision_stage *c, uint32_t s)
 {
     const pf_surface *S = w->surf.v[s];
     surface_cache *sc = &c->sc[s];
@@ -578,14 +623,20 @@ static int spheres_within(pf_world *w, pf_collision_stage *c, collide_lane *L, u
     /* two boxes meet when the gap is within the reach: the alarm distance, or how far two of its spheres may
      * approach each other within the step when that is more (the rule broken, counted) */
     double reach_gap = pair_reach(c, 2 * sc->spread * w->def.dt);
-    double r = S->radius + reach_gap / 2;
-    for (uint32_t v = 0; v < S->nv; v++) sc->boxes.v[v] = box_at(S->pos + 3 * (size_t)v, r);
+    within_run run = {w, c, s, S->radius + reach_gap / 2, reach_gap, NULL, 0, 0};
+    if (S->nv > WITHIN_CHUNK)
+        on_workers(w, c, within_boxes_worker, &run);
+    else
+        within_boxes_worker(&run, 0, 1);
     sc->sph_pass = 0; /* the scratch boxes are not the sphere index's any more */
-    const pf_pair *pairs;
-    size_t np;
-    int rc = pf_broadphase_pairs(c->bp, sc->boxes.v, S->nv, &pairs, &np, NULL);
-    for (size_t k = 0; k < np && !rc; k++, L->examined++) rc = sphere_pair(w, c, L, s, pairs[k].i, s, pairs[k].j, reach_gap);
-    return rc;
+    int rc = pf_broadphase_pairs(c->bp, sc->boxes.v, S->nv, &run.pairs, &run.np, NULL);
+    if (rc) return rc;
+    run.next = 0;
+    if (run.np > WITHIN_CHUNK)
+        on_workers(w, c, within_pairs_worker, &run);
+    else
+        within_pairs_worker(&run, 0, 1);
+    return PF_OK;
 }
 
 /* The edges lo .. hi - 1 of surface ps against those of surface qs, or (ps == qs) against the edges of their own
@@ -641,23 +692,18 @@ typedef struct narrow_run {
     _Atomic int failed;
 } narrow_run;
 
-/* Builds the indexes the jobs query: the first job naming a surface builds every index of it that some job needs
- * (both kinds share the surface's scratch boxes), so each surface is built by one worker. */
+/* Builds the indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some
+ * job needs, by one worker (its kinds share the surface's scratch boxes). */
 static void index_worker(void *ctx, int worker, int workers)
 {
     (void)worker, (void)workers;
     narrow_run *r = ctx;
     pf_collision_stage *c = r->c;
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
-        uint32_t b = job_indexed(&c->jobs.v[k]);
-        int first = 1, kinds = 0;
-        for (size_t e = 0; e < k && first; e++) first = job_indexed(&c->jobs.v[e]) != b;
-        if (!first) continue;
-        for (size_t e = k; e < c->jobs.n; e++)
-            if (job_indexed(&c->jobs.v[e]) == b) kinds |= 1 << job_index_kind(&c->jobs.v[e]);
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->indexed.n;) {
+        uint32_t b = c->indexed.v[k];
         pf_query_index *ix;
         for (int kind = JOB_TRIANGLES; kind <= JOB_EDGES; kind++)
-            if ((kinds >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
+            if ((c->sc[b].need >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
                 atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
     }
 }
@@ -671,8 +717,9 @@ static void narrow_worker(void *ctx, int worker, int workers)
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
         const collide_job *jb = &c->jobs.v[k];
-        int rc = jb->kind == JOB_SPHERES          ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->reach)
-                 : jb->kind == JOB_SPHERES_FROM_B ? spheres_spheres_from(r->w, c, L, jb->a, jb->b, jb->reach)
+        int rc = jb->kind == JOB_SPHERES ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
+                 : jb->kind == JOB_SPHERES_FROM_B
+                     ? spheres_spheres_from(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                  : jb->kind == JOB_EDGES ? edges_edges(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                                          : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach);
         if (rc) L->rc = rc;
@@ -686,9 +733,17 @@ static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind
     return PF_OK;
 }
 
-static int add_job(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, double reach)
+/* The jobs of a surface pair, in slices of c->job_slice of the features the job runs over: a's vertices (edges),
+ * or b's vertices for a sphere job searched from b's side. */
+static int add_job(const pf_world *w, pf_collision_stage *c, uint32_t a, uint32_t b, int kind, double reach)
 {
-    return add_job_range(c, a, b, kind, 0, UINT32_MAX, reach);
+    const pf_surface *S = w->surf.v[kind == JOB_SPHERES_FROM_B ? b : a];
+    uint64_t n = kind == JOB_EDGES ? S->ne : S->nv, slice = c->job_slice ? c->job_slice : PF_JOB_SLICE, lo = 0;
+    int rc;
+    do /* one job at least, as before the slices: it names the index it queries */
+        rc = add_job_range(c, a, b, kind, (uint32_t)lo, lo + slice < n ? (uint32_t)(lo + slice) : UINT32_MAX, reach);
+    while (!rc && (lo += slice) < n);
+    return rc;
 }
 
 
@@ -728,20 +783,28 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
          * pair that may approach by more is searched as far as it may come, so that its contacts still exist
          * before it crosses (contacts.c activates them ahead), and counted */
         double reach = pair_reach(c, approach(&c->sc[i], &c->sc[j], w->def.dt));
-        if (B->nt) rc = add_job(c, i, j, JOB_TRIANGLES, reach);
-        if (!rc && A->nt) rc = add_job(c, j, i, JOB_TRIANGLES, reach);
+        if (B->nt) rc = add_job(w, c, i, j, JOB_TRIANGLES, reach);
+        if (!rc && A->nt) rc = add_job(w, c, j, i, JOB_TRIANGLES, reach);
         if (!rc && A->radius > 0 && B->radius > 0)
-            rc = add_job(c, i, j, A->radius > B->radius ? JOB_SPHERES_FROM_B : JOB_SPHERES, reach);
+            rc = add_job(w, c, i, j, A->radius > B->radius ? JOB_SPHERES_FROM_B : JOB_SPHERES, reach);
         if (!rc && A->lines && B->lines && A->ne && B->ne)
-            rc = add_job(c, i < j ? i : j, i < j ? j : i, JOB_EDGES, reach);
+            rc = add_job(w, c, i < j ? i : j, i < j ? j : i, JOB_EDGES, reach);
     }
     if (!rc) rc = plan_self_jobs(w, c);
-    if (rc) return rc;
+    /* the surfaces the jobs query, each once with the kinds of index they need */
+    c->indexed.n = 0;
+    for (size_t k = 0; k < c->jobs.n && !rc; k++) {
+        uint32_t b = job_indexed(&c->jobs.v[k]);
+        if (!c->sc[b].need && pf_vec_push(&c->indexed, b)) rc = pf_error(PF_ENOMEM, "out of memory");
+        c->sc[b].need |= (uint8_t)(1u << job_index_kind(&c->jobs.v[k]));
+    }
     narrow_run run = {w, c, 0, 0};
-    if (c->jobs.n > 1)
+    if (!rc && c->indexed.n > 1)
         on_workers(w, c, index_worker, &run);
-    else
+    else if (!rc)
         index_worker(&run, 0, 1);
+    for (size_t k = 0; k < c->jobs.n; k++) c->sc[job_indexed(&c->jobs.v[k])].need = 0;
+    if (rc) return rc;
     return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
 }
 
@@ -778,8 +841,8 @@ static int keep_range(pf_world *w, pf_collision_stage *c, collide_lane *L, size_
     return PF_OK;
 }
 
-/* Lane l takes the l-th of the lanes' contiguous shares of the memory: the lanes' finds one after the other are
- * the memory's order. Worker k fills lanes k, k + workers, ... */
+/* Lane l takes the l-th of the lanes' contiguous shares of the memory, and sorts its finds (cand_order, stable):
+ * the lanes' runs one after the other are the memory's order (merge_runs). Worker k fills lanes k, k + workers, ... */
 static void keep_worker(void *ctx, int worker, int workers)
 {
     const keep_run *r = ctx;
@@ -788,23 +851,22 @@ static void keep_worker(void *ctx, int worker, int workers)
         collide_lane *L = &r->c->lanes[l];
         L->kept.n = 0;
         L->rc = keep_range(r->w, r->c, L, n * l / lanes, n * (l + 1) / lanes);
+        if (!L->rc && L->kept.n > 1) qsort(L->kept.v, L->kept.n, sizeof *L->kept.v, cand_order);
     }
 }
 
-static int keep_contacts(pf_world *w, pf_collision_stage *c)
+static int keep_contacts(pf_world *w, pf_collision_stage *c, size_t *kept)
 {
-    c->kept.n = 0;
     keep_run run = {w, c};
-    int lanes = c->nlanes;
+    *kept = 0;
     if (c->memory.n > 64)
         on_workers(w, c, keep_worker, &run);
     else
         keep_worker(&run, 0, 1);
-    for (int l = 0; l < lanes; l++) {
+    for (int l = 0; l < c->nlanes; l++) {
         const collide_lane *L = &c->lanes[l];
         if (L->rc) return L->rc == PF_ENOMEM ? pf_error(PF_ENOMEM, "out of memory") : L->rc;
-        for (size_t k = 0; k < L->kept.n; k++)
-            if (pf_vec_push(&c->kept, L->kept.v[k])) return pf_error(PF_ENOMEM, "out of memory");
+        *kept += L->kept.n;
     }
     return PF_OK;
 }
@@ -861,9 +923,9 @@ static void sort_worker(void *ctx, int worker, int workers)
         if (c->lanes[l].cand.n > 1) qsort(c->lanes[l].cand.v, c->lanes[l].cand.n, sizeof(candidate), cand_order);
 }
 
-/* The sorted runs (the lanes', then the kept contacts') merged into c->cand through a heap of run heads; of finds
- * that compare equal the earlier run's comes first. The result is the stable sort of the runs one after the other,
- * as if they had been sorted as one array. */
+/* The sorted runs (the lanes' finds, then the lanes' kept contacts) merged into c->cand through a heap of run
+ * heads; of finds that compare equal the earlier run's comes first. The result is the stable sort of the runs one
+ * after the other, as if they had been sorted as one array. */
 typedef struct run_head {
     const candidate *at, *end;
     int run;
@@ -892,12 +954,13 @@ static int merge_runs(pf_collision_stage *c, size_t total)
 {
     c->cand.n = 0;
     if (pf_vec_reserve(&c->cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    run_head *h = pf_malloc(((size_t)c->nlanes + 1) * sizeof *h);
+    run_head *h = pf_malloc(2 * (size_t)c->nlanes * sizeof *h);
     if (!h) return pf_error(PF_ENOMEM, "out of memory");
     int n = 0;
-    for (int r = 0; r <= c->nlanes; r++) {
-        const candidate *v = r < c->nlanes ? c->lanes[r].cand.v : c->kept.v;
-        size_t len = r < c->nlanes ? c->lanes[r].cand.n : c->kept.n;
+    for (int r = 0; r < 2 * c->nlanes; r++) {
+        const collide_lane *L = &c->lanes[r % c->nlanes];
+        const candidate *v = r < c->nlanes ? L->cand.v : L->kept.v;
+        size_t len = r < c->nlanes ? L->cand.n : L->kept.n;
         if (len) h[n++] = (run_head){v, v + len, r};
     }
     for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
@@ -928,9 +991,9 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         on_workers(w, c, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
-    for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* the broad phase itself runs in parallel */
+    for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* its boxes, broad phase and tests on the workers */
         if (w->surf.v[s]->radius > 0 && w->surf.v[s]->nv > 1 && !pf_object_is_static(w->obj.v[w->surf.v[s]->object]))
-            rc = spheres_within(w, c, &c->lanes[0], s);
+            rc = spheres_within(w, c, s);
     /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */
     size_t total = 0;
     for (int l = 0; l < c->nlanes; l++) {
@@ -939,13 +1002,13 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
         *examined += c->lanes[l].examined;
     }
     if (rc) return rc;
-    if ((rc = keep_contacts(w, c))) return rc;
-    if (c->kept.n > 1) qsort(c->kept.v, c->kept.n, sizeof *c->kept.v, cand_order);
+    size_t kept;
+    if ((rc = keep_contacts(w, c, &kept))) return rc;
     if (total > 1)
         on_workers(w, c, sort_worker, c);
     else
         sort_worker(c, 0, 1);
-    if ((rc = merge_runs(c, total + c->kept.n))) return rc;
+    if ((rc = merge_runs(c, total + kept))) return rc;
     /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already); one per pair of
      * line features (edge pairs meeting at a vertex find its contact each, equal bit for bit: next to each other) */
     size_t out = 0;

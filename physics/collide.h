@@ -10,6 +10,11 @@
  * far (collide.c, surface_index); pf_collision_stage.index_slack, 0 rebuilds them every pass. */
 #define PF_INDEX_SLACK 0.5
 
+/* The vertices (edges) of one narrow-phase job of a surface pair (pf_collision_stage.job_slice): a large surface
+ * (10^5 particles beside a wall) spreads over the workers. A vertex far from the other surface costs one box test,
+ * so a slice of them still costs far more than taking the job (one atomic increment). */
+#define PF_JOB_SLICE 1024
+
 /* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);

@@ -107,6 +107,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
             return pf_error(PF_ENOMEM, "out of memory");
         }
         c->index_slack = PF_INDEX_SLACK;
+        c->job_slice = PF_JOB_SLICE;
         w->col = c;
     }
     pf_broadphase_destroy(w->col->bp);

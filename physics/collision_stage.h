@@ -71,6 +71,7 @@ typedef struct surface_cache {
     PF_VEC(double) built[3];  /* per JOB_* index: the vertex positions it was built at, its boxes grown by */
     double slack[3];          /* slack[kind]; kept while no vertex has moved farther (collide.c, surface_index) */
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
+    uint8_t need;               /* bit per JOB_* index some job of this pass queries (collide.c, plan_jobs) */
 } surface_cache;
 
 /* One thread's share of the narrow phase: its query buffer and the proximities it found. */
@@ -113,9 +114,10 @@ typedef struct pf_collision_stage {
     collide_lane *lanes;
     int nlanes;
     PF_VEC(collide_job) jobs;
+    PF_VEC(uint32_t) indexed; /* the surfaces whose indexes this pass's jobs query, each once (collide.c) */
+    uint32_t job_slice;       /* vertices (edges) of a surface pair's job (collide.c, plan_jobs; tests lower it) */
     PF_VEC(surface_slice) slices; /* collide.c, surface_bounds: the surfaces' vertices in slices, this pass */
     PF_VEC(candidate) cand;
-    PF_VEC(candidate) kept; /* the previous pass's contacts kept (collide.c, keep_contacts), before the merge */
     PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */
     pf_collision_stats stats;
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */

@@ -252,6 +252,89 @@ START_TEST(kept_indexes_give_the_rebuilt_contacts)
 }
 END_TEST
 
+/* The narrow phase's jobs in slices of a surface's vertices, and the spheres of one surface among themselves
+ * (boxes, then the broad phase's pairs in chunks), on the world's workers (collide.c): a dense block of 6,000
+ * particles settling on the floor, more than 4,096 sphere pairs a step (so the pairs come in several chunks) and
+ * jobs of 7 vertices against the floor's triangles. The oracle is the same world on 1 worker with the default
+ * slices: every step's contacts bit for bit and the final state, on 2 and 3 workers. */
+enum { BLOCK = 20, BLOCK_Z = 15, BLOCK_STEPS = 30 };
+
+static uint64_t run_block(int workers, uint32_t slice, contact_log *L, size_t *jobs, uint32_t *contacts)
+{
+    pf_world_def d = pf_world_default_def();
+    d.runtime.workers = workers;
+    d.runtime.executor = PF_EXEC_STATIC;
+    d.runtime.quiet = 1;
+    d.runtime.bind = 0;
+    d.dt = 1e-3;
+    pf_world *w;
+    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = o.grid[1] = 6, o.grid[2] = 1;
+    o.grid_min[0] = o.grid_min[1] = -0.1, o.grid_max[0] = o.grid_max[1] = 0.4;
+    pf_object_id floor;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &floor), PF_OK);
+    double all[6] = {-2, -2, -1, 2, 2, 1};
+    ck_assert_int_eq(pf_world_fix_box(w, floor, all, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
+    /* a jittered lattice of pitch 2 r + alarm / 2: each particle within the alarm distance of its neighbours,
+     * the lowest layer within it of the floor */
+    static double p[3 * BLOCK * BLOCK * BLOCK_Z];
+    rng r = {4242};
+    double pitch = 2 * FLUID_R + ALARM / 2;
+    uint32_t n = 0;
+    for (int k = 0; k < BLOCK_Z; k++)
+        for (int j = 0; j < BLOCK; j++)
+            for (int i = 0; i < BLOCK; i++, n++) {
+                p[3 * n] = i * pitch + 1e-4 * urand(&r);
+                p[3 * n + 1] = j * pitch + 1e-4 * urand(&r);
+                p[3 * n + 2] = FLUID_R + ALARM / 2 + k * pitch + 1e-4 * urand(&r);
+            }
+    pf_object_id fluid = add_points(w, p, n, FLUID_R, 0);
+    (void)fluid;
+    pf_collision_def c = pf_collision_default_def();
+    c.alarm_distance = ALARM;
+    c.contact_distance = CONTACT;
+    c.stiffness = 20;
+    c.damping = 0.01;
+    ck_assert_int_eq(pf_world_set_collision(w, &c), PF_OK);
+    w->col->job_slice = slice;
+    memset(L, 0, sizeof *L);
+    L->floor = floor;
+    ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, L), PF_OK);
+    for (L->step = 0; L->step < BLOCK_STEPS; L->step++) ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+    *jobs = w->col->jobs.n;
+    pf_collision_stats st;
+    ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
+    *contacts = st.contacts;
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+START_TEST(sliced_jobs_and_chunked_pairs_every_worker_count)
+{
+    static contact_log ref, got;
+    size_t jobs_ref, jobs;
+    uint32_t contacts_ref, contacts;
+    uint64_t href = run_block(1, PF_JOB_SLICE, &ref, &jobs_ref, &contacts_ref);
+    ck_assert_uint_gt(contacts_ref, 4096 * 2); /* the pairs of particles came in more than two chunks */
+    uint32_t sphere_total = 0;
+    for (int s = 0; s < BLOCK_STEPS; s++) sphere_total += ref.sphere_contacts[s];
+    ck_assert_uint_lt(sphere_total, ref.total); /* and the floor had contacts too */
+    for (int workers = 2; workers <= 3; workers++) {
+        uint64_t h = run_block(workers, 7, &got, &jobs, &contacts);
+        ck_assert_uint_gt(jobs, jobs_ref + 800); /* 6,000 vertices in slices of 7 */
+        ck_assert_uint_eq(contacts, contacts_ref);
+        for (int s = 0; s < BLOCK_STEPS; s++)
+            ck_assert_msg(got.digest[s] == ref.digest[s], "%d workers, step %d: contacts differ from 1 worker's",
+                          workers, s);
+        ck_assert_msg(h == href, "%d workers: state hash %016llx, 1 worker %016llx", workers,
+                      (unsigned long long)h, (unsigned long long)href);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_stage_methods");
@@ -260,6 +343,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, every_method_same_contacts_as_brute);
     tcase_add_test(tc, method_change_between_steps_rebuilds);
     tcase_add_test(tc, kept_indexes_give_the_rebuilt_contacts);
+    tcase_add_test(tc, sliced_jobs_and_chunked_pairs_every_worker_count);
     suite_add_tcase(s, tc);
     return s;
 }
