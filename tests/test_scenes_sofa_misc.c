@@ -1,0 +1,153 @@
+/* SOFA scene forms met in SOFA's examples (issue 18): Quad2TriangleTopologicalMapping on a flat RegularGridTopology
+ * (the grid's own quads, or a container linked to the grid) against the cells' diagonals worked out by hand from
+ * SOFA's rule, and the refusals' messages. */
+#include "check_main.h"
+#include "scene_files.h"
+
+#include "physflow/scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
+{
+    (void)sev, (void)msg, (void)ctx;
+}
+
+static int load(const char *xml, pf_scene **s)
+{
+    pf_scene_load_def d = quiet_load_def();
+    d.report = ignore;
+    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
+}
+
+static pf_scene *load_ok(const char *xml)
+{
+    pf_scene *s = NULL;
+    ck_assert_msg(load(xml, &s) == PF_OK, "%s\n%s", pf_last_error(), xml);
+    return s;
+}
+
+/* The load fails with code and a message holding each of the two texts. */
+static void expect_error(const char *xml, int code, const char *a, const char *b)
+{
+    pf_scene *s = NULL;
+    ck_assert_int_eq(load(xml, &s), code);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(pf_last_error(), a) && strstr(pf_last_error(), b), "%s", pf_last_error());
+}
+
+/* ---- Quad2TriangleTopologicalMapping on a flat grid ---- */
+
+/* A grid n="4 1 2" over [0,3] x {0} x [0,1]: three unit cells in a row along x, point (i, 0, k) numbered i + 4 k.
+ * The parent node holds it and its state (the first %s; the second: a QuadSetTopologyContainer, linked to the grid
+ * or not); the child maps the input to triangles. */
+static const char sheet[] =
+    "<Node><EulerImplicitSolver/><CGLinearSolver/>\n"
+    "<Node name='q'>%s<UniformMass totalMass='1'/>%s\n"
+    "<Node name='t'><TriangleSetTopologyContainer name='tri'/>"
+    "<Quad2TriangleTopologicalMapping input='%s' output='@tri'/><TriangleCollisionModel/></Node></Node></Node>";
+
+/* Cell c's diagonal: 1 when its triangles share the edge from corner (c, 0) to (c+1, 1) (points c and c + 5), 0
+ * when they share (c+1, 0)-(c, 1) (points c + 1 and c + 4); each cell must be cut into two triangles of area 1/2
+ * that use only its corners. */
+static void cell_diagonals(const pf_scene_collision_model *m, int diag[3])
+{
+    ck_assert_uint_eq(m->ntriangles, 6);
+    for (uint32_t c = 0; c < 3; c++) {
+        const uint32_t *t = m->triangles + 6 * c; /* SOFA adds a quad's two triangles one after the other */
+        const uint32_t corners[4] = {c, c + 1, c + 4, c + 5};
+        int seen[2][4] = {{0}};
+        for (int k = 0; k < 2; k++)
+            for (int v = 0; v < 3; v++) {
+                int found = -1;
+                for (int q = 0; q < 4; q++)
+                    if (t[3 * k + v] == corners[q]) found = q;
+                ck_assert_msg(found >= 0, "cell %u: triangle %d uses point %u", c, k, t[3 * k + v]);
+                seen[k][found] = 1;
+            }
+        /* the shared corners of the two triangles are the diagonal's ends */
+        int shared[4], ns = 0;
+        for (int q = 0; q < 4; q++)
+            if (seen[0][q] && seen[1][q]) shared[ns++] = q;
+        ck_assert_int_eq(ns, 2);
+        ck_assert_msg((shared[0] == 0 && shared[1] == 3) || (shared[0] == 1 && shared[1] == 2), "cell %u", c);
+        diag[c] = shared[0] == 0;
+    }
+}
+
+/* SOFA's Quad2TriangleTopologicalMapping::init cuts quad i along one diagonal or the other as ((i % scale) ^
+ * (i / scale)) & 1, scale the input GridTopology's nx - 1 (here 3: a chessboard) or 2 for any other input, such
+ * as a QuadSetTopologyContainer that linked the grid (src="@grid"): cells 0 1 2 then give main, anti, anti. */
+START_TEST(test_quad2triangle_flat_grid)
+{
+    static const char grid[] = "<RegularGridTopology name='grid' n='4 1 2' min='0 0 0' max='3 0 1'/><MechanicalObject/>";
+    static const struct {
+        const char *grid, *container, *input;
+        int diag[3];
+    } cases[] = {
+        {grid, "", "@../grid", {1, 0, 1}},                                                /* the grid itself */
+        {grid, "", "@..", {1, 0, 1}},                                                     /* the parent's grid */
+        {grid, "<QuadSetTopologyContainer name='quads' src='@grid'/>", "@../quads", {1, 0, 0}}, /* a container */
+        {grid, "<QuadSetTopologyContainer name='quads' quads='@grid.quads'/>", "@../quads", {1, 0, 0}},
+        /* the same points and quads written by hand: the container's rule */
+        {"<MechanicalObject position='0 0 0 1 0 0 2 0 0 3 0 0 0 0 1 1 0 1 2 0 1 3 0 1'/>",
+         "<QuadSetTopologyContainer name='quads' quads='0 1 5 4  1 2 6 5  2 3 7 6'/>", "@../quads", {1, 0, 0}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, sheet, cases[k].grid, cases[k].container, cases[k].input);
+        pf_scene *s = load_ok(xml);
+        const pf_scene_collision_model *models;
+        ck_assert_uint_eq(pf_scene_collision_models(s, &models), 1);
+        int diag[3];
+        cell_diagonals(&models[0], diag);
+        for (int c = 0; c < 3; c++)
+            ck_assert_msg(diag[c] == cases[k].diag[c], "case %zu cell %d: diagonal %d", k, c, diag[c]);
+        /* the triangles lie on the grid's points: the sheet's area, 3 m^2 */
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "q", &o), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 8);
+        double area = 0;
+        for (uint32_t t = 0; t < models[0].ntriangles; t++) {
+            const uint32_t *v = models[0].triangles + 3 * t;
+            double a[3], b[3];
+            for (int d = 0; d < 3; d++) a[d] = x[3 * v[1] + d] - x[3 * v[0] + d], b[d] = x[3 * v[2] + d] - x[3 * v[0] + d];
+            double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+            area += 0.5 * sqrt(cx * cx + cy * cy + cz * cz);
+        }
+        ck_assert_double_eq_tol(area, 3, 1e-12);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+/* A grid without quads (a volume, a line) mapped to triangles: refused with the scene's line. */
+START_TEST(test_quad2triangle_grid_refused)
+{
+    static const char fmt[] = "<Node><EulerImplicitSolver/><RegularGridTopology name='grid' n='%s' min='0 0 0' "
+                              "max='1 1 1'/>\n<Node name='t'><MechanicalObject/><TriangleSetTopologyContainer "
+                              "name='tri'/>\n<Quad2TriangleTopologicalMapping input='@../grid' output='@tri'/></Node>"
+                              "</Node>";
+    static const char *const shapes[] = {"3 3 3", "3 1 1"};
+    for (int k = 0; k < 2; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, fmt, shapes[k]);
+        expect_error(xml, PF_EPARSE, "t.xml:3:", "the input node 'root' has no quads");
+    }
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("scenes_sofa_misc");
+    TCase *tc = tcase_create("sofa_misc");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_quad2triangle_flat_grid);
+    tcase_add_test(tc, test_quad2triangle_grid_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
