@@ -28,13 +28,16 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
         if (rc) return rc;
     }
     *is_grid = 0;
-    /* the node's own RegularGridTopology, its empty container written before the mapping (SOFA's scenes with a
-     * grid, a TetrahedronSetTopologyContainer and Hexa2TetraTopologicalMapping input="@grid" in one node) */
-    int own_grid = n == c->node && n->topology == SC_TOPO_GRID && !n->sparse && n->pending_container;
+    /* the node's own RegularGridTopology, its container written before the mapping, empty or linked to the grid's
+     * points (SOFA's scenes with a grid, a TetrahedronSetTopologyContainer position="@grid.position" and
+     * Hexa2TetraTopologicalMapping input="@grid" in one node) */
+    int own_grid = n == c->node && n->topology == SC_TOPO_GRID && !n->sparse &&
+                   (n->pending_container || n->grid_container);
     if (!n || (n == c->node && !own_grid))
         return pf_scene_component_error(c, PF_EPARSE, "%s: its input must be the topology of a node above node "
-                                        "'%s' (input=\"@../name\"), or its own RegularGridTopology with an empty "
-                                        "container before the mapping", TYPE(c), c->node->name);
+                                        "'%s' (input=\"@../name\"), or its own RegularGridTopology with a "
+                                        "container before the mapping, empty or linked to the grid's points",
+                                        TYPE(c), c->node->name);
     *from = n;
     cells[0] = cells[1] = 0;
     if (n->topology == SC_TOPO_GRID && n->sparse)
@@ -144,6 +147,7 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     n->topology = SC_TOPO_MESH;
     n->pending_container = NULL;
+    n->grid_container = NULL;
     return PF_OK;
 }
 

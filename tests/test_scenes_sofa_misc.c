@@ -1,6 +1,7 @@
 /* SOFA scene forms met in SOFA's examples (issue 18): Quad2TriangleTopologicalMapping on a flat RegularGridTopology
  * (the grid's own quads, or a container linked to the grid) against the cells' diagonals worked out by hand from
- * SOFA's rule, and the refusals' messages. */
+ * SOFA's rule; Hexa2TetraTopologicalMapping of the node's own grid into a container linked to the grid's points,
+ * against the empty container's form; and the refusals' messages. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -141,6 +142,50 @@ START_TEST(test_quad2triangle_grid_refused)
 }
 END_TEST
 
+/* ---- Hexa2TetraTopologicalMapping of the node's own grid into a container linked to it ---- */
+
+static uint64_t hash_after(const char *xml, uint32_t steps)
+{
+    pf_scene *s = load_ok(xml);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), steps), PF_OK);
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    return h;
+}
+
+/* A cantilever of 2 x 1 x 1 cells held at x = 0, its FEM on the tetrahedra the mapping cuts from the node's grid;
+ * the first %s: the container's attributes, the second: the mapping's. */
+static const char beam[] =
+    "<Node dt='0.01' gravity='0 0 -9.81'><EulerImplicitSolver/><CGLinearSolver iterations='100' tolerance='1e-12'/>\n"
+    "<RegularGridTopology name='grid' n='3 2 2' min='0 0 0' max='0.2 0.1 0.1'/><MechanicalObject name='state'/>\n"
+    "<TetrahedronSetTopologyContainer name='tetra'%s/>\n<Hexa2TetraTopologicalMapping input='@grid' output='@tetra'%s/>"
+    "\n<TetrahedronFEMForceField youngModulus='5e4' poissonRatio='0.3'/><UniformMass totalMass='1'/>"
+    "<FixedConstraint indices='0 3 6 9'/></Node>";
+
+/* SOFA's examples (BarycentricTetraMapping, FixedWeakConstaint_Vec3, VisualMesh) link the container to the grid's
+ * points (position="@grid.position") before the mapping fills it: the same tetrahedra on the same points as the
+ * empty container's form, so the same state bit for bit; with `swapping` too. */
+START_TEST(test_hexa2tetra_linked_container)
+{
+    static const char *const links[] = {" position='@grid.position'", " src='@grid'", " position='@state.position'"};
+    for (int swapping = 0; swapping < 2; swapping++) {
+        const char *sw = swapping ? " swapping='true'" : "";
+        char xml[2048];
+        snprintf(xml, sizeof xml, beam, "", sw);
+        uint64_t empty = hash_after(xml, 20);
+        for (size_t k = 0; k < sizeof links / sizeof *links; k++) {
+            snprintf(xml, sizeof xml, beam, links[k], sw);
+            ck_assert_msg(hash_after(xml, 20) == empty, "link %zu, swapping %d", k, swapping);
+        }
+    }
+    /* a second mapping of the same grid: the node's topology is the first's tetrahedra by then */
+    char xml[2048];
+    snprintf(xml, sizeof xml, beam, " position='@grid.position'",
+             "/><Hexa2TetraTopologicalMapping input='@grid' output='@tetra'");
+    expect_error(xml, PF_EPARSE, "t.xml:4:", "its input must be the topology of a node above node 'root'");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -148,6 +193,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_quad2triangle_flat_grid);
     tcase_add_test(tc, test_quad2triangle_grid_refused);
+    tcase_add_test(tc, test_hexa2tetra_linked_container);
     suite_add_tcase(s, tc);
     return s;
 }
