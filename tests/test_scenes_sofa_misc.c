@@ -1,7 +1,7 @@
 /* SOFA scene forms met in SOFA's examples (issue 18): Quad2TriangleTopologicalMapping on a flat RegularGridTopology
  * (the grid's own quads, or a container linked to the grid) against the cells' diagonals worked out by hand from
  * SOFA's rule; Hexa2TetraTopologicalMapping of the node's own grid into a container linked to the grid's points,
- * against the empty container's form; and the refusals' messages. */
+ * against the empty container's form; SparseGridTopology's `filename`; and the refusals' messages. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -186,6 +186,38 @@ START_TEST(test_hexa2tetra_linked_container)
 }
 END_TEST
 
+/* ---- SparseGridTopology's mesh named by `filename` (SOFA's alias of fileTopology) ---- */
+
+START_TEST(test_sparse_grid_filename_alias)
+{
+    static const char fmt[] = "<Node><EulerImplicitSolver/><Node name='g'><SparseGridTopology n='3 4 5' %s/>"
+                              "<MechanicalObject/><UniformMass totalMass='1'/><HexahedronFEMForceField/></Node></Node>";
+    static const char *const names[] = {"fileTopology='cube.obj'", "filename='cube.obj'"};
+    uint64_t h[2];
+    for (int k = 0; k < 2; k++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, fmt, names[k]);
+        pf_scene_load_def d = quiet_load_def();
+        d.report = ignore;
+        d.data_path = TEST_MESHES_DIR;
+        pf_scene *s = NULL;
+        ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());
+        pf_scene_summary sum;
+        ck_assert_int_eq(pf_scene_get_summary(s, &sum), PF_OK);
+        ck_assert_uint_eq(sum.points, 3 * 4 * 5);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 5), PF_OK);
+        h[k] = pf_world_state_hash(pf_scene_world(s));
+        pf_scene_destroy(s);
+    }
+    ck_assert(h[0] == h[1]);
+    expect_error("<Node><Node name='g'><SparseGridTopology n='3 3 3' fileTopology='cube.obj' filename='ball.obj'/>"
+                 "</Node></Node>",
+                 PF_EPARSE, "t.xml:1:", "fileTopology 'cube.obj' and filename 'ball.obj'");
+    expect_error("<Node><Node name='g'><SparseGridTopology n='3 3 3'/></Node></Node>", PF_EPARSE, "t.xml:1:",
+                 "attribute 'fileTopology' (or 'filename') is missing");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -194,6 +226,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_quad2triangle_flat_grid);
     tcase_add_test(tc, test_quad2triangle_grid_refused);
     tcase_add_test(tc, test_hexa2tetra_linked_container);
+    tcase_add_test(tc, test_sparse_grid_filename_alias);
     suite_add_tcase(s, tc);
     return s;
 }
