@@ -1,7 +1,8 @@
 /* SOFA scene forms met in SOFA's examples (issue 18): Quad2TriangleTopologicalMapping on a flat RegularGridTopology
  * (the grid's own quads, or a container linked to the grid) against the cells' diagonals worked out by hand from
  * SOFA's rule; Hexa2TetraTopologicalMapping of the node's own grid into a container linked to the grid's points,
- * against the empty container's form; SparseGridTopology's `filename`; and the refusals' messages. */
+ * against the empty container's form; SparseGridTopology's `filename`; TriangularFEMForceFieldOptim's restScale
+ * against the scaled triangle it comes to rest as; and the refusals' messages. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -218,6 +219,70 @@ START_TEST(test_sparse_grid_filename_alias)
 }
 END_TEST
 
+/* ---- TriangularFEMForceFieldOptim's restScale ---- */
+
+static double dist(const double *x, uint32_t a, uint32_t b)
+{
+    double d0 = x[3 * a] - x[3 * b], d1 = x[3 * a + 1] - x[3 * b + 1], d2 = x[3 * a + 2] - x[3 * b + 2];
+    return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+/* A free triangle whose rest edges are its initial ones times s (SOFA's initTriangleInfo scales ab and ac) comes to
+ * rest, damped, as its initial shape scaled by s: every edge s times its initial length; no external force, so its
+ * centroid stays where it was. */
+START_TEST(test_rest_scale_shrinks_triangle)
+{
+    static const char fmt[] =
+        "<Node dt='0.01' gravity='0 0 0'><Node name='sheet'><EulerImplicitSolver rayleighMass='5'/>"
+        "<CGLinearSolver iterations='200' tolerance='1e-14' threshold='1e-20'/>"
+        "<MechanicalObject position='0 0 0  2 0 0  0.5 1.5 0'/><MeshTopology triangles='0 1 2'/>"
+        "<UniformMass totalMass='3'/><TriangularFEMForceFieldOptim youngModulus='2000' poissonRatio='0.3' "
+        "restScale='%g'/></Node></Node>";
+    static const double scales[] = {0.9, 1.1};
+    static const double x0[9] = {0, 0, 0, 2, 0, 0, 0.5, 1.5, 0};
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, fmt, scales[k]);
+        pf_scene *s = load_ok(xml);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 2000), PF_OK);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "sheet", &o), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_uint_eq(n, 3);
+        static const uint32_t edges[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+        for (int e = 0; e < 3; e++)
+            ck_assert_double_eq_tol(dist(x, edges[e][0], edges[e][1]),
+                                    scales[k] * dist(x0, edges[e][0], edges[e][1]), 1e-6);
+        for (int d = 0; d < 3; d++)
+            ck_assert_double_eq_tol((x[d] + x[3 + d] + x[6 + d]) / 3, (x0[d] + x0[3 + d] + x0[6 + d]) / 3, 1e-9);
+        pf_scene_destroy(s);
+    }
+    /* refusals: the scene's line, the API's argument */
+    expect_error("<Node><Node name='p'><MechanicalObject position='0 0 0 1 0 0 0 1 0'/><MeshTopology triangles='0 1 2'/>"
+                 "\n<TriangularFEMForceFieldOptim restScale='0'/></Node></Node>",
+                 PF_EINVAL, "t.xml:2:", "restScale must be > 0");
+    pf_world *w;
+    pf_world_def wd = pf_world_default_def();
+    wd.runtime = quiet_load_def().world.runtime;
+    ck_assert_int_eq(pf_world_create(&wd, &w), PF_OK);
+    pf_object_def od = pf_object_default_def();
+    od.points = 3;
+    od.positions = x0;
+    pf_object_id o;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &o), PF_OK);
+    static const uint32_t tri[3] = {0, 1, 2};
+    pf_triangle_fem_def td = pf_triangle_fem_default_def();
+    ck_assert_double_eq(td.rest_scale, 1);
+    td.triangles = tri;
+    td.ntriangles = 1;
+    td.rest_scale = NAN;
+    ck_assert_int_eq(pf_world_add_triangle_fem(w, o, &td, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "def.rest_scale"), "%s", pf_last_error());
+    pf_world_destroy(w);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -227,6 +292,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_quad2triangle_grid_refused);
     tcase_add_test(tc, test_hexa2tetra_linked_container);
     tcase_add_test(tc, test_sparse_grid_filename_alias);
+    tcase_add_test(tc, test_rest_scale_shrinks_triangle);
     suite_add_tcase(s, tc);
     return s;
 }
