@@ -134,6 +134,8 @@ int sc_quad2triangle_mapping(pf_scene_component *c, void *ctx);
 int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
+/* scenes/component_tait_pressure.c: TaitSurfacePressureForceField (a custom force field and a step hook) */
+int sc_tait_surface_pressure(pf_scene_component *c, void *ctx);
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
 /* HexahedronFEMForceField with the method given (not read from the element) */
 int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);

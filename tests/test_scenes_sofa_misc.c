@@ -2,7 +2,8 @@
  * (the grid's own quads, or a container linked to the grid) against the cells' diagonals worked out by hand from
  * SOFA's rule; Hexa2TetraTopologicalMapping of the node's own grid into a container linked to the grid's points,
  * against the empty container's form; SparseGridTopology's `filename`; TriangularFEMForceFieldOptim's restScale
- * against the scaled triangle it comes to rest as; and the refusals' messages. */
+ * against the scaled triangle it comes to rest as; TaitSurfacePressureForceField against the volume where Tait's
+ * pressure vanishes, and its injection rate; and the refusals' messages. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -283,6 +284,94 @@ START_TEST(test_rest_scale_shrinks_triangle)
 }
 END_TEST
 
+/* ---- TaitSurfacePressureForceField ---- */
+
+/* The closed surface of the tetrahedron (0,0,0) (1,0,0) (0,1,0) (0,0,1), triangles turned outward, its base held:
+ * the pressure moves the apex only, along z (its volume gradient is minus the base's normal / 6), until
+ * P = p0 - B ((V / v0)^gamma - 1) = 0, V = v0 (1 + p0 / B)^(1 / gamma), v0 = 1/6 + the injected volume; the apex
+ * then stands at h = 3 V / (base area 1/2). %s: the field's attributes. */
+static const char tet_fmt[] =
+    "<Node dt='0.01' gravity='0 0 0'><Node name='bag'><EulerImplicitSolver rayleighMass='4'/>"
+    "<CGLinearSolver iterations='100' tolerance='1e-14' threshold='1e-20'/>\n"
+    "<MechanicalObject position='0 0 0  1 0 0  0 1 0  0 0 1'/>"
+    "<MeshTopology triangles='0 2 1  0 1 3  0 3 2  1 2 3'/><UniformMass totalMass='4'/>"
+    "<FixedConstraint indices='0 1 2'/>\n<TaitSurfacePressureForceField %s/></Node></Node>";
+
+static const double *apex_after(pf_scene *s, uint32_t steps)
+{
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), steps), PF_OK);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "bag", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 4);
+    return x + 9;
+}
+
+START_TEST(test_tait_pressure_equilibrium)
+{
+    static const struct {
+        const char *attrs;
+        double p0, B, gamma, injected;
+    } cases[] = {
+        {"B='100' gamma='1' injectedVolume='0.0833333333333333'", 0, 100, 1, 1.0 / 12}, /* v0 1/4: h 1.5 */
+        {"B='100' gamma='5' injectedVolume='0.0833333333333333'", 0, 100, 5, 1.0 / 12}, /* the same, any gamma */
+        {"B='100' gamma='2' p0='10'", 10, 100, 2, 0},      /* a rest pressure: V = v0 sqrt(1.1) */
+        {"B='50' gamma='3' p0='-5' injectedVolume='-0.02'", -5, 50, 3, -0.02}, /* a drawn volume, p0 < 0 */
+        {"p0='0' B='0' gamma='5'", 0, 0, 5, 0},             /* B 0: P = p0 = 0, nothing moves */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, tet_fmt, cases[k].attrs);
+        pf_scene *s = load_ok(xml);
+        const double *a = apex_after(s, 3000);
+        double v0 = 1.0 / 6 + cases[k].injected;
+        double V = cases[k].B > 0 ? v0 * pow(1 + cases[k].p0 / cases[k].B, 1 / cases[k].gamma) : 1.0 / 6;
+        ck_assert_msg(fabs(a[2] - 3 * V / 0.5) < 1e-7, "case %zu: apex at z %.12g, expected %.12g", k, a[2],
+                      3 * V / 0.5);
+        ck_assert_double_eq_tol(a[0], 0, 1e-12);
+        ck_assert_double_eq_tol(a[1], 0, 1e-12);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
+/* maxInjectionRate: the injected volume grows by at most rate dt a step (SOFA's AnimateBeginEvent), so a slow
+ * injection lags the immediate one, and both end at the same apex. */
+START_TEST(test_tait_injection_rate)
+{
+    char xml[1024];
+    double z[2][2];
+    static const char *const rates[] = {"", " maxInjectionRate='0.5'"}; /* default 1000: at once; 0.5: 17 steps */
+    for (int k = 0; k < 2; k++) {
+        char attrs[256];
+        snprintf(attrs, sizeof attrs, "B='100' gamma='1' injectedVolume='0.0833333333333333'%s", rates[k]);
+        snprintf(xml, sizeof xml, tet_fmt, attrs);
+        pf_scene *s = load_ok(xml);
+        z[k][0] = apex_after(s, 5)[2];
+        z[k][1] = apex_after(s, 3000)[2];
+        pf_scene_destroy(s);
+    }
+    ck_assert_msg(z[1][0] < z[0][0] - 1e-3, "after 5 steps: slow %.9g, immediate %.9g", z[1][0], z[0][0]);
+    ck_assert_double_eq_tol(z[0][1], 1.5, 1e-7);
+    ck_assert_double_eq_tol(z[1][1], 1.5, 1e-7);
+}
+END_TEST
+
+START_TEST(test_tait_refused)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml, tet_fmt, "B='-1'");
+    expect_error(xml, PF_EINVAL, "t.xml:3:", "B");
+    snprintf(xml, sizeof xml, tet_fmt, "maxInjectionRate='-2'");
+    expect_error(xml, PF_EINVAL, "t.xml:3:", "maxInjectionRate");
+    expect_error("<Node><EulerImplicitSolver/><Node name='p'><MechanicalObject position='0 0 0 1 0 0'/>"
+                 "<MeshTopology edges='0 1'/><UniformMass totalMass='1'/>\n<TaitSurfacePressureForceField B='1' "
+                 "gamma='1'/></Node></Node>",
+                 PF_EPARSE, "t.xml:2:", "TaitSurfacePressureForceField needs the triangles of a closed surface");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -293,6 +382,9 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_hexa2tetra_linked_container);
     tcase_add_test(tc, test_sparse_grid_filename_alias);
     tcase_add_test(tc, test_rest_scale_shrinks_triangle);
+    tcase_add_test(tc, test_tait_pressure_equilibrium);
+    tcase_add_test(tc, test_tait_injection_rate);
+    tcase_add_test(tc, test_tait_refused);
     suite_add_tcase(s, tc);
     return s;
 }
