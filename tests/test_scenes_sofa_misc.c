@@ -3,7 +3,7 @@
  * SOFA's rule; Hexa2TetraTopologicalMapping of the node's own grid into a container linked to the grid's points,
  * against the empty container's form; SparseGridTopology's `filename`; TriangularFEMForceFieldOptim's restScale
  * against the scaled triangle it comes to rest as; TaitSurfacePressureForceField against the volume where Tait's
- * pressure vanishes, and its injection rate; and the refusals' messages. */
+ * pressure vanishes, and its injection rate; FixedWeakConstraint's sag m g / k; and the refusals' messages. */
 #include "check_main.h"
 #include "scene_files.h"
 
@@ -372,6 +372,40 @@ START_TEST(test_tait_refused)
 }
 END_TEST
 
+/* ---- FixedWeakConstraint ---- */
+
+/* Two points under gravity, the first held by FixedWeakConstraint (k 50 N/m, by a BoxROI's indices or written
+ * out): damped, it comes to rest m g / k = 0.2 kg 9.81 / 50 below where it started; the other falls free, unheld. */
+START_TEST(test_fixed_weak_constraint)
+{
+    static const char fmt[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><Node name='p'><EulerImplicitSolver rayleighMass='3'/>"
+        "<CGLinearSolver iterations='50' tolerance='1e-14' threshold='1e-20'/>"
+        "<MechanicalObject position='0 0 1  5 0 1'/><UniformMass vertexMass='0.2'/>"
+        "<BoxROI name='box' box='-0.1 -0.1 0.9 0.1 0.1 1.1'/>\n<FixedWeakConstraint %s/></Node></Node>";
+    static const char *const picks[] = {"indices='@box.indices' stiffness='50'", "indices='0' stiffness='50'"};
+    for (int k = 0; k < 2; k++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml, fmt, picks[k]);
+        pf_scene *s = load_ok(xml);
+        ck_assert_int_eq(pf_world_step(pf_scene_world(s), 1500), PF_OK);
+        pf_object_id o;
+        ck_assert_int_eq(pf_scene_find_object(s, "p", &o), PF_OK);
+        uint32_t n;
+        const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+        ck_assert_double_eq_tol(x[2], 1 - 0.2 * 9.81 / 50, 1e-9);
+        ck_assert_double_eq_tol(x[0], 0, 1e-12);
+        ck_assert_msg(x[5] < -1, "the unheld point is at z %g", x[5]);
+        pf_scene_destroy(s);
+    }
+    char xml[1024];
+    snprintf(xml, sizeof xml, fmt, "indices='7'");
+    expect_error(xml, PF_EINVAL, "t.xml:2:", "index 7 is out of range (2 points)");
+    snprintf(xml, sizeof xml, fmt, "stiffness='-1' indices='0'");
+    expect_error(xml, PF_EINVAL, "t.xml:2:", "stiffness");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -385,6 +419,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_tait_pressure_equilibrium);
     tcase_add_test(tc, test_tait_injection_rate);
     tcase_add_test(tc, test_tait_refused);
+    tcase_add_test(tc, test_fixed_weak_constraint);
     suite_add_tcase(s, tc);
     return s;
 }
