@@ -923,8 +923,8 @@ int sc_sparse_grid_topology(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "finestConnectivity");
     pf_scene_component_ignore(c, "fillWeighted");
     if (!file || !file[0])
-        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: attribute 'fileTopology' (or 'filename') is "
-                                        "missing (the OBJ mesh the grid is built around)");
+        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: attribute 'fileTopology' is missing (or "
+                                        "'filename', its alias: the OBJ mesh the grid is built around)");
     for (int d = 0; d < 3; d++)
         if (n[d] < 2 || n[d] > 1024 || n[d] != floor(n[d]))
             return pf_scene_component_error(c, PF_EINVAL, "SparseGridTopology: n along %c must be an integer in "

@@ -216,7 +216,7 @@ START_TEST(test_sparse_grid_filename_alias)
                  "</Node></Node>",
                  PF_EPARSE, "t.xml:1:", "fileTopology 'cube.obj' and filename 'ball.obj'");
     expect_error("<Node><Node name='g'><SparseGridTopology n='3 3 3'/></Node></Node>", PF_EPARSE, "t.xml:1:",
-                 "attribute 'fileTopology' (or 'filename') is missing");
+                 "attribute 'fileTopology' is missing (or 'filename', its alias");
 }
 END_TEST
 
