@@ -117,6 +117,7 @@ static int triangle_fem_init(pf_triangle_fem *fem, const pf_object *o, const pf_
         r[0] = R[0] * ab[0] + R[1] * ab[1] + R[2] * ab[2];
         r[1] = R[0] * ac[0] + R[1] * ac[1] + R[2] * ac[2];
         r[2] = R[3] * ac[0] + R[4] * ac[1] + R[5] * ac[2];
+        for (int k = 0; k < 3; k++) r[k] *= def->rest_scale; /* SOFA's restScale: the rest edges, scaled */
         triangle_stiffness(r[0], r[1], r[2], def->young_modulus, def->poisson_ratio, def->thickness,
                            fem->ke + 36 * e);
     }
@@ -300,7 +301,7 @@ const pf_force_field_ops pf_triangle_fem_force_field = {
 pf_triangle_fem_def pf_triangle_fem_default_def(void)
 {
     return (pf_triangle_fem_def){
-        .young_modulus = 1000, .poisson_ratio = 0.3, .thickness = 1, .method = PF_FEM_LARGE};
+        .young_modulus = 1000, .poisson_ratio = 0.3, .thickness = 1, .method = PF_FEM_LARGE, .rest_scale = 1};
 }
 
 int pf_world_add_triangle_fem(pf_world *w, pf_object_id id, const pf_triangle_fem_def *def,
@@ -315,6 +316,7 @@ int pf_world_add_triangle_fem(pf_world *w, pf_object_id id, const pf_triangle_fe
         return pf_error(PF_EINVAL, "%s: def.poisson_ratio must be in [0, 0.5), got %g", fn,
                         def->poisson_ratio);
     PF_TRY(pf_check_positive(def->thickness, fn, "def.thickness"));
+    PF_TRY(pf_check_positive(def->rest_scale, fn, "def.rest_scale"));
     PF_TRY(pf_check_enum((int)def->method, 4, fn, "def.method"));
     if (def->method > PF_FEM_LARGE)
         return pf_error(PF_EINVAL, "%s: def.method %d: triangles take PF_FEM_LINEAR or PF_FEM_LARGE", fn,

@@ -184,7 +184,8 @@ int sc_triangle_fem(pf_scene_component *c, void *ctx)
  * gamma = E / (1 - nu^2), D33 = mu / 2), area A, thickness 1, and df = -R^T Ke R dx with the current frame: so
  * pf_world_add_triangle_fem, PF_FEM_LARGE. Its defaults are BaseLinearElasticityFEMForceField's (E 5000, nu
  * 0.45); SOFA ignores a method other than "large" with a warning, and so does PhysFlow; its `damping` is read
- * but used nowhere in SOFA. `restScale` (a pre-stretched rest shape) is refused unless 1. */
+ * but used nowhere in SOFA. `restScale` scales each triangle's rest edges (SOFA's initTriangleInfo): a
+ * pre-stretched membrane below 1. */
 int sc_triangle_fem_optim(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -197,11 +198,10 @@ int sc_triangle_fem_optim(pf_scene_component *c, void *ctx)
     if (m && *m && strcmp(m, "large"))
         pf_scene_component_warning(c, "%s: method '%s' ignored: it implements \"large\" only (as in SOFA)",
                                    TYPE(c), m);
-    double rest_scale = 1;
-    if ((rc = pf_scene_component_real(c, "restScale", -1e300, 1e300, &rest_scale)) < 0) return rc;
-    if (rest_scale != 1)
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: restScale %g is not supported (1 only): PhysFlow's "
-                                        "rest shape is the initial positions, not scaled", TYPE(c), rest_scale);
+    if ((rc = pf_scene_component_real(c, "restScale", -1e300, 1e300, &d.rest_scale)) < 0) return rc;
+    if (!(d.rest_scale > 0))
+        return pf_scene_component_error(c, PF_EINVAL, "%s: restScale must be > 0 (the rest shape's scale), got %g",
+                                        TYPE(c), d.rest_scale);
     static const char *const ignored[] = {"template",          "topology",          "damping",
                                           "computePrincipalStress", "stressMaxValue", "showStressVector",
                                           "showStressThreshold"};

@@ -74,3 +74,32 @@ int sc_rest_shape_springs(pf_scene_component *c, void *ctx)
     pf_free(idx), pf_free(k), pf_free(rest);
     return rc;
 }
+
+/* FixedWeakConstraint (SOFA's FixedWeakConstraint.inl): f_i = -k (x_i - x_i(0)) on each of `indices` (an ROI's
+ * "@box.indices" too; none: no spring), x_i(0) the point's starting position (SOFA's resetPosition, not
+ * rest_position): rest-shape springs at the initial positions, pf_world_add_rest_shape_springs. */
+int sc_fixed_weak_constraint(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    static const char *const ignored[] = {"angularStiffness", "drawSpring", "springColor", "template", "topology"};
+    SC_IGNORE_ATTRS(c, ignored);
+    double k = 1; /* SOFA's default */
+    int rc;
+    if ((rc = pf_scene_component_real(c, "stiffness", 0, 1e300, &k)) < 0) return rc;
+    if (c->node->rigid)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a rigid body is not supported yet", TYPE(c));
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    uint32_t np = 0, n = 0, *owned = NULL;
+    const uint32_t *idx = NULL;
+    pf_world_positions(pf_scene_component_world(c), o, &np);
+    if ((rc = sc_point_indices(c, np, 0, &idx, &n, &owned))) return rc;
+    if (n) {
+        pf_rest_shape_springs_def d = pf_rest_shape_springs_default_def();
+        d.points = idx, d.npoints = n, d.stiffness = k; /* rest_positions NULL: where the points start */
+        rc = pf_world_add_rest_shape_springs(pf_scene_component_world(c), o, &d, NULL);
+        if (!rc) c->L->scene->summary.force_fields++;
+    }
+    pf_free(owned);
+    return rc;
+}

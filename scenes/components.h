@@ -97,6 +97,8 @@ int sc_rest_shape_springs(pf_scene_component *c, void *ctx);
 /* The node's MechanicalObject's rest_position for the listed points idx[0 .. m) (m 0: every point) of object o, for
  * the springs that rest there (*out owned by the caller; NULL: none written out, rest at the initial positions). */
 int sc_rest_positions(pf_scene_component *c, pf_object_id o, const uint32_t *idx, size_t m, double **out);
+/* FixedWeakConstraint: rest-shape springs on `indices` at the starting positions (scenes/component_rest_shape.c) */
+int sc_fixed_weak_constraint(pf_scene_component *c, void *ctx);
 int sc_polynomial_springs(pf_scene_component *c, void *ctx);
 int sc_cg_linear_solver(pf_scene_component *c, void *ctx);
 int sc_collision_pipeline(pf_scene_component *c, void *ctx);
@@ -134,6 +136,8 @@ int sc_quad2triangle_mapping(pf_scene_component *c, void *ctx);
 int sc_triangle2edge_mapping(pf_scene_component *c, void *ctx);
 
 /* FORCES stage */
+/* scenes/component_tait_pressure.c: TaitSurfacePressureForceField (a custom force field and a step hook) */
+int sc_tait_surface_pressure(pf_scene_component *c, void *ctx);
 int sc_hexa_fem(pf_scene_component *c, void *ctx);
 /* HexahedronFEMForceField with the method given (not read from the element) */
 int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);

@@ -913,13 +913,18 @@ int sc_sparse_grid_topology(pf_scene_component *c, void *ctx)
     double n[3] = {4, 4, 4};
     int rc;
     if ((rc = pf_scene_component_reals(c, "n", 3, n)) < 0) return rc;
-    const char *file = pf_scene_component_string(c, "fileTopology");
+    /* SOFA's MeshTopology data `fileTopology`, also spelt `filename` (its alias) */
+    const char *file = pf_scene_component_string(c, "fileTopology"), *alias = pf_scene_component_string(c, "filename");
+    if (alias && alias[0] && file && file[0] && strcmp(alias, file))
+        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: fileTopology '%s' and filename '%s' "
+                                        "(SOFA's alias) name two meshes", file, alias);
+    if (!file || !file[0]) file = alias;
     pf_scene_component_ignore(c, "nbVirtualFinerLevels");
     pf_scene_component_ignore(c, "finestConnectivity");
     pf_scene_component_ignore(c, "fillWeighted");
     if (!file || !file[0])
-        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: attribute 'fileTopology' is missing (the "
-                                        "OBJ mesh the grid is built around)");
+        return pf_scene_component_error(c, PF_EPARSE, "SparseGridTopology: attribute 'fileTopology' is missing (or "
+                                        "'filename', its alias: the OBJ mesh the grid is built around)");
     for (int d = 0; d < 3; d++)
         if (n[d] < 2 || n[d] > 1024 || n[d] != floor(n[d]))
             return pf_scene_component_error(c, PF_EINVAL, "SparseGridTopology: n along %c must be an integer in "

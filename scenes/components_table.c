@@ -135,6 +135,8 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedralFEMForceFieldAndMass", FORCES, sc_hexahedral_fem_and_mass, &sc_both_stages},
     {"RegularGridSpringForceField", FORCES, sc_regular_grid_springs, NULL},
     {"MeshSpringForceField", FORCES, sc_mesh_springs, NULL},
+    {"TaitSurfacePressureForceField", FORCES, sc_tait_surface_pressure, NULL},
+    {"FixedWeakConstraint", FORCES, sc_fixed_weak_constraint, NULL},
     {"PlaneForceField", FORCES, sc_plane_force_field, NULL},
     {"SphereForceField", FORCES, sc_sphere_force_field, NULL},
     {"Gravity", FORCES, sc_gravity, NULL},

@@ -12,25 +12,32 @@
 
 typedef enum mapping_kind { HEXA2TETRA, TETRA2TRIANGLE, HEXA2QUAD, QUAD2TRIANGLE, TRIANGLE2EDGE } mapping_kind;
 
-/* The input node (linked by `input`, else the parent) and its elements as a mesh (a grid's built); *grid_cells
- * gets a regular grid's cells per row and column (0 0 for another mesh). */
-static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const sc_mesh **m, int cells[2])
+/* The input node (linked by `input`, else the parent) and its elements as a mesh (a grid's built: its hexahedra,
+ * or a flat grid's quads); *grid_cells gets a regular grid's cells per row and column (0 0 for another mesh);
+ * *is_grid: the input is the grid component itself (named by the link, or the parent's), not a container that
+ * linked its data (SOFA's mappings read a grid's shape only from a GridTopology input). */
+static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const sc_mesh **m, int cells[2],
+                      int *is_grid)
 {
     const char *in = pf_scene_component_string(c, "input");
     sc_node *n = c->node->parent;
+    xmlNode *comp = NULL;
     if (in && in[0] == '@' && in[1]) {
-        xmlNode *comp;
         const char *field;
         int rc = sc_resolve_link(c, "input", in, &n, &comp, &field);
         if (rc) return rc;
     }
-    /* the node's own RegularGridTopology, its empty container written before the mapping (SOFA's scenes with a
-     * grid, a TetrahedronSetTopologyContainer and Hexa2TetraTopologicalMapping input="@grid" in one node) */
-    int own_grid = n == c->node && n->topology == SC_TOPO_GRID && !n->sparse && n->pending_container;
+    *is_grid = 0;
+    /* the node's own RegularGridTopology, its container written before the mapping, empty or linked to the grid's
+     * points (SOFA's scenes with a grid, a TetrahedronSetTopologyContainer position="@grid.position" and
+     * Hexa2TetraTopologicalMapping input="@grid" in one node) */
+    int own_grid = n == c->node && n->topology == SC_TOPO_GRID && !n->sparse &&
+                   (n->pending_container || n->grid_container);
     if (!n || (n == c->node && !own_grid))
         return pf_scene_component_error(c, PF_EPARSE, "%s: its input must be the topology of a node above node "
-                                        "'%s' (input=\"@../name\"), or its own RegularGridTopology with an empty "
-                                        "container before the mapping", TYPE(c), c->node->name);
+                                        "'%s' (input=\"@../name\"), or its own RegularGridTopology with a "
+                                        "container before the mapping, empty or linked to the grid's points",
+                                        TYPE(c), c->node->name);
     *from = n;
     cells[0] = cells[1] = 0;
     if (n->topology == SC_TOPO_GRID && n->sparse)
@@ -39,9 +46,15 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
                                         TYPE(c), n->name);
     if (n->topology == SC_TOPO_GRID) {
         int rc = sc_grid_mesh(n->def.grid, n->def.grid_min, n->def.grid_max, own);
-        if (rc) return rc;
+        /* a flat grid (one axis of 1 point) is a sheet of quads, as SOFA's GridTopology lists it */
+        if (!rc) rc = sc_grid_quads(n->def.grid, &own->quads, &own->nquads);
+        if (rc) {
+            sc_mesh_free(own);
+            return rc;
+        }
         cells[0] = n->def.grid[0] - 1;
         cells[1] = n->def.grid[1] - 1;
+        *is_grid = !comp || !xmlStrcmp(comp->name, (const xmlChar *)"RegularGridTopology");
         *m = own;
         return PF_OK;
     }
@@ -80,8 +93,8 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     sc_node *from = NULL;
     sc_mesh grid = {0}, res = {0};
     const sc_mesh *m = NULL;
-    int cells[2];
-    if ((rc = input_mesh(c, &from, &grid, &m, cells))) return rc;
+    int cells[2], is_grid;
+    if ((rc = input_mesh(c, &from, &grid, &m, cells, &is_grid))) return rc;
     /* the node's grid came by a link to the input's grid (its MechanicalObject's position="@../grid.position"):
      * the same grid, which the mapping's elements turn into the node's mesh as its own grid would be */
     int linked_grid = n->topology == SC_TOPO_GRID && from != n && from->topology == SC_TOPO_GRID && !n->sparse &&
@@ -111,7 +124,9 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
         break;
     case TETRA2TRIANGLE: rc = sc_tetra_to_triangles(m, &res); break;
     case HEXA2QUAD: rc = sc_hexa_to_quads(m, &res); break;
-    case QUAD2TRIANGLE: rc = sc_quads_to_triangles(m, 2, &res); break;
+    case QUAD2TRIANGLE: /* SOFA's rows of quads: a GridTopology input's nx - 1 (ny - 1 when nx is 1), else 2 */
+        rc = sc_quads_to_triangles(m, is_grid ? (cells[0] ? cells[0] : cells[1]) : 2, &res);
+        break;
     case TRIANGLE2EDGE: rc = sc_triangles_to_edges(m, &res); break;
     }
     sc_mesh_free(&grid);
@@ -132,6 +147,7 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     n->topology = SC_TOPO_MESH;
     n->pending_container = NULL;
+    n->grid_container = NULL;
     return PF_OK;
 }
 

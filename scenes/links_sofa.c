@@ -292,6 +292,8 @@ int sc_follow_links(pf_scene_component *c, int *skip)
     }
     /* a topology container linked to a loader or a grid is that loader's mesh or grid, which the node already has */
     *skip = linked && c->entry && c->entry->fn == sc_mesh_topology && c->node->topology != SC_TOPO_NONE;
+    if (*skip && c->node->topology == SC_TOPO_GRID && !c->node->sparse && !c->node->grid_container)
+        c->node->grid_container = c->el;
     if (!linked && takes_generic_loader(c)) *skip = 1, c->node->topology_linked = 1;
     return PF_OK;
 }

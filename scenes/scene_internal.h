@@ -104,6 +104,9 @@ struct sc_node {
     const xmlNode *topology_loader;
     /* a topology container waiting for a topological mapping to fill it (an error if none does) */
     const xmlNode *pending_container;
+    /* a topology container that linked the node's own RegularGridTopology (position="@grid.position"): the grid
+     * unless a topological mapping of the grid fills it (SOFA's FEM examples' layout) */
+    const xmlNode *grid_container;
     /* topology filled by a topological mapping from this node: on its points (the object of the nearest node
      * above with one carries them) */
     sc_node *topology_source;

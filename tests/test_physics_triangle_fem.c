@@ -671,7 +671,7 @@ START_TEST(test_optim_against_sofa_formulas)
 END_TEST
 
 /* TriangularFEMForceFieldOptim is TriangularFEMForceField's "large", bit for bit: with given moduli, with its
- * defaults (E 5000, nu 0.45), with a method SOFA ignores; restScale other than 1 and a bad poissonRatio are refused
+ * defaults (E 5000, nu 0.45), with a method SOFA ignores; a restScale not > 0 and a bad poissonRatio are refused
  * naming the line */
 START_TEST(test_optim_scene_equals_triangular_fem)
 {
@@ -691,7 +691,7 @@ START_TEST(test_optim_scene_equals_triangular_fem)
         ck_assert_msg(a == b, "case %d: Optim %016llx, TriangularFEMForceField %016llx", k, (unsigned long long)a,
                       (unsigned long long)b);
     }
-    ck_assert_int_eq(load_triangle_sheet("", "<TriangularFEMForceFieldOptim restScale='0.97'/>", &s), PF_ENOTSUP);
+    ck_assert_int_eq(load_triangle_sheet("", "<TriangularFEMForceFieldOptim restScale='-1'/>", &s), PF_EINVAL);
     ck_assert_msg(strstr(pf_last_error(), "t.xml:2:") && strstr(pf_last_error(), "restScale"), "%s",
                   pf_last_error());
     ck_assert_int_eq(load_triangle_sheet("", "<TriangularFEMForceFieldOptim poissonRatio='0.5'/>", &s), PF_EINVAL);

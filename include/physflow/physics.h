@@ -279,6 +279,9 @@ typedef struct pf_triangle_fem_def {
                                ///< frame, fixed); default PF_FEM_LARGE
     const uint32_t *triangles; ///< 3 point indices per triangle (copied); default NULL
     uint32_t ntriangles;       ///< how many triangles (> 0); default 0
+    double rest_scale;         ///< dimensionless (> 0): each triangle's rest shape is its initial shape scaled by
+                               ///< it, a pre-stretched membrane below 1 (SOFA TriangularFEMForceFieldOptim
+                               ///< `restScale`); default 1
 } pf_triangle_fem_def;
 
 PF_API pf_triangle_fem_def pf_triangle_fem_default_def(void);
