@@ -172,7 +172,7 @@ static int node_mesh(pf_scene_component *c, const sc_node *t, mass_mesh *m)
         m->elem[SC_MASS_TETRAHEDRA] = t->mesh.tetra, m->nelem[SC_MASS_TETRAHEDRA] = t->mesh.ntetra;
         m->elem[SC_MASS_HEXAHEDRA] = t->mesh.hexa, m->nelem[SC_MASS_HEXAHEDRA] = t->mesh.nhexa;
     }
-    if (t->positions) {
+    if (t->positions && !sc_mo_positions_from_topology(t)) {
         if (t->topology != SC_TOPO_NONE && t->npositions != m->npoints) {
             mass_mesh_free(m);
             return pf_scene_component_error(c, PF_EINVAL, "%s: node '%s' has %u positions but its topology has %u "
@@ -373,7 +373,7 @@ static int set_point_masses(pf_scene_component *c, const mass_input *in)
     mass_mesh m;
     if ((rc = node_mesh(c, t, &m))) return rc;
     /* the object's own point count: its positions, else its topology's */
-    uint32_t npts = n->positions ? n->npositions
+    uint32_t npts = n->positions && !sc_mo_positions_from_topology(n) ? n->npositions
                     : n->topology == SC_TOPO_MESH ? n->mesh.npoints
                     : n->topology == SC_TOPO_GRID
                         ? (uint32_t)n->def.grid[0] * (uint32_t)n->def.grid[1] * (uint32_t)n->def.grid[2]

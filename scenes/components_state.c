@@ -180,6 +180,13 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
     return PF_OK;
 }
 
+int sc_mo_positions_from_topology(const sc_node *n)
+{
+    return n->positions && n->npositions <= 1 &&
+           (n->topology == SC_TOPO_GRID || (n->topology == SC_TOPO_MESH && n->mesh.npoints > 1)) &&
+           (!n->velocities || n->nvelocities <= 1);
+}
+
 static int claim_topology(pf_scene_component *c, sc_topology kind)
 {
     sc_node *n = c->node;

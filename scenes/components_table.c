@@ -246,6 +246,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"PointMesh", FORCES, sc_point_model, NULL},
     {"PointSet", FORCES, sc_point_model, NULL},
     {"TPointModel", FORCES, sc_point_model, NULL},
+    {"TSphereModel", FORCES, sc_sphere_model, NULL},
 };
 char sc_both_stages;
 const size_t sc_builtin_component_count = sizeof sc_builtin_components / sizeof sc_builtin_components[0];

@@ -454,11 +454,7 @@ static int create_objects(sc_loader *L, sc_node *n)
                       "are, as in SOFA (a solver in the node or above it simulates it)", n->name);
             L->kind = -1;
         }
-        /* SOFA's MechanicalObject::init: at most one position and one velocity given and a topology with points:
-         * the topology's points, and the velocity given copied to every point */
-        int from_topology = n->positions && n->npositions <= 1 &&
-                            (n->topology == SC_TOPO_GRID || (n->topology == SC_TOPO_MESH && n->mesh.npoints > 1)) &&
-                            (!n->velocities || n->nvelocities <= 1);
+        int from_topology = sc_mo_positions_from_topology(n);
         if (n->positions && !from_topology) {
             if (n->topology == SC_TOPO_GRID)
                 return sc_error(L, n->mo_line, PF_EPARSE, "MechanicalObject: 'position' and a RegularGridTopology "

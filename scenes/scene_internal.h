@@ -244,6 +244,9 @@ int sc_mo_transform_apply(sc_loader *L, sc_node *n);
 /* whether node n's points are still to be transformed (its MechanicalObject read, the node's STATE components not
  * all run), and the transform on a copy of them (np points) for a component that reads them before */
 int sc_mo_transform_pending(const sc_node *n);
+/* 1 when node n's MechanicalObject gives at most one position and one velocity and its topology has points:
+ * SOFA's MechanicalObject::init then takes the topology's points (a saved scene's `position="0 0 0"`) */
+int sc_mo_positions_from_topology(const sc_node *n);
 void sc_mo_transform_points(const sc_node *n, double *p, size_t np);
 void sc_report(const sc_loader *L, pf_scene_severity sev, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

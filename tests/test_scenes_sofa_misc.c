@@ -406,6 +406,41 @@ START_TEST(test_fixed_weak_constraint)
 }
 END_TEST
 
+/* ---- A saved scene's MechanicalObject position="0 0 0" over a topology ---- */
+
+/* SOFA's MechanicalObject::init takes the topology's points when at most one position and one velocity are given
+ * (scenes saved by SOFA's GUI write position="0 0 0"): the unit corner tetrahedron (volume 1/6) gets its four
+ * points, and DiagonalMass at density 6 spreads 1 kg over them, 1/4 each (a tetrahedron's lumped mass). With two
+ * positions given, the count must match the topology's. */
+START_TEST(test_placeholder_position_takes_topology_points)
+{
+    static const char fmt[] =
+        "<Node gravity='0 0 0'><EulerImplicitSolver/><CGLinearSolver/><Node name='t'>"
+        "<MeshTopology position='0 0 0  1 0 0  0 1 0  0 0 1' tetrahedra='0 1 2 3'/>\n"
+        "<MechanicalObject position='%s' velocity='0 0 1'/>\n<DiagonalMass massDensity='6'/></Node></Node>";
+    char xml[1024];
+    snprintf(xml, sizeof xml, fmt, "0 0 0");
+    pf_scene *s = load_ok(xml);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "t", &o), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_double_eq(x[3], 1);
+    ck_assert_double_eq(x[11], 1);
+    double m[4];
+    uint32_t nm;
+    ck_assert_int_eq(pf_world_get_point_masses(pf_scene_world(s), o, m, 4, &nm), PF_OK);
+    for (int k = 0; k < 4; k++) ck_assert_double_eq_tol(m[k], 0.25, 1e-15);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK); /* the velocity given moves every point */
+    x = pf_world_positions(pf_scene_world(s), o, &n);
+    for (int k = 0; k < 4; k++) ck_assert_double_gt(x[3 * k + 2], k == 3 ? 1 : 0);
+    pf_scene_destroy(s);
+    snprintf(xml, sizeof xml, fmt, "0 0 0  1 0 0");
+    expect_error(xml, PF_EINVAL, "t.xml:3:", "has 2 positions but its topology has 4 points");
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_misc");
@@ -420,6 +455,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_tait_injection_rate);
     tcase_add_test(tc, test_tait_refused);
     tcase_add_test(tc, test_fixed_weak_constraint);
+    tcase_add_test(tc, test_placeholder_position_takes_topology_points);
     suite_add_tcase(s, tc);
     return s;
 }
