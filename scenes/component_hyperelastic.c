@@ -1,0 +1,104 @@
+/* SOFA's TetrahedronHyperelasticityFEMForceField (Sofa.Component.SolidMechanics.FEM.HyperElastic) on the
+ * tetrahedra of its node (as TetrahedronFEMForceField finds them), as pf_world_add_hyperelastic_fem: materialName
+ * picks the strain energy, ParameterSet lists its parameters in SOFA's order. */
+#include "components.h"
+
+#include "base/alloc.h"
+#include "base/error.h"
+
+#include <string.h>
+
+#define TYPE(c) pf_scene_component_type(c)
+
+/* SOFA's material names (TetrahedronHyperelasticityFEMForceField.inl's materialOptions), ours first; the
+ * others are refused by name */
+static const struct {
+    const char *name;
+    pf_hyperelastic_material m;
+    const char *params; /* in messages */
+} materials[] = {
+    {"ArrudaBoyce", PF_HYPER_ARRUDA_BOYCE, "mu k0"},
+    {"StVenantKirchhoff", PF_HYPER_ST_VENANT_KIRCHHOFF, "mu lambda"},
+    {"NeoHookean", PF_HYPER_NEO_HOOKEAN, "mu lambda"},
+    {"MooneyRivlin", PF_HYPER_MOONEY_RIVLIN, "c1 c2 k0"},
+};
+static const char *const unsupported[] = {"VerondaWestman", "Costa", "Ogden", "StableNeoHookean"};
+
+static int material_of(pf_scene_component *c, int *out)
+{
+    const char *m = pf_scene_component_string(c, "materialName");
+    *out = 0; /* SOFA's default: the first option, ArrudaBoyce */
+    if (!m) return PF_OK;
+    for (int k = 0; k < (int)(sizeof materials / sizeof *materials); k++)
+        if (!strcmp(m, materials[k].name)) {
+            *out = k;
+            return PF_OK;
+        }
+    for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++)
+        if (!strcmp(m, unsupported[k]))
+            return pf_scene_component_error(c, PF_ENOTSUP,
+                                            "%s: materialName '%s' is not supported yet (ArrudaBoyce, "
+                                            "StVenantKirchhoff, NeoHookean, MooneyRivlin)",
+                                            TYPE(c), m);
+    return pf_scene_component_error(c, PF_EPARSE,
+                                    "%s: unknown materialName '%s' (ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
+                                    "MooneyRivlin; SOFA's VerondaWestman, Costa, Ogden, StableNeoHookean are not "
+                                    "supported)",
+                                    TYPE(c), m);
+}
+
+/* ParameterSet: exactly the material's count (SOFA reads past a short list and ignores a long one) */
+static int parameters_of(pf_scene_component *c, int k, pf_hyperelastic_def *d)
+{
+    double *v = NULL;
+    size_t n = 0;
+    int rc = sc_parse_reals(c, "ParameterSet", &v, &n);
+    if (rc < 0) return rc;
+    int want = pf_hyperelastic_parameter_count(materials[k].m);
+    if ((size_t)want != n) {
+        pf_free(v);
+        return pf_scene_component_error(c, PF_EPARSE,
+                                        "%s: ParameterSet lists %zu values; material %s takes %d (%s, Pa)", TYPE(c),
+                                        n, materials[k].name, want, materials[k].params);
+    }
+    memcpy(d->parameters, v, n * sizeof *v);
+    d->nparameters = (uint32_t)n;
+    pf_free(v);
+    return PF_OK;
+}
+
+int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    pf_hyperelastic_def d = pf_hyperelastic_default_def();
+    int k, rc;
+    if ((rc = material_of(c, &k))) return rc;
+    d.material = materials[k].m;
+    if ((rc = parameters_of(c, k, &d))) return rc;
+    const char *dirs = pf_scene_component_string(c, "AnisotropyDirections");
+    if (dirs && dirs[strspn(dirs, " \t\r\n")])
+        return pf_scene_component_error(c, PF_ENOTSUP,
+                                        "%s: AnisotropyDirections is not supported: PhysFlow's materials are "
+                                        "isotropic",
+                                        TYPE(c));
+    int reg = 0;
+    if ((rc = sc_parse_bool(c, "matrixRegularization", &reg)) < 0) return rc;
+    if (reg)
+        pf_scene_component_warning(c, "%s: matrixRegularization is ignored: PhysFlow uses the exact tangent "
+                                      "stiffness", TYPE(c));
+    pf_scene_component_ignore(c, "template");
+    pf_scene_component_ignore(c, "listening");
+    pf_object_id o;
+    if ((rc = pf_scene_component_object(c, &o))) return rc;
+    sc_mesh split = {0};
+    if ((rc = sc_tetra_fem_elements(c, &split, &d.tetrahedra, &d.ntetrahedra))) return rc;
+    pf_force_field_id id;
+    rc = pf_world_add_hyperelastic_fem(c->L->scene->world, o, &d, &id);
+    if (!rc)
+        rc = sc_note_element_field(c, id, split.ntetra ? SC_ELEMENT_HEXAHEDRA : SC_ELEMENT_TETRAHEDRA,
+                                   d.ntetrahedra, !split.ntetra);
+    sc_mesh_free(&split);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
