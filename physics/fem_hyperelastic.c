@@ -40,6 +40,7 @@ typedef struct strain_state {
     double F[9], C[9], Cinv[9]; /* row-major */
     double I1, J;
     pf_hyper_derivs d;
+    pf_ogden_state og; /* Ogden only */
 } strain_state;
 
 static void strain_state_at(const hyper_fem *fem, const double F[9], strain_state *s)
@@ -56,20 +57,22 @@ static void strain_state_at(const hyper_fem *fem, const double F[9], strain_stat
     for (int k = 0; k < 9; k++)
         trC2 += s->C[k] * s->C[k]; /* C symmetric: tr C^2 = C:C */
     pf_hyper_material_derivs(fem->material, fem->param, s->I1, 0.5 * (s->I1 * s->I1 - trC2), s->J, &s->d);
+    if (fem->material == PF_HYPER_OGDEN) pf_ogden_state_at(fem->param, F, s->J, &s->og);
 }
 
 /* S = 2 dW/dC = 2 W1 I + 2 W2 (I1 I - C) + J WJ C^-1 (dI1/dC = I, dI2/dC = I1 I - C, dJ/dC = J/2 C^-1) */
-static void stress(const strain_state *s, double S[9])
+static void stress(const hyper_fem *fem, const strain_state *s, double S[9])
 {
     const pf_hyper_derivs *d = &s->d;
     for (int k = 0; k < 9; k++) {
         double id = k % 4 == 0;
         S[k] = 2 * d->w1 * id + 2 * d->w2 * (s->I1 * id - s->C[k]) + s->J * d->wj * s->Cinv[k];
     }
+    if (fem->material == PF_HYPER_OGDEN) pf_ogden_stress(fem->param, &s->og, s->Cinv, S);
 }
 
 /* dS for a variation dC of C: the derivative of stress() (dC^-1 = -C^-1 dC C^-1) */
-static void stress_variation(const strain_state *s, const double dC[9], double dS[9])
+static void stress_variation(const hyper_fem *fem, const strain_state *s, const double dC[9], double dS[9])
 {
     const pf_hyper_derivs *d = &s->d;
     double dI1 = dC[0] + dC[4] + dC[8], CdC = 0, CinvdC = 0;
@@ -94,6 +97,7 @@ static void stress_variation(const strain_state *s, const double dC[9], double d
         dS[k] = 2 * dw1 * id + 2 * dw2 * (s->I1 * id - s->C[k]) + 2 * d->w2 * (dI1 * id - dC[k]) +
                 djwj * s->Cinv[k] - s->J * d->wj * CdCC[k];
     }
+    if (fem->material == PF_HYPER_OGDEN) pf_ogden_stress_variation(fem->param, &s->og, s->Cinv, dC, dS);
 }
 
 /* out = A B (3x3, row-major) */
@@ -124,7 +128,7 @@ static void deformation_gradient(const hyper_elem *el, const double *x, double F
 /* ke = V dP/dx, column (3c + a) from dF = e_a grad N_c^T: dC = dF^T F + F^T dF, dP = dF S + F dS, and the
  * force's variation -V dP grad N_b on corner b; made exactly symmetric (it is, up to rounding: the Hessian of
  * the energy) for the direct solver */
-static void element_stiffness(const hyper_elem *el, const strain_state *s, const double S[9], double ke[144])
+static void element_stiffness(const hyper_fem *fem, const hyper_elem *el, const strain_state *s, const double S[9], double ke[144])
 {
     const double *F = s->F;
     for (int c = 0; c < 4; c++) {
@@ -137,7 +141,7 @@ static void element_stiffness(const hyper_elem *el, const strain_state *s, const
             for (int i = 0; i < 3; i++)
                 for (int j = 0; j < 3; j++)
                     dC[3 * i + j] = gc[i] * F[3 * a + j] + F[3 * a + i] * gc[j];
-            stress_variation(s, dC, dS);
+            stress_variation(fem, s, dC, dS);
             mul3(F, dS, FdS);
             memcpy(dP, FdS, sizeof dP);
             for (int j = 0; j < 3; j++)
@@ -170,7 +174,7 @@ static void hyper_force(hyper_fem *fem, const double *x, double *f, int want_jac
         strain_state s;
         deformation_gradient(el, x, F);
         strain_state_at(fem, F, &s);
-        stress(&s, S);
+        stress(fem, &s, S);
         mul3(F, S, P);
         for (int a = 0; a < 4; a++) {
             const double *g = el->g[a];
@@ -178,7 +182,7 @@ static void hyper_force(hyper_fem *fem, const double *x, double *f, int want_jac
             for (int i = 0; i < 3; i++)
                 fo[i] -= el->vol * (P[3 * i] * g[0] + P[3 * i + 1] * g[1] + P[3 * i + 2] * g[2]);
         }
-        if (want_jac) element_stiffness(el, &s, S, fem->ke + 144 * (size_t)e);
+        if (want_jac) element_stiffness(fem, el, &s, S, fem->ke + 144 * (size_t)e);
     }
 }
 
@@ -320,6 +324,7 @@ int pf_hyperelastic_parameter_count(pf_hyperelastic_material m)
     static const int count[PF_HYPER_MATERIALS] = {
         [PF_HYPER_ST_VENANT_KIRCHHOFF] = 2, [PF_HYPER_NEO_HOOKEAN] = 2,
         [PF_HYPER_MOONEY_RIVLIN] = 3,       [PF_HYPER_ARRUDA_BOYCE] = 2,
+        [PF_HYPER_OGDEN] = 3,
     };
     if ((int)m < 0 || (int)m >= PF_HYPER_MATERIALS)
         return pf_error(PF_EINVAL, "pf_hyperelastic_parameter_count: unknown material %d", (int)m);
@@ -344,12 +349,14 @@ static int check_parameters(const pf_hyperelastic_def *def, const char *fn)
         [PF_HYPER_NEO_HOOKEAN] = {"mu", "lambda"},
         [PF_HYPER_MOONEY_RIVLIN] = {"c1", "c2", "k0"},
         [PF_HYPER_ARRUDA_BOYCE] = {"mu", "k0"},
+        [PF_HYPER_OGDEN] = {"mu", "alpha", "k0"},
     };
     static const int positive[PF_HYPER_MATERIALS][3] = {
         [PF_HYPER_ST_VENANT_KIRCHHOFF] = {1, 0},
         [PF_HYPER_NEO_HOOKEAN] = {1, 0},
         [PF_HYPER_MOONEY_RIVLIN] = {0, 0, 1},
         [PF_HYPER_ARRUDA_BOYCE] = {1, 1},
+        [PF_HYPER_OGDEN] = {1, 1, 1},
     };
     int n = pf_hyperelastic_parameter_count(def->material);
     if ((int)def->nparameters != n)

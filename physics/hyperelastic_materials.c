@@ -2,6 +2,7 @@
  * energies W(I1, I2, J) and their derivatives (hyperelastic_materials.h); the stress S = 2 dW/dC and its
  * variation follow from them in fem_hyperelastic.c, the same for every material. */
 #include "hyperelastic_materials.h"
+#include "rotation.h"
 
 #include <math.h>
 #include <string.h>
@@ -93,7 +94,90 @@ void pf_hyper_material_derivs(pf_hyperelastic_material m, const double *p, doubl
         term_log2(d, p[1], J);
         break;
     }
+    case PF_HYPER_OGDEN: /* the volumetric term here; the isochoric one on C's eigenvalues (pf_ogden_*) */
+        term_log2(d, p[2], J);
+        break;
     default:
         break;
     }
+}
+
+void pf_ogden_state_at(const double *p, const double F[9], double J, pf_ogden_state *s)
+{
+    double U[9], sv[3], a = 0.5 * p[1];
+    pf_mat3_svd(F, U, sv, s->V); /* F = U diag(sv) V^T: C = V diag(sv^2) V^T */
+    s->tr = 0;
+    double f[3];
+    for (int i = 0; i < 3; i++) {
+        s->lam[i] = sv[i] * sv[i];
+        s->tr += pow(s->lam[i], a);
+        f[i] = pow(s->lam[i], a - 1);
+    }
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double m = 0;
+            for (int i = 0; i < 3; i++)
+                m += f[i] * s->V[3 * r + i] * s->V[3 * c + i];
+            s->ca1[3 * r + c] = m;
+        }
+    s->fj = pow(J, -p[1] / 3);
+    s->w = p[0] / (p[1] * p[1]) * (s->fj * s->tr - 3);
+}
+
+/* S_iso = mu/alpha J^(-alpha/3) (C^(alpha/2 - 1) - tr C^(alpha/2) C^-1 / 3), as SOFA's deriveSPKTensor */
+void pf_ogden_stress(const double *p, const pf_ogden_state *s, const double Cinv[9], double S[9])
+{
+    double k = p[0] / p[1] * s->fj;
+    for (int q = 0; q < 9; q++)
+        S[q] += k * (s->ca1[q] - s->tr / 3 * Cinv[q]);
+}
+
+/* The derivative of f(C) = C^(alpha/2 - 1) along dC, spectrally: sum_ij th_ij (v_i.dC v_j) v_i v_j^T with th_ii =
+ * f'(lam_i) and th_ij the divided difference (f(lam_i) - f(lam_j)) / (lam_i - lam_j), or f' at their mean where
+ * they (nearly) coincide; then the product rule on S_iso's factors (dJ^(-alpha/3) = -alpha/6 J^(-alpha/3)
+ * C^-1:dC, d tr C^(alpha/2) = alpha/2 C^(alpha/2 - 1):dC, dC^-1 = -C^-1 dC C^-1). */
+void pf_ogden_stress_variation(const double *p, const pf_ogden_state *s, const double Cinv[9], const double dC[9],
+                               double dS[9])
+{
+    double a = 0.5 * p[1], f[3], th[3][3], h[3][3];
+    const double *V = s->V;
+    for (int i = 0; i < 3; i++)
+        f[i] = pow(s->lam[i], a - 1);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double li = s->lam[i], lj = s->lam[j];
+            if (fabs(li - lj) > 1e-6 * fmax(li, lj))
+                th[i][j] = (f[i] - f[j]) / (li - lj);
+            else
+                th[i][j] = (a - 1) * pow(0.5 * (li + lj), a - 2);
+            /* h_ij = v_i . dC v_j */
+            double m = 0;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    m += V[3 * r + i] * dC[3 * r + c] * V[3 * c + j];
+            h[i][j] = m;
+        }
+    double dca1[9], T[9], CdCC[9], cinvdc = 0, ca1dc = 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double m = 0;
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    m += th[i][j] * h[i][j] * V[3 * r + i] * V[3 * c + j];
+            dca1[3 * r + c] = m;
+        }
+    for (int q = 0; q < 9; q++) {
+        cinvdc += Cinv[q] * dC[q];
+        ca1dc += s->ca1[q] * dC[q];
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            T[3 * i + j] = dC[3 * i] * Cinv[j] + dC[3 * i + 1] * Cinv[3 + j] + dC[3 * i + 2] * Cinv[6 + j];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            CdCC[3 * i + j] = Cinv[3 * i] * T[j] + Cinv[3 * i + 1] * T[3 + j] + Cinv[3 * i + 2] * T[6 + j];
+    double k = p[0] / p[1], dfj = -p[1] / 6 * s->fj * cinvdc, dtr = a * ca1dc;
+    for (int q = 0; q < 9; q++)
+        dS[q] += k * (dfj * (s->ca1[q] - s->tr / 3 * Cinv[q]) + s->fj * (dca1[q] - dtr / 3 * Cinv[q] +
+                                                                       s->tr / 3 * CdCC[q]));
 }

@@ -19,4 +19,20 @@ typedef struct pf_hyper_derivs {
 void pf_hyper_material_derivs(pf_hyperelastic_material m, const double *p, double I1, double I2, double J,
                               pf_hyper_derivs *d);
 
+/* Ogden's isochoric term (SOFA's Ogden.h, one term: mu, alpha, k0), which is no function of I1, I2:
+ * W_iso = mu / alpha^2 (J^(-alpha/3) tr C^(alpha/2) - 3), on the eigenvalues lam_i (columns v_i of V) of C */
+typedef struct pf_ogden_state {
+    double lam[3], V[9];
+    double ca1[9]; /* C^(alpha/2 - 1) */
+    double fj, tr; /* J^(-alpha/3), tr C^(alpha/2) */
+    double w;      /* W_iso */
+} pf_ogden_state;
+
+/* the state at F (C = F^T F, J = det F > 0) */
+void pf_ogden_state_at(const double *p, const double F[9], double J, pf_ogden_state *s);
+/* S += 2 dW_iso/dC; dS += its variation for dC (row-major 3x3; Cinv = C^-1) */
+void pf_ogden_stress(const double *p, const pf_ogden_state *s, const double Cinv[9], double S[9]);
+void pf_ogden_stress_variation(const double *p, const pf_ogden_state *s, const double Cinv[9], const double dC[9],
+                               double dS[9]);
+
 #endif

@@ -1,6 +1,8 @@
-/* SOFA's TetrahedronHyperelasticityFEMForceField (Sofa.Component.SolidMechanics.FEM.HyperElastic) on the
- * tetrahedra of its node (as TetrahedronFEMForceField finds them), as pf_world_add_hyperelastic_fem: materialName
- * picks the strain energy, ParameterSet lists its parameters in SOFA's order. */
+/* SOFA's TetrahedronHyperelasticityFEMForceField and StandardTetrahedralFEMForceField
+ * (Sofa.Component.SolidMechanics.FEM.HyperElastic: the same materials and force f_a = -V F S grad N_a, the latter
+ * keeping its stiffness per edge) on the tetrahedra of its node (as TetrahedronFEMForceField finds them), as
+ * pf_world_add_hyperelastic_fem: materialName picks the strain energy, ParameterSet lists its parameters in
+ * SOFA's order. */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -21,8 +23,9 @@ static const struct {
     {"StVenantKirchhoff", PF_HYPER_ST_VENANT_KIRCHHOFF, "mu lambda"},
     {"NeoHookean", PF_HYPER_NEO_HOOKEAN, "mu lambda"},
     {"MooneyRivlin", PF_HYPER_MOONEY_RIVLIN, "c1 c2 k0"},
+    {"Ogden", PF_HYPER_OGDEN, "mu alpha k0"},
 };
-static const char *const unsupported[] = {"VerondaWestman", "Costa", "Ogden", "StableNeoHookean"};
+static const char *const unsupported[] = {"VerondaWestman", "Costa", "StableNeoHookean"};
 
 static int material_of(pf_scene_component *c, int *out)
 {
@@ -38,11 +41,11 @@ static int material_of(pf_scene_component *c, int *out)
         if (!strcmp(m, unsupported[k]))
             return pf_scene_component_error(c, PF_ENOTSUP,
                                             "%s: materialName '%s' is not supported yet (ArrudaBoyce, "
-                                            "StVenantKirchhoff, NeoHookean, MooneyRivlin)",
+                                            "StVenantKirchhoff, NeoHookean, MooneyRivlin, Ogden)",
                                             TYPE(c), m);
     return pf_scene_component_error(c, PF_EPARSE,
                                     "%s: unknown materialName '%s' (ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
-                                    "MooneyRivlin; SOFA's VerondaWestman, Costa, Ogden, StableNeoHookean are not "
+                                    "MooneyRivlin, Ogden; SOFA's VerondaWestman, Costa, StableNeoHookean are not "
                                     "supported)",
                                     TYPE(c), m);
 }
@@ -88,6 +91,7 @@ int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx)
                                       "stiffness", TYPE(c));
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "listening");
+    pf_scene_component_ignore(c, "ParameterFile"); /* StandardTetrahedralFEMForceField's, read by none of its code */
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     sc_mesh split = {0};

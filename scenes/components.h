@@ -144,7 +144,7 @@ int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
 /* the node's tetrahedra for a tetrahedral force field: *t, *nt the topology's, or its hexahedra split as SOFA
  * splits them into *split (empty otherwise; the caller frees it); a file:line error when there are none */
 int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t **t, uint32_t *nt);
-/* scenes/component_hyperelastic.c: TetrahedronHyperelasticityFEMForceField */
+/* scenes/component_hyperelastic.c: TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField */
 int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx);
 /* scenes/component_fast_tetra.c: FastTetrahedralCorotationalForceField through sc_tetra_fem_method */
 int sc_fast_tetra_corotational(pf_scene_component *c, void *ctx);

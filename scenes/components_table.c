@@ -125,6 +125,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedronHyperelasticityFEMForceField", FORCES, sc_tetra_hyperelastic, NULL},
+    {"StandardTetrahedralFEMForceField", FORCES, sc_tetra_hyperelastic, NULL}, /* the same force, edge-wise K */
     {"FastTetrahedralCorotationalForceField", FORCES, sc_fast_tetra_corotational, NULL},
     /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
     {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},

@@ -34,10 +34,11 @@ static pf_world *make_world(int workers, pf_executor e, double gz)
 }
 
 /* the materials with parameters of about E = 1e4 Pa, nu = 0.3 (mu 3846, lambda 5769, bulk 8333) */
-static const pf_hyperelastic_material MATS[4] = {PF_HYPER_ST_VENANT_KIRCHHOFF, PF_HYPER_NEO_HOOKEAN,
-                                                 PF_HYPER_MOONEY_RIVLIN, PF_HYPER_ARRUDA_BOYCE};
-static const double PARAMS[4][3] = {{3846, 5769}, {3846, 5769}, {1200, 700, 8333}, {3000, 8333}};
-static const char *const NAMES[4] = {"StVenantKirchhoff", "NeoHookean", "MooneyRivlin", "ArrudaBoyce"};
+#define NMAT 5
+static const pf_hyperelastic_material MATS[NMAT] = {PF_HYPER_ST_VENANT_KIRCHHOFF, PF_HYPER_NEO_HOOKEAN,
+                                                    PF_HYPER_MOONEY_RIVLIN, PF_HYPER_ARRUDA_BOYCE, PF_HYPER_OGDEN};
+static const double PARAMS[NMAT][3] = {{3846, 5769}, {3846, 5769}, {1200, 700, 8333}, {3000, 8333}, {7692, 3, 8333}};
+static const char *const NAMES[NMAT] = {"StVenantKirchhoff", "NeoHookean", "MooneyRivlin", "ArrudaBoyce", "Ogden"};
 
 static void add_hyper(pf_world *w, pf_object_id id, const uint32_t *t, uint32_t nt, pf_hyperelastic_material m,
                       const double *p)
@@ -70,6 +71,26 @@ static double arruda_boyce_coef(int i)
     return c[i - 1];
 }
 
+/* the eigenvalues of the symmetric C (row-major), by the trigonometric formula (Smith 1961) */
+static void sym_eigenvalues(const double C[9], double ev[3])
+{
+    double p1 = C[1] * C[1] + C[2] * C[2] + C[5] * C[5], q = (C[0] + C[4] + C[8]) / 3;
+    double p2 = (C[0] - q) * (C[0] - q) + (C[4] - q) * (C[4] - q) + (C[8] - q) * (C[8] - q) + 2 * p1;
+    if (!(p2 > 0)) { /* a multiple of I */
+        ev[0] = ev[1] = ev[2] = q;
+        return;
+    }
+    double p = sqrt(p2 / 6), B[9];
+    for (int k = 0; k < 9; k++)
+        B[k] = (C[k] - (k % 4 == 0) * q) / p;
+    double r = (B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6]) +
+                B[2] * (B[3] * B[7] - B[4] * B[6])) / 2;
+    double phi = r <= -1 ? M_PI / 3 : r >= 1 ? 0 : acos(r) / 3;
+    ev[0] = q + 2 * p * cos(phi);
+    ev[2] = q + 2 * p * cos(phi + 2 * M_PI / 3);
+    ev[1] = 3 * q - ev[0] - ev[2];
+}
+
 /* W(F) of material m, per unit rest volume */
 static double energy_density(int m, const double *p, const double F[9])
 {
@@ -96,6 +117,13 @@ static double energy_density(int m, const double *p, const double F[9])
         return 0.5 * p[0] * (I1 - 3) - p[0] * L + 0.5 * p[1] * L * L;
     case 2:
         return p[0] * (pow(J, -2.0 / 3) * I1 - 3) + p[1] * (pow(J, -4.0 / 3) * I2 - 3) + 0.5 * p[2] * L * L;
+    case 4: { /* mu / alpha^2 (J^(-alpha/3) sum lam_i^(alpha/2) - 3), lam the eigenvalues of C */
+        double ev[3], tr = 0;
+        sym_eigenvalues(C, ev);
+        for (int i = 0; i < 3; i++)
+            tr += pow(ev[i], p[1] / 2);
+        return p[0] / (p[1] * p[1]) * (pow(J, -p[1] / 3) * tr - 3) + 0.5 * p[2] * L * L;
+    }
     default: {
         double w = 0, b = pow(J, -2.0 / 3) * I1;
         for (int i = 1; i <= 5; i++)
@@ -141,7 +169,7 @@ static const uint32_t T1[4] = {0, 1, 2, 3};
 
 START_TEST(test_force_is_minus_energy_gradient)
 {
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         pf_world *w = make_world(1, PF_EXEC_SEQ, 0);
         pf_object_id id = add_point_object(w, TX, 4, 1.0);
         add_hyper(w, id, T1, 1, MATS[m], PARAMS[m]);
@@ -174,7 +202,7 @@ END_TEST
 START_TEST(test_stiffness_is_force_derivative)
 {
     static const double dx[12] = {0.3, -0.1, 0.2, -0.4, 0.5, 0.1, 0.2, 0.2, -0.3, -0.1, -0.6, 0.4};
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         pf_world *w = make_world(1, PF_EXEC_SEQ, 0);
         pf_object_id id = add_point_object(w, TX, 4, 1.0);
         add_hyper(w, id, T1, 1, MATS[m], PARAMS[m]);
@@ -220,7 +248,7 @@ static void linear_df(const double *X, uint32_t n, const uint32_t *t, uint32_t n
 
 /* At rest every material is linear elasticity with its small-strain moduli: shear mu and bulk kappa =
  * lambda + 2 mu / 3 (StVK and NeoHookean: mu, lambda; MooneyRivlin: mu = 2 (c1 + c2), kappa = k0; ArrudaBoyce:
- * mu = 2 mu_AB sum_i i c_i 3^(i-1), kappa = k0): the same stiffness as the linear tetrahedron of E =
+ * mu = 2 mu_AB sum_i i c_i 3^(i-1), kappa = k0; Ogden: mu/2, k0): the same stiffness as the linear tetrahedron of E =
  * 9 kappa mu / (3 kappa + mu), nu = (3 kappa - 2 mu) / (2 (3 kappa + mu)); forces the same to first order
  * (the difference shrinks 4 times when the displacement halves). */
 START_TEST(test_small_strain_is_linear)
@@ -235,13 +263,15 @@ START_TEST(test_small_strain_is_linear)
     double dir[81], zero[81] = {0};
     for (int i = 0; i < 81; i++)
         dir[i] = sin(1.7 * i + 0.3); /* a displacement that is no rigid motion */
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         const double *p = PARAMS[m];
         double mu, kappa;
         if (m < 2) {
             mu = p[0], kappa = p[1] + 2 * p[0] / 3;
         } else if (m == 2) {
             mu = 2 * (p[0] + p[1]), kappa = p[2];
+        } else if (m == 4) { /* W_iso ~ mu/2 sum e_i^2 over the logarithmic strains e_i */
+            mu = p[0] / 2, kappa = p[2];
         } else {
             double s = 0;
             for (int i = 1; i <= 5; i++)
@@ -302,6 +332,12 @@ static void uniaxial_stress(int m, double s, double *P11, double *P22)
         S22 = 2 * p[0] * pow(s, -2.0 / 3) * (1 - I1 / 3) + 2 * p[1] * pow(s, -4.0 / 3) * (I1 - 1 - 2 * I2 / 3) +
               p[2] * L;
         break;
+    case 4: { /* C^(alpha/2 - 1) = diag(s^(alpha - 2), 1, 1), tr C^(alpha/2) = s^alpha + 2 */
+        double a = p[1], fj = pow(s, -a / 3), tr = pow(s, a) + 2;
+        S11 = p[0] / a * fj * (pow(s, a - 2) - tr / (3 * s * s)) + p[2] * L / (s * s);
+        S22 = p[0] / a * fj * (1 - tr / 3) + p[2] * L;
+        break;
+    }
     default: {
         double b = pow(s, -2.0 / 3) * I1, dW = 0;
         for (int i = 1; i <= 5; i++)
@@ -323,7 +359,7 @@ START_TEST(test_uniaxial_closed_form)
     for (int p = 0; p < 8; p++)
         X[3 * p] = p & 1, X[3 * p + 1] = p >> 1 & 1, X[3 * p + 2] = p >> 2 & 1;
     uint32_t nt = kuhn_tetrahedra(2, 2, 2, t);
-    for (int m = 0; m < 4; m++)
+    for (int m = 0; m < NMAT; m++)
         for (int k = 0; k < 2; k++) {
             double s = k ? 0.8 : 1.2, x[24], f[24], P11, P22;
             memcpy(x, X, sizeof x);
@@ -359,7 +395,7 @@ START_TEST(test_rigid_motion)
     double Q[9];
     static const double axis[3] = {0.2672612419124244, 0.5345224838248488, 0.8017837257372732};
     rodrigues(axis, 1.3, Q);
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         pf_world *w = make_world(1, PF_EXEC_SEQ, 0);
         pf_object_id id = add_point_object(w, TX, 4, 1.0);
         add_hyper(w, id, T1, 1, MATS[m], PARAMS[m]);
@@ -396,7 +432,7 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
     double X[63 * 3];
     uint32_t t[6 * 2 * 2 * 6 * 4]; /* 6 x 2 x 2 cells of 6 tetrahedra */
     uint32_t nt = kuhn_tetrahedra(7, 3, 3, t);
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         for (int p = 0; p < 63; p++) {
             X[3 * p] = 0.1 * (p % 7);
             X[3 * p + 1] = 0.1 * (p / 7 % 3) + 0.5 * m;
@@ -411,8 +447,8 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
         pf_object_id id;
         ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
         double p[3];
-        for (int k = 0; k < 3; k++)
-            p[k] = 200 * PARAMS[m][k]; /* E about 2e6 Pa */
+        for (int k = 0; k < 3; k++) /* E about 2e6 Pa (Ogden's alpha kept) */
+            p[k] = (MATS[m] == PF_HYPER_OGDEN && k == 1 ? 1 : 200) * PARAMS[m][k];
         add_hyper(w, id, t, nt, MATS[m], p);
         uint32_t fixed[9], nf = 0;
         for (uint32_t q = 0; q < 63; q++)
@@ -420,7 +456,7 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
         ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nf), PF_OK);
     }
     ck_assert_msg(pf_world_step(w, 40) == PF_OK, "%s", pf_last_error());
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMAT; m++) {
         uint32_t n;
         const double *x = pf_world_positions(w, (pf_object_id){(uint32_t)m}, &n);
         tip_z[m] = x[3 * 6 + 2];
@@ -432,9 +468,9 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
 
 START_TEST(test_bars_deterministic)
 {
-    double ref_tip[4], tip[4];
+    double ref_tip[NMAT], tip[NMAT];
     uint64_t ref = bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, ref_tip);
-    for (int m = 0; m < 4; m++) /* it sags, less than a free fall of 0.4 s would take it (0.78 m) */
+    for (int m = 0; m < NMAT; m++) /* it sags, less than a free fall of 0.4 s would take it (0.78 m) */
         ck_assert_msg(ref_tip[m] < -1e-3 && ref_tip[m] > -0.2, "%s: tip at z = %g", NAMES[m], ref_tip[m]);
     for (int e = 0; e < PF_EXEC_COUNT; e++)
         for (int workers = 1; workers <= 3; workers++) {
@@ -443,7 +479,7 @@ START_TEST(test_bars_deterministic)
                           (unsigned long long)h, (unsigned long long)ref);
         }
     bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_DIRECT, tip);
-    for (int m = 0; m < 4; m++)
+    for (int m = 0; m < NMAT; m++)
         ck_assert_msg(fabs(tip[m] - ref_tip[m]) <= 1e-6 * fabs(ref_tip[m]), "%s: direct tip %.12g, CG %.12g",
                       NAMES[m], tip[m], ref_tip[m]);
 }
@@ -505,15 +541,16 @@ static uint64_t scene_hash(pf_scene *s, uint32_t steps)
 
 START_TEST(test_scene_is_api)
 {
-    static const char *const xml[4] = {
+    static const char *const xml[NMAT] = {
         "<TetrahedronHyperelasticityFEMForceField materialName='StVenantKirchhoff' ParameterSet='3846 5769'/>",
         "<TetrahedronHyperelasticityFEMForceField name='FEM' materialName='NeoHookean' ParameterSet='3846 "
         "5769' AnisotropyDirections='' matrixRegularization='false'/>",
         "<TetrahedronHyperelasticityFEMForceField materialName='MooneyRivlin' ParameterSet='1200 700 8333'/>",
         "<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 8333'/>", /* SOFA's default: ArrudaBoyce */
+        "<TetrahedronHyperelasticityFEMForceField materialName='Ogden' ParameterSet='7692 3 8333'/>",
     };
-    uint64_t h[4];
-    for (int m = 0; m < 4; m++) {
+    uint64_t h[NMAT];
+    for (int m = 0; m < NMAT; m++) {
         double apex;
         h[m] = api_hash(MATS[m], PARAMS[m], 30, &apex);
         /* the apex falls, held by the element: above a free fall's 0.44 m */
@@ -522,8 +559,13 @@ START_TEST(test_scene_is_api)
         ck_assert_msg(load_tetra_scene(xml[m], &s) == PF_OK, "%s: %s", xml[m], pf_last_error());
         ck_assert_msg(scene_hash(s, 30) == h[m], "%s steps otherwise than the API", xml[m]);
     }
-    for (int m = 1; m < 4; m++) /* the hash tells the materials apart */
+    for (int m = 1; m < NMAT; m++) /* the hash tells the materials apart */
         ck_assert(h[m] != h[0]);
+    /* StandardTetrahedralFEMForceField: the same component (SOFA's default ArrudaBoyce too) */
+    pf_scene *s = NULL;
+    ck_assert_msg(load_tetra_scene("<StandardTetrahedralFEMForceField ParameterSet='3000 8333'/>", &s) == PF_OK, "%s",
+                  pf_last_error());
+    ck_assert(scene_hash(s, 30) == h[3]);
 }
 END_TEST
 
@@ -544,9 +586,9 @@ START_TEST(test_scene_errors)
     ck_assert_msg(strstr(pf_last_error(), "t.xml:3:"), "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField/>", &s), PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "ParameterSet lists 0 values"), "%s", pf_last_error());
-    ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='Ogden' "
+    ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='Costa' "
                                       "ParameterSet='1 2 3'/>", &s), PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Ogden"), "%s", pf_last_error());
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Costa"), "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 x'/>", &s),
                      PF_EPARSE);
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 8000' "

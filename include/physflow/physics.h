@@ -280,6 +280,9 @@ typedef enum pf_hyperelastic_material {
     PF_HYPER_ARRUDA_BOYCE = 3,        ///< "ArrudaBoyce" (SOFA's default): mu, k0; W = mu sum_i=1..5 c_i
                                       ///< ((J^-2/3 I1)^i - 3^i) + k0/2 ln^2 J, SOFA's series for a chain of 8 links
                                       ///< (c_i = 1/2, 1/160, 11/67200, 19/3584000, 519/2759680000)
+    PF_HYPER_OGDEN = 4,               ///< "Ogden" (one term): mu, alpha, k0; W = mu / alpha^2 (J^(-alpha/3)
+                                      ///< tr C^(alpha/2) - 3) + k0/2 ln^2 J (small strains: shear modulus mu/2,
+                                      ///< bulk k0)
     PF_HYPER_MATERIALS                ///< how many materials
 } pf_hyperelastic_material;
 
