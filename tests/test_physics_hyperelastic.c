@@ -3,7 +3,8 @@
  * against a central difference of the force, the rest stiffness against the linear tetrahedron's with the same
  * small-strain moduli, a uniaxially stretched cube against the closed-form first Piola-Kirchhoff stress, rigid
  * motions force-free; bars under gravity bitwise the same on every executor and 1-3 workers, CG against the
- * direct solver; a scene file against the API, and its errors. */
+ * direct solver; scene files (TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField,
+ * HyperelasticityFEMForceField with its material component) against the API, and their errors. */
 #include "check_main.h"
 #include "point_object.h"
 #include "rodrigues.h"
@@ -566,6 +567,27 @@ START_TEST(test_scene_is_api)
     ck_assert_msg(load_tetra_scene("<StandardTetrahedralFEMForceField ParameterSet='3000 8333'/>", &s) == PF_OK, "%s",
                   pf_last_error());
     ck_assert(scene_hash(s, 30) == h[3]);
+    /* SOFA's newer form: a material component (E, nu) and HyperelasticityFEMForceField; VonMisesStress skipped */
+    const double E = 10000, nu = 0.3, lame[2] = {E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))};
+    static const char *const newer[2] = {"StVenantKirchhoffMaterial", "NeoHookeanMaterial"};
+    for (int k = 0; k < 2; k++) {
+        char xml2[512];
+        snprintf(xml2, sizeof xml2,
+                 "<%s name='material' youngModulus='10000' poissonRatio='0.3'/><HyperelasticityFEMForceField "
+                 "template='Vec3,Tetrahedron' computeForceStrategy='sequenced'/><VonMisesStress "
+                 "template='Vec3,Tetrahedron' stressEvaluator='@material'/>",
+                 newer[k]);
+        ck_assert_msg(load_tetra_scene(xml2, &s) == PF_OK, "%s: %s", xml2, pf_last_error());
+        double apex;
+        ck_assert(scene_hash(s, 30) == api_hash(MATS[k], lame, 30, &apex));
+    }
+    ck_assert_int_eq(load_tetra_scene("<StVenantKirchhoffMaterial/><HyperelasticityFEMForceField "
+                                      "template='Vec3,Hexahedron'/>", &s), PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Hexahedron"), "%s", pf_last_error());
+    ck_assert_int_eq(load_tetra_scene("<HyperelasticityFEMForceField template='Vec3,Tetrahedron'/>", &s), PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "no StVenantKirchhoffMaterial"), "%s", pf_last_error());
+    ck_assert_int_eq(load_tetra_scene("<StVenantKirchhoffMaterial poissonRatio='0.5'/><HyperelasticityFEMForceField "
+                                      "template='Vec3,Tetrahedron'/>", &s), PF_EINVAL);
 }
 END_TEST
 
