@@ -2,8 +2,8 @@
  * against a central difference of the strain energy written here from its textbook formula, the stiffness
  * against a central difference of the force, the rest stiffness against the linear tetrahedron's with the same
  * small-strain moduli, a uniaxially stretched cube against the closed-form first Piola-Kirchhoff stress, rigid
- * motions force-free; bars under gravity bitwise the same on every executor and 1-3 workers, CG against the
- * direct solver; scene files (TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField,
+ * motions force-free; bars under gravity bitwise the same on every executor and 1-3 workers, whole or cut into
+ * blocks, CG against the direct solver; scene files (TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField,
  * HyperelasticityFEMForceField with its material component) against the API, and their errors. */
 #include "check_main.h"
 #include "point_object.h"
@@ -13,6 +13,7 @@
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
+#include "physics/decompose.h"
 #include "physics/force_field.h"
 #include "physics/world.h"
 
@@ -425,10 +426,10 @@ START_TEST(test_rigid_motion)
 }
 END_TEST
 
-/* Four bars of 7x3x3 points (one per material), fixed at x = 0, 40 implicit steps under gravity: the state hash
+/* Five bars of 7x3x3 points (one per material), fixed at x = 0, 20 implicit steps under gravity: the state hash
  * of seq with 1 worker is that of every executor with 1, 2 and 3 workers; the tips sag; the direct solver ends
  * where CG does. */
-static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, double *tip_z)
+static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, pf_decompose dec, double *tip_z)
 {
     pf_world *w = make_world(workers, e, -9.81);
     double X[63 * 3];
@@ -446,6 +447,8 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
         od.total_mass = 20;
         od.solver.linear_solver = ls;
         od.solver.cg_iterations = 100;
+        od.decompose = dec;
+        od.block_elements = 24; /* 6 blocks a bar when cut */
         pf_object_id id;
         ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
         double p[3];
@@ -457,8 +460,10 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
             if (q % 7 == 0) fixed[nf++] = q;
         ck_assert_int_eq(pf_world_fix_points(w, id, fixed, nf), PF_OK);
     }
-    ck_assert_msg(pf_world_step(w, 40) == PF_OK, "%s", pf_last_error());
+    ck_assert_msg(pf_world_step(w, 20) == PF_OK, "%s", pf_last_error());
     for (int m = 0; m < NMAT; m++) {
+        const pf_decomp *dc = w->obj.v[m]->decomp; /* cut: 6 blocks of 24 tetrahedra */
+        ck_assert_uint_eq(dc ? dc->nblocks : 0, dec == PF_DECOMPOSE_ON ? 6 : 0);
         uint32_t n;
         const double *x = pf_world_positions(w, (pf_object_id){(uint32_t)m}, &n);
         tip_z[m] = x[3 * 6 + 2];
@@ -471,19 +476,37 @@ static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, doubl
 START_TEST(test_bars_deterministic)
 {
     double ref_tip[NMAT], tip[NMAT];
-    uint64_t ref = bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, ref_tip);
-    for (int m = 0; m < NMAT; m++) /* it sags, less than a free fall of 0.4 s would take it (0.78 m) */
-        ck_assert_msg(ref_tip[m] < -1e-3 && ref_tip[m] > -0.2, "%s: tip at z = %g", NAMES[m], ref_tip[m]);
+    uint64_t ref = bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, PF_DECOMPOSE_OFF, ref_tip);
+    for (int m = 0; m < NMAT; m++) /* it sags, less than a free fall of 0.2 s would take it (0.196 m) */
+        ck_assert_msg(ref_tip[m] < -1e-3 && ref_tip[m] > -0.19, "%s: tip at z = %g", NAMES[m], ref_tip[m]);
     for (int e = 0; e < PF_EXEC_COUNT; e++)
         for (int workers = 1; workers <= 3; workers++) {
-            uint64_t h = bars_hash((pf_executor)e, workers, PF_LINEAR_CG, tip);
+            uint64_t h = bars_hash((pf_executor)e, workers, PF_LINEAR_CG, PF_DECOMPOSE_OFF, tip);
             ck_assert_msg(h == ref, "executor %d with %d workers: hash %016llx, seq %016llx", e, workers,
                           (unsigned long long)h, (unsigned long long)ref);
         }
-    bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_DIRECT, tip);
+    bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_DIRECT, PF_DECOMPOSE_OFF, tip);
     for (int m = 0; m < NMAT; m++)
         ck_assert_msg(fabs(tip[m] - ref_tip[m]) <= 1e-6 * fabs(ref_tip[m]), "%s: direct tip %.12g, CG %.12g",
                       NAMES[m], tip[m], ref_tip[m]);
+}
+END_TEST
+
+/* the bars cut into blocks (Hermann et al. 2009 §4.3): the seq hash on the parallel executors with 2 and 3
+ * workers, and the whole bars' tips to rounding */
+START_TEST(test_bars_blocks)
+{
+    double ref_tip[NMAT], tip[NMAT];
+    bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, PF_DECOMPOSE_OFF, ref_tip);
+    uint64_t bref = bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, PF_DECOMPOSE_ON, tip);
+    for (int m = 0; m < NMAT; m++)
+        ck_assert_msg(fabs(tip[m] - ref_tip[m]) <= 1e-9 * fabs(ref_tip[m]), "%s: blocks tip %.15g, whole %.15g",
+                      NAMES[m], tip[m], ref_tip[m]);
+    static const struct { pf_executor e; int workers; } runs[] = {
+        {PF_EXEC_STATIC, 2}, {PF_EXEC_STATIC, 3}, {PF_EXEC_BARRIER, 3}, {PF_EXEC_OMPTASKS, 3}};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++)
+        ck_assert_msg(bars_hash(runs[k].e, runs[k].workers, PF_LINEAR_CG, PF_DECOMPOSE_ON, tip) == bref,
+                      "blocks: executor %d with %d workers", runs[k].e, runs[k].workers);
 }
 END_TEST
 
@@ -699,13 +722,14 @@ Suite *make_suite(void)
 {
     Suite *s = suite_create("physics_hyperelastic");
     TCase *tc = tcase_create("hyperelastic");
-    tcase_set_timeout(tc, 240);
+    tcase_set_timeout(tc, 400); /* per test: the bars' 13 runs on a loaded machine */
     tcase_add_test(tc, test_force_is_minus_energy_gradient);
     tcase_add_test(tc, test_stiffness_is_force_derivative);
     tcase_add_test(tc, test_small_strain_is_linear);
     tcase_add_test(tc, test_uniaxial_closed_form);
     tcase_add_test(tc, test_rigid_motion);
     tcase_add_test(tc, test_bars_deterministic);
+    tcase_add_test(tc, test_bars_blocks);
     tcase_add_test(tc, test_scene_is_api);
     tcase_add_test(tc, test_scene_errors);
     tcase_add_test(tc, test_scene_columns);
