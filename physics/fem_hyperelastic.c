@@ -1,5 +1,5 @@
-/* Hyperelastic tetrahedra (SOFA TetrahedronHyperelasticityFEMForceField): linear tetrahedra, deformation gradient
- * F = sum_a x_a (grad N_a)^T, second Piola-Kirchhoff stress S = 2 dW/dC of a strain energy
+/* Hyperelastic tetrahedra (SOFA TetrahedronHyperelasticityFEMForceField): linear tetrahedra, deformation
+ * gradient F = sum_a x_a (grad N_a)^T, second Piola-Kirchhoff stress S = 2 dW/dC of a strain energy
  * (hyperelastic_materials.c), nodal forces f_a = -V F S grad N_a as SOFA's addForce; the tangent stiffness is
  * the exact derivative of that force, kept per element (12x12) at each force evaluation that wants it, for
  * the matrix-free df = K dx and the direct solver's blocks. */
@@ -87,10 +87,12 @@ static void stress_variation(const hyper_fem *fem, const strain_state *s, const 
     double T[9], CdCC[9]; /* C^-1 dC C^-1 */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            T[3 * i + j] = dC[3 * i] * s->Cinv[j] + dC[3 * i + 1] * s->Cinv[3 + j] + dC[3 * i + 2] * s->Cinv[6 + j];
+            T[3 * i + j] =
+                dC[3 * i] * s->Cinv[j] + dC[3 * i + 1] * s->Cinv[3 + j] + dC[3 * i + 2] * s->Cinv[6 + j];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            CdCC[3 * i + j] = s->Cinv[3 * i] * T[j] + s->Cinv[3 * i + 1] * T[3 + j] + s->Cinv[3 * i + 2] * T[6 + j];
+            CdCC[3 * i + j] =
+                s->Cinv[3 * i] * T[j] + s->Cinv[3 * i + 1] * T[3 + j] + s->Cinv[3 * i + 2] * T[6 + j];
     double djwj = dJ * d->wj + s->J * dwj;
     for (int k = 0; k < 9; k++) {
         double id = k % 4 == 0;
@@ -128,7 +130,8 @@ static void deformation_gradient(const hyper_elem *el, const double *x, double F
 /* ke = V dP/dx, column (3c + a) from dF = e_a grad N_c^T: dC = dF^T F + F^T dF, dP = dF S + F dS, and the
  * force's variation -V dP grad N_b on corner b; made exactly symmetric (it is, up to rounding: the Hessian of
  * the energy) for the direct solver */
-static void element_stiffness(const hyper_fem *fem, const hyper_elem *el, const strain_state *s, const double S[9], double ke[144])
+static void element_stiffness(const hyper_fem *fem, const hyper_elem *el, const strain_state *s,
+                              const double S[9], double ke[144])
 {
     const double *F = s->F;
     for (int c = 0; c < 4; c++) {
@@ -187,7 +190,8 @@ static void hyper_force(hyper_fem *fem, const double *x, double *f, int want_jac
 }
 
 /* df -= kfact ke dx over r's elements */
-static void hyper_dforce(const hyper_fem *fem, const double *dx, double *df, double kfact, const pf_elem_range *r)
+static void hyper_dforce(const hyper_fem *fem, const double *dx, double *df, double kfact,
+                         const pf_elem_range *r)
 {
     for (uint32_t j = 0; j < r->n; j++) {
         uint32_t e = pf_range_elem(r, j), rb[4];
@@ -244,8 +248,8 @@ static void hyper_ff_element(const pf_force_field *ff, uint32_t e, uint32_t *nod
     memcpy(nodes, ((const hyper_fem *)ff->state)->elem[e].v, 4 * sizeof *nodes);
 }
 
-static void hyper_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x, const double *v,
-                                 double *out, int want_jac, const pf_elem_range *r)
+static void hyper_ff_force_range(const pf_force_field *ff, const pf_object *o, const double *x,
+                                 const double *v, double *out, int want_jac, const pf_elem_range *r)
 {
     (void)o, (void)v;
     hyper_force(ff->state, x, out, want_jac, r);
@@ -258,8 +262,8 @@ static void hyper_ff_dforce_range(const pf_force_field *ff, const pf_object *o, 
     hyper_dforce(ff->state, dx, out, kfact, r);
 }
 
-static int hyper_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r, uint32_t owner,
-                                   pf_data_id *out)
+static int hyper_ff_register_range(pf_graph *g, const pf_force_field *ff, const pf_elem_range *r,
+                                   uint32_t owner, pf_data_id *out)
 {
     return pf_register_element_span(g, ((const hyper_fem *)ff->state)->ke, 144, r, owner, out);
 }
@@ -322,9 +326,8 @@ const pf_force_field_ops pf_hyperelastic_force_field = {
 int pf_hyperelastic_parameter_count(pf_hyperelastic_material m)
 {
     static const int count[PF_HYPER_MATERIALS] = {
-        [PF_HYPER_ST_VENANT_KIRCHHOFF] = 2, [PF_HYPER_NEO_HOOKEAN] = 2,
-        [PF_HYPER_MOONEY_RIVLIN] = 3,       [PF_HYPER_ARRUDA_BOYCE] = 2,
-        [PF_HYPER_OGDEN] = 3,
+        [PF_HYPER_ST_VENANT_KIRCHHOFF] = 2, [PF_HYPER_NEO_HOOKEAN] = 2, [PF_HYPER_MOONEY_RIVLIN] = 3,
+        [PF_HYPER_ARRUDA_BOYCE] = 2,        [PF_HYPER_OGDEN] = 3,
     };
     if ((int)m < 0 || (int)m >= PF_HYPER_MATERIALS)
         return pf_error(PF_EINVAL, "pf_hyperelastic_parameter_count: unknown material %d", (int)m);
@@ -333,8 +336,8 @@ int pf_hyperelastic_parameter_count(pf_hyperelastic_material m)
 
 pf_hyperelastic_def pf_hyperelastic_default_def(void)
 {
-    /* pf_tetra_fem_default_def's E = 5000 Pa, nu = 0.45 as Lame's mu = E / (2 (1 + nu)), lambda = E nu / ((1 +
-     * nu) (1 - 2 nu)) */
+    /* pf_tetra_fem_default_def's E = 5000 Pa, nu = 0.45 as Lame's mu = E / (2 (1 + nu)), lambda = E nu / ((1
+     * + nu) (1 - 2 nu)) */
     const double E = 5000, nu = 0.45;
     return (pf_hyperelastic_def){.material = PF_HYPER_ST_VENANT_KIRCHHOFF,
                                  .parameters = {E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))},
@@ -345,10 +348,8 @@ pf_hyperelastic_def pf_hyperelastic_default_def(void)
 static int check_parameters(const pf_hyperelastic_def *def, const char *fn)
 {
     static const char *const names[PF_HYPER_MATERIALS][3] = {
-        [PF_HYPER_ST_VENANT_KIRCHHOFF] = {"mu", "lambda"},
-        [PF_HYPER_NEO_HOOKEAN] = {"mu", "lambda"},
-        [PF_HYPER_MOONEY_RIVLIN] = {"c1", "c2", "k0"},
-        [PF_HYPER_ARRUDA_BOYCE] = {"mu", "k0"},
+        [PF_HYPER_ST_VENANT_KIRCHHOFF] = {"mu", "lambda"}, [PF_HYPER_NEO_HOOKEAN] = {"mu", "lambda"},
+        [PF_HYPER_MOONEY_RIVLIN] = {"c1", "c2", "k0"},     [PF_HYPER_ARRUDA_BOYCE] = {"mu", "k0"},
         [PF_HYPER_OGDEN] = {"mu", "alpha", "k0"},
     };
     static const int positive[PF_HYPER_MATERIALS][3] = {
@@ -360,7 +361,8 @@ static int check_parameters(const pf_hyperelastic_def *def, const char *fn)
     };
     int n = pf_hyperelastic_parameter_count(def->material);
     if ((int)def->nparameters != n)
-        return pf_error(PF_EINVAL, "%s: def.nparameters is %u; this material takes %d", fn, def->nparameters, n);
+        return pf_error(PF_EINVAL, "%s: def.nparameters is %u; this material takes %d", fn, def->nparameters,
+                        n);
     for (int k = 0; k < n; k++) {
         char what[48];
         snprintf(what, sizeof what, "def.parameters[%d] (%s)", k, names[def->material][k]);
@@ -368,12 +370,13 @@ static int check_parameters(const pf_hyperelastic_def *def, const char *fn)
                                           : pf_check_nonnegative(def->parameters[k], fn, what));
     }
     if (def->material == PF_HYPER_MOONEY_RIVLIN && !(def->parameters[0] + def->parameters[1] > 0))
-        return pf_error(PF_EINVAL, "%s: def.parameters c1 + c2 must be > 0 (the shear modulus is 2 (c1 + c2))",
-                        fn);
+        return pf_error(PF_EINVAL,
+                        "%s: def.parameters c1 + c2 must be > 0 (the shear modulus is 2 (c1 + c2))", fn);
     return PF_OK;
 }
 
-static int check_hyperelastic(const pf_world *w, uint32_t object, const pf_hyperelastic_def *def, const char *fn)
+static int check_hyperelastic(const pf_world *w, uint32_t object, const pf_hyperelastic_def *def,
+                              const char *fn)
 {
     PF_TRY(pf_world_check_mutable(w, fn));
     PF_TRY(pf_world_check_object(w, object, fn));
@@ -382,12 +385,14 @@ static int check_hyperelastic(const pf_world *w, uint32_t object, const pf_hyper
     PF_TRY(check_parameters(def, fn));
     const pf_object *o = w->obj.v[object];
     if (o->kind != PF_OBJECT_POINTS)
-        return pf_error(PF_EINVAL, "%s: object %u is not an object of points; hyperelastic FEM acts on points",
-                        fn, object);
-    if (def->ntetrahedra == 0) return pf_error(PF_EINVAL, "%s: def.ntetrahedra is 0: no tetrahedra given", fn);
+        return pf_error(PF_EINVAL,
+                        "%s: object %u is not an object of points; hyperelastic FEM acts on points", fn,
+                        object);
+    if (def->ntetrahedra == 0)
+        return pf_error(PF_EINVAL, "%s: def.ntetrahedra is 0: no tetrahedra given", fn);
     if (!def->tetrahedra)
-        return pf_error(PF_EINVAL, "%s: def.tetrahedra is NULL: def.ntetrahedra = %u announced but no list", fn,
-                        def->ntetrahedra);
+        return pf_error(PF_EINVAL, "%s: def.tetrahedra is NULL: def.ntetrahedra = %u announced but no list",
+                        fn, def->ntetrahedra);
     PF_TRY(pf_check_size(def->ntetrahedra, sizeof(hyper_elem) + 144 * sizeof(double), fn, "def.ntetrahedra"));
     for (uint32_t e = 0; e < def->ntetrahedra; e++)
         for (int c = 0; c < 4; c++)
@@ -418,8 +423,8 @@ static int element_init(hyper_elem *el, const double *x, uint32_t e, const char 
     double det = pf_mat3_inverse(Dm, Dminv);
     /* flat relative to its size, as fem_tetra.c */
     if (!(fabs(det) > 1e-12 * lmax * lmax * lmax) || !isfinite(det))
-        return pf_error(PF_EINVAL, "%s: def.tetrahedra[%u] (points %u %u %u %u) is degenerate: volume %g m^3", fn,
-                        e, el->v[0], el->v[1], el->v[2], el->v[3], det / 6);
+        return pf_error(PF_EINVAL, "%s: def.tetrahedra[%u] (points %u %u %u %u) is degenerate: volume %g m^3",
+                        fn, e, el->v[0], el->v[1], el->v[2], el->v[3], det / 6);
     for (int k = 0; k < 3; k++)
         for (int d = 0; d < 3; d++)
             el->g[k + 1][d] = Dminv[3 * k + d];

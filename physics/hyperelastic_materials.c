@@ -1,6 +1,6 @@
-/* SOFA's hyperelastic materials (Sofa/Component/SolidMechanics/FEM/HyperElastic/.../material/ headers) as strain
- * energies W(I1, I2, J) and their derivatives (hyperelastic_materials.h); the stress S = 2 dW/dC and its
- * variation follow from them in fem_hyperelastic.c, the same for every material. */
+/* SOFA's hyperelastic materials (Sofa/Component/SolidMechanics/FEM/HyperElastic/.../material/ headers) as
+ * strain energies W(I1, I2, J) and their derivatives (hyperelastic_materials.h); the stress S = 2 dW/dC and
+ * its variation follow from them in fem_hyperelastic.c, the same for every material. */
 #include "hyperelastic_materials.h"
 #include "rotation.h"
 
@@ -50,8 +50,8 @@ static void term_log2(pf_hyper_derivs *d, double a, double J)
 
 /* ArrudaBoyce's series in the isochoric I1 (J^-2/3 I1), SOFA's BoyceAndArruda.h with its chain length N = 8:
  * the coefficients 1/2, 1/(20 N), 11/(1050 N^2), 19/(7000 N^3), 519/(673750 N^4) */
-static const double arruda_boyce_c[5] = {0.5, 1.0 / 160.0, 11.0 / (1050.0 * 8 * 8), 19.0 / (7000.0 * 8 * 8 * 8),
-                                         519.0 / (673750.0 * 8 * 8 * 8 * 8)};
+static const double arruda_boyce_c[5] = {0.5, 1.0 / 160.0, 11.0 / (1050.0 * 8 * 8),
+                                         19.0 / (7000.0 * 8 * 8 * 8), 519.0 / (673750.0 * 8 * 8 * 8 * 8)};
 
 void pf_hyper_material_derivs(pf_hyperelastic_material m, const double *p, double I1, double I2, double J,
                               pf_hyper_derivs *d)
@@ -68,7 +68,8 @@ void pf_hyper_material_derivs(pf_hyperelastic_material m, const double *p, doubl
         d->w += 9 * lambda / 8 + 3 * mu / 4;
         break;
     }
-    case PF_HYPER_NEO_HOOKEAN: /* SOFA's NeoHookean.h (Bonet & Wood 2008): mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J */
+    case PF_HYPER_NEO_HOOKEAN: /* SOFA's NeoHookean.h (Bonet & Wood 2008): mu/2 (I1 - 3) - mu ln J + lambda/2
+                                  ln^2 J */
         term_pow(d, 1, p[0] / 2, I1, 1, J, 0);
         d->w -= 1.5 * p[0];
         term_log(d, -p[0], J);
@@ -76,8 +77,8 @@ void pf_hyper_material_derivs(pf_hyperelastic_material m, const double *p, doubl
         break;
     case PF_HYPER_MOONEY_RIVLIN:
         /* SOFA's MooneyRivlin.h: c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + k0/2 ln^2 J (its getStrainEnergy
-         * writes the exponents -2/3 and -4/3 in integers, which C++ makes 0; its stress and tangent, which the
-         * simulation uses, are those of the exponents written here) */
+         * writes the exponents -2/3 and -4/3 in integers, which C++ makes 0; its stress and tangent, which
+         * the simulation uses, are those of the exponents written here) */
         term_pow(d, 1, p[0], I1, 1, J, -2.0 / 3.0);
         term_pow(d, 2, p[1], I2, 1, J, -4.0 / 3.0);
         d->w -= 3 * (p[0] + p[1]);
@@ -132,12 +133,12 @@ void pf_ogden_stress(const double *p, const pf_ogden_state *s, const double Cinv
         S[q] += k * (s->ca1[q] - s->tr / 3 * Cinv[q]);
 }
 
-/* The derivative of f(C) = C^(alpha/2 - 1) along dC, spectrally: sum_ij th_ij (v_i.dC v_j) v_i v_j^T with th_ii =
- * f'(lam_i) and th_ij the divided difference (f(lam_i) - f(lam_j)) / (lam_i - lam_j), or f' at their mean where
- * they (nearly) coincide; then the product rule on S_iso's factors (dJ^(-alpha/3) = -alpha/6 J^(-alpha/3)
- * C^-1:dC, d tr C^(alpha/2) = alpha/2 C^(alpha/2 - 1):dC, dC^-1 = -C^-1 dC C^-1). */
-void pf_ogden_stress_variation(const double *p, const pf_ogden_state *s, const double Cinv[9], const double dC[9],
-                               double dS[9])
+/* The derivative of f(C) = C^(alpha/2 - 1) along dC, spectrally: sum_ij th_ij (v_i.dC v_j) v_i v_j^T with
+ * th_ii = f'(lam_i) and th_ij the divided difference (f(lam_i) - f(lam_j)) / (lam_i - lam_j), or f' at their
+ * mean where they (nearly) coincide; then the product rule on S_iso's factors (dJ^(-alpha/3) = -alpha/6
+ * J^(-alpha/3) C^-1:dC, d tr C^(alpha/2) = alpha/2 C^(alpha/2 - 1):dC, dC^-1 = -C^-1 dC C^-1). */
+void pf_ogden_stress_variation(const double *p, const pf_ogden_state *s, const double Cinv[9],
+                               const double dC[9], double dS[9])
 {
     double a = 0.5 * p[1], f[3], th[3][3], h[3][3];
     const double *V = s->V;
@@ -178,6 +179,6 @@ void pf_ogden_stress_variation(const double *p, const pf_ogden_state *s, const d
             CdCC[3 * i + j] = Cinv[3 * i] * T[j] + Cinv[3 * i + 1] * T[3 + j] + Cinv[3 * i + 2] * T[6 + j];
     double k = p[0] / p[1], dfj = -p[1] / 6 * s->fj * cinvdc, dtr = a * ca1dc;
     for (int q = 0; q < 9; q++)
-        dS[q] += k * (dfj * (s->ca1[q] - s->tr / 3 * Cinv[q]) + s->fj * (dca1[q] - dtr / 3 * Cinv[q] +
-                                                                       s->tr / 3 * CdCC[q]));
+        dS[q] += k * (dfj * (s->ca1[q] - s->tr / 3 * Cinv[q]) +
+                      s->fj * (dca1[q] - dtr / 3 * Cinv[q] + s->tr / 3 * CdCC[q]));
 }

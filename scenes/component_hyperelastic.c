@@ -1,9 +1,9 @@
 /* SOFA's TetrahedronHyperelasticityFEMForceField and StandardTetrahedralFEMForceField
- * (Sofa.Component.SolidMechanics.FEM.HyperElastic: the same materials and force f_a = -V F S grad N_a, the latter
- * keeping its stiffness per edge) on the tetrahedra of its node (as TetrahedronFEMForceField finds them), as
- * pf_world_add_hyperelastic_fem: materialName picks the strain energy, ParameterSet lists its parameters in
- * SOFA's order; and SOFA's newer HyperelasticityFEMForceField, whose material is a component of its own
- * (StVenantKirchhoffMaterial, NeoHookeanMaterial: youngModulus, poissonRatio). */
+ * (Sofa.Component.SolidMechanics.FEM.HyperElastic: the same materials and force f_a = -V F S grad N_a, the
+ * latter keeping its stiffness per edge) on the tetrahedra of its node (as TetrahedronFEMForceField finds
+ * them), as pf_world_add_hyperelastic_fem: materialName picks the strain energy, ParameterSet lists its
+ * parameters in SOFA's order; and SOFA's newer HyperelasticityFEMForceField, whose material is a component of
+ * its own (StVenantKirchhoffMaterial, NeoHookeanMaterial: youngModulus, poissonRatio). */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -45,11 +45,12 @@ static int material_of(pf_scene_component *c, int *out)
                                             "%s: materialName '%s' is not supported yet (ArrudaBoyce, "
                                             "StVenantKirchhoff, NeoHookean, MooneyRivlin, Ogden)",
                                             TYPE(c), m);
-    return pf_scene_component_error(c, PF_EPARSE,
-                                    "%s: unknown materialName '%s' (ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
-                                    "MooneyRivlin, Ogden; SOFA's VerondaWestman, Costa, StableNeoHookean are not "
-                                    "supported)",
-                                    TYPE(c), m);
+    return pf_scene_component_error(
+        c, PF_EPARSE,
+        "%s: unknown materialName '%s' (ArrudaBoyce, StVenantKirchhoff, NeoHookean, "
+        "MooneyRivlin, Ogden; SOFA's VerondaWestman, Costa, StableNeoHookean are not "
+        "supported)",
+        TYPE(c), m);
 }
 
 /* ParameterSet: exactly the material's count (SOFA reads past a short list and ignores a long one) */
@@ -63,8 +64,8 @@ static int parameters_of(pf_scene_component *c, int k, pf_hyperelastic_def *d)
     if ((size_t)want != n) {
         pf_free(v);
         return pf_scene_component_error(c, PF_EPARSE,
-                                        "%s: ParameterSet lists %zu values; material %s takes %d (%s, Pa)", TYPE(c),
-                                        n, materials[k].name, want, materials[k].params);
+                                        "%s: ParameterSet lists %zu values; material %s takes %d (%s, Pa)",
+                                        TYPE(c), n, materials[k].name, want, materials[k].params);
     }
     memcpy(d->parameters, v, n * sizeof *v);
     d->nparameters = (uint32_t)n;
@@ -89,11 +90,14 @@ int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx)
     int reg = 0;
     if ((rc = sc_parse_bool(c, "matrixRegularization", &reg)) < 0) return rc;
     if (reg)
-        pf_scene_component_warning(c, "%s: matrixRegularization is ignored: PhysFlow uses the exact tangent "
-                                      "stiffness", TYPE(c));
+        pf_scene_component_warning(c,
+                                   "%s: matrixRegularization is ignored: PhysFlow uses the exact tangent "
+                                   "stiffness",
+                                   TYPE(c));
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "listening");
-    pf_scene_component_ignore(c, "ParameterFile"); /* StandardTetrahedralFEMForceField's, read by none of its code */
+    pf_scene_component_ignore(
+        c, "ParameterFile"); /* StandardTetrahedralFEMForceField's, read by none of its code */
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
     sc_mesh split = {0};
@@ -123,7 +127,8 @@ static int material_moduli(pf_scene_component *m, double *E, double *nu)
     if (!(*E > 0))
         return pf_scene_component_error(m, PF_EINVAL, "%s: youngModulus must be > 0, got %g", TYPE(m), *E);
     if (!(*nu >= 0 && *nu < 0.5))
-        return pf_scene_component_error(m, PF_EINVAL, "%s: poissonRatio must be in [0, 0.5), got %g", TYPE(m), *nu);
+        return pf_scene_component_error(m, PF_EINVAL, "%s: poissonRatio must be in [0, 0.5), got %g", TYPE(m),
+                                        *nu);
     return PF_OK;
 }
 
@@ -137,12 +142,13 @@ int sc_hyperelastic_material(pf_scene_component *c, void *ctx)
 
 static int is_material(const xmlNode *e)
 {
-    return e->type == XML_ELEMENT_NODE && (!xmlStrcmp(e->name, (const xmlChar *)"StVenantKirchhoffMaterial") ||
-                                           !xmlStrcmp(e->name, (const xmlChar *)"NeoHookeanMaterial"));
+    return e->type == XML_ELEMENT_NODE &&
+           (!xmlStrcmp(e->name, (const xmlChar *)"StVenantKirchhoffMaterial") ||
+            !xmlStrcmp(e->name, (const xmlChar *)"NeoHookeanMaterial"));
 }
 
-/* the material element: the one `material` links to, else the first in the node or the nearest node above (SOFA
- * looks the context up) */
+/* the material element: the one `material` links to, else the first in the node or the nearest node above
+ * (SOFA looks the context up) */
 static int find_material(pf_scene_component *c, sc_node **holder, xmlNode **el)
 {
     const char *link = pf_scene_component_string(c, "material");
@@ -151,8 +157,10 @@ static int find_material(pf_scene_component *c, sc_node **holder, xmlNode **el)
         int rc = sc_resolve_link(c, "material", link, holder, el, &field);
         if (rc) return rc;
         if (!*el || !is_material(*el))
-            return pf_scene_component_error(c, PF_ENOTSUP, "%s: material = '%s' is no StVenantKirchhoffMaterial or "
-                                            "NeoHookeanMaterial", TYPE(c), link);
+            return pf_scene_component_error(c, PF_ENOTSUP,
+                                            "%s: material = '%s' is no StVenantKirchhoffMaterial or "
+                                            "NeoHookeanMaterial",
+                                            TYPE(c), link);
         return PF_OK;
     }
     for (sc_node *n = c->node; n; n = n->parent)
@@ -162,8 +170,10 @@ static int find_material(pf_scene_component *c, sc_node **holder, xmlNode **el)
                 *el = e;
                 return PF_OK;
             }
-    return pf_scene_component_error(c, PF_EPARSE, "%s: no StVenantKirchhoffMaterial or NeoHookeanMaterial in node "
-                                    "'%s' or above (it gives the material)", TYPE(c), c->node->name);
+    return pf_scene_component_error(c, PF_EPARSE,
+                                    "%s: no StVenantKirchhoffMaterial or NeoHookeanMaterial in node "
+                                    "'%s' or above (it gives the material)",
+                                    TYPE(c), c->node->name);
 }
 
 /* HyperelasticityFEMForceField template="Vec3,Tetrahedron": pf_world_add_hyperelastic_fem with the material's
@@ -173,8 +183,10 @@ int sc_hyperelasticity_fem(pf_scene_component *c, void *ctx)
     (void)ctx;
     const char *t = pf_scene_component_string(c, "template");
     if (!t || (strcmp(t, "Vec3,Tetrahedron") && strcmp(t, "Vec3d,Tetrahedron")))
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s: template '%s' is not supported: PhysFlow's hyperelastic "
-                                        "elements are tetrahedra (Vec3,Tetrahedron)", TYPE(c), t ? t : "(none)");
+        return pf_scene_component_error(c, PF_ENOTSUP,
+                                        "%s: template '%s' is not supported: PhysFlow's hyperelastic "
+                                        "elements are tetrahedra (Vec3,Tetrahedron)",
+                                        TYPE(c), t ? t : "(none)");
     int rc;
     if ((rc = sc_own_topology(c))) return rc;
     pf_scene_component_ignore(c, "computeForceStrategy");
@@ -187,7 +199,7 @@ int sc_hyperelasticity_fem(pf_scene_component *c, void *ctx)
     if ((rc = material_moduli(&m, &E, &nu))) return rc;
     pf_hyperelastic_def d = pf_hyperelastic_default_def();
     d.material = xmlStrcmp(el->name, (const xmlChar *)"NeoHookeanMaterial") ? PF_HYPER_ST_VENANT_KIRCHHOFF
-                                                                             : PF_HYPER_NEO_HOOKEAN;
+                                                                            : PF_HYPER_NEO_HOOKEAN;
     d.parameters[0] = E / (2 * (1 + nu));
     d.parameters[1] = E * nu / ((1 + nu) * (1 - 2 * nu));
     d.nparameters = 2;

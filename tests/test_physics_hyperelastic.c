@@ -1,10 +1,11 @@
-/* Hyperelastic tetrahedra (physics/fem_hyperelastic.c, scenes/component_hyperelastic.c), per material: the force
- * against a central difference of the strain energy written here from its textbook formula, the stiffness
- * against a central difference of the force, the rest stiffness against the linear tetrahedron's with the same
- * small-strain moduli, a uniaxially stretched cube against the closed-form first Piola-Kirchhoff stress, rigid
- * motions force-free; bars under gravity bitwise the same on every executor and 1-3 workers, whole or cut into
- * blocks, CG against the direct solver; scene files (TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField,
- * HyperelasticityFEMForceField with its material component) against the API, and their errors. */
+/* Hyperelastic tetrahedra (physics/fem_hyperelastic.c, scenes/component_hyperelastic.c), per material: the
+ * force against a central difference of the strain energy written here from its textbook formula, the
+ * stiffness against a central difference of the force, the rest stiffness against the linear tetrahedron's
+ * with the same small-strain moduli, a uniaxially stretched cube against the closed-form first
+ * Piola-Kirchhoff stress, rigid motions force-free; bars under gravity bitwise the same on every executor and
+ * 1-3 workers, whole or cut into blocks, CG against the direct solver; scene files
+ * (TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField, HyperelasticityFEMForceField
+ * with its material component) against the API, and their errors. */
 #include "check_main.h"
 #include "point_object.h"
 #include "rodrigues.h"
@@ -39,12 +40,15 @@ static pf_world *make_world(int workers, pf_executor e, double gz)
 /* the materials with parameters of about E = 1e4 Pa, nu = 0.3 (mu 3846, lambda 5769, bulk 8333) */
 #define NMAT 5
 static const pf_hyperelastic_material MATS[NMAT] = {PF_HYPER_ST_VENANT_KIRCHHOFF, PF_HYPER_NEO_HOOKEAN,
-                                                    PF_HYPER_MOONEY_RIVLIN, PF_HYPER_ARRUDA_BOYCE, PF_HYPER_OGDEN};
-static const double PARAMS[NMAT][3] = {{3846, 5769}, {3846, 5769}, {1200, 700, 8333}, {3000, 8333}, {7692, 3, 8333}};
-static const char *const NAMES[NMAT] = {"StVenantKirchhoff", "NeoHookean", "MooneyRivlin", "ArrudaBoyce", "Ogden"};
+                                                    PF_HYPER_MOONEY_RIVLIN, PF_HYPER_ARRUDA_BOYCE,
+                                                    PF_HYPER_OGDEN};
+static const double PARAMS[NMAT][3] = {
+    {3846, 5769}, {3846, 5769}, {1200, 700, 8333}, {3000, 8333}, {7692, 3, 8333}};
+static const char *const NAMES[NMAT] = {"StVenantKirchhoff", "NeoHookean", "MooneyRivlin", "ArrudaBoyce",
+                                        "Ogden"};
 
-static void add_hyper(pf_world *w, pf_object_id id, const uint32_t *t, uint32_t nt, pf_hyperelastic_material m,
-                      const double *p)
+static void add_hyper(pf_world *w, pf_object_id id, const uint32_t *t, uint32_t nt,
+                      pf_hyperelastic_material m, const double *p)
 {
     pf_hyperelastic_def d = pf_hyperelastic_default_def();
     d.material = m;
@@ -87,7 +91,8 @@ static void sym_eigenvalues(const double C[9], double ev[3])
     for (int k = 0; k < 9; k++)
         B[k] = (C[k] - (k % 4 == 0) * q) / p;
     double r = (B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6]) +
-                B[2] * (B[3] * B[7] - B[4] * B[6])) / 2;
+                B[2] * (B[3] * B[7] - B[4] * B[6])) /
+               2;
     double phi = r <= -1 ? M_PI / 3 : r >= 1 ? 0 : acos(r) / 3;
     ev[0] = q + 2 * p * cos(phi);
     ev[2] = q + 2 * p * cos(phi + 2 * M_PI / 3);
@@ -154,7 +159,8 @@ static double total_energy(int m, const double *X, const double *x, const uint32
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
                 int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
-                Dmi[3 * i + j] = (Dm[3 * r0 + c0] * Dm[3 * r1 + c1] - Dm[3 * r0 + c1] * Dm[3 * r1 + c0]) / det;
+                Dmi[3 * i + j] =
+                    (Dm[3 * r0 + c0] * Dm[3 * r1 + c1] - Dm[3 * r0 + c1] * Dm[3 * r1 + c0]) / det;
             }
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
@@ -250,10 +256,10 @@ static void linear_df(const double *X, uint32_t n, const uint32_t *t, uint32_t n
 }
 
 /* At rest every material is linear elasticity with its small-strain moduli: shear mu and bulk kappa =
- * lambda + 2 mu / 3 (StVK and NeoHookean: mu, lambda; MooneyRivlin: mu = 2 (c1 + c2), kappa = k0; ArrudaBoyce:
- * mu = 2 mu_AB sum_i i c_i 3^(i-1), kappa = k0; Ogden: mu/2, k0): the same stiffness as the linear tetrahedron of E =
- * 9 kappa mu / (3 kappa + mu), nu = (3 kappa - 2 mu) / (2 (3 kappa + mu)); forces the same to first order
- * (the difference shrinks 4 times when the displacement halves). */
+ * lambda + 2 mu / 3 (StVK and NeoHookean: mu, lambda; MooneyRivlin: mu = 2 (c1 + c2), kappa = k0;
+ * ArrudaBoyce: mu = 2 mu_AB sum_i i c_i 3^(i-1), kappa = k0; Ogden: mu/2, k0): the same stiffness as the
+ * linear tetrahedron of E = 9 kappa mu / (3 kappa + mu), nu = (3 kappa - 2 mu) / (2 (3 kappa + mu)); forces
+ * the same to first order (the difference shrinks 4 times when the displacement halves). */
 START_TEST(test_small_strain_is_linear)
 {
     double X[27 * 3];
@@ -332,8 +338,8 @@ static void uniaxial_stress(int m, double s, double *P11, double *P22)
     case 2:
         S11 = 2 * p[0] * pow(s, -2.0 / 3) * (1 - I1 / (3 * s * s)) +
               2 * p[1] * pow(s, -4.0 / 3) * (I1 - s * s - 2 * I2 / (3 * s * s)) + p[2] * L / (s * s);
-        S22 = 2 * p[0] * pow(s, -2.0 / 3) * (1 - I1 / 3) + 2 * p[1] * pow(s, -4.0 / 3) * (I1 - 1 - 2 * I2 / 3) +
-              p[2] * L;
+        S22 = 2 * p[0] * pow(s, -2.0 / 3) * (1 - I1 / 3) +
+              2 * p[1] * pow(s, -4.0 / 3) * (I1 - 1 - 2 * I2 / 3) + p[2] * L;
         break;
     case 4: { /* C^(alpha/2 - 1) = diag(s^(alpha - 2), 1, 1), tr C^(alpha/2) = s^alpha + 2 */
         double a = p[1], fj = pow(s, -a / 3), tr = pow(s, a) + 2;
@@ -353,8 +359,9 @@ static void uniaxial_stress(int m, double s, double *P11, double *P22)
     *P22 = S22;
 }
 
-/* a unit cube of 8 points and 6 tetrahedra stretched (s 1.2) and compressed (s 0.8) along x, lateral sides held:
- * the forces on the face x = 1 sum to -P e_x (the shape functions of its corners sum to X), on y = 1 to -P e_y */
+/* a unit cube of 8 points and 6 tetrahedra stretched (s 1.2) and compressed (s 0.8) along x, lateral sides
+ * held: the forces on the face x = 1 sum to -P e_x (the shape functions of its corners sum to X), on y = 1 to
+ * -P e_y */
 START_TEST(test_uniaxial_closed_form)
 {
     double X[24];
@@ -391,8 +398,8 @@ START_TEST(test_uniaxial_closed_form)
 }
 END_TEST
 
-/* x = Q X + c (a finite rotation and a shift) over a deformed state: the forces turn with the body; over the rest
- * shape they vanish */
+/* x = Q X + c (a finite rotation and a shift) over a deformed state: the forces turn with the body; over the
+ * rest shape they vanish */
 START_TEST(test_rigid_motion)
 {
     double Q[9];
@@ -414,9 +421,9 @@ START_TEST(test_rigid_motion)
             force_at(w, id, x, f);
             for (int a = 0; a < 4; a++)
                 for (int i = 0; i < 3; i++)
-                    fr[3 * a + i] = s ? Q[3 * i] * fd[3 * a] + Q[3 * i + 1] * fd[3 * a + 1] +
-                                            Q[3 * i + 2] * fd[3 * a + 2]
-                                      : 0;
+                    fr[3 * a + i] =
+                        s ? Q[3 * i] * fd[3 * a] + Q[3 * i + 1] * fd[3 * a + 1] + Q[3 * i + 2] * fd[3 * a + 2]
+                          : 0;
             for (int i = 0; i < 12; i++)
                 ck_assert_msg(fabs(f[i] - fr[i]) <= 1e-9 * scale, "%s, %s: f[%d] = %g, expected %g", NAMES[m],
                               s ? "deformed" : "rest", i, f[i], fr[i]);
@@ -426,9 +433,9 @@ START_TEST(test_rigid_motion)
 }
 END_TEST
 
-/* Five bars of 7x3x3 points (one per material), fixed at x = 0, 20 implicit steps under gravity: the state hash
- * of seq with 1 worker is that of every executor with 1, 2 and 3 workers; the tips sag; the direct solver ends
- * where CG does. */
+/* Five bars of 7x3x3 points (one per material), fixed at x = 0, 20 implicit steps under gravity: the state
+ * hash of seq with 1 worker is that of every executor with 1, 2 and 3 workers; the tips sag; the direct
+ * solver ends where CG does. */
 static uint64_t bars_hash(pf_executor e, int workers, pf_linear_solver ls, pf_decompose dec, double *tip_z)
 {
     pf_world *w = make_world(workers, e, -9.81);
@@ -500,10 +507,12 @@ START_TEST(test_bars_blocks)
     bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, PF_DECOMPOSE_OFF, ref_tip);
     uint64_t bref = bars_hash(PF_EXEC_SEQ, 1, PF_LINEAR_CG, PF_DECOMPOSE_ON, tip);
     for (int m = 0; m < NMAT; m++)
-        ck_assert_msg(fabs(tip[m] - ref_tip[m]) <= 1e-9 * fabs(ref_tip[m]), "%s: blocks tip %.15g, whole %.15g",
-                      NAMES[m], tip[m], ref_tip[m]);
-    static const struct { pf_executor e; int workers; } runs[] = {
-        {PF_EXEC_STATIC, 2}, {PF_EXEC_STATIC, 3}, {PF_EXEC_BARRIER, 3}, {PF_EXEC_OMPTASKS, 3}};
+        ck_assert_msg(fabs(tip[m] - ref_tip[m]) <= 1e-9 * fabs(ref_tip[m]),
+                      "%s: blocks tip %.15g, whole %.15g", NAMES[m], tip[m], ref_tip[m]);
+    static const struct {
+        pf_executor e;
+        int workers;
+    } runs[] = {{PF_EXEC_STATIC, 2}, {PF_EXEC_STATIC, 3}, {PF_EXEC_BARRIER, 3}, {PF_EXEC_OMPTASKS, 3}};
     for (size_t k = 0; k < sizeof runs / sizeof *runs; k++)
         ck_assert_msg(bars_hash(runs[k].e, runs[k].workers, PF_LINEAR_CG, PF_DECOMPOSE_ON, tip) == bref,
                       "blocks: executor %d with %d workers", runs[k].e, runs[k].workers);
@@ -567,11 +576,13 @@ static uint64_t scene_hash(pf_scene *s, uint32_t steps)
 START_TEST(test_scene_is_api)
 {
     static const char *const xml[NMAT] = {
-        "<TetrahedronHyperelasticityFEMForceField materialName='StVenantKirchhoff' ParameterSet='3846 5769'/>",
+        "<TetrahedronHyperelasticityFEMForceField materialName='StVenantKirchhoff' ParameterSet='3846 "
+        "5769'/>",
         "<TetrahedronHyperelasticityFEMForceField name='FEM' materialName='NeoHookean' ParameterSet='3846 "
         "5769' AnisotropyDirections='' matrixRegularization='false'/>",
         "<TetrahedronHyperelasticityFEMForceField materialName='MooneyRivlin' ParameterSet='1200 700 8333'/>",
-        "<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 8333'/>", /* SOFA's default: ArrudaBoyce */
+        "<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 8333'/>", /* SOFA's default: ArrudaBoyce
+                                                                                */
         "<TetrahedronHyperelasticityFEMForceField materialName='Ogden' ParameterSet='7692 3 8333'/>",
     };
     uint64_t h[NMAT];
@@ -588,10 +599,12 @@ START_TEST(test_scene_is_api)
         ck_assert(h[m] != h[0]);
     /* StandardTetrahedralFEMForceField: the same component (SOFA's default ArrudaBoyce too) */
     pf_scene *s = NULL;
-    ck_assert_msg(load_tetra_scene("<StandardTetrahedralFEMForceField ParameterSet='3000 8333'/>", &s) == PF_OK, "%s",
-                  pf_last_error());
+    ck_assert_msg(load_tetra_scene("<StandardTetrahedralFEMForceField ParameterSet='3000 8333'/>", &s) ==
+                      PF_OK,
+                  "%s", pf_last_error());
     ck_assert(scene_hash(s, 30) == h[3]);
-    /* SOFA's newer form: a material component (E, nu) and HyperelasticityFEMForceField; VonMisesStress skipped */
+    /* SOFA's newer form: a material component (E, nu) and HyperelasticityFEMForceField; VonMisesStress
+     * skipped */
     const double E = 10000, nu = 0.3, lame[2] = {E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))};
     static const char *const newer[2] = {"StVenantKirchhoffMaterial", "NeoHookeanMaterial"};
     for (int k = 0; k < 2; k++) {
@@ -606,12 +619,19 @@ START_TEST(test_scene_is_api)
         ck_assert(scene_hash(s, 30) == api_hash(MATS[k], lame, 30, &apex));
     }
     ck_assert_int_eq(load_tetra_scene("<StVenantKirchhoffMaterial/><HyperelasticityFEMForceField "
-                                      "template='Vec3,Hexahedron'/>", &s), PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Hexahedron"), "%s", pf_last_error());
-    ck_assert_int_eq(load_tetra_scene("<HyperelasticityFEMForceField template='Vec3,Tetrahedron'/>", &s), PF_EPARSE);
+                                      "template='Vec3,Hexahedron'/>",
+                                      &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Hexahedron"), "%s",
+                  pf_last_error());
+    ck_assert_int_eq(load_tetra_scene("<HyperelasticityFEMForceField template='Vec3,Tetrahedron'/>", &s),
+                     PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "no StVenantKirchhoffMaterial"), "%s", pf_last_error());
-    ck_assert_int_eq(load_tetra_scene("<StVenantKirchhoffMaterial poissonRatio='0.5'/><HyperelasticityFEMForceField "
-                                      "template='Vec3,Tetrahedron'/>", &s), PF_EINVAL);
+    ck_assert_int_eq(
+        load_tetra_scene("<StVenantKirchhoffMaterial poissonRatio='0.5'/><HyperelasticityFEMForceField "
+                         "template='Vec3,Tetrahedron'/>",
+                         &s),
+        PF_EINVAL);
 }
 END_TEST
 
@@ -619,28 +639,42 @@ START_TEST(test_scene_errors)
 {
     pf_scene *s = NULL;
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='Rubber' "
-                                      "ParameterSet='1 2'/>", &s), PF_EPARSE);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "unknown materialName 'Rubber'"),
+                                      "ParameterSet='1 2'/>",
+                                      &s),
+                     PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") &&
+                      strstr(pf_last_error(), "unknown materialName 'Rubber'"),
                   "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='MooneyRivlin' "
-                                      "ParameterSet='3846 5769'/>", &s), PF_EPARSE);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "ParameterSet lists 2 values") &&
+                                      "ParameterSet='3846 5769'/>",
+                                      &s),
+                     PF_EPARSE);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") &&
+                      strstr(pf_last_error(), "ParameterSet lists 2 values") &&
                       strstr(pf_last_error(), "takes 3"),
                   "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='NeoHookean' "
-                                      "ParameterSet='1 2 3'/>", &s), PF_EPARSE);
+                                      "ParameterSet='1 2 3'/>",
+                                      &s),
+                     PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "t.xml:3:"), "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField/>", &s), PF_EPARSE);
     ck_assert_msg(strstr(pf_last_error(), "ParameterSet lists 0 values"), "%s", pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField materialName='Costa' "
-                                      "ParameterSet='1 2 3'/>", &s), PF_ENOTSUP);
-    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Costa"), "%s", pf_last_error());
+                                      "ParameterSet='1 2 3'/>",
+                                      &s),
+                     PF_ENOTSUP);
+    ck_assert_msg(strstr(pf_last_error(), "t.xml:3:") && strstr(pf_last_error(), "Costa"), "%s",
+                  pf_last_error());
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 x'/>", &s),
                      PF_EPARSE);
     ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='3000 8000' "
-                                      "AnisotropyDirections='1 0 0'/>", &s), PF_ENOTSUP);
-    ck_assert_int_eq(load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='-3000 8000'/>", &s),
-                     PF_EINVAL);
+                                      "AnisotropyDirections='1 0 0'/>",
+                                      &s),
+                     PF_ENOTSUP);
+    ck_assert_int_eq(
+        load_tetra_scene("<TetrahedronHyperelasticityFEMForceField ParameterSet='-3000 8000'/>", &s),
+        PF_EINVAL);
     ck_assert_msg(strstr(pf_last_error(), "mu"), "%s", pf_last_error());
 }
 END_TEST
@@ -654,8 +688,8 @@ START_TEST(test_scene_columns)
     double tip[3];
     uint64_t h[2];
     for (int run = 0; run < 2; run++) {
-        pf_scene *s = load_test_scene("hyperelastic_columns.xml", run ? PF_EXEC_STATIC : PF_EXEC_SEQ, PF_PART_OWNER,
-                                      run ? 3 : 1);
+        pf_scene *s = load_test_scene("hyperelastic_columns.xml", run ? PF_EXEC_STATIC : PF_EXEC_SEQ,
+                                      PF_PART_OWNER, run ? 3 : 1);
         pf_world *w = pf_scene_world(s);
         ck_assert_msg(pf_world_step(w, 50) == PF_OK, "%s", pf_last_error());
         for (int k = 0; k < 3; k++) {
@@ -665,7 +699,7 @@ START_TEST(test_scene_columns)
             const double *x = pf_world_positions(w, o, &n);
             ck_assert_uint_eq(n, 54);
             ck_assert(x[0] == 0 && x[1] == 0 && x[2] == 0); /* fixed */
-            tip[k] = x[3 * 53 + 1];                          /* (0.4, 0.4, 1) */
+            tip[k] = x[3 * 53 + 1];                         /* (0.4, 0.4, 1) */
         }
         h[run] = pf_world_state_hash(w);
         pf_scene_destroy(s);
