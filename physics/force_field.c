@@ -19,6 +19,7 @@ const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS] = {
     [PF_FORCE_POLYNOMIAL_SPRINGS] = &pf_polynomial_springs_force_field,
     [PF_FORCE_CONSTANT] = &pf_constant_force_field,
     [PF_FORCE_CUSTOM] = &pf_custom_force_field,
+    [PF_FORCE_HYPERELASTIC] = &pf_hyperelastic_force_field,
 };
 
 static const pf_force_field_ops *ops_of(const pf_force_field *ff)

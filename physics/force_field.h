@@ -90,6 +90,7 @@ enum {
     PF_FORCE_POLYNOMIAL_SPRINGS,
     PF_FORCE_CONSTANT,
     PF_FORCE_CUSTOM,
+    PF_FORCE_HYPERELASTIC,
     PF_FORCE_KINDS
 };
 extern const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS];
@@ -98,7 +99,7 @@ extern const pf_force_field_ops *const pf_force_field_kinds[PF_FORCE_KINDS];
 extern const pf_force_field_ops pf_springs_force_field, pf_hexa_fem_force_field, pf_tetra_fem_force_field,
     pf_triangle_fem_force_field, pf_biquadratic_springs_force_field, pf_tensor_mass_force_field,
     pf_bending_vector_force_field, pf_rest_shape_force_field, pf_polynomial_springs_force_field,
-    pf_constant_force_field, pf_custom_force_field;
+    pf_constant_force_field, pf_custom_force_field, pf_hyperelastic_force_field;
 
 /* f += every force field of o at (x, v), in kind order */
 void pf_force_fields_force(const pf_object *o, const double *x, const double *v, double *f, int want_jac);

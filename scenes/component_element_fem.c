@@ -36,8 +36,7 @@ static int element_template(pf_scene_component *c, element_kind *out)
     return PF_OK;
 }
 
-/* topology="@name": the node's own topology (PhysFlow takes the elements of the force field's node). */
-static int own_topology(pf_scene_component *c)
+int sc_own_topology(pf_scene_component *c)
 {
     const char *link = pf_scene_component_string(c, "topology");
     if (!link || !strcmp(link, "@")) return PF_OK;
@@ -57,7 +56,7 @@ static int element_fem(pf_scene_component *c, pf_fem_method tetra, pf_fem_method
 {
     element_kind kind = ELEMENT_TETRAHEDRON;
     int rc;
-    if ((rc = element_template(c, &kind)) || (rc = own_topology(c))) return rc;
+    if ((rc = element_template(c, &kind)) || (rc = sc_own_topology(c))) return rc;
     /* how SOFA spreads the element loops over threads: PhysFlow's runtime schedules its own, deterministically */
     pf_scene_component_ignore(c, "computeForceStrategy");
     pf_scene_component_ignore(c, "computeForceDerivStrategy");

@@ -83,6 +83,28 @@ static int hexahedra_split(pf_scene_component *c, sc_mesh *split)
     return PF_OK;
 }
 
+int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t **t, uint32_t *nt)
+{
+    sc_node *n = c->node;
+    if (n->sparse)
+        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a SparseGridTopology is not supported (PhysFlow does "
+                                        "not list its cells): use HexahedronFEMForceField", TYPE(c));
+    int rc;
+    if ((rc = hexahedra_split(c, split))) return rc;
+    if (!split->ntetra &&
+        (n->topology != SC_TOPO_MESH || (n->mapping != SC_MAP_NONE && n->mapping != SC_MAP_IDENTITY) ||
+         n->mesh.ntetra == 0))
+        return pf_scene_component_error(
+            c, PF_EPARSE,
+            "%s needs tetrahedra: a MeshTopology, a "
+            "TetrahedronSetTopologyContainer or a volume mesh loader in node '%s' (or hexahedra: a "
+            "RegularGridTopology or a hexahedral mesh, split as SOFA splits them)",
+            TYPE(c), n->name);
+    *t = split->ntetra ? split->tetra : n->mesh.tetra;
+    *nt = split->ntetra ? split->ntetra : n->mesh.ntetra;
+    return PF_OK;
+}
+
 int sc_tetra_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -119,25 +141,10 @@ int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method)
     }
     pf_scene_component_ignore(c, "template");
     pf_scene_component_ignore(c, "listening");
-    sc_node *n = c->node;
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
-    if (n->sparse)
-        return pf_scene_component_error(c, PF_ENOTSUP, "%s on a SparseGridTopology is not supported (PhysFlow does "
-                                        "not list its cells): use HexahedronFEMForceField", TYPE(c));
     sc_mesh split = {0};
-    if ((rc = hexahedra_split(c, &split))) return rc;
-    if (!split.ntetra &&
-        (n->topology != SC_TOPO_MESH || (n->mapping != SC_MAP_NONE && n->mapping != SC_MAP_IDENTITY) ||
-         n->mesh.ntetra == 0))
-        return pf_scene_component_error(
-            c, PF_EPARSE,
-            "%s needs tetrahedra: a MeshTopology, a "
-            "TetrahedronSetTopologyContainer or a volume mesh loader in node '%s' (or hexahedra: a "
-            "RegularGridTopology or a hexahedral mesh, split as SOFA splits them)",
-            TYPE(c), n->name);
-    d.tetrahedra = split.ntetra ? split.tetra : n->mesh.tetra;
-    d.ntetrahedra = split.ntetra ? split.ntetra : n->mesh.ntetra;
+    if ((rc = sc_tetra_fem_elements(c, &split, &d.tetrahedra, &d.ntetrahedra))) return rc;
     pf_force_field_id id;
     rc = pf_world_add_tetra_fem(c->L->scene->world, o, &d, &id);
     /* split from hexahedra: six a hexahedron, not the topology's elements */

@@ -145,10 +145,22 @@ int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
 /* the same with the method given (not read from the element) */
 int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* the node's tetrahedra for a tetrahedral force field: *t, *nt the topology's, or its hexahedra split as SOFA
+ * splits them into *split (empty otherwise; the caller frees it); a file:line error when there are none */
+int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t **t, uint32_t *nt);
+/* scenes/component_hyperelastic.c: TetrahedronHyperelasticityFEMForceField, StandardTetrahedralFEMForceField */
+int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx);
+/* SOFA's element hyperelasticity: HyperelasticityFEMForceField with a StVenantKirchhoffMaterial or
+ * NeoHookeanMaterial (youngModulus, poissonRatio) in its node or above */
+int sc_hyperelasticity_fem(pf_scene_component *c, void *ctx);
+int sc_hyperelastic_material(pf_scene_component *c, void *ctx);
 /* scenes/component_fast_tetra.c: FastTetrahedralCorotationalForceField through sc_tetra_fem_method */
 int sc_fast_tetra_corotational(pf_scene_component *c, void *ctx);
 /* scenes/component_element_fem.c: SOFA's element FEM (LinearSmallStrainFEMForceField, CorotationalFEMForceField) */
 int sc_linear_small_strain_fem(pf_scene_component *c, void *ctx);
+/* topology="@name": the node's own topology (PhysFlow takes the elements of the force field's node); another
+ * node's: PF_ENOTSUP */
+int sc_own_topology(pf_scene_component *c);
 int sc_corotational_fem(pf_scene_component *c, void *ctx);
 
 int sc_hexahedral_fem(pf_scene_component *c, void *ctx);

@@ -124,6 +124,13 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
+    {"TetrahedronHyperelasticityFEMForceField", FORCES, sc_tetra_hyperelastic, NULL},
+    {"StandardTetrahedralFEMForceField", FORCES, sc_tetra_hyperelastic, NULL}, /* the same force, edge-wise K */
+    {"HyperelasticityFEMForceField", FORCES, sc_hyperelasticity_fem, NULL},
+    {"StVenantKirchhoffMaterial", STATE, sc_hyperelastic_material, NULL},
+    {"NeoHookeanMaterial", STATE, sc_hyperelastic_material, NULL},
+    /* an output (the stress of each element, drawn): nothing to simulate */
+    {"VonMisesStress", STATE, NULL, NULL},
     {"FastTetrahedralCorotationalForceField", FORCES, sc_fast_tetra_corotational, NULL},
     /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
     {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},

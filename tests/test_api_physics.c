@@ -649,6 +649,59 @@ END_TEST
 
 /* the beam calls: NULL and bad arguments refused with messages naming the call and the argument, the world
  * unchanged; a beam read back as given */
+/* hyperelastic tetrahedra through the public API: each material's parameter count, the refusals (the world left
+ * as it was, the message naming the call and the argument), and a field that holds a tetrahedron up */
+START_TEST(hyperelastic_calls)
+{
+    pf_world *w = new_world();
+    static const double X[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    pf_object_def od = pf_object_default_def();
+    od.points = 4;
+    od.positions = X;
+    od.vertex_mass = 0.1;
+    pf_object_id id;
+    ck_assert_int_eq(pf_world_add_object(w, &od, &id), PF_OK);
+    static const int count[PF_HYPER_MATERIALS] = {2, 2, 3, 2, 3};
+    for (int m = 0; m < PF_HYPER_MATERIALS; m++)
+        ck_assert_int_eq(pf_hyperelastic_parameter_count((pf_hyperelastic_material)m), count[m]);
+    ck_assert_int_eq(pf_hyperelastic_parameter_count(PF_HYPER_MATERIALS), PF_EINVAL);
+    assert_message("pf_hyperelastic_parameter_count", "material");
+    static const uint32_t tet[4] = {0, 1, 2, 3}, bad[4] = {0, 1, 2, 4};
+    pf_hyperelastic_def d = pf_hyperelastic_default_def();
+    ck_assert_int_eq(d.material, PF_HYPER_ST_VENANT_KIRCHHOFF);
+    ck_assert_uint_eq(d.nparameters, 2);
+    d.tetrahedra = tet;
+    d.ntetrahedra = 1;
+    REFUSED(pf_world_add_hyperelastic_fem(w, id, NULL, NULL), "pf_world_add_hyperelastic_fem", "def");
+    REFUSED(pf_world_add_hyperelastic_fem(NULL, id, &d, NULL), "pf_world_add_hyperelastic_fem", "world");
+    REFUSED(pf_world_add_hyperelastic_fem(w, (pf_object_id){5}, &d, NULL), "pf_world_add_hyperelastic_fem",
+            "object 5");
+    pf_hyperelastic_def b = d;
+    b.material = PF_HYPER_MOONEY_RIVLIN;
+    REFUSED(pf_world_add_hyperelastic_fem(w, id, &b, NULL), "pf_world_add_hyperelastic_fem", "def.nparameters");
+    b = d;
+    b.parameters[0] = -1;
+    REFUSED(pf_world_add_hyperelastic_fem(w, id, &b, NULL), "pf_world_add_hyperelastic_fem", "def.parameters[0] (mu)");
+    b = d;
+    b.tetrahedra = bad;
+    REFUSED(pf_world_add_hyperelastic_fem(w, id, &b, NULL), "pf_world_add_hyperelastic_fem",
+            "def.tetrahedra[0] corner 3");
+    b = d;
+    b.ntetrahedra = 0;
+    REFUSED(pf_world_add_hyperelastic_fem(w, id, &b, NULL), "pf_world_add_hyperelastic_fem", "def.ntetrahedra");
+    pf_force_field_id fid = {UINT32_MAX};
+    ck_assert_int_eq(pf_world_add_hyperelastic_fem(w, id, &d, &fid), PF_OK);
+    ck_assert_uint_ne(fid.index, UINT32_MAX);
+    static const uint32_t fixed[3] = {0, 1, 2};
+    ck_assert_int_eq(pf_world_fix_points(w, id, fixed, 3), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 20), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(w, id, &n);
+    ck_assert_msg(x[11] < 1 && x[11] > 0.5, "apex at z = %g", x[11]); /* held: not in free fall */
+    pf_world_destroy(w);
+}
+END_TEST
+
 START_TEST(beam_calls)
 {
     pf_world *w = new_world(PF_EXEC_STATIC, 1);
@@ -1088,6 +1141,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, point_masses_calls);
     tcase_add_test(tc, nan_position_in_def);
     tcase_add_test(tc, force_fields_and_springs);
+    tcase_add_test(tc, hyperelastic_calls);
     tcase_add_test(tc, bodies_surfaces_meshes);
     tcase_add_test(tc, beam_calls);
     tcase_add_test(tc, checkpoint_calls);

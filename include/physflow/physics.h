@@ -27,8 +27,8 @@ typedef struct pf_object_id {
 /// Handle of a force field inside one world (a struct, so that another handle or a plain number does not pass
 /// for it). Every call that adds a force field to an object (pf_world_add_springs, pf_world_add_grid_springs,
 /// pf_world_add_hexa_fem, pf_world_add_tetra_fem, pf_world_add_triangle_fem, pf_world_add_biquadratic_springs,
-/// pf_world_add_tensor_mass, pf_world_add_bending_vectors, pf_world_add_force_field, pf_world_add_constant_force)
-/// hands one out.
+/// pf_world_add_tensor_mass, pf_world_add_bending_vectors, pf_world_add_force_field, pf_world_add_constant_force,
+/// pf_world_add_hyperelastic_fem) hands one out.
 typedef struct pf_force_field_id {
     uint32_t index; ///< a number given in creation order, over all objects of the world, and never reused
                     ///< within it (not after pf_world_remove_force_field, nor after its object is removed)
@@ -267,6 +267,47 @@ PF_API pf_tetra_fem_def pf_tetra_fem_default_def(void);
 /// tetrahedra, naming the element.
 PF_API int pf_world_add_tetra_fem(pf_world *w, pf_object_id o, const pf_tetra_fem_def *def,
                                   pf_force_field_id *out);
+
+/// Strain energy of hyperelastic tetrahedra (SOFA TetrahedronHyperelasticityFEMForceField's materialName): W per
+/// unit rest volume (J/m^3) of I1 = tr C, I2 = (I1^2 - tr C^2) / 2 and J = det F, C = F^T F; parameters in Pa,
+/// in the order of SOFA's ParameterSet.
+typedef enum pf_hyperelastic_material {
+    PF_HYPER_ST_VENANT_KIRCHHOFF = 0, ///< "StVenantKirchhoff": mu, lambda (Lame); W = lambda/2 (tr E)^2 + mu E:E,
+                                      ///< E = (C - I)/2
+    PF_HYPER_NEO_HOOKEAN = 1,         ///< "NeoHookean": mu, lambda; W = mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J
+    PF_HYPER_MOONEY_RIVLIN = 2,       ///< "MooneyRivlin": c1, c2, k0; W = c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3)
+                                      ///< + k0/2 ln^2 J (small strains: shear modulus 2 (c1 + c2), bulk k0)
+    PF_HYPER_ARRUDA_BOYCE = 3,        ///< "ArrudaBoyce" (SOFA's default): mu, k0; W = mu sum_i=1..5 c_i
+                                      ///< ((J^-2/3 I1)^i - 3^i) + k0/2 ln^2 J, SOFA's series for a chain of 8 links
+                                      ///< (c_i = 1/2, 1/160, 11/67200, 19/3584000, 519/2759680000)
+    PF_HYPER_OGDEN = 4,               ///< "Ogden" (one term): mu, alpha, k0; W = mu / alpha^2 (J^(-alpha/3)
+                                      ///< tr C^(alpha/2) - 3) + k0/2 ln^2 J (small strains: shear modulus mu/2,
+                                      ///< bulk k0)
+    PF_HYPER_MATERIALS                ///< how many materials
+} pf_hyperelastic_material;
+
+/// Hyperelastic FEM over a list of an object's tetrahedra (linear elements; SOFA
+/// TetrahedronHyperelasticityFEMForceField): forces -V F S grad N_a from the second Piola-Kirchhoff stress
+/// S = 2 dW/dC, and their exact derivative as stiffness (implicit solvers, CG or direct). An element inverted
+/// (J <= 0) has no energy there: its forces are not finite and the step fails, as SOFA's turn to NaN. Get
+/// defaults from pf_hyperelastic_default_def().
+typedef struct pf_hyperelastic_def {
+    pf_hyperelastic_material material; ///< default PF_HYPER_ST_VENANT_KIRCHHOFF
+    double parameters[4];       ///< the material's parameters, in its order (Pa): the moduli, mu and k0 > 0, the
+                                ///< others >= 0; default mu and lambda of E = 5000 Pa, nu = 0.45
+    uint32_t nparameters;       ///< how many: the material's pf_hyperelastic_parameter_count; default 2
+    const uint32_t *tetrahedra; ///< 4 point indices per tetrahedron (either orientation), copied; default NULL
+    uint32_t ntetrahedra;       ///< how many tetrahedra (> 0); default 0
+} pf_hyperelastic_def;
+
+PF_API pf_hyperelastic_def pf_hyperelastic_default_def(void);
+/// How many parameters material m takes (2 or 3), or PF_EINVAL for an unknown material.
+PF_API int pf_hyperelastic_parameter_count(pf_hyperelastic_material m);
+/// Adds a hyperelastic FEM force field over def->tetrahedra of the points of object o (rest shape: the initial
+/// positions); *out (may be NULL) receives its handle. PF_EINVAL for an unknown material, a wrong count of
+/// parameters or a parameter out of range, indices out of range and flat tetrahedra, naming what is wrong.
+PF_API int pf_world_add_hyperelastic_fem(pf_world *w, pf_object_id o, const pf_hyperelastic_def *def,
+                                         pf_force_field_id *out);
 
 /// Triangular membrane FEM (SOFA TriangularFEMForceField, TriangleFEMForceField): linear triangles in plane
 /// stress, isotropic, each in its own plane (x along its first edge, z its normal); no bending stiffness. Get
