@@ -261,14 +261,9 @@ enum { BLOCK = 20, BLOCK_Z = 15, BLOCK_STEPS = 30 };
 
 static uint64_t run_block(int workers, uint32_t slice, contact_log *L, size_t *jobs, uint32_t *contacts)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = PF_EXEC_STATIC;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
+    pf_world_def d = test_world_def(PF_EXEC_STATIC, workers);
     d.dt = 1e-3;
-    pf_world *w;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = create_world(&d);
     pf_object_def o = pf_object_default_def();
     o.grid[0] = o.grid[1] = 6, o.grid[2] = 1;
     o.grid_min[0] = o.grid_min[1] = -0.1, o.grid_max[0] = o.grid_max[1] = 0.4;

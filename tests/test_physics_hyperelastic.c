@@ -11,6 +11,7 @@
 #include "rodrigues.h"
 #include "scene_files.h"
 #include "tetra_grid.h"
+#include "world_fixture.h"
 
 #include "physflow/physics.h"
 #include "physflow/scene.h"
@@ -25,16 +26,7 @@
 
 static pf_world *make_world(int workers, pf_executor e, double gz)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = workers;
-    d.runtime.executor = e;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0; /* meson may run other suites' processes beside this one */
-    d.gravity[0] = d.gravity[1] = 0;
-    d.gravity[2] = gz;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
-    return w;
+    return new_world_dg(e, workers, pf_world_default_def().dt, (const double[3]){0, 0, gz});
 }
 
 /* the materials with parameters of about E = 1e4 Pa, nu = 0.3 (mu 3846, lambda 5769, bulk 8333) */
@@ -542,16 +534,7 @@ static int load_tetra_scene(const char *fem, pf_scene **out)
 /* the same through the API */
 static uint64_t api_hash(pf_hyperelastic_material m, const double *p, uint32_t steps, double *apex_z)
 {
-    pf_world_def d = pf_world_default_def();
-    d.runtime.workers = 1;
-    d.runtime.executor = PF_EXEC_SEQ;
-    d.runtime.quiet = 1;
-    d.runtime.bind = 0;
-    d.dt = 0.01;
-    d.gravity[0] = d.gravity[1] = 0;
-    d.gravity[2] = -9.81;
-    pf_world *w = NULL;
-    ck_assert_int_eq(pf_world_create(&d, &w), PF_OK);
+    pf_world *w = new_world_dg(PF_EXEC_SEQ, 1, 0.01, (const double[3]){0, 0, -9.81});
     static const double X[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.1, 1};
     static const uint32_t fixed[3] = {0, 1, 2};
     pf_object_id id = add_point_object(w, X, 4, 0.5);
