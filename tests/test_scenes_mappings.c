@@ -4,7 +4,7 @@
  * pf_world_add_hexa_fem (same state hash); a topological mapping fills a container that linked a mesh; "@name"
  * found in the nodes above as SOFA finds it; PointSetTopologyContainer; and the refusals' messages. */
 #include "check_main.h"
-#include "scene_files.h"
+#include "scene_text.h"
 
 #include "physflow/scene.h"
 
@@ -12,40 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
-{
-    (void)sev, (void)msg, (void)ctx;
-}
-
-static pf_scene_load_def quiet_def(void)
-{
-    pf_scene_load_def d = quiet_load_def();
-    d.report = ignore;
-    return d;
-}
-
-static int load(const char *xml, pf_scene **s)
-{
-    pf_scene_load_def d = quiet_def();
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static pf_scene *load_ok(const char *xml)
-{
-    pf_scene *s = NULL;
-    ck_assert_msg(load(xml, &s) == PF_OK, "%s\n%s", pf_last_error(), xml);
-    return s;
-}
-
-/* The load fails with code and a message holding each of the two texts. */
-static void expect_error(const char *xml, int code, const char *a, const char *b)
-{
-    pf_scene *s = NULL;
-    ck_assert_int_eq(load(xml, &s), code);
-    ck_assert_ptr_null(s);
-    ck_assert_msg(strstr(pf_last_error(), a) && strstr(pf_last_error(), b), "%s", pf_last_error());
-}
 
 /* State hash after `steps` steps of the scene. */
 static uint64_t hash_after(const char *xml, uint32_t steps)

@@ -5,41 +5,13 @@
  * against the scaled triangle it comes to rest as; TaitSurfacePressureForceField against the volume where Tait's
  * pressure vanishes, and its injection rate; FixedWeakConstraint's sag m g / k; and the refusals' messages. */
 #include "check_main.h"
-#include "scene_files.h"
+#include "scene_text.h"
 
 #include "physflow/scene.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
-{
-    (void)sev, (void)msg, (void)ctx;
-}
-
-static int load(const char *xml, pf_scene **s)
-{
-    pf_scene_load_def d = quiet_load_def();
-    d.report = ignore;
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static pf_scene *load_ok(const char *xml)
-{
-    pf_scene *s = NULL;
-    ck_assert_msg(load(xml, &s) == PF_OK, "%s\n%s", pf_last_error(), xml);
-    return s;
-}
-
-/* The load fails with code and a message holding each of the two texts. */
-static void expect_error(const char *xml, int code, const char *a, const char *b)
-{
-    pf_scene *s = NULL;
-    ck_assert_int_eq(load(xml, &s), code);
-    ck_assert_ptr_null(s);
-    ck_assert_msg(strstr(pf_last_error(), a) && strstr(pf_last_error(), b), "%s", pf_last_error());
-}
 
 /* ---- Quad2TriangleTopologicalMapping on a flat grid ---- */
 
@@ -200,7 +172,7 @@ START_TEST(test_sparse_grid_filename_alias)
         char xml[512];
         snprintf(xml, sizeof xml, fmt, names[k]);
         pf_scene_load_def d = quiet_load_def();
-        d.report = ignore;
+        d.report = ignore_reports;
         d.data_path = TEST_MESHES_DIR;
         pf_scene *s = NULL;
         ck_assert_msg(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s) == PF_OK, "%s", pf_last_error());

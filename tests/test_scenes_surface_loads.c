@@ -2,42 +2,13 @@
  * it must build written out by hand; TrianglePressureForceField (pressure x rest area / 3 per corner, a constant
  * force) against the velocity it gives free points; the refusals' messages. */
 #include "check_main.h"
+#include "scene_text.h"
 
 #include "physflow/scene.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static void ignore(pf_scene_severity sev, const char *msg, void *ctx)
-{
-    (void)sev, (void)msg, (void)ctx;
-}
-
-static int load(const char *xml, pf_scene **s)
-{
-    pf_scene_load_def d = pf_scene_default_load_def();
-    d.world.runtime.workers = 1;
-    d.world.runtime.executor = PF_EXEC_SEQ;
-    d.world.runtime.bind = 0;
-    d.world.runtime.quiet = 1;
-    d.report = ignore;
-    return pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, s);
-}
-
-static pf_scene *load_ok(const char *xml)
-{
-    pf_scene *s = NULL;
-    ck_assert_msg(load(xml, &s) == PF_OK, "%s\n%s", pf_last_error(), xml);
-    return s;
-}
-
-static void expect_error(const char *xml, int code, const char *a, const char *b)
-{
-    pf_scene *s = NULL;
-    ck_assert_int_eq(load(xml, &s), code);
-    ck_assert_msg(strstr(pf_last_error(), a) && strstr(pf_last_error(), b), "%s", pf_last_error());
-}
 
 /* Three triangles on the edge 0-2 (a square's two halves and a fin) and a free corner. */
 static const char sheet[] =
