@@ -53,6 +53,26 @@ static int material_of(pf_scene_component *c, int *out)
         TYPE(c), m);
 }
 
+/* The field of material def d (its elements still to find) on the node's tetrahedra: its own, or those a
+ * Hexa2Tetra split of its hexahedra gives (sc_tetra_fem_elements) */
+static int add_field(pf_scene_component *c, pf_hyperelastic_def *d)
+{
+    pf_object_id o;
+    int rc = pf_scene_component_object(c, &o);
+    if (rc) return rc;
+    sc_mesh split = {0};
+    if ((rc = sc_tetra_fem_elements(c, &split, &d->tetrahedra, &d->ntetrahedra))) return rc;
+    pf_force_field_id id;
+    rc = pf_world_add_hyperelastic_fem(c->L->scene->world, o, d, &id);
+    if (!rc)
+        rc = sc_note_element_field(c, id, split.ntetra ? SC_ELEMENT_HEXAHEDRA : SC_ELEMENT_TETRAHEDRA,
+                                   d->ntetrahedra, !split.ntetra);
+    sc_mesh_free(&split);
+    if (rc) return rc;
+    c->L->scene->summary.force_fields++;
+    return PF_OK;
+}
+
 /* ParameterSet: exactly the material's count (SOFA reads past a short list and ignores a long one) */
 static int parameters_of(pf_scene_component *c, int k, pf_hyperelastic_def *d)
 {
@@ -98,19 +118,7 @@ int sc_tetra_hyperelastic(pf_scene_component *c, void *ctx)
     pf_scene_component_ignore(c, "listening");
     pf_scene_component_ignore(
         c, "ParameterFile"); /* StandardTetrahedralFEMForceField's, read by none of its code */
-    pf_object_id o;
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    sc_mesh split = {0};
-    if ((rc = sc_tetra_fem_elements(c, &split, &d.tetrahedra, &d.ntetrahedra))) return rc;
-    pf_force_field_id id;
-    rc = pf_world_add_hyperelastic_fem(c->L->scene->world, o, &d, &id);
-    if (!rc)
-        rc = sc_note_element_field(c, id, split.ntetra ? SC_ELEMENT_HEXAHEDRA : SC_ELEMENT_TETRAHEDRA,
-                                   d.ntetrahedra, !split.ntetra);
-    sc_mesh_free(&split);
-    if (rc) return rc;
-    c->L->scene->summary.force_fields++;
-    return PF_OK;
+    return add_field(c, &d);
 }
 
 /* ---- SOFA's element hyperelasticity: a material component and the force field that finds it ---- */
@@ -203,17 +211,5 @@ int sc_hyperelasticity_fem(pf_scene_component *c, void *ctx)
     d.parameters[0] = E / (2 * (1 + nu));
     d.parameters[1] = E * nu / ((1 + nu) * (1 - 2 * nu));
     d.nparameters = 2;
-    pf_object_id o;
-    if ((rc = pf_scene_component_object(c, &o))) return rc;
-    sc_mesh split = {0};
-    if ((rc = sc_tetra_fem_elements(c, &split, &d.tetrahedra, &d.ntetrahedra))) return rc;
-    pf_force_field_id id;
-    rc = pf_world_add_hyperelastic_fem(c->L->scene->world, o, &d, &id);
-    if (!rc)
-        rc = sc_note_element_field(c, id, split.ntetra ? SC_ELEMENT_HEXAHEDRA : SC_ELEMENT_TETRAHEDRA,
-                                   d.ntetrahedra, !split.ntetra);
-    sc_mesh_free(&split);
-    if (rc) return rc;
-    c->L->scene->summary.force_fields++;
-    return PF_OK;
+    return add_field(c, &d);
 }
