@@ -33,6 +33,7 @@ typedef struct scaling_opts {
     long steps, repeat;
     long warmup; /* untimed steps before the timed ones, >= 1: the first records and compiles */
     int bind, force; /* force: --force, outputs may replace files */
+    int bind_caller; /* --bind-caller: worker 0, the thread that steps, pinned too (pf_runtime_def.bind_caller) */
     long spin_ns;    /* how long a waiting worker spins before it sleeps (pf_runtime_def.spin_ns) */
     int rank, ranks; /* under mpirun: this process's rank and the rank count; else 0 and 1 */
     double host_min; /* a repeat whose host efficiency is below runs again (0: never) */
@@ -90,6 +91,7 @@ static int load_scene(const scaling_opts *o, const config *c, pf_scene **out)
     pf_scene_load_def ld = pf_scene_default_load_def();
     ld.world.runtime.workers = c->workers;
     ld.world.runtime.bind = o->bind;
+    ld.world.runtime.bind_caller = o->bind && o->bind_caller;
     ld.world.runtime.mpi = c->ranks > 1;
     ld.world.runtime.spin_ns = (int)o->spin_ns;
     ld.world.runtime.executor = c->ex;
@@ -214,8 +216,8 @@ static void usage(FILE *out)
         "usage: physflow bench scaling SCENE --threads LIST [--executors LIST] [--partitioners LIST]\n"
         "                              [--repartition LIST] [--steps N] [--warmup N] [--repeat R] "
         "[--no-bind]\n"
-        "                              [--spin-ns NS] [--host-min E] [--host-tries N] [--csv FILE] [--plot FILE]\n"
-        "                              [--ceiling] [--force]\n"
+        "                              [--bind-caller] [--spin-ns NS] [--host-min E] [--host-tries N]\n"
+        "                              [--csv FILE] [--plot FILE] [--ceiling] [--force]\n"
         "  SCENE: a built-in scene (%s) or a scene file.\n"
         "  Per executor and worker count: the median ms per step over R repeats of N timed steps (defaults "
         "10\n"
@@ -235,6 +237,8 @@ static void usage(FILE *out)
         "records\n"
         "                 and compiles the graph); e.g. 200 lets a pile form first\n"
         "  --no-bind      leaves worker threads unpinned (on a machine shared with other pinned jobs)\n"
+        "  --bind-caller  pins worker 0, the thread that steps the world, to the first core as well (by\n"
+        "                 default the system places it beside the K-1 pinned workers)\n"
         "  --spin-ns NS   how long a waiting worker spins before it sleeps (default 20000; 0 sleeps at once):\n"
         "                 on virtual machines, whose sleeping vCPUs wake slowly, longer spins may help\n"
         "  --ceiling      also the machine's ceiling at each worker count K above 1: K independent copies of\n"
@@ -581,6 +585,9 @@ static int parse_args(int argc, char **argv, scaling_opts *o, config_axes *a, co
         int bad = 0;
         if (!strcmp(arg, "--no-bind")) {
             o->bind = 0;
+            continue;
+        } else if (!strcmp(arg, "--bind-caller")) {
+            o->bind_caller = 1;
             continue;
         } else if (!strcmp(arg, "--force")) {
             o->force = 1;
