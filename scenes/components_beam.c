@@ -26,11 +26,21 @@ int sc_beam_frames(pf_scene_component *c, sc_node *n, double *frames, size_t nfr
         pf_free(frames);
         return rc;
     }
-    if (rc == 1 && m != 6 * nframes) {
+    if (rc == 1 && (m % 6 || m == 0 || m > 6 * nframes)) {
         pf_free(frames);
         pf_free(twist);
         return pf_scene_component_error(c, PF_EINVAL, "MechanicalObject: 'velocity' gives %zu numbers for %zu Rigid3d "
                                         "frames: 6 per frame (vx vy vz wx wy wz) are needed", m, nframes);
+    }
+    if (rc == 1 && m < 6 * nframes) { /* fewer: SOFA's MechanicalObject::init copies the last one to the rest */
+        double *all = pf_realloc(twist, m * sizeof *twist, 6 * nframes * sizeof *twist);
+        if (!all) {
+            pf_free(frames);
+            pf_free(twist);
+            return pf_scene_component_error(c, PF_ENOMEM, "MechanicalObject: out of memory");
+        }
+        for (size_t k = m; k < 6 * nframes; k++) all[k] = all[m - 6 + k % 6];
+        twist = all;
     }
     sc_mo_transform t;
     if ((rc = sc_mo_transform_read(c, &t)) < 0) {
@@ -213,8 +223,10 @@ int sc_beam_fixed_frames(pf_scene_component *c, pf_object_id o, int all)
     if (rc) return rc;
     if (n == 0) pf_scene_component_warning(c, "%s fixes no frame", TYPE(c));
     for (uint32_t k = 0; !rc && k < n; k++) {
-        uint32_t pts[2] = {2 * idx[k], 2 * idx[k] + 1};
-        rc = pf_world_fix_points(c->L->scene->world, o, pts, 2);
+        /* independent frames (scenes/components_joints.c): frame k is body k, its points 0 and 1 */
+        const pf_object_id *bodies = c->node->frame_objects;
+        uint32_t pts[2] = {bodies ? 0 : 2 * idx[k], bodies ? 1 : 2 * idx[k] + 1};
+        rc = pf_world_fix_points(c->L->scene->world, bodies ? bodies[idx[k]] : o, pts, 2);
     }
     pf_free(own);
     if (rc) return rc;
@@ -296,6 +308,7 @@ static const xmlNode *find_element(const xmlNode *el, const char *const *tails, 
 
 int sc_beam_child_skipped(sc_loader *L, const sc_node *beam, const sc_node *child)
 {
+    if (!beam->beam_line) return 0; /* independent frames (no beam): their children are read as any other */
     const xmlNode *map = NULL;
     for (const xmlNode *e = child->el->children; e && !map; e = e->next) /* the child's own mapping */
         if (e->type == XML_ELEMENT_NODE && ends_with((const char *)e->name, "Mapping")) map = e;
