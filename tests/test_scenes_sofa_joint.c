@@ -3,7 +3,8 @@
  * mapped onto it by RigidMapping. Against closed forms: a frame hanging from a fixed one at the stretch m g / KS_T;
  * a frame hanging by an off-centre joint with a rotational spring at the equilibrium angle of m g cos(theta) =
  * -KS_R theta (solved here); the frames' masses and inertias of UniformMass vertexMass; rigidIndexPerPoint per
- * frame and as counts per parent frame giving the same run; one state hash for every executor and 1-3 workers;
+ * frame and as counts per parent frame giving the same run; constant forces and held rotations frame by frame;
+ * one state hash for every executor and 1-3 workers;
  * bad springs refused at their line. */
 #include "check_main.h"
 #include "scene_text.h"
@@ -143,6 +144,32 @@ START_TEST(test_every_executor)
 }
 END_TEST
 
+/* ConstantForceField and FixedRotationProjectiveConstraint frame by frame: with z rotations held, frame 1 (2 kg,
+ * inertia 2 diag(1 2 3)) pushed by F along x and a torque about z moves at F t / m and does not turn; frame 0 under
+ * a torque T about x turns at T t / I_xx */
+START_TEST(test_frames_loads)
+{
+    const char *xml = "<Node name=\"root\" gravity=\"0 0 0\" dt=\"0.01\">\n <Node name=\"f\">\n  <EulerImplicitSolver/>\n"
+        "  <CGLinearSolver iterations=\"100\" tolerance=\"1e-14\" threshold=\"1e-30\"/>\n"
+        "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  3 0 0 0 0 0 1\"/>\n"
+        "  <UniformMass vertexMass=\"2 1 [1 0 0,0 2 0,0 0 3]\"/>\n"
+        "  <FixedRotationProjectiveConstraint FixedZRotation=\"1\"/>\n"
+        "  <ConstantForceField indices=\"0 1\" forces=\"0 0 0 0.5 0 0  3 0 0 0 0 7\"/>\n"
+        " </Node>\n</Node>\n";
+    pf_scene *s = load_ok(xml);
+    pf_world *w = pf_scene_world(s);
+    ck_assert_int_eq(pf_world_step(w, 50), PF_OK);
+    double v[3], om[3];
+    ck_assert_int_eq(pf_world_get_rigid_state(w, frame_body(s, "f", 1), NULL, NULL, v, om), PF_OK);
+    ck_assert_double_eq_tol(v[0], 3 * 0.5 / 2, 1e-12);
+    ck_assert(om[0] == 0 && om[1] == 0 && om[2] == 0);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, frame_body(s, "f", 0), NULL, NULL, v, om), PF_OK);
+    ck_assert_double_eq_tol(om[0], 0.5 * 0.5 / 2, 1e-12);
+    ck_assert(v[0] == 0 && om[2] == 0);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 /* bad springs and frames: an error at the component's line */
 START_TEST(test_refused)
 {
@@ -174,6 +201,23 @@ START_TEST(test_refused)
     expect_error(HEAD "  <MechanicalObject position=\"0 0 0 1 0 0\"/>\n  <UniformMass totalMass=\"1\"/>\n"
                  "  <JointSpringForceField spring=\"BEGIN_SPRING 0 1 END_SPRING\"/>\n </Node>\n</Node>\n",
                  PF_ENOTSUP, "t.xml:7", "needs a Rigid3d MechanicalObject of several frames");
+    /* a component the frames do not take */
+    expect_error(HEAD "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  1 0 0 0 0 0 1\"/>\n"
+                 "  <UniformMass vertexMass=\"1\"/>\n  <PlaneForceField normal=\"0 1 0\"/>\n"
+                 " </Node>\n</Node>\n", PF_ENOTSUP, "t.xml:7", "independent bodies (no BeamFEMForceField)");
+    /* mechanics mapped onto the frames other than joints: a mass in the frames' Rigid3d child, a force on a Vec3
+     * child (its points would follow one frame only) */
+    const char *frames = HEAD "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  1 0 0 0 0 0 1\"/>\n"
+                              "  <UniformMass vertexMass=\"1\"/>\n  <Node name=\"c\">\n%s  </Node>\n </Node>\n</Node>\n";
+    char xml[2048];
+    snprintf(xml, sizeof xml, frames,
+             "   <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  0 0 0 0 0 0 1\"/>\n"
+             "   <UniformMass totalMass=\"1\"/>\n   <RigidMapping rigidIndexPerPoint=\"0 1\"/>\n");
+    expect_error(xml, PF_ENOTSUP, "t.xml:9", "PhysFlow reads JointSpringForceField there, no other mechanics");
+    snprintf(xml, sizeof xml, frames,
+             "   <MechanicalObject position=\"1 0 0\"/>\n   <RigidMapping index=\"1\"/>\n"
+             "   <ConstantForceField forces=\"1 0 0\" indices=\"0\"/>\n");
+    expect_error(xml, PF_ENOTSUP, "t.xml:10", "independent frames carry no mapped mechanics");
 }
 END_TEST
 
@@ -186,6 +230,7 @@ Suite *make_suite(void)
     tcase_add_test(t, test_mapped_joint_equilibrium);
     tcase_add_test(t, test_index_per_frame_or_counts);
     tcase_add_test(t, test_every_executor);
+    tcase_add_test(t, test_frames_loads);
     tcase_add_test(t, test_refused);
     suite_add_tcase(s, t);
     return s;
