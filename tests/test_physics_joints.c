@@ -2,9 +2,9 @@
  * oracles: the force and torque as minus the gradient of the joint's energy (finite differences of an energy
  * computed here), the df tangent as finite differences of the force at rest, a body hanging from a fixed one at
  * the static stretch m g / KS_T, a body under a constant torque settling at torque / KS_R, a free rotation axis
- * turning with no torque (omega = torque t / I and its angle), explicit against implicit Euler at a small step, the rigid
- * body's given inertia (SOFA's Rigid3 mass), argument errors, and one state hash for every executor and worker
- * count. */
+ * turning with no torque (omega = torque t / I and its angle), explicit against implicit Euler at a small step, a
+ * removed body taking its joint with it, the rigid body's given inertia (SOFA's Rigid3 mass), argument errors,
+ * and one state hash for every executor and worker count. */
 #include "check_main.h"
 #include "world_fixture.h"
 
@@ -347,12 +347,35 @@ START_TEST(test_explicit_matches_implicit)
     run_pair(PF_SOLVER_EXPLICIT_EULER, 1e-5, pe, qe);
     run_pair(PF_SOLVER_IMPLICIT_EULER, 1e-5, pi, qi);
     run_pair(PF_SOLVER_EXPLICIT_EULER, 1e-3, p0, q0);
-    double d = 0, moved = 0;
-    for (int i = 0; i < 3; i++) d += fabs(pe[i] - pi[i]), moved += fabs(pe[i] - p0[i]);
+    double d = 0, d0 = 0;
+    for (int i = 0; i < 3; i++) d += fabs(pe[i] - pi[i]), d0 += fabs(pe[i] - p0[i]);
     for (int i = 0; i < 4; i++) d += fabs(qe[i] - qi[i]);
     ck_assert_msg(d < 1e-3, "explicit and implicit differ by %g", d);
+    ck_assert_msg(d0 > 10 * d, "h = 1e-3 differs by %g only", d0); /* the step matters: the agreement is h's */
     ck_assert(fabs(pe[1] - 0.1) > 0.01); /* it moved */
-    (void)moved;
+}
+END_TEST
+
+/* Removing a jointed body drops the joint: the other body then falls freely (v = g t) */
+START_TEST(test_remove_body)
+{
+    const double g[3] = {0, -9.81, 0};
+    pf_world *w = new_world_dg(PF_EXEC_SEQ, 1, 0.01, g);
+    pf_object_id a = add_body(w, (const double[3]){0, 0, 0}, NULL, 1, PF_SOLVER_IMPLICIT_EULER);
+    pf_object_id b = add_body(w, (const double[3]){0, 0, 0}, NULL, 1, PF_SOLVER_IMPLICIT_EULER);
+    hold(w, a);
+    pf_joint_spring j = rigid_joint(1e3, 1e3, NULL, NULL);
+    pf_interaction_id id;
+    ck_assert_int_eq(pf_world_add_joint_springs(w, a, b, &j, 1, &id), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 5), PF_OK);
+    ck_assert_int_eq(pf_world_remove_object(w, a), PF_OK);
+    ck_assert_int_eq(pf_world_remove_interaction(w, id), PF_EINVAL); /* gone with its body */
+    double v0[3], v1[3];
+    ck_assert_int_eq(pf_world_get_rigid_state(w, b, NULL, NULL, v0, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 10), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, b, NULL, NULL, v1, NULL), PF_OK);
+    ck_assert_double_eq_tol(v1[1] - v0[1], -9.81 * 0.1, 1e-12);
+    pf_world_destroy(w);
 }
 END_TEST
 
@@ -465,6 +488,7 @@ Suite *make_suite(void)
     tcase_add_test(t, test_free_axis_explicit);
     tcase_add_test(t, test_free_axis_implicit);
     tcase_add_test(t, test_explicit_matches_implicit);
+    tcase_add_test(t, test_remove_body);
     tcase_add_test(t, test_given_inertia);
     tcase_add_test(t, test_bad_arguments);
     tcase_add_test(t, test_every_executor);
