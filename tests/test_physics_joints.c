@@ -2,7 +2,8 @@
  * oracles: the force and torque as minus the gradient of the joint's energy (finite differences of an energy
  * computed here), the df tangent as finite differences of the force at rest, a body hanging from a fixed one at
  * the static stretch m g / KS_T, a body under a constant torque settling at torque / KS_R, a free rotation axis
- * turning with no torque (omega = torque t / I and its angle), explicit against implicit Euler at a small step, a
+ * turning with no torque (omega = torque t / I and its angle) and past its limits settling at limit + torque / KS_B
+ * (SOFA's default KS_B too), explicit against implicit Euler at a small step, a
  * removed body taking its joint with it, the rigid body's given inertia (SOFA's Rigid3 mass), argument errors,
  * and one state hash for every executor and worker count. */
 #include "check_main.h"
@@ -321,6 +322,37 @@ START_TEST(test_free_axis_implicit)
 }
 END_TEST
 
+/* Past its limits a free axis pulls with KS_B on the excess (SOFA's projectTorsion): under a torque T about the free
+ * z axis, limits [-0.2, 0.2], body b settles at 0.2 + T / KS_B; KS_B 0 is SOFA's default, hard KS_R / 100. */
+static void limit_angle(double ks_b, double want_kb)
+{
+    const double zero[3] = {0, 0, 0}, T = 3;
+    pf_world *w = new_world_dg(PF_EXEC_SEQ, 1, 0.01, zero);
+    pf_object_id a = add_body(w, zero, NULL, 1, PF_SOLVER_IMPLICIT_EULER);
+    pf_object_id b = add_body(w, zero, NULL, 1, PF_SOLVER_IMPLICIT_EULER);
+    hold(w, a);
+    pf_joint_spring j = rigid_joint(1e4, 2000, NULL, NULL);
+    j.free_axis[5] = 1, j.ks_b = ks_b, j.kd = 2;
+    j.limits[4] = -0.2, j.limits[5] = 0.2;
+    ck_assert_int_eq(pf_world_add_joint_springs(w, a, b, &j, 1, NULL), PF_OK);
+    pf_constant_force_def c = pf_constant_force_default_def();
+    uint32_t pt = 1;
+    c.points = &pt, c.npoints = 1, c.force[2] = T;
+    ck_assert_int_eq(pf_world_add_constant_force(w, b, &c, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 3000), PF_OK);
+    double q[4];
+    ck_assert_int_eq(pf_world_get_rigid_state(w, b, NULL, q, NULL, NULL), PF_OK);
+    ck_assert_double_eq_tol(2 * atan2(q[2], q[3]), 0.2 + T / want_kb, 1e-8);
+    pf_world_destroy(w);
+}
+
+START_TEST(test_limits_block)
+{
+    limit_angle(50, 50);
+    limit_angle(0, 2000.0 / 100);
+}
+END_TEST
+
 /* Two free bodies joined off-centre, set moving: explicit and implicit Euler at h = 1e-5 agree to O(h). */
 static void run_pair(pf_solver_kind kind, double h, double p[3], double q[4])
 {
@@ -487,6 +519,7 @@ Suite *make_suite(void)
     tcase_add_test(t, test_rotational_spring_angle);
     tcase_add_test(t, test_free_axis_explicit);
     tcase_add_test(t, test_free_axis_implicit);
+    tcase_add_test(t, test_limits_block);
     tcase_add_test(t, test_explicit_matches_implicit);
     tcase_add_test(t, test_remove_body);
     tcase_add_test(t, test_given_inertia);
