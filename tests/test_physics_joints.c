@@ -3,9 +3,9 @@
  * computed here), the df tangent as finite differences of the force at rest, a body hanging from a fixed one at
  * the static stretch m g / KS_T, a body under a constant torque settling at torque / KS_R, a free rotation axis
  * turning with no torque (omega = torque t / I and its angle) and past its limits settling at limit + torque / KS_B
- * (SOFA's default KS_B too), explicit against implicit Euler at a small step, a
- * removed body taking its joint with it, the rigid body's given inertia (SOFA's Rigid3 mass), argument errors,
- * and one state hash for every executor and worker count. */
+ * (SOFA's default KS_B too), explicit against implicit Euler at a small step, a removed body taking its joint with
+ * it, the rigid body's given inertia (SOFA's Rigid3 mass), argument errors, and one state hash for every executor
+ * and worker count. */
 #include "check_main.h"
 #include "world_fixture.h"
 
