@@ -332,7 +332,8 @@ int pf_world_add_joint_springs(pf_world *w, pf_object_id oa, pf_object_id ob, co
     for (int e = 0; e < 2; e++) {
         const pf_object *o = w->obj.v[e ? b : a];
         if (o->kind != PF_OBJECT_RIGID)
-            return pf_error(PF_EINVAL, "%s: object %u is %s, not a rigid body", fn, o->id, pf_object_kind_noun(o->kind));
+            return pf_error(PF_EINVAL, "%s: object %u is %s, not a rigid body", fn, o->id,
+                            pf_object_kind_noun(o->kind));
     }
     if (n > 0) PF_TRY(pf_check_given(joints, fn, "joints"));
     PF_TRY(pf_check_size(n, LIN_PER * sizeof(double), fn, "joints"));

@@ -59,8 +59,7 @@ static int check_shape(const pf_rigid_def *d, const char *fn)
     return pf_check_finite_n(d->mesh_positions, 3 * (size_t)d->mesh_vertices, fn, "def.mesh_positions");
 }
 
-/* def.inertia of `fn`, given: finite, symmetric, with a mass > 0 (positive definiteness is checked with the
- * shape's) */
+/* def.inertia of `fn`, given: finite, symmetric, positive definite, with a mass > 0 */
 static int check_given_inertia(const pf_rigid_def *d, const char *fn)
 {
     PF_TRY(pf_check_finite_n(d->inertia, 9, fn, "def.inertia"));
@@ -69,6 +68,9 @@ static int check_given_inertia(const pf_rigid_def *d, const char *fn)
     const double *I = d->inertia;
     if (I[1] != I[3] || I[2] != I[6] || I[5] != I[7])
         return pf_error(PF_EINVAL, "%s: def.inertia is not symmetric", fn);
+    double inv[9]; /* Sylvester: positive leading minors */
+    if (!(I[0] > 0 && I[0] * I[4] - I[1] * I[3] > 0 && pf_mat3_inverse(I, inv) > 0))
+        return pf_error(PF_EINVAL, "%s: def.inertia is not positive definite", fn);
     return PF_OK;
 }
 

@@ -281,7 +281,8 @@ int sc_beam_constant_force(pf_scene_component *c)
             if (d.force[0] == 0 && d.force[1] == 0 && d.force[2] == 0) continue;
             d.points = &p;
             d.npoints = 1;
-            if (!(rc = pf_world_add_constant_force(c->L->scene->world, on, &d, NULL))) c->L->scene->summary.force_fields++;
+            if (!(rc = pf_world_add_constant_force(c->L->scene->world, on, &d, NULL)))
+                c->L->scene->summary.force_fields++;
         }
     pf_free(forces);
     pf_free(force);

@@ -431,6 +431,11 @@ START_TEST(test_given_inertia)
     ck_assert_int_eq(pf_world_add_rigid(w, &r, NULL), PF_EINVAL);
     r.mass = 1, r.inertia[0] = -1; /* not positive definite */
     ck_assert_int_eq(pf_world_add_rigid(w, &r, NULL), PF_EINVAL);
+    /* a positive diagonal and determinant, yet eigenvalues 5, -1, -1 */
+    const double indefinite[9] = {1, 2, 2, 2, 1, 2, 2, 2, 1};
+    memcpy(r.inertia, indefinite, sizeof indefinite);
+    ck_assert_int_eq(pf_world_add_rigid(w, &r, NULL), PF_EINVAL);
+    ck_assert_msg(strstr(pf_last_error(), "not positive definite"), "%s", pf_last_error());
     pf_world_destroy(w);
 }
 END_TEST

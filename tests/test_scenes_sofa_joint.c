@@ -34,7 +34,8 @@ static pf_object_id frame_body(pf_scene *s, const char *path, uint32_t k)
 START_TEST(test_static_stretch)
 {
     const char *xml = HEAD
-        "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  0 0 0 0 0 0 1\" velocity=\"0 0 0 0 0 0\"/>\n"
+        "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  0 0 0 0 0 0 1\"\n"
+        "   velocity=\"0 0 0 0 0 0\"/>\n"
         "  <UniformMass vertexMass=\"2 1 [1 0 0,0 2 0,0 0 3]\"/>\n"
         "  <FixedProjectiveConstraint indices=\"0\"/>\n"
         "  <JointSpringForceField spring=\"BEGIN_SPRING 0 1 KS_T 0 3000 KD 20 END_SPRING\"/>\n"
@@ -107,7 +108,8 @@ static uint64_t chain_hash(const char *index, pf_executor e, int workers)
              "   <MechanicalObject template=\"Rigid3\" position=\"0 0 0 0.707 0 0 0.707 -1 0 0 0.707 0 0 0.707 "
              "1 0 0 0.707 0 0 0.707 -1 0 0 0.707 0 0 0.707\"/>\n"
              "   <RigidMapping template=\"Rigid3,Rigid3\" %s/>\n"
-             "   <JointSpringForceField spring=\"BEGIN_SPRING 0 1 FREE_AXIS 0 0 0 0 1 0 KS_T 0 30000 KS_R 0 200000 KD 1 "
+             "   <JointSpringForceField spring=\"BEGIN_SPRING 0 1 FREE_AXIS 0 0 0 0 1 0 KS_T 0 30000 KS_R 0 200000 "
+             "KD 1 "
              "R_LIM_X -0.8 0.8 R_LIM_Y -1.57 1.57 R_LIM_Z 0 0 END_SPRING&#x0A; BEGIN_SPRING 2 3 KS_T 0 30000 "
              "KS_R 0 200000 KS_B 50 KD 1 R_LIM_X -0.3 0.3 END_SPRING\"/>\n"
              "  </Node>\n"
@@ -149,7 +151,8 @@ END_TEST
  * a torque T about x turns at T t / I_xx */
 START_TEST(test_frames_loads)
 {
-    const char *xml = "<Node name=\"root\" gravity=\"0 0 0\" dt=\"0.01\">\n <Node name=\"f\">\n  <EulerImplicitSolver/>\n"
+    const char *xml = "<Node name=\"root\" gravity=\"0 0 0\" dt=\"0.01\">\n <Node name=\"f\">\n"
+        "  <EulerImplicitSolver/>\n"
         "  <CGLinearSolver iterations=\"100\" tolerance=\"1e-14\" threshold=\"1e-30\"/>\n"
         "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  3 0 0 0 0 0 1\"/>\n"
         "  <UniformMass vertexMass=\"2 1 [1 0 0,0 2 0,0 0 3]\"/>\n"
@@ -208,7 +211,8 @@ START_TEST(test_refused)
     /* mechanics mapped onto the frames other than joints: a mass in the frames' Rigid3d child, a force on a Vec3
      * child (its points would follow one frame only) */
     const char *frames = HEAD "  <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  1 0 0 0 0 0 1\"/>\n"
-                              "  <UniformMass vertexMass=\"1\"/>\n  <Node name=\"c\">\n%s  </Node>\n </Node>\n</Node>\n";
+                              "  <UniformMass vertexMass=\"1\"/>\n  <Node name=\"c\">\n%s  </Node>\n </Node>\n"
+                              "</Node>\n";
     char xml[2048];
     snprintf(xml, sizeof xml, frames,
              "   <MechanicalObject template=\"Rigid3d\" position=\"0 0 0 0 0 0 1  0 0 0 0 0 0 1\"/>\n"
