@@ -7,6 +7,7 @@
 const pf_interaction_ops *const pf_interaction_kinds[PF_INTERACTION_KINDS] = {
     [PF_INTERACTION_SPRINGS] = &pf_springs_interaction,
     [PF_INTERACTION_CONTACTS] = &pf_contacts_interaction,
+    [PF_INTERACTION_JOINTS] = &pf_joints_interaction,
 };
 
 void pf_gather_links(const pf_object *o, void *const *outs, double *vec, const pf_point_filter *keep)

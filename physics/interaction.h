@@ -38,7 +38,7 @@ typedef struct pf_interaction_ops {
 } pf_interaction_ops;
 
 /* The kinds (pf_springset.kind indexes this table). */
-enum { PF_INTERACTION_SPRINGS = 0, PF_INTERACTION_CONTACTS, PF_INTERACTION_KINDS };
+enum { PF_INTERACTION_SPRINGS = 0, PF_INTERACTION_CONTACTS, PF_INTERACTION_JOINTS, PF_INTERACTION_KINDS };
 extern const pf_interaction_ops *const pf_interaction_kinds[PF_INTERACTION_KINDS];
 
 static inline const pf_interaction_ops *pf_interaction_of(const pf_springset *s)
@@ -46,8 +46,8 @@ static inline const pf_interaction_ops *pf_interaction_of(const pf_springset *s)
     return pf_interaction_kinds[s->kind];
 }
 
-/* The kinds' operations, defined in their own files (springs.c, contacts.c). */
-extern const pf_interaction_ops pf_springs_interaction, pf_contacts_interaction;
+/* The kinds' operations, defined in their own files (springs.c, contacts.c, joint_springs.c). */
+extern const pf_interaction_ops pf_springs_interaction, pf_contacts_interaction, pf_joints_interaction;
 
 /* vec += the per-link outputs of o's interactions at the points `keep` keeps (NULL: all); outs[j] is link j's
  * output of one phase */

@@ -59,6 +59,21 @@ static int check_shape(const pf_rigid_def *d, const char *fn)
     return pf_check_finite_n(d->mesh_positions, 3 * (size_t)d->mesh_vertices, fn, "def.mesh_positions");
 }
 
+/* def.inertia of `fn`, given: finite, symmetric, positive definite, with a mass > 0 */
+static int check_given_inertia(const pf_rigid_def *d, const char *fn)
+{
+    PF_TRY(pf_check_finite_n(d->inertia, 9, fn, "def.inertia"));
+    if (!(d->mass > 0))
+        return pf_error(PF_EINVAL, "%s: def.inertia is given without def.mass: give the mass it goes with", fn);
+    const double *I = d->inertia;
+    if (I[1] != I[3] || I[2] != I[6] || I[5] != I[7])
+        return pf_error(PF_EINVAL, "%s: def.inertia is not symmetric", fn);
+    double inv[9]; /* Sylvester: positive leading minors */
+    if (!(I[0] > 0 && I[0] * I[4] - I[1] * I[3] > 0 && pf_mat3_inverse(I, inv) > 0))
+        return pf_error(PF_EINVAL, "%s: def.inertia is not positive definite", fn);
+    return PF_OK;
+}
+
 /* mass, com (body model frame) and inertia about the com of the shape at density rho (check_shape passed) */
 static int shape_properties(const pf_rigid_def *d, double rho, pf_mass_properties *mp)
 {
@@ -141,15 +156,22 @@ int pf_world_add_rigid(pf_world *w, const pf_rigid_def *def, pf_object_id *out)
         return pf_error(PF_EINVAL, "%s: def.solver.kind %d: a rigid body takes PF_SOLVER_IMPLICIT_EULER or "
                         "PF_SOLVER_EXPLICIT_EULER", fn, (int)def->solver.kind);
     pf_mass_properties mp;
+    int given = 0; /* an inertia given with the mass (SOFA's Rigid3 mass) stands for the shape's */
+    for (int i = 0; i < 9; i++) given |= def->inertia[i] != 0;
+    if (given) PF_TRY(check_given_inertia(def, fn));
     int rc = shape_properties(def, def->mass > 0 ? 1.0 : def->density, &mp);
     if (rc) return rc;
-    if (def->mass > 0) { /* the shape's distribution scaled to the given mass */
+    if (given) {
+        mp.mass = def->mass;
+        memcpy(mp.inertia, def->inertia, sizeof mp.inertia);
+    } else if (def->mass > 0) { /* the shape's distribution scaled to the given mass */
         for (int i = 0; i < 9; i++) mp.inertia[i] *= def->mass / mp.mass;
         mp.mass = def->mass;
     }
     double inv[9];
     if (!(mp.inertia[0] > 0 && mp.inertia[4] > 0 && mp.inertia[8] > 0) || !(pf_mat3_inverse(mp.inertia, inv) > 0))
-        return pf_error(PF_EINVAL, "%s: the inertia tensor of the shape is not positive definite", fn);
+        return pf_error(PF_EINVAL, "%s: the inertia tensor (%s) is not positive definite", fn,
+                        given ? "def.inertia" : "the shape's");
 
     pf_object_def od = pf_object_default_def();
     double x[6] = {def->position[0], def->position[1], def->position[2], 0, 0, 0};

@@ -20,6 +20,7 @@ struct pf_contactset;
 typedef struct pf_springset {
     uint8_t kind;                   /* an interaction kind: its operations (interaction.h) */
     struct pf_contactset *contacts; /* PF_INTERACTION_CONTACTS: the penalty contact field's own state (contacts.c) */
+    struct pf_jointset *joints;     /* PF_INTERACTION_JOINTS: the joint springs' definitions (joint_springs.c) */
     uint32_t oa, ob;
     uint32_t n;
     uint32_t uid; /* interactions: never reused within a world (pf_interaction_id) */

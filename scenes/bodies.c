@@ -266,6 +266,9 @@ int sc_attach_surfaces(sc_loader *L)
     pf_scene *s = L->scene;
     for (uint32_t k = 0; k < L->collide_nodes.n; k++) {
         const sc_node *n = L->collide_nodes.v[k];
+        if (sc_carrier((sc_node *)n)->beam_frames && !sc_carrier((sc_node *)n)->beam_line)
+            return sc_error(L, n->collide_line, PF_ENOTSUP, "collision model in node '%s': independent Rigid3d frames "
+                            "(a body each, scenes/components_joints.c) do not collide in PhysFlow", n->name);
         if (sc_carrier((sc_node *)n)->beam_frames) /* scenes/components_beam.c: nodes mapped onto one are skipped */
             return sc_error(L, n->collide_line, PF_ENOTSUP, "collision model in node '%s': a beam (Rigid3d frames with "
                             "BeamFEMForceField) does not collide in PhysFlow", n->name);

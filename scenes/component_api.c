@@ -335,6 +335,18 @@ int pf_scene_component_object(pf_scene_component *c, pf_object_id *out)
     if (!on || !on->has_object)
         return pf_scene_component_error(c, PF_EPARSE, "%s needs a MechanicalObject in its node '%s'",
                                         pf_scene_component_type(c), c->node->name);
+    if (on->frame_objects) { /* independent frames (components_joints.c): a body each; these act frame by frame */
+        static const char *const per_frame[] = {"FixedProjectiveConstraint", "FixedConstraint", "ConstantForceField",
+                                                "FixedRotationProjectiveConstraint", "FixedRotationConstraint"};
+        const char *type = pf_scene_component_type(c);
+        int ok = 0;
+        for (size_t k = 0; k < sizeof per_frame / sizeof *per_frame; k++) ok |= !strcmp(type, per_frame[k]);
+        if (!ok)
+            return pf_scene_component_error(c, PF_ENOTSUP, "%s in node '%s': the node's Rigid3d frames are independent "
+                                            "bodies (no BeamFEMForceField), on which PhysFlow reads "
+                                            "FixedProjectiveConstraint, FixedRotationProjectiveConstraint, "
+                                            "ConstantForceField and JointSpringForceField only", type, on->name);
+    }
     *out = on->object;
     return PF_OK;
 }

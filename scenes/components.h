@@ -170,6 +170,7 @@ int sc_hexahedral_fem_and_mass(pf_scene_component *c, void *ctx);
 int sc_regular_grid_springs(pf_scene_component *c, void *ctx);
 int sc_mesh_springs(pf_scene_component *c, void *ctx);
 int sc_stiff_springs(pf_scene_component *c, void *ctx);
+int sc_joint_springs(pf_scene_component *c, void *ctx);
 int sc_constant_force_field(pf_scene_component *c, void *ctx);
 int sc_box_roi(pf_scene_component *c, void *ctx);
 int sc_fixed_constraint(pf_scene_component *c, void *ctx);

@@ -26,11 +26,21 @@ int sc_beam_frames(pf_scene_component *c, sc_node *n, double *frames, size_t nfr
         pf_free(frames);
         return rc;
     }
-    if (rc == 1 && m != 6 * nframes) {
+    if (rc == 1 && (m % 6 || m == 0 || m > 6 * nframes)) {
         pf_free(frames);
         pf_free(twist);
         return pf_scene_component_error(c, PF_EINVAL, "MechanicalObject: 'velocity' gives %zu numbers for %zu Rigid3d "
                                         "frames: 6 per frame (vx vy vz wx wy wz) are needed", m, nframes);
+    }
+    if (rc == 1 && m < 6 * nframes) { /* fewer: SOFA's MechanicalObject::init copies the last one to the rest */
+        double *all = pf_realloc(twist, m * sizeof *twist, 6 * nframes * sizeof *twist);
+        if (!all) {
+            pf_free(frames);
+            pf_free(twist);
+            return pf_scene_component_error(c, PF_ENOMEM, "MechanicalObject: out of memory");
+        }
+        for (size_t k = m; k < 6 * nframes; k++) all[k] = all[m - 6 + k % 6];
+        twist = all;
     }
     sc_mo_transform t;
     if ((rc = sc_mo_transform_read(c, &t)) < 0) {
@@ -213,8 +223,10 @@ int sc_beam_fixed_frames(pf_scene_component *c, pf_object_id o, int all)
     if (rc) return rc;
     if (n == 0) pf_scene_component_warning(c, "%s fixes no frame", TYPE(c));
     for (uint32_t k = 0; !rc && k < n; k++) {
-        uint32_t pts[2] = {2 * idx[k], 2 * idx[k] + 1};
-        rc = pf_world_fix_points(c->L->scene->world, o, pts, 2);
+        /* independent frames (scenes/components_joints.c): frame k is body k, its points 0 and 1 */
+        const pf_object_id *bodies = c->node->frame_objects;
+        uint32_t pts[2] = {bodies ? 0 : 2 * idx[k], bodies ? 1 : 2 * idx[k] + 1};
+        rc = pf_world_fix_points(c->L->scene->world, bodies ? bodies[idx[k]] : o, pts, 2);
     }
     pf_free(own);
     if (rc) return rc;
@@ -259,14 +271,18 @@ int sc_beam_constant_force(pf_scene_component *c)
     if (rc >= 0 && (hf || h1 || ht)) rc = pf_scene_component_object(c, &o);
     for (size_t k = 0; rc >= 0 && (hf || h1 || ht) && k < count; k++)
         for (uint32_t part = 0; rc >= 0 && part < 2; part++) { /* the force on point 2i, the torque on 2i + 1 */
-            uint32_t p = 2 * (idx ? idx[k] : (uint32_t)k) + part;
+            uint32_t f = idx ? idx[k] : (uint32_t)k, p = 2 * f + part;
+            pf_object_id on = o;
+            if (c->node->frame_objects) /* independent frames (components_joints.c): frame f is body f */
+                on = c->node->frame_objects[f], p = part;
             pf_constant_force_def d = pf_constant_force_default_def();
             for (int a = 0; a < 3; a++)
                 d.force[a] = hf ? forces[6 * k + 3 * part + a] : h1 ? force[3 * part + a] : total[3 * part + a] / count;
             if (d.force[0] == 0 && d.force[1] == 0 && d.force[2] == 0) continue;
             d.points = &p;
             d.npoints = 1;
-            if (!(rc = pf_world_add_constant_force(c->L->scene->world, o, &d, NULL))) c->L->scene->summary.force_fields++;
+            if (!(rc = pf_world_add_constant_force(c->L->scene->world, on, &d, NULL)))
+                c->L->scene->summary.force_fields++;
         }
     pf_free(forces);
     pf_free(force);
@@ -294,26 +310,59 @@ static const xmlNode *find_element(const xmlNode *el, const char *const *tails, 
     return NULL;
 }
 
+/* A node mapped onto independent frames (scenes/components_joints.c) with a Rigid3d MechanicalObject of its own:
+ * frames fixed in the parent's, read for its JointSpringForceField; any other mechanics in it is refused. */
+static int frames_rigid_child(sc_loader *L, const sc_node *frames, const sc_node *child, const xmlNode *map)
+{
+    const xmlNode *mo = NULL;
+    for (const xmlNode *e = child->el->children; e && !mo; e = e->next)
+        if (e->type == XML_ELEMENT_NODE && !strcmp((const char *)e->name, "MechanicalObject")) mo = e;
+    xmlChar *t = mo ? xmlGetProp(mo, (const xmlChar *)"template") : NULL;
+    int rigid = t && !strncmp((const char *)t, "Rigid", 5);
+    xmlFree(t);
+    if (!rigid) return 0;
+    static const char *const mechanical[] = {"ForceField", "Constraint", "Mass", "Solver"};
+    for (const xmlNode *e = child->el->children; e; e = e->next) {
+        if (e->type != XML_ELEMENT_NODE || !strcmp((const char *)e->name, "JointSpringForceField")) continue;
+        const xmlNode *bad = NULL;
+        if (!strcmp((const char *)e->name, "Node")) bad = find_element(e, mechanical, 4);
+        else
+            for (size_t k = 0; k < 4 && !bad; k++)
+                if (ends_with((const char *)e->name, mechanical[k])) bad = e;
+        if (bad)
+            return sc_error(L, sc_line(bad), PF_ENOTSUP, "%s in node '%s', which %s maps onto the independent frames "
+                            "of node '%s': PhysFlow reads JointSpringForceField there, no other mechanics",
+                            (const char *)bad->name, child->name, (const char *)map->name, frames->name);
+    }
+    return 1;
+}
+
 int sc_beam_child_skipped(sc_loader *L, const sc_node *beam, const sc_node *child)
 {
     const xmlNode *map = NULL;
     for (const xmlNode *e = child->el->children; e && !map; e = e->next) /* the child's own mapping */
         if (e->type == XML_ELEMENT_NODE && ends_with((const char *)e->name, "Mapping")) map = e;
     if (!map) return 0; /* a node of its own under the beam's node: read as any other */
+    if (!beam->beam_line) { /* independent frames: Rigid3d children are read (their joints); others as a beam's */
+        int rc = frames_rigid_child(L, beam, child, map);
+        if (rc) return rc < 0 ? rc : 0;
+    }
+    const char *onto = beam->beam_line ? "the beam's frames" : "the independent frames";
+    const char *kind = beam->beam_line ? "beams" : "independent frames";
     static const char *const mechanical[] = {"ForceField", "Constraint", "Mass", "Solver"};
     const xmlNode *bad = find_element(child->el, mechanical, sizeof mechanical / sizeof *mechanical);
     if (bad)
-        return sc_error(L, sc_line(bad), PF_ENOTSUP, "%s in node '%s', which %s maps onto the beam's frames of node "
-                        "'%s': PhysFlow's beams carry no mapped mechanics (only visual nodes, skipped)",
-                        (const char *)bad->name, child->name, (const char *)map->name, beam->name);
+        return sc_error(L, sc_line(bad), PF_ENOTSUP, "%s in node '%s', which %s maps onto %s of node '%s': PhysFlow's "
+                        "%s carry no mapped mechanics (only visual nodes, skipped)", (const char *)bad->name,
+                        child->name, (const char *)map->name, onto, beam->name, kind);
     static const char *const models[] = {"CollisionModel", "PointModel", "LineModel", "TriangleModel", "SphereModel"};
     const xmlNode *col = find_element(child->el, models, sizeof models / sizeof *models);
     if (col)
-        sc_report(L, PF_SCENE_WARNING, sc_line(col), "%s in node '%s' (%s onto the beam's frames of node '%s'): "
-                  "beams do not collide in PhysFlow; the node and those below it are skipped",
-                  (const char *)col->name, child->name, (const char *)map->name, beam->name);
+        sc_report(L, PF_SCENE_WARNING, sc_line(col), "%s in node '%s' (%s onto %s of node '%s'): %s do not collide in "
+                  "PhysFlow; the node and those below it are skipped", (const char *)col->name, child->name,
+                  (const char *)map->name, onto, beam->name, kind);
     else
-        sc_report(L, PF_SCENE_NOTE, sc_line(map), "node '%s' (%s onto the beam's frames of node '%s') is visual only: "
-                  "skipped", child->name, (const char *)map->name, beam->name);
+        sc_report(L, PF_SCENE_NOTE, sc_line(map), "node '%s' (%s onto %s of node '%s') is visual only: skipped",
+                  child->name, (const char *)map->name, onto, beam->name);
     return 1;
 }

@@ -332,7 +332,7 @@ int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
         fixed += on[k] != 0;
     }
     pf_scene_component_ignore(c, "template");
-    if (c->node->beam_frames) /* a beam's frames are held whole only (FixedProjectiveConstraint) */
+    if (c->node->beam_frames && c->node->beam_line) /* a beam's frames are held whole only (FixedProjectiveConstraint) */
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: node '%s' is a beam of %u frames, whose rotations PhysFlow "
                                         "holds only with their positions (FixedProjectiveConstraint)", TYPE(c),
                                         c->node->name, c->node->beam_frames);
@@ -346,13 +346,18 @@ int sc_fixed_rotation_constraint(pf_scene_component *c, void *ctx)
     }
     pf_object_id o;
     if ((rc = pf_scene_component_object(c, &o))) return rc;
+    /* independent frames (scenes/components_joints.c): SOFA holds every frame of the object, a body each */
+    uint32_t nbodies = c->node->frame_objects ? c->node->beam_frames : 1;
     static const uint32_t rotation[1] = {1}; /* a rigid body's point 1 is its angular part */
-    if (fixed == 3) {
-        if ((rc = pf_world_fix_points(c->L->scene->world, o, rotation, 1))) return rc;
-    } else {
-        for (int k = 0; k < 3; k++) {
-            const double axis[3] = {k == 0, k == 1, k == 2};
-            if (on[k] && (rc = pf_world_fix_directions(c->L->scene->world, o, rotation, 1, axis))) return rc;
+    for (uint32_t b = 0; b < nbodies; b++) {
+        if (c->node->frame_objects) o = c->node->frame_objects[b];
+        if (fixed == 3) {
+            if ((rc = pf_world_fix_points(c->L->scene->world, o, rotation, 1))) return rc;
+        } else {
+            for (int k = 0; k < 3; k++) {
+                const double axis[3] = {k == 0, k == 1, k == 2};
+                if (on[k] && (rc = pf_world_fix_directions(c->L->scene->world, o, rotation, 1, axis))) return rc;
+            }
         }
     }
     c->L->scene->summary.constraints++;

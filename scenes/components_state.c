@@ -980,8 +980,20 @@ static int mapping(pf_scene_component *c, sc_mapping kind)
     pf_scene_component_string(c, "input");
     pf_scene_component_string(c, "output");
     pf_scene_component_ignore(c, "template");
-    pf_scene_component_ignore(c, "index");
     pf_scene_component_ignore(c, "globalToLocalCoords");
+    if (kind == SC_MAP_RIGID) { /* the frame each point follows: read by independent frames (components_joints.c) */
+        int rc;
+        size_t m = 0;
+        double index = 0;
+        if ((rc = pf_scene_component_real(c, "index", 0, 4294967295.0, &index)) < 0) return rc;
+        n->rigid_index0 = (uint32_t)index;
+        pf_free(n->rigid_index);
+        n->rigid_index = NULL;
+        if ((rc = sc_parse_uints(c, "rigidIndexPerPoint", &n->rigid_index, &m)) < 0) return rc;
+        n->nrigid_index = (uint32_t)m;
+    } else {
+        pf_scene_component_ignore(c, "index");
+    }
     if (n->mapping_line)
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a mapping (line %d)", TYPE(c),
                                         n->name, n->mapping_line);

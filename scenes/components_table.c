@@ -150,6 +150,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"BoxConstraint", FORCES, sc_box_constraint, NULL},
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
+    {"JointSpringForceField", FORCES, sc_joint_springs, NULL}, /* joints of independent frames (components_joints.c) */
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},
     {"RestShapeSpringsForceField", FORCES, sc_rest_shape_springs, NULL},
     {"PolynomialRestShapeSpringsForceField", FORCES, sc_polynomial_springs, NULL},

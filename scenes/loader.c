@@ -58,6 +58,8 @@ static void node_free(sc_node *n)
     pf_free(n->velocities);
     pf_free(n->beam_pose);
     pf_free(n->beam_twist);
+    pf_free(n->frame_objects);
+    pf_free(n->rigid_index);
     pf_free(n->point_masses);
     pf_free(n->subset);
     sc_mesh_free(&n->mesh);
@@ -438,6 +440,10 @@ static int create_objects(sc_loader *L, sc_node *n)
         return rc;
     if (n->mo_line && n->mapping != SC_MAP_NONE) {
         /* a mapped node's points follow its parent's object: no object of its own */
+    } else if (n->mo_line && n->beam_frames && !n->beam_line) { /* independent frames: a body each */
+        if ((rc = sc_create_frames(L, n))) return rc;
+        for (uint32_t k = 0; k < n->beam_frames; k++)
+            if ((rc = record_object(L, n, 2))) return rc;
     } else if (n->mo_line && n->beam_frames) {
         if ((rc = sc_create_beam(L, n))) return rc;
         if ((rc = record_object(L, n, 2 * n->beam_frames))) return rc;

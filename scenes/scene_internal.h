@@ -125,6 +125,12 @@ struct sc_node {
     double *beam_pose, *beam_twist;
     int beam_line;
     pf_beam_def beam;
+    /* several frames and no BeamFEMForceField: one rigid body per frame (scenes/components_joints.c), their ids
+     * (owned; `object` is the first's) */
+    pf_object_id *frame_objects;
+    /* RigidMapping: rigidIndexPerPoint (owned) and index, which a Rigid3d node of frames mapped onto independent
+     * frames reads (scenes/components_joints.c) */
+    uint32_t *rigid_index, nrigid_index, rigid_index0;
     int shape_line;          /* RigidShape element: box or sphere (0: the shape comes from a mesh) */
     pf_rigid_shape shape;
     double half_extents[3], radius;
@@ -334,6 +340,8 @@ int sc_create_beam(sc_loader *L, sc_node *n);
 int sc_beam_child_skipped(sc_loader *L, const sc_node *beam, const sc_node *child);
 /* Creates the rigid body of a node with a Rigid3d MechanicalObject. */
 int sc_create_rigid(sc_loader *L, sc_node *n);
+/* the rigid bodies of a Rigid3d node of several independent frames (no BeamFEMForceField) */
+int sc_create_frames(sc_loader *L, sc_node *n);
 /* Attaches the surfaces of the collision models and, when the scene has a pipeline, enables collision. */
 int sc_attach_surfaces(sc_loader *L);
 

@@ -820,6 +820,10 @@ typedef struct pf_rigid_def {
     double velocity[3];         ///< linear velocity of the com, m/s; default 0
     double angular_velocity[3]; ///< world frame, rad/s; default 0
     double mass;                ///< kg; > 0: scales the shape's inertia to this mass; default 0: density x volume
+    double inertia[9];          ///< body-frame inertia tensor about the com, kg·m² (row-major, symmetric positive
+                                ///< definite), used with mass > 0 in place of the shape's (SOFA UniformMass
+                                ///< vertexMass's inertia of a Rigid3 frame); the shape then only gives the surface
+                                ///< of pf_world_add_rigid_shape_surface. All 0 (default): the shape's
     double density;             ///< kg/m³ (> 0), used when mass is 0; default 1000
     pf_rigid_shape shape;       ///< default PF_RIGID_BOX
     double half_extents[3];     ///< box, m (> 0); default (0.5, 0.5, 0.5)
@@ -856,6 +860,42 @@ PF_API int pf_world_set_rigid_state(pf_world *w, pf_object_id o, const double po
 /// orientation (may be NULL) of a rigid body.
 PF_API int pf_world_get_rigid_inertia(const pf_world *w, pf_object_id o, double *mass, double body[9],
                                       double world[9]);
+
+/// A joint spring between a frame fixed on rigid body a and one fixed on rigid body b (SOFA
+/// JointSpringForceField, with each frame a RigidMapping child of its body). With c, q the frames' centres and
+/// orientations (q_a = ref), dc = c_b - c_a - rest_translation and the torsion t = the rotation vector (angle in
+/// [-pi, pi]) of q_a^-1 q_b rest_rotation, the force on frame a is R_a (KT . R_a^T dc) + kd (v_b - v_a) and the
+/// torque R_a (KR . t') + kd (w_b - w_a), the opposite on frame b, moved to each com (torque += r x f): KT[i] is
+/// ks_t[1] (hard) on a translation axis of frame a that is not free, ks_t[0] (soft) on a free one; KR likewise
+/// with ks_r, t' = t (a rotation about one free axis alone keeps SOFA's pivot law: the other two axes pull back
+/// by the tilt of the free axis), and a free rotation axis past its limits pulls with ks_b on the excess (SOFA's
+/// projectTorsion). The implicit solve takes SOFA's tangent, R_a diag(KT) R_a^T and R_a diag(KR) R_a^T through
+/// both frames' lever arms; the damping kd acts explicitly (SOFA's addDForce has none). Get defaults from
+/// pf_joint_spring_default().
+typedef struct pf_joint_spring {
+    double anchor_a[3];   ///< frame a's centre in body a's frame (from its com), m; default 0
+    double frame_a[4];    ///< frame a's orientation in body a's frame (x, y, z, w), normalised; default identity
+    double anchor_b[3];   ///< frame b's centre in body b's frame, m; default 0
+    double frame_b[4];    ///< frame b's orientation in body b's frame (x, y, z, w); default identity
+    int free_axis[6];     ///< SOFA FREE_AXIS: translations x y z, rotations x y z of frame a, nonzero = free;
+                          ///< default 0 0 0 1 1 1 (a ball joint); a rotation whose limits are equal is not free
+    double ks_t[2];       ///< SOFA KS_T: soft (free axes) and hard stiffness, N/m (>= 0); default 0, 10000
+    double ks_r[2];       ///< SOFA KS_R: soft and hard rotational stiffness, N·m/rad (>= 0); default 0, 10000
+    double ks_b;          ///< SOFA KS_B: stiffness past the limits, N·m/rad (>= 0); 0 (default): ks_r[1] / 100
+    double kd;            ///< SOFA KD: damping of the relative velocity and angular velocity (>= 0); default 0
+    double limits[6];     ///< SOFA R_LIM_X, _Y, _Z: min, max angle of each free rotation, rad (min <= max);
+                          ///< default -1e5, 1e5 (none)
+    double rest_translation[3]; ///< c_b - c_a at rest, world frame, m; default 0
+    double rest_rotation[4];    ///< rest rotation (x, y, z, w), see above; default identity
+} pf_joint_spring;
+
+PF_API pf_joint_spring pf_joint_spring_default(void);
+/// Joint springs between rigid body oa (frames a) and rigid body ob (frames b), oa != ob: one interaction (the
+/// bodies are solved together, as pf_world_add_interaction_springs), whose handle *out (may be NULL) receives.
+/// PF_EINVAL for an object that is not a rigid body, a non-finite or negative value, a zero quaternion or limits
+/// min > max.
+PF_API int pf_world_add_joint_springs(pf_world *w, pf_object_id oa, pf_object_id ob, const pf_joint_spring *joints,
+                                      uint32_t n, pf_interaction_id *out);
 
 /// A beam of rigid frames joined by 3D beam elements (SOFA MechanicalObject template="Rigid3d" of several frames
 /// with BeamFEMForceField): each element joins two frames and is SOFA's Euler-Bernoulli beam of a circular
