@@ -134,6 +134,53 @@ START_TEST(test_grid_coherent_steps)
 }
 END_TEST
 
+/* The merge of the changed boxes into the last order, with its work uneven over the chunks: changed boxes only
+ * among the first indices (the other chunks collect none), then a slab of boxes, contiguous in the record
+ * order and wider than a chunk, moved by more than a cell along x (a chunk whose old records all changed
+ * keeps none, and chunk bounds fall on changed records). Each call is checked as in test_grid_coherent_steps
+ * (a fresh grid, one thread, brute force) for 3 and 8 threads. */
+START_TEST(test_grid_merge_uneven_chunks)
+{
+    int threads = _i == 0 ? 3 : 8;
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {4242};
+    random_boxes(boxes, N, &s);
+    pf_broadphase *kept = grid_new(threads);
+    ck_assert_int_eq(check_step(kept, boxes, N, "first call"), PF_GRID_SORTED);
+    double half = 0.5 * cbrt(0.2 / (double)N);
+    for (size_t i = 0; i < N / 50; i++) { /* the first indices only, far within the bounds */
+        double d = urand(&s) - 0.5;
+        d = fmax(-boxes[i].min[1], fmin(d, 1.0 - boxes[i].max[1]));
+        boxes[i].min[1] += d;
+        boxes[i].max[1] += d;
+    }
+    ck_assert_int_eq(check_step(kept, boxes, N, "the first indices moved"), PF_GRID_MERGED);
+    size_t changed = pf_grid_stencil_of(pf_broadphase_state(kept))->changed;
+    ck_assert_msg(changed > N / 100 && changed <= N / 50, "%zu boxes changed cell", changed);
+
+    /* z in [0.5, 0.7): a fifth of the boxes, contiguous in the records (z is the slowest axis of the keys), more
+     * than one chunk of 8; moved by 3 half extents (more than a cell) towards x = 0.5, the outermost boxes in
+     * x left where they are so that the bounds, and the frame, stay */
+    double lo = 1.0, hi = 0.0;
+    for (size_t i = 0; i < N; i++) {
+        lo = fmin(lo, boxes[i].min[0]);
+        hi = fmax(hi, boxes[i].max[0]);
+    }
+    for (size_t i = 0; i < N; i++) {
+        pf_aabb *b = &boxes[i];
+        if (b->min[2] < 0.5 || b->min[2] >= 0.7 || b->min[0] == lo || b->max[0] == hi) continue;
+        double d = b->min[0] < 0.5 ? 3.0 * half : -3.0 * half;
+        b->min[0] += d;
+        b->max[0] += d;
+    }
+    ck_assert_int_eq(check_step(kept, boxes, N, "a slab moved"), PF_GRID_MERGED);
+    changed = pf_grid_stencil_of(pf_broadphase_state(kept))->changed;
+    ck_assert_msg(changed > N / 6 && changed < N / 4, "%zu boxes changed cell", changed);
+    pf_broadphase_destroy(kept);
+    free(boxes);
+}
+END_TEST
+
 /* Large boxes among small ones are kept apart (the stencil layout still runs, stats.records == n): a box over
  * the whole set (tested against every record), boxes over a few rows, a flat plate, a long thin rod; their
  * pairs with the small boxes and with each other equal brute force's, for 1 and 2 threads. */
@@ -392,6 +439,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("stencil");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_grid_coherent_steps, 0, 2);
+    tcase_add_loop_test(tc, test_grid_merge_uneven_chunks, 0, 2);
     tcase_add_test(tc, test_grid_large_boxes_apart);
     tcase_add_test(tc, test_grid_simd_matches_scalar);
     tcase_add_loop_test(tc, test_grid_sweeps_against_brute_force, 0, 4);
