@@ -145,6 +145,8 @@ int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
 /* the same with the method given (not read from the element) */
 int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* TetrahedralTensorMassForceField: the linear (method="small") tetrahedral FEM, with SOFA's defaults */
+int sc_tetra_tensor_mass(pf_scene_component *c, void *ctx);
 /* the node's tetrahedra for a tetrahedral force field: *t, *nt the topology's, or its hexahedra split as SOFA
  * splits them into *split (empty otherwise; the caller frees it); a file:line error when there are none */
 int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t **t, uint32_t *nt);

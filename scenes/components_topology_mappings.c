@@ -44,17 +44,25 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: the input node '%s' is a SparseGridTopology, whose "
                                         "cells PhysFlow does not list: a RegularGridTopology or a mesh is supported",
                                         TYPE(c), n->name);
+    const int *grid = NULL;
+    const double *gmin = NULL, *gmax = NULL;
+    int grid_comp = comp && !xmlStrcmp(comp->name, (const xmlChar *)"RegularGridTopology");
     if (n->topology == SC_TOPO_GRID) {
-        int rc = sc_grid_mesh(n->def.grid, n->def.grid_min, n->def.grid_max, own);
+        grid = n->def.grid, gmin = n->def.grid_min, gmax = n->def.grid_max;
+    } else if (grid_comp && n->mapped_grid[0]) { /* the grid itself, its node's mesh made by a mapping */
+        grid = n->mapped_grid, gmin = n->mapped_grid_min, gmax = n->mapped_grid_max;
+    }
+    if (grid) {
+        int rc = sc_grid_mesh(grid, gmin, gmax, own);
         /* a flat grid (one axis of 1 point) is a sheet of quads, as SOFA's GridTopology lists it */
-        if (!rc) rc = sc_grid_quads(n->def.grid, &own->quads, &own->nquads);
+        if (!rc) rc = sc_grid_quads(grid, &own->quads, &own->nquads);
         if (rc) {
             sc_mesh_free(own);
             return rc;
         }
-        cells[0] = n->def.grid[0] - 1;
-        cells[1] = n->def.grid[1] - 1;
-        *is_grid = !comp || !xmlStrcmp(comp->name, (const xmlChar *)"RegularGridTopology");
+        cells[0] = grid[0] - 1;
+        cells[1] = grid[1] - 1;
+        *is_grid = !comp || grid_comp;
         *m = own;
         return PF_OK;
     }
@@ -137,6 +145,11 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     n->topology_line = pf_scene_component_line(c);
     if (from == n || linked_grid) { /* the node's grid becomes its mesh: the grid's points, the mapping's elements */
         pf_object_def *d = &n->def;
+        if (from == n) {
+            memcpy(n->mapped_grid, d->grid, sizeof n->mapped_grid);
+            memcpy(n->mapped_grid_min, d->grid_min, sizeof n->mapped_grid_min);
+            memcpy(n->mapped_grid_max, d->grid_max, sizeof n->mapped_grid_max);
+        }
         memset(d->grid, 0, sizeof d->grid);
         memset(d->grid_min, 0, sizeof d->grid_min);
         memset(d->grid_max, 0, sizeof d->grid_max);
