@@ -3,7 +3,8 @@
  * Hexa2TetraTopologicalMapping made its node's mesh, still read as a grid by a Hexa2QuadTopologicalMapping below
  * (the quads of the cells, counted by hand); AddDataRepository's folder against the file found there, in SOFA's
  * order; VTK XML PolyData's cells against the hand-made triangles and edges; a topology of elements only taking
- * the points of the MechanicalObject after it (the lumped masses of a tetrahedron); and the names mapped onto existing
+ * the points of the MechanicalObject after it (the lumped masses of a tetrahedron); LinearMovementProjectiveConstraint
+ * on a BoxROI's points against its closed-form path; and the names mapped onto existing
  * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions) against the scene
  * written with the component they stand for. */
 #include "check_main.h"
@@ -337,6 +338,46 @@ START_TEST(test_topology_points_from_later_state)
 }
 END_TEST
 
+/* ---- LinearMovementProjectiveConstraint on an ROI's points ---- */
+
+/* SOFA's elongation.scn moves the points of a BoxROI (indices="@box.indices"). On a grid 3 x 2 x 2 over
+ * [0,2] x [0,1] x [0,1] (point i + 3 j + 6 k at x = i), the box around x = 2 holds points 2 5 8 11: the same
+ * scene as with those indices written out, and after 10 steps of 0.01 s the points stand where the hook put them
+ * at the last step's start, t = 0.09: x0 + (0.09, 0, 0) on the path 0 -> (1, 0, 0) over keys 0 and 1. */
+START_TEST(test_linear_movement_roi)
+{
+    static const char fmt[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><Node name='g'><EulerImplicitSolver/><CGLinearSolver iterations='100' "
+        "tolerance='1e-12'/><RegularGridTopology n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>"
+        "<UniformMass totalMass='1'/><RegularGridSpringForceField stiffness='100'/>"
+        "<BoxROI name='box' box='1.9 -0.1 -0.1 2.1 1.1 1.1'/><FixedConstraint indices='0 3 6 9'/>"
+        "<LinearMovementProjectiveConstraint indices='%s' keyTimes='0 1' movements='0 0 0  1 0 0'/></Node></Node>";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, fmt, "@box.indices");
+    snprintf(b, sizeof b, fmt, "2 5 8 11");
+    pf_scene *s = load_ok(a);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "g", &o), PF_OK);
+    ck_assert_int_eq(pf_world_step(pf_scene_world(s), 10), PF_OK);
+    uint32_t n;
+    const double *x = pf_world_positions(pf_scene_world(s), o, &n);
+    ck_assert_uint_eq(n, 12);
+    static const uint32_t moved[4] = {2, 5, 8, 11};
+    for (int k = 0; k < 4; k++) {
+        const double *p = x + 3 * moved[k];
+        ck_assert_double_eq_tol(p[0], 2.09, 1e-12);
+        ck_assert_double_eq_tol(p[1], (moved[k] / 3) % 2, 1e-12);
+        ck_assert_double_eq_tol(p[2], moved[k] / 6, 1e-12);
+    }
+    ck_assert_double_gt(fabs(x[3] - 1) + fabs(x[4]) + fabs(x[5]), 1e-9); /* a free point moves */
+    uint64_t h = pf_world_state_hash(pf_scene_world(s));
+    pf_scene_destroy(s);
+    ck_assert_uint_eq(stepped_hash(load_ok(b)), h);
+    snprintf(a, sizeof a, fmt, "@box.nothing");
+    expect_error(a, PF_EPARSE, "t.xml:1:", "'indices' link '@box.nothing' must name a BoxROI's");
+}
+END_TEST
+
 /* ---- names mapped onto existing components ---- */
 
 /* each pair: the scene with the name and with the component it stands for, the same state after 10 steps; the
@@ -388,6 +429,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_vtp_polydata);
     tcase_add_test(tc, test_vtp_bad);
     tcase_add_test(tc, test_topology_points_from_later_state);
+    tcase_add_test(tc, test_linear_movement_roi);
     tcase_add_test(tc, test_names_as_their_components);
     suite_add_tcase(s, tc);
     return s;
