@@ -119,6 +119,8 @@ void sc_euler_rotation(const double deg[3], double R[9]);
 /* a mesh loader's scale3d, scale, rotation (degrees) and translation applied to m as SOFA's MeshLoader does */
 int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m);
 int sc_box_constraint(pf_scene_component *c, void *ctx);
+/* MechanicalStateController: moves its state on user input only (none in a run): accepted with a warning */
+int sc_input_controller(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);
 int sc_rigid_shape(pf_scene_component *c, void *ctx);

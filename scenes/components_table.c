@@ -159,6 +159,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SphereForceField", FORCES, sc_sphere_force_field, NULL},
     {"Gravity", FORCES, sc_gravity, NULL},
     {"BoxConstraint", FORCES, sc_box_constraint, NULL},
+    {"MechanicalStateController", STATE, sc_input_controller, NULL}, /* user input only: nothing in a run */
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"ConstantForceField", FORCES, sc_constant_force_field, NULL},

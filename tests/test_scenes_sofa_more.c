@@ -5,7 +5,8 @@
  * order; VTK XML PolyData's cells against the hand-made triangles and edges; a topology of elements only taking
  * the points of the MechanicalObject after it (the lumped masses of a tetrahedron); LinearMovementProjectiveConstraint
  * on a BoxROI's points against its closed-form path; and the names mapped onto existing
- * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions) against the scene
+ * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions, the input-driven
+ * MechanicalStateController) against the scene
  * written with the component they stand for. */
 #include "check_main.h"
 #include "scene_text.h"
@@ -393,6 +394,11 @@ START_TEST(test_names_as_their_components)
         {"ShewchukPCGLinearSolver",
          "<EulerImplicitSolver/><ShewchukPCGLinearSolver iterations='50' tolerance='1e-10' update_step='1'/>",
          "<EulerImplicitSolver/><CGLinearSolver iterations='50' tolerance='1e-10'/>"},
+        /* moves its state on mouse or haptic-device input only, of which a run has none */
+        {"MechanicalStateController",
+         "<EulerImplicitSolver/><CGLinearSolver/><MechanicalStateController listening='true' "
+         "mainDirection='-1 0 0' handleEventTriggersUpdate='true'/>",
+         "<EulerImplicitSolver/><CGLinearSolver/>"},
         {"the topology algorithms",
          "<EulerImplicitSolver/><CGLinearSolver/><PointSetTopologyAlgorithms/><EdgeSetTopologyAlgorithms/>"
          "<TriangleSetTopologyAlgorithms template='Vec3d'/><QuadSetTopologyAlgorithms/>"
@@ -417,6 +423,29 @@ START_TEST(test_names_as_their_components)
 }
 END_TEST
 
+static void keep_controller_warning(pf_scene_severity sev, const char *msg, void *ctx)
+{
+    if (sev == PF_SCENE_WARNING && strstr(msg, "MechanicalStateController")) snprintf(ctx, 512, "%s", msg);
+}
+
+/* the controller says it does nothing in a run */
+START_TEST(test_input_controller_warns)
+{
+    static const char xml[] = "<Node><EulerImplicitSolver/><CGLinearSolver/><Node name='n'>"
+                              "<MechanicalObject position='0 0 0'/><UniformMass totalMass='1'/>\n"
+                              "<MechanicalStateController/></Node></Node>";
+    char warning[512] = "";
+    pf_scene_load_def d = silent_load_def();
+    d.report = keep_controller_warning;
+    d.report_ctx = warning;
+    pf_scene *s = NULL;
+    ck_assert_int_eq(pf_scene_load_memory(&d, "t.xml", xml, strlen(xml), NULL, &s), PF_OK);
+    ck_assert_msg(strstr(warning, "t.xml:2:") && strstr(warning, "mouse or haptic-device input only"), "%s",
+                  warning);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("scenes_sofa_more");
@@ -431,6 +460,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_points_from_later_state);
     tcase_add_test(tc, test_linear_movement_roi);
     tcase_add_test(tc, test_names_as_their_components);
+    tcase_add_test(tc, test_input_controller_warns);
     suite_add_tcase(s, tc);
     return s;
 }
