@@ -4,7 +4,8 @@
  * (the quads of the cells, counted by hand); AddDataRepository's folder against the file found there, in SOFA's
  * order; VTK XML PolyData's cells against the hand-made triangles and edges; a topology of elements only taking
  * the points of the MechanicalObject after it (the lumped masses of a tetrahedron); LinearMovementProjectiveConstraint
- * on a BoxROI's points against its closed-form path; and the names mapped onto existing
+ * on a BoxROI's points against its closed-form path; a SubsetTopology's triangles taken by a container after the
+ * state linked the whole mesh (the squares in the box, by hand); and the names mapped onto existing
  * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions, the input-driven
  * MechanicalStateController) against the scene
  * written with the component they stand for. */
@@ -379,6 +380,36 @@ START_TEST(test_linear_movement_roi)
 }
 END_TEST
 
+/* ---- an engine's elements after the state's position link ---- */
+
+/* SOFA's SubsetTopology.scn: the node's MechanicalObject links the whole mesh's points (position="@../m.position",
+ * points only in SOFA), then its container takes a SubsetTopology's triangles. A strip of 4 squares along x (point
+ * i + 5 j at (i, j, 0), triangles (i, i+1, i+6) (i, i+6, i+5)); the box x in [1.5, 4.5] holds squares 2 and 3: the
+ * node's triangles are theirs, on the strip's 10 points. */
+START_TEST(test_engine_elements_after_state_link)
+{
+    pf_scene *s = load_ok(
+        "<Node><EulerImplicitSolver/><CGLinearSolver/><Node name='s'>"
+        "<MeshTopology name='mesh' position='0 0 0 1 0 0 2 0 0 3 0 0 4 0 0 0 1 0 1 1 0 2 1 0 3 1 0 4 1 0' "
+        "triangles='0 1 6 0 6 5  1 2 7 1 7 6  2 3 8 2 8 7  3 4 9 3 9 8'/>"
+        "<SubsetTopology name='sub' box='1.5 -1 -1 4.5 2 1'/>"
+        "<Node name='in'><MechanicalObject name='mo' position='@../mesh.position'/>"
+        "<TriangleSetTopologyContainer position='@mo.position' triangles='@../sub.trianglesInROI'/>"
+        "<UniformMass totalMass='1'/><TriangleCollisionModel/></Node></Node></Node>");
+    const pf_scene_collision_model *m;
+    ck_assert_uint_eq(pf_scene_collision_models(s, &m), 1);
+    static const uint32_t want[12] = {2, 3, 8, 2, 8, 7, 3, 4, 9, 3, 9, 8};
+    ck_assert_uint_eq(m[0].ntriangles, 4);
+    ck_assert_mem_eq(m[0].triangles, want, sizeof want);
+    pf_object_id o;
+    ck_assert_int_eq(pf_scene_find_object(s, "s/in", &o), PF_OK);
+    uint32_t n;
+    ck_assert_ptr_nonnull(pf_world_positions(pf_scene_world(s), o, &n));
+    ck_assert_uint_eq(n, 10);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 /* ---- names mapped onto existing components ---- */
 
 /* each pair: the scene with the name and with the component it stands for, the same state after 10 steps; the
@@ -459,6 +490,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_vtp_bad);
     tcase_add_test(tc, test_topology_points_from_later_state);
     tcase_add_test(tc, test_linear_movement_roi);
+    tcase_add_test(tc, test_engine_elements_after_state_link);
     tcase_add_test(tc, test_names_as_their_components);
     tcase_add_test(tc, test_input_controller_warns);
     suite_add_tcase(s, tc);
