@@ -75,6 +75,20 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
     return PF_OK;
 }
 
+/* whether two meshes list the same elements, in the same order */
+static int same_elements(const sc_mesh *a, const sc_mesh *b)
+{
+    const uint32_t *la[5] = {a->edges, a->tris, a->quads, a->tetra, a->hexa};
+    const uint32_t *lb[5] = {b->edges, b->tris, b->quads, b->tetra, b->hexa};
+    const uint32_t na[5] = {a->nedges, a->ntris, a->nquads, a->ntetra, a->nhexa};
+    const uint32_t nb[5] = {b->nedges, b->ntris, b->nquads, b->ntetra, b->nhexa};
+    static const size_t per[5] = {2, 3, 4, 4, 8};
+    for (int k = 0; k < 5; k++)
+        if (na[k] != nb[k] || (na[k] && memcmp(la[k], lb[k], na[k] * per[k] * sizeof *la[k])))
+            return 0;
+    return 1;
+}
+
 static int topological_mapping(pf_scene_component *c, mapping_kind kind)
 {
     sc_node *n = c->node;
@@ -109,7 +123,8 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
                       !from->sparse && !memcmp(n->def.grid, from->def.grid, sizeof n->def.grid) &&
                       !memcmp(n->def.grid_min, from->def.grid_min, sizeof n->def.grid_min) &&
                       !memcmp(n->def.grid_max, from->def.grid_max, sizeof n->def.grid_max);
-    if ((n->topology == SC_TOPO_GRID && from != n && !linked_grid) || n->topology_source) {
+    int refill = n->topology_source == from; /* a second mapping from the same input: checked below */
+    if ((n->topology == SC_TOPO_GRID && from != n && !linked_grid) || (n->topology_source && !refill)) {
         sc_mesh_free(&grid);
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
                                         n->name, n->topology_line,
@@ -139,6 +154,16 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     sc_mesh_free(&grid);
     if (rc) return rc;
+    if (refill) { /* SOFA's init clears the output and fills it again: the same elements, or an error here */
+        int same = same_elements(&n->mesh, &res);
+        sc_mesh_free(&res);
+        if (!same)
+            return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d), filled "
+                                            "by another topological mapping", TYPE(c), n->name, n->topology_line);
+        pf_scene_component_warning(c, "%s: node '%s' was filled with these elements already (line %d): the same "
+                                   "again, as SOFA's mapping refills its output", TYPE(c), n->name, n->topology_line);
+        return PF_OK;
+    }
     sc_mesh_free(&n->mesh);
     n->topology_loader = NULL;
     n->mesh = res;

@@ -5,7 +5,8 @@
  * order; VTK XML PolyData's cells against the hand-made triangles and edges; a topology of elements only taking
  * the points of the MechanicalObject after it (the lumped masses of a tetrahedron); LinearMovementProjectiveConstraint
  * on a BoxROI's points against its closed-form path; a SubsetTopology's triangles taken by a container after the
- * state linked the whole mesh (the squares in the box, by hand); and the names mapped onto existing
+ * state linked the whole mesh (the squares in the box, by hand); a topological mapping written twice against the
+ * scene with one; and the names mapped onto existing
  * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions, the input-driven
  * MechanicalStateController) against the scene
  * written with the component they stand for. */
@@ -410,6 +411,30 @@ START_TEST(test_engine_elements_after_state_link)
 }
 END_TEST
 
+/* ---- the same topological mapping twice ---- */
+
+/* SOFA's TopoMap_Hexa2Quad2Triangle.scn writes its Hexa2QuadTopologicalMapping twice: SOFA's init clears the
+ * output and fills it again, so the node is the same as with one (the same state after 10 steps); a second
+ * mapping giving other elements is still an error. */
+START_TEST(test_mapping_written_twice)
+{
+    static const char fmt[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><Node name='h'><EulerImplicitSolver/><CGLinearSolver/>"
+        "<RegularGridTopology name='grid' n='3 2 2' min='0 0 0' max='2 1 1'/><MechanicalObject/>"
+        "<UniformMass totalMass='1'/><FixedConstraint indices='0 3 6 9'/>"
+        "<Node name='q'><QuadSetTopologyContainer name='quads'/>"
+        "<Hexa2QuadTopologicalMapping input='@../grid' output='@quads'/>\n%s"
+        "<QuadularBendingSprings stiffness='100'/></Node></Node></Node>";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, fmt, "<Hexa2QuadTopologicalMapping input='@../grid' output='@quads'/>");
+    snprintf(b, sizeof b, fmt, "");
+    ck_assert_uint_eq(stepped_hash(load_ok(a)), stepped_hash(load_ok(b)));
+    snprintf(a, sizeof a, fmt, "<Hexa2TetraTopologicalMapping input='@../grid' output='@quads'/>");
+    expect_error(a, PF_EPARSE, "t.xml:2:", "node 'q' already has a topology (line 1), filled by another "
+                 "topological mapping");
+}
+END_TEST
+
 /* ---- names mapped onto existing components ---- */
 
 /* each pair: the scene with the name and with the component it stands for, the same state after 10 steps; the
@@ -491,6 +516,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_topology_points_from_later_state);
     tcase_add_test(tc, test_linear_movement_roi);
     tcase_add_test(tc, test_engine_elements_after_state_link);
+    tcase_add_test(tc, test_mapping_written_twice);
     tcase_add_test(tc, test_names_as_their_components);
     tcase_add_test(tc, test_input_controller_warns);
     suite_add_tcase(s, tc);
