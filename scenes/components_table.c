@@ -146,6 +146,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
     {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},
     {"CorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
+    {"ElementCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL}, /* its name in SOFA v25.06 */
+    {"TetrahedronCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL}, /* the element in the name */
+    {"HexahedronCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
 
     {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
     /* with their mass: the mass in the STATE walk, the FEM in the FORCES walk */

@@ -8,7 +8,7 @@
  * state linked the whole mesh (the squares in the box, by hand); a topological mapping written twice against the
  * scene with one; and the names mapped onto existing
  * components (StaticOdeSolver, ShewchukPCGLinearSolver, the *SetTopologyAlgorithms companions, the input-driven
- * MechanicalStateController) against the scene
+ * MechanicalStateController, ElementCorotationalFEMForceField and its element-named forms) against the scene
  * written with the component they stand for. */
 #include "check_main.h"
 #include "scene_text.h"
@@ -479,6 +479,40 @@ START_TEST(test_names_as_their_components)
 }
 END_TEST
 
+/* SOFA's ElementCorotationalFEMForceField (CorotationalFEMForceField's older name) and its element-named forms
+ * TetrahedronCorotationalFEMForceField, HexahedronCorotationalFEMForceField: the same state after 10 steps as
+ * CorotationalFEMForceField with the element in the template, another than the linear FEM's; a 2D template is
+ * refused. */
+START_TEST(test_element_named_corotational)
+{
+    static const char fmt[] =
+        "<Node dt='0.01' gravity='0 0 -9.81'><Node name='g'><EulerImplicitSolver/><CGLinearSolver iterations='200' "
+        "tolerance='1e-12'/><RegularGridTopology n='4 2 2' min='0 0 0' max='3 1 1'/><MechanicalObject/>"
+        "<UniformMass totalMass='1'/><FixedConstraint indices='0 4 8 12'/>\n<%s youngModulus='300' "
+        "poissonRatio='0.3'%s/></Node></Node>";
+    static const struct {
+        const char *name, *tpl, *as_tpl;
+    } cases[] = {
+        {"TetrahedronCorotationalFEMForceField", "", "Vec3,Tetrahedron"},
+        {"HexahedronCorotationalFEMForceField", " template='Vec3d'", "Vec3,Hexahedron"},
+        {"ElementCorotationalFEMForceField", " template='Vec3,Hexahedron'", "Vec3,Hexahedron"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char a[1024], b[1024], tpl[64];
+        snprintf(a, sizeof a, fmt, cases[k].name, cases[k].tpl);
+        snprintf(tpl, sizeof tpl, " template='%s'", cases[k].as_tpl);
+        snprintf(b, sizeof b, fmt, "CorotationalFEMForceField", tpl);
+        uint64_t ha = stepped_hash(load_ok(a));
+        ck_assert_msg(ha == stepped_hash(load_ok(b)), "%s", cases[k].name);
+        snprintf(b, sizeof b, fmt, "LinearSmallStrainFEMForceField", tpl);
+        ck_assert_msg(ha != stepped_hash(load_ok(b)), "%s", cases[k].name);
+    }
+    char a[1024];
+    snprintf(a, sizeof a, fmt, "TetrahedronCorotationalFEMForceField", " template='Vec2'");
+    expect_error(a, PF_ENOTSUP, "t.xml:2:", "template 'Vec2': PhysFlow's points are Vec3");
+}
+END_TEST
+
 static void keep_controller_warning(pf_scene_severity sev, const char *msg, void *ctx)
 {
     if (sev == PF_SCENE_WARNING && strstr(msg, "MechanicalStateController")) snprintf(ctx, 512, "%s", msg);
@@ -519,6 +553,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_mapping_written_twice);
     tcase_add_test(tc, test_names_as_their_components);
     tcase_add_test(tc, test_input_controller_warns);
+    tcase_add_test(tc, test_element_named_corotational);
     suite_add_tcase(s, tc);
     return s;
 }
