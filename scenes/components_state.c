@@ -156,7 +156,8 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         }
         n->positions = v;
         n->npositions = (uint32_t)(m / 3);
-        if (n->mesh_points_line && n->topology == SC_TOPO_MESH && (rc = mesh_points_from_state(c, n))) return rc;
+        if (n->mesh_points_line && n->topology == SC_TOPO_MESH && (rc = mesh_points_from_state(c, n)))
+            return rc;
     }
     if ((rc = sc_parse_coords(c, "velocity", &v, &m)) < 0) return rc;
     if (rc == 1) {
@@ -478,8 +479,8 @@ static int state_positions_follow(const xmlNode *el)
     return 0;
 }
 
-/* The mesh of a MeshTopology of elements only (mesh_points_line) takes the node's MechanicalObject's positions as
- * its points; every element's points must be among them. */
+/* The mesh of a MeshTopology of elements only (mesh_points_line) takes the node's MechanicalObject's
+ * positions as its points; every element's points must be among them. */
 static int mesh_points_from_state(pf_scene_component *c, sc_node *n)
 {
     sc_mesh *m = &n->mesh;
@@ -489,9 +490,10 @@ static int mesh_points_from_state(pf_scene_component *c, sc_node *n)
     for (int k = 0; k < 5; k++)
         for (size_t j = 0; j < counts[k]; j++)
             if (lists[k][j] >= n->npositions)
-                return pf_scene_component_error(c, PF_EINVAL, "MechanicalObject: the topology (line %d) uses point %u, "
-                                                "but 'position' gives %u points", n->mesh_points_line, lists[k][j],
-                                                n->npositions);
+                return pf_scene_component_error(c, PF_EINVAL,
+                                                "MechanicalObject: the topology (line %d) uses point %u, "
+                                                "but 'position' gives %u points",
+                                                n->mesh_points_line, lists[k][j], n->npositions);
     size_t bytes = 3 * (size_t)n->npositions * sizeof *m->points;
     if (!(m->points = pf_malloc(bytes))) return pf_error(PF_ENOMEM, "out of memory");
     memcpy(m->points, n->positions, bytes);
@@ -500,9 +502,9 @@ static int mesh_points_from_state(pf_scene_component *c, sc_node *n)
     return PF_OK;
 }
 
-/* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave them
- * first or, for a topology of elements only, right after it), edges, triangles, quads (two triangles each),
- * hexahedra. */
+/* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave
+ * them first or, for a topology of elements only, right after it), edges, triangles, quads (two triangles
+ * each), hexahedra. */
 int sc_mesh_topology(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -556,7 +558,8 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
                                         "point), got %zu numbers%s", TYPE(c), np,
                                         rc == 0 ? " (none, and no MechanicalObject before it gave positions)" : "");
     }
-    m.npoints = later ? UINT32_MAX : (uint32_t)(np / 3); /* later: the indices are checked against the state's */
+    m.npoints =
+        later ? UINT32_MAX : (uint32_t)(np / 3); /* later: the indices are checked against the state's */
     if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
         (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
         (rc = index_list(c, "quads", 4, m.npoints, &m.quads, &m.nquads)) < 0 ||

@@ -84,8 +84,7 @@ static int same_elements(const sc_mesh *a, const sc_mesh *b)
     const uint32_t nb[5] = {b->nedges, b->ntris, b->nquads, b->ntetra, b->nhexa};
     static const size_t per[5] = {2, 3, 4, 4, 8};
     for (int k = 0; k < 5; k++)
-        if (na[k] != nb[k] || (na[k] && memcmp(la[k], lb[k], na[k] * per[k] * sizeof *la[k])))
-            return 0;
+        if (na[k] != nb[k] || (na[k] && memcmp(la[k], lb[k], na[k] * per[k] * sizeof *la[k]))) return 0;
     return 1;
 }
 
@@ -158,10 +157,14 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
         int same = same_elements(&n->mesh, &res);
         sc_mesh_free(&res);
         if (!same)
-            return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d), filled "
-                                            "by another topological mapping", TYPE(c), n->name, n->topology_line);
-        pf_scene_component_warning(c, "%s: node '%s' was filled with these elements already (line %d): the same "
-                                   "again, as SOFA's mapping refills its output", TYPE(c), n->name, n->topology_line);
+            return pf_scene_component_error(c, PF_EPARSE,
+                                            "%s: node '%s' already has a topology (line %d), filled "
+                                            "by another topological mapping",
+                                            TYPE(c), n->name, n->topology_line);
+        pf_scene_component_warning(c,
+                                   "%s: node '%s' was filled with these elements already (line %d): the same "
+                                   "again, as SOFA's mapping refills its output",
+                                   TYPE(c), n->name, n->topology_line);
         return PF_OK;
     }
     sc_mesh_free(&n->mesh);

@@ -1,7 +1,7 @@
 /* SOFA's data path: where a file a scene names (a mesh, an <include>) is found. A relative name is looked up
- * beside the scene, then in each folder of pf_scene_load_def.data_path, then of PHYSFLOW_DATA_PATH, then of the
- * scene's AddDataRepository components, so that a scene written for SOFA ("mesh/liver.msh", found in SOFA's
- * share/) loads unchanged. */
+ * beside the scene, then in each folder of pf_scene_load_def.data_path, then of PHYSFLOW_DATA_PATH, then of
+ * the scene's AddDataRepository components, so that a scene written for SOFA ("mesh/liver.msh", found in
+ * SOFA's share/) loads unchanged. */
 #include "scene_internal.h"
 
 #include "base/alloc.h"
@@ -68,7 +68,8 @@ int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file,
         return PF_OK;
     for (uint32_t k = 0; k < L->repositories.n; k++) {
         /* SOFA reads the scene's elements in document order, each AddDataRepository adding its folder then */
-        if (!L->el_at || xmlXPathCmpNodes((xmlNode *)L->repositories.v[k].el, (xmlNode *)L->el_at) != 1) continue;
+        if (!L->el_at || xmlXPathCmpNodes((xmlNode *)L->repositories.v[k].el, (xmlNode *)L->el_at) != 1)
+            continue;
         const char *r = L->repositories.v[k].folder;
         note_place(looked, sizeof looked, r, strlen(r));
         if (!join(r, strlen(r), file, path, cap) && access(path, R_OK) == 0) return PF_OK;
@@ -79,16 +80,17 @@ int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file,
                     "PHYSFLOW_DATA_PATH)", what, file, looked);
 }
 
-/* SOFA's BaseAddResourceRepository::updateRepositoryPath: a relative path is taken from the current folder, which
- * SOFA's XML loader sets to the scene's while it reads it, and the folder is added last to the DataRepository; a
- * path that is no folder is an error message there and adds nothing, the scene going on: a warning here (a file
- * then not found is the error). */
+/* SOFA's BaseAddResourceRepository::updateRepositoryPath: a relative path is taken from the current folder,
+ * which SOFA's XML loader sets to the scene's while it reads it, and the folder is added last to the
+ * DataRepository; a path that is no folder is an error message there and adds nothing, the scene going on: a
+ * warning here (a file then not found is the error). */
 int sc_add_data_repository(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
     const char *p = pf_scene_component_string(c, "path");
     if (!p || !p[0])
-        return pf_scene_component_error(c, PF_EPARSE, "AddDataRepository: attribute 'path' (a folder) is missing");
+        return pf_scene_component_error(c, PF_EPARSE,
+                                        "AddDataRepository: attribute 'path' (a folder) is missing");
     char folder[4096];
     const char *here = c->L->dir;
     if (p[0] == '/' ? snprintf(folder, sizeof folder, "%s", p) >= (int)sizeof folder

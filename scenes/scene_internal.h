@@ -86,8 +86,8 @@ struct sc_node {
     pf_solver_def solver; /* inherited from the parent, then set by the node's own solver components */
     int solver_line;      /* 0: no solver on the path from the root */
     int mo_line;          /* 0: no MechanicalObject */
-    /* a MeshTopology of elements only, before the MechanicalObject that gives its points (SOFA's topology indexes
-     * the state): its line until that MechanicalObject's positions become the mesh's points */
+    /* a MeshTopology of elements only, before the MechanicalObject that gives its points (SOFA's topology
+     * indexes the state): its line until that MechanicalObject's positions become the mesh's points */
     int mesh_points_line;
     const char *mesh_points_type; /* its element's name */
     pf_object_def def;
@@ -141,8 +141,8 @@ struct sc_node {
     /* a RegularGridTopology made a mesh (scenes/components_state.c, mirrored_grid: max below min along an axis): its
      * points per axis, numbered as a grid's; 0 0 0 for any other topology */
     int grid_points[3];
-    /* a RegularGridTopology that a topological mapping of its own node made the node's mesh (Hexa2Tetra...): the
-     * grid, which a mapping below still reads through a link to the grid component, as SOFA's grid stays */
+    /* a RegularGridTopology that a topological mapping of its own node made the node's mesh (Hexa2Tetra...):
+     * the grid, which a mapping below still reads through a link to it, as SOFA's grid component stays */
     int mapped_grid[3];
     double mapped_grid_min[3], mapped_grid_max[3];
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
@@ -360,8 +360,8 @@ int sc_attach_surfaces(sc_loader *L);
  * it. */
 int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file, const char *what, char *path,
                           size_t cap);
-/* AddDataRepository (SOFA's SceneUtility): its folder `path` (relative: to the scene's folder) added last to the
- * places a file is looked in, for the elements after it in the document (L->el_at) */
+/* AddDataRepository (SOFA's SceneUtility): its folder `path` (relative: to the scene's folder) added last to
+ * the places a file is looked in, for the elements after it in the document (L->el_at) */
 int sc_add_data_repository(pf_scene_component *c, void *ctx);
 
 /* ---- SOFA's links (scenes/links_sofa.c) ---- */
