@@ -1,5 +1,6 @@
-/* SOFA's element FEM components (LinearSmallStrainFEMForceField, CorotationalFEMForceField): one linear elastic
- * material on the elements the template names ("Vec3,Tetrahedron", "Vec3d,Hexahedron"), mapped onto PhysFlow's
+/* SOFA's element FEM components (LinearSmallStrainFEMForceField, CorotationalFEMForceField, the latter's
+ * older name ElementCorotationalFEMForceField and its element-named forms): one linear elastic material on
+ * the elements the template names ("Vec3,Tetrahedron", "Vec3d,Hexahedron"), mapped onto PhysFlow's
  * tetrahedral FEM (pf_world_add_tetra_fem) and hexahedral FEM (pf_world_add_hexa_fem). */
 #include "components.h"
 
@@ -11,10 +12,21 @@
 
 typedef enum element_kind { ELEMENT_TETRAHEDRON, ELEMENT_HEXAHEDRON } element_kind;
 
-/* template="Vec3,Tetrahedron": the state's type (3D points) and the element. */
+/* template="Vec3,Tetrahedron": the state's type (3D points) and the element; the element-named forms of
+ * SOFA's ElementCorotationalFEMForceField (TetrahedronCorotationalFEMForceField,
+ * HexahedronCorotationalFEMForceField, registered for Vec3 with that element) take it from their name, the
+ * template giving the state's type only. */
 static int element_template(pf_scene_component *c, element_kind *out)
 {
-    const char *t = pf_scene_component_string(c, "template");
+    const char *t = pf_scene_component_string(c, "template"), *name = TYPE(c);
+    int named = !strncmp(name, "Tetrahedron", 11) ? 1 : !strncmp(name, "Hexahedron", 10) ? 2 : 0;
+    if (named) {
+        if (t && strcmp(t, "Vec3") && strcmp(t, "Vec3d"))
+            return pf_scene_component_error(c, PF_ENOTSUP,
+                                            "%s: template '%s': PhysFlow's points are Vec3 (Vec3d)", name, t);
+        *out = named == 1 ? ELEMENT_TETRAHEDRON : ELEMENT_HEXAHEDRON;
+        return PF_OK;
+    }
     if (!t)
         return pf_scene_component_error(c, PF_EPARSE, "%s: attribute 'template' is missing: it names the element "
                                         "(template=\"Vec3,Tetrahedron\" or \"Vec3,Hexahedron\")", TYPE(c));

@@ -139,14 +139,13 @@ int sc_linear_movement_constraint(pf_scene_component *c, void *ctx)
     if ((rc = sc_parse_bool(c, "relativeMovements", &m->relative)) < 0) return rc;
     uint32_t np = 0;
     pf_world_positions(c->L->scene->world, m->o, &np);
-    size_t n = 0;
-    if ((rc = sc_parse_uints(c, "indices", &m->idx, &n)) < 0) return rc;
-    if (rc == 0) { /* SOFA's default: point 0 */
+    if (pf_scene_component_string(c, "indices")) { /* written out, or an ROI's ("@box.indices") */
+        if ((rc = sc_moved_points(c, np, &m->idx, &m->n))) return rc;
+    } else { /* SOFA's default: point 0 */
         if (!(m->idx = pf_malloc(sizeof *m->idx))) return pf_error(PF_ENOMEM, "out of memory");
         m->idx[0] = 0;
-        n = 1;
+        m->n = 1;
     }
-    m->n = (uint32_t)n;
     for (uint32_t i = 0; i < m->n; i++)
         if (m->idx[i] >= np)
             return pf_scene_component_error(c, PF_EINVAL, "%s: index %u is out of range (%u points)", TYPE(c),

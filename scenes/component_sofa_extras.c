@@ -1,5 +1,6 @@
-/* Two small SOFA components: Gravity (the scene's gravity as a component rather than the root's attribute) and
- * BoxConstraint (FixedConstraint of the points inside boxes, without a BoxROI). Both act on the created world. */
+/* Small SOFA components: Gravity (the scene's gravity as a component rather than the root's attribute) and
+ * BoxConstraint (FixedConstraint of the points inside boxes, without a BoxROI), both acting on the created
+ * world; MechanicalStateController, which acts on user input only. */
 #include "components.h"
 
 #include "base/alloc.h"
@@ -51,5 +52,24 @@ int sc_box_constraint(pf_scene_component *c, void *ctx)
     if (fixed == 0) pf_scene_component_warning(c, "%s fixes no point", TYPE(c));
     c->L->scene->summary.constraints++;
     c->L->scene->summary.fixed_points += fixed;
+    return PF_OK;
+}
+
+/* MechanicalStateController (SOFA's Component/Controller): at each step's start it moves frame `index` of its
+ * node's state by the mouse (its onMouseEvent, empty in SOFA's source, leaves that off) or by a haptic
+ * device's events, then projects and propagates the positions (MechanicalStateController::applyController). A
+ * PhysFlow run has no such input, so it moves nothing: read, with a warning saying so. */
+int sc_input_controller(pf_scene_component *c, void *ctx)
+{
+    static const char *const attrs[] = {
+        "template",      "index",     "onlyTranslation",          "buttonDeviceState",
+        "mainDirection", "listening", "handleEventTriggersUpdate"};
+    (void)ctx;
+    SC_IGNORE_ATTRS(c, attrs);
+    pf_scene_component_warning(
+        c,
+        "%s: moves its state by mouse or haptic-device input only, which a PhysFlow run "
+        "has none of: nothing to do",
+        TYPE(c));
     return PF_OK;
 }

@@ -105,6 +105,8 @@ int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t 
     return PF_OK;
 }
 
+static int add_tetra_fem(pf_scene_component *c, pf_tetra_fem_def d);
+
 int sc_tetra_fem(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -117,6 +119,35 @@ int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method)
 {
     pf_tetra_fem_def d = pf_tetra_fem_default_def();
     d.method = method;
+    return add_tetra_fem(c, d);
+}
+
+/* TetrahedralTensorMassForceField (SOFA's SolidMechanics/TensorMass; Cotin, Delingette and Ayache 2000):
+ * linear elasticity on the displacements from rest, not rotated, kept as one 3x3 tensor per edge; the tensor
+ * of edge (k, l) sums over the edge's tetrahedra V (lambda s_l s_k^T + mu s_k s_l^T + mu (s_k . s_l) I)
+ * (shape vectors s, rest volume V; SOFA's lambda = E nu / ((1 + nu)(1 - 2 nu)), mu = E / (2 (1 + nu))), which
+ * is the off-diagonal block (k, l) of the linear tetrahedron's stiffness: the same force as
+ * TetrahedronFEMForceField method="small". Its defaults are SOFA's: youngModulus 1000, poissonRatio 0.3. A
+ * topology of hexahedra is not split (SOFA's component reads tetrahedra only). */
+int sc_tetra_tensor_mass(pf_scene_component *c, void *ctx)
+{
+    (void)ctx;
+    if (c->node->topology != SC_TOPO_MESH || !c->node->mesh.ntetra)
+        return pf_scene_component_error(c, PF_EPARSE,
+                                        "%s needs tetrahedra in node '%s' (a "
+                                        "TetrahedronSetTopologyContainer, a volume mesh loader or a "
+                                        "Hexa2TetraTopologicalMapping before it)",
+                                        TYPE(c), c->node->name);
+    pf_tetra_fem_def d = pf_tetra_fem_default_def();
+    d.method = PF_FEM_LINEAR;
+    d.young_modulus = 1000;
+    d.poisson_ratio = 0.3;
+    pf_scene_component_ignore(c, "topology");
+    return add_tetra_fem(c, d);
+}
+
+static int add_tetra_fem(pf_scene_component *c, pf_tetra_fem_def d)
+{
     int rc;
     if ((rc = young_modulus(c, &d.young_modulus))) return rc;
     if ((rc = pf_scene_component_real(c, "poissonRatio", -1e300, 1e300, &d.poisson_ratio)) < 0) return rc;

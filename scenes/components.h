@@ -119,6 +119,8 @@ void sc_euler_rotation(const double deg[3], double R[9]);
 /* a mesh loader's scale3d, scale, rotation (degrees) and translation applied to m as SOFA's MeshLoader does */
 int sc_mesh_loader_transform(pf_scene_component *c, sc_mesh *m);
 int sc_box_constraint(pf_scene_component *c, void *ctx);
+/* MechanicalStateController: moves its state on user input only (none in a run): accepted with a warning */
+int sc_input_controller(pf_scene_component *c, void *ctx);
 int sc_collision_response(pf_scene_component *c, void *ctx);
 int sc_accept(pf_scene_component *c, void *ctx);
 int sc_rigid_shape(pf_scene_component *c, void *ctx);
@@ -145,6 +147,8 @@ int sc_hexa_fem_method(pf_scene_component *c, pf_fem_method method);
 int sc_tetra_fem(pf_scene_component *c, void *ctx);
 /* the same with the method given (not read from the element) */
 int sc_tetra_fem_method(pf_scene_component *c, pf_fem_method method);
+/* TetrahedralTensorMassForceField: the linear (method="small") tetrahedral FEM, with SOFA's defaults */
+int sc_tetra_tensor_mass(pf_scene_component *c, void *ctx);
 /* the node's tetrahedra for a tetrahedral force field: *t, *nt the topology's, or its hexahedra split as SOFA
  * splits them into *split (empty otherwise; the caller frees it); a file:line error when there are none */
 int sc_tetra_fem_elements(pf_scene_component *c, sc_mesh *split, const uint32_t **t, uint32_t *nt);

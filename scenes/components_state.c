@@ -127,6 +127,8 @@ static int rest_positions(pf_scene_component *c, sc_node *n)
     return PF_OK;
 }
 
+static int mesh_points_from_state(pf_scene_component *c, sc_node *n);
+
 int sc_mechanical_object(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -154,6 +156,8 @@ int sc_mechanical_object(pf_scene_component *c, void *ctx)
         }
         n->positions = v;
         n->npositions = (uint32_t)(m / 3);
+        if (n->mesh_points_line && n->topology == SC_TOPO_MESH && (rc = mesh_points_from_state(c, n)))
+            return rc;
     }
     if ((rc = sc_parse_coords(c, "velocity", &v, &m)) < 0) return rc;
     if (rc == 1) {
@@ -466,8 +470,41 @@ static int index_list(pf_scene_component *c, const char *attr, size_t per, uint3
     return 1;
 }
 
-/* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave them
- * first), edges, triangles, quads (two triangles each), hexahedra. */
+/* whether a MechanicalObject with `position` follows element el in its node */
+static int state_positions_follow(const xmlNode *el)
+{
+    for (const xmlNode *e = el->next; e; e = e->next)
+        if (e->type == XML_ELEMENT_NODE && !xmlStrcmp(e->name, (const xmlChar *)"MechanicalObject"))
+            return xmlHasProp(e, (const xmlChar *)"position") != NULL;
+    return 0;
+}
+
+/* The mesh of a MeshTopology of elements only (mesh_points_line) takes the node's MechanicalObject's
+ * positions as its points; every element's points must be among them. */
+static int mesh_points_from_state(pf_scene_component *c, sc_node *n)
+{
+    sc_mesh *m = &n->mesh;
+    const uint32_t *lists[5] = {m->edges, m->tris, m->quads, m->tetra, m->hexa};
+    const size_t counts[5] = {2 * (size_t)m->nedges, 3 * (size_t)m->ntris, 4 * (size_t)m->nquads,
+                              4 * (size_t)m->ntetra, 8 * (size_t)m->nhexa};
+    for (int k = 0; k < 5; k++)
+        for (size_t j = 0; j < counts[k]; j++)
+            if (lists[k][j] >= n->npositions)
+                return pf_scene_component_error(c, PF_EINVAL,
+                                                "MechanicalObject: the topology (line %d) uses point %u, "
+                                                "but 'position' gives %u points",
+                                                n->mesh_points_line, lists[k][j], n->npositions);
+    size_t bytes = 3 * (size_t)n->npositions * sizeof *m->points;
+    if (!(m->points = pf_malloc(bytes))) return pf_error(PF_ENOMEM, "out of memory");
+    memcpy(m->points, n->positions, bytes);
+    m->npoints = n->npositions;
+    n->mesh_points_line = 0;
+    return PF_OK;
+}
+
+/* MeshTopology, EdgeSetTopologyContainer: points (`position`, or the node's MechanicalObject's when it gave
+ * them first or, for a topology of elements only, right after it), edges, triangles, quads (two triangles
+ * each), hexahedra. */
 int sc_mesh_topology(pf_scene_component *c, void *ctx)
 {
     (void)ctx;
@@ -512,13 +549,17 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
         c->node->pending_container = c->el;
         return PF_OK;
     }
-    if (np == 0 || np % 3) {
+    /* elements only, the node's MechanicalObject after it with positions: its points, once read (SOFA's
+     * MeshTopology without points indexes the state's) */
+    int later = np == 0 && rc == 0 && lists && !c->node->mo_line && state_positions_follow(c->el);
+    if (!later && (np == 0 || np % 3)) {
         pf_free(m.points);
         return pf_scene_component_error(c, PF_EPARSE, "%s: 'position' needs 3 numbers per point (at least one "
                                         "point), got %zu numbers%s", TYPE(c), np,
                                         rc == 0 ? " (none, and no MechanicalObject before it gave positions)" : "");
     }
-    m.npoints = (uint32_t)(np / 3);
+    m.npoints =
+        later ? UINT32_MAX : (uint32_t)(np / 3); /* later: the indices are checked against the state's */
     if ((rc = index_list(c, "edges", 2, m.npoints, &m.edges, &m.nedges)) < 0 ||
         (rc = index_list(c, "triangles", 3, m.npoints, &m.tris, &m.ntris)) < 0 ||
         (rc = index_list(c, "quads", 4, m.npoints, &m.quads, &m.nquads)) < 0 ||
@@ -542,11 +583,13 @@ int sc_mesh_topology(pf_scene_component *c, void *ctx)
             m.ntris += 2;
         }
     }
+    if (later) m.npoints = 0;
     if ((rc = claim_topology(c, SC_TOPO_MESH))) {
         sc_mesh_free(&m);
         return rc;
     }
     c->node->mesh = m;
+    if (later) c->node->mesh_points_line = pf_scene_component_line(c), c->node->mesh_points_type = TYPE(c);
     return PF_OK;
 }
 

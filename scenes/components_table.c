@@ -31,6 +31,13 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"TriangleSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
     {"QuadSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
     {"HexahedronSetGeometryAlgorithms", STATE, sc_accept_companion, NULL},
+    /* the topology algorithms companions of SOFA before v21.06 (older scenes, the Objects/ includes), accepted alike */
+    {"PointSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
+    {"EdgeSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
+    {"TriangleSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
+    {"QuadSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
+    {"TetrahedronSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
+    {"HexahedronSetTopologyAlgorithms", STATE, sc_accept_companion, NULL},
     /* the linear system companions of SOFA's CG: PhysFlow's CG is matrix-free already */
     {"PreconditionedMatrixFreeSystem", STATE, sc_accept_companion, NULL},
     {"MeshObjLoader", STATE, sc_mesh_obj_loader, NULL},
@@ -65,6 +72,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RungeKutta4Solver", STATE, sc_runge_kutta4, NULL},
     {"RungeKutta4IntegrationScheme", STATE, sc_runge_kutta4, NULL},
     {"StaticSolver", STATE, sc_static_solver, NULL},
+    {"StaticOdeSolver", STATE, sc_static_solver, NULL}, /* SOFA v25.12's StaticSolver, Newton settings beside */
     {"NewtonRaphsonSolver", STATE, sc_newton_raphson, NULL},
     {"SparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
     {"AsyncSparseLDLSolver", STATE, sc_direct_linear_solver, NULL},
@@ -90,6 +98,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RotationMatrixSystem", STATE, sc_accept_companion, NULL},
     {"CGLinearSolver", STATE, sc_cg_linear_solver, NULL},
     {"PCGLinearSolver", STATE, sc_pcg_linear_solver, NULL},
+    {"ShewchukPCGLinearSolver", STATE, sc_pcg_linear_solver, NULL}, /* Shewchuk's PCG: the same system */
     {"MinResLinearSolver", STATE, sc_minres_linear_solver, NULL},
     {"JacobiPreconditioner", STATE, sc_preconditioner, NULL},
     {"BlockJacobiPreconditioner", STATE, sc_preconditioner, NULL},
@@ -109,6 +118,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"CollisionResponse", STATE, sc_collision_response, NULL},
     {"DefaultContactManager", STATE, sc_collision_response, NULL},
     {"DefaultAnimationLoop", STATE, sc_accept, NULL},
+    {"AddDataRepository", STATE, sc_add_data_repository, NULL}, /* a folder for the files named after it */
     {"RigidShape", STATE, sc_rigid_shape, NULL},
     {"SparseGridTopology", STATE, sc_sparse_grid_topology, NULL},
     {"RigidMapping", STATE, sc_rigid_mapping, NULL},
@@ -124,6 +134,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"HexahedronFEMForceField", FORCES, sc_hexa_fem, NULL},
     {"TetrahedronFEMForceField", FORCES, sc_tetra_fem, NULL},
     {"TetrahedralCorotationalFEMForceField", FORCES, sc_tetra_fem, NULL},
+    {"TetrahedralTensorMassForceField", FORCES, sc_tetra_tensor_mass, NULL},
     {"TetrahedronHyperelasticityFEMForceField", FORCES, sc_tetra_hyperelastic, NULL},
     {"StandardTetrahedralFEMForceField", FORCES, sc_tetra_hyperelastic, NULL}, /* the same force, edge-wise K */
     {"HyperelasticityFEMForceField", FORCES, sc_hyperelasticity_fem, NULL},
@@ -135,6 +146,9 @@ const pf_scene_component_def sc_builtin_components[] = {
     /* SOFA's element FEM: tetrahedra or hexahedra by the template's element */
     {"LinearSmallStrainFEMForceField", FORCES, sc_linear_small_strain_fem, NULL},
     {"CorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
+    {"ElementCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL}, /* its name in SOFA v25.06 */
+    {"TetrahedronCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL}, /* the element in the name */
+    {"HexahedronCorotationalFEMForceField", FORCES, sc_corotational_fem, NULL},
 
     {"HexahedralFEMForceField", FORCES, sc_hexahedral_fem, NULL},
     /* with their mass: the mass in the STATE walk, the FEM in the FORCES walk */
@@ -148,6 +162,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"SphereForceField", FORCES, sc_sphere_force_field, NULL},
     {"Gravity", FORCES, sc_gravity, NULL},
     {"BoxConstraint", FORCES, sc_box_constraint, NULL},
+    {"MechanicalStateController", STATE, sc_input_controller, NULL}, /* user input only: nothing in a run */
     {"StiffSpringForceField", FORCES, sc_stiff_springs, NULL},
     {"SpringForceField", FORCES, sc_stiff_springs, NULL},
     {"JointSpringForceField", FORCES, sc_joint_springs, NULL}, /* joints of independent frames (components_joints.c) */

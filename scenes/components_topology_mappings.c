@@ -44,17 +44,25 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: the input node '%s' is a SparseGridTopology, whose "
                                         "cells PhysFlow does not list: a RegularGridTopology or a mesh is supported",
                                         TYPE(c), n->name);
+    const int *grid = NULL;
+    const double *gmin = NULL, *gmax = NULL;
+    int grid_comp = comp && !xmlStrcmp(comp->name, (const xmlChar *)"RegularGridTopology");
     if (n->topology == SC_TOPO_GRID) {
-        int rc = sc_grid_mesh(n->def.grid, n->def.grid_min, n->def.grid_max, own);
+        grid = n->def.grid, gmin = n->def.grid_min, gmax = n->def.grid_max;
+    } else if (grid_comp && n->mapped_grid[0]) { /* the grid itself, its node's mesh made by a mapping */
+        grid = n->mapped_grid, gmin = n->mapped_grid_min, gmax = n->mapped_grid_max;
+    }
+    if (grid) {
+        int rc = sc_grid_mesh(grid, gmin, gmax, own);
         /* a flat grid (one axis of 1 point) is a sheet of quads, as SOFA's GridTopology lists it */
-        if (!rc) rc = sc_grid_quads(n->def.grid, &own->quads, &own->nquads);
+        if (!rc) rc = sc_grid_quads(grid, &own->quads, &own->nquads);
         if (rc) {
             sc_mesh_free(own);
             return rc;
         }
-        cells[0] = n->def.grid[0] - 1;
-        cells[1] = n->def.grid[1] - 1;
-        *is_grid = !comp || !xmlStrcmp(comp->name, (const xmlChar *)"RegularGridTopology");
+        cells[0] = grid[0] - 1;
+        cells[1] = grid[1] - 1;
+        *is_grid = !comp || grid_comp;
         *m = own;
         return PF_OK;
     }
@@ -65,6 +73,19 @@ static int input_mesh(pf_scene_component *c, sc_node **from, sc_mesh *own, const
     cells[0] = n->grid_cells[0]; /* a CylinderGridTopology's mesh: a grid's pattern, as SOFA's GridTopology */
     cells[1] = n->grid_cells[1];
     return PF_OK;
+}
+
+/* whether two meshes list the same elements, in the same order */
+static int same_elements(const sc_mesh *a, const sc_mesh *b)
+{
+    const uint32_t *la[5] = {a->edges, a->tris, a->quads, a->tetra, a->hexa};
+    const uint32_t *lb[5] = {b->edges, b->tris, b->quads, b->tetra, b->hexa};
+    const uint32_t na[5] = {a->nedges, a->ntris, a->nquads, a->ntetra, a->nhexa};
+    const uint32_t nb[5] = {b->nedges, b->ntris, b->nquads, b->ntetra, b->nhexa};
+    static const size_t per[5] = {2, 3, 4, 4, 8};
+    for (int k = 0; k < 5; k++)
+        if (na[k] != nb[k] || (na[k] && memcmp(la[k], lb[k], na[k] * per[k] * sizeof *la[k]))) return 0;
+    return 1;
 }
 
 static int topological_mapping(pf_scene_component *c, mapping_kind kind)
@@ -101,7 +122,8 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
                       !from->sparse && !memcmp(n->def.grid, from->def.grid, sizeof n->def.grid) &&
                       !memcmp(n->def.grid_min, from->def.grid_min, sizeof n->def.grid_min) &&
                       !memcmp(n->def.grid_max, from->def.grid_max, sizeof n->def.grid_max);
-    if ((n->topology == SC_TOPO_GRID && from != n && !linked_grid) || n->topology_source) {
+    int refill = n->topology_source == from; /* a second mapping from the same input: checked below */
+    if ((n->topology == SC_TOPO_GRID && from != n && !linked_grid) || (n->topology_source && !refill)) {
         sc_mesh_free(&grid);
         return pf_scene_component_error(c, PF_EPARSE, "%s: node '%s' already has a topology (line %d)%s", TYPE(c),
                                         n->name, n->topology_line,
@@ -131,12 +153,31 @@ static int topological_mapping(pf_scene_component *c, mapping_kind kind)
     }
     sc_mesh_free(&grid);
     if (rc) return rc;
+    if (refill) { /* SOFA's init clears the output and fills it again: the same elements, or an error here */
+        int same = same_elements(&n->mesh, &res);
+        sc_mesh_free(&res);
+        if (!same)
+            return pf_scene_component_error(c, PF_EPARSE,
+                                            "%s: node '%s' already has a topology (line %d), filled "
+                                            "by another topological mapping",
+                                            TYPE(c), n->name, n->topology_line);
+        pf_scene_component_warning(c,
+                                   "%s: node '%s' was filled with these elements already (line %d): the same "
+                                   "again, as SOFA's mapping refills its output",
+                                   TYPE(c), n->name, n->topology_line);
+        return PF_OK;
+    }
     sc_mesh_free(&n->mesh);
     n->topology_loader = NULL;
     n->mesh = res;
     n->topology_line = pf_scene_component_line(c);
     if (from == n || linked_grid) { /* the node's grid becomes its mesh: the grid's points, the mapping's elements */
         pf_object_def *d = &n->def;
+        if (from == n) {
+            memcpy(n->mapped_grid, d->grid, sizeof n->mapped_grid);
+            memcpy(n->mapped_grid_min, d->grid_min, sizeof n->mapped_grid_min);
+            memcpy(n->mapped_grid_max, d->grid_max, sizeof n->mapped_grid_max);
+        }
         memset(d->grid, 0, sizeof d->grid);
         memset(d->grid_min, 0, sizeof d->grid_min);
         memset(d->grid_max, 0, sizeof d->grid_max);

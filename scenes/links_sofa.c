@@ -140,10 +140,12 @@ static int take_engine_elements(pf_scene_component *c, const sc_loaded *e, int l
 {
     sc_node *n = c->node;
     const sc_mesh *from = &e->mesh;
-    /* the same component's position link brought the points (a container's position="@../mstate.position"):
-     * the engine's elements replace the ones copied with them */
-    int on_points = n->topology == SC_TOPO_MESH && n->topology_line == pf_scene_component_line(c) &&
-                    n->mesh.npoints == from->npoints;
+    /* the same component's position link brought the points (a container's position="@../mstate.position"),
+     * or the node's MechanicalObject's did (position="@../loader.position", which gives SOFA's state its
+     * points only): the engine's elements replace the ones copied with them */
+    int by_link =
+        n->topology_line == pf_scene_component_line(c) || (n->mo_line && n->topology_line == n->mo_line);
+    int on_points = n->topology == SC_TOPO_MESH && by_link && n->mesh.npoints == from->npoints;
     if (n->topology != SC_TOPO_NONE && !on_points)
         return pf_scene_component_error(c, PF_ENOTSUP, "%s: attribute '%s' = '%s': node '%s' already has a topology "
                                         "(line %d); an engine's elements make the topology of a node without one",

@@ -34,6 +34,7 @@ const char *sc_file_of(const sc_loader *L, const xmlNode *el)
 static void at(sc_loader *L, const xmlNode *el)
 {
     L->file = sc_file_of(L, el);
+    L->el_at = el;
 }
 static int first_time(xmlNode *el, uintptr_t bit)
 {
@@ -321,6 +322,11 @@ static int walk(sc_loader *L, sc_node *n, pf_scene_stage stage, pf_world_def *wd
     if (stage == PF_SCENE_STAGE_STATE && (rc = sc_mo_transform_apply(L, n))) return rc;
     if (stage == PF_SCENE_STAGE_STATE && (rc = sc_identity_inherit_mesh(n)))
         return sc_error(L, n->mapping_line, rc, "IdentityMapping in node '%s': out of memory", n->name);
+    if (stage == PF_SCENE_STAGE_STATE && n->mesh_points_line)
+        return sc_error(L, n->mesh_points_line, PF_EPARSE,
+                        "%s: its elements index the points of the MechanicalObject "
+                        "after it in node '%s', which gave none ('position' as numbers)",
+                        n->mesh_points_type, n->name);
     if (stage == PF_SCENE_STAGE_STATE && n->pending_container &&
         (n->topology == SC_TOPO_NONE || n->topology == SC_TOPO_GRID)) {
         const xmlNode *e = n->pending_container;
@@ -945,6 +951,9 @@ int sc_load_memory(const pf_scene_load_def *def, const char *name, const char *t
     pf_vec_free(&L.files);
     for (uint32_t k = 0; k < L.including.n; k++) pf_free(L.including.v[k]);
     pf_vec_free(&L.including);
+    for (uint32_t k = 0; k < L.repositories.n; k++)
+        pf_free(L.repositories.v[k].folder);
+    pf_vec_free(&L.repositories);
     if (L.doc) xmlFreeDoc(L.doc);
     pf_scene_registry_destroy(own);
     return rc;

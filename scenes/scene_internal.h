@@ -86,6 +86,10 @@ struct sc_node {
     pf_solver_def solver; /* inherited from the parent, then set by the node's own solver components */
     int solver_line;      /* 0: no solver on the path from the root */
     int mo_line;          /* 0: no MechanicalObject */
+    /* a MeshTopology of elements only, before the MechanicalObject that gives its points (SOFA's topology
+     * indexes the state): its line until that MechanicalObject's positions become the mesh's points */
+    int mesh_points_line;
+    const char *mesh_points_type; /* its element's name */
     pf_object_def def;
     /* applied to positions, mesh and grid at the end of the node's STATE components (sc_mo_transform_apply); a
      * Rigid3d frame's is applied to pose at once */
@@ -143,6 +147,10 @@ struct sc_node {
     /* a RegularGridTopology made a mesh (scenes/components_state.c, mirrored_grid: max below min along an axis): its
      * points per axis, numbered as a grid's; 0 0 0 for any other topology */
     int grid_points[3];
+    /* a RegularGridTopology that a topological mapping of its own node made the node's mesh (Hexa2Tetra...):
+     * the grid, which a mapping below still reads through a link to it, as SOFA's grid component stays */
+    int mapped_grid[3];
+    double mapped_grid_min[3], mapped_grid_max[3];
     /* RigidMapping / BarycentricMapping: the node's mesh is carried by its parent's object */
     sc_mapping mapping;
     int mapping_line;
@@ -221,12 +229,20 @@ typedef struct sc_box_cache {
     uint32_t n;
 } sc_box_cache;
 
+typedef struct sc_repository {
+    char *folder;
+    const xmlNode *el; /* its AddDataRepository, in the document */
+} sc_repository;
+
 struct sc_loader {
     const char *file;  /* name for messages: the file of the element at hand (the scene or an included file) */
     const char *scene_file; /* the scene's own name */
     PF_VEC(char *) files;   /* included files' names (owned); element's file: sc_file_of */
     PF_VEC(char *) including; /* the chain of files being included (owned), to refuse cycles */
     const char *dir;   /* folder for relative mesh files ("" for the current one) */
+    /* folders AddDataRepository added (owned), looked in after the data path by the elements after it */
+    PF_VEC(sc_repository) repositories;
+    const xmlNode *el_at; /* the element being read */
     const pf_scene_load_def *def;
     int builtin;       /* a built-in scene: relative mesh files are the embedded ones */
     const pf_scene_registry *reg;
@@ -352,6 +368,9 @@ int sc_attach_surfaces(sc_loader *L);
  * it. */
 int sc_resolve_scene_file(const sc_loader *L, const char *dir, const char *file, const char *what, char *path,
                           size_t cap);
+/* AddDataRepository (SOFA's SceneUtility): its folder `path` (relative: to the scene's folder) added last to
+ * the places a file is looked in, for the elements after it in the document (L->el_at) */
+int sc_add_data_repository(pf_scene_component *c, void *ctx);
 
 /* ---- SOFA's links (scenes/links_sofa.c) ---- */
 /* Before a STATE constructor: follows its `src`, `position` and `rest_position` links ("@loader",

@@ -1,7 +1,9 @@
-/* VTK XML unstructured grids for MeshVTKLoader (.vtu), after "VTK File Formats", XML file formats:
- * <VTKFile type="UnstructuredGrid"><UnstructuredGrid><Piece NumberOfPoints NumberOfCells> with <Points> (one
- * 3-component DataArray) and <Cells> (DataArrays connectivity, offsets, types). Only format="ascii" DataArrays are
- * read; binary and appended data are refused with a message. Pieces are concatenated. Cell types as in the legacy
+/* VTK XML unstructured grids and poly data for MeshVTKLoader (.vtu, .vtp), after "VTK File Formats", XML file
+ * formats: <VTKFile type="UnstructuredGrid"><UnstructuredGrid><Piece NumberOfPoints NumberOfCells> with
+ * <Points> (one 3-component DataArray) and <Cells> (DataArrays connectivity, offsets, types); or <VTKFile
+ * type="PolyData"> <PolyData><Piece NumberOfPoints NumberOfLines NumberOfStrips NumberOfPolys ...> with
+ * <Points> and <Lines>, <Strips>, <Polys> (connectivity, offsets). Only format="ascii" DataArrays are read;
+ * binary and appended data are refused with a message. Pieces are concatenated. Cell types as in the legacy
  * reader (sc_mb_vtk_cell). */
 #include "mesh_build.h"
 
@@ -137,42 +139,27 @@ static int read_array(const vtu *u, const xmlNode *el, const char *what, size_t 
     return rc;
 }
 
-static int read_piece(vtu *u, const xmlNode *piece)
+/* The nc cells of section `cells` (<Cells>, or PolyData's <Verts>, <Lines>, <Strips>, <Polys>): its
+ * DataArrays connectivity and offsets, and types when type < 0 (else every cell is of that VTK type); point
+ * indices are of the piece's np points, numbered from base in the builder. */
+static int read_cells(vtu *u, const xmlNode *cells, size_t np, size_t base, size_t nc, long type)
 {
-    size_t np, nc;
     int rc;
-    if ((rc = count_attr(u, piece, "NumberOfPoints", &np)) || (rc = count_attr(u, piece, "NumberOfCells", &nc)))
-        return rc;
-    const xmlNode *points = child(piece, "Points"), *cells = child(piece, "Cells");
-    if (!points) return el_error(u, piece, PF_EPARSE, "<Piece> has no <Points>%s%s", "", "");
-    const xmlNode *pa = data_array(points, NULL);
-    if (pa) {
-        xmlChar *nco = xmlGetProp(pa, (const xmlChar *)"NumberOfComponents");
-        int three = nco && !strcmp((const char *)nco, "3");
-        xmlFree(nco);
-        if (!three) return el_error(u, pa, PF_EPARSE, "the points' DataArray needs NumberOfComponents=\"3\"%s%s", "", "");
-    }
-    size_t base = u->b.points.n / 3;
-    if (base + np > SC_MESH_MAX_ITEMS) return el_error(u, piece, PF_EPARSE, "too many points%s%s", "", "");
-    double *x = pf_malloc((3 * np + 1) * sizeof *x);
-    if (!x) return pf_error(PF_ENOMEM, "out of memory");
-    if (!(rc = read_array(u, pa, "of points", 3 * np, x, NULL)))
-        for (size_t k = 0; k < np && !rc; k++) rc = sc_mb_point(&u->b, x + 3 * k);
-    pf_free(x);
-    if (rc || nc == 0) return rc;
-    if (!cells) return el_error(u, piece, PF_EPARSE, "<Piece> has cells but no <Cells>%s%s", "", "");
     const xmlNode *ca = data_array(cells, "connectivity"), *oa = data_array(cells, "offsets"),
-                  *ta = data_array(cells, "types");
+                  *ta = type < 0 ? data_array(cells, "types") : cells;
     if (!ca || !oa || !ta)
-        return el_error(u, cells, PF_EPARSE, "<Cells> needs DataArrays connectivity, offsets and types%s%s", "", "");
+        return el_error(u, cells, PF_EPARSE, "<%s> needs DataArrays connectivity, offsets%s",
+                        (const char *)cells->name, type < 0 ? " and types" : "");
     int64_t *off = pf_malloc((nc + 1) * sizeof *off), *types = pf_malloc((nc + 1) * sizeof *types), *conn = NULL;
     if (!off || !types) {
         rc = pf_error(PF_ENOMEM, "out of memory");
         goto done;
     }
     off[0] = 0;
-    if ((rc = read_array(u, oa, "offsets", nc, NULL, off + 1)) || (rc = read_array(u, ta, "types", nc, NULL, types)))
-        goto done;
+    if ((rc = read_array(u, oa, "offsets", nc, NULL, off + 1))) goto done;
+    if (type < 0 && (rc = read_array(u, ta, "types", nc, NULL, types))) goto done;
+    for (size_t c = 0; type >= 0 && c < nc; c++)
+        types[c] = type;
     for (size_t c = 0; c < nc; c++)
         if (off[c + 1] < off[c] || off[c + 1] - off[c] > 64) {
             rc = el_error(u, oa, PF_EPARSE, "offsets must increase by 1..64 from one cell to the next%s%s", "", "");
@@ -210,22 +197,80 @@ done:
     return rc;
 }
 
+/* PolyData's sections of cells, each of one VTK cell type: polylines (edges), triangle strips and polygons
+ * (fanned into triangles), as the legacy reader's POLYDATA; its <Verts> add nothing and are not read */
+static const struct {
+    const char *section, *count;
+    long type;
+} poly_sections[3] = {
+    {"Lines", "NumberOfLines", 4}, {"Strips", "NumberOfStrips", 6}, {"Polys", "NumberOfPolys", 7}};
+
+static int read_piece(vtu *u, const xmlNode *piece, int polydata)
+{
+    size_t np, nc = 0;
+    int rc;
+    if ((rc = count_attr(u, piece, "NumberOfPoints", &np)) ||
+        (!polydata && (rc = count_attr(u, piece, "NumberOfCells", &nc))))
+        return rc;
+    const xmlNode *points = child(piece, "Points"), *cells = child(piece, "Cells");
+    if (!points) return el_error(u, piece, PF_EPARSE, "<Piece> has no <Points>%s%s", "", "");
+    const xmlNode *pa = data_array(points, NULL);
+    if (pa) {
+        xmlChar *nco = xmlGetProp(pa, (const xmlChar *)"NumberOfComponents");
+        int three = nco && !strcmp((const char *)nco, "3");
+        xmlFree(nco);
+        if (!three)
+            return el_error(u, pa, PF_EPARSE, "the points' DataArray needs NumberOfComponents=\"3\"%s%s", "",
+                            "");
+    }
+    size_t base = u->b.points.n / 3;
+    if (base + np > SC_MESH_MAX_ITEMS) return el_error(u, piece, PF_EPARSE, "too many points%s%s", "", "");
+    double *x = pf_malloc((3 * np + 1) * sizeof *x);
+    if (!x) return pf_error(PF_ENOMEM, "out of memory");
+    if (!(rc = read_array(u, pa, "of points", 3 * np, x, NULL)))
+        for (size_t k = 0; k < np && !rc; k++)
+            rc = sc_mb_point(&u->b, x + 3 * k);
+    pf_free(x);
+    if (rc) return rc;
+    if (polydata) {
+        for (int k = 0; k < 3 && !rc; k++) {
+            xmlChar *has = xmlGetProp(piece, (const xmlChar *)poly_sections[k].count);
+            int given = has != NULL;
+            xmlFree(has);
+            if (!given) continue; /* an absent count: none of these cells */
+            if ((rc = count_attr(u, piece, poly_sections[k].count, &nc)) || nc == 0) continue;
+            const xmlNode *sec = child(piece, poly_sections[k].section);
+            if (!sec)
+                return el_error(u, piece, PF_EPARSE, "<Piece> has %s but no <%s>", poly_sections[k].count,
+                                poly_sections[k].section);
+            rc = read_cells(u, sec, np, base, nc, poly_sections[k].type);
+        }
+        return rc;
+    }
+    if (nc == 0) return PF_OK;
+    if (!cells) return el_error(u, piece, PF_EPARSE, "<Piece> has cells but no <Cells>%s%s", "", "");
+    return read_cells(u, cells, np, base, nc, -1);
+}
+
 static int read_doc(vtu *u, const xmlDoc *doc)
 {
     const xmlNode *root = xmlDocGetRootElement(doc);
     if (!root || !is(root, "VTKFile")) return el_error(u, root, PF_EPARSE, "the root element is not <VTKFile>%s%s", "", "");
     xmlChar *type = xmlGetProp(root, (const xmlChar *)"type");
     int ug = type && !strcmp((const char *)type, "UnstructuredGrid");
+    int poly = type && !strcmp((const char *)type, "PolyData");
     char t[40];
     snprintf(t, sizeof t, "%s", type ? (const char *)type : "(none)");
     xmlFree(type);
-    if (!ug) return el_error(u, root, PF_EPARSE, "VTKFile type '%s' is not read (UnstructuredGrid is)%s", t, "");
-    const xmlNode *grid = child(root, "UnstructuredGrid");
-    if (!grid) return el_error(u, root, PF_EPARSE, "no <UnstructuredGrid>%s%s", "", "");
+    if (!ug && !poly)
+        return el_error(u, root, PF_EPARSE,
+                        "VTKFile type '%s' is not read (UnstructuredGrid and PolyData are)%s", t, "");
+    const xmlNode *grid = child(root, ug ? "UnstructuredGrid" : "PolyData");
+    if (!grid) return el_error(u, root, PF_EPARSE, "no <%s>%s", ug ? "UnstructuredGrid" : "PolyData", "");
     int pieces = 0;
     for (const xmlNode *c = grid->children; c; c = c->next)
         if (is(c, "Piece")) {
-            int rc = read_piece(u, c);
+            int rc = read_piece(u, c, poly);
             if (rc) return rc;
             pieces++;
         }

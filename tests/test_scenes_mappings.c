@@ -400,10 +400,11 @@ START_TEST(test_mapping_fills_linked_container)
         ck_assert_uint_eq(nt, cases[k].triangles);
         pf_scene_destroy(s);
     }
-    /* a second mapping into the same node, or into a grid, is still an error */
+    /* a second mapping into the same node giving other elements, or into a grid, is still an error (one giving
+     * the same elements refills the node, as SOFA's: tests/test_scenes_sofa_more.c) */
     expect_error("<Node><Node name='p'><RegularGridTopology name='g' n='2 2 2'/><MechanicalObject/>\n"
                  "<Node name='t'><TetrahedronSetTopologyContainer name='c'/><Hexa2TetraTopologicalMapping "
-                 "input='@../g' output='@c'/>\n<Hexa2TetraTopologicalMapping input='@../g' output='@c'/></Node>"
+                 "input='@../g' output='@c'/>\n<Hexa2QuadTopologicalMapping input='@../g' output='@c'/></Node>"
                  "</Node></Node>",
                  PF_EPARSE, "t.xml:3:", "filled by another topological mapping");
 }

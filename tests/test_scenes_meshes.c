@@ -389,7 +389,7 @@ static const bad_file BAD[] = {
       ": byte 69: file ends inside the 2 points"),
     /* VTU */
     B(sc_parse_vtu, "<VTKFile>\n<UnstructuredGrid>\n</VTKFile>\n", ":3: malformed XML"),
-    B(sc_parse_vtu, "<VTKFile type='PolyData'/>", ":1: VTKFile type 'PolyData' is not read"),
+    B(sc_parse_vtu, "<VTKFile type='ImageData'/>", ":1: VTKFile type 'ImageData' is not read"),
     B(sc_parse_vtu, VTU_HEAD "<Cells>\n<DataArray Name='connectivity' format='ascii'>0 1 3</DataArray>\n"
      "<DataArray Name='offsets' format='ascii'>3</DataArray>\n<DataArray Name='types' format='ascii'>5</DataArray>\n"
      "</Cells></Piece></UnstructuredGrid></VTKFile>", ":5: point index 3 is out of range (3 points)"),
