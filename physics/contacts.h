@@ -13,6 +13,14 @@ pf_springset *pf_contact_field_create(const pf_object *a, const pf_object *b);
  * in g, its data there follow the new contacts (pf_graph_data_move). */
 int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *def, double dt, candidate *cand,
                           size_t n, pf_surface *const *surf, uint64_t stamp);
+/* pf_contact_field_fill in three parts, so that the contacts of a field can be set in ranges on several
+ * workers: begin (room for n contacts, the stage's parameters: on one thread), set (contacts lo .. hi - 1 from
+ * cand[0 .. hi - lo): ranges that do not overlap on any threads at once, each contact its own slot) and end (the
+ * count, the data in g: on one thread, after every range is set). */
+int pf_contact_field_begin(pf_springset *s, const pf_collision_def *def, double dt, size_t n, uint64_t stamp);
+void pf_contact_field_set(pf_springset *s, const pf_collision_def *def, candidate *cand, size_t lo, size_t hi,
+                          pf_surface *const *surf);
+int pf_contact_field_end(pf_springset *s, pf_graph *g, size_t n);
 /* the collision pass that last filled s */
 uint64_t pf_contact_field_stamp(const pf_springset *s);
 /* the callback's view of s's contacts (at most cap) into out, at the objects' positions; returns how many */
