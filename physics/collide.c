@@ -945,7 +945,7 @@ int pf_collide_remember(pf_world *w, pf_collision_stage *c)
     size_t n = c->cand.n, lanes = (size_t)c->nlanes;
     c->memory.n = 0;
     if (pf_vec_reserve(&c->memory, n + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    if (lanes < 2 || n < 2 * (size_t)(c->part ? c->part : PF_MERGE_PART)) { /* one share: sorted in place */
+    if (lanes < 2 || n < PF_PARALLEL_PARTS * (size_t)(c->part ? c->part : PF_MERGE_PART)) { /* sorted in place */
         remember_range(c, c->memory.v, 0, n);
         c->memory.n = n;
         return PF_OK;
@@ -1124,7 +1124,8 @@ static int merge_runs(pf_world *w, pf_collision_stage *c, size_t total)
         run_of(c, (int)r, &len);
         if (len > most) most = len, longest = r;
     }
-    size_t parts = total / (c->part ? c->part : PF_MERGE_PART) + 1;
+    size_t part = c->part ? c->part : PF_MERGE_PART;
+    size_t parts = total < PF_PARALLEL_PARTS * part ? 1 : total / part + 1;
     if (parts > most) parts = most ? most : 1;
     size_t *at = pf_malloc(((parts + 1) * runs + parts) * sizeof *at);
     run_head *heads = pf_malloc(parts * runs * sizeof *heads);

@@ -16,10 +16,15 @@
 #define PF_JOB_SLICE 1024
 
 /* The finds of a part of the merge of the lanes' runs (collide.c, merge_runs), the contacts of a range of a
- * field's fill (collision_stage.c), and half the fewest contacts whose memory is sorted in shares
- * (pf_collide_remember); pf_collision_stage.part, which tests lower. A part costs a heap step and a copy per find
- * (a contact: a mapped point or two), far more than taking it. */
+ * field's fill (collision_stage.c) and of a share of the memory's sort (pf_collide_remember);
+ * pf_collision_stage.part, which tests lower. A part costs a heap step and a copy per find (a contact: a mapped
+ * point or two), far more than taking it. */
 #define PF_MERGE_PART 512
+/* The merge, the fill and the memory's sort go to the workers from this many parts on, and run on the caller below
+ * it: a run of the workers costs microseconds on free cores but milliseconds on a loaded machine, where a worker
+ * waits for a core (heterogeneous, 2,000 finds a step: 0.2-0.3 ms of this work, and 2 workers 3-5 ms slower per
+ * step with these three runs added, at load average 9-12 on 2 cores). */
+#define PF_PARALLEL_PARTS 16
 
 /* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */

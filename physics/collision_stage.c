@@ -275,7 +275,10 @@ int pf_collision_stage_run(pf_world *w)
     }
     if (!rc) {
         fill_run run = {w, c};
-        pf_collide_chunks(w, c, c->fills.n, 1, fill_worker, &run);
+        if (c->cand.n < PF_PARALLEL_PARTS * part)
+            fill_worker(&run, 0, c->fills.n, 0);
+        else
+            pf_collide_chunks(w, c, c->fills.n, 1, fill_worker, &run);
     }
     /* each field's count and its data in the graph, on the caller (the graph is not the workers') */
     for (size_t k = 0; k < c->fills.n && !rc; k++) {
