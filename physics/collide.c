@@ -1061,8 +1061,10 @@ static void merge_part(void *ctx, size_t lo, size_t hi, int lane)
             size_t len;
             const candidate *v = run_of(c, r, &len);
             out += a[r];
-            run_head last = {v + a[r] - 1, NULL, r};
-            if (a[r] && (!prev || head_before(&(run_head){prev, NULL, prev_run}, &last))) prev = last.at, prev_run = r;
+            if (a[r]) {
+                run_head last = {v + a[r] - 1, NULL, r};
+                if (!prev || head_before(&(run_head){prev, NULL, prev_run}, &last)) prev = last.at, prev_run = r;
+            }
             if (b[r] > a[r]) h[n++] = (run_head){v + a[r], v + b[r], r};
         }
         candidate *dst = c->merged.v + out;
