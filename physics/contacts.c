@@ -395,14 +395,6 @@ int pf_contact_field_end(pf_springset *s, pf_graph *g, size_t n)
     return s->registered ? contacts_move_data(g, s) : PF_OK;
 }
 
-int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *def, double dt, candidate *cand,
-                          size_t n, pf_surface *const *surf, uint64_t stamp)
-{
-    PF_TRY(pf_contact_field_begin(s, def, dt, n, stamp));
-    pf_contact_field_set(s, def, cand, 0, n, surf);
-    return pf_contact_field_end(s, g, n);
-}
-
 uint64_t pf_contact_field_stamp(const pf_springset *s)
 {
     return s->contacts->stamp;
