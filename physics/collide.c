@@ -84,6 +84,8 @@ void pf_collide_free(pf_collision_stage *c)
     pf_vec_free(&c->jobs);
     pf_vec_free(&c->indexed);
     pf_vec_free(&c->slices);
+    pf_vec_free(&c->merged);
+    pf_vec_free(&c->recent);
     pf_broadphase_destroy(c->outer);
 }
 
@@ -189,6 +191,33 @@ static void on_workers(pf_world *w, const pf_collision_stage *c, void (*fn)(void
                        void *ctx)
 {
     if (c->nlanes < 2 || pf_runtime_parallel(w->rt, fn, ctx) != PF_OK) fn(ctx, 0, 1);
+}
+
+typedef struct chunks_run {
+    const pf_collision_stage *c;
+    size_t n, chunk;
+    void (*fn)(void *ctx, size_t lo, size_t hi, int lane);
+    void *ctx;
+    _Atomic size_t next;
+} chunks_run;
+
+static void chunks_worker(void *ctx, int worker, int workers)
+{
+    (void)workers;
+    chunks_run *r = ctx;
+    if (worker >= r->c->nlanes) return; /* more workers than lanes: the others rest */
+    for (size_t lo; (lo = atomic_fetch_add_explicit(&r->next, r->chunk, memory_order_relaxed)) < r->n;)
+        r->fn(r->ctx, lo, r->n - lo > r->chunk ? lo + r->chunk : r->n, worker);
+}
+
+void pf_collide_chunks(pf_world *w, const pf_collision_stage *c, size_t n, size_t chunk,
+                       void (*fn)(void *ctx, size_t lo, size_t hi, int lane), void *ctx)
+{
+    chunks_run r = {c, n, chunk ? chunk : 1, fn, ctx, 0};
+    if (n > r.chunk)
+        on_workers(w, c, chunks_worker, &r);
+    else if (n)
+        fn(ctx, 0, n, 0);
 }
 
 /* A slice's vertices: positions and velocities mapped, and their bounds grown by the surface's radius. */
@@ -613,6 +642,13 @@ static void within_pairs_worker(void *ctx, int worker, int workers)
         }
 }
 
+/* Whether the spheres of surface s meet each other (particles of one moving object). */
+static int spheres_meet(const pf_world *w, uint32_t s)
+{
+    const pf_surface *S = w->surf.v[s];
+    return S->radius > 0 && S->nv > 1 && !pf_object_is_static(w->obj.v[S->object]);
+}
+
 /* The spheres of one surface among themselves (particles of one object), through the broad phase. */
 static int spheres_within(pf_world *w, pf_collision_stage *c, uint32_t s)
 {
@@ -690,7 +726,12 @@ typedef struct narrow_run {
     pf_collision_stage *c;
     _Atomic size_t next;
     _Atomic int failed;
+    _Atomic size_t keep_next; /* the next lane's share of the previous contacts to keep (keep_share) */
+    int sort;                 /* each worker sorts its lane once its jobs run out: no other finds follow */
 } narrow_run;
+
+static void keep_share(pf_world *w, pf_collision_stage *c, size_t l);
+static void sort_lane(collide_lane *L);
 
 /* Builds the indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some
  * job needs, by one worker (its kinds share the surface's scratch boxes). */
@@ -708,6 +749,9 @@ static void index_worker(void *ctx, int worker, int workers)
     }
 }
 
+/* The jobs, then the lanes' shares of the previous contacts to keep (they depend on no job), then the worker's
+ * lane sorted when no finds follow: one run of the workers where three followed each other, and a worker whose
+ * jobs ran out sorts while another finishes its last. */
 static void narrow_worker(void *ctx, int worker, int workers)
 {
     (void)workers;
@@ -724,6 +768,9 @@ static void narrow_worker(void *ctx, int worker, int workers)
                                          : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach);
         if (rc) L->rc = rc;
     }
+    for (size_t l; (l = atomic_fetch_add_explicit(&r->keep_next, 1, memory_order_relaxed)) < (size_t)c->nlanes;)
+        keep_share(r->w, c, l);
+    if (r->sort) sort_lane(L);
 }
 
 static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, uint32_t lo, uint32_t hi,
@@ -798,7 +845,7 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
         if (!c->sc[b].need && pf_vec_push(&c->indexed, b)) rc = pf_error(PF_ENOMEM, "out of memory");
         c->sc[b].need |= (uint8_t)(1u << job_index_kind(&c->jobs.v[k]));
     }
-    narrow_run run = {w, c, 0, 0};
+    narrow_run run = {w, c, 0, 0, 0, 0};
     if (!rc && c->indexed.n > 1)
         on_workers(w, c, index_worker, &run);
     else if (!rc)
@@ -816,11 +863,6 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
  * face's plane (a box on an aligned box: its corners lie on the lower box's side planes). Once off it, the
  * triangle competes on geometry: keeping it would tilt the normal over its edge and push the vertex further off.
  * The sort drops the search's own find of the same vertex. */
-typedef struct keep_run {
-    pf_world *w;
-    pf_collision_stage *c;
-} keep_run;
-
 /* Memories lo .. hi - 1 into lane l's kept finds. */
 static int keep_range(pf_world *w, pf_collision_stage *c, collide_lane *L, size_t lo, size_t hi)
 {
@@ -841,34 +883,15 @@ static int keep_range(pf_world *w, pf_collision_stage *c, collide_lane *L, size_
     return PF_OK;
 }
 
-/* Lane l takes the l-th of the lanes' contiguous shares of the memory, and sorts its finds (cand_order, stable):
- * the lanes' runs one after the other are the memory's order (merge_runs). Worker k fills lanes k, k + workers, ... */
-static void keep_worker(void *ctx, int worker, int workers)
+/* Lane l's finds kept: the l-th of the lanes' contiguous shares of the memory, sorted (cand_order, stable): the
+ * lanes' runs one after the other are the memory's order (merge_runs). */
+static void keep_share(pf_world *w, pf_collision_stage *c, size_t l)
 {
-    const keep_run *r = ctx;
-    size_t n = r->c->memory.n, lanes = (size_t)r->c->nlanes;
-    for (size_t l = (size_t)worker; l < lanes; l += (size_t)workers) {
-        collide_lane *L = &r->c->lanes[l];
-        L->kept.n = 0;
-        L->rc = keep_range(r->w, r->c, L, n * l / lanes, n * (l + 1) / lanes);
-        if (!L->rc && L->kept.n > 1) qsort(L->kept.v, L->kept.n, sizeof *L->kept.v, cand_order);
-    }
-}
-
-static int keep_contacts(pf_world *w, pf_collision_stage *c, size_t *kept)
-{
-    keep_run run = {w, c};
-    *kept = 0;
-    if (c->memory.n > 64)
-        on_workers(w, c, keep_worker, &run);
-    else
-        keep_worker(&run, 0, 1);
-    for (int l = 0; l < c->nlanes; l++) {
-        const collide_lane *L = &c->lanes[l];
-        if (L->rc) return L->rc == PF_ENOMEM ? pf_error(PF_ENOMEM, "out of memory") : L->rc;
-        *kept += L->kept.n;
-    }
-    return PF_OK;
+    size_t n = c->memory.n, lanes = (size_t)c->nlanes;
+    collide_lane *L = &c->lanes[l];
+    L->kept.n = 0;
+    L->keep_rc = keep_range(w, c, L, n * l / lanes, n * (l + 1) / lanes);
+    if (!L->keep_rc && L->kept.n > 1) qsort(L->kept.v, L->kept.n, sizeof *L->kept.v, cand_order);
 }
 
 /* A memory's key: kind, vertex (an edge contact: its edge), other surface, and the other sphere or edge (a
@@ -887,40 +910,79 @@ static int memory_cmp(const void *x, const void *y)
  * the side the vertex keeps - a closed surface's front always (a vertex behind one of its faces is inside the
  * solid); on an open surface (a cloth, a sheet) the side the vertex was on when its contact with that surface
  * began, so that a vertex pushed past the sheet is pushed back, not on through. */
-static void recall(pf_collision_stage *c)
+static void recall(const pf_collision_stage *c, candidate *d)
 {
-    for (size_t k = 0; k < c->cand.n; k++) {
-        candidate *d = &c->cand.v[k];
-        contact_memory key = {d->kind, d->psurf, d->pvert, d->tsurf, d->telem, 0, {0}};
-        const contact_memory *m =
-            c->memory.n ? bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp) : NULL;
-        d->remembered = m != NULL;
-        if (m) memcpy(d->delta, m->delta, sizeof d->delta);
-        if (d->kind == CAND_TRIANGLE) d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
-    }
+    contact_memory key = {d->kind, d->psurf, d->pvert, d->tsurf, d->telem, 0, {0}};
+    const contact_memory *m = c->memory.n ? bsearch(&key, c->memory.v, c->memory.n, sizeof key, memory_cmp) : NULL;
+    d->remembered = m != NULL;
+    if (m) memcpy(d->delta, m->delta, sizeof d->delta);
+    if (d->kind == CAND_TRIANGLE) d->side = d->closed ? 1 : m ? m->side : d->plane >= 0 ? 1 : -1;
 }
 
-int pf_collide_remember(pf_collision_stage *c)
+/* Contacts lo .. hi - 1 into memories at `to` (the same places), sorted by memory_cmp (stable: glibc's qsort). */
+static void remember_range(const pf_collision_stage *c, contact_memory *to, size_t lo, size_t hi)
 {
-    c->memory.n = 0;
-    if (pf_vec_reserve(&c->memory, c->cand.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    for (size_t k = 0; k < c->cand.n; k++) {
+    for (size_t k = lo; k < hi; k++) {
         const candidate *d = &c->cand.v[k];
-        contact_memory *m = &c->memory.v[c->memory.n++];
+        contact_memory *m = &to[k];
         *m = (contact_memory){d->kind, d->psurf, d->pvert, d->tsurf, d->telem, d->side, {0}};
         memcpy(m->delta, d->delta, sizeof m->delta);
     }
-    if (c->memory.n) qsort(c->memory.v, c->memory.n, sizeof *c->memory.v, memory_cmp);
+    if (hi - lo > 1) qsort(to + lo, hi - lo, sizeof *to, memory_cmp);
+}
+
+/* Lane l's contiguous share of the contacts remembered and sorted into c->recent. */
+static void remember_share(void *ctx, size_t lo, size_t hi, int lane)
+{
+    (void)lane;
+    const pf_collision_stage *c = ctx;
+    size_t n = c->cand.n, lanes = (size_t)c->nlanes;
+    for (size_t l = lo; l < hi; l++) remember_range(c, c->recent.v, n * l / lanes, n * (l + 1) / lanes);
+}
+
+int pf_collide_remember(pf_world *w, pf_collision_stage *c)
+{
+    size_t n = c->cand.n, lanes = (size_t)c->nlanes;
+    c->memory.n = 0;
+    if (pf_vec_reserve(&c->memory, n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    if (lanes < 2 || n < PF_PARALLEL_PARTS * (size_t)(c->part ? c->part : PF_MERGE_PART)) { /* sorted in place */
+        remember_range(c, c->memory.v, 0, n);
+        c->memory.n = n;
+        return PF_OK;
+    }
+    /* the lanes' shares sorted on the workers, then merged: of equal memories the earlier share's first, as the
+     * stable sort of the whole would put them */
+    if (pf_vec_reserve(&c->recent, n)) return pf_error(PF_ENOMEM, "out of memory");
+    pf_collide_chunks(w, c, lanes, 1, remember_share, c);
+    size_t *at = pf_malloc(2 * lanes * sizeof *at);
+    if (!at) return pf_error(PF_ENOMEM, "out of memory");
+    for (size_t l = 0; l < lanes; l++) at[2 * l] = n * l / lanes, at[2 * l + 1] = n * (l + 1) / lanes;
+    for (size_t k = 0; k < n; k++) {
+        size_t best = lanes;
+        for (size_t l = 0; l < lanes; l++)
+            if (at[2 * l] < at[2 * l + 1] &&
+                (best == lanes || memory_cmp(&c->recent.v[at[2 * l]], &c->recent.v[at[2 * best]]) < 0))
+                best = l;
+        c->memory.v[k] = c->recent.v[at[2 * best]++];
+    }
+    c->memory.n = n;
+    pf_free(at);
     return PF_OK;
 }
 
-/* Each lane's finds in cand_order, lanes worker, worker + workers, ... (glibc's qsort is a stable merge sort: finds
- * that compare equal keep the order of their lane). */
+/* A lane's finds in cand_order (glibc's qsort is a stable merge sort: finds that compare equal keep the order of
+ * their lane), once. */
+static void sort_lane(collide_lane *L)
+{
+    if (!L->sorted && L->cand.n > 1) qsort(L->cand.v, L->cand.n, sizeof(candidate), cand_order);
+    L->sorted = 1;
+}
+
+/* The lanes not sorted yet: worker, worker + workers, ... */
 static void sort_worker(void *ctx, int worker, int workers)
 {
     pf_collision_stage *c = ctx;
-    for (int l = worker; l < c->nlanes; l += workers)
-        if (c->lanes[l].cand.n > 1) qsort(c->lanes[l].cand.v, c->lanes[l].cand.n, sizeof(candidate), cand_order);
+    for (int l = worker; l < c->nlanes; l += workers) sort_lane(&c->lanes[l]);
 }
 
 /* The sorted runs (the lanes' finds, then the lanes' kept contacts) merged into c->cand through a heap of run
@@ -950,26 +1012,153 @@ static void sift_down(run_head *h, int n, int i)
     }
 }
 
-static int merge_runs(pf_collision_stage *c, size_t total)
+/* One contact per vertex and object: the nearest triangle (sphere pairs are unique already); one per pair of line
+ * features (edge pairs meeting at a vertex find its contact each, equal bit for bit: next to each other). In the
+ * merged order a find that repeats its predecessor's vertex and object (line features) repeats the first of its
+ * kind too: keeping the finds unlike their predecessor keeps the first of each. */
+static int repeats(const candidate *p, const candidate *a)
+{
+    if (a->kind == CAND_TRIANGLE)
+        return p->kind == CAND_TRIANGLE && p->psurf == a->psurf && p->pvert == a->pvert && p->tobj == a->tobj;
+    return a->kind == CAND_EDGE && p->kind == CAND_EDGE && p->psurf == a->psurf && p->pvert == a->pvert &&
+           p->tsurf == a->tsurf && p->telem == a->telem;
+}
+
+/* The runs of the merge: lane l's finds are run l, its kept contacts run nlanes + l. */
+static const candidate *run_of(const pf_collision_stage *c, int r, size_t *n)
+{
+    const collide_lane *L = &c->lanes[r % c->nlanes];
+    *n = r < c->nlanes ? L->cand.n : L->kept.n;
+    return r < c->nlanes ? L->cand.v : L->kept.v;
+}
+
+/* The merge in parts taken by the workers. Part j's start in each run is where the j-th splitter (an element of
+ * the longest run, at evenly spaced places) falls there: in an earlier run after the finds that compare equal to
+ * it, in a later one before them, so that every part holds what the one merge would put between two splitters,
+ * and starts at the sum of its starts. Each part merges its pieces into c->merged, then copies the finds that do
+ * not repeat their predecessor into c->cand at its place (recall: their memories). */
+typedef struct merge_run {
+    pf_collision_stage *c;
+    size_t parts, runs;
+    size_t *at;   /* (parts + 1) x runs: where part j starts in run r, at[j * runs + r] */
+    size_t *kept; /* per part: its finds kept, then where they go in c->cand */
+    run_head *heads; /* runs per part */
+} merge_run;
+
+static void merge_part(void *ctx, size_t lo, size_t hi, int lane)
+{
+    (void)lane;
+    merge_run *m = ctx;
+    const pf_collision_stage *c = m->c;
+    for (size_t j = lo; j < hi; j++) {
+        run_head *h = m->heads + j * m->runs;
+        const size_t *a = m->at + j * m->runs, *b = a + m->runs;
+        size_t out = 0;
+        int n = 0;
+        const candidate *prev = NULL; /* the merged find before the part's first: the greatest before the starts */
+        int prev_run = -1;
+        for (int r = 0; r < (int)m->runs; r++) {
+            size_t len;
+            const candidate *v = run_of(c, r, &len);
+            out += a[r];
+            if (a[r]) {
+                run_head last = {v + a[r] - 1, NULL, r};
+                if (!prev || head_before(&(run_head){prev, NULL, prev_run}, &last)) prev = last.at, prev_run = r;
+            }
+            if (b[r] > a[r]) h[n++] = (run_head){v + a[r], v + b[r], r};
+        }
+        candidate *dst = c->merged.v + out;
+        for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
+        size_t kept = 0;
+        while (n > 0) {
+            const candidate *e = h[0].at++;
+            kept += !prev || !repeats(prev, e);
+            *dst++ = *e;
+            prev = e;
+            if (h[0].at == h[0].end) h[0] = h[--n];
+            sift_down(h, n, 0);
+        }
+        m->kept[j] = kept;
+    }
+}
+
+static void copy_part(void *ctx, size_t lo, size_t hi, int lane)
+{
+    (void)lane;
+    merge_run *m = ctx;
+    pf_collision_stage *c = m->c;
+    for (size_t j = lo; j < hi; j++) {
+        size_t from = 0, end = 0;
+        for (size_t r = 0; r < m->runs; r++) from += m->at[j * m->runs + r], end += m->at[(j + 1) * m->runs + r];
+        candidate *dst = c->cand.v + m->kept[j];
+        for (size_t k = from; k < end; k++) {
+            if (k && repeats(&c->merged.v[k - 1], &c->merged.v[k])) continue;
+            *dst = c->merged.v[k];
+            recall(c, dst++);
+        }
+    }
+}
+
+/* less than (upper: at most) key in cand_order: the count of v's first elements */
+static size_t bound(const candidate *v, size_t n, const candidate *key, int upper)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int o = cand_order(&v[mid], key);
+        if (upper ? o <= 0 : o < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The sorted runs merged into c->cand, the repeats dropped and the memories recalled, on the world's workers. */
+static int merge_runs(pf_world *w, pf_collision_stage *c, size_t total)
 {
     c->cand.n = 0;
-    if (pf_vec_reserve(&c->cand, total + 1)) return pf_error(PF_ENOMEM, "out of memory");
-    run_head *h = pf_malloc(2 * (size_t)c->nlanes * sizeof *h);
-    if (!h) return pf_error(PF_ENOMEM, "out of memory");
-    int n = 0;
-    for (int r = 0; r < 2 * c->nlanes; r++) {
-        const collide_lane *L = &c->lanes[r % c->nlanes];
-        const candidate *v = r < c->nlanes ? L->cand.v : L->kept.v;
-        size_t len = r < c->nlanes ? L->cand.n : L->kept.n;
-        if (len) h[n++] = (run_head){v, v + len, r};
+    if (pf_vec_reserve(&c->cand, total + 1) || pf_vec_reserve(&c->merged, total + 1))
+        return pf_error(PF_ENOMEM, "out of memory");
+    size_t runs = 2 * (size_t)c->nlanes, longest = 0, most = 0;
+    for (size_t r = 0; r < runs; r++) {
+        size_t len;
+        run_of(c, (int)r, &len);
+        if (len > most) most = len, longest = r;
     }
-    for (int i = n / 2 - 1; i >= 0; i--) sift_down(h, n, i);
-    while (n > 0) {
-        c->cand.v[c->cand.n++] = *h[0].at++;
-        if (h[0].at == h[0].end) h[0] = h[--n];
-        sift_down(h, n, 0);
+    size_t part = c->part ? c->part : PF_MERGE_PART;
+    size_t parts = total < PF_PARALLEL_PARTS * part ? 1 : total / part + 1;
+    if (parts > most) parts = most ? most : 1;
+    size_t *at = pf_malloc(((parts + 1) * runs + parts) * sizeof *at);
+    run_head *heads = pf_malloc(parts * runs * sizeof *heads);
+    if (!at || !heads) {
+        pf_free(at);
+        pf_free(heads);
+        return pf_error(PF_ENOMEM, "out of memory");
     }
-    pf_free(h);
+    merge_run m = {c, parts, runs, at, at + (parts + 1) * runs, heads};
+    const candidate *lv = run_of(c, (int)longest, &most);
+    for (size_t j = 0; j <= parts; j++)
+        for (size_t r = 0; r < runs; r++) {
+            size_t len, p = most * j / parts;
+            const candidate *v = run_of(c, (int)r, &len);
+            at[j * runs + r] = j == 0         ? 0
+                               : j == parts   ? len
+                               : r == longest ? p
+                                              : bound(v, len, &lv[p], r < longest);
+        }
+    pf_collide_chunks(w, c, parts, 1, merge_part, &m);
+    size_t n = 0;
+    for (size_t j = 0; j < parts; j++) {
+        size_t k = m.kept[j];
+        m.kept[j] = n;
+        n += k;
+    }
+    pf_collide_chunks(w, c, parts, 1, copy_part, &m);
+    c->merged.n = total;
+    c->cand.n = n;
+    pf_free(at);
+    pf_free(heads);
     return PF_OK;
 }
 
@@ -985,44 +1174,37 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     size_t np;
     if ((rc = pf_broadphase_pairs(c->outer, c->sboxes.v, c->live.n, &pairs, &np, NULL))) return rc;
     if ((rc = plan_jobs(w, c, pairs, np))) return rc;
-    for (int l = 0; l < c->nlanes; l++) c->lanes[l].cand.n = c->lanes[l].examined = 0, c->lanes[l].rc = 0;
-    narrow_run run = {w, c, 0, 0};
-    if (c->jobs.n > 1)
+    for (int l = 0; l < c->nlanes; l++) {
+        collide_lane *L = &c->lanes[l];
+        L->cand.n = L->kept.n = L->examined = 0, L->rc = L->keep_rc = L->sorted = 0;
+    }
+    int within = 0; /* a surface whose spheres meet each other: its finds follow the jobs' */
+    for (uint32_t s = 0; s < w->surf.n; s++) within |= spheres_meet(w, s);
+    narrow_run run = {w, c, 0, 0, 0, !within};
+    if (c->jobs.n > 1 || c->memory.n > 64)
         on_workers(w, c, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* its boxes, broad phase and tests on the workers */
-        if (w->surf.v[s]->radius > 0 && w->surf.v[s]->nv > 1 && !pf_object_is_static(w->obj.v[w->surf.v[s]->object]))
-            rc = spheres_within(w, c, s);
+        if (spheres_meet(w, s)) rc = spheres_within(w, c, s);
     /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */
-    size_t total = 0;
+    size_t total = 0, kept = 0;
+    int unsorted = 0;
     for (int l = 0; l < c->nlanes; l++) {
-        if (c->lanes[l].rc && !rc) rc = pf_error(c->lanes[l].rc, "collision stage: out of memory");
-        total += c->lanes[l].cand.n;
-        *examined += c->lanes[l].examined;
+        const collide_lane *L = &c->lanes[l];
+        if (L->rc && !rc) rc = pf_error(L->rc, "collision stage: out of memory");
+        if (L->keep_rc && !rc)
+            rc = L->keep_rc == PF_ENOMEM ? pf_error(PF_ENOMEM, "out of memory") : L->keep_rc;
+        total += L->cand.n;
+        kept += L->kept.n;
+        unsorted += !L->sorted && L->cand.n > 1;
+        *examined += L->examined;
     }
     if (rc) return rc;
-    size_t kept;
-    if ((rc = keep_contacts(w, c, &kept))) return rc;
-    if (total > 1)
+    if (unsorted > 1)
         on_workers(w, c, sort_worker, c);
-    else
+    else if (unsorted)
         sort_worker(c, 0, 1);
-    if ((rc = merge_runs(c, total + kept))) return rc;
-    /* one contact per vertex and object: the nearest triangle (sphere pairs are unique already); one per pair of
-     * line features (edge pairs meeting at a vertex find its contact each, equal bit for bit: next to each other) */
-    size_t out = 0;
-    for (size_t k = 0; k < c->cand.n; k++) {
-        const candidate *a = &c->cand.v[k], *p = out ? &c->cand.v[out - 1] : NULL;
-        if (p && a->kind == CAND_TRIANGLE && p->kind == CAND_TRIANGLE && p->psurf == a->psurf &&
-            p->pvert == a->pvert && p->tobj == a->tobj)
-            continue;
-        if (p && a->kind == CAND_EDGE && p->kind == CAND_EDGE && p->psurf == a->psurf && p->pvert == a->pvert &&
-            p->tsurf == a->tsurf && p->telem == a->telem)
-            continue;
-        c->cand.v[out++] = *a;
-    }
-    c->cand.n = out;
-    recall(c);
+    if ((rc = merge_runs(w, c, total + kept))) return rc;
     return PF_OK;
 }

@@ -15,13 +15,29 @@
  * so a slice of them still costs far more than taking the job (one atomic increment). */
 #define PF_JOB_SLICE 1024
 
+/* The finds of a part of the merge of the lanes' runs (collide.c, merge_runs), the contacts of a range of a
+ * field's fill (collision_stage.c) and of a share of the memory's sort (pf_collide_remember);
+ * pf_collision_stage.part, which tests lower. A part costs a heap step and a copy per find (a contact: a mapped
+ * point or two), far more than taking it. */
+#define PF_MERGE_PART 512
+/* The merge, the fill and the memory's sort go to the workers from this many parts on, and run on the caller below
+ * it: a run of the workers costs microseconds on free cores but milliseconds on a loaded machine, where a worker
+ * waits for a core (heterogeneous, 2,000 finds a step: 0.2-0.3 ms of this work, and 2 workers 3-5 ms slower per
+ * step with these three runs added, at load average 9-12 on 2 cores). */
+#define PF_PARALLEL_PARTS 16
+
 /* This step's proximities into c->cand: sorted by object pair, vertex, kind, other object and distance, one
  * per vertex and object for triangles. *examined: the feature pairs the narrow phase tested. */
 int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined);
 void pf_collide_free(pf_collision_stage *c);
 /* The memory of this pass's contacts (their sides and tangential springs, after the contact fields were filled),
  * for the next pass. */
-int pf_collide_remember(pf_collision_stage *c);
+int pf_collide_remember(pf_world *w, pf_collision_stage *c);
+/* Items 0 .. n - 1 in chunks of `chunk`, taken one at a time by the world's workers (on the caller alone with one
+ * lane, or when the runtime refuses): fn(ctx, lo, hi, lane) once per chunk, lane < c->nlanes the worker's. Each
+ * chunk writes its own results (per item, or into its lane), so that which worker ran it never shows. */
+void pf_collide_chunks(pf_world *w, const pf_collision_stage *c, size_t n, size_t chunk,
+                       void (*fn)(void *ctx, size_t lo, size_t hi, int lane), void *ctx);
 /* The world's broad-phase settings for `method`: their parallel parts on the world's worker team (the stage calls
  * the broad phases between graph runs only; a refused run falls back to the calling thread). */
 pf_broadphase_def pf_collide_broadphase_def(pf_world *w, pf_broadphase_method method);

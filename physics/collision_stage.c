@@ -39,6 +39,7 @@ void pf_collision_stage_free(pf_collision_stage *c)
     pf_vec_free(&c->cand);
     pf_vec_free(&c->memory);
     pf_vec_free(&c->report);
+    pf_vec_free(&c->fills);
     pf_free(c);
 }
 
@@ -108,6 +109,7 @@ int pf_world_set_collision(pf_world *w, const pf_collision_def *def)
         }
         c->index_slack = PF_INDEX_SLACK;
         c->job_slice = PF_JOB_SLICE;
+        c->part = PF_MERGE_PART;
         w->col = c;
     }
     pf_broadphase_destroy(w->col->bp);
@@ -218,6 +220,22 @@ void pf_collision_stage_remove_object(pf_world *w, uint32_t id)
     c->memory.n = m;
 }
 
+typedef struct fill_run {
+    pf_world *w;
+    pf_collision_stage *c;
+} fill_run;
+
+static void fill_worker(void *ctx, size_t lo, size_t hi, int lane)
+{
+    (void)lane;
+    const fill_run *r = ctx;
+    for (size_t k = lo; k < hi; k++) {
+        const contact_fill *f = &r->c->fills.v[k];
+        pf_contact_field_set(f->field, &r->c->def, r->c->cand.v + f->lo, f->lo - f->first, f->hi - f->first,
+                             r->w->surf.v);
+    }
+}
+
 int pf_collision_stage_run(pf_world *w)
 {
     pf_collision_stage *c = w->col;
@@ -225,9 +243,12 @@ int pf_collision_stage_run(pf_world *w)
     uint64_t examined = 0;
     int rc = pf_collide(w, c, &examined);
     if (rc) return rc;
-    /* the contact fields of this step, one per object pair (candidates are sorted by pair) */
+    /* the contact fields of this step, one per object pair (candidates are sorted by pair); their contacts set in
+     * ranges on the workers */
     uint32_t started = 0, stopped = 0, fields = 0;
     double mind = INFINITY; /* pf_collide began a new pass: the fields it fills get its stamp */
+    c->fills.n = 0;
+    size_t part = c->part ? c->part : PF_MERGE_PART;
     for (size_t k = 0; k < c->cand.n && !rc;) {
         const candidate *d = &c->cand.v[k];
         uint32_t oa = d->pobj < d->tobj ? d->pobj : d->tobj, ob = d->pobj < d->tobj ? d->tobj : d->pobj;
@@ -245,11 +266,27 @@ int pf_collision_stage_run(pf_world *w)
             started++;
             w->dirty = 1;
         }
-        if (!rc) rc = pf_contact_field_fill(s, w->g, &c->def, w->def.dt, c->cand.v + k, end - k, w->surf.v, c->passes);
+        if (!rc) rc = pf_contact_field_begin(s, &c->def, w->def.dt, end - k, c->passes);
+        for (size_t lo = k; lo < end && !rc; lo += part)
+            if (pf_vec_push(&c->fills, ((contact_fill){s, k, lo, end - lo > part ? lo + part : end})))
+                rc = pf_error(PF_ENOMEM, "out of memory");
         fields++;
         k = end;
     }
-    if (!rc) rc = pf_collide_remember(c);
+    if (!rc) {
+        fill_run run = {w, c};
+        if (c->cand.n < PF_PARALLEL_PARTS * part)
+            fill_worker(&run, 0, c->fills.n, 0);
+        else
+            pf_collide_chunks(w, c, c->fills.n, 1, fill_worker, &run);
+    }
+    /* each field's count and its data in the graph, on the caller (the graph is not the workers') */
+    for (size_t k = 0; k < c->fills.n && !rc; k++) {
+        const contact_fill *f = &c->fills.v[k];
+        if (k + 1 == c->fills.n || c->fills.v[k + 1].field != f->field)
+            rc = pf_contact_field_end(f->field, w->g, f->hi - f->first);
+    }
+    if (!rc) rc = pf_collide_remember(w, c);
     /* fields whose objects no longer touch */
     for (uint32_t j = w->inter.n; j-- > 0 && !rc;)
         if (w->inter.v[j]->kind == PF_INTERACTION_CONTACTS && pf_contact_field_stamp(w->inter.v[j]) != c->passes) {

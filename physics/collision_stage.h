@@ -36,7 +36,7 @@ typedef struct candidate {
     int32_t remembered; /* the previous pass had this contact: delta is its tangential spring */
     double delta[3];    /* the tangential spring (contacts.c), as the vertex's displacement from the other feature */
     /* which of a vertex's triangles of one object becomes its contact: the lowest rank. First the triangle of its
-     * contact at the previous pass while the vertex is still over it (rank[0] = 0; collide.c, keep_contacts), then,
+     * contact at the previous pass while the vertex is still over it (rank[0] = 0; collide.c, keep_share), then,
      * open surface: {1, gap, 0}, the nearest; closed: {1, lateral, -plane}, where lateral is how far the vertex's
      * projection on the plane falls outside the triangle: a triangle the vertex is over first, and of those the
      * one it is farthest in front of (least deep behind) - for a convex solid, the face of its signed distance. */
@@ -50,8 +50,8 @@ static inline int pf_candidate_on_face(const candidate *d)
     return d->kind == CAND_TRIANGLE && d->side && (d->closed || d->side * d->plane < 0);
 }
 
-/* What a pass remembers of a contact for the next (collide.c: keep_contacts, recall; pf_collide_remember): the
- * vertex, the other feature (a triangle: its surface and, for keep_contacts, the triangle, since the vertex may
+/* What a pass remembers of a contact for the next (collide.c: keep_share, recall; pf_collide_remember): the
+ * vertex, the other feature (a triangle: its surface and, for keep_share, the triangle, since the vertex may
  * slide onto its neighbours; a sphere: its surface and vertex), the side of a triangle the vertex keeps, and the
  * tangential spring of its friction. Part of a checkpoint. */
 typedef struct contact_memory {
@@ -78,9 +78,10 @@ typedef struct surface_cache {
 typedef struct collide_lane {
     pf_id_buffer *ids;
     PF_VEC(candidate) cand;
-    PF_VEC(candidate) kept; /* its share of the previous pass's contacts kept (collide.c, keep_contacts) */
+    PF_VEC(candidate) kept; /* its share of the previous pass's contacts kept (collide.c, keep_share) */
     uint64_t examined;
-    int rc;
+    int rc, keep_rc; /* of its jobs, of its share kept */
+    int sorted;      /* its finds are in cand_order (collide.c, sort_lane) */
 } collide_lane;
 
 enum { JOB_TRIANGLES = 0, JOB_SPHERES = 1, JOB_EDGES = 2 };
@@ -102,6 +103,13 @@ typedef struct surface_slice {
     pf_aabb bounds;
 } surface_slice;
 
+/* Contacts lo .. hi - 1 of c->cand, of the field whose contacts begin at c->cand.v[first]: set by one worker
+ * (collision_stage.c). */
+typedef struct contact_fill {
+    pf_springset *field;
+    size_t first, lo, hi;
+} contact_fill;
+
 typedef struct pf_collision_stage {
     pf_collision_def def;
     int threads;          /* of the narrow phase and the broad phases: the world's workers */
@@ -116,9 +124,12 @@ typedef struct pf_collision_stage {
     PF_VEC(collide_job) jobs;
     PF_VEC(uint32_t) indexed; /* the surfaces whose indexes this pass's jobs query, each once (collide.c) */
     uint32_t job_slice;       /* vertices (edges) of a surface pair's job (collide.c, plan_jobs; tests lower it) */
+    uint32_t part; /* finds of a part of the merge, contacts of a range of the fill (PF_MERGE_PART; tests lower it) */
     PF_VEC(surface_slice) slices; /* collide.c, surface_bounds: the surfaces' vertices in slices, this pass */
     PF_VEC(candidate) cand;
+    PF_VEC(candidate) merged; /* the lanes' runs merged, before the repeats are dropped (collide.c, merge_runs) */
     PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */
+    PF_VEC(contact_memory) recent; /* the lanes' shares of the next memory, each sorted (pf_collide_remember) */
     pf_collision_stats stats;
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
     uint64_t passes;
@@ -127,6 +138,7 @@ typedef struct pf_collision_stage {
     pf_contact_fn callback;
     void *callback_ctx;
     PF_VEC(pf_world_contact) report; /* the callback's view of the contacts */
+    PF_VEC(contact_fill) fills;      /* this pass's contacts in ranges, field by field (collision_stage.c) */
 } pf_collision_stage;
 
 /* The collision stage of a step: proximities found (collide.c), then per object pair in contact one contact

@@ -341,8 +341,7 @@ static int reserve_buffers(pf_contactset *cs, size_t n)
     return PF_OK;
 }
 
-int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *def, double dt, candidate *cand,
-                          size_t n, pf_surface *const *surf, uint64_t stamp)
+int pf_contact_field_begin(pf_springset *s, const pf_collision_def *def, double dt, size_t n, uint64_t stamp)
 {
     pf_contactset *cs = s->contacts;
     if (pf_vec_reserve(&cs->pts, n)) return pf_error(PF_ENOMEM, "out of memory");
@@ -352,8 +351,15 @@ int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *
     cs->distance = def->contact_distance;
     cs->h = dt;
     cs->stamp = stamp;
-    for (size_t k = 0; k < n; k++) {
-        candidate *d = &cand[k];
+    return PF_OK;
+}
+
+void pf_contact_field_set(pf_springset *s, const pf_collision_def *def, candidate *cand, size_t lo, size_t hi,
+                          pf_surface *const *surf)
+{
+    pf_contactset *cs = s->contacts;
+    for (size_t k = lo; k < hi; k++) {
+        candidate *d = &cand[k - lo];
         const pf_surface *ps = surf[d->psurf], *ts = surf[d->tsurf];
         pf_surface_point pp, tp;
         candidate_points(d, ps, ts, &pp, &tp);
@@ -380,6 +386,11 @@ int pf_contact_field_fill(pf_springset *s, pf_graph *g, const pf_collision_def *
         tangential_spring(cs, c, d->remembered ? kept : NULL);
         for (int i = 0; i < 3; i++) d->delta[i] = sg * c->delta[i];
     }
+}
+
+int pf_contact_field_end(pf_springset *s, pf_graph *g, size_t n)
+{
+    pf_contactset *cs = s->contacts;
     cs->pts.n = n;
     return s->registered ? contacts_move_data(g, s) : PF_OK;
 }

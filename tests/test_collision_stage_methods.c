@@ -330,6 +330,110 @@ START_TEST(sliced_jobs_and_chunked_pairs_every_worker_count)
 }
 END_TEST
 
+/* The merge of the lanes' finds, the repeats dropped and the memories recalled, the contact fields' fill and the
+ * memory's sort, in parts on the world's workers (collide.c: merge_runs, pf_collide_remember; collision_stage.c):
+ * three blocks of particles sliding side by side over the floor with friction (tangential springs carried from
+ * pass to pass through the memory), parts of 7 finds, so that part boundaries fall inside a vertex's finds and
+ * between contacts of one field. The oracle is the same world on 1 worker in one part (one merge of the runs, one
+ * range per field, one sort of the memory): every step's contacts bit for bit and the final state, on 1, 2 and 3
+ * workers, with parts of 7 and with the default parts. */
+enum { PILE = 8, PILE_Z = 4, PILE_STEPS = 40 };
+
+typedef struct pile_run {
+    contact_log log;
+    size_t most_dropped; /* repeats dropped by the merge, most in a step */
+    uint32_t fields;     /* contact fields at the end */
+} pile_run;
+
+static uint64_t run_piles(int workers, uint32_t part, double friction, pile_run *out)
+{
+    pf_world_def d = test_world_def(PF_EXEC_STATIC, workers);
+    d.dt = 1e-3;
+    pf_world *w = create_world(&d);
+    pf_object_def o = pf_object_default_def();
+    o.grid[0] = o.grid[1] = 6, o.grid[2] = 1;
+    o.grid_min[0] = o.grid_min[1] = -0.1, o.grid_max[0] = 0.5, o.grid_max[1] = 0.2;
+    pf_object_id floor;
+    ck_assert_int_eq(pf_world_add_object(w, &o, &floor), PF_OK);
+    double all[6] = {-2, -2, -1, 2, 2, 1};
+    ck_assert_int_eq(pf_world_fix_box(w, floor, all, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_add_grid_surface(w, floor, NULL), PF_OK);
+    /* three jittered lattices side by side, within the alarm distance of each other and of the floor, each
+     * sliding along x at its own speed */
+    static double p[3 * PILE * PILE * PILE_Z], v[3 * PILE * PILE * PILE_Z];
+    rng r = {9001};
+    double pitch = 2 * FLUID_R + ALARM / 2;
+    for (int b = 0; b < 3; b++) {
+        uint32_t n = 0;
+        for (int k = 0; k < PILE_Z; k++)
+            for (int j = 0; j < PILE; j++)
+                for (int i = 0; i < PILE; i++, n++) {
+                    p[3 * n] = (b * PILE + i) * pitch + 1e-4 * urand(&r);
+                    p[3 * n + 1] = j * pitch + 1e-4 * urand(&r);
+                    p[3 * n + 2] = FLUID_R + ALARM / 2 + k * pitch + 1e-4 * urand(&r);
+                    v[3 * n] = 0.05 * (b + 1), v[3 * n + 1] = v[3 * n + 2] = 0;
+                }
+        pf_object_def po = pf_object_default_def();
+        po.points = n;
+        po.positions = p;
+        po.velocities = v;
+        po.vertex_mass = 1;
+        pf_object_id id;
+        ck_assert_int_eq(pf_world_add_object(w, &po, &id), PF_OK);
+        uint32_t idx[PILE * PILE * PILE_Z];
+        for (uint32_t i = 0; i < n; i++) idx[i] = i;
+        pf_surface_def sd = pf_surface_default_def();
+        sd.vertices = n;
+        sd.points = idx;
+        sd.radius = FLUID_R;
+        ck_assert_int_eq(pf_world_add_surface(w, id, &sd, NULL), PF_OK);
+    }
+    pf_collision_def c = pf_collision_default_def();
+    c.alarm_distance = ALARM;
+    c.contact_distance = CONTACT;
+    c.stiffness = 20;
+    c.damping = 0.01;
+    c.friction = friction;
+    ck_assert_int_eq(pf_world_set_collision(w, &c), PF_OK);
+    w->col->part = part;
+    memset(out, 0, sizeof *out);
+    out->log.floor = floor;
+    ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, &out->log), PF_OK);
+    for (out->log.step = 0; out->log.step < PILE_STEPS; out->log.step++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        size_t dropped = w->col->merged.n - w->col->cand.n;
+        if (dropped > out->most_dropped) out->most_dropped = dropped;
+    }
+    pf_collision_stats st;
+    ck_assert_int_eq(pf_world_get_collision_stats(w, &st), PF_OK);
+    out->fields = st.pairs;
+    uint64_t h = pf_world_state_hash(w);
+    pf_world_destroy(w);
+    return h;
+}
+
+START_TEST(merge_fill_and_memory_in_parts_every_worker_count)
+{
+    static pile_run ref, got;
+    uint64_t href = run_piles(1, UINT32_MAX, 0.4, &ref);
+    ck_assert_uint_gt(ref.log.total / PILE_STEPS, 2 * PF_MERGE_PART); /* several default parts a step */
+    ck_assert_uint_ge(ref.fields, 4);      /* the floor under each block, blocks beside each other */
+    ck_assert_uint_gt(ref.most_dropped, 0); /* a vertex over two of the floor's triangles: one kept */
+    ck_assert_uint_ne(run_piles(1, UINT32_MAX, 0, &got), href); /* the remembered springs do matter */
+    for (int run = 0; run < 6; run++) {
+        int workers = 1 + run / 2;
+        uint32_t part = run % 2 ? PF_MERGE_PART : 7;
+        uint64_t h = run_piles(workers, part, 0.4, &got);
+        ck_assert_uint_eq(got.log.total, ref.log.total);
+        for (int s = 0; s < PILE_STEPS; s++)
+            ck_assert_msg(got.log.digest[s] == ref.log.digest[s],
+                          "%d workers, parts of %u, step %d: contacts differ from 1 worker's", workers, part, s);
+        ck_assert_msg(h == href, "%d workers, parts of %u: state hash %016llx, 1 worker %016llx", workers, part,
+                      (unsigned long long)h, (unsigned long long)href);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_stage_methods");
@@ -339,6 +443,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, method_change_between_steps_rebuilds);
     tcase_add_test(tc, kept_indexes_give_the_rebuilt_contacts);
     tcase_add_test(tc, sliced_jobs_and_chunked_pairs_every_worker_count);
+    tcase_add_test(tc, merge_fill_and_memory_in_parts_every_worker_count);
     suite_add_tcase(s, tc);
     return s;
 }
