@@ -55,8 +55,10 @@ int sc_create_rigid(sc_loader *L, sc_node *n)
         d.mesh_indices = m->tris;
         d.mesh_triangles = m->ntris;
     } else {
-        return sc_error(L, n->mo_line, PF_EPARSE, "Rigid3d MechanicalObject in node '%s' needs a shape: a mesh "
-                        "(MeshObjLoader in the node or in a RigidMapping child) or a RigidShape", n->name);
+        /* no shape: SOFA's Rigid3Mass defaults (defaulttype/RigidMass.h: mass 1, volume 1, inertiaMatrix the
+         * identity; inertiaMassMatrix = inertiaMatrix x mass), the frame its com; the default box then stands for
+         * no surface: make_surface refuses a collision model on it */
+        for (int i = 0; i < 3; i++) d.inertia[4 * i] = d.mass;
     }
     /* SOFA's frame is the MechanicalObject's; PhysFlow's body sits at the com: com = p + R c, v_com = v + w x Rc */
     double r[9], rc_[3];
@@ -156,13 +158,16 @@ static int make_surface(sc_loader *L, sc_node *n, int tri, double radius, pf_sur
     uint32_t *idx = NULL, *lines = NULL;
     int rc = PF_OK;
     const sc_mesh *m = &n->mesh;
+    int own_mesh = m->npoints && (n->topology == SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE);
+    if (on->rigid && !own_mesh && radius == 0 && !on->shape_line && !rigid_mesh(on))
+        return sc_error(L, n->collide_line, PF_EPARSE, "collision model in node '%s': the Rigid3d body of node '%s' "
+                        "has no shape to collide with (a mesh or a RigidShape)", n->name, on->name);
     if (radius == 0) {
         sd.lines = (n->collide & SC_COLLIDE_LINES) != 0;
         sd.self_collision = n->self_collide;
         if (sd.lines && mesh_lines(m, tri, &lines, &sd.edges, &sd.nedges))
             return sc_error(L, n->collide_line, PF_ENOMEM, "out of memory");
     }
-    int own_mesh = m->npoints && (n->topology == SC_TOPO_MESH || n->sparse || n->mapping != SC_MAP_NONE);
     uint32_t npts = 0;
     pf_world_positions(w, o, &npts);
     if (on->rigid && !own_mesh && radius == 0) {

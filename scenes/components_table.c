@@ -122,6 +122,7 @@ const pf_scene_component_def sc_builtin_components[] = {
     {"RigidShape", STATE, sc_rigid_shape, NULL},
     {"SparseGridTopology", STATE, sc_sparse_grid_topology, NULL},
     {"RigidMapping", STATE, sc_rigid_mapping, NULL},
+    {"RigidRigidMapping", STATE, sc_rigid_mapping, NULL}, /* SOFA's older name of its Rigid->Rigid RigidMapping */
     {"BarycentricMapping", STATE, sc_barycentric_mapping, NULL},
     {"IdentityMapping", STATE, sc_identity_mapping, NULL},
     {"SubsetMapping", STATE, sc_subset_mapping, NULL},
