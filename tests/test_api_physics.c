@@ -731,6 +731,57 @@ START_TEST(beam_calls)
 }
 END_TEST
 
+/* pf_world_add_joint_springs: SOFA JointSpringForceField's defaults, the documented refusals (each leaves the
+ * world as it was), and a valid joint that holds two bodies as they fall. */
+START_TEST(joint_springs_arguments)
+{
+    static const char fn[] = "pf_world_add_joint_springs";
+    pf_world *w = new_world(PF_EXEC_STATIC, 1);
+    pf_object_id cube = add_cube(w, 0), a, b;
+    pf_rigid_def rd = pf_rigid_default_def();
+    rd.position[1] = 5;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &a), PF_OK);
+    rd.position[0] = 2;
+    ck_assert_int_eq(pf_world_add_rigid(w, &rd, &b), PF_OK);
+    const pf_joint_spring d = pf_joint_spring_default();
+    ck_assert(d.free_axis[0] == 0 && d.free_axis[1] == 0 && d.free_axis[2] == 0); /* a ball joint */
+    ck_assert(d.free_axis[3] && d.free_axis[4] && d.free_axis[5]);
+    ck_assert(d.ks_t[0] == 0 && d.ks_t[1] == 10000 && d.ks_r[0] == 0 && d.ks_r[1] == 10000);
+    ck_assert(d.ks_b == 0 && d.kd == 0 && d.frame_a[3] == 1 && d.frame_b[3] == 1 && d.rest_rotation[3] == 1);
+    pf_joint_spring j = d;
+    REFUSED(pf_world_add_joint_springs(w, a, a, &j, 1, NULL), fn, "both object");
+    REFUSED(pf_world_add_joint_springs(w, a, cube, &j, 1, NULL), fn, "not a rigid body");
+    REFUSED(pf_world_add_joint_springs(w, a, b, NULL, 1, NULL), fn, "joints");
+    j.ks_t[1] = -1;
+    REFUSED(pf_world_add_joint_springs(w, a, b, &j, 1, NULL), fn, "joints[0].ks_t[1]");
+    j = d;
+    j.anchor_b[2] = NAN;
+    REFUSED(pf_world_add_joint_springs(w, a, b, &j, 1, NULL), fn, "joints[0].anchor_b[2]");
+    j = d;
+    j.frame_a[3] = 0;
+    REFUSED(pf_world_add_joint_springs(w, a, b, &j, 1, NULL), fn, "zero quaternion");
+    j = d;
+    j.limits[2] = 1, j.limits[3] = 0;
+    REFUSED(pf_world_add_joint_springs(w, a, b, &j, 1, NULL), fn, "min > max");
+    j = d;
+    j.anchor_a[0] = 1, j.anchor_b[0] = -1; /* one frame at x = 1, halfway, on both bodies */
+    double v1[3] = {1, 0, 0}; /* b moves off at 1 m/s: the joint pulls it back, and a towards it */
+    ck_assert_int_eq(pf_world_set_rigid_state(w, b, NULL, NULL, v1, NULL), PF_OK);
+    pf_interaction_id id;
+    ck_assert_int_eq(pf_world_add_joint_springs(w, a, b, &j, 1, &id), PF_OK);
+    double h;
+    ck_assert_int_eq(pf_world_get_dt(w, &h), PF_OK);
+    ck_assert_int_eq(pf_world_step(w, 20), PF_OK);
+    double pa[3], pb[3], va[3], vb[3];
+    ck_assert_int_eq(pf_world_get_rigid_state(w, a, pa, NULL, va, NULL), PF_OK);
+    ck_assert_int_eq(pf_world_get_rigid_state(w, b, pb, NULL, vb, NULL), PF_OK);
+    ck_assert_double_gt(va[0], 1e-3);                  /* pulled along */
+    ck_assert_double_lt(pb[0] - pa[0], 2 + 20 * h - 1e-3); /* held back: unjoined, 2 + 20 h */
+    ck_assert_double_eq_tol(va[0] + vb[0], 1, 1e-6); /* equal masses, internal forces: momentum kept */
+    pf_world_destroy(w);
+}
+END_TEST
+
 START_TEST(bodies_surfaces_meshes)
 {
     pf_world *w = new_world(PF_EXEC_STATIC, 1);
@@ -1143,6 +1194,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, force_fields_and_springs);
     tcase_add_test(tc, hyperelastic_calls);
     tcase_add_test(tc, bodies_surfaces_meshes);
+    tcase_add_test(tc, joint_springs_arguments);
     tcase_add_test(tc, beam_calls);
     tcase_add_test(tc, checkpoint_calls);
     tcase_add_test(tc, remove_elements_refused);
