@@ -162,7 +162,7 @@ static pf_springset *find_contact_field(pf_world *w, uint32_t oa, uint32_t ob)
  * a restarted run adds them up as the uninterrupted one. */
 static int new_contact_field(pf_world *w, uint32_t oa, uint32_t ob, pf_springset **out)
 {
-    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    PF_TRY(pf_world_reserve_interaction(w, "the collision stage"));
     pf_springset *s = pf_contact_field_create(w->obj.v[oa], w->obj.v[ob]);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
     s->uid = w->next_uid++;

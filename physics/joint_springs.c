@@ -324,11 +324,8 @@ int pf_world_add_joint_springs(pf_world *w, pf_object_id oa, pf_object_id ob, co
                                uint32_t n, pf_interaction_id *out)
 {
     static const char fn[] = "pf_world_add_joint_springs";
-    PF_TRY(pf_world_check_mutable(w, fn));
     uint32_t a = oa.index, b = ob.index;
-    PF_TRY(pf_world_check_object(w, a, fn));
-    PF_TRY(pf_world_check_object(w, b, fn));
-    if (a == b) return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: a joint joins two rigid bodies", fn, a);
+    PF_TRY(pf_world_check_pair(w, a, b, fn, "a joint joins two rigid bodies"));
     for (int e = 0; e < 2; e++) {
         const pf_object *o = w->obj.v[e ? b : a];
         if (o->kind != PF_OBJECT_RIGID)
@@ -337,8 +334,7 @@ int pf_world_add_joint_springs(pf_world *w, pf_object_id oa, pf_object_id ob, co
     }
     if (n > 0) PF_TRY(pf_check_given(joints, fn, "joints"));
     PF_TRY(pf_check_size(n, LIN_PER * sizeof(double), fn, "joints"));
-    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);
-    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    PF_TRY(pf_world_reserve_interaction(w, fn));
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
     *s = (pf_springset){.kind = PF_INTERACTION_JOINTS, .oa = a, .ob = b, .n = n};
@@ -354,9 +350,6 @@ int pf_world_add_joint_springs(pf_world *w, pf_object_id oa, pf_object_id ob, co
         pf_free(s);
         return rc;
     }
-    s->uid = w->next_uid++;
-    w->inter.v[w->inter.n++] = s;
-    w->dirty = 1;
-    if (out) *out = (pf_interaction_id){s->uid};
+    pf_world_push_interaction(w, s, out);
     return PF_OK;
 }

@@ -416,29 +416,20 @@ int pf_world_add_interaction_springs(pf_world *w, pf_object_id oa, pf_object_id 
                                      uint32_t n, pf_interaction_id *out)
 {
     static const char fn[] = "pf_world_add_interaction_springs";
-    PF_TRY(pf_world_check_mutable(w, fn));
     uint32_t a = oa.index, b = ob.index;
-    PF_TRY(pf_world_check_object(w, a, fn));
-    PF_TRY(pf_world_check_object(w, b, fn));
-    if (a == b)
-        return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: springs inside one object are added with "
-                        "pf_world_add_springs", fn, a);
+    PF_TRY(pf_world_check_pair(w, a, b, fn, "springs inside one object are added with pf_world_add_springs"));
     PF_TRY(pf_object_check_points(w->obj.v[a], fn, "interaction springs join points of objects of points"));
     PF_TRY(pf_object_check_points(w->obj.v[b], fn, "interaction springs join points of objects of points"));
     int rc = check_springs(springs, n, w->obj.v[a]->n, w->obj.v[b]->n, fn);
     if (rc) return rc;
-    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);
-    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    PF_TRY(pf_world_reserve_interaction(w, fn));
     pf_springset *s = pf_calloc(1, sizeof *s);
     if (!s) return pf_error(PF_ENOMEM, "out of memory");
     if ((rc = springset_init(s, a, b, springs, n, w->obj.v[a]->x, w->obj.v[b]->x))) {
         pf_free(s);
         return rc;
     }
-    s->uid = w->next_uid++;
-    w->inter.v[w->inter.n++] = s;
-    w->dirty = 1;
-    if (out) *out = (pf_interaction_id){s->uid};
+    pf_world_push_interaction(w, s, out);
     return PF_OK;
 }
 

@@ -2,6 +2,7 @@
  * not removed). */
 #include "world_guard.h"
 
+#include "base/alloc.h"
 #include "base/check.h"
 #include "base/error.h"
 
@@ -26,6 +27,30 @@ int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn)
     PF_TRY(pf_check_index(id, w->obj.n, fn, "object"));
     if (!w->obj.v[id]) return pf_error(PF_EINVAL, "%s: object %u was removed", fn, id);
     return PF_OK;
+}
+
+int pf_world_check_pair(const pf_world *w, uint32_t oa, uint32_t ob, const char *fn, const char *same)
+{
+    PF_TRY(pf_world_check_mutable(w, fn));
+    PF_TRY(pf_world_check_object(w, oa, fn));
+    PF_TRY(pf_world_check_object(w, ob, fn));
+    if (oa == ob) return pf_error(PF_EINVAL, "%s: oa and ob are both object %u: %s", fn, oa, same);
+    return PF_OK;
+}
+
+int pf_world_reserve_interaction(pf_world *w, const char *fn)
+{
+    if (w->next_uid == UINT32_MAX) return pf_error(PF_ENOMEM, "%s: too many interactions in one world", fn);
+    if (pf_vec_reserve(&w->inter, w->inter.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    return PF_OK;
+}
+
+void pf_world_push_interaction(pf_world *w, pf_springset *s, pf_interaction_id *out)
+{
+    s->uid = w->next_uid++;
+    w->inter.v[w->inter.n++] = s;
+    w->dirty = 1;
+    if (out) *out = (pf_interaction_id){s->uid};
 }
 
 const char *pf_object_kind_noun(pf_object_kind k)

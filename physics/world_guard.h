@@ -12,6 +12,13 @@ int pf_world_check_given(const pf_world *w, const char *fn);
 int pf_world_check_mutable(const pf_world *w, const char *fn);
 /* object id of w (w already checked): one handed out, and not removed (PF_EINVAL "fn: object 3 was removed") */
 int pf_world_check_object(const pf_world *w, uint32_t id, const char *fn);
+/* The start of a call that adds an interaction between objects oa and ob: w mutable, both objects exist, and
+ * they differ (else PF_EINVAL "fn: oa and ob are both object 3: " followed by `same`, which says what to use) */
+int pf_world_check_pair(const pf_world *w, uint32_t oa, uint32_t ob, const char *fn, const char *same);
+/* Room for one more interaction in w: PF_OK, or PF_ENOMEM when the interaction ids are spent or memory is out */
+int pf_world_reserve_interaction(pf_world *w, const char *fn);
+/* Adds s (room reserved by pf_world_reserve_interaction) to w with the next interaction id, into *out if given */
+void pf_world_push_interaction(pf_world *w, pf_springset *s, pf_interaction_id *out);
 /* what an object of kind k is, for messages: "a rigid body (...)", "a beam (...)", with what its points are */
 const char *pf_object_kind_noun(pf_object_kind k);
 /* o an object of points: PF_OK, or PF_EINVAL "fn: object 3 is a beam (...); why" (why: "springs need points") */
