@@ -15,6 +15,8 @@
 #include "base/alloc.h"
 #include "base/clock.h"
 #include "base/error.h"
+#include "runtime/sync.h"
+#include "runtime/team.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -110,12 +112,17 @@ pf_broadphase_def pf_collide_broadphase_def(pf_world *w, pf_broadphase_method me
     return d;
 }
 
+/* A job whose index another worker is building spins this long before it sleeps (a surface's build: tens of
+ * microseconds) */
+enum { INDEX_WAIT_SPIN_NS = 50000 };
+
 static int reserve_surfaces(pf_world *w, pf_collision_stage *c, uint32_t n)
 {
     if (!c->lanes) {
         int lanes = c->threads > 0 ? c->threads : 1;
         if (!(c->lanes = pf_calloc((size_t)lanes, sizeof *c->lanes))) return pf_error(PF_ENOMEM, "out of memory");
         c->nlanes = lanes;
+        c->index_spin = pf_spin_iterations(INDEX_WAIT_SPIN_NS);
         for (int k = 0; k < lanes; k++)
             if (pf_id_buffer_create(&c->lanes[k].ids)) return pf_error(PF_ENOMEM, "out of memory");
     }
@@ -724,11 +731,13 @@ static int job_index_kind(const collide_job *jb)
     return jb->kind == JOB_SPHERES_FROM_B ? JOB_SPHERES : jb->kind;
 }
 
-/* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane. */
+/* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane,
+ * after the indexes they query. */
 typedef struct narrow_run {
     pf_world *w;
     pf_collision_stage *c;
     _Atomic size_t next;
+    _Atomic size_t next_index; /* the next surface of c->indexed to build the indexes of */
     _Atomic int failed;
     _Atomic size_t keep_next; /* the next lane's share of the previous contacts to keep (keep_share) */
     int sort;                 /* each worker sorts its lane once its jobs run out: no other finds follow */
@@ -737,25 +746,28 @@ typedef struct narrow_run {
 static void keep_share(pf_world *w, pf_collision_stage *c, size_t l);
 static void sort_lane(collide_lane *L);
 
-/* Builds the indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some
- * job needs, by one worker (its kinds share the surface's scratch boxes). */
-static void index_worker(void *ctx, int worker, int workers)
+/* The indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some job
+ * needs, by one worker (its kinds share the surface's scratch boxes), the largest surfaces first (order_indexed);
+ * each surface's stamp then says its indexes are ready (a failed build too: the jobs then stop). */
+static void build_indexes(narrow_run *r)
 {
-    (void)worker, (void)workers;
-    narrow_run *r = ctx;
     pf_collision_stage *c = r->c;
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->indexed.n;) {
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next_index, 1, memory_order_relaxed)) < c->indexed.n;) {
         uint32_t b = c->indexed.v[k];
         pf_query_index *ix;
         for (int kind = JOB_TRIANGLES; kind <= JOB_EDGES; kind++)
             if ((c->sc[b].need >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
                 atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
+        pf_signal_stamp(&c->sc[b].index_done, &c->sc[b].index_waiters, (uint32_t)c->passes);
     }
 }
 
-/* The jobs, then the lanes' shares of the previous contacts to keep (they depend on no job), then the worker's
- * lane sorted when no finds follow: one run of the workers where three followed each other, and a worker whose
- * jobs ran out sorts while another finishes its last. */
+/* The indexes first, then the lanes' shares of the previous contacts to keep (they depend on no index: a worker
+ * takes them while another builds the largest index), then the jobs, each once the indexes it queries are ready
+ * (a wait of one build at most: every build is under way), then the worker's lane sorted when no finds follow. One
+ * run of the workers where four followed each other (the indexes before the jobs were a run of their own, which
+ * the largest surface's build held); the contacts kept, which come in as many shares as lanes, before the jobs:
+ * the jobs are taken costliest first (order_jobs), so that the last taken are short. */
 static void narrow_worker(void *ctx, int worker, int workers)
 {
     (void)workers;
@@ -763,8 +775,14 @@ static void narrow_worker(void *ctx, int worker, int workers)
     pf_collision_stage *c = r->c;
     collide_lane *L = &c->lanes[worker < c->nlanes ? worker : 0];
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
+    build_indexes(r);
+    for (size_t l; (l = atomic_fetch_add_explicit(&r->keep_next, 1, memory_order_relaxed)) < (size_t)c->nlanes;)
+        keep_share(r->w, c, l);
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
         collide_job *jb = &c->jobs.v[c->order.v[k].job];
+        surface_cache *ix = &c->sc[job_indexed(jb)];
+        pf_wait_stamp(&ix->index_done, &ix->index_waiters, (uint32_t)c->passes, c->index_spin);
+        if (atomic_load_explicit(&r->failed, memory_order_relaxed)) break; /* reported after the run */
         uint64_t t0 = pf_now_ns();
         int rc = jb->kind == JOB_SPHERES ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                  : jb->kind == JOB_SPHERES_FROM_B
@@ -774,9 +792,13 @@ static void narrow_worker(void *ctx, int worker, int workers)
         jb->cost = pf_now_ns() - t0;
         if (rc) L->rc = rc;
     }
-    for (size_t l; (l = atomic_fetch_add_explicit(&r->keep_next, 1, memory_order_relaxed)) < (size_t)c->nlanes;)
-        keep_share(r->w, c, l);
     if (r->sort) sort_lane(L);
+}
+
+/* The surfaces' needs of this pass's indexes forgotten (plan_jobs sets them, the narrow phase's builds read them). */
+static void clear_needs(pf_collision_stage *c)
+{
+    for (size_t k = 0; k < c->jobs.n; k++) c->sc[job_indexed(&c->jobs.v[k])].need = 0;
 }
 
 static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, uint32_t lo, uint32_t hi,
@@ -894,8 +916,8 @@ static int order_indexed(const pf_world *w, pf_collision_stage *c)
     return PF_OK;
 }
 
-/* The narrow-phase jobs of the surface pairs the broad phase found, and the indexes they query, built (in
- * parallel, each surface its own) before the jobs run. */
+/* The narrow-phase jobs of the surface pairs the broad phase found, in the order the workers take them, and the
+ * surfaces whose indexes they query (built in the narrow phase's run, each surface by one worker). */
 static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, size_t np)
 {
     /* the previous pass's jobs keep their costs (order_jobs) */
@@ -929,15 +951,15 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
         c->sc[b].need |= (uint8_t)(1u << job_index_kind(&c->jobs.v[k]));
     }
     if (!rc) rc = order_indexed(w, c);
-    narrow_run run = {w, c, 0, 0, 0, 0};
-    if (!rc && c->indexed.n > 1)
-        on_workers(w, c, index_worker, &run);
-    else if (!rc)
-        index_worker(&run, 0, 1);
-    for (size_t k = 0; k < c->jobs.n; k++) c->sc[job_indexed(&c->jobs.v[k])].need = 0;
     if (!rc) rc = order_jobs(w, c);
-    if (rc) return rc;
-    return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
+    if (rc) {
+        clear_needs(c);
+        return rc;
+    }
+    /* not ready at this pass (a stamp left from 2^31 passes ago would read as this pass's) */
+    for (size_t k = 0; k < c->indexed.n; k++)
+        atomic_store_explicit(&c->sc[c->indexed.v[k]].index_done, (uint32_t)c->passes - 1, memory_order_relaxed);
+    return PF_OK;
 }
 
 /* Contact history: a vertex's triangle at the previous pass is tested again however deep behind its plane the
@@ -1254,11 +1276,13 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     }
     int within = 0; /* a surface whose spheres meet each other: its finds follow the jobs' */
     for (uint32_t s = 0; s < w->surf.n; s++) within |= spheres_meet(w, s);
-    narrow_run run = {w, c, 0, 0, 0, !within};
-    if (c->jobs.n > 1 || c->memory.n > 64)
+    narrow_run run = {w, c, 0, 0, 0, 0, !within};
+    if (c->jobs.n > 1 || c->indexed.n > 1 || c->memory.n > 64)
         on_workers(w, c, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
+    clear_needs(c);
+    if (run.failed) return pf_error(PF_ENOMEM, "out of memory building the collision indexes");
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* its boxes, broad phase and tests on the workers */
         if (spheres_meet(w, s)) rc = spheres_within(w, c, s);
     /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */

@@ -74,6 +74,7 @@ typedef struct surface_cache {
     uint8_t need;               /* bit per JOB_* index some job of this pass queries (collide.c, plan_jobs) */
     uint32_t first_slice;       /* its vertices' slices in pf_collision_stage.slices, this pass (surface_bounds) */
     _Atomic uint32_t slices_left; /* of them not bounded yet: the worker that bounds the last merges them */
+    _Atomic uint32_t index_done, index_waiters; /* the pass its indexes were made ready at (collide.c, narrow_worker) */
 } surface_cache;
 
 /* One thread's share of the narrow phase: its query buffer and the proximities it found. */
@@ -136,6 +137,7 @@ typedef struct pf_collision_stage {
     PF_VEC(uint32_t) live;  /* the surfaces the broad phase sees: all but those of removed objects */
     collide_lane *lanes;
     int nlanes;
+    uint32_t index_spin; /* pause iterations a job waits for its index before it sleeps (collide.c) */
     PF_VEC(collide_job) jobs;
     PF_VEC(collide_job) last_jobs; /* the previous pass's jobs with their costs (collide.c, order_jobs) */
     PF_VEC(collide_rank) order;    /* the order the workers take this pass's jobs in, costliest first */
