@@ -13,7 +13,10 @@
 #include "physflow/narrowphase.h"
 
 #include "base/alloc.h"
+#include "base/clock.h"
 #include "base/error.h"
+#include "runtime/sync.h"
+#include "runtime/team.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -82,6 +85,10 @@ void pf_collide_free(pf_collision_stage *c)
     }
     pf_free(c->lanes);
     pf_vec_free(&c->jobs);
+    pf_vec_free(&c->last_jobs);
+    pf_vec_free(&c->order);
+    pf_vec_free(&c->merge_at);
+    pf_vec_free(&c->merge_heads);
     pf_vec_free(&c->indexed);
     pf_vec_free(&c->slices);
     pf_vec_free(&c->merged);
@@ -105,12 +112,17 @@ pf_broadphase_def pf_collide_broadphase_def(pf_world *w, pf_broadphase_method me
     return d;
 }
 
+/* A job whose index another worker is building spins this long before it sleeps (a surface's build: tens of
+ * microseconds) */
+enum { INDEX_WAIT_SPIN_NS = 50000 };
+
 static int reserve_surfaces(pf_world *w, pf_collision_stage *c, uint32_t n)
 {
     if (!c->lanes) {
         int lanes = c->threads > 0 ? c->threads : 1;
         if (!(c->lanes = pf_calloc((size_t)lanes, sizeof *c->lanes))) return pf_error(PF_ENOMEM, "out of memory");
         c->nlanes = lanes;
+        c->index_spin = pf_spin_iterations(INDEX_WAIT_SPIN_NS);
         for (int k = 0; k < lanes; k++)
             if (pf_id_buffer_create(&c->lanes[k].ids)) return pf_error(PF_ENOMEM, "out of memory");
     }
@@ -239,34 +251,33 @@ typedef struct bounds_run {
     _Atomic size_t next;
 } bounds_run;
 
+/* Surface s's slices' bounds merged (a min and a max: any order gives the same box) and its motion. */
+static void surface_done(bounds_run *r, uint32_t s)
+{
+    const pf_collision_stage *c = r->c;
+    size_t k0 = c->sc[s].first_slice;
+    pf_aabb b = c->slices.v[k0].bounds;
+    for (size_t j = k0 + 1; j < c->slices.n && c->slices.v[j].surf == s; j++)
+        for (int d = 0; d < 3; d++) {
+            if (c->slices.v[j].bounds.min[d] < b.min[d]) b.min[d] = c->slices.v[j].bounds.min[d];
+            if (c->slices.v[j].bounds.max[d] > b.max[d]) b.max[d] = c->slices.v[j].bounds.max[d];
+        }
+    r->c->sc[s].bounds = b;
+    surface_motion(r->w->surf.v[s], &r->c->sc[s]);
+}
+
+/* The slices, taken one at a time; the worker that bounds a surface's last slice (its count of slices left,
+ * acquire-release: it sees the others' bounds) finishes the surface. One run of the workers where a second run
+ * merged the surfaces after all slices (heterogeneous: 20 surfaces of one slice each). */
 static void slices_worker(void *ctx, int worker, int workers)
 {
     (void)worker, (void)workers;
     bounds_run *r = ctx;
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < r->c->slices.n;)
-        slice_bounds(r->w, &r->c->slices.v[k]);
-}
-
-/* The surfaces worker, worker + workers, ...: their slices' bounds merged (a min and a max: any order gives the
- * same box) and their motion. */
-static void motion_worker(void *ctx, int worker, int workers)
-{
-    bounds_run *r = ctx;
-    const pf_collision_stage *c = r->c;
-    size_t k = 0;
-    for (uint32_t s = 0; s < r->w->surf.n; s++) {
-        if (!r->w->surf.v[s]->nv) continue;
-        size_t k0 = k;
-        while (k < c->slices.n && c->slices.v[k].surf == s) k++;
-        if (s % (uint32_t)workers != (uint32_t)worker) continue;
-        pf_aabb b = c->slices.v[k0].bounds;
-        for (size_t j = k0 + 1; j < k; j++)
-            for (int d = 0; d < 3; d++) {
-                if (c->slices.v[j].bounds.min[d] < b.min[d]) b.min[d] = c->slices.v[j].bounds.min[d];
-                if (c->slices.v[j].bounds.max[d] > b.max[d]) b.max[d] = c->slices.v[j].bounds.max[d];
-            }
-        r->c->sc[s].bounds = b;
-        surface_motion(r->w->surf.v[s], &r->c->sc[s]);
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < r->c->slices.n;) {
+        surface_slice *sl = &r->c->slices.v[k];
+        slice_bounds(r->w, sl);
+        if (atomic_fetch_sub_explicit(&r->c->sc[sl->surf].slices_left, 1, memory_order_acq_rel) == 1)
+            surface_done(r, sl->surf);
     }
 }
 
@@ -280,20 +291,20 @@ enum { BOUNDS_SLICE = 8192 };
 static int surface_bounds(pf_world *w, pf_collision_stage *c)
 {
     c->slices.n = 0;
-    for (uint32_t s = 0; s < w->surf.n; s++)
-        for (uint32_t lo = 0; lo < w->surf.v[s]->nv; lo += BOUNDS_SLICE) {
+    for (uint32_t s = 0; s < w->surf.n; s++) {
+        c->sc[s].first_slice = (uint32_t)c->slices.n;
+        uint32_t n = 0;
+        for (uint32_t lo = 0; lo < w->surf.v[s]->nv; lo += BOUNDS_SLICE, n++) {
             uint32_t hi = w->surf.v[s]->nv - lo > BOUNDS_SLICE ? lo + BOUNDS_SLICE : w->surf.v[s]->nv;
             if (pf_vec_push(&c->slices, ((surface_slice){s, lo, hi, {{0}, {0}}}))) return pf_error(PF_ENOMEM, "out of memory");
         }
+        atomic_store_explicit(&c->sc[s].slices_left, n, memory_order_relaxed);
+    }
     bounds_run run = {w, c, 0};
     if (c->slices.n > 1)
         on_workers(w, c, slices_worker, &run);
     else
         slices_worker(&run, 0, 1);
-    if (w->surf.n > 1)
-        on_workers(w, c, motion_worker, &run);
-    else
-        motion_worker(&run, 0, 1);
     c->live.n = 0;
     for (uint32_t s = 0; s < w->surf.n; s++) {
         if (!w->surf.v[s]->nv) continue;
@@ -720,11 +731,13 @@ static int job_index_kind(const collide_job *jb)
     return jb->kind == JOB_SPHERES_FROM_B ? JOB_SPHERES : jb->kind;
 }
 
-/* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane. */
+/* The narrow-phase jobs, taken one at a time by the world's workers (pf_runtime_parallel), each into its lane,
+ * after the indexes they query. */
 typedef struct narrow_run {
     pf_world *w;
     pf_collision_stage *c;
     _Atomic size_t next;
+    _Atomic size_t next_index; /* the next surface of c->indexed to build the indexes of */
     _Atomic int failed;
     _Atomic size_t keep_next; /* the next lane's share of the previous contacts to keep (keep_share) */
     int sort;                 /* each worker sorts its lane once its jobs run out: no other finds follow */
@@ -733,25 +746,28 @@ typedef struct narrow_run {
 static void keep_share(pf_world *w, pf_collision_stage *c, size_t l);
 static void sort_lane(collide_lane *L);
 
-/* Builds the indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some
- * job needs, by one worker (its kinds share the surface's scratch boxes). */
-static void index_worker(void *ctx, int worker, int workers)
+/* The indexes the jobs query: each surface of c->indexed (named by some job), every index of it that some job
+ * needs, by one worker (its kinds share the surface's scratch boxes), the largest surfaces first (order_indexed);
+ * each surface's stamp then says its indexes are ready (a failed build too: the jobs then stop). */
+static void build_indexes(narrow_run *r)
 {
-    (void)worker, (void)workers;
-    narrow_run *r = ctx;
     pf_collision_stage *c = r->c;
-    for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->indexed.n;) {
+    for (size_t k; (k = atomic_fetch_add_explicit(&r->next_index, 1, memory_order_relaxed)) < c->indexed.n;) {
         uint32_t b = c->indexed.v[k];
         pf_query_index *ix;
         for (int kind = JOB_TRIANGLES; kind <= JOB_EDGES; kind++)
             if ((c->sc[b].need >> kind & 1) && surface_index(c, r->w->surf.v[b], b, kind, &ix) != PF_OK)
                 atomic_store_explicit(&r->failed, 1, memory_order_relaxed);
+        pf_signal_stamp(&c->sc[b].index_done, &c->sc[b].index_waiters, (uint32_t)c->passes);
     }
 }
 
-/* The jobs, then the lanes' shares of the previous contacts to keep (they depend on no job), then the worker's
- * lane sorted when no finds follow: one run of the workers where three followed each other, and a worker whose
- * jobs ran out sorts while another finishes its last. */
+/* The indexes first, then the lanes' shares of the previous contacts to keep (they depend on no index: a worker
+ * takes them while another builds the largest index), then the jobs, each once the indexes it queries are ready
+ * (a wait of one build at most: every build is under way), then the worker's lane sorted when no finds follow. One
+ * run of the workers where four followed each other (the indexes before the jobs were a run of their own, which
+ * the largest surface's build held); the contacts kept, which come in as many shares as lanes, before the jobs:
+ * the jobs are taken costliest first (order_jobs), so that the last taken are short. */
 static void narrow_worker(void *ctx, int worker, int workers)
 {
     (void)workers;
@@ -759,24 +775,37 @@ static void narrow_worker(void *ctx, int worker, int workers)
     pf_collision_stage *c = r->c;
     collide_lane *L = &c->lanes[worker < c->nlanes ? worker : 0];
     if (worker >= c->nlanes) return; /* more workers than lanes: the others rest */
+    build_indexes(r);
+    for (size_t l; (l = atomic_fetch_add_explicit(&r->keep_next, 1, memory_order_relaxed)) < (size_t)c->nlanes;)
+        keep_share(r->w, c, l);
     for (size_t k; (k = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed)) < c->jobs.n;) {
-        const collide_job *jb = &c->jobs.v[k];
+        collide_job *jb = &c->jobs.v[c->order.v[k].job];
+        surface_cache *ix = &c->sc[job_indexed(jb)];
+        pf_wait_stamp(&ix->index_done, &ix->index_waiters, (uint32_t)c->passes, c->index_spin);
+        if (atomic_load_explicit(&r->failed, memory_order_relaxed)) break; /* reported after the run */
+        uint64_t t0 = pf_now_ns();
         int rc = jb->kind == JOB_SPHERES ? spheres_spheres(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                  : jb->kind == JOB_SPHERES_FROM_B
                      ? spheres_spheres_from(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                  : jb->kind == JOB_EDGES ? edges_edges(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach)
                                          : vertices_triangles(r->w, c, L, jb->a, jb->b, jb->lo, jb->hi, jb->reach);
+        jb->cost = pf_now_ns() - t0;
         if (rc) L->rc = rc;
     }
-    for (size_t l; (l = atomic_fetch_add_explicit(&r->keep_next, 1, memory_order_relaxed)) < (size_t)c->nlanes;)
-        keep_share(r->w, c, l);
     if (r->sort) sort_lane(L);
+}
+
+/* The surfaces' needs of this pass's indexes forgotten (plan_jobs sets them, the narrow phase's builds read them). */
+static void clear_needs(pf_collision_stage *c)
+{
+    for (size_t k = 0; k < c->jobs.n; k++) c->sc[job_indexed(&c->jobs.v[k])].need = 0;
 }
 
 static int add_job_range(pf_collision_stage *c, uint32_t a, uint32_t b, int kind, uint32_t lo, uint32_t hi,
                          double reach)
 {
-    if (pf_vec_push(&c->jobs, ((collide_job){a, b, kind, lo, hi, reach}))) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_push(&c->jobs, ((collide_job){a, b, kind, lo, hi, reach, 0})))
+        return pf_error(PF_ENOMEM, "out of memory");
     return PF_OK;
 }
 
@@ -815,11 +844,87 @@ static int plan_self_jobs(const pf_world *w, pf_collision_stage *c)
     return rc;
 }
 
-/* The narrow-phase jobs of the surface pairs the broad phase found, and the indexes they query, built (in
- * parallel, each surface its own) before the jobs run. */
+/* The features a job runs over: a's vertices (edges) lo .. hi - 1, or b's vertices searched from b's side. */
+static uint64_t job_features(const pf_world *w, const collide_job *jb)
+{
+    const pf_surface *S = w->surf.v[jb->kind == JOB_SPHERES_FROM_B ? jb->b : jb->a];
+    uint32_t n = jb->kind == JOB_EDGES ? S->ne : S->nv, hi = jb->hi < n ? jb->hi : n;
+    return hi > jb->lo ? hi - jb->lo : 0;
+}
+
+static int same_job(const collide_job *x, const collide_job *y)
+{
+    return x->a == y->a && x->b == y->b && x->kind == y->kind && x->lo == y->lo;
+}
+
+/* costliest first, then by job: a fixed order for equal costs */
+static int costlier_first(const void *x, const void *y)
+{
+    const collide_rank *a = x, *b = y;
+    if (a->cost != b->cost) return a->cost > b->cost ? -1 : 1;
+    return (a->job > b->job) - (a->job < b->job);
+}
+
+/* previous jobs looked at for each job, from where the one before it was found: a pass's jobs come in the order of
+ * the previous pass's, with a few added or gone where pairs of surfaces start or stop meeting */
+enum { JOB_LOOKUP = 64 };
+
+/* The order the workers take the jobs in (c->order): the costliest first, so that the jobs taken last are short
+ * and the workers finish together (the longest processing time first rule; in plan order a job of 0.3 ms could
+ * come last and keep one worker running alone). A job's cost is its time at the previous pass, found among that
+ * pass's jobs by its surfaces, kind and first feature; a job new this pass comes before all of those (its cost
+ * unknown), the larger first. Which worker runs a job never shows in the contacts: the lanes' finds are sorted and
+ * merged (merge_runs). */
+static int order_jobs(const pf_world *w, pf_collision_stage *c)
+{
+    if (pf_vec_reserve(&c->order, c->jobs.n + 1)) return pf_error(PF_ENOMEM, "out of memory");
+    size_t m = c->last_jobs.n, hint = 0;
+    for (size_t k = 0; k < c->jobs.n; k++) {
+        const collide_job *jb = &c->jobs.v[k];
+        uint64_t cost = UINT64_MAX / 2 + job_features(w, jb);
+        for (size_t i = 0; i < m && i < JOB_LOOKUP; i++) {
+            const collide_job *p = &c->last_jobs.v[(hint + i) % m];
+            if (same_job(p, jb)) {
+                cost = p->cost;
+                hint = (hint + i + 1) % m;
+                break;
+            }
+        }
+        c->order.v[k] = (collide_rank){cost, (uint32_t)k};
+    }
+    c->order.n = c->jobs.n;
+    if (c->order.n > 1) qsort(c->order.v, c->order.n, sizeof *c->order.v, costlier_first);
+    return PF_OK;
+}
+
+/* The surfaces to index (c->indexed), the largest first: one surface's indexes are built by one worker, so a large
+ * one taken last would hold the run. Its size: the features of the indexes it needs. */
+static int order_indexed(const pf_world *w, pf_collision_stage *c)
+{
+    if (c->indexed.n < 2) return PF_OK;
+    if (pf_vec_reserve(&c->order, c->indexed.n)) return pf_error(PF_ENOMEM, "out of memory");
+    for (size_t k = 0; k < c->indexed.n; k++) {
+        uint32_t b = c->indexed.v[k];
+        const pf_surface *S = w->surf.v[b];
+        uint8_t need = c->sc[b].need;
+        uint64_t f = (need >> JOB_TRIANGLES & 1 ? S->nt : 0) + (need >> JOB_SPHERES & 1 ? S->nv : 0) +
+                     (need >> JOB_EDGES & 1 ? S->ne : 0);
+        c->order.v[k] = (collide_rank){f, b};
+    }
+    qsort(c->order.v, c->indexed.n, sizeof *c->order.v, costlier_first);
+    for (size_t k = 0; k < c->indexed.n; k++) c->indexed.v[k] = c->order.v[k].job;
+    return PF_OK;
+}
+
+/* The narrow-phase jobs of the surface pairs the broad phase found, in the order the workers take them, and the
+ * surfaces whose indexes they query (built in the narrow phase's run, each surface by one worker). */
 static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, size_t np)
 {
-    c->jobs.n = 0;
+    /* the previous pass's jobs keep their costs (order_jobs) */
+    collide_job *v = c->last_jobs.v;
+    size_t cap = c->last_jobs.cap;
+    c->last_jobs.v = c->jobs.v, c->last_jobs.n = c->jobs.n, c->last_jobs.cap = c->jobs.cap;
+    c->jobs.v = v, c->jobs.cap = cap, c->jobs.n = 0;
     int rc = PF_OK;
     for (size_t k = 0; k < np && !rc; k++) {
         uint32_t i = c->live.v[pairs[k].i], j = c->live.v[pairs[k].j];
@@ -845,14 +950,16 @@ static int plan_jobs(pf_world *w, pf_collision_stage *c, const pf_pair *pairs, s
         if (!c->sc[b].need && pf_vec_push(&c->indexed, b)) rc = pf_error(PF_ENOMEM, "out of memory");
         c->sc[b].need |= (uint8_t)(1u << job_index_kind(&c->jobs.v[k]));
     }
-    narrow_run run = {w, c, 0, 0, 0, 0};
-    if (!rc && c->indexed.n > 1)
-        on_workers(w, c, index_worker, &run);
-    else if (!rc)
-        index_worker(&run, 0, 1);
-    for (size_t k = 0; k < c->jobs.n; k++) c->sc[job_indexed(&c->jobs.v[k])].need = 0;
-    if (rc) return rc;
-    return run.failed ? pf_error(PF_ENOMEM, "out of memory building the collision indexes") : PF_OK;
+    if (!rc) rc = order_indexed(w, c);
+    if (!rc) rc = order_jobs(w, c);
+    if (rc) {
+        clear_needs(c);
+        return rc;
+    }
+    /* not ready at this pass (a stamp left from 2^31 passes ago would read as this pass's) */
+    for (size_t k = 0; k < c->indexed.n; k++)
+        atomic_store_explicit(&c->sc[c->indexed.v[k]].index_done, (uint32_t)c->passes - 1, memory_order_relaxed);
+    return PF_OK;
 }
 
 /* Contact history: a vertex's triangle at the previous pass is tested again however deep behind its plane the
@@ -954,8 +1061,8 @@ int pf_collide_remember(pf_world *w, pf_collision_stage *c)
      * stable sort of the whole would put them */
     if (pf_vec_reserve(&c->recent, n)) return pf_error(PF_ENOMEM, "out of memory");
     pf_collide_chunks(w, c, lanes, 1, remember_share, c);
-    size_t *at = pf_malloc(2 * lanes * sizeof *at);
-    if (!at) return pf_error(PF_ENOMEM, "out of memory");
+    if (pf_vec_reserve(&c->merge_at, 2 * lanes)) return pf_error(PF_ENOMEM, "out of memory");
+    size_t *at = c->merge_at.v;
     for (size_t l = 0; l < lanes; l++) at[2 * l] = n * l / lanes, at[2 * l + 1] = n * (l + 1) / lanes;
     for (size_t k = 0; k < n; k++) {
         size_t best = lanes;
@@ -966,7 +1073,6 @@ int pf_collide_remember(pf_world *w, pf_collision_stage *c)
         c->memory.v[k] = c->recent.v[at[2 * best]++];
     }
     c->memory.n = n;
-    pf_free(at);
     return PF_OK;
 }
 
@@ -988,11 +1094,6 @@ static void sort_worker(void *ctx, int worker, int workers)
 /* The sorted runs (the lanes' finds, then the lanes' kept contacts) merged into c->cand through a heap of run
  * heads; of finds that compare equal the earlier run's comes first. The result is the stable sort of the runs one
  * after the other, as if they had been sorted as one array. */
-typedef struct run_head {
-    const candidate *at, *end;
-    int run;
-} run_head;
-
 static int head_before(const run_head *a, const run_head *b)
 {
     int o = cand_order(a->at, b->at);
@@ -1129,13 +1230,10 @@ static int merge_runs(pf_world *w, pf_collision_stage *c, size_t total)
     size_t part = c->part ? c->part : PF_MERGE_PART;
     size_t parts = total < PF_PARALLEL_PARTS * part ? 1 : total / part + 1;
     if (parts > most) parts = most ? most : 1;
-    size_t *at = pf_malloc(((parts + 1) * runs + parts) * sizeof *at);
-    run_head *heads = pf_malloc(parts * runs * sizeof *heads);
-    if (!at || !heads) {
-        pf_free(at);
-        pf_free(heads);
+    if (pf_vec_reserve(&c->merge_at, (parts + 1) * runs + parts) || pf_vec_reserve(&c->merge_heads, parts * runs))
         return pf_error(PF_ENOMEM, "out of memory");
-    }
+    size_t *at = c->merge_at.v;
+    run_head *heads = c->merge_heads.v;
     merge_run m = {c, parts, runs, at, at + (parts + 1) * runs, heads};
     const candidate *lv = run_of(c, (int)longest, &most);
     for (size_t j = 0; j <= parts; j++)
@@ -1157,8 +1255,6 @@ static int merge_runs(pf_world *w, pf_collision_stage *c, size_t total)
     pf_collide_chunks(w, c, parts, 1, copy_part, &m);
     c->merged.n = total;
     c->cand.n = n;
-    pf_free(at);
-    pf_free(heads);
     return PF_OK;
 }
 
@@ -1180,11 +1276,13 @@ int pf_collide(pf_world *w, pf_collision_stage *c, uint64_t *examined)
     }
     int within = 0; /* a surface whose spheres meet each other: its finds follow the jobs' */
     for (uint32_t s = 0; s < w->surf.n; s++) within |= spheres_meet(w, s);
-    narrow_run run = {w, c, 0, 0, 0, !within};
-    if (c->jobs.n > 1 || c->memory.n > 64)
+    narrow_run run = {w, c, 0, 0, 0, 0, !within};
+    if (c->jobs.n > 1 || c->indexed.n > 1 || c->memory.n > 64)
         on_workers(w, c, narrow_worker, &run);
     else
         narrow_worker(&run, 0, 1);
+    clear_needs(c);
+    if (run.failed) return pf_error(PF_ENOMEM, "out of memory building the collision indexes");
     for (uint32_t s = 0; s < w->surf.n && !rc; s++) /* its boxes, broad phase and tests on the workers */
         if (spheres_meet(w, s)) rc = spheres_within(w, c, s);
     /* the lanes' finds in one array; the sort below makes their order the data's, not the threads' */

@@ -72,6 +72,9 @@ typedef struct surface_cache {
     double slack[3];          /* slack[kind]; kept while no vertex has moved farther (collide.c, surface_index) */
     PF_VEC(pf_aabb) boxes;      /* scratch for building an index */
     uint8_t need;               /* bit per JOB_* index some job of this pass queries (collide.c, plan_jobs) */
+    uint32_t first_slice;       /* its vertices' slices in pf_collision_stage.slices, this pass (surface_bounds) */
+    _Atomic uint32_t slices_left; /* of them not bounded yet: the worker that bounds the last merges them */
+    _Atomic uint32_t index_done, index_waiters; /* the pass its indexes were made ready at (collide.c, narrow_worker) */
 } surface_cache;
 
 /* One thread's share of the narrow phase: its query buffer and the proximities it found. */
@@ -95,7 +98,20 @@ typedef struct collide_job {
     uint32_t lo, hi; /* a's vertices (JOB_EDGES: edges) lo .. hi - 1; hi is clamped to their count */
     double reach; /* how far apart features may be to become contacts: the alarm distance, or farther for a pair
                      that approaches faster than the rule allows (collide.c, plan_jobs) */
+    uint64_t cost; /* ns it took at this pass (the next pass takes the costliest jobs first: collide.c, order_jobs) */
 } collide_job;
+
+/* A job's place in the order the workers take the jobs in: its cost at the previous pass (collide.c). */
+typedef struct collide_rank {
+    uint64_t cost;
+    uint32_t job;
+} collide_rank;
+
+/* A sorted run's head in the merge of the lanes' finds (collide.c, merge_runs). */
+typedef struct run_head {
+    const candidate *at, *end;
+    int run;
+} run_head;
 
 /* Vertices lo .. hi - 1 of a surface: their positions and velocities mapped, and their bounds, by one worker. */
 typedef struct surface_slice {
@@ -121,7 +137,10 @@ typedef struct pf_collision_stage {
     PF_VEC(uint32_t) live;  /* the surfaces the broad phase sees: all but those of removed objects */
     collide_lane *lanes;
     int nlanes;
+    uint32_t index_spin; /* pause iterations a job waits for its index before it sleeps (collide.c) */
     PF_VEC(collide_job) jobs;
+    PF_VEC(collide_job) last_jobs; /* the previous pass's jobs with their costs (collide.c, order_jobs) */
+    PF_VEC(collide_rank) order;    /* the order the workers take this pass's jobs in, costliest first */
     PF_VEC(uint32_t) indexed; /* the surfaces whose indexes this pass's jobs query, each once (collide.c) */
     uint32_t job_slice;       /* vertices (edges) of a surface pair's job (collide.c, plan_jobs; tests lower it) */
     uint32_t part; /* finds of a part of the merge, contacts of a range of the fill (PF_MERGE_PART; tests lower it) */
@@ -130,6 +149,8 @@ typedef struct pf_collision_stage {
     PF_VEC(candidate) merged; /* the lanes' runs merged, before the repeats are dropped (collide.c, merge_runs) */
     PF_VEC(contact_memory) memory; /* the latest pass's vertex–triangle contacts, by surface, vertex, surface */
     PF_VEC(contact_memory) recent; /* the lanes' shares of the next memory, each sorted (pf_collide_remember) */
+    PF_VEC(size_t) merge_at;       /* scratch of the merges (merge_runs, pf_collide_remember): kept, not per step */
+    PF_VEC(run_head) merge_heads;
     pf_collision_stats stats;
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
     uint64_t passes;

@@ -434,6 +434,63 @@ START_TEST(merge_fill_and_memory_in_parts_every_worker_count)
 }
 END_TEST
 
+/* The surfaces' indexes built inside the narrow phase's run (each job waits for the index it queries), and the
+ * jobs taken costliest first, by their time at the previous pass (collide.c, narrow_worker and order_jobs): on the
+ * heterogeneous scene (20 surfaces, contacts from about step 60 on) with every index rebuilt every pass (slack 0)
+ * and jobs of 64 vertices, so that the workers build the indexes while others already run jobs, and the order
+ * differs from the plan's. The oracle is the same world on 1 worker: every step's contacts bit for bit and the
+ * final state, on 2 and 3 workers. */
+enum { HET_STEPS = 100 };
+
+static uint64_t run_heterogeneous(int workers, contact_log *L, int *reordered, int *matched)
+{
+    pf_scene *s;
+    pf_scene_load_def d = pf_scene_default_load_def();
+    d.world.runtime.quiet = 1;
+    d.world.runtime.bind = 0;
+    d.world.runtime.workers = workers;
+    ck_assert_int_eq(pf_scene_load_builtin(&d, "heterogeneous", &s), PF_OK);
+    pf_world *w = pf_scene_world(s);
+    w->col->index_slack = 0;
+    w->col->job_slice = 64;
+    memset(L, 0, sizeof *L);
+    L->floor = (pf_object_id){UINT32_MAX};
+    ck_assert_int_eq(pf_world_set_contact_callback(w, on_contacts, L), PF_OK);
+    *reordered = *matched = 0;
+    for (L->step = 0; L->step < HET_STEPS; L->step++) {
+        ck_assert_int_eq(pf_world_step(w, 1), PF_OK);
+        const pf_collision_stage *c = w->col;
+        ck_assert_uint_eq(c->order.n, c->jobs.n);
+        for (size_t k = 0; k < c->order.n; k++) {
+            *reordered += c->order.v[k].job != k;
+            *matched += c->order.v[k].cost < UINT64_MAX / 2; /* its cost from the previous pass */
+        }
+    }
+    uint64_t h = pf_world_state_hash(w);
+    pf_scene_destroy(s);
+    return h;
+}
+
+START_TEST(indexes_in_the_narrow_run_and_jobs_costliest_first_every_worker_count)
+{
+    static contact_log ref, got;
+    int reordered, matched;
+    uint64_t href = run_heterogeneous(1, &ref, &reordered, &matched);
+    ck_assert_uint_gt(ref.total, 1000); /* the pile has formed */
+    ck_assert_int_gt(reordered, 0);
+    ck_assert_int_gt(matched, 0);
+    for (int workers = 2; workers <= 3; workers++) {
+        uint64_t h = run_heterogeneous(workers, &got, &reordered, &matched);
+        ck_assert_uint_eq(got.total, ref.total);
+        for (int s = 0; s < HET_STEPS; s++)
+            ck_assert_msg(got.digest[s] == ref.digest[s], "%d workers, step %d: contacts differ from 1 worker's",
+                          workers, s);
+        ck_assert_msg(h == href, "%d workers: state hash %016llx, 1 worker %016llx", workers,
+                      (unsigned long long)h, (unsigned long long)href);
+    }
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("collision_stage_methods");
@@ -444,6 +501,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, kept_indexes_give_the_rebuilt_contacts);
     tcase_add_test(tc, sliced_jobs_and_chunked_pairs_every_worker_count);
     tcase_add_test(tc, merge_fill_and_memory_in_parts_every_worker_count);
+    tcase_add_test(tc, indexes_in_the_narrow_run_and_jobs_costliest_first_every_worker_count);
     suite_add_tcase(s, tc);
     return s;
 }
