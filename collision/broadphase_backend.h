@@ -1,5 +1,6 @@
 /* The private interface every broad-phase method implements; collision/broadphase.c dispatches to it after
- * validating the boxes, so a backend may assume finite boxes with min <= max and n >= 1. */
+ * validating the boxes, so a backend may assume finite boxes with min <= max and n >= 1 (but for a backend marked
+ * there as checking the boxes itself: it must refuse bad ones as pf_check_aabbs does, before any result). */
 #ifndef PF_COLLISION_BROADPHASE_BACKEND_H
 #define PF_COLLISION_BROADPHASE_BACKEND_H
 

@@ -8,6 +8,7 @@
  *  - spread (a given cell size, or sizes that differ much): a box is a record in every cell it meets, pairs
  *    are tested inside each cell and each reported by the one cell that holds their intersection's lower
  *    corner. */
+#include "arg_checks.h"
 #include "broadphase_backend.h"
 #include "grid_stencil.h"
 #include "morton.h"
@@ -35,7 +36,6 @@ typedef struct grid_state {
     uint32_t *vals, *vals2;
     size_t cap;           /* room of keys, keys2, vals and vals2: four arrays grown in step, so no PF_VEC */
     PF_VEC(uint32_t) big; /* spread: the boxes meeting too many cells, increasing */
-    PF_VEC(double) block_sums; /* the survey's per-block sums */
     pf_radix_scratch radix;
     pf_grid_stencil stencil;
 } grid_state;
@@ -71,7 +71,6 @@ static void grid_destroy(void *state)
     pf_free(s->vals);
     pf_free(s->vals2);
     pf_vec_free(&s->big);
-    pf_vec_free(&s->block_sums);
     pf_grid_stencil_free(&s->stencil);
     pf_radix_scratch_free(&s->radix);
     pf_free(s);
@@ -94,83 +93,8 @@ static int grow(grid_state *s, size_t need)
 
 static size_t grid_bytes(const grid_state *s)
 {
-    return sizeof *s + s->cap * 24 + s->big.cap * sizeof *s->big.v + s->block_sums.cap * sizeof *s->block_sums.v + pf_grid_stencil_bytes(&s->stencil) +
+    return sizeof *s + s->cap * 24 + s->big.cap * sizeof *s->big.v + pf_grid_stencil_bytes(&s->stencil) +
            pf_radix_scratch_bytes(&s->radix);
-}
-
-enum { SURVEY_BLOCK = 8192 };
-
-typedef struct survey_run {
-    const pf_aabb *boxes;
-    size_t n, nblocks;
-    double *part; /* per block: the sum of its boxes' largest extents */
-    double lo[64][3], hi[64][3], big[64]; /* per part */
-} survey_run;
-
-static void survey_part(void *ctx, int k, int parts)
-{
-    survey_run *r = ctx;
-    const pf_aabb *boxes = r->boxes;
-    size_t b0, b1;
-    pf_par_range(r->nblocks, k, parts, &b0, &b1);
-    double big = 0.0;
-    double lo0 = boxes[0].min[0], lo1 = boxes[0].min[1], lo2 = boxes[0].min[2];
-    double hi0 = boxes[0].max[0], hi1 = boxes[0].max[1], hi2 = boxes[0].max[2];
-    for (size_t blk = b0; blk < b1; blk++) {
-        double part = 0.0;
-        size_t i1 = (blk + 1) * SURVEY_BLOCK < r->n ? (blk + 1) * SURVEY_BLOCK : r->n;
-        for (size_t i = blk * SURVEY_BLOCK; i < i1; i++) {
-            const pf_aabb *b = &boxes[i];
-            lo0 = b->min[0] < lo0 ? b->min[0] : lo0;
-            lo1 = b->min[1] < lo1 ? b->min[1] : lo1;
-            lo2 = b->min[2] < lo2 ? b->min[2] : lo2;
-            hi0 = b->max[0] > hi0 ? b->max[0] : hi0;
-            hi1 = b->max[1] > hi1 ? b->max[1] : hi1;
-            hi2 = b->max[2] > hi2 ? b->max[2] : hi2;
-            double e = b->max[0] - b->min[0], e1 = b->max[1] - b->min[1], e2 = b->max[2] - b->min[2];
-            e = e1 > e ? e1 : e;
-            e = e2 > e ? e2 : e;
-            part += e;
-            big = e > big ? e : big;
-        }
-        r->part[blk] = part;
-    }
-    r->lo[k][0] = lo0, r->lo[k][1] = lo1, r->lo[k][2] = lo2;
-    r->hi[k][0] = hi0, r->hi[k][1] = hi1, r->hi[k][2] = hi2;
-    r->big[k] = big;
-}
-
-/* The boxes' bounds (lo, hi), their largest extent and the mean of each box's largest extent, in one pass (the
- * mean summed in fixed blocks, added in block order, so the same whatever the parts; min and max are exact). */
-static int box_survey(grid_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, double lo[3], double hi[3],
-                      double *largest, double *mean)
-{
-    survey_run r;
-    r.boxes = boxes;
-    r.n = n;
-    r.nblocks = (n + SURVEY_BLOCK - 1) / SURVEY_BLOCK;
-    if (pf_vec_reserve(&s->block_sums, r.nblocks)) return pf_error(PF_ENOMEM, "out of memory for grid sums");
-    r.part = s->block_sums.v;
-    int parts = n < 4 * SURVEY_BLOCK ? 1 : par->workers;
-    if (parts > 64) parts = 64;
-    if ((size_t)parts > r.nblocks) parts = (int)r.nblocks;
-    pf_par_for(par, parts, survey_part, &r);
-    double big = 0.0, sum = 0.0;
-    for (int a = 0; a < 3; a++) {
-        lo[a] = r.lo[0][a];
-        hi[a] = r.hi[0][a];
-    }
-    for (int k = 0; k < parts; k++) {
-        for (int a = 0; a < 3; a++) {
-            lo[a] = r.lo[k][a] < lo[a] ? r.lo[k][a] : lo[a];
-            hi[a] = r.hi[k][a] > hi[a] ? r.hi[k][a] : hi[a];
-        }
-        big = r.big[k] > big ? r.big[k] : big;
-    }
-    for (size_t blk = 0; blk < r.nblocks; blk++) sum += r.part[blk];
-    *largest = big;
-    *mean = sum / (double)n;
-    return PF_OK;
 }
 
 typedef struct above_run {
@@ -224,9 +148,16 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
 {
     grid_state *s = state;
     pf_par par = pf_par_of(def);
-    double lo[3], hi[3], largest, mean;
-    int rc0 = box_survey(s, boxes, n, &par, lo, hi, &largest, &mean);
+    /* one pass over the boxes: bounds, extents and (automatic cell size) the stencil layout's keys if its frame
+     * stays */
+    pf_grid_survey sv;
+    int rc0 = pf_grid_survey_boxes(&s->stencil, boxes, n, &par, !(def->cell_size > 0.0), &sv);
     if (rc0) return rc0;
+    if (sv.bad) { /* the survey is the boxes' validation (broadphase.c leaves it to the grid): name the first */
+        rc0 = pf_check_aabbs(boxes, n, "pf_broadphase_pairs", "boxes");
+        if (rc0) return rc0;
+    }
+    double *lo = sv.lo, *hi = sv.hi, largest = sv.largest, mean = sv.mean;
     pf_quantiser q;
     pf_quantiser_from_bounds(&q, lo, hi);
     double root = q.scale > 0.0 ? (double)(1u << PF_MORTON_BITS) / q.scale : 0.0;
@@ -244,7 +175,7 @@ static int grid_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *
             largest = small;
         }
         if (stencil) {
-            int rc = pf_grid_stencil_pairs(&s->stencil, boxes, n, &par, lo, hi, largest, floor_cell,
+            int rc = pf_grid_stencil_pairs(&s->stencil, boxes, n, &par, &sv, largest, floor_cell,
                                            big_above, out, stats);
             stats->bytes = grid_bytes(s);
             return rc;

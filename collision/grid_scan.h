@@ -35,7 +35,12 @@ typedef struct pf_grid_records {
 } pf_grid_records;
 
 /* The pairs of the records [r0, r1) with the records after them in their row and in the four rows ahead,
- * appended to out in record order; adds the records tested to *candidates. PF_OK or PF_ENOMEM. */
+ * appended to out in record order; adds the records tested to *candidates. PF_OK or PF_ENOMEM. A record's
+ * five ranges (the rest of its own row, then the four rows ahead) are read first one window each, in one block
+ * without a branch, then the ranges that go on past their first window in the same order: a range holds 0.57
+ * records on average for the falling spheres (one in nine goes on), and a loop per range, as before, had an
+ * exit to predict for each of the five. So a record's pairs come as those of the first windows, in range
+ * order, then those of the rest of the ranges, in range order. */
 typedef int (*pf_grid_sweep_fn)(const pf_grid_records *g, size_t r0, size_t r1, pf_pair_vec *out,
                                 uint64_t *candidates);
 

@@ -19,14 +19,11 @@
 #include <string.h>
 
 #define STENCIL_COORD ((1u << 21) - 3u) /* cells per axis, padded by one on each side, within 21 bits */
-#define MAX_CHUNKS 64
+#define MAX_CHUNKS PF_GRID_MAX_PARTS
 #define PREFETCH 32 /* records ahead whose boxes the copy prefetches */
 #define MERGE_SHARE 4 /* merged when at most 1 / MERGE_SHARE of the boxes changed key */
 
-typedef struct frame {
-    double origin[3], inv_cell;
-    uint64_t nx, nxy;
-} frame;
+typedef pf_grid_frame frame;
 
 /* The padded cell coordinate (1 .. STENCIL_COORD + 1): monotone in x, so that two boxes whose lower corners are
  * less than a cell apart stay at most one cell apart after clamping too. */
@@ -105,9 +102,10 @@ static void release(pf_grid_stencil *s)
         s->V[b] = s->mv[b] = NULL;
     }
     pf_free(s->key_of);
+    pf_free(s->guess);
     pf_free(s->moved);
     pf_free(s->rec);
-    s->key_of = NULL;
+    s->key_of = s->guess = NULL;
     s->moved = NULL;
     s->rec = NULL;
     s->cap = s->mcap = 0;
@@ -117,14 +115,17 @@ static void release(pf_grid_stencil *s)
 void pf_grid_stencil_free(pf_grid_stencil *s)
 {
     release(s);
+    pf_free(s->block_sums);
+    s->block_sums = NULL;
+    s->blocks_cap = 0;
     pf_radix_scratch_free(&s->radix);
     pf_pair_chunks_free(&s->chunks);
 }
 
 size_t pf_grid_stencil_bytes(const pf_grid_stencil *s)
 {
-    return s->cap * (2 * 8 + 2 * 4 + 8 + 1 + sizeof(pf_grid_rec)) + s->mcap * 2 * (8 + 4) + pf_radix_scratch_bytes(&s->radix) +
-           pf_pair_chunks_bytes(&s->chunks);
+    return s->cap * (2 * 8 + 2 * 4 + 2 * 8 + 1 + sizeof(pf_grid_rec)) + s->mcap * 2 * (8 + 4) +
+           s->blocks_cap * sizeof *s->block_sums + pf_radix_scratch_bytes(&s->radix) + pf_pair_chunks_bytes(&s->chunks);
 }
 
 /* Room for n boxes; a new block forgets the last order. */
@@ -140,6 +141,7 @@ static int reserve(pf_grid_stencil *s, size_t n)
         ok &= (s->V[b] = pf_malloc(c * sizeof *s->V[b])) != NULL;
     }
     ok &= (s->key_of = pf_malloc(c * sizeof *s->key_of)) != NULL;
+    ok &= (s->guess = pf_malloc(c * sizeof *s->guess)) != NULL;
     ok &= (s->moved = pf_malloc(c)) != NULL;
     ok &= (s->rec = pf_malloc(c * sizeof *s->rec)) != NULL;
     if (!ok) {
@@ -305,7 +307,7 @@ static void movers_chunk(void *ctx, int c, int chunks)
     uint64_t *mk = s->mk[0];
     uint32_t *mv = s->mv[0];
     size_t lo, hi, o = m->off[c], end = m->off[c + 1];
-    pf_chunk_range(m->n, chunks, c, &lo, &hi);
+    pf_grid_part_range(m->n, c, chunks, &lo, &hi);
     for (size_t i = lo; i < hi && o < end; i++) {
         mk[o] = key_of[i];
         mv[o] = (uint32_t)i;
@@ -313,7 +315,8 @@ static void movers_chunk(void *ctx, int c, int chunks)
     }
 }
 
-static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int coherent, int chunks,
+/* changed[p]: the changed boxes of part p of `parts` (pf_grid_part_range); the merge runs in `chunks`. */
+static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int coherent, int chunks, int parts,
                          const size_t *changed)
 {
     if (!coherent) {
@@ -322,11 +325,11 @@ static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int co
         return sort_all(s, n, par);
     }
     size_t off[MAX_CHUNKS + 1], total = 0;
-    for (int c = 0; c < chunks; c++) {
+    for (int c = 0; c < parts; c++) {
         off[c] = total;
         total += changed[c];
     }
-    off[chunks] = total;
+    off[parts] = total;
     s->changed = total;
     if (total == 0) {
         s->order = PF_GRID_UNCHANGED;
@@ -340,7 +343,7 @@ static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int co
     }
     int rc = reserve_movers(s, total);
     if (rc) return rc;
-    pf_par_for(par, chunks, movers_chunk, &mr);
+    pf_par_for(par, parts, movers_chunk, &mr);
     int where = pf_radix_sort64(s->mk[0], s->mv[0], s->mk[1], s->mv[1], total, par, &s->radix);
     if (where < 0) return where;
     merge(s, n, s->mk[where], s->mv[where], total, par, chunks);
@@ -450,7 +453,7 @@ static void keys_chunk(void *ctx, int c, int chunks)
     uint64_t *NK = s->K[!s->cur];
     uint32_t *NV = s->V[!s->cur];
     size_t i0, i1, cnt = 0;
-    pf_chunk_range(k->n, chunks, c, &i0, &i1);
+    pf_grid_part_range(k->n, c, chunks, &i0, &i1);
     for (size_t i = i0; i < i1; i++) {
         const pf_aabb *b = &k->boxes[i];
         uint64_t key = box_extent(b) > k->big_above ? GRID_KEY_END : box_key(k->g, b);
@@ -484,8 +487,144 @@ static void sweep_chunk(void *ctx, int c, int chunks)
     if (r0 < r1 && w->sweep(w->R, r0, r1, out, &pc->candidates[c])) pc->status[c] = PF_ENOMEM;
 }
 
+void pf_grid_part_range(size_t n, int k, int parts, size_t *i0, size_t *i1)
+{
+    size_t blocks = (n + PF_GRID_BLOCK - 1) / PF_GRID_BLOCK, b0, b1;
+    pf_chunk_range(blocks, parts, k, &b0, &b1);
+    *i0 = b0 * PF_GRID_BLOCK < n ? b0 * PF_GRID_BLOCK : n;
+    *i1 = b1 * PF_GRID_BLOCK < n ? b1 * PF_GRID_BLOCK : n;
+}
+
+typedef struct survey_run {
+    pf_grid_stencil *s;
+    const pf_aabb *boxes;
+    size_t n;
+    pf_grid_survey *sv;
+    double lo[MAX_CHUNKS][3], hi[MAX_CHUNKS][3], big[MAX_CHUNKS]; /* per part */
+    int ok[MAX_CHUNKS];                                             /* per part: no extent negative or NaN */
+} survey_run;
+
+/* Part k's blocks: bounds, largest extent and per-block sums of the largest extents, whether every extent is
+ * >= 0 (false for NaN) and, when `guess`, the keys in the last frame (into s->guess) against the last keys
+ * (s->moved, and the part's count of changes). One function for both, `guess` a constant at each call, so that
+ * the loop without the keys carries none of them. */
+static inline void survey_blocks(survey_run *r, int k, int parts, int guess)
+{
+    const pf_aabb *boxes = r->boxes;
+    pf_grid_stencil *s = r->s;
+    const frame *g = &s->frame;
+    const uint64_t *key_of = s->key_of;
+    uint64_t *keys = s->guess;
+    uint8_t *moved = s->moved;
+    size_t i0, i1, cnt = 0;
+    pf_grid_part_range(r->n, k, parts, &i0, &i1);
+    int ok = 1;
+    double big = 0.0;
+    double lo0 = boxes[0].min[0], lo1 = boxes[0].min[1], lo2 = boxes[0].min[2];
+    double hi0 = boxes[0].max[0], hi1 = boxes[0].max[1], hi2 = boxes[0].max[2];
+    for (size_t b0 = i0; b0 < i1; b0 += PF_GRID_BLOCK) {
+        double part = 0.0;
+        size_t b1 = b0 + PF_GRID_BLOCK < i1 ? b0 + PF_GRID_BLOCK : i1;
+        for (size_t i = b0; i < b1; i++) {
+            const pf_aabb *b = &boxes[i];
+            lo0 = b->min[0] < lo0 ? b->min[0] : lo0;
+            lo1 = b->min[1] < lo1 ? b->min[1] : lo1;
+            lo2 = b->min[2] < lo2 ? b->min[2] : lo2;
+            hi0 = b->max[0] > hi0 ? b->max[0] : hi0;
+            hi1 = b->max[1] > hi1 ? b->max[1] : hi1;
+            hi2 = b->max[2] > hi2 ? b->max[2] : hi2;
+            double e0 = b->max[0] - b->min[0], e1 = b->max[1] - b->min[1], e2 = b->max[2] - b->min[2];
+            ok &= (e0 >= 0.0) & (e1 >= 0.0) & (e2 >= 0.0);
+            double e = e1 > e0 ? e1 : e0;
+            e = e2 > e ? e2 : e;
+            part += e;
+            big = e > big ? e : big;
+            if (guess) {
+                uint64_t key = box_key(g, b);
+                uint8_t mv = key != key_of[i];
+                keys[i] = key;
+                moved[i] = mv;
+                cnt += mv;
+            }
+        }
+        s->block_sums[b0 / PF_GRID_BLOCK] = part;
+    }
+    r->sv->changed[k] = cnt;
+    r->ok[k] = ok;
+    r->lo[k][0] = lo0, r->lo[k][1] = lo1, r->lo[k][2] = lo2;
+    r->hi[k][0] = hi0, r->hi[k][1] = hi1, r->hi[k][2] = hi2;
+    r->big[k] = big;
+}
+
+static void survey_part(void *ctx, int k, int parts)
+{
+    survey_blocks(ctx, k, parts, 0);
+}
+
+static void survey_guess_part(void *ctx, int k, int parts)
+{
+    survey_blocks(ctx, k, parts, 1);
+}
+
+/* The survey: one pass (parallel over whole blocks) instead of one for the bounds and one for the keys. The mean
+ * is summed in fixed blocks added in block order and min and max are exact, so the figures are the same
+ * whatever the parts; the guessed keys are each box's own. */
+int pf_grid_survey_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par, int guess,
+                         pf_grid_survey *sv)
+{
+    size_t blocks = (n + PF_GRID_BLOCK - 1) / PF_GRID_BLOCK;
+    if (blocks > s->blocks_cap) {
+        double *b = pf_realloc(s->block_sums, s->blocks_cap * sizeof *b, blocks * sizeof *b);
+        if (!b) return pf_error(PF_ENOMEM, "out of memory for grid sums");
+        s->block_sums = b;
+        s->blocks_cap = blocks;
+    }
+    int parts = n < 16384 ? 1 : par->workers;
+    if (parts > MAX_CHUNKS) parts = MAX_CHUNKS;
+    if ((size_t)parts > blocks) parts = (int)blocks;
+    survey_run r;
+    r.s = s;
+    r.boxes = boxes;
+    r.n = n;
+    r.sv = sv;
+    sv->parts = parts;
+    sv->guessed = guess && s->prev_n == n; /* the last call's frame, keys and room */
+    pf_par_for(par, parts, sv->guessed ? survey_guess_part : survey_part, &r);
+    double big = 0.0, sum = 0.0;
+    int ok = 1;
+    for (int a = 0; a < 3; a++) {
+        sv->lo[a] = r.lo[0][a];
+        sv->hi[a] = r.hi[0][a];
+    }
+    for (int k = 0; k < parts; k++) {
+        ok &= r.ok[k];
+        for (int a = 0; a < 3; a++) {
+            sv->lo[a] = r.lo[k][a] < sv->lo[a] ? r.lo[k][a] : sv->lo[a];
+            sv->hi[a] = r.hi[k][a] > sv->hi[a] ? r.hi[k][a] : sv->hi[a];
+        }
+        big = r.big[k] > big ? r.big[k] : big;
+    }
+    for (size_t blk = 0; blk < blocks; blk++)
+        sum += s->block_sums[blk];
+    sv->largest = big;
+    sv->mean = sum / (double)n;
+    /* A box with a NaN has a NaN extent, one with min > max a negative one; with every extent >= 0, an infinite
+     * coordinate shows in the bounds (a box infinite on one side only has that side's bound infinite, and one
+     * infinite on both sides has a NaN extent). */
+    for (int a = 0; a < 3; a++)
+        ok &= isfinite(sv->lo[a]) & isfinite(sv->hi[a]);
+    sv->bad = !ok;
+    return PF_OK;
+}
+
+static int same_frame(const frame *a, const frame *b)
+{
+    return a->origin[0] == b->origin[0] && a->origin[1] == b->origin[1] && a->origin[2] == b->origin[2] &&
+           a->inv_cell == b->inv_cell && a->nx == b->nx && a->nxy == b->nxy;
+}
+
 int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par_in,
-                          const double lo[3], const double hi[3], double largest, double floor_cell, double big_above,
+                          const pf_grid_survey *sv, double largest, double floor_cell, double big_above,
                           pf_pair_vec *out, pf_broadphase_stats *stats)
 {
     int threads = par_in->workers;
@@ -496,15 +635,29 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, co
     int rc = reserve(s, n);
     if (rc) return rc;
     frame g;
-    fit(&g, lo, hi, largest, floor_cell);
+    fit(&g, sv->lo, sv->hi, largest, floor_cell);
     int coherent = s->prev_n == n;
     s->prev_n = 0; /* until this call's records are complete */
 
-    /* Keys in index order; changes against the last call's counted per chunk. */
+    /* Keys in index order, changes against the last call's counted per part: the survey's when it guessed the
+     * frame right (and no box is kept apart: its keys ignore extents), else a pass of their own. */
     int chunks = threads;
     keys_run kr = {s, boxes, n, &g, big_above, coherent, {0}};
-    pf_par_for(par, chunks, keys_chunk, &kr);
-    rc = order_records(s, n, par, coherent, chunks, kr.changed);
+    const size_t *changed = kr.changed;
+    int parts = chunks;
+    if (coherent && sv->guessed && big_above == INFINITY && same_frame(&g, &s->frame)) {
+        uint64_t *t = s->key_of;
+        s->key_of = s->guess;
+        s->guess = t;
+        changed = sv->changed;
+        parts = sv->parts;
+        s->keys_guessed = 1;
+    } else {
+        s->keys_guessed = 0;
+        pf_par_for(par, chunks, keys_chunk, &kr);
+    }
+    s->frame = g;
+    rc = order_records(s, n, par, coherent, chunks, parts, changed);
     if (rc) return rc;
     const uint64_t *K = s->K[s->cur];
     const uint32_t *V = s->V[s->cur];

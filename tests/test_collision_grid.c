@@ -12,6 +12,7 @@
 #include "collision/grid_stencil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,9 +94,16 @@ static pf_grid_order check_step(pf_broadphase *kept, const pf_aabb *boxes, size_
     return order;
 }
 
+/* Whether the last call of bp took its keys from its survey (the last frame kept). */
+static int keys_guessed(pf_broadphase *bp)
+{
+    return pf_grid_stencil_of(pf_broadphase_state(bp))->keys_guessed;
+}
+
 /* One grid kept across calls: a first sort, a call where nothing moved (order kept), a few boxes moved far and
- * the rest nudged (the changed ones merged in), every box moved (sorted afresh), and one box grown huge (kept
- * apart, merged). */
+ * the rest nudged (the changed ones merged in), one box moved out of the bounds (the frame changes, so the keys
+ * that the survey computed in the last frame are not used), every box moved (sorted afresh), and one box grown
+ * huge (kept apart, merged; the survey's keys ignore extents, so not used either). */
 START_TEST(test_grid_coherent_steps)
 {
     int threads = _i + 1;
@@ -106,6 +114,7 @@ START_TEST(test_grid_coherent_steps)
     ck_assert_int_eq(check_step(kept, boxes, N, "first call"), PF_GRID_SORTED);
     ck_assert_int_eq(check_step(kept, boxes, N, "nothing moved"), PF_GRID_UNCHANGED);
     ck_assert_uint_eq(pf_grid_stencil_of(pf_broadphase_state(kept))->changed, 0);
+    ck_assert(keys_guessed(kept));
 
     double half = 0.5 * cbrt(0.2 / (double)N);
     for (size_t i = 0; i < N; i++) {
@@ -118,6 +127,15 @@ START_TEST(test_grid_coherent_steps)
     ck_assert_int_eq(check_step(kept, boxes, N, "a few moved"), PF_GRID_MERGED);
     size_t changed = pf_grid_stencil_of(pf_broadphase_state(kept))->changed;
     ck_assert_msg(changed > N / 40 && changed < N / 4, "%zu boxes changed cell", changed);
+    ck_assert(keys_guessed(kept));
+
+    pf_aabb saved = boxes[17];
+    boxes[17].min[0] += 1.5; /* past the bounds in x: rows of more cells */
+    boxes[17].max[0] += 1.5;
+    ck_assert_int_eq(check_step(kept, boxes, N, "one box out of the bounds"), PF_GRID_SORTED);
+    ck_assert(!keys_guessed(kept));
+    boxes[17] = saved;
+    ck_assert_int_eq(check_step(kept, boxes, N, "back in the bounds"), PF_GRID_SORTED);
 
     for (size_t i = 0; i < N; i++)
         for (int a = 0; a < 3; a++) {
@@ -129,6 +147,7 @@ START_TEST(test_grid_coherent_steps)
 
     cube_box(&boxes[N / 2], 0.5, 0.5, 0.5, 0.2); /* one huge box: kept apart */
     ck_assert_int_eq(check_step(kept, boxes, N, "one box grown huge"), PF_GRID_MERGED);
+    ck_assert(!keys_guessed(kept));
     pf_broadphase_destroy(kept);
     free(boxes);
 }
@@ -253,6 +272,70 @@ START_TEST(test_grid_simd_matches_scalar)
         free(p[0]);
         free(p[1]);
     }
+    free(boxes);
+}
+END_TEST
+
+/* The grid refuses bad boxes in its survey (broadphase.c leaves the check to it): NaN, infinite on either side
+ * or both, and min above max by one ulp, at the first, a middle (not in the first part) and the last index,
+ * each naming that box as pf_check_aabb does (PF_EINVAL, no pairs); a kept grid, with its last order, then
+ * gives a fresh grid's pairs (check_step) with its survey's keys, and the spread layout (a cell size given)
+ * refuses them the same way. A box of extreme but finite bounds (+-1e300) is accepted, with brute force's pairs
+ * (not +-DBL_MAX: an extent that overflows to infinity is another matter, left out here). */
+START_TEST(test_grid_checks_boxes)
+{
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {99};
+    random_boxes(boxes, N, &s);
+    pf_broadphase *kept = grid_new(2);
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = PF_BP_GRID;
+    def.cell_size = 0.05;
+    pf_broadphase *spread;
+    ck_assert_int_eq(pf_broadphase_create(&def, &spread), PF_OK);
+    check_step(kept, boxes, N, "first call");
+    const size_t at[] = {0, N / 2 + 1, N - 1};
+    for (size_t w = 0; w < sizeof at / sizeof at[0]; w++)
+        for (int bad = 0; bad < 7; bad++) {
+            size_t i = at[w];
+            pf_aabb saved = boxes[i];
+            int a = bad % 3;
+            if (bad == 0) boxes[i].min[a] = NAN;
+            if (bad == 1) boxes[i].max[a] = NAN;
+            if (bad == 2) boxes[i].max[a] = INFINITY;
+            if (bad == 3) boxes[i].min[a] = -INFINITY;
+            if (bad == 4) boxes[i].min[a] = boxes[i].max[a] = INFINITY;
+            if (bad == 5) boxes[i].min[a] = -INFINITY, boxes[i].max[a] = INFINITY;
+            if (bad == 6) boxes[i].min[a] = nextafter(boxes[i].max[a], INFINITY);
+            char name[32];
+            snprintf(name, sizeof name, "box %zu:", i);
+            pf_broadphase *bps[2] = {kept, spread};
+            for (int b = 0; b < 2; b++) {
+                const pf_pair *p;
+                size_t np = 99;
+                ck_assert_int_eq(pf_broadphase_pairs(bps[b], boxes, N, &p, &np, NULL), PF_EINVAL);
+                ck_assert_msg(strstr(pf_last_error(), name) != NULL, "bad %d at %zu: '%s'", bad, i, pf_last_error());
+                ck_assert_uint_eq(np, 0);
+            }
+            boxes[i] = saved;
+        }
+    check_step(kept, boxes, N, "after the bad calls");
+    ck_assert(keys_guessed(kept));
+    pf_broadphase_destroy(kept);
+    pf_broadphase_destroy(spread);
+
+    enum { SMALL = 50 };
+    random_boxes(boxes, SMALL, &s);
+    boxes[SMALL / 2] = (pf_aabb){{-1e300, -1e300, -1e300}, {1e300, 1e300, 1e300}};
+    pf_broadphase *bp = grid_new(1);
+    size_t np, nb;
+    pf_pair *p = pairs_of(bp, boxes, SMALL, &np, NULL);
+    pf_pair *ref = brute_pairs(boxes, SMALL, &nb);
+    qsort(p, np, sizeof *p, pair_cmp);
+    ck_assert_msg(nb >= SMALL - 1 && np == nb && !memcmp(p, ref, nb * sizeof *p), "%zu pairs, brute %zu", np, nb);
+    pf_broadphase_destroy(bp);
+    free(p);
+    free(ref);
     free(boxes);
 }
 END_TEST
@@ -441,6 +524,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(tc, test_grid_coherent_steps, 0, 2);
     tcase_add_loop_test(tc, test_grid_merge_uneven_chunks, 0, 2);
     tcase_add_test(tc, test_grid_large_boxes_apart);
+    tcase_add_test(tc, test_grid_checks_boxes);
     tcase_add_test(tc, test_grid_simd_matches_scalar);
     tcase_add_loop_test(tc, test_grid_sweeps_against_brute_force, 0, 4);
     tcase_add_test(tc, test_grid_ranges_against_brute_force);
