@@ -6,8 +6,9 @@
  *   1 frame      the root cell (dyadic, so that it stays put while the boxes move a little) and key grid;
  *   2 refresh    every box re-quantised; a box whose keys did not change keeps its records (its key-relevant
  *                bits did not move, or its keys recomputed from the old and the new corners are equal);
- *   3 update     the records of the boxes that changed are removed, their new records sorted and merged in
- *                (in batches of boxes when many changed);
+ *   3 update     the records the changed boxes lost are dropped and those they gained sorted and merged in
+ *                (update_diff), or, when those lists outgrow the room the last steps measured, all the records
+ *                of the changed boxes removed and their new ones merged in (in batches when many changed);
  *   4 sweep      the sorted records swept for pairs, in parallel over chunks.
  * Otherwise (first call, new box count, new frame) everything is rebuilt. Both paths leave the same sorted
  * array, so the output depends on the boxes only, never on the history or the thread count. */
@@ -47,6 +48,9 @@ typedef struct kd_state {
     uint32_t *wrecs;   /* per 64 ranks (a word of `changed`): the new records of its changed boxes */
     size_t box_cap;    /* room of q, glev, perm, changed and wrecs: grown in step, so no PF_VEC */
     PF_VEC(uint64_t) fresh; /* the new records of the boxes that changed, (key | rank) */
+    /* The diff path (update_diff): per list, the room of `fresh` given to the records a step adds and to those
+     * it removes, sized from the last step's counts; 0 until a step has measured them. */
+    size_t dcap;
     struct sweep_buf *sbuf; /* per thread */
     int sbuf_count;
     pf_pair_chunks chunks;
@@ -160,7 +164,52 @@ typedef struct find_run {
     const pf_aabb *boxes;
     size_t n;
     size_t total[64]; /* per chunk */
+    /* the diff path: per chunk, the records its boxes gain (added) and lose (gone), written into its region of
+     * fresh when they fit; dcap = 0: not written */
+    size_t dcap;
+    size_t added[64], gone[64];
+    int overflow[64];
 } find_run;
+
+/* The region of chunk c of `threads` in each of the diff path's two lists of room cap. */
+static void diff_region(size_t cap, int threads, int c, size_t *lo, size_t *hi)
+{
+    pf_par_range(cap, c, threads, lo, hi);
+}
+
+/* Sets apart the keys a box gains and loses, as records of rank r: the ones it gains at add[*na] (then *na +
+ * 1), the ones it loses at gone[*ng], written when the box's keys all fit below room (else only counted, and
+ * *over set). Each
+ * key is looked up among the other list's eight entries (the ones past the counts hold 1 and UINT64_MAX, never keys,
+ * whose bit 0 is a record bit, 0), without a branch: a merge of the two sorted lists took a mispredicted branch a key. */
+static void key_diff(uint64_t now[8], int k, uint64_t was[8], int k0, uint64_t r, uint64_t *add, uint64_t *gone,
+                     size_t room, size_t *na, size_t *ng, int *over)
+{
+    uint64_t in_was = 0, in_now = 0; /* bit i: now[i] is among was; bit j: was[j] among now */
+    for (int i = k; i < 8; i++) now[i] = 1;
+    for (int j = k0; j < 8; j++) was[j] = UINT64_MAX;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            uint64_t eq = now[i] == was[j];
+            in_was |= eq << i;
+            in_now |= eq << j;
+        }
+    uint64_t gains = ~in_was & ((1ull << k) - 1), losses = ~in_now & ((1ull << k0) - 1);
+    if (*na + (size_t)k <= room && *ng + (size_t)k0 <= room) {
+        for (int i = 0; i < k; i++) {
+            add[*na] = now[i] | r;
+            *na += gains >> i & 1;
+        }
+        for (int j = 0; j < k0; j++) {
+            gone[*ng] = was[j] | r;
+            *ng += losses >> j & 1;
+        }
+    } else {
+        *over = 1; /* even when the counts alone would fit: this box's records are not written */
+        *na += (size_t)__builtin_popcountll(gains);
+        *ng += (size_t)__builtin_popcountll(losses);
+    }
+}
 
 static void find_chunk(void *ctx, int c, int threads)
 {
@@ -169,8 +218,15 @@ static void find_chunk(void *ctx, int c, int threads)
     const pf_aabb *boxes = fx->boxes;
     const kd_frame *fr = &s->fr;
     int split = s->split;
-    size_t lo, hi, total = 0;
+    size_t lo, hi, total = 0, na = 0, ng = 0, a0 = 0, a1 = 0;
+    int over = 0;
     word_chunk(fx->n, threads, c, &lo, &hi);
+    uint64_t *add = NULL, *gone = NULL;
+    if (fx->dcap) {
+        diff_region(fx->dcap, threads, c, &a0, &a1);
+        add = s->fresh.v + a0;
+        gone = s->fresh.v + fx->dcap + a0;
+    }
     for (size_t w = lo / 64; w * 64 < hi; w++)
         s->changed[w] = s->wrecs[w] = 0;
     for (size_t r = lo; r < hi; r++) {
@@ -197,19 +253,23 @@ static void find_chunk(void *ctx, int c, int threads)
         s->changed[r / 64] |= 1ull << (r % 64);
         s->wrecs[r / 64] += (uint32_t)k;
         total++;
+        key_diff(now, k, was, k0, r, add, gone, a1 - a0, &na, &ng, &over);
     }
     fx->total[c] = total;
+    fx->added[c] = na;
+    fx->gone[c] = ng;
+    fx->overflow[c] = over;
 }
 
 /* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
  * key levels in glev, the count of their new records per word of `changed` in wrecs. Returns the count of such
  * boxes. */
-static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par)
+static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, find_run *fx)
 {
-    find_run fx = {s, boxes, n, {0}};
+    *fx = (find_run){.s = s, .boxes = boxes, .n = n, .dcap = s->dcap};
     size_t total = 0;
-    pf_par_for(par, par->workers, find_chunk, &fx);
-    for (int c = 0; c < par->workers; c++) total += fx.total[c];
+    pf_par_for(par, par->workers, find_chunk, fx);
+    for (int c = 0; c < par->workers; c++) total += fx->total[c];
     return total;
 }
 
@@ -394,16 +454,16 @@ static void merge_seg(void *ctx, int g, int segs)
     merge_back(m->R + kp[g] + fo[g], kp[g + 1] - kp[g], m->F + fo[g], fo[g + 1] - fo[g], m->low, m->perm);
 }
 
-static int update(kd_state *s, size_t w0, size_t w1, const pf_par *par, int drop)
+/* Sorts the nf records of F (the room past the kept records of the array as scratch) and merges them into the
+ * keep records of the array. */
+static int merge_fresh(kd_state *s, size_t keep, uint64_t *F, size_t nf, const pf_par *par)
 {
     int threads = par->workers;
     uint64_t low = kd_low_mask(&s->fr);
     const uint32_t *perm = s->perm;
-    size_t nf = s->fresh.n;
-    size_t keep = drop ? drop_changed(s, w0, w1, par) : s->rec.n;
     int rc = grow_records(s, keep + nf, keep);
     if (rc) return rc;
-    uint64_t *R = s->rec.v, *F = s->fresh.v;
+    uint64_t *R = s->rec.v;
     pf_radix_sort_u64_scratch(F, nf, R + keep, par);
     order_ties(F, nf, low, perm);
     int segs = keep >= 65536 && nf >= 1024 ? threads : 1;
@@ -418,6 +478,102 @@ static int update(kd_state *s, size_t w0, size_t w1, const pf_par *par, int drop
     pf_par_for(par, segs, merge_seg, &mr);
     s->rec.n = keep + nf;
     return PF_OK;
+}
+
+static int update(kd_state *s, size_t w0, size_t w1, const pf_par *par, int drop)
+{
+    size_t keep = drop ? drop_changed(s, w0, w1, par) : s->rec.n;
+    return merge_fresh(s, keep, s->fresh.v, s->fresh.n, par);
+}
+
+/* ---- the diff path: only the records that come and go ----
+ *
+ * A box whose keys change keeps most of them (falling spheres, steps 50-60: 2.8 of 6.7 change), so the find
+ * pass sets apart, per box, the records it gains and those it loses. The lost ones, sorted in the array's order,
+ * are a subsequence of the array: one pass drops them by equality with the next one due; the gained ones are
+ * merged in as in `update`. Same array as the full path, which remains for the steps whose lists do not fit the
+ * room measured on the steps before (the first after a rebuild, or a sudden jump). */
+
+typedef struct gone_run {
+    uint64_t *R;
+    size_t m;
+    const uint64_t *G; /* the records to drop, in the array's order, then UINT64_MAX (never a record: depth 63) */
+    size_t ng;
+    uint64_t low;
+    const uint32_t *perm;
+    size_t kept[64];
+} gone_run;
+
+static void gone_chunk(void *ctx, int c, int threads)
+{
+    gone_run *d = ctx;
+    uint64_t *R = d->R;
+    const uint64_t *G = d->G;
+    size_t lo, hi, keep;
+    pf_chunk_range(d->m, threads, c, &lo, &hi);
+    size_t g = lo < hi ? count_before(G, d->ng, R[lo], d->low, d->perm) : 0;
+    keep = lo;
+    /* a branch, not a sum: g would make each record wait for the last one's load (a chain of about 7 cycles a
+     * record, 20 ms at 10^6 boxes); one record in eight goes, so the branch is mispredicted about as often */
+    uint64_t next = G[g];
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t v = R[i];
+        R[keep] = v; /* writes never pass reads */
+        if (__builtin_expect(v == next, 0)) {
+            next = G[++g];
+            continue;
+        }
+        keep++;
+    }
+    d->kept[c] = keep - lo;
+}
+
+/* Drops the ng records of G (sorted in the array's order, G[ng] = UINT64_MAX) from the array; returns the
+ * count kept. */
+static size_t drop_gone(kd_state *s, const uint64_t *G, size_t ng, const pf_par *par)
+{
+    uint64_t *R = s->rec.v;
+    size_t m = s->rec.n;
+    int threads = par->workers;
+    if (threads > 64) threads = 64;
+    if (m < 65536) threads = 1;
+    gone_run d = {R, m, G, ng, kd_low_mask(&s->fr), s->perm, {0}};
+    pf_par_for(par, threads, gone_chunk, &d);
+    size_t at = d.kept[0];
+    for (int c = 1; c < threads; c++) {
+        size_t lo, hi;
+        pf_chunk_range(m, threads, c, &lo, &hi);
+        memmove(R + at, R + lo, d.kept[c] * sizeof *R);
+        at += d.kept[c];
+    }
+    return at;
+}
+
+/* The lists find wrote into the chunks' regions of fresh, closed up (gained records from fresh[0], lost ones
+ * from fresh[dcap]), the lost ones sorted and dropped, the gained ones merged in. */
+static int update_diff(kd_state *s, const find_run *fx, const pf_par *par)
+{
+    int threads = par->workers;
+    size_t cap = fx->dcap, na = 0, ng = 0;
+    uint64_t *A = s->fresh.v, *G = A + cap;
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi;
+        diff_region(cap, threads, c, &lo, &hi);
+        memmove(A + na, A + lo, fx->added[c] * sizeof *A);
+        memmove(G + ng, G + lo, fx->gone[c] * sizeof *G);
+        na += fx->added[c];
+        ng += fx->gone[c];
+    }
+    size_t m = s->rec.n;
+    int rc = grow_records(s, m + ng, m); /* the room past the records: the sort's scratch */
+    if (rc) return rc;
+    pf_radix_sort_u64_scratch(G, ng, s->rec.v + m, par);
+    order_ties(G, ng, kd_low_mask(&s->fr), s->perm);
+    G[ng] = UINT64_MAX;
+    size_t keep = drop_gone(s, G, ng, par);
+    if (keep != m - ng) /* every lost record was in the array: a broken invariant, never bad input */
+        return pf_error(PF_ESTATE, "kd-tree: %zu of %zu records to drop not found", ng - (m - keep), ng);
+    return merge_fresh(s, keep, A, na, par);
 }
 
 /* Writes, sorts and merges in the new records of the changed boxes (their old ones dropped first when `drop`),
@@ -841,6 +997,26 @@ static size_t kd_bytes(const kd_state *s)
            pf_pair_chunks_bytes(&s->chunks) + (size_t)s->sbuf_count * sizeof(struct sweep_buf);
 }
 
+/* Did the diff lists fit the chunks' regions? Sets the room of the next steps from the counts: each chunk's
+ * share with a quarter to spare, as long as both lists stay within the full path's batch (KD_BATCH records a
+ * box). */
+static int diff_fits(kd_state *s, const find_run *fx, int threads)
+{
+    int fits = fx->dcap > 0;
+    size_t need = 0;
+    for (int c = 0; c < threads; c++) {
+        size_t lo, hi, most = fx->added[c] > fx->gone[c] ? fx->added[c] : fx->gone[c];
+        fits &= !fx->overflow[c];
+        pf_chunk_range(fx->n, threads, c, &lo, &hi);
+        /* the region of a chunk is its share of the room: scaled up to the whole */
+        size_t whole = hi > lo ? (size_t)((double)most * (double)fx->n / (double)(hi - lo)) + 1 : 0;
+        need = whole > need ? whole : need;
+    }
+    need += need / 4 + 1024;
+    if (need > s->dcap && 2 * need <= (size_t)KD_BATCH * fx->n) s->dcap = need;
+    return fits;
+}
+
 static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *boxes, size_t n,
                     pf_pair_vec *out, pf_broadphase_stats *stats)
 {
@@ -855,11 +1031,16 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
     int fresh_start = s->n != n || s->split != split || !kd_frame_equal(&fr, &s->fr);
     s->fr = fr;
     s->split = split;
-    if (!fresh_start && refresh_find(s, boxes, n, &par)) {
-        int rc = insert_changed(s, n, &par, 1);
-        if (rc) {
-            s->n = 0;
-            return rc;
+    if (!fresh_start) {
+        if (s->dcap && fresh_reserve(s, 2 * s->dcap + 1)) s->dcap = 0;
+        find_run fx;
+        if (refresh_find(s, boxes, n, &par, &fx)) {
+            int fits = diff_fits(s, &fx, threads);
+            int rc = fits ? update_diff(s, &fx, &par) : insert_changed(s, n, &par, 1);
+            if (rc) {
+                s->n = 0;
+                return rc;
+            }
         }
     }
     if (fresh_start) {

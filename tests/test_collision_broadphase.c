@@ -651,6 +651,69 @@ START_TEST(test_kd_incremental)
 }
 END_TEST
 
+/* kd's update by difference (only the records a box gains and loses, when they fit the room the steps before
+ * measured) and its fallback (a jump past that room): boxes drifting at steady speeds, so that about the same
+ * share changes keys each step, one step where a quarter jump, then drift again. At every step the reused kd at
+ * 1, 2 and 3 threads gives exactly the output, order included, of a fresh kd on the same boxes (the rebuild,
+ * which the update path never runs), and at the last step the pairs of brute. Enough records (> 65536) that the
+ * drop of the lost records runs in parallel chunks. */
+START_TEST(test_kd_incremental_diff)
+{
+    size_t n = 40000;
+    pf_aabb *b = make_set(SET_UNIFORM, n, 33);
+    double (*vel)[3] = malloc(n * sizeof *vel);
+    rng s = {777};
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) vel[i][a] = 4e-4 * (urand(&s) - 0.5);
+    pf_broadphase *kept[3];
+    for (int t = 0; t < 3; t++) {
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = PF_BP_KD;
+        def.threads = t + 1;
+        ck_assert_int_eq(pf_broadphase_create(&def, &kept[t]), PF_OK);
+    }
+    size_t mismatched = 0, records = 0;
+    int rc;
+    for (int step = 0; step < 12; step++) {
+        size_t nf;
+        pf_pair *fresh = run_method(PF_BP_KD, 1, 1, b, n, &nf, 0, &rc);
+        for (int t = 0; t < 3; t++) {
+            const pf_pair *p;
+            size_t np;
+            pf_broadphase_stats st;
+            ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, &st), PF_OK);
+            mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
+            records = st.records;
+        }
+        if (step == 11) {
+            size_t nref;
+            pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, b, n, &nref, 1, &rc);
+            qsort(fresh, nf, sizeof *fresh, pair_cmp);
+            mismatched += nf != nref || (nf && memcmp(fresh, ref, nf * sizeof *ref) != 0);
+            free(ref);
+        }
+        free(fresh);
+        for (size_t i = 0; i < n; i++) {
+            double d[3];
+            for (int a = 0; a < 3; a++) d[a] = vel[i][a];
+            if (step == 6 && i % 4 == 0) d[i % 3] += 0.05 * urand(&s); /* a quarter jump: past the room */
+            for (int a = 0; a < 3; a++) {
+                /* kept inside the unit cube, so that the root cell stays and no step rebuilds */
+                if (b[i].min[a] + d[a] < 0.01 || b[i].max[a] + d[a] > 0.99) d[a] = -d[a], vel[i][a] = -vel[i][a];
+                b[i].min[a] += d[a];
+                b[i].max[a] += d[a];
+            }
+        }
+    }
+    ck_assert_msg(records > 65536, "only %zu records: the parallel drop is not reached", records);
+    ck_assert_msg(mismatched == 0, "kd update by difference: %zu mismatches between reused and fresh or brute",
+                  mismatched);
+    for (int t = 0; t < 3; t++) pf_broadphase_destroy(kept[t]);
+    free(vel);
+    free(b);
+}
+END_TEST
+
 static int u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -694,6 +757,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(tc, test_against_brute, 0, SET_COUNT);
     tcase_add_test(tc, test_reuse_across_steps);
     tcase_add_loop_test(tc, test_kd_incremental, 0, 3);
+    tcase_add_test(tc, test_kd_incremental_diff);
     tcase_add_test(tc, test_grid_cell_size);
     tcase_add_test(tc, test_grid_stencil_layout);
     tcase_add_test(tc, test_radix_sort_equals_qsort);
