@@ -43,9 +43,25 @@ int pf_check_aabb(const pf_aabb *b, const char *fn, const char *arg, long long i
     return PF_OK;
 }
 
+static int within_limit(const double v[3])
+{
+    return fabs(v[0]) <= PF_AABB_COORD_MAX && fabs(v[1]) <= PF_AABB_COORD_MAX && fabs(v[2]) <= PF_AABB_COORD_MAX;
+}
+
 int pf_check_aabbs(const pf_aabb *boxes, size_t n, const char *fn, const char *arg)
 {
-    for (size_t i = 0; i < n; i++) PF_TRY(pf_check_aabb(&boxes[i], fn, arg, (long long)i));
+    for (size_t i = 0; i < n; i++) {
+        const pf_aabb *b = &boxes[i];
+        PF_TRY(pf_check_aabb(b, fn, arg, (long long)i));
+        if (within_limit(b->min) && within_limit(b->max)) continue;
+        for (int k = 0; k < 6; k++) {
+            double c = k < 3 ? b->min[k] : b->max[k - 3];
+            if (!(fabs(c) <= PF_AABB_COORD_MAX))
+                return pf_error(PF_EINVAL, "%s: box %zu: %s[%zu].%s[%d] = %g is beyond +-%g (PF_AABB_COORD_MAX: the "
+                                "extents and their sums must stay finite)", fn, i, arg, i, k < 3 ? "min" : "max",
+                                k % 3, c, PF_AABB_COORD_MAX);
+        }
+    }
     return PF_OK;
 }
 

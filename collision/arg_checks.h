@@ -13,7 +13,8 @@
 /* `index` < 0: the argument `arg` itself (`box`); otherwise its element arg[index]. The checks are fast when the
  * value is good; the message is formatted only for a refusal. */
 int pf_check_aabb(const pf_aabb *b, const char *fn, const char *arg, long long index);
-/* n boxes; the message names the first bad one as "box i: arg[i]..." */
+/* n boxes to index: each as pf_check_aabb, and no coordinate beyond +-PF_AABB_COORD_MAX; the message names the
+ * first bad one as "box i: arg[i]..." */
 int pf_check_aabbs(const pf_aabb *boxes, size_t n, const char *fn, const char *arg);
 /* given, finite centre, radius finite and >= 0 */
 int pf_check_sphere(const pf_sphere *s, const char *fn, const char *arg, long long index);

@@ -133,13 +133,13 @@ static void validate_part(void *ctx, int k, int parts)
     pf_par_range(r->n, k, parts, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
         const pf_aabb *b = &r->boxes[i];
-        for (int a = 0; a < 3; a++) /* false for NaN; infinities fail the bounds */
-            bad |= !((b->min[a] <= b->max[a]) & (b->min[a] >= -DBL_MAX) & (b->max[a] <= DBL_MAX));
+        for (int a = 0; a < 3; a++) /* false for NaN; infinities and coordinates beyond the limit fail the bounds */
+            bad |= !((b->min[a] <= b->max[a]) & (b->min[a] >= -PF_AABB_COORD_MAX) & (b->max[a] <= PF_AABB_COORD_MAX));
     }
     r->bad[k] = bad;
 }
 
-/* Refuses NaN / infinite coordinates and inverted boxes, naming the first bad box. A branch-free pass (parallel)
+/* Refuses NaN / infinite coordinates, coordinates beyond PF_AABB_COORD_MAX and inverted boxes, naming the first bad box. A branch-free pass (parallel)
  * finds whether any box is bad; only then does a second pass (arg_checks.c) look for the first. */
 static int validate_boxes(const pf_aabb *boxes, size_t n, const pf_par *par)
 {

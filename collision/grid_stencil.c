@@ -610,9 +610,9 @@ int pf_grid_survey_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, con
     sv->mean = sum / (double)n;
     /* A box with a NaN has a NaN extent, one with min > max a negative one; with every extent >= 0, an infinite
      * coordinate shows in the bounds (a box infinite on one side only has that side's bound infinite, and one
-     * infinite on both sides has a NaN extent). */
-    for (int a = 0; a < 3; a++)
-        ok &= isfinite(sv->lo[a]) & isfinite(sv->hi[a]);
+     * infinite on both sides has a NaN extent); NaN bounds fail the comparison. */
+    for (int a = 0; a < 3; a++) /* and none beyond PF_AABB_COORD_MAX (pf_check_aabbs) */
+        ok &= (fabs(sv->lo[a]) <= PF_AABB_COORD_MAX) & (fabs(sv->hi[a]) <= PF_AABB_COORD_MAX);
     sv->bad = !ok;
     return PF_OK;
 }

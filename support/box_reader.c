@@ -43,6 +43,10 @@ int box_read(FILE *f, const char *path, pf_aabb **out, size_t *count)
             if (!isfinite(v[k])) {
                 fprintf(stderr, "%s:%zu: value %d is not a finite number\n", path, lineno, k + 1);
                 rc = 2;
+            } else if (fabs(v[k]) > PF_AABB_COORD_MAX) {
+                fprintf(stderr, "%s:%zu: value %d = %g is beyond +-%g, the largest coordinate the broad phases take\n",
+                        path, lineno, k + 1, v[k], PF_AABB_COORD_MAX);
+                rc = 2;
             }
         for (k = 0; k < 3 && !rc; k++)
             if (v[k] > v[k + 3]) {

@@ -143,6 +143,80 @@ START_TEST(broadphase_refusals_then_brute_pairs)
 }
 END_TEST
 
+/* Coordinates at PF_AABB_COORD_MAX: a box spanning -DBL_MAX .. DBL_MAX (its extent overflows) is refused by every
+ * broad phase and query index, naming the box; boxes out to the limit itself give brute force's pairs; a query box
+ * may still reach DBL_MAX. */
+START_TEST(broadphase_coordinates_at_the_limit)
+{
+    enum { N = 15 };
+    pf_aabb boxes[N];
+    make_boxes(boxes, 12);
+    const double L = PF_AABB_COORD_MAX;
+    boxes[12] = (pf_aabb){{-L, -L, -L}, {L, L, L}};                  /* meets every box */
+    boxes[13] = (pf_aabb){{0.5 * L, 1, 1}, {L, 2, 2}};                /* far out on x, meets 12 and 14 */
+    boxes[14] = (pf_aabb){{0.75 * L, 1.5, 1.5}, {0.75 * L + 1, 3, 3}}; /* inside 13's x range */
+    int want[N][N] = {{0}};
+    size_t nwant = 0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = i + 1; j < N; j++) nwant += (size_t)(want[i][j] = boxes_overlap(&boxes[i], &boxes[j]));
+    ck_assert_msg(want[12][13] && want[13][14] && want[0][12], "%d %d %d", want[12][13], want[13][14], want[0][12]);
+    for (int m = 0; m < PF_BP_METHOD_COUNT; m++) {
+        if (!pf_broadphase_method_available((pf_broadphase_method)m) || m == PF_BP_KD_RAW) continue; /* raw: no test */
+        pf_broadphase_def def = pf_broadphase_default_def();
+        def.method = (pf_broadphase_method)m;
+        pf_broadphase *bp = NULL;
+        ck_assert_int_eq(pf_broadphase_create(&def, &bp), PF_OK);
+        const pf_pair *p = NULL;
+        size_t np = 0;
+        pf_aabb keep = boxes[12];
+        boxes[12] = (pf_aabb){{-DBL_MAX, -DBL_MAX, -DBL_MAX}, {DBL_MAX, DBL_MAX, DBL_MAX}};
+        ck_assert_msg(pf_broadphase_pairs(bp, boxes, N, &p, &np, NULL) == PF_EINVAL, "%s took a box of DBL_MAX",
+                      pf_broadphase_method_name(def.method));
+        REFUSED(pf_broadphase_pairs(bp, boxes, N, &p, &np, NULL), "pf_broadphase_pairs");
+        ck_assert_msg(strstr(pf_last_error(), "boxes[12].min[0]") && strstr(pf_last_error(), "PF_AABB_COORD_MAX"),
+                      "%s: %s", pf_broadphase_method_name(def.method), pf_last_error());
+        boxes[12] = keep;
+        boxes[3].max[2] = -2 * L; /* min > max is still named as such */
+        REFUSED(pf_broadphase_pairs(bp, boxes, N, &p, &np, NULL), "pf_broadphase_pairs");
+        make_boxes(boxes, 12);
+        ck_assert_int_eq(pf_broadphase_pairs(bp, boxes, N, &p, &np, NULL), PF_OK);
+        ck_assert_msg(np == nwant, "%s: %zu pairs, brute force %zu", pf_broadphase_method_name(def.method), np, nwant);
+        for (size_t k = 0; k < np; k++)
+            ck_assert_msg(p[k].i < p[k].j && p[k].j < N && want[p[k].i][p[k].j] == 1, "%s: pair (%u, %u)",
+                          pf_broadphase_method_name(def.method), p[k].i, p[k].j);
+        pf_broadphase_destroy(bp);
+    }
+    pf_id_buffer *ids = NULL;
+    ck_assert_int_eq(pf_id_buffer_create(&ids), PF_OK);
+    for (int m = 0; m < PF_QUERY_METHOD_COUNT; m++) {
+        pf_query_def qd = pf_query_default_def();
+        qd.method = (pf_query_method)m;
+        pf_query_index *ix = NULL;
+        ck_assert_int_eq(pf_query_index_create(&qd, &ix), PF_OK);
+        pf_aabb keep = boxes[13];
+        boxes[13].max[0] = DBL_MAX;
+        REFUSED(pf_query_index_build(ix, boxes, N), "pf_query_index_build");
+        ck_assert_msg(strstr(pf_last_error(), "boxes[13].max[0]"), "%s", pf_last_error());
+        boxes[13] = keep;
+        ck_assert_int_eq(pf_query_index_build(ix, boxes, N), PF_OK);
+        pf_aabb all = {{-DBL_MAX, -DBL_MAX, -DBL_MAX}, {DBL_MAX, DBL_MAX, DBL_MAX}};
+        ck_assert_int_eq(pf_query_aabb(ix, &all, ids), PF_OK);
+        size_t n = 0;
+        pf_id_buffer_ids(ids, &n);
+        ck_assert_msg(n == N, "query method %d: %zu of %d boxes in the whole space", m, n, N);
+        ck_assert_int_eq(pf_query_aabb(ix, &boxes[14], ids), PF_OK);
+        const uint32_t *got = pf_id_buffer_ids(ids, &n);
+        size_t expect = 0, seen = 0;
+        for (size_t i = 0; i < N; i++) expect += (size_t)boxes_overlap(&boxes[i], &boxes[14]);
+        for (size_t k = 0; k < n; k++) seen += got[k] < N && boxes_overlap(&boxes[got[k]], &boxes[14]);
+        ck_assert_msg(n == expect && seen == expect, "query method %d: %zu ids, %zu overlap, want %zu", m, n, seen,
+                      expect);
+        pf_query_index_destroy(ix);
+    }
+    pf_id_buffer_destroy(ids);
+}
+END_TEST
+
 /* ---- query index ---- */
 
 START_TEST(query_index_refusals_then_brute_answers)
@@ -682,6 +756,7 @@ Suite *make_suite(void)
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, broadphase_refusals_then_brute_pairs);
+    tcase_add_test(tc, broadphase_coordinates_at_the_limit);
     tcase_add_test(tc, query_index_refusals_then_brute_answers);
     tcase_add_test(tc, neighbors_refusals_then_brute_lists);
     tcase_add_test(tc, rangequery_refusals_then_scan_answers);

@@ -53,6 +53,11 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("pairs", "--method", "kd", boxes)
     check("malformed box file exits 2", r.returncode == 2, f"rc {r.returncode}")
     check("message names file and line", f"{boxes}:5:" in r.stderr, r.stderr)
+    with open(boxes, "w") as f:  # finite, but beyond the largest coordinate a broad phase takes
+        f.write("0 0 0 1 1 1\n-1e300 0 0 1 1 1\n")
+    r = run("pairs", "--method", "grid", boxes)
+    check("a coordinate beyond PF_AABB_COORD_MAX exits 2 naming file and line",
+          r.returncode == 2 and f"{boxes}:2:" in r.stderr and "beyond" in r.stderr, r.stderr)
 
     rnd = random.Random(7)
     lines, bxs = [], []

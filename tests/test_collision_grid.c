@@ -280,8 +280,8 @@ END_TEST
  * or both, and min above max by one ulp, at the first, a middle (not in the first part) and the last index,
  * each naming that box as pf_check_aabb does (PF_EINVAL, no pairs); a kept grid, with its last order, then
  * gives a fresh grid's pairs (check_step) with its survey's keys, and the spread layout (a cell size given)
- * refuses them the same way. A box of extreme but finite bounds (+-1e300) is accepted, with brute force's pairs
- * (not +-DBL_MAX: an extent that overflows to infinity is another matter, left out here). */
+ * refuses them the same way. A box out to the largest coordinates taken (+-PF_AABB_COORD_MAX) is accepted, with
+ * brute force's pairs (beyond it every method refuses the box: test_api_collision.c). */
 START_TEST(test_grid_checks_boxes)
 {
     pf_aabb *boxes = malloc(N * sizeof *boxes);
@@ -326,7 +326,8 @@ START_TEST(test_grid_checks_boxes)
 
     enum { SMALL = 50 };
     random_boxes(boxes, SMALL, &s);
-    boxes[SMALL / 2] = (pf_aabb){{-1e300, -1e300, -1e300}, {1e300, 1e300, 1e300}};
+    const double L = PF_AABB_COORD_MAX;
+    boxes[SMALL / 2] = (pf_aabb){{-L, -L, -L}, {L, L, L}};
     pf_broadphase *bp = grid_new(1);
     size_t np, nb;
     pf_pair *p = pairs_of(bp, boxes, SMALL, &np, NULL);

@@ -19,6 +19,11 @@ typedef struct pf_aabb {
     double max[3]; ///< upper corner; min[k] <= max[k] is required
 } pf_aabb;
 
+/// The largest coordinate magnitude of a box that a broad phase or a query index takes: the methods work with
+/// the boxes' extents, their sums and their powers of two, which must stay finite (a box from -DBL_MAX to
+/// DBL_MAX has an infinite extent). A query box itself may reach DBL_MAX.
+#define PF_AABB_COORD_MAX 1e150
+
 /// A pair of overlapping boxes by index into the input array, with i < j.
 typedef struct pf_pair {
     uint32_t i; ///< index of the first box (always the smaller one)
@@ -86,8 +91,8 @@ PF_API void pf_broadphase_destroy(pf_broadphase *bp);
 
 /// Finds the overlapping pairs among `n` boxes. On success `*pairs` points to `*npairs` pairs, each i < j, in
 /// an order that depends on the boxes only (never on thread count), owned by `bp` and valid until its next
-/// call. Boxes with NaN or infinite coordinates or min > max are refused with PF_EINVAL and a message naming
-/// the box index and coordinate (`box 3: boxes[3].min[1]`); so are NULL arguments (`boxes` may be NULL when n is
+/// call. Boxes with NaN or infinite coordinates, a coordinate beyond +-PF_AABB_COORD_MAX, or min > max are
+/// refused with PF_EINVAL and a message naming the box index and coordinate (`box 3: boxes[3].min[1]`); so are NULL arguments (`boxes` may be NULL when n is
 /// 0) and n > 2^32 - 1. `stats` may be NULL.
 PF_API int pf_broadphase_pairs(pf_broadphase *bp, const pf_aabb *boxes, size_t n, const pf_pair **pairs,
                                size_t *npairs, pf_broadphase_stats *stats);

@@ -52,8 +52,8 @@ PF_API pf_query_def pf_query_default_def(void);
 PF_API int pf_query_index_create(const pf_query_def *def, pf_query_index **out);
 /// Destroys `ix`; NULL is ignored.
 PF_API void pf_query_index_destroy(pf_query_index *ix);
-/// (Re)builds the index over `n` boxes (copied). Boxes with NaN or infinite coordinates or min > max are
-/// refused with PF_EINVAL naming the box (`box 3: boxes[3].min[1]`); so is a uhash cell size that would put more
+/// (Re)builds the index over `n` boxes (copied). Boxes with NaN or infinite coordinates, a coordinate beyond
+/// +-PF_AABB_COORD_MAX (collision.h), or min > max are refused with PF_EINVAL naming the box (`box 3: boxes[3].min[1]`); so is a uhash cell size that would put more
 /// than 2^24 cells in one box or more than 2^40 along an axis, and NULL arguments (`boxes` may be NULL when n is
 /// 0). A refused build leaves the index unbuilt.
 PF_API int pf_query_index_build(pf_query_index *ix, const pf_aabb *boxes, size_t n);
