@@ -41,8 +41,9 @@ typedef struct contact_pt {
 } contact_pt;
 
 /* The force law's linearisation at the latest force evaluation (implicit solve), per contact in
- * pf_contactset.lin: normal stiffness and damping, tangential stiffness. */
-enum { LIN_KN, LIN_CN, LIN_KT, LIN_PER };
+ * pf_contactset.lin: normal stiffness and damping, tangential stiffness, and the arms of a rigid side's point
+ * (pf_surface_point_arm) at the positions of that evaluation, which the df phase's every iteration reuses. */
+enum { LIN_KN, LIN_CN, LIN_KT, LIN_ARM_A, LIN_ARM_B = LIN_ARM_A + 3, LIN_PER = LIN_ARM_B + 3 };
 
 typedef struct pf_contactset {
     const pf_object *a, *b;
@@ -52,6 +53,7 @@ typedef struct pf_contactset {
      * PF_VECs: they grow together, with one capacity in contacts. Moved in the graph when they grow. */
     double *buf[PF_PHASES];
     double *lin;
+    double *mapped[2]; /* per side, J p at its points (3n each), for the fused df phase (interaction.h, map) */
     size_t cap;
     double damping, distance; /* the stage's; each contact has its own stiffness (contact_pt.k) */
     double h;       /* the step (s): contacts that will close within it act from its start */
@@ -118,6 +120,7 @@ static void contactset_free(pf_contactset *cs)
     pf_vec_free(&cs->pts);
     for (int ph = 0; ph < PF_PHASES; ph++) pf_free(cs->buf[ph]);
     pf_free(cs->lin);
+    for (int sd = 0; sd < 2; sd++) pf_free(cs->mapped[sd]);
     pf_free(cs);
 }
 
@@ -131,13 +134,30 @@ static void contacts_force(const pf_springset *s, const double *xa, const double
     for (uint32_t k = 0; k < cs->pts.n; k++) {
         const contact_pt *c = &cs->pts.v[k];
         double pa[3], pb[3], dv[3], f[3];
-        double sep = contact_state(cs, c, xa, va, xb, vb, pa, pb, dv);
-        contact_law(cs, c, sep, dv, want_jac, f, want_jac ? cs->lin + LIN_PER * (size_t)k : NULL);
+        double sep = contact_state(cs, c, xa, va, xb, vb, pa, pb, dv), *lin = cs->lin + LIN_PER * (size_t)k;
+        contact_law(cs, c, sep, dv, want_jac, f, want_jac ? lin : NULL);
+        if (want_jac) {
+            pf_surface_point_arm(c->sa, xa, &c->pa, lin + LIN_ARM_A);
+            pf_surface_point_arm(c->sb, xb, &c->pb, lin + LIN_ARM_B);
+        }
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = f[i];
             ob[3 * k + i] = -f[i];
         }
     }
+}
+
+/* Contact c's df on a, q = -kfact K (da - db) (+ h cn n n^T (da - db) in the df phase), from the two points'
+ * displacements da = J_a dq_a, db = J_b dq_b; lin its linearisation. */
+static void contact_df(const pf_contactset *cs, const contact_pt *c, const double *lin, const double da[3],
+                       const double db[3], int phase, double kfact, double q[3])
+{
+    double r[3] = {da[0] - db[0], da[1] - db[1], da[2] - db[2]}, rn = dot3(c->n, r);
+    /* df_a = -K (dp_a - dp_b), K = kn n n^T + kt (I - n n^T), times kfact */
+    for (int i = 0; i < 3; i++)
+        q[i] = -kfact * (lin[LIN_KN] * rn * c->n[i] + lin[LIN_KT] * (r[i] - rn * c->n[i]));
+    if (phase == PF_PHASE_DF) /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
+        for (int i = 0; i < 3; i++) q[i] += cs->h * lin[LIN_CN] * rn * c->n[i];
 }
 
 static void contacts_dforce(const pf_springset *s, const double *dqa, const double *dqb, void *out, int phase,
@@ -148,19 +168,52 @@ static void contacts_dforce(const pf_springset *s, const double *dqa, const doub
     for (uint32_t k = 0; k < cs->pts.n; k++) {
         const contact_pt *c = &cs->pts.v[k];
         const double *lin = cs->lin + LIN_PER * (size_t)k;
-        double da[3], db[3];
-        pf_surface_point_apply(c->sa, cs->a, cs->a->x, &c->pa, dqa, da);
-        pf_surface_point_apply(c->sb, cs->b, cs->b->x, &c->pb, dqb, db);
-        double r[3] = {da[0] - db[0], da[1] - db[1], da[2] - db[2]}, rn = dot3(c->n, r), q[3];
-        /* df_a = -K (dp_a - dp_b), K = kn n n^T + kt (I - n n^T), times kfact */
-        for (int i = 0; i < 3; i++)
-            q[i] = -kfact * (lin[LIN_KN] * rn * c->n[i] + lin[LIN_KT] * (r[i] - rn * c->n[i]));
-        if (phase == PF_PHASE_DF) /* the damping matrix D enters A = M - h^2 K - h D only (not the rhs) */
-            for (int i = 0; i < 3; i++) q[i] += cs->h * lin[LIN_CN] * rn * c->n[i];
+        double da[3], db[3], q[3];
+        pf_surface_point_apply_arm(c->sa, &c->pa, lin + LIN_ARM_A, dqa, da);
+        pf_surface_point_apply_arm(c->sb, &c->pb, lin + LIN_ARM_B, dqb, db);
+        contact_df(cs, c, lin, da, db, phase, kfact, q);
         for (int i = 0; i < 3; i++) {
             oa[3 * k + i] = q[i];
             ob[3 * k + i] = -q[i];
         }
+    }
+}
+
+/* u = J dq of the side's points (o is that side's object) */
+static void contacts_map(const pf_springset *s, int side, const pf_object *o, const double *dq, double *u)
+{
+    const pf_contactset *cs = s->contacts;
+    (void)o;
+    for (uint32_t k = 0; k < cs->pts.n; k++) {
+        const contact_pt *c = &cs->pts.v[k];
+        const double *arm = cs->lin + LIN_PER * (size_t)k + (side ? LIN_ARM_B : LIN_ARM_A);
+        pf_surface_point_apply_arm(side ? c->sb : c->sa, side ? &c->pb : &c->pa, arm, dq, u + 3 * (size_t)k);
+    }
+}
+
+/* vec += J^T of o's side of each contact's df, computed here from both sides' displacements: the same
+ * arithmetic as contacts_dforce then contacts_gather, so the same bits (b's part is -q, an exact negation) */
+static void contacts_gather_df(const pf_springset *s, int side, const pf_object *o, const double *const in[2],
+                               const int packed[2], double kfact, double *vec)
+{
+    const pf_contactset *cs = s->contacts;
+    (void)o;
+    for (uint32_t k = 0; k < cs->pts.n; k++) {
+        const contact_pt *c = &cs->pts.v[k];
+        const double *lin = cs->lin + LIN_PER * (size_t)k;
+        double d[2][3], q[3];
+        for (int sd = 0; sd < 2; sd++) {
+            if (packed[sd])
+                memcpy(d[sd], in[sd] + 3 * (size_t)k, sizeof d[sd]);
+            else
+                pf_surface_point_apply_arm(sd ? c->sb : c->sa, sd ? &c->pb : &c->pa, lin + (sd ? LIN_ARM_B : LIN_ARM_A),
+                                           in[sd], d[sd]);
+        }
+        contact_df(cs, c, lin, d[0], d[1], PF_PHASE_DF, kfact, q);
+        if (side)
+            for (int i = 0; i < 3; i++) q[i] = -q[i];
+        pf_surface_add_force_arm(side ? c->sb : c->sa, side ? &c->pb : &c->pa, lin + (side ? LIN_ARM_B : LIN_ARM_A), q,
+                                 vec);
     }
 }
 
@@ -215,6 +268,9 @@ static int contacts_register(pf_graph *g, pf_springset *s, uint32_t owner)
     int rc = pf_graph_data(g, cs->lin, LIN_PER * n * sizeof *cs->lin, owner, NULL, &s->djac);
     for (int ph = 0; ph < PF_PHASES && !rc; ph++)
         rc = pf_graph_data(g, cs->buf[ph], 6 * n * sizeof *cs->buf[ph], owner, NULL, &s->dout[ph]);
+    for (int sd = 0; sd < 2 && !rc; sd++) /* each side's map is written by its object's tasks */
+        rc = pf_graph_data(g, cs->mapped[sd], 3 * n * sizeof *cs->mapped[sd], sd ? s->ob : s->oa, NULL,
+                           &s->dmapped[sd]);
     return rc;
 }
 
@@ -226,6 +282,8 @@ static int contacts_move_data(pf_graph *g, pf_springset *s)
     int rc = pf_graph_data_move(g, s->djac, cs->lin, LIN_PER * n * sizeof *cs->lin);
     for (int ph = 0; ph < PF_PHASES && !rc; ph++)
         rc = pf_graph_data_move(g, s->dout[ph], cs->buf[ph], 6 * n * sizeof *cs->buf[ph]);
+    for (int sd = 0; sd < 2 && !rc; sd++)
+        rc = pf_graph_data_move(g, s->dmapped[sd], cs->mapped[sd], 3 * n * sizeof *cs->mapped[sd]);
     return rc;
 }
 
@@ -247,6 +305,8 @@ const pf_interaction_ops pf_contacts_interaction = {
     .force = contacts_force,
     .dforce = contacts_dforce,
     .gather = contacts_gather,
+    .map = contacts_map,
+    .gather_df = contacts_gather_df,
     .register_data = contacts_register,
     .cost = contacts_cost,
     .assemble = contacts_assemble,
@@ -337,6 +397,11 @@ static int reserve_buffers(pf_contactset *cs, size_t n)
     double *lin = pf_realloc(cs->lin, LIN_PER * cs->cap * sizeof *lin, LIN_PER * cap * sizeof *lin);
     if (!lin) return pf_error(PF_ENOMEM, "out of memory");
     cs->lin = lin;
+    for (int sd = 0; sd < 2; sd++) {
+        double *m = pf_realloc(cs->mapped[sd], 3 * cs->cap * sizeof *m, 3 * cap * sizeof *m);
+        if (!m) return pf_error(PF_ENOMEM, "out of memory");
+        cs->mapped[sd] = m;
+    }
     cs->cap = cap;
     return PF_OK;
 }

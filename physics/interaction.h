@@ -22,6 +22,14 @@ typedef struct pf_interaction_ops {
      * the points `keep` keeps (world.h; NULL: all), in the same order as for all */
     void (*gather)(const pf_springset *s, int side, const pf_object *o, const void *out, double *vec,
                    const pf_point_filter *keep);
+    /* Optional, with gather_df: the fused df phase of the CG loop (solver_implicit.c). map: u = J dq of o's side
+     * (0: a, 1: b) at the field's points, 3 values per point, into the field's datum dmapped[side]; o's own CG
+     * matvec writes it once it has p, so what another worker reads of o is these values, packed, instead of p
+     * at scattered points. gather_df: vec += o's side of the df phase's results (as dforce then gather would
+     * add them, bitwise), from both sides' inputs in[sd]: map's output when packed[sd], else the object's dq. */
+    void (*map)(const pf_springset *s, int side, const pf_object *o, const double *dq, double *u);
+    void (*gather_df)(const pf_springset *s, int side, const pf_object *o, const double *const in[2],
+                      const int packed[2], double fact, double *vec);
     /* registers the field's data in the graph, owned by object `owner`: its stiffness cache (djac) and per-phase
      * outputs (dout) */
     int (*register_data)(pf_graph *g, pf_springset *s, uint32_t owner);

@@ -44,6 +44,9 @@ typedef struct obj_args {
     int statik; /* SOFA StaticSolver: A = -K, b = f, x += dv, v = 0 */
     int bdf2;   /* BDF2 (solver_bdf2.h): h above is dt, the step's factors follow from the object's history */
     double rk;
+    const pf_world *w;
+    int fused;       /* the group's df phase runs fused (fused_df): matvec maps, projection computes */
+    uint32_t map_at; /* matvec: the index in its data of its fused links' maps, in link order */
 } obj_args;
 
 /* The factors of the step about to run: as recorded, or BDF2's with h -> beta (pf_bdf2_beta: 2/3 h once the
@@ -159,6 +162,30 @@ static void t_cg_reset(const pf_task_ctx *c)
 }
 
 
+/* The fused df phase of a group's CG loop (Hermann et al. 2009, §3.2: data cross workers only where they flow).
+ * Unfused, a field's df task reads both objects' p at its points and writes per-point results that both
+ * objects' projections read: with the objects on two workers, the other worker's p lines (up to 24 scattered
+ * terms a point) and the results cross every iteration, in two hops. Fused, each object's matvec maps its own
+ * p at the field's points (its map, 3 values a point, packed), and each object's projection computes its side
+ * of the field's df from the two maps: one hop, the fewest lines, and no df task. Same arithmetic, same bits.
+ * A group fuses when none of its objects runs as blocks and its tasks' accesses fit (group_fuses); a field
+ * when its kind maps and it joins two objects. A static side has no matvec: its p (never rewritten) is read. */
+static int fused_df(const pf_springset *s, int group_fuses)
+{
+    const pf_interaction_ops *ops = pf_interaction_of(s);
+    return group_fuses && ops->map && ops->gather_df && s->oa != s->ob;
+}
+
+/* the maps of o's fused links from its p, into maps[0], maps[1], ... in link order */
+static void map_links(const pf_object *o, int group_fuses, const double *p, void *const *maps)
+{
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < o->links.n; j++) {
+        const pf_springset *s = o->links.v[j].s;
+        if (fused_df(s, group_fuses)) pf_interaction_of(s)->map(s, o->links.v[j].side, o, p, maps[m++]);
+    }
+}
+
 /* p = r + beta p (beta = r.r / previous r.r, 0 at the first iteration), q = A p; when not linked, q projected
  * and pq += {p.q, p.M'p}. data: r, rr, p, q, then pq when not linked */
 static void t_cg_matvec(const pf_task_ctx *c)
@@ -184,6 +211,7 @@ static void t_cg_matvec(const pf_task_ctx *c)
         pf_rigid_matvec(o, a->mfact, p, q);
     else
         pf_force_fields_dforce(o, p, q, a->kfact);
+    map_links(o, a->fused, p, c->data + a->map_at);
     if (!a->linked) {
         project(o, q);
         double *pq = c->data[4];
@@ -192,13 +220,79 @@ static void t_cg_matvec(const pf_task_ctx *c)
     }
 }
 
-/* q += the interactions' df, projected, pq += {p.q, p.M'p}. data: q, p, pq, then the df outputs */
+/* The objects of field s: a side is packed (its map) unless its object is static (its p). */
+static int side_packed(const pf_world *w, const pf_springset *s, int sd)
+{
+    return !pf_object_is_static(w->obj.v[sd ? s->ob : s->oa]);
+}
+
+/* q += the df of o's links, in link order: a fused link's from its two inputs (link_df_accesses' layout: per
+ * side its map, or its object's p then x when df reads x; then its jac), another's from its df output */
+static void gather_link_df(const pf_world *w, const pf_object *o, int group_fuses, double kfact, void *const *data,
+                           double *q)
+{
+    uint32_t at = 0;
+    for (uint32_t j = 0; j < o->links.n; j++) {
+        const pf_springset *s = o->links.v[j].s;
+        const pf_interaction_ops *ops = pf_interaction_of(s);
+        if (!fused_df(s, group_fuses)) {
+            ops->gather(s, o->links.v[j].side, o, data[at++], q, NULL);
+            continue;
+        }
+        const double *in[2];
+        int packed[2];
+        for (int sd = 0; sd < 2; sd++) {
+            packed[sd] = side_packed(w, s, sd);
+            in[sd] = data[at++];
+            at += !packed[sd] && ops->df_reads_x;
+        }
+        at++; /* jac */
+        ops->gather_df(s, o->links.v[j].side, o, in, packed, kfact, q);
+    }
+}
+
+/* the estimated ns of the df o's projection computes for its fused links: half their df tasks' */
+static double fused_cost(const pf_object *o, int group_fuses)
+{
+    double ns = 0;
+    for (uint32_t j = 0; j < o->links.n; j++)
+        if (fused_df(o->links.v[j].s, group_fuses))
+            ns += 0.25 * pf_interaction_of(o->links.v[j].s)->cost(o->links.v[j].s);
+    return ns;
+}
+
+/* the reads of o's links in the df phase (gather_link_df's layout) */
+static int link_df_accesses(const pf_world *w, const pf_object *o, int group_fuses, pf_access *acc, uint32_t *na)
+{
+    for (uint32_t j = 0; j < o->links.n; j++) {
+        const pf_springset *s = o->links.v[j].s;
+        if (*na + (fused_df(s, group_fuses) ? 5 : 1) > PF_MAX_ACCESSES)
+            return pf_error(PF_EINVAL, "object %u has too many interactions (%zu) for one task", o->id, o->links.n);
+        if (!fused_df(s, group_fuses)) {
+            acc[(*na)++] = (pf_access){s->dout[PF_PHASE_DF], PF_READ};
+            continue;
+        }
+        for (int sd = 0; sd < 2; sd++) {
+            const pf_object *os = w->obj.v[sd ? s->ob : s->oa];
+            if (side_packed(w, s, sd)) {
+                acc[(*na)++] = (pf_access){s->dmapped[sd], PF_READ};
+                continue;
+            }
+            acc[(*na)++] = (pf_access){os->dp, PF_READ};
+            if (pf_interaction_of(s)->df_reads_x) acc[(*na)++] = (pf_access){os->dx, PF_READ};
+        }
+        acc[(*na)++] = (pf_access){s->djac, PF_READ};
+    }
+    return PF_OK;
+}
+
+/* q += the interactions' df, projected, pq += {p.q, p.M'p}. data: q, p, pq, then the links' (link_df_accesses) */
 static void t_cg_project(const pf_task_ctx *c)
 {
     const obj_args *a = c->args;
     double *q = c->data[0], *pq = c->data[2];
     const double *p = c->data[1];
-    pf_gather_links(a->o, c->data + 3, q, NULL);
+    gather_link_df(a->w, a->o, a->fused, a->kfact, c->data + 3, q);
     project(a->o, q);
     pq[0] += dot(p, q, 3 * (size_t)a->o->n);
     pq[1] += mass_dot(a->o, a->mfact, p);
@@ -309,10 +403,12 @@ static size_t views(const pf_object *o)
 
 /* Interaction df of the whole group: per spring fact K (in_b - in_a), gathered by the objects. `which` picks
  * the vectors: 0: v (the rhs phase), 1: p (the df phase). */
-static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double fact, int which)
+static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *rec, double fact, int which,
+                           int group_fuses)
 {
     for (uint32_t k = 0; k < gr->ninter; k++) {
         const pf_springset *s = gr->inter[k];
+        if (which && fused_df(s, group_fuses)) continue; /* its objects' tasks do its df */
         const pf_object *a = w->obj.v[s->oa], *b = w->obj.v[s->ob];
         pf_access acc[PF_MAX_ACCESSES];
         uint32_t na = 0;
@@ -335,6 +431,18 @@ static int record_inter_df(pf_world *w, pf_group *gr, const pf_task_recorder *re
     return PF_OK;
 }
 
+/* 1 when the group's df phase can run fused (fused_df): none of its objects runs as blocks, and each object's
+ * matvec (its caches and one map a link added) and projection (up to 5 reads a link) fit PF_MAX_ACCESSES */
+static int group_fuses(const pf_world *w, const pf_group *gr)
+{
+    for (uint32_t k = 0; k < gr->nobjs; k++) {
+        const pf_object *o = w->obj.v[gr->objs[k]];
+        if (o->in_blocks || 6 + o->ff.n + o->links.n > PF_MAX_ACCESSES || 3 + 5 * o->links.n > PF_MAX_ACCESSES)
+            return 0;
+    }
+    return 1;
+}
+
 /* The CG iterations (Hermann et al. 2009 figure 4): a loop bounded by its counter, left early by breaks on shared
  * scalars. */
 static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec, const obj_args *basep,
@@ -350,6 +458,7 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
                             &gr->loop));
     gr->has_loop = 1;
     TRY(pf_graph_loop_break(g, drr, pf_cg_residual_small, NULL, 0));
+    int fuses = group_fuses(w, gr);
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
         if (o->in_blocks) continue;
@@ -360,19 +469,25 @@ static int record_cg_loop(pf_world *w, pf_group *gr, const pf_task_recorder *rec
         obj_args args = base;
         args.o = o;
         args.linked = o->linked;
+        args.fused = fuses;
+        args.map_at = na;
+        for (uint32_t j = 0; j < o->links.n; j++) /* its side's maps (map_links) */
+            if (fused_df(o->links.v[j].s, fuses))
+                acc[na++] = (pf_access){o->links.v[j].s->dmapped[o->links.v[j].side], PF_WRITE};
         TRY(task(g, t_cg_matvec, "cg matvec", &args, sizeof args, acc, na, df_cost(o) + 4.0 * o->n));
     }
     TRY(record_block_phase(w, gr, rec, bs, PF_BLOCKS_DIRECTION));
-    TRY(record_inter_df(w, gr, rec, base.kfact, 1));
+    TRY(record_inter_df(w, gr, rec, base.kfact, 1, fuses));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
         if (!o->linked || o->in_blocks) continue;
         pf_access acc[PF_MAX_ACCESSES] = {{o->dq, PF_READWRITE}, {o->dp, PF_READ}, {dpq, PF_CUMUL}};
         uint32_t na = 3;
-        TRY(pf_link_reads(o, PF_PHASE_DF, acc, &na));
+        TRY(link_df_accesses(w, o, fuses, acc, &na));
         obj_args args = base;
         args.o = o;
-        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n));
+        args.fused = fuses;
+        TRY(task(g, t_cg_project, "cg project", &args, sizeof args, acc, na, 3.0 * o->n + fused_cost(o, fuses)));
     }
     TRY(record_block_phase(w, gr, rec, bs, PF_BLOCKS_PRODUCT));
     TRY(pf_graph_loop_break(g, dpq, pf_cg_denominator_small, &sv->cg_threshold, sizeof sv->cg_threshold));
@@ -441,10 +556,11 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
     pf_graph *g = w->g;
     const pf_solver_def *sv = &w->obj.v[gr->first]->solver;
     double h = w->def.dt;
-    obj_args base = {NULL, h, 1.0 + h * sv->rayleigh_mass, -h * (h + sv->rayleigh_stiffness),
-                     h * (h + sv->rayleigh_stiffness), sv->rayleigh_mass, w->def.max_speed, 0, 0, 0, 0};
+    obj_args base = {.h = h, .mfact = 1.0 + h * sv->rayleigh_mass, .kfact = -h * (h + sv->rayleigh_stiffness),
+                     .bfact = h * (h + sv->rayleigh_stiffness), .rm = sv->rayleigh_mass, .max_speed = w->def.max_speed,
+                     .w = w};
     if (sv->kind == PF_SOLVER_STATIC) { /* -K dx = f: no inertia, no damping, b = 1 x f */
-        base = (obj_args){NULL, 1.0, 0.0, -1.0, 0.0, 0.0, w->def.max_speed, 0, 1, 0, 0};
+        base = (obj_args){.h = 1.0, .kfact = -1.0, .max_speed = w->def.max_speed, .statik = 1, .w = w};
         TRY(pf_group_refuse_rigid(w, gr, "the static solver"));
     }
     if (sv->kind == PF_SOLVER_BDF2) {
@@ -494,7 +610,7 @@ int pf_record_implicit(pf_world *w, pf_group *gr, const pf_task_recorder *rec)
         args.linked = o->linked;
         TRY(task(g, t_rhs, "rhs", &args, sizeof args, acc, na, df_cost(o) + 6.0 * o->n));
     }
-    TRY(record_inter_df(w, gr, rec, base.bfact, 0));
+    TRY(record_inter_df(w, gr, rec, base.bfact, 0, 0));
     for (uint32_t k = 0; k < gr->nobjs; k++) {
         const pf_object *o = w->obj.v[gr->objs[k]];
         if (!o->linked || o->in_blocks) continue;

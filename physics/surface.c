@@ -262,27 +262,51 @@ static void rigid_arm(const pf_surface *s, const double *x, const pf_surface_poi
     pf_mat3_vec(R, l, r);
 }
 
-/* out = J q for a state-like vector q (x for positions: its point 0 is the com) */
-static void map_vector(const pf_surface *s, const double *x, const pf_surface_point *pt, const double *q, int affine,
-                       double out[3])
+/* RIGID: J q = q_lin + q_ang x r at the point of arm r */
+static void rigid_apply(const double r[3], const double *q, double out[3])
 {
-    if (s->mapping == PF_SURFACE_RIGID) {
-        double r[3], wr[3];
-        rigid_arm(s, x, pt, r);
-        if (affine) { /* position: com + r */
-            for (int a = 0; a < 3; a++) out[a] = q[a] + r[a];
-            return;
-        }
-        pf_cross(q + 3, r, wr);
-        for (int a = 0; a < 3; a++) out[a] = q[a] + wr[a];
-        return;
+    double wr[3];
+    pf_cross(q + 3, r, wr);
+    for (int a = 0; a < 3; a++) out[a] = q[a] + wr[a];
+}
+
+/* RIGID: fobj += J^T f, the force on the com and the torque r x f */
+static void rigid_add_force(const double r[3], const double f[3], double *fobj)
+{
+    double t[3];
+    pf_cross(r, f, t);
+    for (int a = 0; a < 3; a++) {
+        fobj[a] += f[a];
+        fobj[3 + a] += t[a];
     }
+}
+
+/* IDENTITY / TRILINEAR / BARYCENTRIC: J q, the weighted sum of q's points */
+static void linear_apply(const pf_surface *s, const pf_surface_point *pt, const double *q, double out[3])
+{
     uint32_t idx[24];
     double w[24];
     uint32_t m = linear_terms(s, pt, idx, w);
     out[0] = out[1] = out[2] = 0;
     for (uint32_t k = 0; k < m; k++)
         for (int a = 0; a < 3; a++) out[a] += w[k] * q[3 * (size_t)idx[k] + a];
+}
+
+/* out = J q for a state-like vector q (x for positions: its point 0 is the com) */
+static void map_vector(const pf_surface *s, const double *x, const pf_surface_point *pt, const double *q, int affine,
+                       double out[3])
+{
+    if (s->mapping != PF_SURFACE_RIGID) {
+        linear_apply(s, pt, q, out);
+        return;
+    }
+    double r[3];
+    rigid_arm(s, x, pt, r);
+    if (affine) { /* position: com + r */
+        for (int a = 0; a < 3; a++) out[a] = q[a] + r[a];
+        return;
+    }
+    rigid_apply(r, q, out);
 }
 
 void pf_surface_point_position(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
@@ -299,18 +323,44 @@ void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const doubl
     map_vector(s, x, pt, dq, 0, out);
 }
 
+int pf_surface_point_arm(const pf_surface *s, const double *x, const pf_surface_point *pt, double r[3])
+{
+    if (s->mapping != PF_SURFACE_RIGID) return 0;
+    rigid_arm(s, x, pt, r);
+    return 1;
+}
+
+void pf_surface_point_apply_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double *dq,
+                                double out[3])
+{
+    if (s->mapping == PF_SURFACE_RIGID)
+        rigid_apply(r, dq, out);
+    else
+        linear_apply(s, pt, dq, out);
+}
+
+void pf_surface_add_force_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double f[3],
+                              double *fobj)
+{
+    if (s->mapping == PF_SURFACE_RIGID) {
+        rigid_add_force(r, f, fobj);
+        return;
+    }
+    uint32_t idx[24];
+    double w[24];
+    uint32_t m = linear_terms(s, pt, idx, w);
+    for (uint32_t k = 0; k < m; k++)
+        for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+}
+
 void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
                           const double f[3], double *fobj, const pf_point_filter *keep)
 {
     (void)o;
     if (s->mapping == PF_SURFACE_RIGID) { /* never cut into blocks: keep is NULL */
-        double r[3], t[3];
+        double r[3];
         rigid_arm(s, x, pt, r);
-        pf_cross(r, f, t);
-        for (int a = 0; a < 3; a++) {
-            fobj[a] += f[a];
-            fobj[3 + a] += t[a];
-        }
+        rigid_add_force(r, f, fobj);
         return;
     }
     uint32_t idx[24];

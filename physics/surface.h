@@ -98,6 +98,14 @@ void pf_surface_point_apply(const pf_surface *s, const pf_object *o, const doubl
  * com and torque r x f), at the points `keep` keeps (world.h; NULL: all) */
 void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
                           const double f[3], double *fobj, const pf_point_filter *keep);
+/* The same J and J^T with a rigid body's arm r (from the com to the point, world frame) computed once, for a
+ * solver that applies them many times at one orientation: pf_surface_point_arm sets r and returns 1 for a RIGID
+ * surface (0 otherwise: the others take no arm, r is ignored). Bitwise the results of the functions above. */
+int pf_surface_point_arm(const pf_surface *s, const double *x, const pf_surface_point *pt, double r[3]);
+void pf_surface_point_apply_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double *dq,
+                                double out[3]);
+void pf_surface_add_force_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double f[3],
+                              double *fobj);
 /* dfobj += kfact J^T K J dq: the implicit solver's product for a force at a point whose 3x3 stiffness is
  * K = df/dx_point (row-major). For a rigid body J is taken at the current orientation; the geometric term of
  * the torque (d(r x f)/dtheta, non-symmetric) is left out, as SOFA's RigidMapping does by default, so the CG

@@ -28,6 +28,7 @@ typedef struct pf_springset {
     double *jac;
     double *out;
     pf_data_id djac, dout[PF_PHASES];
+    pf_data_id dmapped[2]; /* a kind that maps (interaction.h, map): per side, J p at its points, 3 per point */
     int registered; /* its data are registered in the world's graph */
 } pf_springset;
 

@@ -247,9 +247,11 @@ START_TEST(invalid_boxes_refused)
     ck_assert_uint_eq(np, 1);
     ck_assert_int_eq(pf_broadphase_pairs(bp, b, 0, &p, &np, NULL), PF_OK);
     ck_assert_uint_eq(np, 0);
-    /* huge but finite coordinates: beyond float range */
-    pf_aabb h[3] = {{{-1e300, 0, 0}, {-1e299, 1, 1}}, {{-1e299, 0, 0}, {1e300, 1, 1}}, {{1e301, 0, 0}, {1e302, 1, 1}}};
+    /* huge coordinates beyond float range, within PF_AABB_COORD_MAX: exact pairs */
+    pf_aabb h[3] = {{{-1e120, 0, 0}, {-1e119, 1, 1}}, {{-1e119, 0, 0}, {1e120, 1, 1}}, {{1e121, 0, 0}, {1e122, 1, 1}}};
     check_against_oracle(bp, h, 3, "huge");
+    h[2].max[0] = 10 * PF_AABB_COORD_MAX; /* beyond it: refused, as by every method */
+    ck_assert_int_eq(pf_broadphase_pairs(bp, h, 3, &p, &np, NULL), PF_EINVAL);
     pf_broadphase_destroy(bp);
 }
 END_TEST
