@@ -91,6 +91,18 @@ static pf_pair *run_method(pf_broadphase_method m, int threads, int split, const
     return copy;
 }
 
+/* 1 when the pairs p[0 .. np) (any order; sorted here, in place) are not exactly brute force's on the boxes. */
+static int mismatch_brute(pf_pair *p, size_t np, const pf_aabb *boxes, size_t n)
+{
+    size_t nref;
+    int rc;
+    pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, boxes, n, &nref, 1, &rc);
+    qsort(p, np, sizeof *p, pair_cmp);
+    int bad = np != nref || (np && memcmp(p, ref, np * sizeof *ref) != 0);
+    free(ref);
+    return bad;
+}
+
 static const pf_broadphase_method exact_methods[] = {PF_BP_KD, PF_BP_GRID, PF_BP_SAP, PF_BP_HHASH, PF_BP_MLHASH};
 
 static void check_against_brute(set_kind kind, size_t n, uint64_t seed)
@@ -616,13 +628,7 @@ START_TEST(test_kd_incremental)
                 ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, NULL), PF_OK);
                 mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
             }
-            if (mi == 0) {
-                size_t nref;
-                pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, b, n, &nref, 1, &rc);
-                qsort(fresh, nf, sizeof *fresh, pair_cmp);
-                mismatched += nf != nref || (nf && memcmp(fresh, ref, nf * sizeof *ref) != 0);
-                free(ref);
-            }
+            if (mi == 0) mismatched += mismatch_brute(fresh, nf, b, n);
             free(fresh);
             for (size_t i = 0; i < n; i++) {
                 double d[3];
@@ -685,13 +691,7 @@ START_TEST(test_kd_incremental_diff)
             mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
             records = st.records;
         }
-        if (step == 11) {
-            size_t nref;
-            pf_pair *ref = run_method(PF_BP_BRUTE, 1, 1, b, n, &nref, 1, &rc);
-            qsort(fresh, nf, sizeof *fresh, pair_cmp);
-            mismatched += nf != nref || (nf && memcmp(fresh, ref, nf * sizeof *ref) != 0);
-            free(ref);
-        }
+        if (step == 11) mismatched += mismatch_brute(fresh, nf, b, n);
         free(fresh);
         for (size_t i = 0; i < n; i++) {
             double d[3];
