@@ -22,6 +22,10 @@
 #define MAX_CHUNKS PF_GRID_MAX_PARTS
 #define PREFETCH 32 /* records ahead whose boxes the copy prefetches */
 #define MERGE_SHARE 4 /* merged when at most 1 / MERGE_SHARE of the boxes changed key */
+/* Parts per worker of the parallel passes (taken by whichever worker is free, pf_par_for): on a machine with more
+ * runnable threads than cores a worker often starts a pass late, and with one part per worker the other then
+ * ran its part and waited, or ran both; with four, the late worker still takes a share of what is left. */
+#define PARTS_PER_WORKER 4
 
 typedef pf_grid_frame frame;
 
@@ -167,6 +171,31 @@ static int reserve_movers(pf_grid_stencil *s, size_t m)
     return PF_OK;
 }
 
+/* Records [r0, r1) from the keys K and box indices V in record order: the boxes gathered by index (random
+ * reads), prefetched PREFETCH records ahead, within the range (another part may be writing K and V beyond it). */
+static void copy_range(pf_grid_rec *R, const pf_aabb *boxes, const uint64_t *K, const uint32_t *V, size_t r0,
+                       size_t r1)
+{
+    for (size_t r = r0; r < r1; r++) {
+        if (r + PREFETCH < r1) { /* both lines a box may span */
+            const char *ahead = (const char *)&boxes[V[r + PREFETCH]];
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + sizeof *boxes - 1);
+        }
+        const pf_aabb *b = &boxes[V[r]];
+        pf_grid_rec *o = &R[r];
+        o->lo[0] = b->min[0];
+        o->lo[1] = b->min[1];
+        o->lo[2] = b->min[2];
+        o->hi[0] = b->max[0];
+        o->hi[1] = b->max[1];
+        o->hi[2] = b->max[2];
+        o->key = K[r];
+        o->box = V[r];
+        o->pad = 0;
+    }
+}
+
 /* (k, v) < (key, box): the records' order. */
 static inline int rec_less(uint64_t k, uint32_t v, uint64_t key, uint32_t box)
 {
@@ -196,6 +225,7 @@ static size_t movers_from(const uint64_t *MK, const uint32_t *MV, size_t cnt, ui
  * on each old record's flag, mispredicted about twice per changed box. */
 typedef struct merge_run {
     pf_grid_stencil *s;
+    const pf_aabb *boxes;
     size_t n, cnt;
     const uint64_t *MK;
     const uint32_t *MV;
@@ -237,6 +267,7 @@ static void merge_chunk(void *ctx, int c, int chunks)
     size_t j = m->from[c], j1 = c == chunks - 1 ? m->cnt : m->from[c + 1];
     size_t r = p0, r1 = p0 + m->kept[c];
     o += j;
+    size_t o0 = o;
     while (r < r1 && j < j1) {
         uint64_t k = PK[r], mk = MK[j];
         uint32_t v = PV[r], mv = MV[j];
@@ -252,12 +283,16 @@ static void merge_chunk(void *ctx, int c, int chunks)
     o += r1 - r;
     memcpy(NK + o, MK + j, (j1 - j) * sizeof *NK);
     memcpy(NV + o, MV + j, (j1 - j) * sizeof *NV);
+    o += j1 - j;
+    /* this chunk's records at once, by the same worker: no pass of their own (one run of the workers less), and
+     * its keys and indices still in cache */
+    copy_range(s->rec, m->boxes, NK, NV, o0, o);
 }
 
-static void merge(pf_grid_stencil *s, size_t n, const uint64_t *MK, const uint32_t *MV, size_t cnt, const pf_par *par,
-                  int chunks)
+static void merge(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const uint64_t *MK, const uint32_t *MV,
+                  size_t cnt, const pf_par *par, int chunks)
 {
-    merge_run m = {.s = s, .n = n, .cnt = cnt, .MK = MK, .MV = MV};
+    merge_run m = {.s = s, .boxes = boxes, .n = n, .cnt = cnt, .MK = MK, .MV = MV};
     pf_par_for(par, chunks, kept_chunk, &m);
     pf_par_for(par, chunks, merge_chunk, &m);
     s->cur = !s->cur;
@@ -315,9 +350,10 @@ static void movers_chunk(void *ctx, int c, int chunks)
     }
 }
 
-/* changed[p]: the changed boxes of part p of `parts` (pf_grid_part_range); the merge runs in `chunks`. */
-static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int coherent, int chunks, int parts,
-                         const size_t *changed)
+/* changed[p]: the changed boxes of part p of `parts` (pf_grid_part_range); the merge runs in `chunks` and writes
+ * the records too (PF_GRID_MERGED); the other orders leave them to copy_boxes. */
+static int order_records(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par, int coherent,
+                         int chunks, int parts, const size_t *changed)
 {
     if (!coherent) {
         s->order = PF_GRID_SORTED;
@@ -346,7 +382,7 @@ static int order_records(pf_grid_stencil *s, size_t n, const pf_par *par, int co
     pf_par_for(par, parts, movers_chunk, &mr);
     int where = pf_radix_sort64(s->mk[0], s->mv[0], s->mk[1], s->mv[1], total, par, &s->radix);
     if (where < 0) return where;
-    merge(s, n, s->mk[where], s->mv[where], total, par, chunks);
+    merge(s, boxes, n, s->mk[where], s->mv[where], total, par, chunks);
     s->order = PF_GRID_MERGED;
     return PF_OK;
 }
@@ -362,37 +398,17 @@ typedef struct copy_run {
 static void copy_part(void *ctx, int k, int parts)
 {
     const copy_run *c = ctx;
-    const pf_aabb *boxes = c->boxes;
-    const uint64_t *K = c->s->K[c->s->cur];
-    const uint32_t *V = c->s->V[c->s->cur];
-    pf_grid_rec *R = c->s->rec;
-    size_t n = c->n, r0, r1;
-    pf_par_range(n, k, parts, &r0, &r1);
-    for (size_t r = r0; r < r1; r++) {
-        if (r + PREFETCH < n) { /* both lines a box may span */
-            const char *ahead = (const char *)&boxes[V[r + PREFETCH]];
-            __builtin_prefetch(ahead);
-            __builtin_prefetch(ahead + sizeof *boxes - 1);
-        }
-        const pf_aabb *b = &boxes[V[r]];
-        pf_grid_rec *o = &R[r];
-        o->lo[0] = b->min[0];
-        o->lo[1] = b->min[1];
-        o->lo[2] = b->min[2];
-        o->hi[0] = b->max[0];
-        o->hi[1] = b->max[1];
-        o->hi[2] = b->max[2];
-        o->key = K[r];
-        o->box = V[r];
-        o->pad = 0;
-    }
+    size_t r0, r1;
+    pf_par_range(c->n, k, parts, &r0, &r1);
+    copy_range(c->s->rec, c->boxes, c->s->K[c->s->cur], c->s->V[c->s->cur], r0, r1);
 }
 
-static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par, int threads)
+/* The records in `parts` parts, unless the merge wrote them; the padding records past the last either way. */
+static void copy_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, const pf_par *par, int parts)
 {
     copy_run c = {s, boxes, n};
     pf_grid_rec *R = s->rec;
-    pf_par_for(par, threads, copy_part, &c);
+    if (s->order != PF_GRID_MERGED) pf_par_for(par, parts, copy_part, &c);
     for (size_t r = n; r < n + GRID_PAD; r++) {
         memset(&R[r], 0, sizeof R[r]);
         R[r].key = GRID_KEY_END;
@@ -579,7 +595,7 @@ int pf_grid_survey_boxes(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, con
         s->block_sums = b;
         s->blocks_cap = blocks;
     }
-    int parts = n < 16384 ? 1 : par->workers;
+    int parts = n < 16384 || par->workers <= 1 ? 1 : par->workers * PARTS_PER_WORKER;
     if (parts > MAX_CHUNKS) parts = MAX_CHUNKS;
     if ((size_t)parts > blocks) parts = (int)blocks;
     survey_run r;
@@ -641,7 +657,8 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, co
 
     /* Keys in index order, changes against the last call's counted per part: the survey's when it guessed the
      * frame right (and no box is kept apart: its keys ignore extents), else a pass of their own. */
-    int chunks = threads;
+    int chunks = threads == 1 ? 1 : threads * PARTS_PER_WORKER;
+    if (chunks > MAX_CHUNKS) chunks = MAX_CHUNKS;
     keys_run kr = {s, boxes, n, &g, big_above, coherent, {0}};
     const size_t *changed = kr.changed;
     int parts = chunks;
@@ -657,12 +674,12 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, co
         pf_par_for(par, chunks, keys_chunk, &kr);
     }
     s->frame = g;
-    rc = order_records(s, n, par, coherent, chunks, parts, changed);
+    rc = order_records(s, boxes, n, par, coherent, chunks, parts, changed);
     if (rc) return rc;
     const uint64_t *K = s->K[s->cur];
     const uint32_t *V = s->V[s->cur];
     s->prev_n = n;
-    copy_boxes(s, boxes, n, par, threads);
+    copy_boxes(s, boxes, n, par, chunks);
 
     pf_grid_records R = {s->rec, 0, {g.nx, g.nxy - g.nx, g.nxy, g.nxy + g.nx}};
     /* the boxes kept apart end the order (key GRID_KEY_END, by index) */
@@ -681,11 +698,11 @@ int pf_grid_stencil_pairs(pf_grid_stencil *s, const pf_aabb *boxes, size_t n, co
         if (threads == 1 || m < 16384) {
             if (sweep(&R, 0, m, out, &cand)) return pf_error(PF_ENOMEM, "out of memory for pairs");
         } else {
-            rc = pf_pair_chunks_reset(&s->chunks, threads);
+            rc = pf_pair_chunks_reset(&s->chunks, chunks);
             if (rc) return rc;
             sweep_run sr = {s, &R, sweep, out};
-            pf_par_for(par, threads, sweep_chunk, &sr);
-            rc = pf_pair_chunks_gather(&s->chunks, out, &cand);
+            pf_par_for(par, chunks, sweep_chunk, &sr);
+            rc = pf_pair_chunks_gather_par(&s->chunks, out, &cand, par);
             if (rc) return rc;
         }
     }

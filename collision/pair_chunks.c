@@ -46,6 +46,40 @@ int pf_pair_chunks_gather(pf_pair_chunks *c, pf_pair_vec *out, uint64_t *candida
     return PF_OK;
 }
 
+typedef struct gather_run {
+    const pf_pair_chunks *c;
+    pf_pair *dst;
+    size_t at[65]; /* per chunk: its offset in dst (chunks beyond 64: the caller copies them) */
+} gather_run;
+
+static void gather_part(void *ctx, int k, int parts)
+{
+    (void)parts;
+    const gather_run *g = ctx;
+    size_t n = g->c->vec[k].n;
+    if (n) memcpy(g->dst + g->at[k], g->c->vec[k].data, n * sizeof(pf_pair));
+}
+
+int pf_pair_chunks_gather_par(pf_pair_chunks *c, pf_pair_vec *out, uint64_t *candidates, const pf_par *par)
+{
+    if (c->count > 64 || !par || par->workers <= 1) return pf_pair_chunks_gather(c, out, candidates);
+    gather_run g;
+    size_t total = out->n;
+    for (int k = 0; k < c->count; k++) {
+        if (c->status[k]) return pf_error(PF_ENOMEM, "out of memory for candidate pairs");
+        g.at[k] = total;
+        total += c->vec[k].n;
+        *candidates += c->candidates[k];
+    }
+    int rc = pf_pair_vec_reserve(out, total);
+    if (rc) return rc;
+    g.c = c;
+    g.dst = out->data;
+    pf_par_for(par, c->count, gather_part, &g);
+    out->n = total;
+    return PF_OK;
+}
+
 size_t pf_pair_chunks_bytes(const pf_pair_chunks *c)
 {
     size_t b = (size_t)c->count * (sizeof(pf_pair_vec) + sizeof(uint64_t) + sizeof(int));

@@ -3,6 +3,7 @@
 #define PF_COLLISION_PAIR_CHUNKS_H
 
 #include "pair_vec.h"
+#include "parallel.h"
 
 #include <stdint.h>
 
@@ -19,6 +20,9 @@ int pf_pair_chunks_reset(pf_pair_chunks *c, int count);
 /* Appends the chunks to `out` in chunk order and adds their candidates to *candidates. PF_OK or PF_ENOMEM
  * (also when a chunk failed to grow). */
 int pf_pair_chunks_gather(pf_pair_chunks *c, pf_pair_vec *out, uint64_t *candidates);
+/* The same, the chunks copied in parallel (each to its offset): with many chunks the copy of nearly every pair
+ * would otherwise be the caller's alone. */
+int pf_pair_chunks_gather_par(pf_pair_chunks *c, pf_pair_vec *out, uint64_t *candidates, const pf_par *par);
 size_t pf_pair_chunks_bytes(const pf_pair_chunks *c);
 void pf_pair_chunks_free(pf_pair_chunks *c);
 

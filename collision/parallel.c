@@ -62,5 +62,7 @@ static void for_worker(void *ctx, int worker, int workers)
 void pf_par_for(const pf_par *par, int parts, void (*part)(void *ctx, int k, int parts), void *ctx)
 {
     for_run r = {part, ctx, parts, 0};
-    pf_par_run(par, parts, for_worker, &r);
+    /* more parts than workers (finer parts, so that a late worker's share is small): no more OpenMP threads */
+    int threads = par && par->workers >= 1 && parts > par->workers ? par->workers : parts;
+    pf_par_run(par, threads, for_worker, &r);
 }

@@ -27,7 +27,8 @@ static inline pf_par pf_par_of(const pf_broadphase_def *def)
 void pf_par_run(const pf_par *par, int threads, void (*fn)(void *ctx, int worker, int workers), void *ctx);
 
 /* Runs part(ctx, k, parts) for every k in [0, parts), each part taken by the next free worker (a late worker's
- * parts go to the others); on the calling thread when parts <= 1. A part must not depend on which worker runs it. */
+ * parts go to the others); on the calling thread when parts <= 1. A part must not depend on which worker runs it.
+ * Parts may outnumber the workers (at most par->workers OpenMP threads run them). */
 void pf_par_for(const pf_par *par, int parts, void (*part)(void *ctx, int k, int parts), void *ctx);
 
 /* The worker's contiguous static range of [0, n): worker k of `workers` gets [*lo, *hi). */

@@ -200,6 +200,46 @@ START_TEST(test_grid_merge_uneven_chunks)
 }
 END_TEST
 
+/* The records a kept grid's merge writes (each chunk gathers its own boxes, in as many chunks as PARTS_PER_WORKER
+ * times the workers) equal, byte for byte with their padding, those of a fresh one-thread grid, which sorts
+ * afresh and copies in a pass of its own; for 2, 3 and 8 threads, a few boxes moved (merged) and then none
+ * (order kept, copied in parts). */
+START_TEST(test_grid_merged_records_match_fresh)
+{
+    static const int counts[] = {2, 3, 8};
+    int threads = counts[_i];
+    pf_aabb *boxes = malloc(N * sizeof *boxes);
+    rng s = {9001};
+    random_boxes(boxes, N, &s);
+    pf_broadphase *kept = grid_new(threads);
+    check_step(kept, boxes, N, "first call");
+    double half = 0.5 * cbrt(0.2 / (double)N);
+    for (int step = 0; step < 3; step++) {
+        for (size_t i = 0; i < N; i++) {
+            double d = step == 2 ? 0.0 : (i % 11 == 0 ? 3.0 : 1e-3) * half * (urand(&s) - 0.5);
+            int a = (int)((i + (size_t)step) % 3);
+            if (boxes[i].min[a] < 0.1 || boxes[i].max[a] > 0.9) continue; /* the bounds stay: the frame stays */
+            boxes[i].min[a] += d;
+            boxes[i].max[a] += d;
+        }
+        pf_grid_order want = step == 2 ? PF_GRID_UNCHANGED : PF_GRID_MERGED;
+        ck_assert_int_eq(check_step(kept, boxes, N, "moved"), want);
+        pf_broadphase *one = grid_new(1);
+        size_t np;
+        free(pairs_of(one, boxes, N, &np, NULL));
+        const pf_grid_rec *rk = pf_grid_stencil_of(pf_broadphase_state(kept))->rec;
+        const pf_grid_rec *r1 = pf_grid_stencil_of(pf_broadphase_state(one))->rec;
+        ck_assert_int_eq(pf_grid_stencil_of(pf_broadphase_state(one))->order, PF_GRID_SORTED);
+        for (size_t r = 0; r < N + GRID_PAD; r++)
+            ck_assert_msg(!memcmp(&rk[r], &r1[r], sizeof rk[r]), "%d threads, step %d: record %zu differs", threads,
+                          step, r);
+        pf_broadphase_destroy(one);
+    }
+    pf_broadphase_destroy(kept);
+    free(boxes);
+}
+END_TEST
+
 /* Large boxes among small ones are kept apart (the stencil layout still runs, stats.records == n): a box over
  * the whole set (tested against every record), boxes over a few rows, a flat plate, a long thin rod; their
  * pairs with the small boxes and with each other equal brute force's, for 1 and 2 threads. */
@@ -524,6 +564,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_grid_coherent_steps, 0, 2);
     tcase_add_loop_test(tc, test_grid_merge_uneven_chunks, 0, 2);
+    tcase_add_loop_test(tc, test_grid_merged_records_match_fresh, 0, 3);
     tcase_add_test(tc, test_grid_large_boxes_apart);
     tcase_add_test(tc, test_grid_checks_boxes);
     tcase_add_test(tc, test_grid_simd_matches_scalar);
