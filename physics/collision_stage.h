@@ -83,6 +83,7 @@ typedef struct collide_lane {
     PF_VEC(candidate) cand;
     PF_VEC(candidate) kept; /* its share of the previous pass's contacts kept (collide.c, keep_share) */
     uint64_t examined;
+    uint64_t culled; /* of the examined vertex-triangle pairs: those beyond reach by their boxes (collide.c) */
     int rc, keep_rc; /* of its jobs, of its share kept */
     int sorted;      /* its finds are in cand_order (collide.c, sort_lane) */
 } collide_lane;
@@ -155,6 +156,7 @@ typedef struct pf_collision_stage {
     uint32_t fast_pairs; /* of the latest pass: pairs that broke the rule (collide.c) */
     uint64_t passes;
     double index_slack;   /* the surfaces' indexes: boxes grown by this many alarm distances (collide.c) */
+    int exact_all; /* tests: every triangle a query gives goes to the exact test, in id order (collide.c) */
     _Atomic uint64_t index_builds; /* indexes built so far (tests: how often one was kept) */
     pf_contact_fn callback;
     void *callback_ctx;
