@@ -339,18 +339,25 @@ void pf_surface_point_apply_arm(const pf_surface *s, const pf_surface_point *pt,
         linear_apply(s, pt, dq, out);
 }
 
-void pf_surface_add_force_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double f[3],
-                              double *fobj)
+/* IDENTITY / TRILINEAR / BARYCENTRIC: fobj += J^T f at the points `keep` keeps (NULL: all) */
+static void linear_add_force(const pf_surface *s, const pf_surface_point *pt, const double f[3], double *fobj,
+                             const pf_point_filter *keep)
 {
-    if (s->mapping == PF_SURFACE_RIGID) {
-        rigid_add_force(r, f, fobj);
-        return;
-    }
     uint32_t idx[24];
     double w[24];
     uint32_t m = linear_terms(s, pt, idx, w);
     for (uint32_t k = 0; k < m; k++)
-        for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+        if (pf_point_kept(keep, idx[k]))
+            for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+}
+
+void pf_surface_add_force_arm(const pf_surface *s, const pf_surface_point *pt, const double r[3], const double f[3],
+                              double *fobj)
+{
+    if (s->mapping == PF_SURFACE_RIGID)
+        rigid_add_force(r, f, fobj);
+    else
+        linear_add_force(s, pt, f, fobj, NULL);
 }
 
 void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,
@@ -363,12 +370,7 @@ void pf_surface_add_force(const pf_surface *s, const pf_object *o, const double 
         rigid_add_force(r, f, fobj);
         return;
     }
-    uint32_t idx[24];
-    double w[24];
-    uint32_t m = linear_terms(s, pt, idx, w);
-    for (uint32_t k = 0; k < m; k++)
-        if (pf_point_kept(keep, idx[k]))
-            for (int a = 0; a < 3; a++) fobj[3 * (size_t)idx[k] + a] += w[k] * f[a];
+    linear_add_force(s, pt, f, fobj, keep);
 }
 
 void pf_surface_add_dforce(const pf_surface *s, const pf_object *o, const double *x, const pf_surface_point *pt,

@@ -471,6 +471,18 @@ static uint64_t run_heterogeneous(int workers, contact_log *L, int *reordered, i
     return h;
 }
 
+/* every step's contacts and the final state hash of a run on `workers` workers equal the reference run's */
+static void assert_same_run(const contact_log *got, uint64_t h, const contact_log *ref, uint64_t href, int workers,
+                            const char *what)
+{
+    ck_assert_uint_eq(got->total, ref->total);
+    for (int s = 0; s < HET_STEPS; s++)
+        ck_assert_msg(got->digest[s] == ref->digest[s], "%d workers, step %d: contacts differ from %s", workers, s,
+                      what);
+    ck_assert_msg(h == href, "%d workers: state hash %016llx, %s %016llx", workers, (unsigned long long)h, what,
+                  (unsigned long long)href);
+}
+
 START_TEST(indexes_in_the_narrow_run_and_jobs_costliest_first_every_worker_count)
 {
     static contact_log ref, got;
@@ -481,12 +493,7 @@ START_TEST(indexes_in_the_narrow_run_and_jobs_costliest_first_every_worker_count
     ck_assert_int_gt(matched, 0);
     for (int workers = 2; workers <= 3; workers++) {
         uint64_t h = run_heterogeneous(workers, &got, &reordered, &matched);
-        ck_assert_uint_eq(got.total, ref.total);
-        for (int s = 0; s < HET_STEPS; s++)
-            ck_assert_msg(got.digest[s] == ref.digest[s], "%d workers, step %d: contacts differ from 1 worker's",
-                          workers, s);
-        ck_assert_msg(h == href, "%d workers: state hash %016llx, 1 worker %016llx", workers,
-                      (unsigned long long)h, (unsigned long long)href);
+        assert_same_run(&got, h, &ref, href, workers, "1 worker's");
     }
 }
 END_TEST
@@ -533,12 +540,7 @@ START_TEST(culled_triangles_give_the_exact_contacts_every_worker_count)
         ck_assert_uint_eq(examined, examined_ref); /* the same queries, the same pairs looked at */
         ck_assert_msg(culled > examined / 3, "%d workers: %llu of %llu culled", workers, (unsigned long long)culled,
                       (unsigned long long)examined);
-        ck_assert_uint_eq(got.total, ref.total);
-        for (int s = 0; s < HET_STEPS; s++)
-            ck_assert_msg(got.digest[s] == ref.digest[s], "%d workers, step %d: contacts differ from the exact test's",
-                          workers, s);
-        ck_assert_msg(h == href, "%d workers: state hash %016llx, exact test %016llx", workers,
-                      (unsigned long long)h, (unsigned long long)href);
+        assert_same_run(&got, h, &ref, href, workers, "the exact test's");
     }
 }
 END_TEST
