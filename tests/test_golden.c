@@ -1,7 +1,7 @@
 /* The determinism matrix against stored golden hashes (tests/golden_hashes.txt): every built-in scene listed
  * there, after its steps, has the stored hash for seq and for static (both partitioners), barrier and omptasks
  * at 1, 2, 3, 4 and 8 workers, static also under each repartitioning policy (never, always; auto is the
- * default every other run uses). The same test runs in the optimised build and in the -O0 sanitizer build, so the
+ * default every other run uses). The same test runs in the optimised build and in the -O1 sanitizer build, so the
  * hashes also hold across optimisation levels. Scenes of more than 100,000 points run a reduced matrix, and
  * PHYSFLOW_GOLDEN=quick a minimal one. */
 #include "check_main.h"
@@ -36,8 +36,8 @@ static uint64_t run_scene(const char *name, uint32_t steps, pf_executor e, pf_pa
 
 START_TEST(test_golden_matrix)
 {
-    /* PHYSFLOW_GOLDEN=quick (the slow -O0 sanitizer build): seq, and static at 2 workers for scenes up to
-     * 100,000 points — enough to hold -O0 to the optimised build's hashes */
+    /* PHYSFLOW_GOLDEN=quick (the slow sanitizer build): seq, and static at 2 workers for scenes up to
+     * 100,000 points — enough to hold -O1 to the optimised build's hashes */
     const char *mode = getenv("PHYSFLOW_GOLDEN");
     int quick = mode && !strcmp(mode, "quick");
     FILE *f = fopen(GOLDEN_FILE, "r");
