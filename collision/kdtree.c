@@ -169,6 +169,7 @@ typedef struct find_run {
     kd_state *s;
     const pf_aabb *boxes;
     size_t n;
+    uint64_t *to;     /* where scatter_chunk writes the corners by rank */
     size_t total[64]; /* per chunk */
     /* the diff path: per chunk, the records its boxes gain (added) and lose (gone), written into its region of
      * fresh when they fit; dcap = 0: not written */
@@ -258,7 +259,8 @@ static void find_chunk(void *ctx, int c, int threads)
     fx->overflow[c] = over;
 }
 
-/* The boxes re-quantised in index order, their corners written by rank into qn. The find pass used to read the
+/* The boxes re-quantised in index order, their corners written by rank into fx->to (qn, or q in a rebuild). The
+ * find pass used to read the
  * caller's boxes in rank order: 48 bytes a box at random over the whole array, so that it waited on the memory
  * system (68-73 % of its samples, docs/collision.md); here they are read in order, and each box costs one write
  * of 16 bytes at random into qn, a third of the boxes' size, which need not hold up the loop. */
@@ -268,7 +270,7 @@ static void scatter_chunk(void *ctx, int c, int threads)
     kd_state *s = fx->s;
     const pf_aabb *boxes = fx->boxes;
     const uint32_t *rank = s->rank;
-    uint64_t *qn = s->qn;
+    uint64_t *qn = fx->to;
     size_t lo, hi;
     pf_par_range(fx->n, c, threads, &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
@@ -283,7 +285,7 @@ static void scatter_chunk(void *ctx, int c, int threads)
  * corners become q. Returns the count of such boxes. */
 static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, find_run *fx)
 {
-    *fx = (find_run){.s = s, .boxes = boxes, .n = n, .dcap = s->dcap};
+    *fx = (find_run){.s = s, .boxes = boxes, .n = n, .to = s->qn, .dcap = s->dcap};
     size_t total = 0;
     pf_par_for(par, par->workers, scatter_chunk, fx);
     pf_par_for(par, par->workers, find_chunk, fx);
@@ -648,17 +650,6 @@ static void least_key_part(void *ctx, int p, int parts)
     rr->sum[p] = sum;
 }
 
-/* The corners by rank. */
-static void corners_part(void *ctx, int p, int parts)
-{
-    rank_run *rr = ctx;
-    kd_state *s = rr->s;
-    size_t r0, r1;
-    pf_par_range(rr->n, p, parts, &r0, &r1);
-    for (size_t r = r0; r < r1; r++)
-        kd_quantise_box(&s->fr, &rr->boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
-}
-
 static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, size_t *total)
 {
     /* least key | box in the fresh array (the record array is the sort's scratch); key levels and record
@@ -688,7 +679,8 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par 
         s->glev[r] = gtmp[b];
         s->wrecs[r / 64] += ktmp[b];
     }
-    pf_par_for(par, parts, corners_part, &rr);
+    find_run fx = {.s = s, .boxes = boxes, .n = n, .to = s->q}; /* the corners by rank, boxes read in order */
+    pf_par_for(par, parts, scatter_chunk, &fx);
     *total = sum;
     return PF_OK;
 }
