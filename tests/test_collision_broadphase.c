@@ -722,7 +722,7 @@ END_TEST
  * unit cube, so the root cell stays and no step rebuilds. */
 START_TEST(test_kd_refresh_reordered)
 {
-    size_t n = 40037;
+    size_t n = 12037;
     pf_aabb *b = make_set(SET_UNIFORM, n, 41);
     rng s = {4242};
     size_t mismatched = 0, brute_checks = 0;
