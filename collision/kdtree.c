@@ -42,11 +42,13 @@ typedef struct kd_state {
     /* By rank (boxes renumbered in their order of first appearance in the records, so that the sweep finds
      * the boxes of a neighbourhood near each other in memory): quantised corners, key level, box index. */
     uint64_t *q; /* q[2r], q[2r + 1]: lower, upper corner (one cache line for both) */
+    uint64_t *qn; /* the same, quantised from this call's boxes (scatter_chunk); then swapped with q */
     uint8_t *glev;
     uint32_t *perm;    /* rank -> box */
+    uint32_t *rank;    /* box -> rank */
     uint64_t *changed; /* bit per rank */
     uint32_t *wrecs;   /* per 64 ranks (a word of `changed`): the new records of its changed boxes */
-    size_t box_cap;    /* room of q, glev, perm, changed and wrecs: grown in step, so no PF_VEC */
+    size_t box_cap;    /* room of q, qn, glev, perm, rank, changed and wrecs: grown in step, so no PF_VEC */
     PF_VEC(uint64_t) fresh; /* the new records of the boxes that changed, (key | rank) */
     /* The diff path (update_diff): per list, the room of `fresh` given to the records a step adds and to those
      * it removes, sized from the last step's counts; 0 until a step has measured them. */
@@ -82,14 +84,16 @@ static int kd_raw_create(const pf_broadphase_def *def, void **state)
 static void free_boxes(kd_state *s)
 {
     pf_free(s->q);
+    pf_free(s->qn);
     pf_free(s->glev);
     pf_free(s->perm);
+    pf_free(s->rank);
     pf_free(s->changed);
     pf_free(s->wrecs);
     s->wrecs = NULL;
-    s->q = s->changed = NULL;
+    s->q = s->qn = s->changed = NULL;
     s->glev = NULL;
-    s->perm = NULL;
+    s->perm = s->rank = NULL;
     s->box_cap = 0;
 }
 
@@ -112,11 +116,13 @@ static int grow_boxes(kd_state *s, size_t n)
     free_boxes(s);
     size_t words = (n + 63) / 64;
     s->q = pf_malloc(2 * n * sizeof *s->q);
+    s->qn = pf_malloc(2 * n * sizeof *s->qn);
     s->glev = pf_malloc(n);
     s->perm = pf_malloc(n * sizeof *s->perm);
+    s->rank = pf_malloc(n * sizeof *s->rank);
     s->changed = pf_malloc(words * sizeof *s->changed);
     s->wrecs = pf_malloc(words * sizeof *s->wrecs);
-    if (!s->q || !s->glev || !s->perm || !s->changed || !s->wrecs) {
+    if (!s->q || !s->qn || !s->glev || !s->perm || !s->rank || !s->changed || !s->wrecs) {
         free_boxes(s);
         return pf_error(PF_ENOMEM, "out of memory for %zu kd-tree boxes", n);
     }
@@ -163,6 +169,7 @@ typedef struct find_run {
     kd_state *s;
     const pf_aabb *boxes;
     size_t n;
+    uint64_t *to;     /* where scatter_chunk writes the corners by rank */
     size_t total[64]; /* per chunk */
     /* the diff path: per chunk, the records its boxes gain (added) and lose (gone), written into its region of
      * fresh when they fit; dcap = 0: not written */
@@ -215,7 +222,6 @@ static void find_chunk(void *ctx, int c, int threads)
 {
     find_run *fx = ctx;
     kd_state *s = fx->s;
-    const pf_aabb *boxes = fx->boxes;
     const kd_frame *fr = &s->fr;
     int split = s->split;
     size_t lo, hi, total = 0, na = 0, ng = 0, a0 = 0, a1 = 0;
@@ -230,16 +236,8 @@ static void find_chunk(void *ctx, int c, int threads)
     for (size_t w = lo / 64; w * 64 < hi; w++)
         s->changed[w] = s->wrecs[w] = 0;
     for (size_t r = lo; r < hi; r++) {
-        if (r + 24 < hi) { /* the boxes are read in rank order: all over the caller's array */
-            const char *p = (const char *)&boxes[s->perm[r + 24]];
-            __builtin_prefetch(p);
-            __builtin_prefetch(p + sizeof(pf_aabb) - 1);
-        }
-        uint64_t ql, qh, ol = s->q[2 * r], oh = s->q[2 * r + 1];
-        kd_quantise_box(fr, &boxes[s->perm[r]], &ql, &qh);
+        uint64_t ql = s->qn[2 * r], qh = s->qn[2 * r + 1], ol = s->q[2 * r], oh = s->q[2 * r + 1];
         uint64_t moved = ((ql ^ ol) | (qh ^ oh)) & fr->gmask[s->glev[r]];
-        s->q[2 * r] = ql;
-        s->q[2 * r + 1] = qh;
         if (!moved) continue;
         /* the bits that moved may still leave every key where it was: the old keys, recomputed from the
          * old corners (the records were made from corners equal to them at and above the key level),
@@ -261,15 +259,40 @@ static void find_chunk(void *ctx, int c, int threads)
     fx->overflow[c] = over;
 }
 
-/* Re-quantises every box (by rank) and finds the boxes whose keys changed: their bit in `changed`, their new
- * key levels in glev, the count of their new records per word of `changed` in wrecs. Returns the count of such
- * boxes. */
+/* The boxes re-quantised in index order, their corners written by rank into fx->to (qn, or q in a rebuild). The
+ * find pass used to read the
+ * caller's boxes in rank order: 48 bytes a box at random over the whole array, so that it waited on the memory
+ * system (68-73 % of its samples, docs/collision.md); here they are read in order, and each box costs one write
+ * of 16 bytes at random into qn, a third of the boxes' size, which need not hold up the loop. */
+static void scatter_chunk(void *ctx, int c, int threads)
+{
+    const find_run *fx = ctx;
+    kd_state *s = fx->s;
+    const pf_aabb *boxes = fx->boxes;
+    const uint32_t *rank = s->rank;
+    uint64_t *qn = fx->to;
+    size_t lo, hi;
+    pf_par_range(fx->n, c, threads, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        if (i + 16 < hi) __builtin_prefetch(&qn[2 * (size_t)rank[i + 16]], 1);
+        size_t r = rank[i];
+        kd_quantise_box(&s->fr, &boxes[i], &qn[2 * r], &qn[2 * r + 1]);
+    }
+}
+
+/* Re-quantises every box (scatter_chunk), then finds by rank the boxes whose keys changed: their bit in
+ * `changed`, their new key levels in glev, the count of their new records per word of `changed` in wrecs. The new
+ * corners become q. Returns the count of such boxes. */
 static size_t refresh_find(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, find_run *fx)
 {
-    *fx = (find_run){.s = s, .boxes = boxes, .n = n, .dcap = s->dcap};
+    *fx = (find_run){.s = s, .boxes = boxes, .n = n, .to = s->qn, .dcap = s->dcap};
     size_t total = 0;
+    pf_par_for(par, par->workers, scatter_chunk, fx);
     pf_par_for(par, par->workers, find_chunk, fx);
     for (int c = 0; c < par->workers; c++) total += fx->total[c];
+    uint64_t *q = s->q;
+    s->q = s->qn;
+    s->qn = q;
     return total;
 }
 
@@ -627,17 +650,6 @@ static void least_key_part(void *ctx, int p, int parts)
     rr->sum[p] = sum;
 }
 
-/* The corners by rank. */
-static void corners_part(void *ctx, int p, int parts)
-{
-    rank_run *rr = ctx;
-    kd_state *s = rr->s;
-    size_t r0, r1;
-    pf_par_range(rr->n, p, parts, &r0, &r1);
-    for (size_t r = r0; r < r1; r++)
-        kd_quantise_box(&s->fr, &rr->boxes[s->perm[r]], &s->q[2 * r], &s->q[2 * r + 1]);
-}
-
 static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par *par, size_t *total)
 {
     /* least key | box in the fresh array (the record array is the sort's scratch); key levels and record
@@ -663,10 +675,12 @@ static int rank_boxes(kd_state *s, const pf_aabb *boxes, size_t n, const pf_par 
     for (size_t r = 0; r < n; r++) {
         uint32_t b = (uint32_t)(s->fresh.v[r] & low);
         s->perm[r] = b;
+        s->rank[b] = (uint32_t)r;
         s->glev[r] = gtmp[b];
         s->wrecs[r / 64] += ktmp[b];
     }
-    pf_par_for(par, parts, corners_part, &rr);
+    find_run fx = {.s = s, .boxes = boxes, .n = n, .to = s->q}; /* the corners by rank, boxes read in order */
+    pf_par_for(par, parts, scatter_chunk, &fx);
     *total = sum;
     return PF_OK;
 }
@@ -990,9 +1004,9 @@ static int sweep(kd_state *s, const pf_aabb *boxes, const pf_par *par, pf_pair_v
 
 static size_t kd_bytes(const kd_state *s)
 {
-    /* per box: the corners q, glev, perm; per 64 boxes: a word of changed bits and its record count */
+    /* per box: the corners q and qn, glev, perm, rank; per 64 boxes: a word of changed bits and its record count */
     return sizeof *s + s->rec.cap * sizeof *s->rec.v + s->fresh.cap * sizeof *s->fresh.v +
-           s->box_cap * (2 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm) +
+           s->box_cap * (4 * sizeof *s->q + sizeof *s->glev + sizeof *s->perm + sizeof *s->rank) +
            (s->box_cap + 63) / 64 * (sizeof *s->changed + sizeof *s->wrecs) +
            pf_pair_chunks_bytes(&s->chunks) + (size_t)s->sbuf_count * sizeof(struct sweep_buf);
 }

@@ -714,6 +714,77 @@ START_TEST(test_kd_incremental_diff)
 }
 END_TEST
 
+/* kd's refresh quantises the caller's boxes in index order and scatters their corners by rank (box -> rank kept
+ * from the last rebuild). Here the caller's array changes under that mapping: small drift, a call with nothing
+ * moved, neighbours swapped (every index gets another box: all flagged), a block reversed, drift again; n odd
+ * (chunks by index and by rank cut differently, a last word of ranks partly used), split on and off, 1, 2 and 3
+ * threads against a fresh kd, order included, and against brute force at two of the steps. The boxes stay in the
+ * unit cube, so the root cell stays and no step rebuilds. */
+START_TEST(test_kd_refresh_reordered)
+{
+    size_t n = 12037;
+    pf_aabb *b = make_set(SET_UNIFORM, n, 41);
+    rng s = {4242};
+    size_t mismatched = 0, brute_checks = 0;
+    for (int split = 0; split <= 1; split++) {
+        pf_broadphase *kept[3];
+        for (int t = 0; t < 3; t++) {
+            pf_broadphase_def def = pf_broadphase_default_def();
+            def.method = PF_BP_KD;
+            def.threads = t + 1;
+            def.kd_split = split;
+            ck_assert_int_eq(pf_broadphase_create(&def, &kept[t]), PF_OK);
+        }
+        for (int step = 0; step < 9; step++) {
+            int rc;
+            size_t nf;
+            pf_pair *fresh = run_method(PF_BP_KD, 1, split, b, n, &nf, 0, &rc);
+            for (int t = 0; t < 3; t++) {
+                const pf_pair *p;
+                size_t np;
+                pf_broadphase_stats st;
+                ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, &st), PF_OK);
+                mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
+            }
+            if (step == 4 || step == 8) {
+                mismatched += mismatch_brute(fresh, nf, b, n);
+                brute_checks++;
+            }
+            free(fresh);
+            if (step == 3) continue; /* the next call sees the same boxes */
+            if (step == 4) {
+                for (size_t i = 0; i + 1 < n; i += 2) {
+                    pf_aabb t = b[i];
+                    b[i] = b[i + 1];
+                    b[i + 1] = t;
+                }
+                continue;
+            }
+            if (step == 5) {
+                for (size_t i = n / 3, j = n / 2; i < j; i++, j--) {
+                    pf_aabb t = b[i];
+                    b[i] = b[j];
+                    b[j] = t;
+                }
+                continue;
+            }
+            for (size_t i = 0; i < n; i++)
+                for (int a = 0; a < 3; a++) {
+                    double d = 2e-3 * (urand(&s) - 0.5);
+                    if (b[i].min[a] + d < 0.005 || b[i].max[a] + d > 0.995) d = 0.0;
+                    b[i].min[a] += d;
+                    b[i].max[a] += d;
+                }
+        }
+        for (int t = 0; t < 3; t++) pf_broadphase_destroy(kept[t]);
+    }
+    ck_assert_uint_eq(brute_checks, 4);
+    ck_assert_msg(mismatched == 0, "kd refresh under a reordered array: %zu mismatches against fresh or brute",
+                  mismatched);
+    free(b);
+}
+END_TEST
+
 static int u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -758,6 +829,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, test_reuse_across_steps);
     tcase_add_loop_test(tc, test_kd_incremental, 0, 3);
     tcase_add_test(tc, test_kd_incremental_diff);
+    tcase_add_test(tc, test_kd_refresh_reordered);
     tcase_add_test(tc, test_grid_cell_size);
     tcase_add_test(tc, test_grid_stencil_layout);
     tcase_add_test(tc, test_radix_sort_equals_qsort);
