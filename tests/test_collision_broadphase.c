@@ -103,6 +103,23 @@ static int mismatch_brute(pf_pair *p, size_t np, const pf_aabb *boxes, size_t n)
     return bad;
 }
 
+/* How many of the three kept broad phases (1, 2 and 3 threads) give pairs of the boxes other than fresh's, order
+ * included; *records (may be NULL) receives the last one's stats.records. */
+static size_t mismatch_kept(pf_broadphase *const kept[3], const pf_aabb *b, size_t n, const pf_pair *fresh,
+                            size_t nf, size_t *records)
+{
+    size_t bad = 0;
+    for (int t = 0; t < 3; t++) {
+        const pf_pair *p;
+        size_t np;
+        pf_broadphase_stats st;
+        ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, &st), PF_OK);
+        bad += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
+        if (records) *records = st.records;
+    }
+    return bad;
+}
+
 static const pf_broadphase_method exact_methods[] = {PF_BP_KD, PF_BP_GRID, PF_BP_SAP, PF_BP_HHASH, PF_BP_MLHASH};
 
 static void check_against_brute(set_kind kind, size_t n, uint64_t seed)
@@ -683,14 +700,7 @@ START_TEST(test_kd_incremental_diff)
     for (int step = 0; step < 12; step++) {
         size_t nf;
         pf_pair *fresh = run_method(PF_BP_KD, 1, 1, b, n, &nf, 0, &rc);
-        for (int t = 0; t < 3; t++) {
-            const pf_pair *p;
-            size_t np;
-            pf_broadphase_stats st;
-            ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, &st), PF_OK);
-            mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
-            records = st.records;
-        }
+        mismatched += mismatch_kept(kept, b, n, fresh, nf, &records);
         if (step == 11) mismatched += mismatch_brute(fresh, nf, b, n);
         free(fresh);
         for (size_t i = 0; i < n; i++) {
@@ -739,13 +749,7 @@ START_TEST(test_kd_refresh_reordered)
             int rc;
             size_t nf;
             pf_pair *fresh = run_method(PF_BP_KD, 1, split, b, n, &nf, 0, &rc);
-            for (int t = 0; t < 3; t++) {
-                const pf_pair *p;
-                size_t np;
-                pf_broadphase_stats st;
-                ck_assert_int_eq(pf_broadphase_pairs(kept[t], b, n, &p, &np, &st), PF_OK);
-                mismatched += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
-            }
+            mismatched += mismatch_kept(kept, b, n, fresh, nf, NULL);
             if (step == 4 || step == 8) {
                 mismatched += mismatch_brute(fresh, nf, b, n);
                 brute_checks++;
