@@ -260,10 +260,10 @@ static void find_chunk(void *ctx, int c, int threads)
 }
 
 /* The boxes re-quantised in index order, their corners written by rank into fx->to (qn, or q in a rebuild). The
- * find pass used to read the
- * caller's boxes in rank order: 48 bytes a box at random over the whole array, so that it waited on the memory
- * system (68-73 % of its samples, docs/collision.md); here they are read in order, and each box costs one write
- * of 16 bytes at random into qn, a third of the boxes' size, which need not hold up the loop. */
+ * find pass used to read the caller's boxes in rank order: 48 bytes a box at random over the whole array, so that
+ * it waited on the memory system (68-73 % of its samples, docs/collision.md); here they are read in order, and
+ * each box costs one write of 16 bytes at random into qn, a third of the boxes' size, which need not hold up the
+ * loop. */
 static void scatter_chunk(void *ctx, int c, int threads)
 {
     const find_run *fx = ctx;
