@@ -464,6 +464,15 @@ with tempfile.TemporaryDirectory() as tmp:
           not os.path.exists(csv_new) and open(blocker).read() == "mine\n" and
           sorted(os.listdir(tmp)) == ["a-file", "fault.xml", "frames"], f"{r.stderr} {sorted(os.listdir(tmp))}")
 
+# info: the topology, and on a machine of several cores how long a cache line takes from core 0 to core 1 and
+# back (two pinned workers passing it 20,000 times): a time a machine can have, from a few ns to tens of us.
+r = run("info")
+trip = re.search(r"core to core +a cache line from core 0 to core 1 and back in ([0-9]+) ns", r.stdout)
+check("info: exit 0, topology printed", r.returncode == 0 and "topology (hwloc" in r.stdout, r.stderr)
+if (os.cpu_count() or 1) >= 2:
+    check("info: the cores' round trip, 5 ns to 100 us", trip is not None and 5 <= int(trip.group(1)) <= 100000,
+          r.stdout)
+
 # Options: unknown ones named as such, a missing value said, a bad number naming the option, value and range.
 for cmd in (["run", "bars64"], ["check", "bars64"], ["pairs", "--method", "kd", "x"], ["info"],
             *(["bench", b] for b in BENCHES + ["scaling"])):

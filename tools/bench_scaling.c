@@ -523,7 +523,8 @@ static void print_reference(const char *scene)
     printf("%s\n", r->reported);
 }
 
-static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *csv, const char *plot_path)
+static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *csv, const char *plot_path,
+                  const double trip[2])
 {
     summary *sum = calloc(ncfg, sizeof *sum);
     scaling_point *pts = calloc(ncfg, sizeof *pts);
@@ -539,6 +540,9 @@ static int report(const scaling_opts *o, config *cfg, size_t ncfg, bench_csv *cs
     printf("bench scaling %s: median of %ld repeats x %ld steps after %ld untimed; baseline seq 1 worker: "
            "%.3f ms/step, integration (step - collision) %.3f ms\n",
            o->name, o->repeat, o->steps, o->warmup, base->step, base->integ);
+    if (trip[0] > 0 && trip[1] > 0)
+        printf("  host: a cache line from worker 0 to worker 1 and back in %.0f ns before the runs, %.0f ns after\n",
+               trip[0], trip[1]);
     print_times(cfg, sum, ncfg);
     print_counters(cfg, sum, ncfg);
     print_ceiling_share(cfg, sum, ncfg);
@@ -716,6 +720,8 @@ static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_pa
         if (alloc_samples(&cfg[i], o->steps, o->repeat)) status = 1;
     bench_csv *csv = NULL;
     if (!status && lead && (rc = bench_csv_open(csv_path, o->force, argc, argv, &csv))) status = rc;
+    double trip[2] = {0, 0};
+    if (!status && o->ranks == 1) trip[0] = host_round_trip_ns(o->bind); /* the host's state, beside the table */
     /* repeats outermost: every configuration meets the same background load, in turn. A configuration of one
      * rank runs on rank 0 alone while the others sleep */
     for (long r = 0; r < o->repeat && !status; r++)
@@ -723,6 +729,7 @@ static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_pa
             if (!cfg[i].failed && (lead || cfg[i].ranks > 1) && time_host_repeat(o, &cfg[i], r)) cfg[i].failed = 1;
             if (o->ranks > 1) run_mpi_wait_all();
         }
+    if (!status && o->ranks == 1) trip[1] = host_round_trip_ns(o->bind);
     if (!status && cfg[0].failed) {
         fprintf(stderr, CMD ": the seq baseline failed; no speedups\n");
         status = 1;
@@ -730,7 +737,7 @@ static int run_scaling(scaling_opts *o, const config_axes *a, const char *csv_pa
     if (!status) {
         for (size_t i = 0; i < ncfg; i++)
             if (cfg[i].failed) status = 1;
-        if (lead && report(o, cfg, ncfg, csv, plot_path)) status = 1;
+        if (lead && report(o, cfg, ncfg, csv, plot_path, trip)) status = 1;
     }
     if (csv && bench_csv_close(csv, !status)) status = 1;
     for (size_t i = 0; i < ncfg; i++)

@@ -2,6 +2,7 @@
  * broad phases and peers). */
 #include "bench_csv.h"
 #include "commands.h"
+#include "host_check.h"
 
 #include "physflow/collision.h"
 #include "physflow/runtime.h"
@@ -186,6 +187,8 @@ int cmd_info(int argc, char **argv)
     bench_machine_summary(machine, sizeof machine);
     printf("PhysFlow %s\nmachine: %s\n", PF_VERSION, machine);
     print_topology();
+    double trip = host_round_trip_ns(1);
+    if (trip > 0) printf("  core to core      a cache line from core 0 to core 1 and back in %.0f ns\n", trip);
     print_build();
     print_available();
     return 0;

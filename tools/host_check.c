@@ -6,6 +6,7 @@
 #include "bench_util.h"
 
 #include <stdatomic.h>
+#include <unistd.h>
 
 #define ROUNDS 100 /* per check: on the order of a solver's synchronisations in a few steps */
 
@@ -83,4 +84,60 @@ double host_check(pf_runtime *rt, long iterations)
         if (k == 0 || t < one) one = t; /* one worker undisturbed: the least of its times */
     }
     return one / bench_median(all, 3);
+}
+
+enum { ROUND_TRIPS = 20000 };
+#define ROUND_TRIPS_S 0.25 /* a run given up after this long: two threads that share one core (unbound, or the
+                            * machine busy) pass the line once a time slice, and 20,000 of those take minutes */
+
+typedef struct pingpong_run {
+    _Alignas(64) _Atomic long flag; /* odd: worker 0's turn given to worker 1; even: the answer; -1: given up */
+    double seconds;                 /* < 0 when given up */
+} pingpong_run;
+
+static void pingpong(void *ctx, int worker, int workers)
+{
+    (void)workers;
+    pingpong_run *p = ctx;
+    if (worker == 0) {
+        double t0 = bench_now_s();
+        for (long i = 0; i < ROUND_TRIPS; i++) {
+            atomic_store_explicit(&p->flag, 2 * i + 1, memory_order_release);
+            for (long spins = 1; atomic_load_explicit(&p->flag, memory_order_acquire) != 2 * i + 2; spins++)
+                if (spins % 4096 == 0 && bench_now_s() - t0 > ROUND_TRIPS_S) {
+                    atomic_store_explicit(&p->flag, -1, memory_order_release);
+                    p->seconds = -1;
+                    return;
+                }
+        }
+        p->seconds = bench_now_s() - t0;
+    } else if (worker == 1) {
+        for (long i = 0; i < ROUND_TRIPS; i++) {
+            long v;
+            while ((v = atomic_load_explicit(&p->flag, memory_order_acquire)) != 2 * i + 1)
+                if (v < 0) return;
+            atomic_store_explicit(&p->flag, 2 * i + 2, memory_order_release);
+        }
+    }
+}
+
+double host_round_trip_ns(int bind)
+{
+    pf_runtime_def d = pf_runtime_default_def();
+    d.workers = 2;
+    d.bind = bind;
+    d.bind_caller = 1;
+    d.quiet = 1;
+    pf_runtime *rt;
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pf_runtime_create(&d, &rt) != PF_OK) return 0;
+    double ns[5];
+    int k = 0, runs = 0;
+    for (; runs < 5; runs++) {
+        pingpong_run p = {.seconds = 0};
+        atomic_init(&p.flag, 0);
+        if (pf_runtime_parallel(rt, pingpong, &p) != PF_OK) break;
+        if (p.seconds > 0) ns[k++] = p.seconds * 1e9 / ROUND_TRIPS;
+    }
+    pf_runtime_destroy(rt);
+    return k >= 3 ? bench_median(ns, (size_t)k) : 0; /* most runs given up: no figure */
 }

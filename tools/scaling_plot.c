@@ -111,7 +111,8 @@ static void put_script(FILE *g, const char *svg, const char *png, const char *sc
     put_quoted(g, base);
     fprintf(g, " at graph 0.98, graph 0.05 right noenhanced\n");
     fprintf(g,
-            "set xlabel 'workers'\nset ylabel 'speedup against seq at 1 worker'\nset key top left Left reverse box opaque width 1 "
+            "set xlabel 'workers'\nset ylabel 'speedup against seq at 1 worker'\n"
+            "set key top left Left reverse box opaque width 1 "
             "noenhanced\n"
             "set grid\nset xrange [0.5:%g]\nset yrange [0:%g]\n",
             max_workers + 0.5, top);
