@@ -4,6 +4,7 @@
 #include "cli_args.h"
 #include "rng.h"
 #include "commands.h"
+#include "host_check.h"
 
 #include "physflow/collision.h"
 #include "physflow/runtime.h"
@@ -271,6 +272,8 @@ int bench_broadphase(int argc, char **argv)
         }
     }
     printf("# workers: %s\n", team ? "a runtime's worker team (pf_runtime_parallel)" : "OpenMP threads");
+    double trip = host_round_trip_ns(1); /* the host's state: the 2-worker figures follow it (host_check.h) */
+    if (trip > 0) printf("# host: a cache line from core 0 to core 1 and back in %.0f ns\n", trip);
     for (size_t in = 0; in < nn && !status; in++) {
         size_t n = (size_t)ns[in];
         spheres sp;
