@@ -14,6 +14,7 @@
  * array, so the output depends on the boxes only, never on the history or the thread count. */
 #include "broadphase_backend.h"
 #include "kd_keys.h"
+#include "kdtree.h"
 #include "pair_chunks.h"
 #include "radix_sort.h"
 
@@ -1091,6 +1092,14 @@ static int kd_pairs(void *state, const pf_broadphase_def *def, const pf_aabb *bo
         pf_pair_vec_trim(&s->chunks.vec[c], s->chunks.vec[c].n / 16);
     stats->bytes = kd_bytes(s);
     return PF_OK;
+}
+
+size_t pf_kd_records_by_box(const void *state, uint64_t *out, size_t cap)
+{
+    const kd_state *s = state;
+    uint64_t low = kd_low_mask(&s->fr);
+    for (size_t i = 0; i < s->rec.n && i < cap; i++) out[i] = (s->rec.v[i] & ~low) | s->perm[s->rec.v[i] & low];
+    return s->rec.n;
 }
 
 const pf_bp_backend pf_bp_kd_backend = {kd_create, kd_destroy, kd_pairs};

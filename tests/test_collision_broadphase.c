@@ -6,6 +6,8 @@
 
 #include "physflow/collision.h"
 #include "physflow/runtime.h"
+#include "collision/broadphase_backend.h"
+#include "collision/kdtree.h"
 #include "collision/radix_sort.h"
 
 #include <math.h>
@@ -117,6 +119,33 @@ static size_t mismatch_kept(pf_broadphase *const kept[3], const pf_aabb *b, size
         bad += np != nf || (np && memcmp(p, fresh, np * sizeof *p) != 0);
         if (records) *records = st.records;
     }
+    return bad;
+}
+
+/* The records of kd broad phases kept across calls (kept[3], just called on b) against those of a fresh one on the
+ * same boxes, by box (the ranks depend on the history): each kept one's count of records that differ or are
+ * missing. */
+static size_t records_mismatch(pf_broadphase *const kept[3], const pf_aabb *b, size_t n)
+{
+    pf_broadphase_def def = pf_broadphase_default_def();
+    def.method = PF_BP_KD;
+    pf_broadphase *one;
+    const pf_pair *p;
+    size_t np, bad = 0;
+    ck_assert_int_eq(pf_broadphase_create(&def, &one), PF_OK);
+    ck_assert_int_eq(pf_broadphase_pairs(one, b, n, &p, &np, NULL), PF_OK);
+    size_t nr = pf_kd_records_by_box(pf_broadphase_state(one), NULL, 0);
+    uint64_t *want = malloc(nr * sizeof *want), *got = malloc(nr * sizeof *got);
+    ck_assert(want && got);
+    pf_kd_records_by_box(pf_broadphase_state(one), want, nr);
+    for (int t = 0; t < 3; t++) {
+        size_t m = pf_kd_records_by_box(pf_broadphase_state(kept[t]), got, nr);
+        for (size_t i = 0; i < nr; i++) bad += i >= m || got[i] != want[i];
+        bad += m > nr ? m - nr : 0;
+    }
+    free(want);
+    free(got);
+    pf_broadphase_destroy(one);
     return bad;
 }
 
@@ -677,9 +706,10 @@ END_TEST
 /* kd's update by difference (only the records a box gains and loses, when they fit the room the steps before
  * measured) and its fallback (a jump past that room): boxes drifting at steady speeds, so that about the same
  * share changes keys each step, one step where a quarter jump, then drift again. At every step the reused kd at
- * 1, 2 and 3 threads gives exactly the output, order included, of a fresh kd on the same boxes (the rebuild,
- * which the update path never runs), and at the last step the pairs of brute. Enough records (> 65536) that the
- * drop of the lost records runs in parallel chunks. */
+ * 1, 2 and 3 threads gives exactly the output, order included, and the record array (by box: the ranks depend
+ * on the history) of a fresh kd on the same boxes (the rebuild, which the update path never runs), and at the
+ * last step the pairs of brute. A record wrong in a cell that meets no other box changes no pair: the arrays
+ * are compared too. Enough records (> 65536) that the drop of the lost records runs in parallel chunks. */
 START_TEST(test_kd_incremental_diff)
 {
     size_t n = 40000;
@@ -701,6 +731,7 @@ START_TEST(test_kd_incremental_diff)
         size_t nf;
         pf_pair *fresh = run_method(PF_BP_KD, 1, 1, b, n, &nf, 0, &rc);
         mismatched += mismatch_kept(kept, b, n, fresh, nf, &records);
+        mismatched += records_mismatch(kept, b, n); /* the array itself, beside its pairs */
         if (step == 11) mismatched += mismatch_brute(fresh, nf, b, n);
         free(fresh);
         for (size_t i = 0; i < n; i++) {
